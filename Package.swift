@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "LinuxAVFoundation",
+    products: [
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "CoreMedia", targets: ["CoreMedia"]),
+        .library(name: "CoreVideo", targets: ["CoreVideo"]),
+        .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
+        .executable(name: "avcapture", targets: ["avcapture"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C shims over the system libraries the media path is built on.
+        .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
+
+        // Media types, spelled as Apple spells them.
+        .target(name: "CoreVideo", dependencies: ["CYUV"]),
+        .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
+
+        // Device backends (one folder per backend) behind one internal protocol.
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV"]),
+
+        // The capture graph, devices, outputs and errors.
+        .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV"]),
+
+        // The command-line tool.
+        .executableTarget(name: "avcapture", dependencies: [
+            "AVFoundation",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // Benchmarks: run with `swift run -c release avbench`.
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation"], path: "Benchmarks"),
+
+        .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
+        .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,191 @@
+import Foundation
+
+/// A four-character code naming a kind of media.
+public typealias CMMediaType = FourCharCode
+/// A four-character code naming a video codec or pixel format.
+public typealias CMVideoCodecType = FourCharCode
+/// A four-character code naming a pixel format, as a format description's subtype.
+public typealias CMPixelFormatType = FourCharCode
+
+/// Video: 'vide'.
+public let kCMMediaType_Video: CMMediaType = 0x7669_6465
+/// Audio: 'soun'.
+public let kCMMediaType_Audio: CMMediaType = 0x736F_756E
+/// Muxed audio and video: 'muxx'.
+public let kCMMediaType_Muxed: CMMediaType = 0x6D75_7878
+/// Text: 'text'.
+public let kCMMediaType_Text: CMMediaType = 0x7465_7874
+/// Timed metadata: 'meta'.
+public let kCMMediaType_Metadata: CMMediaType = 0x6D65_7461
+/// H.264: 'avc1'.
+public let kCMVideoCodecType_H264: CMVideoCodecType = 0x6176_6331
+/// HEVC: 'hvc1'.
+public let kCMVideoCodecType_HEVC: CMVideoCodecType = 0x6876_6331
+/// JPEG: 'jpeg'.
+public let kCMVideoCodecType_JPEG: CMVideoCodecType = 0x6A70_6567
+/// Motion JPEG: 'dmb1'.
+public let kCMVideoCodecType_JPEG_OpenDML: CMVideoCodecType = 0x646D_6231
+
+/// The width and height of video, in pixels.
+public struct CMVideoDimensions: Sendable, Hashable {
+    /// The width in pixels.
+    public var width: Int32
+    /// The height in pixels.
+    public var height: Int32
+    /// Creates dimensions.
+    public init(width: Int32, height: Int32) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A description of a media format: its kind, subtype and the facts needed to read its samples.
+public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// A kind of media.
+    public struct MediaType: RawRepresentable, Sendable, Hashable {
+        /// The four-character code.
+        public let rawValue: FourCharCode
+        /// Creates a media type from its code.
+        public init(rawValue: FourCharCode) { self.rawValue = rawValue }
+        /// Video.
+        public static let video = MediaType(rawValue: kCMMediaType_Video)
+        /// Audio.
+        public static let audio = MediaType(rawValue: kCMMediaType_Audio)
+        /// Muxed audio and video.
+        public static let muxed = MediaType(rawValue: kCMMediaType_Muxed)
+        /// Timed metadata.
+        public static let metadata = MediaType(rawValue: kCMMediaType_Metadata)
+        /// Text.
+        public static let text = MediaType(rawValue: kCMMediaType_Text)
+    }
+
+    /// A media subtype: a codec or a pixel or audio format.
+    public struct MediaSubType: RawRepresentable, Sendable, Hashable {
+        /// The four-character code.
+        public let rawValue: FourCharCode
+        /// Creates a media subtype from its code.
+        public init(rawValue: FourCharCode) { self.rawValue = rawValue }
+        /// H.264.
+        public static let h264 = MediaSubType(rawValue: kCMVideoCodecType_H264)
+        /// HEVC.
+        public static let hevc = MediaSubType(rawValue: kCMVideoCodecType_HEVC)
+        /// JPEG.
+        public static let jpeg = MediaSubType(rawValue: kCMVideoCodecType_JPEG)
+        /// Linear PCM.
+        public static let linearPCM = MediaSubType(rawValue: kAudioFormatLinearPCM)
+        /// MPEG-4 AAC.
+        public static let mpeg4AAC = MediaSubType(rawValue: kAudioFormatMPEG4AAC)
+    }
+
+    /// The kind of media, as a four-character code.
+    package let mediaTypeCode: CMMediaType
+    /// The subtype, as a four-character code.
+    package let mediaSubTypeCode: FourCharCode
+    /// The video dimensions, for video.
+    package let videoDimensions: CMVideoDimensions
+    /// The stream description, for audio; at a stable address.
+    private let streamDescription: UnsafeMutablePointer<AudioStreamBasicDescription>?
+
+    /// Creates a video format description.
+    package init(video codecType: CMVideoCodecType, width: Int32, height: Int32) {
+        self.mediaTypeCode = kCMMediaType_Video
+        self.mediaSubTypeCode = codecType
+        self.videoDimensions = CMVideoDimensions(width: width, height: height)
+        self.streamDescription = nil
+    }
+
+    /// Creates an audio format description.
+    package init(audio asbd: AudioStreamBasicDescription) {
+        self.mediaTypeCode = kCMMediaType_Audio
+        self.mediaSubTypeCode = asbd.mFormatID
+        self.videoDimensions = CMVideoDimensions(width: 0, height: 0)
+        let pointer = UnsafeMutablePointer<AudioStreamBasicDescription>.allocate(capacity: 1)
+        pointer.initialize(to: asbd)
+        self.streamDescription = pointer
+    }
+
+    deinit {
+        streamDescription?.deallocate()
+    }
+
+    /// The kind of media.
+    public var mediaType: MediaType { MediaType(rawValue: mediaTypeCode) }
+    /// The media subtype.
+    public var mediaSubType: MediaSubType { MediaSubType(rawValue: mediaSubTypeCode) }
+    /// The video dimensions; zero for other media.
+    public var dimensions: CMVideoDimensions { videoDimensions }
+    /// The audio stream description; `nil` for other media.
+    public var audioStreamBasicDescription: AudioStreamBasicDescription? { streamDescription?.pointee }
+
+    package var streamDescriptionPointer: UnsafePointer<AudioStreamBasicDescription>? { streamDescription.map { UnsafePointer($0) } }
+
+    /// Whether two descriptions describe the same format.
+    public static func == (lhs: CMFormatDescription, rhs: CMFormatDescription) -> Bool {
+        lhs.mediaTypeCode == rhs.mediaTypeCode && lhs.mediaSubTypeCode == rhs.mediaSubTypeCode
+            && lhs.videoDimensions == rhs.videoDimensions && lhs.audioStreamBasicDescription == rhs.audioStreamBasicDescription
+    }
+
+    /// Hashes the format's kind, subtype and dimensions.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(mediaTypeCode)
+        hasher.combine(mediaSubTypeCode)
+        hasher.combine(videoDimensions)
+    }
+
+    /// A description such as `vide/420v 1280x720`.
+    public var description: String {
+        if let asbd = audioStreamBasicDescription {
+            return "\(mediaTypeCode.fourCharacterString)/\(mediaSubTypeCode.fourCharacterString) \(Int(asbd.mSampleRate)) Hz \(asbd.mChannelsPerFrame) ch \(asbd.mBitsPerChannel)-bit"
+        }
+        return "\(mediaTypeCode.fourCharacterString)/\(mediaSubTypeCode.fourCharacterString) \(videoDimensions.width)x\(videoDimensions.height)"
+    }
+}
+
+/// A video format description.
+public typealias CMVideoFormatDescription = CMFormatDescription
+/// An audio format description.
+public typealias CMAudioFormatDescription = CMFormatDescription
+
+/// Returns the kind of media a format describes.
+public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType { desc.mediaTypeCode }
+/// Returns the subtype of a format: a codec or a pixel or audio format.
+public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> FourCharCode { desc.mediaSubTypeCode }
+/// Returns the dimensions of a video format.
+public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions { videoDesc.videoDimensions }
+/// Returns the stream description of an audio format.
+public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? {
+    desc.streamDescriptionPointer
+}
+
+/// Creates a video format description for a codec and size.
+public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
+                                           extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
+    guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
+    formatDescriptionOut.pointee = CMFormatDescription(video: codecType, width: width, height: height)
+    return noErr
+}
+
+/// Creates a video format description that matches an image buffer.
+public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
+                                                         formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
+    formatDescriptionOut.pointee = CMFormatDescription(video: imageBuffer.pixelFormatType, width: Int32(imageBuffer.width), height: Int32(imageBuffer.height))
+    return noErr
+}
+
+/// Whether a video format description matches an image buffer's size and pixel format.
+public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoFormatDescription, imageBuffer: CVImageBuffer) -> Bool {
+    videoDesc.mediaTypeCode == kCMMediaType_Video && videoDesc.mediaSubTypeCode == imageBuffer.pixelFormatType
+        && Int(videoDesc.videoDimensions.width) == imageBuffer.width && Int(videoDesc.videoDimensions.height) == imageBuffer.height
+}
+
+/// Creates an audio format description from a stream description.
+public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
+                                           layout: UnsafeRawPointer?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
+                                           extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>) -> OSStatus {
+    guard asbd.pointee.mSampleRate > 0, asbd.pointee.mChannelsPerFrame > 0 else { return kCMFormatDescriptionError_InvalidParameter }
+    formatDescriptionOut.pointee = CMFormatDescription(audio: asbd.pointee)
+    return noErr
+}
+
+/// A format description call was given a bad argument.
+public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710

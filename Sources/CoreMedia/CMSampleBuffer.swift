@@ -1,0 +1,201 @@
+import Foundation
+
+/// A count of items, such as samples.
+public typealias CMItemCount = Int
+
+/// The timing of one sample: its duration and its presentation and decode times.
+public struct CMSampleTimingInfo: Sendable, Hashable {
+    /// The sample's duration.
+    public var duration: CMTime
+    /// When the sample is presented.
+    public var presentationTimeStamp: CMTime
+    /// When the sample is decoded.
+    public var decodeTimeStamp: CMTime
+
+    /// Creates timing from its three times.
+    public init(duration: CMTime, presentationTimeStamp: CMTime, decodeTimeStamp: CMTime) {
+        self.duration = duration
+        self.presentationTimeStamp = presentationTimeStamp
+        self.decodeTimeStamp = decodeTimeStamp
+    }
+
+    /// Creates timing with every time invalid.
+    public init() { self.init(duration: .invalid, presentationTimeStamp: .invalid, decodeTimeStamp: .invalid) }
+
+    /// Timing with every time invalid.
+    public static let invalid = CMSampleTimingInfo()
+}
+
+/// Timing with every time invalid.
+public let kCMTimingInfoInvalid = CMSampleTimingInfo.invalid
+
+/// A sample buffer call was given a bad argument.
+public let kCMSampleBufferError_RequiredParameterMissing: OSStatus = -12731
+/// A sample buffer's sizes or counts do not agree.
+public let kCMSampleBufferError_InvalidEntryCount: OSStatus = -12734
+/// A sample buffer's media type does not match its buffer.
+public let kCMSampleBufferError_InvalidMediaTypeForOperation: OSStatus = -12741
+
+/// A callback that makes a sample buffer's data ready.
+public typealias CMSampleBufferMakeDataReadyCallback = (CMSampleBuffer, UnsafeMutableRawPointer?) -> OSStatus
+
+/// Media samples with their format, timing and attachments: a video frame in an image buffer,
+/// or audio samples in a block buffer.
+///
+/// Thread ownership: the producer fills a sample buffer before publishing it; after that
+/// it is read-only, apart from its attachments, which are thread-safe. Buffers from the frame
+/// path are pooled: one returns to its pool when its last reference goes.
+public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, CustomStringConvertible {
+    package var imageBufferStorage: CVImageBuffer?
+    package var dataBufferStorage: CMBlockBuffer?
+    package var formatDescriptionStorage: CMFormatDescription?
+    package var timing: CMSampleTimingInfo
+    package var sampleCount: CMItemCount
+    package var sampleSize: Int
+    /// The buffer's attachments.
+    public let _attachmentStorage = CMAttachmentStorage()
+
+    /// Creates an empty sample buffer for the frame path to fill.
+    package init() {
+        timing = .invalid
+        sampleCount = 0
+        sampleSize = 0
+    }
+
+    /// Empties the buffer for reuse.
+    package func reset() {
+        imageBufferStorage = nil
+        dataBufferStorage = nil
+        formatDescriptionStorage = nil
+        timing = .invalid
+        sampleCount = 0
+        sampleSize = 0
+        _attachmentStorage.removeAll()
+    }
+
+    /// When the first sample is presented: for capture, when it was captured, on the host clock.
+    public var presentationTimeStamp: CMTime { timing.presentationTimeStamp }
+    /// When the first sample is presented after edits; the presentation time for capture.
+    public var outputPresentationTimeStamp: CMTime { timing.presentationTimeStamp }
+    /// When the first sample is decoded.
+    public var decodeTimeStamp: CMTime { timing.decodeTimeStamp }
+    /// The duration of all the samples together.
+    public var duration: CMTime {
+        guard timing.duration.isNumeric else { return timing.duration }
+        return sampleCount > 1 && dataBufferStorage != nil && imageBufferStorage == nil && timing.duration.value == 1
+            ? CMTime(value: CMTimeValue(sampleCount), timescale: timing.duration.timescale) : timing.duration
+    }
+    /// The image buffer, for video.
+    public var imageBuffer: CVImageBuffer? { imageBufferStorage }
+    /// The block buffer, for audio and compressed media.
+    public var dataBuffer: CMBlockBuffer? { dataBufferStorage }
+    /// The format of the samples.
+    public var formatDescription: CMFormatDescription? { formatDescriptionStorage }
+    /// The number of samples.
+    public var numSamples: CMItemCount { sampleCount }
+    /// Whether the buffer holds valid samples.
+    public var isValid: Bool { true }
+    /// Whether the buffer's data is ready.
+    public var dataReadiness: Bool { true }
+    /// The total size of the samples in bytes.
+    public var totalSampleSize: Int { dataBufferStorage?.length ?? (imageBufferStorage?.dataSize ?? 0) }
+
+    /// A description such as `CMSampleBuffer(vide/BGRA 1280x720 pts 12.5s)`.
+    public var description: String {
+        "CMSampleBuffer(\(formatDescriptionStorage?.description ?? "no format") pts \(presentationTimeStamp.seconds)s, \(sampleCount) sample(s))"
+    }
+}
+
+/// Creates a sample buffer around an image buffer whose data is ready.
+public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
+                                                     sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+                                                     sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    guard CMVideoFormatDescriptionMatchesImageBuffer(formatDescription, imageBuffer: imageBuffer) else {
+        return kCMSampleBufferError_InvalidMediaTypeForOperation
+    }
+    let buffer = CMSampleBuffer()
+    buffer.imageBufferStorage = imageBuffer
+    buffer.formatDescriptionStorage = formatDescription
+    buffer.timing = sampleTiming.pointee
+    buffer.sampleCount = 1
+    sampleBufferOut.pointee = buffer
+    return noErr
+}
+
+/// Creates a sample buffer around an image buffer.
+public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
+                                               makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
+                                               formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+                                               sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    CMSampleBufferCreateReadyWithImageBuffer(allocator: allocator, imageBuffer: imageBuffer, formatDescription: formatDescription,
+                                             sampleTiming: sampleTiming, sampleBufferOut: sampleBufferOut)
+}
+
+/// Creates a sample buffer around a block buffer of samples.
+public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
+                                 makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
+                                 formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
+                                 sampleTimingEntryCount: CMItemCount, sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+                                 sampleSizeEntryCount: CMItemCount, sampleSizeArray: UnsafePointer<Int>?,
+                                 sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    guard numSamples >= 0, sampleTimingEntryCount <= 1 || sampleTimingEntryCount == numSamples else { return kCMSampleBufferError_InvalidEntryCount }
+    if sampleTimingEntryCount > 0, sampleTimingArray == nil { return kCMSampleBufferError_RequiredParameterMissing }
+    let buffer = CMSampleBuffer()
+    buffer.dataBufferStorage = dataBuffer
+    buffer.formatDescriptionStorage = formatDescription
+    buffer.sampleCount = numSamples
+    if let sampleTimingArray, sampleTimingEntryCount > 0 { buffer.timing = sampleTimingArray.pointee }
+    if let sampleSizeArray, sampleSizeEntryCount > 0 { buffer.sampleSize = sampleSizeArray.pointee }
+    sampleBufferOut.pointee = buffer
+    return noErr
+}
+
+/// Returns the image buffer of a video sample buffer.
+public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { sbuf.imageBufferStorage }
+/// Returns the block buffer of a sample buffer.
+public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { sbuf.dataBufferStorage }
+/// Returns the format description of a sample buffer.
+public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { sbuf.formatDescriptionStorage }
+/// Returns the presentation time of a sample buffer.
+public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.presentationTimeStamp }
+/// Returns the output presentation time of a sample buffer.
+public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputPresentationTimeStamp }
+/// Returns the decode time of a sample buffer.
+public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.decodeTimeStamp }
+/// Returns the duration of a sample buffer.
+public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.duration }
+/// Returns the number of samples in a sample buffer.
+public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount { sbuf.numSamples }
+/// Returns the total size of the samples in bytes.
+public func CMSampleBufferGetTotalSampleSize(_ sbuf: CMSampleBuffer) -> Int { sbuf.totalSampleSize }
+/// Returns whether a sample buffer is valid.
+public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.isValid }
+/// Returns whether a sample buffer's data is ready.
+public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { sbuf.dataReadiness }
+/// Copies out the timing of the sample at an index.
+public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemCount, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>) -> OSStatus {
+    guard sampleIndex >= 0, sampleIndex < max(1, sbuf.numSamples) else { return kCMSampleBufferError_InvalidEntryCount }
+    var timing = sbuf.timing
+    if sampleIndex > 0, timing.duration.isNumeric, timing.presentationTimeStamp.isNumeric {
+        timing.presentationTimeStamp = timing.presentationTimeStamp + CMTimeMultiply(timing.duration, multiplier: Int32(sampleIndex))
+    }
+    timingInfoOut.pointee = timing
+    return noErr
+}
+
+/// The attachment key for why a frame was dropped.
+public let kCMSampleBufferAttachmentKey_DroppedFrameReason: CFString = "DroppedFrameReason"
+/// The attachment key for more about why a frame was dropped.
+public let kCMSampleBufferAttachmentKey_DroppedFrameReasonInfo: CFString = "DroppedFrameReasonInfo"
+/// The frame was dropped because it arrived while the client was still busy with an earlier one.
+public let kCMSampleBufferDroppedFrameReason_FrameWasLate: CFString = "FrameWasLate"
+/// The frame was dropped because the client held on to too many buffers.
+public let kCMSampleBufferDroppedFrameReason_OutOfBuffers: CFString = "OutOfBuffers"
+/// An unknown number of frames were dropped.
+public let kCMSampleBufferDroppedFrameReason_Discontinuity: CFString = "Discontinuity"
+/// Frames were dropped while the camera switched modes.
+public let kCMSampleBufferDroppedFrameReasonInfo_CameraModeSwitch: CFString = "CameraModeSwitch"
+/// The attachment key for whether a decoder should drain after this buffer.
+public let kCMSampleBufferAttachmentKey_DrainAfterDecoding: CFString = "DrainAfterDecoding"
+/// The attachment key for whether a decoder should reset before this buffer.
+public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "ResetDecoderBeforeDecoding"

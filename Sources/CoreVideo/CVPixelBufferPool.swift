@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// A pool that recycles pixel buffers of one size and format.
+///
+/// A buffer returns to the pool when its last reference outside the pool goes, so a
+/// client that holds buffers starves the pool; the frame path then drops frames rather
+/// than allocating. Thread-safe.
+public final class CVPixelBufferPool: @unchecked Sendable {
+    /// The width of the pool's buffers.
+    package let width: Int
+    /// The height of the pool's buffers.
+    package let height: Int
+    /// The pixel format of the pool's buffers.
+    package let pixelFormatType: OSType
+    /// The number of buffers the pool keeps ready.
+    package let minimumBufferCount: Int
+    /// The most buffers the pool makes, or `nil` for no limit.
+    package let maximumBufferCount: Int?
+    private let alignment: Int
+    private let buffers: Mutex<[CVPixelBuffer]>
+
+    /// Creates a pool of buffers of one size and format.
+    package init?(width: Int, height: Int, pixelFormatType: OSType, minimumBufferCount: Int = 0, maximumBufferCount: Int? = nil, alignment: Int = 64) {
+        guard width > 0, height > 0, PixelFormatDescription.of(pixelFormatType) != nil else { return nil }
+        self.width = width
+        self.height = height
+        self.pixelFormatType = pixelFormatType
+        self.minimumBufferCount = minimumBufferCount
+        self.maximumBufferCount = maximumBufferCount
+        self.alignment = alignment
+        var initial: [CVPixelBuffer] = []
+        initial.reserveCapacity(max(minimumBufferCount, maximumBufferCount ?? 0))
+        for _ in 0..<minimumBufferCount {
+            guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormatType, alignment: alignment) else { return nil }
+            initial.append(buffer)
+        }
+        self.buffers = Mutex(initial)
+    }
+
+    /// Returns a free buffer, making one if the limit allows, or `nil` when every buffer is in use.
+    package func dequeue(threshold: Int? = nil) -> CVPixelBuffer? {
+        buffers.withLock { buffers in
+            for index in buffers.indices where isKnownUniquelyReferenced(&buffers[index]) {
+                return buffers[index]
+            }
+            let limit = [threshold, maximumBufferCount].compactMap { $0 }.min()
+            if let limit, buffers.count >= limit { return nil }
+            guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormatType, alignment: alignment) else { return nil }
+            buffers.append(buffer)
+            return buffer
+        }
+    }
+
+    /// The number of the pool's buffers that clients hold now.
+    package var buffersInUse: Int {
+        buffers.withLock { buffers in
+            var count = 0
+            for index in buffers.indices where !isKnownUniquelyReferenced(&buffers[index]) { count += 1 }
+            return count
+        }
+    }
+
+    /// The number of buffers the pool has made.
+    package var bufferCount: Int { buffers.withLock { $0.count } }
+}
+
+/// The pool attribute key for the number of buffers the pool keeps ready.
+public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
+/// The pool attribute key for how long an unused buffer stays in the pool.
+public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
+/// The auxiliary attribute key that caps how many buffers the pool makes.
+public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThreshold"
+
+/// Creates a pixel buffer pool from pool and pixel buffer attributes.
+public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
+                                    _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
+    guard let attributes = pixelBufferAttributes,
+          let width = attributeInt(attributes.object(forKey: kCVPixelBufferWidthKey)),
+          let height = attributeInt(attributes.object(forKey: kCVPixelBufferHeightKey)),
+          let format = attributeOSType(attributes.object(forKey: kCVPixelBufferPixelFormatTypeKey))
+    else { return kCVReturnInvalidPixelBufferAttributes }
+    guard PixelFormatDescription.of(format) != nil else { return kCVReturnInvalidPixelFormat }
+    let minimum = attributeInt(poolAttributes?.object(forKey: kCVPixelBufferPoolMinimumBufferCountKey)) ?? 0
+    let alignment = attributeInt(attributes.object(forKey: kCVPixelBufferBytesPerRowAlignmentKey)) ?? 64
+    guard let pool = CVPixelBufferPool(width: width, height: height, pixelFormatType: format, minimumBufferCount: minimum, alignment: alignment) else {
+        return kCVReturnInvalidSize
+    }
+    poolOut.pointee = pool
+    return kCVReturnSuccess
+}
+
+/// Takes a pixel buffer from the pool, making one if none is free.
+public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+                                               _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+    CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(allocator, pixelBufferPool, nil, pixelBufferOut)
+}
+
+/// Takes a pixel buffer from the pool, honouring an allocation threshold among the auxiliary attributes.
+public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+                                                                _ auxAttributes: CFDictionary?,
+                                                                _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+    let threshold = attributeInt(auxAttributes?.object(forKey: kCVPixelBufferPoolAllocationThresholdKey))
+    guard let buffer = pixelBufferPool.dequeue(threshold: threshold) else {
+        pixelBufferOut.pointee = nil
+        return threshold != nil ? kCVReturnWouldExceedAllocationThreshold : kCVReturnAllocationFailed
+    }
+    pixelBufferOut.pointee = buffer
+    return kCVReturnSuccess
+}
+
+/// Returns the attributes of the pool's pixel buffers.
+public func CVPixelBufferPoolGetPixelBufferAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? {
+    [kCVPixelBufferWidthKey: pool.width, kCVPixelBufferHeightKey: pool.height,
+     kCVPixelBufferPixelFormatTypeKey: pool.pixelFormatType] as NSDictionary
+}
