@@ -4,9 +4,14 @@
 #include <libyuv/convert.h>
 #include <libyuv/convert_argb.h>
 #include <libyuv/convert_from_argb.h>
+#include <libyuv/convert_from.h>
 #include <libyuv/planar_functions.h>
 #include <libyuv/scale.h>
 #include <libyuv/scale_argb.h>
+#include <libyuv/scale_uv.h>
 #include <libyuv/rotate.h>
 #include <libyuv/rotate_argb.h>
+
+/// The BT.601 full-range ("JPEG") matrix, for full-range Y'CbCr.
+static inline const struct YuvConstants* cyuv_full_range_bt601(void) { return &kYuvJPEGConstants; }
 #endif

@@ -15,13 +15,13 @@ public protocol CMAttachmentBearer: AnyObject {
 }
 
 /// The attachments of one bearer. Thread-safe; reused without allocation by pooled buffers.
-public final class CMAttachmentStorage: Sendable {
+public final class CMAttachmentStorage: @unchecked Sendable {
     private struct Entry {
         var key: String
         var value: AnyObject
         var mode: CMAttachmentMode
     }
-    private let entries = Mutex<[Entry]>([])
+    private let entries = LockedValue<[Entry]>([])
 
     /// Creates empty attachments with room for a few entries.
     package init() {
@@ -35,7 +35,6 @@ public final class CMAttachmentStorage: Sendable {
     }
 
     package func set(_ key: String, _ value: AnyObject, mode: CMAttachmentMode) {
-        nonisolated(unsafe) let value = value
         entries.withLock { entries in
             if let index = entries.firstIndex(where: { $0.key == key }) {
                 entries[index].value = value

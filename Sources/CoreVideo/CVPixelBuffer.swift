@@ -16,6 +16,14 @@ public final class CVPixelBuffer: @unchecked Sendable {
         package var width: Int
         /// The plane's height in rows.
         package var height: Int
+
+        /// Describes a plane.
+        package init(baseAddress: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int, height: Int) {
+            self.baseAddress = baseAddress
+            self.bytesPerRow = bytesPerRow
+            self.width = width
+            self.height = height
+        }
     }
 
     /// The buffer's width in pixels.

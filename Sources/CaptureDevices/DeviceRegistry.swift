@@ -1,0 +1,61 @@
+import CoreVideo
+import Foundation
+
+/// Every capture device this process can see: hardware first, then the virtual devices,
+/// which stand in where no hardware exists.
+package enum DeviceRegistry {
+    /// The virtual back camera: the iPhone 5 back camera's formats.
+    package static let virtualBackCamera = VirtualCamera(
+        descriptor: .init(uniqueID: "virtual:camera:back", modelID: "LinuxAVFoundation Virtual Camera", localizedName: "Virtual Back Camera",
+                          manufacturer: "LinuxAVFoundation", mediaKind: .video, position: .back, kind: .builtInWideAngleCamera),
+        formats: VirtualFormats.backCamera, capabilities: .fullCamera)
+
+    /// The virtual front camera: a fixed-focus camera with no torch.
+    package static let virtualFrontCamera = VirtualCamera(
+        descriptor: .init(uniqueID: "virtual:camera:front", modelID: "LinuxAVFoundation Virtual Camera", localizedName: "Virtual Front Camera",
+                          manufacturer: "LinuxAVFoundation", mediaKind: .video, position: .front, kind: .builtInWideAngleCamera),
+        formats: VirtualFormats.frontCamera, capabilities: .fixedFocusCamera)
+
+    /// The virtual microphone.
+    package static let virtualMicrophone = VirtualMicrophone(
+        descriptor: .init(uniqueID: "virtual:microphone", modelID: "LinuxAVFoundation Virtual Microphone", localizedName: "Virtual Microphone",
+                          manufacturer: "LinuxAVFoundation", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
+
+    /// Every device, in the order `default(for:)` prefers them.
+    package static var backends: [CaptureDeviceBackend] {
+        [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
+    }
+}
+
+/// The virtual cameras' formats.
+package enum VirtualFormats {
+    private static func format(_ w: Int, _ h: Int, _ maxFPS: Double, fov: Float, binned: Bool, stabilization: Bool, upscale: Double) -> CaptureVideoFormat {
+        CaptureVideoFormat(width: w, height: h, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                           frameRateRanges: [1...maxFPS], fieldOfView: fov, isBinned: binned, supportsStabilization: stabilization,
+                           maxZoomFactor: 16, zoomUpscaleThreshold: upscale, minISO: 50, maxISO: 800,
+                           exposureDurationRange: (1.0 / 8000)...(1.0 / maxFPS))
+    }
+
+    /// The seed 004 table of the iPhone 5 back camera.
+    package static let backCamera: [CaptureVideoFormat] = [
+        format(192, 144, 30, fov: 56.70, binned: true, stabilization: false, upscale: 1),
+        format(352, 288, 30, fov: 51.98, binned: true, stabilization: false, upscale: 1),
+        format(480, 360, 30, fov: 56.70, binned: true, stabilization: false, upscale: 1),
+        format(640, 480, 30, fov: 56.70, binned: true, stabilization: false, upscale: 1),
+        format(960, 540, 30, fov: 53.89, binned: false, stabilization: true, upscale: 2.9),
+        format(1280, 720, 30, fov: 53.89, binned: false, stabilization: true, upscale: 2.175),
+        format(1280, 720, 60, fov: 51.94, binned: true, stabilization: true, upscale: 1),
+        format(1920, 1080, 30, fov: 53.89, binned: false, stabilization: true, upscale: 1.45),
+        format(2592, 1936, 20, fov: 56.70, binned: false, stabilization: false, upscale: 1),
+        format(3264, 2448, 20, fov: 56.70, binned: false, stabilization: false, upscale: 1),
+    ]
+
+    /// A front camera's formats.
+    package static let frontCamera: [CaptureVideoFormat] = [
+        format(192, 144, 30, fov: 65.0, binned: true, stabilization: false, upscale: 1),
+        format(352, 288, 30, fov: 60.0, binned: true, stabilization: false, upscale: 1),
+        format(480, 360, 30, fov: 65.0, binned: true, stabilization: false, upscale: 1),
+        format(640, 480, 30, fov: 65.0, binned: true, stabilization: false, upscale: 1),
+        format(1280, 720, 30, fov: 61.0, binned: false, stabilization: false, upscale: 1),
+    ]
+}

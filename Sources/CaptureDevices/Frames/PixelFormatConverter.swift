@@ -1,0 +1,85 @@
+import CYUV
+import CoreVideo
+import Foundation
+
+/// Converts frames between the pixel formats the frame path carries, with libyuv.
+///
+/// Thread ownership: one converter belongs to one thread at a time; its scratch memory is
+/// allocated once, at creation, for the largest frame it is asked to convert.
+package final class PixelFormatConverter: @unchecked Sendable {
+    private var scratch: UnsafeMutableRawPointer?
+    private var scratchSize = 0
+
+    package init() {}
+
+    deinit { free(scratch) }
+
+    /// The pixel formats this converter reads and writes.
+    package static let supportedFormats: [OSType] = [
+        kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+        kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8,
+    ]
+
+    private func scratchMemory(_ size: Int) -> UnsafeMutablePointer<UInt8> {
+        if size > scratchSize {
+            free(scratch)
+            scratch = UnsafeMutableRawPointer.allocateAligned(byteCount: size, alignment: 64)
+            scratchSize = size
+        }
+        return scratch!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Converts `source` into `destination`, which must have the same size. Returns whether it could.
+    @discardableResult
+    package func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
+        guard source.width == destination.width, source.height == destination.height else { return false }
+        let (w, h) = (Int32(source.width), Int32(source.height))
+        let s = source.planes, d = destination.planes
+        func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
+        func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
+        let from = source.pixelFormatType, to = destination.pixelFormatType
+        if from == to {
+            for (src, dst) in zip(s, d) {
+                CopyPlane(p(src), r(src), p(dst), r(dst), Int32(min(src.bytesPerRow, dst.bytesPerRow)), Int32(src.height))
+            }
+            return true
+        }
+        switch (from, to) {
+        case (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA):
+            return NV12ToARGB(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA):
+            return NV12ToARGBMatrix(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), cyuv_full_range_bt601(), w, h) == 0
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
+            return ARGBToNV12(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), w, h) == 0
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
+            let chromaWidth = (Int(w) + 1) / 2, chromaHeight = (Int(h) + 1) / 2
+            let u = scratchMemory(chromaWidth * chromaHeight * 2)
+            let v = u + chromaWidth * chromaHeight
+            guard ARGBToJ420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h) == 0 else { return false }
+            MergeUVPlane(u, Int32(chromaWidth), v, Int32(chromaWidth), p(d[1]), r(d[1]), Int32(chromaWidth), Int32(chromaHeight))
+            return true
+        case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_32BGRA):
+            return YUY2ToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA):
+            return UYVYToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
+            return YUY2ToNV12(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), w, h) == 0
+        case (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
+            return UYVYToNV12(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), w, h) == 0
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8_yuvs):
+            return ARGBToYUY2(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8):
+            return ARGBToUYVY(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        default:
+            // Two steps through BGRA, in scratch memory.
+            guard from != kCVPixelFormatType_32BGRA, to != kCVPixelFormatType_32BGRA else { return false }
+            let stride = Int(w) * 4
+            let bgra = scratchMemory(stride * Int(h) + (Int(w) + 1) * (Int(h) + 1))
+            let intermediate = CVPixelBuffer(width: Int(w), height: Int(h), pixelFormatType: kCVPixelFormatType_32BGRA,
+                                             planes: [.init(baseAddress: UnsafeMutableRawPointer(bgra), bytesPerRow: stride, width: Int(w), height: Int(h))],
+                                             dataSize: stride * Int(h), release: nil)
+            let second = PixelFormatConverter()
+            return convert(source, into: intermediate) && second.convert(intermediate, into: destination)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+import CYUV
+import CoreVideo
+import Foundation
+
+/// What one frame of the virtual scene shows.
+package struct SceneFrameParameters: Sendable {
+    package var frameNumber: Int64
+    package var seconds: Double
+    package var zoom: Double
+    package var brightness: Double
+    package var colourGains: (red: Float, green: Float, blue: Float)
+    package var defocus: Float
+    package var image: CVPixelBuffer?
+    package var mirrored = false
+}
+
+/// Draws the virtual camera's scene straight into a frame in its pixel format.
+///
+/// The scene, in normalised coordinates, is eight colour bars under a vertical light
+/// gradient, a bouncing square and a sweeping line; zoom crops the scene around its
+/// centre, exposure, torch and white balance scale its colours, and defocus blurs it. A
+/// frame counter and timestamp are drawn over it, unzoomed. Everything is spans and
+/// rectangles, so a frame costs little more than writing its bytes.
+///
+/// Thread ownership: one renderer belongs to one streaming thread.
+package final class SceneRenderer: @unchecked Sendable {
+    package let width: Int
+    package let height: Int
+    package let pixelFormat: OSType
+    private let scratch: UnsafeMutablePointer<UInt8>
+    private let scratchBytes: Int
+
+    /// The bars' colours, left to right: white, yellow, cyan, green, magenta, red, blue, grey.
+    private static let bars: [(Float, Float, Float)] = [
+        (0.75, 0.75, 0.75), (0.75, 0.75, 0), (0, 0.75, 0.75), (0, 0.75, 0),
+        (0.75, 0, 0.75), (0.75, 0, 0), (0, 0, 0.75), (0.2, 0.2, 0.2),
+    ]
+
+    package init?(width: Int, height: Int, pixelFormat: OSType) {
+        guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+               kCVPixelFormatType_420YpCbCr8BiPlanarFullRange].contains(pixelFormat), width >= 16, height >= 16 else { return nil }
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        scratchBytes = width * height * 4 + (width + 1) * (height + 1)
+        guard let memory = UnsafeMutableRawPointer.allocateAligned(byteCount: scratchBytes, alignment: 64) else { return nil }
+        scratch = memory.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit { free(scratch) }
+
+    /// The pixel formats the renderer draws natively.
+    package static let nativeFormats: Set<OSType> = [
+        kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+    ]
+
+    /// Draws one frame into `buffer`, which must match the renderer's size and format.
+    package func render(into buffer: CVPixelBuffer, _ parameters: SceneFrameParameters) {
+        precondition(buffer.width == width && buffer.height == height && buffer.pixelFormatType == pixelFormat, "frame does not match renderer")
+        let canvas = Canvas(buffer: buffer)
+        if let image = parameters.image, parameters.brightness > 0.01 {
+            drawImage(image, canvas: canvas, parameters)
+        } else {
+            drawScene(canvas: canvas, parameters)
+        }
+        if parameters.defocus > 0.02 { blur(buffer, amount: parameters.defocus) }
+        drawOverlay(canvas: canvas, parameters)
+    }
+
+    // MARK: The scene
+
+    private func drawScene(canvas: Canvas, _ p: SceneFrameParameters) {
+        let zoom = max(1, p.zoom)
+        let visible = 1 / zoom
+        let origin = 0.5 - visible / 2
+        let w = Double(width), h = Double(height)
+        let gain = Float(p.brightness)
+        func colour(_ c: (Float, Float, Float), _ light: Float) -> (Float, Float, Float) {
+            (c.0 * light * gain * p.colourGains.red, c.1 * light * gain * p.colourGains.green, c.2 * light * gain * p.colourGains.blue)
+        }
+        // Bar edges in pixels, for this zoom.
+        var edges: (Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &edges) { raw in
+            let e = raw.bindMemory(to: Int.self)
+            for index in 0...8 {
+                let x = (Double(index) / 8 - origin) / visible * w
+                e[index] = Int(max(0, min(w, x.rounded())))
+            }
+        }
+        // Rows in bands of four share a light level; chroma rows come in pairs, so bands stay even.
+        let band = 4
+        var row = 0
+        while row < height {
+            let rows = min(band, height - row)
+            let sceneY = origin + (Double(row) / h) * visible
+            let light = Float(1.0 - 0.45 * sceneY)
+            withUnsafeBytes(of: &edges) { raw in
+                let e = raw.bindMemory(to: Int.self)
+                for index in 0..<8 where e[index + 1] > e[index] {
+                    canvas.fill(x0: e[index], y0: row, x1: e[index + 1], y1: row + rows, colour(Self.bars[index], light))
+                }
+            }
+            row += rows
+        }
+        func rect(_ sx0: Double, _ sy0: Double, _ sx1: Double, _ sy1: Double, _ c: (Float, Float, Float)) {
+            let x0 = Int(((sx0 - origin) / visible * w).rounded()), x1 = Int(((sx1 - origin) / visible * w).rounded())
+            let y0 = Int(((sy0 - origin) / visible * h).rounded()), y1 = Int(((sy1 - origin) / visible * h).rounded())
+            canvas.fill(x0: x0, y0: y0, x1: x1, y1: y1, colour(c, 1))
+        }
+        // A bouncing square: black border, orange body, white centre mark.
+        let t = p.seconds
+        let sx = 0.08 + 0.66 * triangle(t / 4.0), sy = 0.12 + 0.56 * triangle(t / 3.0 + 0.25)
+        rect(sx - 0.01, sy - 0.01, sx + 0.19, sy + 0.19, (0, 0, 0))
+        rect(sx, sy, sx + 0.18, sy + 0.18, (0.95, 0.45, 0.05))
+        rect(sx + 0.08, sy + 0.08, sx + 0.1, sy + 0.1, (1, 1, 1))
+        // A line sweeping left to right every two seconds.
+        let lx = (t / 2.0).truncatingRemainder(dividingBy: 1)
+        rect(lx, 0, lx + 0.006, 1, (1, 1, 1))
+    }
+
+    private func triangle(_ phase: Double) -> Double {
+        let f = phase - phase.rounded(.down)
+        return f < 0.5 ? f * 2 : 2 - f * 2
+    }
+
+    private func drawImage(_ image: CVPixelBuffer, canvas: Canvas, _ p: SceneFrameParameters) {
+        let zoom = max(1, p.zoom)
+        let cropW = max(1, Int(Double(image.width) / zoom)), cropH = max(1, Int(Double(image.height) / zoom))
+        let cropX = (image.width - cropW) / 2, cropY = (image.height - cropH) / 2
+        guard image.pixelFormatType == kCVPixelFormatType_32BGRA else { return }
+        let src = image.planes[0]
+        let srcStart = src.baseAddress.assumingMemoryBound(to: UInt8.self) + cropY * src.bytesPerRow + cropX * 4
+        if pixelFormat == kCVPixelFormatType_32BGRA {
+            let dst = canvas.planes[0]
+            ARGBScale(srcStart, Int32(src.bytesPerRow), Int32(cropW), Int32(cropH),
+                      dst.base, Int32(dst.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
+        } else {
+            let stride = width * 4
+            ARGBScale(srcStart, Int32(src.bytesPerRow), Int32(cropW), Int32(cropH), scratch, Int32(stride), Int32(width), Int32(height), kFilterBilinear)
+            let intermediate = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA,
+                                             planes: [.init(baseAddress: UnsafeMutableRawPointer(scratch), bytesPerRow: stride, width: width, height: height)],
+                                             dataSize: stride * height, release: nil)
+            imageConverter.convert(intermediate, into: canvas.buffer)
+        }
+    }
+
+    private lazy var imageConverter = PixelFormatConverter()
+
+    // MARK: Defocus
+
+    private func blur(_ buffer: CVPixelBuffer, amount: Float) {
+        let factor = 2 + Int(amount * 14)
+        let smallW = max(1, width / factor), smallH = max(1, height / factor)
+        let planes = buffer.planes
+        if pixelFormat == kCVPixelFormatType_32BGRA {
+            let plane = planes[0]
+            let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
+            ARGBScale(base, Int32(plane.bytesPerRow), Int32(width), Int32(height), scratch, Int32(smallW * 4), Int32(smallW), Int32(smallH), kFilterBox)
+            ARGBScale(scratch, Int32(smallW * 4), Int32(smallW), Int32(smallH), base, Int32(plane.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
+        } else {
+            let luma = planes[0], chroma = planes[1]
+            let y = luma.baseAddress.assumingMemoryBound(to: UInt8.self), uv = chroma.baseAddress.assumingMemoryBound(to: UInt8.self)
+            ScalePlane(y, Int32(luma.bytesPerRow), Int32(width), Int32(height), scratch, Int32(smallW), Int32(smallW), Int32(smallH), kFilterBox)
+            ScalePlane(scratch, Int32(smallW), Int32(smallW), Int32(smallH), y, Int32(luma.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
+            let cw = max(1, chroma.width / factor), ch = max(1, chroma.height / factor)
+            UVScale(uv, Int32(chroma.bytesPerRow), Int32(chroma.width), Int32(chroma.height), scratch, Int32(cw * 2), Int32(cw), Int32(ch), kFilterBox)
+            UVScale(scratch, Int32(cw * 2), Int32(cw), Int32(ch), uv, Int32(chroma.bytesPerRow), Int32(chroma.width), Int32(chroma.height), kFilterBilinear)
+        }
+    }
+
+    // MARK: The overlay: frame number and timestamp in seven-segment digits
+
+    private func drawOverlay(canvas: Canvas, _ p: SceneFrameParameters) {
+        let digitH = max(10, height / 14), digitW = max(6, digitH / 2), stroke = max(2, digitH / 9), gap = max(2, digitW / 3)
+        let margin = max(4, height / 40)
+        let boxW = 10 * (digitW + gap) + 2 * margin, boxH = 2 * digitH + 3 * margin
+        canvas.fill(x0: 0, y0: 0, x1: min(width, boxW), y1: min(height, boxH), (0, 0, 0))
+        var frame = p.frameNumber
+        var x = margin + 9 * (digitW + gap)
+        for _ in 0..<10 {
+            drawDigit(Int(frame % 10), x: x, y: margin, w: digitW, h: digitH, stroke: stroke, canvas: canvas)
+            frame /= 10
+            x -= digitW + gap
+        }
+        // Seconds with milliseconds: SSSSSS.mmm, the point drawn as a small square.
+        var millis = Int64((p.seconds * 1000).rounded(.down))
+        x = margin + 9 * (digitW + gap)
+        let y = 2 * margin + digitH
+        for position in 0..<9 {
+            drawDigit(Int(millis % 10), x: x, y: y, w: digitW, h: digitH, stroke: stroke, canvas: canvas)
+            millis /= 10
+            x -= digitW + gap
+            if position == 2 {
+                canvas.fill(x0: x + digitW - stroke, y0: y + digitH - stroke, x1: x + digitW + gap / 2, y1: y + digitH, (1, 1, 1))
+                x -= gap
+            }
+        }
+    }
+
+    /// Segments a to g of each digit, as bits.
+    private static let segments: [UInt8] = [0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F]
+
+    private func drawDigit(_ digit: Int, x: Int, y: Int, w: Int, h: Int, stroke: Int, canvas: Canvas) {
+        let bits = Self.segments[digit]
+        let mid = y + h / 2 - stroke / 2
+        let white: (Float, Float, Float) = (1, 1, 1)
+        if bits & 0x01 != 0 { canvas.fill(x0: x, y0: y, x1: x + w, y1: y + stroke, white) }
+        if bits & 0x02 != 0 { canvas.fill(x0: x + w - stroke, y0: y, x1: x + w, y1: y + h / 2, white) }
+        if bits & 0x04 != 0 { canvas.fill(x0: x + w - stroke, y0: y + h / 2, x1: x + w, y1: y + h, white) }
+        if bits & 0x08 != 0 { canvas.fill(x0: x, y0: y + h - stroke, x1: x + w, y1: y + h, white) }
+        if bits & 0x10 != 0 { canvas.fill(x0: x, y0: y + h / 2, x1: x + stroke, y1: y + h, white) }
+        if bits & 0x20 != 0 { canvas.fill(x0: x, y0: y, x1: x + stroke, y1: y + h / 2, white) }
+        if bits & 0x40 != 0 { canvas.fill(x0: x, y0: mid, x1: x + w, y1: mid + stroke, white) }
+    }
+}
+
+/// Rectangle fills over a frame in BGRA or bi-planar 4:2:0.
+private struct Canvas {
+    struct Plane {
+        var base: UnsafeMutablePointer<UInt8>
+        var bytesPerRow: Int
+    }
+    let buffer: CVPixelBuffer
+    let planes: [Plane]
+    let width: Int
+    let height: Int
+    let format: OSType
+
+    init(buffer: CVPixelBuffer) {
+        self.buffer = buffer
+        planes = buffer.planes.map { Plane(base: $0.baseAddress.assumingMemoryBound(to: UInt8.self), bytesPerRow: $0.bytesPerRow) }
+        width = buffer.width
+        height = buffer.height
+        format = buffer.pixelFormatType
+    }
+
+    /// Fills pixels x0..<x1, y0..<y1 (clipped) with a linear RGB colour in 0...1.
+    func fill(x0: Int, y0: Int, x1: Int, y1: Int, _ rgb: (Float, Float, Float)) {
+        let left = max(0, x0), right = min(width, x1), top = max(0, y0), bottom = min(height, y1)
+        guard right > left, bottom > top else { return }
+        let r = min(1, max(0, rgb.0)), g = min(1, max(0, rgb.1)), b = min(1, max(0, rgb.2))
+        if format == kCVPixelFormatType_32BGRA {
+            let pixel = UInt32(b * 255 + 0.5) | UInt32(g * 255 + 0.5) << 8 | UInt32(r * 255 + 0.5) << 16 | 0xFF00_0000
+            let plane = planes[0]
+            for row in top..<bottom {
+                let start = UnsafeMutableRawPointer(plane.base + row * plane.bytesPerRow + left * 4).assumingMemoryBound(to: UInt32.self)
+                start.update(repeating: pixel, count: right - left)
+            }
+            return
+        }
+        let full = format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+        let yf = 0.299 * r + 0.587 * g + 0.114 * b
+        let cb = -0.168736 * r - 0.331264 * g + 0.5 * b
+        let cr = 0.5 * r - 0.418688 * g - 0.081312 * b
+        let luma = UInt8(full ? yf * 255 + 0.5 : 16 + yf * 219 + 0.5)
+        let cbByte = UInt8(max(0, min(255, 128 + cb * (full ? 255 : 224) + 0.5)))
+        let crByte = UInt8(max(0, min(255, 128 + cr * (full ? 255 : 224) + 0.5)))
+        let lumaPlane = planes[0]
+        for row in top..<bottom {
+            (lumaPlane.base + row * lumaPlane.bytesPerRow + left).update(repeating: luma, count: right - left)
+        }
+        let chromaPlane = planes[1]
+        let pair = UInt16(cbByte) | UInt16(crByte) << 8
+        let cLeft = left / 2, cRight = (right + 1) / 2
+        for row in (top / 2)..<((bottom + 1) / 2) {
+            let start = UnsafeMutableRawPointer(chromaPlane.base + row * chromaPlane.bytesPerRow + cLeft * 2).assumingMemoryBound(to: UInt16.self)
+            start.update(repeating: pair, count: cRight - cLeft)
+        }
+    }
+}

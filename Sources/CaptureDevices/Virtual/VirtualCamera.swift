@@ -1,0 +1,90 @@
+import CoreMedia
+import CoreVideo
+import Foundation
+
+/// A camera that renders a moving scene in real time at its active frame rate.
+///
+/// Thread ownership: it renders and delivers on a thread of its own while streaming; its
+/// imaging model is ticked once a frame there.
+package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
+    package let videoFormats: [CaptureVideoFormat]
+    package let capabilities: ImagingCapabilities
+
+    init(descriptor: CaptureDeviceDescriptor, formats: [CaptureVideoFormat], capabilities: ImagingCapabilities) {
+        self.videoFormats = formats
+        self.capabilities = capabilities
+        var initial = ImagingState()
+        if !capabilities.focusModes.contains(2) { initial.focusMode = 0 }
+        super.init(descriptor: descriptor, imaging: ImagingModel(initial))
+    }
+
+    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) {
+        guard let configuration else { throw .unsupportedConfiguration("a camera needs a video configuration") }
+        guard SceneRenderer.nativeFormats.contains(configuration.pixelFormat) || PixelFormatConverter.supportedFormats.contains(configuration.pixelFormat) else {
+            throw .unsupportedConfiguration("pixel format \(configuration.pixelFormat.fourCharacterString)")
+        }
+        try startStream(configuration, sink: sink, name: "\(descriptor.localizedName) frames")
+    }
+
+    override func produce(thread token: Int) {
+        var generation = -1
+        var pool: VideoFramePool?
+        var renderer: SceneRenderer?
+        var renderPool: VideoFramePool?
+        let converter = PixelFormatConverter()
+        var configuration: VideoStreamConfiguration?
+        var deadline = StreamClock.now
+        var lastTick = deadline
+        var frameNumber: Int64 = 0
+        let epoch = deadline
+
+        while let stream = currentStream(thread: token), let config = stream.configuration {
+            if stream.generation != generation {
+                generation = stream.generation
+                if config != configuration {
+                    // Reconfiguration allocates; steady state does not.
+                    let renderFormat = SceneRenderer.nativeFormats.contains(config.pixelFormat) ? config.pixelFormat : kCVPixelFormatType_32BGRA
+                    pool = VideoFramePool(width: config.width, height: config.height, pixelFormat: config.pixelFormat, capacity: config.bufferCount)
+                    renderer = SceneRenderer(width: config.width, height: config.height, pixelFormat: renderFormat)
+                    renderPool = renderFormat == config.pixelFormat ? nil
+                        : VideoFramePool(width: config.width, height: config.height, pixelFormat: renderFormat, capacity: 1)
+                    configuration = config
+                }
+            }
+            let frameDuration = max(1, config.frameDurationNanoseconds)
+            if config.isPaced {
+                deadline += frameDuration
+                let now = StreamClock.now
+                if now > deadline + 2 * frameDuration { deadline = now }  // fell behind: skip ahead, never burst
+                StreamClock.sleep(untilNanoseconds: deadline)
+            } else {
+                deadline = StreamClock.now
+            }
+            let captureTime = CMClock.hostTime(nanoseconds: deadline)
+            let duration = CMTime(value: frameDuration, timescale: 1_000_000_000)
+            imaging.tick(seconds: Double(deadline - lastTick) / 1e9)
+            lastTick = deadline
+            let content = scene.content.withLock { $0 }
+            if content.isInterrupted { continue }
+            guard let pool, let renderer else { continue }
+            guard let (pixelBuffer, sampleBuffer) = pool.dequeue() else {
+                drop(at: captureTime, duration: duration, reason: .outOfBuffers, generation: generation)
+                continue
+            }
+            let state = imaging.current
+            let parameters = SceneFrameParameters(
+                frameNumber: frameNumber, seconds: Double(deadline - epoch) / 1e9, zoom: state.videoZoomFactor,
+                brightness: state.renderedBrightness, colourGains: state.renderedColourGains, defocus: state.defocus,
+                image: content.image)
+            if let renderPool, let (scratch, _) = renderPool.dequeue() {
+                renderer.render(into: scratch, parameters)
+                converter.convert(scratch, into: pixelBuffer)
+            } else {
+                renderer.render(into: pixelBuffer, parameters)
+            }
+            frameNumber += 1
+            pool.prepare(sampleBuffer, pixelBuffer: pixelBuffer, presentationTime: captureTime, duration: duration)
+            deliver(sampleBuffer, generation: generation)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import CoreMedia
+import Foundation
+
+/// A microphone that hears a tone with speech-like variation: 16-bit interleaved PCM at 44.1 kHz.
+///
+/// Thread ownership: it synthesises and delivers on a thread of its own while streaming.
+package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
+    package let videoFormats: [CaptureVideoFormat] = []
+    package let capabilities = ImagingCapabilities.none
+    /// Frames per second.
+    package static let sampleRate = 44_100
+    /// Frames in each sample buffer.
+    package static let framesPerBuffer = 1024
+    /// The stream's format.
+    package static let streamDescription = AudioStreamBasicDescription(
+        mSampleRate: Double(sampleRate), mFormatID: kAudioFormatLinearPCM,
+        mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+        mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
+
+    init(descriptor: CaptureDeviceDescriptor) {
+        super.init(descriptor: descriptor, imaging: ImagingModel())
+    }
+
+    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) {
+        try startStream(nil, sink: sink, name: "\(descriptor.localizedName) samples")
+    }
+
+    override func produce(thread token: Int) {
+        let format = CMFormatDescription(audio: Self.streamDescription)
+        let slots = 32
+        let blocks = (0..<slots).map { _ in CMBlockBuffer(capacity: Self.framesPerBuffer * 2) }
+        var shells = (0..<slots).map { _ in CMSampleBuffer() }
+        let rate = Int64(Self.sampleRate)
+        let start = StreamClock.now
+        let startTicks = start * rate / 1_000_000_000
+        var sampleIndex: Int64 = 0
+        var phase = 0.0
+
+        while let stream = currentStream(thread: token) {
+            let generation = stream.generation
+            let nextIndex = sampleIndex + Int64(Self.framesPerBuffer)
+            StreamClock.sleep(untilNanoseconds: start + nextIndex * 1_000_000_000 / rate)
+            let time = CMTime(value: startTicks + sampleIndex, timescale: Int32(rate))
+            let content = scene.content.withLock { $0 }
+            defer { sampleIndex = nextIndex }
+            if content.isInterrupted { continue }
+            var slot: Int?
+            for index in 0..<slots where isKnownUniquelyReferenced(&shells[index]) {
+                slot = index
+                break
+            }
+            guard let slot else {
+                drop(at: time, duration: CMTime(value: CMTimeValue(Self.framesPerBuffer), timescale: Int32(rate)), reason: .discontinuity, generation: generation)
+                continue
+            }
+            let block = blocks[slot]
+            let samples = block.bytes.assumingMemoryBound(to: Int16.self)
+            for frame in 0..<Self.framesPerBuffer {
+                let t = Double(sampleIndex + Int64(frame)) / Double(rate)
+                // A voice-like tone: vibrato, and syllables about four times a second with pauses.
+                let frequency = content.toneFrequency * (1 + 0.02 * sin(2 * .pi * 5 * t))
+                phase += 2 * .pi * frequency / Double(rate)
+                if phase > 2 * .pi { phase -= 2 * .pi }
+                let syllable = max(0, sin(2 * .pi * 3.7 * t))
+                let envelope = 0.35 + 0.65 * syllable.squareRoot()
+                samples[frame] = Int16(max(-32767, min(32767, sin(phase) * envelope * content.toneAmplitude * 32767)))
+            }
+            let shell = shells[slot]
+            shell.reset()
+            block.length = Self.framesPerBuffer * 2
+            shell.dataBufferStorage = block
+            shell.formatDescriptionStorage = format
+            shell.sampleCount = Self.framesPerBuffer
+            shell.sampleSize = 2
+            shell.timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: Int32(rate)), presentationTimeStamp: time, decodeTimeStamp: .invalid)
+            deliver(shell, generation: generation)
+        }
+    }
+}
