@@ -1,1 +1,3 @@
 @_exported import CoreMedia
+@_exported import CoreVideo
+@_exported import class CaptureDevices.VirtualScene

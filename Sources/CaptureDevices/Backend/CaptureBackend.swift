@@ -91,10 +91,10 @@ package enum CaptureDeviceEvent: Sendable {
 
 /// Receives what a streaming device produces. Called on the device's own thread; must not block.
 package protocol CaptureSampleSink: AnyObject, Sendable {
-    /// A new sample buffer, valid for as long as the receiver holds it.
-    func deviceDidProduce(_ sampleBuffer: CMSampleBuffer)
-    /// A frame the device could not deliver, captured at `presentationTime`.
-    func deviceDidDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason)
+    /// A new sample buffer of stream configuration `generation`, valid for as long as the receiver holds it.
+    func deviceDidProduce(_ sampleBuffer: CMSampleBuffer, generation: Int)
+    /// A frame of stream configuration `generation` the device could not deliver, captured at `presentationTime`.
+    func deviceDidDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, generation: Int)
 }
 
 /// Receives a device's events. Called on any thread.
@@ -124,8 +124,9 @@ package protocol CaptureDeviceBackend: AnyObject, Sendable {
     /// The imaging model that holds the device's control state.
     var imaging: ImagingModel { get }
 
-    /// Starts streaming to `sink`, or reconfigures a running stream.
-    func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError)
+    /// Starts streaming to `sink`, or reconfigures a running stream; returns the generation its samples will carry.
+    @discardableResult
+    func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int
     /// Stops streaming; no sink call begins after this returns.
     func stop()
 

@@ -18,12 +18,12 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         super.init(descriptor: descriptor, imaging: ImagingModel(initial))
     }
 
-    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) {
+    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard let configuration else { throw .unsupportedConfiguration("a camera needs a video configuration") }
         guard SceneRenderer.nativeFormats.contains(configuration.pixelFormat) || PixelFormatConverter.supportedFormats.contains(configuration.pixelFormat) else {
             throw .unsupportedConfiguration("pixel format \(configuration.pixelFormat.fourCharacterString)")
         }
-        try startStream(configuration, sink: sink, name: "\(descriptor.localizedName) frames")
+        return try startStream(configuration, sink: sink, name: "\(descriptor.localizedName) frames")
     }
 
     override func produce(thread token: Int) {

@@ -58,23 +58,24 @@ package class VirtualDeviceBase: @unchecked Sendable, VirtualSceneDevice {
     func setAuthorized(_ authorized: Bool) { flags.withLock { $0.authorized = authorized } }
 
     /// Starts the producer thread, or hands a running one its new configuration.
-    func startStream(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink, name: String) throws(CaptureBackendError) {
+    func startStream(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink, name: String) throws(CaptureBackendError) -> Int {
         guard isConnected else { throw .notConnected }
-        let spawn = stream.withLock { stream -> Int? in
+        let (spawn, generation) = stream.withLock { stream -> (Int?, Int) in
             stream.configuration = configuration
             stream.sink = sink
             stream.generation += 1
-            if stream.running { return nil }
+            if stream.running { return (nil, stream.generation) }
             stream.running = true
             stream.thread += 1
-            return stream.thread
+            return (stream.thread, stream.generation)
         }
         imaging.update { $0.isStreaming = true }
-        guard let token = spawn else { return }
+        guard let token = spawn else { return generation }
         let thread = Thread { [self] in produce(thread: token) }
         thread.name = name
         thread.qualityOfService = .userInteractive
         thread.start()
+        return generation
     }
 
     /// Stops the producer; no sink call begins after this returns.
@@ -102,7 +103,7 @@ package class VirtualDeviceBase: @unchecked Sendable, VirtualSceneDevice {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
         let sink = stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }
-        sink?.deviceDidProduce(sampleBuffer)
+        sink?.deviceDidProduce(sampleBuffer, generation: generation)
     }
 
     /// Reports a dropped sample unless the stream stopped meanwhile.
@@ -110,6 +111,6 @@ package class VirtualDeviceBase: @unchecked Sendable, VirtualSceneDevice {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
         let sink = stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }
-        sink?.deviceDidDrop(at: time, duration: duration, reason: reason)
+        sink?.deviceDidDrop(at: time, duration: duration, reason: reason, generation: generation)
     }
 }

@@ -21,8 +21,8 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
         super.init(descriptor: descriptor, imaging: ImagingModel())
     }
 
-    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) {
-        try startStream(nil, sink: sink, name: "\(descriptor.localizedName) samples")
+    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
+        return try startStream(nil, sink: sink, name: "\(descriptor.localizedName) samples")
     }
 
     override func produce(thread token: Int) {

@@ -1,0 +1,95 @@
+import CaptureDevices
+import Foundation
+
+/// Every device the process knows, one object per device.
+enum DeviceDirectory {
+    nonisolated(unsafe) private static var cache: [String: DeviceCore] = [:]
+    private static let lock = NSLock()
+
+    /// The devices, hardware first, in the order defaults prefer them.
+    static var all: [AVCaptureDevice] {
+        lock.lock()
+        defer { lock.unlock() }
+        return DeviceRegistry.backends.map { backend in
+            if let core = cache[backend.descriptor.uniqueID] { return core.device }
+            let core = DeviceCore(backend: backend)
+            cache[backend.descriptor.uniqueID] = core
+            return core.device
+        }
+    }
+}
+
+extension AVCaptureDevice {
+    /// The default device for a media type: the first camera for video, the first microphone for audio.
+    public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
+        DeviceDirectory.all.first { $0.hasMediaType(mediaType) && $0.isConnected }
+    }
+
+    /// The default device of a type, for a media type, at a position.
+    public class func `default`(_ deviceType: DeviceType, for mediaType: AVMediaType?, position: Position) -> AVCaptureDevice? {
+        DiscoverySession(deviceTypes: [deviceType], mediaType: mediaType, position: position).devices.first
+    }
+
+    /// Every connected device.
+    public class func devices() -> [AVCaptureDevice] {
+        DeviceDirectory.all.filter(\.isConnected)
+    }
+
+    /// Every connected device that provides a media type.
+    public class func devices(for mediaType: AVMediaType) -> [AVCaptureDevice] {
+        devices().filter { $0.hasMediaType(mediaType) }
+    }
+
+    /// The device with a unique identifier, if it exists.
+    public convenience init?(uniqueID deviceUniqueID: String) {
+        guard let device = DeviceDirectory.all.first(where: { $0.uniqueID == deviceUniqueID }) else { return nil }
+        self.init(core: device.core)
+    }
+
+    /// Finds devices by type, media type and position.
+    public final class DiscoverySession: NSObject, @unchecked Sendable {
+        private let deviceTypes: [DeviceType]
+        private let mediaType: AVMediaType?
+        private let position: Position
+
+        /// Creates a discovery session for devices of the given types, media type and position.
+        public init(deviceTypes: [DeviceType], mediaType: AVMediaType?, position: Position) {
+            self.deviceTypes = deviceTypes
+            self.mediaType = mediaType
+            self.position = position
+        }
+
+        /// The matching devices that are connected now, in the order of `deviceTypes`.
+        public var devices: [AVCaptureDevice] {
+            let all = AVCaptureDevice.devices()
+            let types = deviceTypes.map { $0 == .microphone ? DeviceType.builtInMicrophone : $0 }
+            var result: [AVCaptureDevice] = []
+            for type in types {
+                for device in all where device.deviceType == type
+                    && (mediaType == nil || device.hasMediaType(mediaType!))
+                    && (position == .unspecified || device.position == position) && !result.contains(device) {
+                    result.append(device)
+                }
+            }
+            return result
+        }
+    }
+
+    /// Whether the application may capture a media type.
+    public class func authorizationStatus(for mediaType: AVMediaType) -> AVAuthorizationStatus {
+        let devices = DeviceDirectory.all.filter { $0.hasMediaType(mediaType) }
+        guard !devices.isEmpty else { return .authorized }
+        return devices.contains(where: { !$0.backend.isAuthorized }) ? .denied : .authorized
+    }
+
+    /// Asks for permission to capture a media type; the handler runs on an arbitrary queue.
+    public class func requestAccess(for mediaType: AVMediaType, completionHandler handler: @escaping @Sendable (Bool) -> Void) {
+        let granted = authorizationStatus(for: mediaType) == .authorized
+        DispatchQueue.global().async { handler(granted) }
+    }
+
+    /// Asks for permission to capture a media type.
+    public class func requestAccess(for mediaType: AVMediaType) async -> Bool {
+        authorizationStatus(for: mediaType) == .authorized
+    }
+}

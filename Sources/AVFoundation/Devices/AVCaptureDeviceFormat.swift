@@ -1,0 +1,55 @@
+import CaptureDevices
+import Foundation
+
+extension AVCaptureDevice {
+    /// A format a device can capture in: its dimensions, pixel format, frame rates and optics.
+    public final class Format: NSObject, @unchecked Sendable {
+        let backing: CaptureVideoFormat
+
+        /// The kind of media the format captures.
+        public let mediaType: AVMediaType
+        /// The format's description: its pixel format and dimensions.
+        public let formatDescription: CMFormatDescription
+        /// The frame-rate ranges the format supports.
+        public let videoSupportedFrameRateRanges: [AVFrameRateRange]
+
+        init(_ backing: CaptureVideoFormat) {
+            self.backing = backing
+            mediaType = .video
+            formatDescription = CMFormatDescription(video: backing.pixelFormat, width: Int32(backing.width), height: Int32(backing.height))
+            videoSupportedFrameRateRanges = backing.frameRateRanges.map(AVFrameRateRange.init)
+        }
+
+        /// The horizontal field of view, in degrees.
+        public var videoFieldOfView: Float { backing.fieldOfView }
+        /// Whether the sensor bins pixels in this format.
+        public var isVideoBinned: Bool { backing.isBinned }
+        /// Whether the format supports any video stabilisation.
+        public var isVideoStabilizationSupported: Bool { backing.supportsStabilization }
+        /// Whether the format supports a stabilisation mode.
+        public func isVideoStabilizationModeSupported(_ videoStabilizationMode: AVCaptureVideoStabilizationMode) -> Bool {
+            videoStabilizationMode == .off || (backing.supportsStabilization && videoStabilizationMode != .cinematicExtended)
+        }
+        /// The largest zoom factor the format allows.
+        public var videoMaxZoomFactor: CGFloat { CGFloat(backing.maxZoomFactor) }
+        /// The zoom factor beyond which frames are upscaled rather than cropped.
+        public var videoZoomFactorUpscaleThreshold: CGFloat { CGFloat(backing.zoomUpscaleThreshold) }
+        /// The lowest ISO the format allows.
+        public var minISO: Float { backing.minISO }
+        /// The highest ISO the format allows.
+        public var maxISO: Float { backing.maxISO }
+        /// The shortest exposure the format allows.
+        public var minExposureDuration: CMTime { CMTime(seconds: backing.exposureDurationRange.lowerBound, preferredTimescale: 1_000_000) }
+        /// The longest exposure the format allows.
+        public var maxExposureDuration: CMTime { CMTime(seconds: backing.exposureDurationRange.upperBound, preferredTimescale: 1_000_000) }
+        /// The size of still images in this format.
+        public var highResolutionStillImageDimensions: CMVideoDimensions { formatDescription.dimensions }
+        /// The dimensions of the format's video.
+        var dimensions: CMVideoDimensions { formatDescription.dimensions }
+
+        /// A description such as `<AVCaptureDeviceFormat: vide/420v 1280x720, 1-60 fps, fov 51.94>`.
+        public override var description: String {
+            "<AVCaptureDeviceFormat: \(formatDescription) \(videoSupportedFrameRateRanges.map(\.description).joined(separator: ", ")), fov:\(videoFieldOfView)\(isVideoBinned ? ", binned" : "")\(isVideoStabilizationSupported ? ", supports vis" : "")>"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CaptureDevices
+import Foundation
+
+/// A source of media for a capture session, with one port per stream of media it provides.
+open class AVCaptureInput: NSObject, @unchecked Sendable {
+    /// One stream of media an input provides.
+    public final class Port: NSObject, @unchecked Sendable {
+        /// The input the port belongs to.
+        public unowned let input: AVCaptureInput
+        /// The kind of media the port provides.
+        public let mediaType: AVMediaType
+        private let enabled = LockedValue(true)
+
+        init(input: AVCaptureInput, mediaType: AVMediaType) {
+            self.input = input
+            self.mediaType = mediaType
+        }
+
+        /// The format of the port's media.
+        public var formatDescription: CMFormatDescription? { input.formatDescription(for: self) }
+        /// Whether the port provides media.
+        public var isEnabled: Bool {
+            get { enabled.withLock { $0 } }
+            set { enabled.withLock { $0 = newValue } }
+        }
+        /// The clock the port's timestamps are on: the host clock.
+        public var clock: CMClock? { CMClockGetHostTimeClock() }
+    }
+
+    /// The input's ports.
+    public internal(set) var ports: [Port] = []
+    /// The session the input belongs to.
+    weak var session: AVCaptureSession?
+
+    override init() { super.init() }
+
+    func formatDescription(for port: Port) -> CMFormatDescription? { nil }
+}
+
+/// An input that provides the media of a capture device.
+open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
+    /// The device the input provides media from.
+    public let device: AVCaptureDevice
+
+    /// Creates an input for a device; fails if the device is gone or the user has not allowed access.
+    public init(device: AVCaptureDevice) throws {
+        guard device.backend.isAuthorized else {
+            throw AVError(.applicationIsNotAuthorizedToUseDevice, userInfo: [AVErrorDeviceKey: device])
+        }
+        guard device.isConnected else {
+            throw AVError(.deviceNotConnected, userInfo: [AVErrorDeviceKey: device])
+        }
+        self.device = device
+        super.init()
+        ports = [Port(input: self, mediaType: device.mediaType)]
+    }
+
+    /// Creates an input for a device, or returns `nil` and an error, as Objective-C code does.
+    public class func deviceInput(with device: AVCaptureDevice) throws -> AVCaptureDeviceInput {
+        try AVCaptureDeviceInput(device: device)
+    }
+
+    override func formatDescription(for port: Port) -> CMFormatDescription? {
+        if port.mediaType == .audio { return CMFormatDescription(audio: VirtualMicrophone.streamDescription) }
+        return device.activeFormat.formatDescription
+    }
+
+    /// A description such as `<AVCaptureDeviceInput: Virtual Back Camera>`.
+    open override var description: String { "<AVCaptureDeviceInput: \(device.localizedName)>" }
+}

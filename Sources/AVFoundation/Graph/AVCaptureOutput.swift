@@ -1,0 +1,44 @@
+import CaptureDevices
+import Foundation
+
+/// A destination for the media a capture session captures.
+///
+/// Concrete outputs receive samples on the capturing device's thread and hand them to their
+/// clients on the queues the clients chose; they never block the device.
+open class AVCaptureOutput: NSObject, @unchecked Sendable {
+    /// The session the output belongs to.
+    weak var session: AVCaptureSession?
+    private let connectionList = LockedValue<[AVCaptureConnection]>([])
+
+    override init() { super.init() }
+
+    /// The output's connections.
+    public var connections: [AVCaptureConnection] { connectionList.withLock { $0 } }
+
+    /// The output's first connection whose input ports provide a media type.
+    public func connection(with mediaType: AVMediaType) -> AVCaptureConnection? {
+        connections.first { connection in connection.inputPorts.contains { $0.mediaType == mediaType } }
+    }
+
+    func setConnections(_ connections: [AVCaptureConnection]) { connectionList.withLock { $0 = connections } }
+
+    // MARK: What subclasses tell the session
+
+    /// Whether the output takes media of a type.
+    func accepts(_ mediaType: AVMediaType) -> Bool { false }
+    /// How many connections of a media type the output takes.
+    func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
+    /// The pixel format the output wants video in, or `nil` for the device's own.
+    var requestedPixelFormat: OSType? { nil }
+    /// Whether the output's connections can orient and mirror video.
+    var supportsVideoOrientationAndMirroring: Bool { true }
+
+    // MARK: What the session hands subclasses (on a device's thread)
+
+    /// A sample for the output, on the device's thread; must not block.
+    func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
+    /// A sample the device dropped before the output could receive it.
+    func receiveDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, from connection: AVCaptureConnection) {}
+    /// The session started or stopped running.
+    func sessionRunningDidChange(_ running: Bool) {}
+}

@@ -1,0 +1,192 @@
+import CaptureDevices
+import Foundation
+
+/// What a delivery channel hands its output, on the client's queue.
+protocol SampleBufferDeliveryClient: AnyObject, Sendable {
+    /// Calls the client's delegate with a sample; runs on the client's queue.
+    func deliver(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+    /// Calls the client's delegate with a dropped sample; runs on the client's queue.
+    func deliverDrop(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
+}
+
+/// Hands one output's samples from a device's thread to the client's serial queue.
+///
+/// The device never waits: a sample is put in a small fixed slot and the queue is woken
+/// through a dispatch source, which costs no allocation. With `discardsLateSamples`, a
+/// sample that arrives while the client is still busy with an earlier one, or while one
+/// is already waiting, is dropped at once and reported after the current callback; without
+/// it, up to `capacity` samples wait, and only beyond that are samples dropped. Drops are
+/// remembered in a fixed ring; if the client is so slow that it overflows, the newest
+/// record counts the extra frames. No lock is held while the client runs.
+///
+/// Thread ownership: `offer` and `recordDrop` run on device threads; the drain runs on the
+/// client's queue.
+final class SampleBufferDelivery: @unchecked Sendable {
+    private struct DropRecord {
+        var presentationTime: CMTime
+        var duration: CMTime
+        var reason: FrameDropReason
+        var count: Int
+    }
+
+    private struct State {
+        var pending: [CMSampleBuffer?]
+        var pendingHead = 0
+        var pendingCount = 0
+        var pendingConnection: AVCaptureConnection?
+        var drops: [DropRecord]
+        var dropHead = 0
+        var dropCount = 0
+        var busy = false
+        var capacity = 1
+        var discardsLateSamples = true
+        var source: DispatchSourceUserDataAdd?
+        var discontinuity = false
+    }
+
+    static let maximumCapacity = 16
+    static let dropRecordCapacity = 64
+    private let state: LockedValue<State>
+    private let shells = SampleBufferShellPool(capacity: 8)
+    weak var client: SampleBufferDeliveryClient?
+    /// A format for drop reports, so that they say what was dropped.
+    var formatDescription: CMFormatDescription?
+
+    init(client: SampleBufferDeliveryClient) {
+        self.client = client
+        let placeholder = DropRecord(presentationTime: .invalid, duration: .invalid, reason: .frameWasLate, count: 0)
+        state = LockedValue(State(pending: Array(repeating: nil, count: Self.maximumCapacity),
+                                  drops: Array(repeating: placeholder, count: Self.dropRecordCapacity)))
+    }
+
+    /// Points the channel at a queue, or at none; samples waiting for the old queue are dropped silently.
+    func setQueue(_ queue: DispatchQueue?) {
+        let source = queue.map { DispatchSource.makeUserDataAddSource(queue: $0) }
+        source?.setEventHandler { [weak self] in self?.drain() }
+        let old = state.withLock { state -> DispatchSourceUserDataAdd? in
+            let old = state.source
+            state.source = source
+            for index in state.pending.indices { state.pending[index] = nil }
+            state.pendingCount = 0
+            state.dropCount = 0
+            return old
+        }
+        old?.cancel()
+        source?.activate()
+    }
+
+    /// Sets how many samples may wait and whether late ones are dropped at once.
+    func setPolicy(discardsLateSamples: Bool, capacity: Int) {
+        state.withLock { state in
+            state.discardsLateSamples = discardsLateSamples
+            state.capacity = max(1, min(Self.maximumCapacity, capacity))
+        }
+    }
+
+    /// Offers a sample from a device's thread; returns whether it will be delivered.
+    @discardableResult
+    func offer(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) -> Bool {
+        let source = state.withLock { state -> DispatchSourceUserDataAdd? in
+            guard let source = state.source else { return nil }
+            let full = state.pendingCount >= state.capacity || (state.discardsLateSamples && state.busy)
+            if full {
+                Self.record(&state, DropRecord(presentationTime: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration,
+                                               reason: .frameWasLate, count: 1))
+                state.discontinuity = true
+                return source
+            }
+            let slot = (state.pendingHead + state.pendingCount) % Self.maximumCapacity
+            state.pending[slot] = sampleBuffer
+            state.pendingCount += 1
+            state.pendingConnection = connection
+            return source
+        }
+        source?.add(data: 1)
+        return source != nil
+    }
+
+    /// Records a sample the device dropped, to report on the client's queue.
+    func recordDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, from connection: AVCaptureConnection) {
+        let source = state.withLock { state -> DispatchSourceUserDataAdd? in
+            guard let source = state.source else { return nil }
+            Self.record(&state, DropRecord(presentationTime: presentationTime, duration: duration, reason: reason, count: 1))
+            state.pendingConnection = connection
+            state.discontinuity = true
+            return source
+        }
+        source?.add(data: 1)
+    }
+
+    /// Whether samples were lost since the last call, for outputs that mark discontinuities.
+    func takeDiscontinuity() -> Bool {
+        state.withLock { state in
+            defer { state.discontinuity = false }
+            return state.discontinuity
+        }
+    }
+
+    private static func record(_ state: inout State, _ record: DropRecord) {
+        if state.dropCount == dropRecordCapacity {
+            let newest = (state.dropHead + state.dropCount - 1) % dropRecordCapacity
+            state.drops[newest].count += 1
+            return
+        }
+        state.drops[(state.dropHead + state.dropCount) % dropRecordCapacity] = record
+        state.dropCount += 1
+    }
+
+    /// Runs on the client's queue: hands over waiting samples in order, then reports drops.
+    private func drain() {
+        while true {
+            let next = state.withLock { state -> (CMSampleBuffer, AVCaptureConnection)? in
+                guard state.pendingCount > 0, let connection = state.pendingConnection,
+                      let sample = state.pending[state.pendingHead] else { return nil }
+                state.pending[state.pendingHead] = nil
+                state.pendingHead = (state.pendingHead + 1) % Self.maximumCapacity
+                state.pendingCount -= 1
+                state.busy = true
+                return (sample, connection)
+            }
+            if let (sample, connection) = next {
+                client?.deliver(sample, from: connection)
+                state.withLock { $0.busy = false }
+            }
+            while let (drop, connection) = takeDrop() {
+                let shell = shells.dequeue()
+                shell.timing = CMSampleTimingInfo(duration: drop.duration, presentationTimeStamp: drop.presentationTime, decodeTimeStamp: .invalid)
+                shell.sampleCount = drop.count
+                shell.formatDescriptionStorage = formatDescription
+                CMSetAttachment(shell, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.value(for: drop.reason),
+                                attachmentMode: kCMAttachmentMode_ShouldPropagate)
+                client?.deliverDrop(shell, from: connection)
+            }
+            let done = state.withLock { $0.pendingCount == 0 && $0.dropCount == 0 }
+            if done { return }
+        }
+    }
+
+    private func takeDrop() -> (DropRecord, AVCaptureConnection)? {
+        state.withLock { state in
+            guard state.dropCount > 0, let connection = state.pendingConnection else { return nil }
+            let record = state.drops[state.dropHead]
+            state.dropHead = (state.dropHead + 1) % Self.dropRecordCapacity
+            state.dropCount -= 1
+            return (record, connection)
+        }
+    }
+}
+
+/// The drop reasons as attachment values, made once so that reporting a drop allocates nothing.
+enum DropReasonStrings {
+    nonisolated(unsafe) static let frameWasLate: AnyObject = NSString(string: kCMSampleBufferDroppedFrameReason_FrameWasLate)
+    nonisolated(unsafe) static let outOfBuffers: AnyObject = NSString(string: kCMSampleBufferDroppedFrameReason_OutOfBuffers)
+    nonisolated(unsafe) static let discontinuity: AnyObject = NSString(string: kCMSampleBufferDroppedFrameReason_Discontinuity)
+
+    static func value(for reason: FrameDropReason) -> AnyObject {
+        switch reason {
+        case .frameWasLate: return frameWasLate
+        case .outOfBuffers: return outOfBuffers
+        case .discontinuity: return discontinuity
+        }
+    }
+}

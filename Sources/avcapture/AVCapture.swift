@@ -1,0 +1,12 @@
+import ArgumentParser
+import AVFoundation
+import Foundation
+
+@main
+struct AVCapture: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "avcapture",
+        abstract: "Capture from cameras and microphones with AVFoundation on Linux.",
+        discussion: "With no camera or microphone on the machine, the virtual devices stand in for them.",
+        subcommands: [Devices.self, Monitor.self])
+}

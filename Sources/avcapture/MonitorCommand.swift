@@ -1,0 +1,159 @@
+import ArgumentParser
+import AVFoundation
+import Foundation
+
+/// `avcapture monitor`: runs a session with video and audio data outputs and prints a live line.
+struct Monitor: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Capture video and audio and print frame rate, drops and audio level as they happen.")
+
+    @Option(help: "How long to capture, in seconds.") var seconds: Double = 5
+    @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
+    @Option(help: "The unique ID of the microphone.") var audioDevice: String?
+    @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
+    @Option(help: "A session preset, such as high, medium, 640x480, 1280x720.") var preset: String?
+    @Option(help: "The pixel format to deliver: 420v, 420f, BGRA, 2vuy or yuvs.") var pixelFormat: String?
+    @Flag(help: "Capture no audio.") var noAudio = false
+    @Option(help: "Time the delegate spends on each frame, in milliseconds, to see drops.") var work: Double = 0
+
+    func run() throws {
+        let session = AVCaptureSession()
+        let stats = MonitorStatistics(workMilliseconds: work)
+        session.beginConfiguration()
+        guard let camera = device.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video) else {
+            throw ValidationError("No camera \(device ?? "") found; see `avcapture devices`.")
+        }
+        let cameraInput = try AVCaptureDeviceInput(device: camera)
+        guard session.canAddInput(cameraInput) else { throw ValidationError("The camera cannot be added to a session.") }
+        session.addInput(cameraInput)
+        if let preset {
+            let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
+            guard session.canSetSessionPreset(named) else { throw ValidationError("The camera does not support the preset \(preset).") }
+            session.sessionPreset = named
+        }
+        if let format { try FormatChoice.apply(format, to: camera) }
+        let video = AVCaptureVideoDataOutput()
+        if let pixelFormat {
+            guard let code = FormatChoice.pixelFormats[pixelFormat], video.availableVideoPixelFormatTypes.contains(code) else {
+                throw ValidationError("Unsupported pixel format \(pixelFormat); use one of \(FormatChoice.pixelFormats.keys.sorted().joined(separator: ", ")).")
+            }
+            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: code]
+        }
+        video.setSampleBufferDelegate(stats, queue: DispatchQueue(label: "avcapture.video"))
+        session.addOutput(video)
+        let audio = AVCaptureAudioDataOutput()
+        if !noAudio, let microphone = audioDevice.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .audio) {
+            let microphoneInput = try AVCaptureDeviceInput(device: microphone)
+            session.addInput(microphoneInput)
+            audio.setSampleBufferDelegate(stats, queue: DispatchQueue(label: "avcapture.audio"))
+            session.addOutput(audio)
+        }
+        session.commitConfiguration()
+
+        let failure = LockedFlag()
+        let observer = NotificationCenter.default.addObserver(forName: .AVCaptureSessionRuntimeError, object: session, queue: nil) { note in
+            let error = note.userInfo?[AVCaptureSessionErrorKey] as? AVError
+            failure.set("runtime error: \(error?.localizedDescription ?? "unknown")")
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let dims = video.videoSettings?[kCVPixelBufferWidthKey as String].map { "\($0)x\(video.videoSettings![kCVPixelBufferHeightKey as String]!)" } ?? "?"
+        print("Capturing from \(camera.localizedName) at \(dims), \(String(format: "%.2f", 1 / camera.activeVideoMinFrameDuration.seconds)) fps for \(seconds) s; Ctrl-C to stop.")
+        session.startRunning()
+        let start = Date()
+        var last = stats.snapshot()
+        let interactive = isatty(STDOUT_FILENO) != 0
+        while Date().timeIntervalSince(start) < seconds, failure.message == nil {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.5))
+            let now = stats.snapshot()
+            let channel = audio.connections.first?.audioChannels.first
+            let line = now.line(since: last, elapsed: Date().timeIntervalSince(start), average: channel?.averagePowerLevel, peak: channel?.peakHoldLevel)
+            if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
+            last = now
+        }
+        session.stopRunning()
+        if interactive { print("") }
+        let total = stats.snapshot()
+        print(String(format: "Done: %d frames in %.2f s (%.2f fps), dropped %d late, %d out of buffers; %d audio buffers.",
+                     total.frames, Date().timeIntervalSince(start), Double(total.frames) / max(0.001, Date().timeIntervalSince(start)),
+                     total.late, total.outOfBuffers, total.audioBuffers))
+        if let message = failure.message { throw ValidationError(message) }
+    }
+}
+
+/// Counts what the outputs deliver.
+final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
+    struct Snapshot {
+        var frames = 0, late = 0, outOfBuffers = 0, audioBuffers = 0
+        func line(since last: Snapshot, elapsed: Double, average: Float?, peak: Float?) -> String {
+            let fps = Double(frames - last.frames) / 0.5
+            var text = String(format: "%7.1fs  video %6.2f fps  frames %6d  dropped late %4d  out-of-buffers %4d", elapsed, fps, frames, late, outOfBuffers)
+            if let average, let peak {
+                let bars = max(0, min(30, Int((Double(average) + 60) / 2)))
+                text += String(format: "  audio %6.1f dBFS peak %6.1f [%@%@]", average, peak,
+                               String(repeating: "#", count: bars), String(repeating: " ", count: 30 - bars))
+            }
+            return text
+        }
+    }
+    private var counts = Snapshot()
+    private let lock = NSLock()
+    private let work: Double
+
+    init(workMilliseconds: Double) { work = workMilliseconds }
+
+    func snapshot() -> Snapshot { lock.lock(); defer { lock.unlock() }; return counts }
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        lock.lock()
+        if output is AVCaptureVideoDataOutput { counts.frames += 1 } else { counts.audioBuffers += 1 }
+        lock.unlock()
+        if work > 0, output is AVCaptureVideoDataOutput { usleep(UInt32(work * 1000)) }
+    }
+
+    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let reason = CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil) as? String
+        lock.lock()
+        if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers { counts.outOfBuffers += sampleBuffer.numSamples } else { counts.late += sampleBuffer.numSamples }
+        lock.unlock()
+    }
+}
+
+/// A message set from any thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+    var message: String? { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ message: String) { lock.lock(); value = message; lock.unlock() }
+}
+
+/// Parsing `WIDTHxHEIGHT@FPS` and pixel format names.
+enum FormatChoice {
+    static let pixelFormats: [String: OSType] = [
+        "420v": kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "420f": kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+        "BGRA": kCVPixelFormatType_32BGRA, "bgra": kCVPixelFormatType_32BGRA,
+        "2vuy": kCVPixelFormatType_422YpCbCr8, "uyvy": kCVPixelFormatType_422YpCbCr8,
+        "yuvs": kCVPixelFormatType_422YpCbCr8_yuvs, "yuyv": kCVPixelFormatType_422YpCbCr8_yuvs,
+    ]
+
+    static func apply(_ text: String, to device: AVCaptureDevice) throws {
+        let parts = text.split(whereSeparator: { $0 == "x" || $0 == "@" }).compactMap { Double($0) }
+        guard parts.count >= 2 else { throw ValidationError("A format is WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, such as 1280x720@60.") }
+        let (width, height) = (Int32(parts[0]), Int32(parts[1]))
+        let rate = parts.count > 2 ? parts[2] : nil
+        let candidates = device.formats.filter {
+            $0.formatDescription.dimensions.width == width && $0.formatDescription.dimensions.height == height
+                && (rate == nil || $0.videoSupportedFrameRateRanges.contains { $0.minFrameRate <= rate! && rate! <= $0.maxFrameRate })
+        }
+        guard let format = candidates.first else {
+            throw ValidationError("\(device.localizedName) has no \(text) format; see `avcapture devices`.")
+        }
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        device.activeFormat = format
+        if let rate {
+            let duration = CMTime(value: 1000, timescale: Int32((rate * 1000).rounded()))
+            device.activeVideoMinFrameDuration = duration
+            device.activeVideoMaxFrameDuration = duration
+        }
+    }
+}
