@@ -14,10 +14,11 @@ struct Monitor: ParsableCommand {
     @Option(help: "The pixel format to deliver: 420v, 420f, BGRA, 2vuy or yuvs.") var pixelFormat: String?
     @Flag(help: "Capture no audio.") var noAudio = false
     @Option(help: "Time the delegate spends on each frame, in milliseconds, to see drops.") var work: Double = 0
+    @Option(help: "Write the last frame to this file as a binary PPM image.") var saveFrame: String?
 
     func run() throws {
         let session = AVCaptureSession()
-        let stats = MonitorStatistics(workMilliseconds: work)
+        let stats = MonitorStatistics(workMilliseconds: work, keepsLastFrame: saveFrame != nil)
         session.beginConfiguration()
         guard let camera = device.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video) else {
             throw ValidationError("No camera \(device ?? "") found; see `avcapture devices`.")
@@ -76,6 +77,10 @@ struct Monitor: ParsableCommand {
         print(String(format: "Done: %d frames in %.2f s (%.2f fps), dropped %d late, %d out of buffers; %d audio buffers.",
                      total.frames, Date().timeIntervalSince(start), Double(total.frames) / max(0.001, Date().timeIntervalSince(start)),
                      total.late, total.outOfBuffers, total.audioBuffers))
+        if let saveFrame, let frame = stats.lastFrame {
+            try FrameFile.writePPM(frame, to: saveFrame)
+            print("Saved the last frame to \(saveFrame).")
+        }
         if let message = failure.message { throw ValidationError(message) }
     }
 }
@@ -98,8 +103,16 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
     private var counts = Snapshot()
     private let lock = NSLock()
     private let work: Double
+    private let keepsLastFrame: Bool
+    private var last: CVPixelBuffer?
 
-    init(workMilliseconds: Double) { work = workMilliseconds }
+    init(workMilliseconds: Double, keepsLastFrame: Bool) {
+        work = workMilliseconds
+        self.keepsLastFrame = keepsLastFrame
+    }
+
+    /// A copy of the last frame, in BGRA, if asked to keep it.
+    var lastFrame: CVPixelBuffer? { lock.lock(); defer { lock.unlock() }; return last }
 
     func snapshot() -> Snapshot { lock.lock(); defer { lock.unlock() }; return counts }
 
@@ -107,6 +120,11 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
         lock.lock()
         if output is AVCaptureVideoDataOutput { counts.frames += 1 } else { counts.audioBuffers += 1 }
         lock.unlock()
+        if keepsLastFrame, output is AVCaptureVideoDataOutput, let image = sampleBuffer.imageBuffer, let copy = FrameFile.copyAsBGRA(image) {
+            lock.lock()
+            last = copy
+            lock.unlock()
+        }
         if work > 0, output is AVCaptureVideoDataOutput { usleep(UInt32(work * 1000)) }
     }
 

@@ -137,6 +137,21 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         for session in sessions { session.deviceConfigurationDidChange(self, formatChangedByClient: false) }
     }
 
+    /// Returns the device to its initial format, frame rate and controls, releasing any configuration lock.
+    package func resetToDefaults() {
+        (backend as? VirtualDeviceBase)?.resetToDefaults()
+        let initial = DeviceCore.initialFormatIndex(formats)
+        configuration.withLock { config in
+            config.activeFormat = initial
+            if !formats.isEmpty {
+                config.minFrameDuration = Self.defaultFrameDuration(formats[initial])
+                config.maxFrameDuration = config.minFrameDuration
+            }
+            config.lockCount = min(config.lockCount, 1)
+        }
+        unlockForConfiguration()
+    }
+
     // MARK: Configuration lock
 
     /// Locks the device so that its configurable properties can be set; exclusive across processes.
@@ -256,7 +271,7 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
         self.backend = backend
         let formats = backend.videoFormats.map(AVCaptureDevice.Format.init)
         self.formats = formats
-        let initial = formats.indices.last(where: { formats[$0].backing.maxFrameRate >= 30 && !formats[$0].backing.isBinned }) ?? formats.indices.last ?? 0
+        let initial = Self.initialFormatIndex(formats)
         let duration = formats.isEmpty ? CMTime.invalid : AVCaptureDevice.defaultFrameDuration(formats[initial])
         configuration = LockedValue(Configuration(activeFormat: initial, minFrameDuration: duration, maxFrameDuration: duration))
         device = AVCaptureDevice(core: self)
@@ -265,6 +280,11 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
     }
 
     var sessions: [AVCaptureSession] { configuration.withLock { $0.sessions.compactMap(\.session) } }
+
+    /// The format a device starts in: its largest real-time, unbinned format.
+    static func initialFormatIndex(_ formats: [AVCaptureDevice.Format]) -> Int {
+        formats.indices.last(where: { formats[$0].backing.maxFrameRate >= 30 && !formats[$0].backing.isBinned }) ?? formats.indices.last ?? 0
+    }
 
     func device(_ uniqueID: String, didReport event: CaptureDeviceEvent) { device.handle(event) }
 }

@@ -13,10 +13,19 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
     init(descriptor: CaptureDeviceDescriptor, formats: [CaptureVideoFormat], capabilities: ImagingCapabilities) {
         self.videoFormats = formats
         self.capabilities = capabilities
+        super.init(descriptor: descriptor, imaging: ImagingModel(Self.initialState(capabilities)))
+    }
+
+    private static func initialState(_ capabilities: ImagingCapabilities) -> ImagingState {
         var initial = ImagingState()
         if !capabilities.focusModes.contains(2) { initial.focusMode = 0 }
-        super.init(descriptor: descriptor, imaging: ImagingModel(initial))
+        let balance = initial.whiteBalanceTarget
+        (initial.redGain, initial.greenGain, initial.blueGain) = balance
+        initial.exposureGain = initial.exposureTargetGain
+        return initial
     }
+
+    override var initialImaging: ImagingState { Self.initialState(capabilities) }
 
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard let configuration else { throw .unsupportedConfiguration("a camera needs a video configuration") }

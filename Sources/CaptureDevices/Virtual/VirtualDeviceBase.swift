@@ -35,6 +35,21 @@ package class VirtualDeviceBase: @unchecked Sendable, VirtualSceneDevice {
         scene.device = self
     }
 
+    /// Returns the device and its scene to their initial state: connected, allowed, lit, uninterrupted, default controls.
+    package func resetToDefaults() {
+        stop()
+        flags.withLock { flags in
+            flags.connected = true
+            flags.authorized = true
+        }
+        scene.content.withLock { $0 = VirtualScene.Content() }
+        let initial = initialImaging
+        imaging.update { $0 = initial }
+    }
+
+    /// The imaging state the device starts with.
+    var initialImaging: ImagingState { ImagingState() }
+
     package var isConnected: Bool { flags.withLock { $0.connected } }
     package var isAuthorized: Bool { flags.withLock { $0.authorized } }
 

@@ -1,0 +1,178 @@
+import XCTest
+@testable import AVFoundation
+
+/// A test case that starts each test from a clean virtual world and stops what it started.
+class CaptureTestCase: XCTestCase {
+    var sessions: [AVCaptureSession] = []
+
+    override func setUp() {
+        super.setUp()
+        for device in AVCaptureDevice.devices() { device.resetToDefaults() }
+    }
+
+    override func tearDown() {
+        for session in sessions where session.isRunning { session.stopRunning() }
+        sessions.removeAll()
+        for device in AVCaptureDevice.devices() { device.resetToDefaults() }
+        super.tearDown()
+    }
+
+    var backCamera: AVCaptureDevice { AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)! }
+    var frontCamera: AVCaptureDevice { AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)! }
+    var microphone: AVCaptureDevice { AVCaptureDevice.default(for: .audio)! }
+
+    /// A session with a camera input and a video data output feeding `collector`.
+    func makeVideoSession(camera: AVCaptureDevice? = nil, preset: AVCaptureSession.Preset = .vga640x480, pixelFormat: OSType? = nil,
+                          collector: FrameCollector, queue: DispatchQueue? = nil) throws -> (AVCaptureSession, AVCaptureVideoDataOutput) {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.beginConfiguration()
+        session.sessionPreset = preset
+        session.addInput(try AVCaptureDeviceInput(device: camera ?? backCamera))
+        let output = AVCaptureVideoDataOutput()
+        if let pixelFormat { output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat] }
+        output.setSampleBufferDelegate(collector, queue: queue ?? collector.queue)
+        session.addOutput(output)
+        session.commitConfiguration()
+        return (session, output)
+    }
+
+    /// Spins the main run loop until `condition` holds or `timeout` passes; returns whether it held.
+    @discardableResult
+    func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+        }
+        return condition()
+    }
+
+    /// Spins the main run loop for `seconds`.
+    func spin(_ seconds: TimeInterval) {
+        RunLoop.main.run(until: Date().addingTimeInterval(seconds))
+    }
+}
+
+/// Records what a data output delivers: frames, drops, the queue and the order of calls.
+final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
+    struct Frame {
+        var presentationTime: CMTime
+        var width: Int
+        var height: Int
+        var pixelFormat: OSType
+        var onQueue: Bool
+        var pixelBufferID: ObjectIdentifier?
+        var output: ObjectIdentifier
+        var meanLuma: Double?
+        var meanBGR: (Double, Double, Double)?
+    }
+    struct Drop {
+        var presentationTime: CMTime
+        var reason: String?
+        var count: Int
+        var duringCallback: Bool
+        var hasImage: Bool
+    }
+    enum Event { case frame(CMTime), drop(CMTime) }
+
+    let queue: DispatchQueue
+    private let key = DispatchSpecificKey<Int>()
+    private let lock = NSLock()
+    private var _frames: [Frame] = []
+    private var _drops: [Drop] = []
+    private var _events: [Event] = []
+    private var _audio: [CMSampleBuffer] = []
+    private var inCallback = false
+    private var retained: [CMSampleBuffer] = []
+
+    /// Time spent in each video callback.
+    var work: TimeInterval = 0
+    /// How many frames to hold on to rather than return.
+    var framesToRetain = 0
+    /// Whether to measure pixel statistics.
+    var measures = false
+    /// Called with each frame, on the delivery queue.
+    var onFrame: ((CMSampleBuffer) -> Void)?
+
+    init(label: String = "collector") {
+        queue = DispatchQueue(label: label)
+        super.init()
+        queue.setSpecific(key: key, value: 1)
+    }
+
+    var frames: [Frame] { lock.lock(); defer { lock.unlock() }; return _frames }
+    var drops: [Drop] { lock.lock(); defer { lock.unlock() }; return _drops }
+    var events: [Event] { lock.lock(); defer { lock.unlock() }; return _events }
+    var audioBuffers: [CMSampleBuffer] { lock.lock(); defer { lock.unlock() }; return _audio }
+
+    func releaseRetained() { lock.lock(); retained.removeAll(); lock.unlock() }
+    func reset() { lock.lock(); _frames.removeAll(); _drops.removeAll(); _events.removeAll(); _audio.removeAll(); lock.unlock() }
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let onQueue = DispatchQueue.getSpecific(key: key) == 1
+        if output is AVCaptureAudioDataOutput {
+            lock.lock(); _audio.append(sampleBuffer); lock.unlock()
+            return
+        }
+        lock.lock(); inCallback = true; lock.unlock()
+        let image = sampleBuffer.imageBuffer
+        var frame = Frame(presentationTime: sampleBuffer.presentationTimeStamp, width: image.map(CVPixelBufferGetWidth) ?? 0,
+                          height: image.map(CVPixelBufferGetHeight) ?? 0, pixelFormat: image.map(CVPixelBufferGetPixelFormatType) ?? 0,
+                          onQueue: onQueue, pixelBufferID: image.map(ObjectIdentifier.init), output: ObjectIdentifier(output))
+        if measures, let image { (frame.meanLuma, frame.meanBGR) = PixelStatistics.measure(image) }
+        onFrame?(sampleBuffer)
+        if work > 0 { Thread.sleep(forTimeInterval: work) }
+        lock.lock()
+        _frames.append(frame)
+        _events.append(.frame(frame.presentationTime))
+        if retained.count < framesToRetain { retained.append(sampleBuffer) }
+        inCallback = false
+        lock.unlock()
+    }
+
+    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let reason = CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil) as? String
+        lock.lock()
+        _drops.append(Drop(presentationTime: sampleBuffer.presentationTimeStamp, reason: reason, count: sampleBuffer.numSamples,
+                           duringCallback: inCallback, hasImage: sampleBuffer.imageBuffer != nil))
+        _events.append(.drop(sampleBuffer.presentationTimeStamp))
+        lock.unlock()
+    }
+}
+
+/// Pixel statistics of frames, for tests of what the camera shows.
+enum PixelStatistics {
+    /// The mean luma (0...255) and, for BGRA, the mean blue, green and red of a frame, sampled on a grid.
+    static func measure(_ image: CVPixelBuffer, region: CGRect = CGRect(x: 0, y: 0.25, width: 1, height: 0.75)) -> (Double, (Double, Double, Double)?) {
+        CVPixelBufferLockBaseAddress(image, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+        let width = CVPixelBufferGetWidth(image), height = CVPixelBufferGetHeight(image)
+        let x0 = Int(region.minX * CGFloat(width)), x1 = Int(region.maxX * CGFloat(width))
+        let y0 = Int(region.minY * CGFloat(height)), y1 = Int(region.maxY * CGFloat(height))
+        var sum = 0.0, count = 0.0, b = 0.0, g = 0.0, r = 0.0
+        let format = CVPixelBufferGetPixelFormatType(image)
+        if format == kCVPixelFormatType_32BGRA {
+            let base = CVPixelBufferGetBaseAddress(image)!.assumingMemoryBound(to: UInt8.self)
+            let stride = CVPixelBufferGetBytesPerRow(image)
+            for y in Swift.stride(from: y0, to: y1, by: 4) {
+                for x in Swift.stride(from: x0, to: x1, by: 4) {
+                    let p = base + y * stride + x * 4
+                    b += Double(p[0]); g += Double(p[1]); r += Double(p[2])
+                    sum += 0.114 * Double(p[0]) + 0.587 * Double(p[1]) + 0.299 * Double(p[2])
+                    count += 1
+                }
+            }
+            return (sum / count, (b / count, g / count, r / count))
+        }
+        let base = CVPixelBufferGetBaseAddressOfPlane(image, 0)!.assumingMemoryBound(to: UInt8.self)
+        let stride = CVPixelBufferGetBytesPerRowOfPlane(image, 0)
+        for y in Swift.stride(from: y0, to: y1, by: 4) {
+            for x in Swift.stride(from: x0, to: x1, by: 4) {
+                sum += Double(base[y * stride + x])
+                count += 1
+            }
+        }
+        return (sum / count, nil)
+    }
+}
