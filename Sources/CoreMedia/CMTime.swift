@@ -118,9 +118,9 @@ public struct CMTime: Sendable {
         guard isNumeric else { return self }
         guard newTimescale > 0 else { return .invalid }
         if newTimescale == timescale { return self }
-        let (high, low) = value.multipliedFullWidth(by: CMTimeValue(newTimescale))
+        let product = value.multipliedFullWidth(by: CMTimeValue(newTimescale))
         let divisor = CMTimeValue(timescale)
-        guard high == 0 || high == -1, let (quotient, remainder) = divide128(high: high, low: low, by: divisor) else {
+        guard let (quotient, remainder) = divide128(high: product.high, low: product.low, by: divisor) else {
             return value > 0 ? .positiveInfinity : .negativeInfinity
         }
         var result = quotient
@@ -142,11 +142,24 @@ public struct CMTime: Sendable {
     }
 }
 
+/// Divides a 128-bit signed value by a positive divisor; `nil` when the quotient does not fit in 64 bits.
 private func divide128(high: Int64, low: UInt64, by divisor: Int64) -> (Int64, Int64)? {
-    // Only values that fit in 64 bits after sign extension reach here.
-    let value = Int64(bitPattern: low)
-    if (high == 0 && value < 0) || (high == -1 && value >= 0) { return nil }
-    return (value / divisor, value % divisor)
+    let negative = high < 0
+    // The magnitude of the dividend, as 128 bits.
+    var magnitudeHigh = UInt64(bitPattern: high), magnitudeLow = low
+    if negative {
+        magnitudeLow = ~magnitudeLow &+ 1
+        magnitudeHigh = ~magnitudeHigh &+ (magnitudeLow == 0 ? 1 : 0)
+    }
+    let d = UInt64(divisor)
+    guard magnitudeHigh < d else { return nil }
+    let (q, r) = d.dividingFullWidth((magnitudeHigh, magnitudeLow))
+    if negative {
+        guard q <= UInt64(Int64.max) + 1 else { return nil }
+        return (q == UInt64(Int64.max) + 1 ? Int64.min : -Int64(q), -Int64(r))
+    }
+    guard q <= UInt64(Int64.max) else { return nil }
+    return (Int64(q), Int64(r))
 }
 
 private func gcd(_ a: Int64, _ b: Int64) -> Int64 {

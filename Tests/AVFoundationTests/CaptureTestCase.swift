@@ -7,13 +7,13 @@ class CaptureTestCase: XCTestCase {
 
     override func setUp() {
         super.setUp()
-        for device in AVCaptureDevice.devices() { device.resetToDefaults() }
+        for device in DeviceDirectory.all { device.resetToDefaults() }
     }
 
     override func tearDown() {
         for session in sessions where session.isRunning { session.stopRunning() }
         sessions.removeAll()
-        for device in AVCaptureDevice.devices() { device.resetToDefaults() }
+        for device in DeviceDirectory.all { device.resetToDefaults() }
         super.tearDown()
     }
 
@@ -92,6 +92,10 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     var framesToRetain = 0
     /// Whether to measure pixel statistics.
     var measures = false
+    /// Whether to keep audio buffers; a client that keeps them all starves the microphone.
+    var keepsAudio = true
+    private var _audioCount = 0
+    var audioBufferCount: Int { lock.lock(); defer { lock.unlock() }; return _audioCount }
     /// Called with each frame, on the delivery queue.
     var onFrame: ((CMSampleBuffer) -> Void)?
 
@@ -112,7 +116,7 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let onQueue = DispatchQueue.getSpecific(key: key) == 1
         if output is AVCaptureAudioDataOutput {
-            lock.lock(); _audio.append(sampleBuffer); lock.unlock()
+            lock.lock(); _audioCount += 1; if keepsAudio { _audio.append(sampleBuffer) }; lock.unlock()
             return
         }
         lock.lock(); inCallback = true; lock.unlock()

@@ -39,9 +39,9 @@ extension AVCaptureDevice {
         /// The highest ISO the format allows.
         public var maxISO: Float { backing.maxISO }
         /// The shortest exposure the format allows.
-        public var minExposureDuration: CMTime { CMTime(seconds: backing.exposureDurationRange.lowerBound, preferredTimescale: 1_000_000) }
+        public var minExposureDuration: CMTime { AVFrameRateRange.duration(forRate: 1 / backing.exposureDurationRange.lowerBound) }
         /// The longest exposure the format allows.
-        public var maxExposureDuration: CMTime { CMTime(seconds: backing.exposureDurationRange.upperBound, preferredTimescale: 1_000_000) }
+        public var maxExposureDuration: CMTime { AVFrameRateRange.duration(forRate: 1 / backing.exposureDurationRange.upperBound) }
         /// The size of still images in this format.
         public var highResolutionStillImageDimensions: CMVideoDimensions { formatDescription.dimensions }
         /// The dimensions of the format's video.

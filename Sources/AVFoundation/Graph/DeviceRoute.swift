@@ -102,7 +102,7 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
         let channels = Int(max(1, asbd.mChannelsPerFrame))
         let frames = block.length / (2 * channels)
         let samples = UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self))
-        let now = sampleBuffer.presentationTimeStamp.convertScale(1_000_000_000, method: .default).value
+        let now = Int64(sampleBuffer.presentationTimeStamp.seconds * 1e9)
         for target in targets.list {
             for (index, channel) in target.connection.audioChannels.enumerated() where index < channels {
                 channel.measure(samples, frames: frames, stride: channels, offset: index, hostTime: now)
