@@ -1,14 +1,33 @@
 import CaptureDevices
 import Foundation
+import Synchronization
 
 /// A destination for the media a capture session captures.
 ///
 /// Concrete outputs receive samples on the capturing device's thread and hand them to their
 /// clients on the queues the clients chose; they never block the device.
 open class AVCaptureOutput: NSObject, @unchecked Sendable {
-    /// The session the output belongs to.
-    weak var session: AVCaptureSession?
+    private let owner = LockedValue<WeakSessionReference>(WeakSessionReference())
+    private let attached = Atomic<Bool>(false)
     private let connectionList = LockedValue<[AVCaptureConnection]>([])
+
+    private struct WeakSessionReference { weak var session: AVCaptureSession? }
+
+    /// The session the output belongs to.
+    var session: AVCaptureSession? {
+        get { owner.withLock { $0.session } }
+        set {
+            owner.withLock { $0.session = newValue }
+            attached.store(newValue != nil, ordering: .releasing)
+            if newValue == nil { didDetach() }
+        }
+    }
+
+    /// Whether the output belongs to a session; samples reach only attached outputs.
+    var isAttached: Bool { attached.load(ordering: .acquiring) }
+
+    /// The output left its session: drop anything waiting for the client.
+    func didDetach() {}
 
     override init() { super.init() }
 

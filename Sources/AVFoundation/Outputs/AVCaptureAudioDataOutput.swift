@@ -59,7 +59,10 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .audio }
     override var supportsVideoOrientationAndMirroring: Bool { false }
 
+    override func didDetach() { delivery.flush() }
+
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard isAttached else { return }
         if delivery.takeDiscontinuity() {
             CMSetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.discontinuity,
                             attachmentMode: kCMAttachmentMode_ShouldPropagate)

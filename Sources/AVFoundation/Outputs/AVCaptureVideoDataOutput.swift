@@ -162,7 +162,10 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     override var requestedPixelFormat: OSType? { settings.withLock { $0.pixelFormat } }
     override var supportsVideoOrientationAndMirroring: Bool { false }
 
+    override func didDetach() { delivery.flush() }
+
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard isAttached else { return }
         let skip = settings.withLock { settings -> Bool in
             let pts = sampleBuffer.presentationTimeStamp
             if settings.minFrameDuration.isNumeric, settings.lastDelivered.isNumeric {

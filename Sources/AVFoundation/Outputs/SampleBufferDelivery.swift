@@ -75,6 +75,15 @@ final class SampleBufferDelivery: @unchecked Sendable {
         source?.activate()
     }
 
+    /// Forgets samples and drops waiting for the client.
+    func flush() {
+        state.withLock { state in
+            for index in state.pending.indices { state.pending[index] = nil }
+            state.pendingCount = 0
+            state.dropCount = 0
+        }
+    }
+
     /// Sets how many samples may wait and whether late ones are dropped at once.
     func setPolicy(discardsLateSamples: Bool, capacity: Int) {
         state.withLock { state in
@@ -139,7 +148,7 @@ final class SampleBufferDelivery: @unchecked Sendable {
     private func drain() {
         while true {
             let next = state.withLock { state -> (CMSampleBuffer, AVCaptureConnection)? in
-                guard state.pendingCount > 0, let connection = state.pendingConnection,
+                guard state.pendingCount > 0, let connection = state.pendingConnection, connection.output?.isAttached == true,
                       let sample = state.pending[state.pendingHead] else { return nil }
                 state.pending[state.pendingHead] = nil
                 state.pendingHead = (state.pendingHead + 1) % Self.maximumCapacity

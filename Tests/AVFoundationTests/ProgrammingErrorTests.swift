@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import AVFoundation
+
+/// Misuse that Apple's AVFoundation raises as an exception stops the process here, with a
+/// message that names the rule. Each case runs in a child process.
+@Suite("Programming errors")
+struct ProgrammingErrorTests {
+    @Test("Setting a device property without lockForConfiguration traps")
+    func propertyWithoutLock() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            camera.focusMode = .locked
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("may not be called without first successfully calling lockForConfiguration") } == true)
+    }
+
+    @Test("A zoom factor beyond the format's maximum traps")
+    func zoomOutOfRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            try? camera.lockForConfiguration()
+            camera.videoZoomFactor = camera.activeFormat.videoMaxZoomFactor + 1
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("NSRangeException: videoZoomFactor") } == true)
+    }
+
+    @Test("An unsupported focus mode traps")
+    func unsupportedFocusMode() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)!
+            try? camera.lockForConfiguration()
+            camera.focusMode = .autoFocus
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported focus mode") } == true)
+    }
+
+    @Test("A frame duration outside the format's ranges traps")
+    func frameDurationOutOfRange() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            try? camera.lockForConfiguration()
+            camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 240)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("is not supported by") } == true)
+    }
+
+    @Test("startRunning inside beginConfiguration/commitConfiguration traps")
+    func startInsideConfiguration() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.startRunning()
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("startRunning may not be called between calls to beginConfiguration and commitConfiguration") } == true)
+    }
+
+    @Test("An unsupported session preset traps")
+    func unsupportedPreset() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
+            session.sessionPreset = .hd4K3840x2160
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported session preset") } == true)
+    }
+
+    @Test("Adding an input the session cannot take traps")
+    func unaddableInput() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            let input = try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!)
+            session.addInput(input)
+            session.addInput(input)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Cannot add") } == true)
+    }
+
+    @Test("An unsupported pixel format in videoSettings traps")
+    func unsupportedPixelFormat() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let output = AVCaptureVideoDataOutput()
+            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: OSType(0x6A756E6B)]
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported pixel format type") } == true)
+    }
+
+    @Test("Orienting a video data output's connection traps, as seed 002 says it is not supported")
+    func orientingVideoDataOutput() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
+            let output = AVCaptureVideoDataOutput()
+            session.addOutput(output)
+            output.connection(with: .video)!.videoOrientation = .portrait
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Video orientation is not supported") } == true)
+    }
+
+    @Test("The same misuse done right does not trap")
+    func correctUseDoesNotTrap() async {
+        await #expect(processExitsWith: .success) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            try! camera.lockForConfiguration()
+            camera.focusMode = .locked
+            camera.videoZoomFactor = camera.activeFormat.videoMaxZoomFactor
+            camera.unlockForConfiguration()
+        }
+    }
+}
+
+/// Gives a child process lock files of its own, so that parallel children do not contend for a device's lock.
+private func isolateLockFiles() {
+    let directory = "/tmp/linuxavfoundation-exit-\(getpid())"
+    mkdir(directory, 0o700)
+    setenv("TMPDIR", directory, 1)
+}
