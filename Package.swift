@@ -34,7 +34,8 @@ let package = Package(
         ]),
 
         // Benchmarks: run with `swift run -c release avbench`.
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation"], path: "Benchmarks"),
+        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "CaptureDevices", "CMallocCounter"], path: "Benchmarks/avbench"),
 
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),

@@ -68,6 +68,9 @@ package struct ImagingState: Sendable, Equatable {
     /// Whether a running session streams from the camera.
     package var isStreaming = false
 
+    /// The state of a camera with default controls in a normally lit room.
+    package init() {}
+
     /// Gain beyond which exposure cannot go.
     package static let maxExposureGain: Double = 16
     /// The largest white balance gain.

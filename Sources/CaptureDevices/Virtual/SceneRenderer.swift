@@ -12,6 +12,17 @@ package struct SceneFrameParameters: Sendable {
     package var defocus: Float
     package var image: CVPixelBuffer?
     package var mirrored = false
+
+    package init(frameNumber: Int64, seconds: Double, zoom: Double, brightness: Double, colourGains: (red: Float, green: Float, blue: Float),
+                 defocus: Float, image: CVPixelBuffer?) {
+        self.frameNumber = frameNumber
+        self.seconds = seconds
+        self.zoom = zoom
+        self.brightness = brightness
+        self.colourGains = colourGains
+        self.defocus = defocus
+        self.image = image
+    }
 }
 
 /// Draws the virtual camera's scene straight into a frame in its pixel format.
@@ -131,7 +142,7 @@ package final class SceneRenderer: @unchecked Sendable {
         let src = image.planes[0]
         let srcStart = src.baseAddress.assumingMemoryBound(to: UInt8.self) + cropY * src.bytesPerRow + cropX * 4
         if pixelFormat == kCVPixelFormatType_32BGRA {
-            let dst = canvas.planes[0]
+            let dst = canvas.plane0
             ARGBScale(srcStart, Int32(src.bytesPerRow), Int32(cropW), Int32(cropH),
                       dst.base, Int32(dst.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
         } else {
@@ -221,14 +232,19 @@ private struct Canvas {
         var bytesPerRow: Int
     }
     let buffer: CVPixelBuffer
-    let planes: [Plane]
+    /// The first plane: pixels, or luma.
+    let plane0: Plane
+    /// The second plane: interleaved chroma, for bi-planar formats.
+    let plane1: Plane
     let width: Int
     let height: Int
     let format: OSType
 
     init(buffer: CVPixelBuffer) {
         self.buffer = buffer
-        planes = buffer.planes.map { Plane(base: $0.baseAddress.assumingMemoryBound(to: UInt8.self), bytesPerRow: $0.bytesPerRow) }
+        let planes = buffer.planes
+        plane0 = Plane(base: planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), bytesPerRow: planes[0].bytesPerRow)
+        plane1 = planes.count > 1 ? Plane(base: planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), bytesPerRow: planes[1].bytesPerRow) : plane0
         width = buffer.width
         height = buffer.height
         format = buffer.pixelFormatType
@@ -241,7 +257,7 @@ private struct Canvas {
         let r = min(1, max(0, rgb.0)), g = min(1, max(0, rgb.1)), b = min(1, max(0, rgb.2))
         if format == kCVPixelFormatType_32BGRA {
             let pixel = UInt32(b * 255 + 0.5) | UInt32(g * 255 + 0.5) << 8 | UInt32(r * 255 + 0.5) << 16 | 0xFF00_0000
-            let plane = planes[0]
+            let plane = plane0
             for row in top..<bottom {
                 let start = UnsafeMutableRawPointer(plane.base + row * plane.bytesPerRow + left * 4).assumingMemoryBound(to: UInt32.self)
                 start.update(repeating: pixel, count: right - left)
@@ -255,11 +271,11 @@ private struct Canvas {
         let luma = UInt8(full ? yf * 255 + 0.5 : 16 + yf * 219 + 0.5)
         let cbByte = UInt8(max(0, min(255, 128 + cb * (full ? 255 : 224) + 0.5)))
         let crByte = UInt8(max(0, min(255, 128 + cr * (full ? 255 : 224) + 0.5)))
-        let lumaPlane = planes[0]
+        let lumaPlane = plane0
         for row in top..<bottom {
             (lumaPlane.base + row * lumaPlane.bytesPerRow + left).update(repeating: luma, count: right - left)
         }
-        let chromaPlane = planes[1]
+        let chromaPlane = plane1
         let pair = UInt16(cbByte) | UInt16(crByte) << 8
         let cLeft = left / 2, cRight = (right + 1) / 2
         for row in (top / 2)..<((bottom + 1) / 2) {

@@ -1,6 +1,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// A camera that renders a moving scene in real time at its active frame rate.
 ///
@@ -9,6 +10,8 @@ import Foundation
 package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
     package let videoFormats: [CaptureVideoFormat]
     package let capabilities: ImagingCapabilities
+    /// Time spent rendering, in nanoseconds, and frames rendered, for benchmarks.
+    package let renderStatistics = RenderStatistics()
 
     init(descriptor: CaptureDeviceDescriptor, formats: [CaptureVideoFormat], capabilities: ImagingCapabilities) {
         self.videoFormats = formats
@@ -22,6 +25,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         let balance = initial.whiteBalanceTarget
         (initial.redGain, initial.greenGain, initial.blueGain) = balance
         initial.exposureGain = initial.exposureTargetGain
+        initial.lensPosition = initial.focusTarget
         return initial
     }
 
@@ -85,15 +89,31 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                 frameNumber: frameNumber, seconds: Double(deadline - epoch) / 1e9, zoom: state.videoZoomFactor,
                 brightness: state.renderedBrightness, colourGains: state.renderedColourGains, defocus: state.defocus,
                 image: content.image)
+            let renderStart = StreamClock.now
             if let renderPool, let (scratch, _) = renderPool.dequeue() {
                 renderer.render(into: scratch, parameters)
                 converter.convert(scratch, into: pixelBuffer)
             } else {
                 renderer.render(into: pixelBuffer, parameters)
             }
+            renderStatistics.record(nanoseconds: StreamClock.now - renderStart)
             frameNumber += 1
             pool.prepare(sampleBuffer, pixelBuffer: pixelBuffer, presentationTime: captureTime, duration: duration)
             deliver(sampleBuffer, generation: generation)
         }
     }
+}
+
+/// Counts of a camera's rendering work. Thread-safe.
+package final class RenderStatistics: Sendable {
+    private let nanoseconds = Atomic<Int64>(0)
+    private let frames = Atomic<Int64>(0)
+
+    func record(nanoseconds elapsed: Int64) {
+        nanoseconds.add(elapsed, ordering: .relaxed)
+        frames.add(1, ordering: .relaxed)
+    }
+
+    /// Total rendering time in nanoseconds and frames rendered so far.
+    package var totals: (nanoseconds: Int64, frames: Int64) { (nanoseconds.load(ordering: .relaxed), frames.load(ordering: .relaxed)) }
 }
