@@ -54,11 +54,38 @@ func memcpyCost(bytes: Int, rounds: Int = 200) -> Double {
     return (now() - start) / Double(rounds)
 }
 
+/// The CPU cost of one hand-off to a dispatch queue that sleeps: a dispatch source merge waking a
+/// worker thread, as each frame pays when a delegate keeps up. Measured against the same paced loop
+/// without the hand-off, so that only the wake-up is counted.
+func handoffFloor(iterations: Int = 4000) -> Double {
+    final class Counter: @unchecked Sendable { let lock = NSLock(); var value = 0 }
+    let counter = Counter()
+    let source = DispatchSource.makeUserDataAddSource(queue: DispatchQueue(label: "avbench.floor"))
+    source.setEventHandler { counter.lock.lock(); counter.value += 1; counter.lock.unlock() }
+    source.activate()
+    func run(handingOff: Bool) -> Double {
+        let cpu0 = cpuSeconds()
+        var deadline = CMClock.hostTimeNanoseconds()
+        for _ in 0..<iterations {
+            deadline += 250_000
+            StreamClock.sleep(untilNanoseconds: deadline)
+            if handingOff { source.add(data: 1) }
+        }
+        Thread.sleep(forTimeInterval: 0.01)
+        return (cpuSeconds() - cpu0) / Double(iterations)
+    }
+    let idle = run(handingOff: false)
+    let busy = run(handingOff: true)
+    source.cancel()
+    return busy - idle
+}
+
 struct SessionFigures {
     var deliveredPerSecond: Double
     var producedPerSecond: Double
     var cpuPerFrame: Double
     var renderPerFrame: Double
+    var producerPerFrame: Double
     var allocationsPerFrame: Double
 }
 
@@ -87,23 +114,25 @@ func sessionThroughput(format: OSType) throws -> SessionFigures {
     Thread.sleep(forTimeInterval: 0.5)
     let (frames0, drops0) = delegate.counts
     let statistics = DeviceRegistry.virtualBackCamera.renderStatistics
-    let render0 = statistics.totals
+    let render0 = statistics.totals, producer0 = statistics.producerCPUNanoseconds
     let allocations0 = avbench_allocation_count(), cpu0 = cpuSeconds(), time0 = now()
     Thread.sleep(forTimeInterval: secondsPerCase)
     let (frames1, drops1) = delegate.counts
     let allocations1 = avbench_allocation_count(), cpu1 = cpuSeconds(), time1 = now()
-    let render1 = statistics.totals
+    let render1 = statistics.totals, producer1 = statistics.producerCPUNanoseconds
     session.stopRunning()
     let delivered = Double(frames1 - frames0), produced = Double(frames1 - frames0 + drops1 - drops0)
     let elapsed = time1 - time0
     return SessionFigures(deliveredPerSecond: delivered / elapsed, producedPerSecond: produced / elapsed,
                           cpuPerFrame: (cpu1 - cpu0) / max(1, produced),
                           renderPerFrame: Double(render1.nanoseconds - render0.nanoseconds) / 1e9 / Double(max(1, render1.frames - render0.frames)),
+                          producerPerFrame: Double(producer1 - producer0) / 1e9 / Double(max(1, render1.frames - render0.frames)),
                           allocationsPerFrame: Double(allocations1 - allocations0) / max(1, produced))
 }
 
 /// GStreamer doing the same job: a test source at the same size and format into a sink that does nothing.
 func gstreamerThroughput(format: String, frames: Int) -> (fps: Double, cpuPerFrame: Double)? {
+    if ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] != nil { return nil }
     guard let path = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first(where: FileManager.default.isExecutableFile) else { return nil }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -125,9 +154,12 @@ func gstreamerThroughput(format: String, frames: Int) -> (fps: Double, cpuPerFra
     return (Double(frames) / elapsed, cpu / Double(frames))
 }
 
+RenderStatistics.measuresProducerCPU.store(true, ordering: .relaxed)
 print("LinuxAVFoundation frame path benchmark: 1920x1080, virtual camera unpaced, empty delegate, \(secondsPerCase) s per case")
 print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
 print("")
+let floor = handoffFloor()
+print(String(format: "floor: one wake-up of a sleeping dispatch queue from another thread costs %.1f us of CPU here", floor * 1e6))
 let render720 = renderCost(width: 1280, height: 720, format: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
 print(String(format: "renderer alone, 1280x720 420v: %.2f ms/frame = %.0f fps on one core (needs 60)", render720 * 1000, 1 / render720))
 for (name, format, gstFormat, bytesPerPixel) in [("BGRA", kCVPixelFormatType_32BGRA, "BGRA", 4.0), ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "NV12", 1.5)] {
@@ -140,6 +172,9 @@ for (name, format, gstFormat, bytesPerPixel) in [("BGRA", kCVPixelFormatType_32B
     print(String(format: "  session -> video data output -> empty delegate: %.1f frames/s delivered (%.1f produced)", figures.deliveredPerSecond, figures.producedPerSecond))
     print(String(format: "  CPU per frame %.3f ms, of which rendering %.3f ms (%.3f ms into one warm buffer), outside rendering %.1f us",
                  figures.cpuPerFrame * 1000, render * 1000, warmRender * 1000, outside * 1e6))
+    print(String(format: "    producer thread outside rendering %.1f us; delivery to the delegate's queue (wake-up, drain, callback) %.1f us",
+                 (figures.producerPerFrame - render) * 1e6, (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
+    print(String(format: "    outside rendering less the wake-up floor: %.1f us", (outside - floor) * 1e6))
     print(String(format: "  heap allocations per frame in steady state: %.3f", figures.allocationsPerFrame))
     print(String(format: "  one memcpy of the frame (the floor): %.3f ms", copy * 1000))
     let gstFrames = max(60, Int(figures.producedPerSecond * secondsPerCase))

@@ -64,6 +64,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                     configuration = config
                 }
             }
+            renderStatistics.recordProducerCPU()
             let frameDuration = max(1, config.frameDurationNanoseconds)
             if config.isPaced {
                 deadline += frameDuration
@@ -108,6 +109,21 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
 package final class RenderStatistics: Sendable {
     private let nanoseconds = Atomic<Int64>(0)
     private let frames = Atomic<Int64>(0)
+    private let producerCPU = Atomic<Int64>(0)
+
+    /// Notes the producer thread's CPU time so far, when benchmarks asked for it.
+    func recordProducerCPU() {
+        guard Self.measuresProducerCPU.load(ordering: .relaxed) else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        producerCPU.store(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), ordering: .relaxed)
+    }
+
+    /// Whether producers note their thread's CPU time each frame; off except in benchmarks.
+    package static let measuresProducerCPU = Atomic<Bool>(false)
+
+    /// The producer thread's CPU time at its last frame, in nanoseconds.
+    package var producerCPUNanoseconds: Int64 { producerCPU.load(ordering: .relaxed) }
 
     func record(nanoseconds elapsed: Int64) {
         nanoseconds.add(elapsed, ordering: .relaxed)
