@@ -1,0 +1,99 @@
+// The parts of Apple's capture API that LinuxAVFoundation does not offer yet.
+//
+// Each declaration below is Apple's, commented out; when one is implemented, it moves out
+// of this file. Everything not listed here and not in the sources is outside the capture
+// model this package follows (the seeds), such as multi-camera sessions and depth capture.
+
+// MARK: Outputs
+
+// open class AVCaptureFileOutput: AVCaptureOutput
+//     var outputFileURL: URL? { get }
+//     func startRecording(to outputFileURL: URL, recordingDelegate delegate: AVCaptureFileOutputRecordingDelegate)
+//     func stopRecording()
+//     var isRecording: Bool { get }
+//     var isRecordingPaused: Bool { get }
+//     func pauseRecording()
+//     func resumeRecording()
+//     var recordedDuration: CMTime { get }
+//     var recordedFileSize: Int64 { get }
+//     var maxRecordedDuration: CMTime
+//     var maxRecordedFileSize: Int64
+//     var minFreeDiskSpaceLimit: Int64
+// protocol AVCaptureFileOutputRecordingDelegate: NSObjectProtocol
+// open class AVCaptureMovieFileOutput: AVCaptureFileOutput
+//     var movieFragmentInterval: CMTime
+//     var metadata: [AVMetadataItem]?
+//     var availableVideoCodecTypes: [AVVideoCodecType] { get }
+//     func outputSettings(for connection: AVCaptureConnection) -> [String: Any]
+//     func setOutputSettings(_ outputSettings: [String: Any]?, for connection: AVCaptureConnection)
+// open class AVCapturePhotoOutput: AVCaptureOutput
+//     func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate)
+// open class AVCapturePhotoSettings, AVCapturePhoto, AVCaptureResolvedPhotoSettings
+// protocol AVCapturePhotoCaptureDelegate
+// open class AVCaptureStillImageOutput: AVCaptureOutput
+//     func captureStillImageAsynchronously(from connection: AVCaptureConnection, completionHandler: @escaping (CMSampleBuffer?, Error?) -> Void)
+//     class func jpegStillImageNSDataRepresentation(_ jpegSampleBuffer: CMSampleBuffer) -> Data?
+// open class AVCaptureMetadataOutput: AVCaptureOutput
+//     func setMetadataObjectsDelegate(_ objectsDelegate: AVCaptureMetadataOutputObjectsDelegate?, queue objectsCallbackQueue: DispatchQueue?)
+//     var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] { get }
+//     var metadataObjectTypes: [AVMetadataObject.ObjectType]!
+//     var rectOfInterest: CGRect
+// open class AVMetadataObject, AVMetadataMachineReadableCodeObject, AVMetadataFaceObject
+// open class AVCaptureVideoPreviewLayer
+//     init(session: AVCaptureSession)
+//     var videoGravity: AVLayerVideoGravity
+//     func metadataOutputRectConverted(fromLayerRect rectInLayerCoordinates: CGRect) -> CGRect
+//     func layerRectConverted(fromMetadataOutputRect rectInMetadataOutputCoordinates: CGRect) -> CGRect
+//     func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject?
+//     func captureDevicePointConverted(fromLayerPoint pointInLayer: CGPoint) -> CGPoint
+
+// MARK: Video data output
+
+// extension AVCaptureVideoDataOutput
+//     func recommendedVideoSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]?
+//     func recommendedVideoSettings(forVideoCodecType videoCodecType: AVVideoCodecType, assetWriterOutputFileType outputFileType: AVFileType) -> [AnyHashable: Any]?
+// Rotation and mirroring of delivered frames on a video data output's connection, which
+// current Apple platforms perform: seed 002 says the video data output does not support
+// them, and this package follows the seed.
+
+// MARK: Connections
+
+// extension AVCaptureConnection
+//     var videoRotationAngle: CGFloat
+//     func isVideoRotationAngleSupported(_ videoRotationAngle: CGFloat) -> Bool
+//     var videoPreviewLayer: AVCaptureVideoPreviewLayer? { get }
+
+// MARK: Devices
+
+// extension AVCaptureDevice
+//     var isSubjectAreaChangeMonitoringEnabled: Bool
+//     var isLowLightBoostSupported: Bool { get }
+//     var automaticallyEnablesLowLightBoostWhenAvailable: Bool
+//     var isVideoHDREnabled: Bool
+//     var activeColorSpace: AVCaptureColorSpace
+//     var systemPressureState: AVCaptureDevice.SystemPressureState { get }
+//     func deviceWhiteBalanceGains(for temperatureAndTintValues: AVCaptureDevice.WhiteBalanceTemperatureAndTintValues) -> AVCaptureDevice.WhiteBalanceGains
+//     func temperatureAndTintValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceTemperatureAndTintValues
+//     class RotationCoordinator
+// Hardware backends: V4L2 cameras, PipeWire cameras, PulseAudio, PipeWire and ALSA microphones.
+
+// MARK: Writing, playback, editing and export
+
+// class AVAssetWriter, AVAssetWriterInput, AVAssetWriterInputPixelBufferAdaptor, AVOutputSettingsAssistant
+// class AVAsset, AVURLAsset, AVPlayer, AVPlayerItem (rate, audioTimePitchAlgorithm)
+// class AVMutableComposition (insertTimeRange(_:of:at:), scaleTimeRange(_:toDuration:)), AVMutableVideoComposition
+// class AVAssetExportSession (AVAssetExportPresetPassthrough, audioTimePitchAlgorithm)
+// class AVMetadataItem, AVMutableMetadataItem; AVMetadataKeySpace, AVMetadataKey
+// let AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoAverageBitRateKey,
+//     AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey
+
+// MARK: Audio session
+
+// class AVAudioSession: preferred input, sample rate, I/O buffer duration, input gain
+
+// MARK: Core Video and Core Media
+
+// func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef, _ attachmentMode: CVAttachmentMode)
+// func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> CFTypeRef?
+// func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(...)
+// func CMSampleBufferCopySampleBufferForRange(...)

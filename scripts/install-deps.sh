@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
+set -euo pipefail
+packages=(libyuv-dev pkg-config)
+if [ "${1:-}" = "--with-peers" ]; then
+  # Peers the benchmarks compare against, in the same run.
+  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}"
+fi
