@@ -39,7 +39,8 @@ let package = Package(
 
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices"]),
+        .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
     ],
     swiftLanguageModes: [.v6]
 )
