@@ -66,6 +66,8 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
         var output: ObjectIdentifier
         var meanLuma: Double?
         var meanBGR: (Double, Double, Double)?
+        /// When the callback for this frame returned, on the host clock.
+        var callbackEnd: CMTime = .invalid
     }
     struct Drop {
         var presentationTime: CMTime
@@ -127,6 +129,7 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
         if measures, let image { (frame.meanLuma, frame.meanBGR) = PixelStatistics.measure(image) }
         onFrame?(sampleBuffer)
         if work > 0 { Thread.sleep(forTimeInterval: work) }
+        frame.callbackEnd = CMClockGetTime(CMClockGetHostTimeClock())
         lock.lock()
         _frames.append(frame)
         _events.append(.frame(frame.presentationTime))

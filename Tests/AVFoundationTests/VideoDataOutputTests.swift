@@ -98,6 +98,12 @@ final class VideoDataOutputTests: CaptureTestCase {
         }
         let frames = collector.frames
         XCTAssertEqual(Double(frames.count + drops.count) / Double(frames.count), 3.3, accuracy: 0.8, "about two of every three frames are dropped")
+        // A frame captured while a callback ran is never delivered after it: it was dropped at once.
+        let margin = CMTime(value: 5, timescale: 1000)
+        for (earlier, later) in zip(frames, frames.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(later.presentationTime, earlier.callbackEnd - margin,
+                                        "frame at \(later.presentationTime.seconds) was captured during the previous callback")
+        }
     }
 
     func testHoldingBuffersStarvesThePoolAndReleasingThemRecovers() throws {
