@@ -16,6 +16,9 @@ let package = Package(
     targets: [
         // C shims over the system libraries the media path is built on.
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
+        .target(name: "CMediaCodecs", linkerSettings: [
+            .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
+        ]),
 
         // Media types, spelled as Apple spells them.
         .target(name: "CoreVideo", dependencies: ["CYUV"]),
@@ -25,7 +28,7 @@ let package = Package(
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV"]),
 
         // The capture graph, devices, outputs and errors.
-        .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV"]),
+        .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
 
         // The command-line tool.
         .executableTarget(name: "avcapture", dependencies: [

@@ -60,4 +60,8 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     func receiveDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, from connection: AVCaptureConnection) {}
     /// The session started or stopped running.
     func sessionRunningDidChange(_ running: Bool) {}
+    /// The session is about to stop: by request (`nil`) or because of an error.
+    func sessionWillStop(because error: AVError?) {}
+    /// The session was interrupted.
+    func sessionWasInterrupted() {}
 }

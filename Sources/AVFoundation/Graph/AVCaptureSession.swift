@@ -265,6 +265,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     /// Stops the flow of media; returns once every device has stopped.
     open func stopRunning() {
+        if isRunning { for output in outputs { output.sessionWillStop(because: nil) } }
         guard stopStreams() else { return }
         for output in outputs { output.sessionRunningDidChange(false) }
         _observations.didChange([\AVCaptureSession.isRunning])
@@ -289,6 +290,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     private func stopAfterRuntimeError(_ error: AVError) {
         MainThreadPoster.post(.AVCaptureSessionRuntimeError, object: self, userInfo: [AVCaptureSessionErrorKey: error])
+        if isRunning { for output in outputs { output.sessionWillStop(because: error) } }
         if stopStreams() {
             for output in outputs { output.sessionRunningDidChange(false) }
             _observations.didChange([\AVCaptureSession.isRunning])
@@ -435,6 +437,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                 return true
             }
             guard changed else { return }
+            for output in outputs { output.sessionWasInterrupted() }
             _observations.didChange([\AVCaptureSession.isInterrupted])
             MainThreadPoster.post(.AVCaptureSessionWasInterrupted, object: self, userInfo: [AVCaptureSessionInterruptionReasonKey: NSNumber(value: reason)])
         case .interruptionEnded:

@@ -1,0 +1,77 @@
+import CaptureDevices
+import Foundation
+
+/// An output that records video and audio to a QuickTime or MPEG-4 movie file.
+///
+/// Video is encoded with H.264 by default (HEVC where the machine has an encoder) and audio
+/// with AAC; resolution and bit rate follow the session's preset or the device's active
+/// format. While recording, the file is written in fragments every `movieFragmentInterval`,
+/// so a process that dies leaves a file that plays up to its last fragment; a recording that
+/// ends normally leaves an ordinary movie with its index first.
+open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
+    private struct Settings {
+        var fragmentInterval = CMTime(value: 10, timescale: 1)
+        var metadata: [AVMetadataItem]?
+        var videoCodec: AVVideoCodecType = .h264
+    }
+    private let settings = LockedValue(Settings())
+
+    /// Creates a movie file output.
+    public override init() { super.init() }
+
+    /// How often a fragment is written while recording; `.invalid` writes none until the end. Ten seconds by default.
+    open var movieFragmentInterval: CMTime {
+        get { settings.withLock { $0.fragmentInterval } }
+        set { settings.withLock { $0.fragmentInterval = newValue } }
+    }
+
+    /// The movie's metadata; it may be set at any time, even while recording, and lands in the file.
+    open var metadata: [AVMetadataItem]? {
+        get { settings.withLock { $0.metadata } }
+        set { settings.withLock { $0.metadata = newValue } }
+    }
+
+    /// The video codecs this machine can record.
+    open var availableVideoCodecTypes: [AVVideoCodecType] { ValidatedSettings.availableVideoCodecs }
+
+    /// The settings a connection's media is recorded with.
+    open func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {
+        if connection.mediaType == .audio {
+            let asbd = connection.inputPorts.first?.formatDescription?.audioStreamBasicDescription
+            let channels = Int(asbd?.mChannelsPerFrame ?? 1)
+            return [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: asbd?.mSampleRate ?? 44_100),
+                    AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: 64_000 * channels)]
+        }
+        var result: [String: Any] = [AVVideoCodecKey: settings.withLock { $0.videoCodec }.rawValue]
+        if let device = connection.sourceDevice {
+            let size = device.activeFormat.dimensions
+            let rate = 1 / device.activeVideoMinFrameDuration.seconds
+            result[AVVideoWidthKey] = NSNumber(value: size.width)
+            result[AVVideoHeightKey] = NSNumber(value: size.height)
+            result[AVVideoCompressionPropertiesKey] = [
+                AVVideoAverageBitRateKey: NSNumber(value: MovieEncoding.bitRate(width: Int(size.width), height: Int(size.height), frameRate: rate)),
+                AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(rate.rounded())),
+                AVVideoMaxKeyFrameIntervalKey: NSNumber(value: Int(rate.rounded())),
+            ]
+        }
+        return result
+    }
+
+    /// Sets the codec a video connection is recorded with; `nil` restores H.264.
+    open func setOutputSettings(_ outputSettings: [String: Any]?, for connection: AVCaptureConnection) {
+        guard connection.mediaType == .video else { return }
+        let value = outputSettings?[AVVideoCodecKey]
+        let codec = (value as? AVVideoCodecType) ?? (value as? String).map(AVVideoCodecType.init(rawValue:)) ?? .h264
+        ProgrammingError.requireSupported(availableVideoCodecTypes.contains(codec),
+                                          "-[AVCaptureMovieFileOutput setOutputSettings:forConnection:] codec \(codec.rawValue) is not in availableVideoCodecTypes")
+        settings.withLock { $0.videoCodec = codec }
+    }
+
+    override func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
+
+    override func recordingPlan(for url: URL) -> RecordingPlan {
+        let current = settings.withLock { $0 }
+        return RecordingPlan(fileType: AVFileType.forPathExtension(url.pathExtension), videoCodec: current.videoCodec,
+                             fragmentInterval: current.fragmentInterval, metadata: { [weak self] in self?.metadata ?? [] })
+    }
+}

@@ -1,0 +1,25 @@
+/// A kind of media file, as its uniform type identifier.
+public struct AVFileType: RawRepresentable, Hashable, Sendable {
+    /// The type's identifier.
+    public let rawValue: String
+    /// Creates a file type from its identifier.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A QuickTime movie (.mov).
+    public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+    /// An MPEG-4 file (.mp4).
+    public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    /// An MPEG-4 file with Apple extensions (.m4v).
+    public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
+
+    /// The FFmpeg muxer that writes this type.
+    var muxerName: String { self == .mov ? "mov" : "mp4" }
+
+    /// The type a file name's extension implies: MPEG-4 for .mp4 and .m4v, QuickTime otherwise.
+    static func forPathExtension(_ pathExtension: String) -> AVFileType {
+        switch pathExtension.lowercased() {
+        case "mp4": return .mp4
+        case "m4v": return .m4v
+        default: return .mov
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import CMediaCodecs
+import CYUV
+import CaptureDevices
+import Foundation
+
+/// How a movie is encoded.
+struct MovieEncoding: Sendable {
+    struct Video: Sendable {
+        var codec: AVVideoCodecType
+        var width: Int
+        var height: Int
+        var bitRate: Int
+        var keyframeInterval: Int
+        var expectedFrameRate: Double
+        var fullRange: Bool
+        /// The x264/x265 speed preset: faster presets keep up with higher resolutions in real time.
+        var preset: String
+    }
+    struct Audio: Sendable {
+        var sampleRate: Int
+        var channels: Int
+        var bitRate: Int
+    }
+    var fileType: AVFileType
+    var video: Video?
+    var audio: Audio?
+    /// Whether fragments are written while recording, so that a file cut short stays readable.
+    var fragmented: Bool
+    var rotationDegrees: Int = 0
+    var mirrored = false
+
+    /// The bit rate Apple-like devices record a size and rate at: 10.5 Mbit/s for 1280x720 at 30 fps (seed 002), scaled by pixels per second.
+    static func bitRate(width: Int, height: Int, frameRate: Double) -> Int {
+        Int(Double(width * height) * frameRate * 0.38)
+    }
+}
+
+/// Why a movie could not be written.
+enum MovieEncoderError: Error, Sendable, CustomStringConvertible {
+    case noSpace
+    case failed(code: Int32, message: String)
+
+    init(code: Int32) {
+        if code == cmc_error_no_space() { self = .noSpace; return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        cmc_error_string(code, &buffer, buffer.count)
+        self = .failed(code: code, message: String(cString: buffer))
+    }
+
+    var description: String {
+        switch self {
+        case .noSpace: return "no space left on the device"
+        case .failed(_, let message): return message
+        }
+    }
+
+    /// The AVFoundation error for this failure.
+    func avError(url: URL, successfullyFinished: Bool) -> AVError {
+        switch self {
+        case .noSpace:
+            return AVError(.diskFull, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url])
+        case .failed(let code, let message):
+            return AVError(.unknown, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url,
+                                                NSLocalizedDescriptionKey: "The movie could not be written: \(message) (\(code)).",
+                                                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(-code))])
+        }
+    }
+}
+
+/// Encodes and muxes one movie file with FFmpeg. Not thread-safe: one writer thread owns it.
+final class MovieEncoder {
+    let url: URL
+    let encoding: MovieEncoding
+    private var writer: OpaquePointer?
+    private let converter = PixelFormatConverter()
+    private var conversionPool: VideoFramePool?
+    private var scalePool: VideoFramePool?
+
+    /// Creates the file and writes its header.
+    init(url: URL, encoding: MovieEncoding, metadata: [(String, String)]) throws(MovieEncoderError) {
+        self.url = url
+        self.encoding = encoding
+        var error: Int32 = 0
+        let opened: OpaquePointer? = url.path.withCString { path in
+            encoding.fileType.muxerName.withCString { format in
+                (ValidatedSettings.encoder(for: encoding.video?.codec ?? .h264) ?? "libx264").withCString { encoder in
+                    (encoding.video?.preset ?? "veryfast").withCString { preset in
+                        var config = cmc_writer_config()
+                        config.path = path
+                        config.format = format
+                        config.fragmented = 1
+                        if let video = encoding.video {
+                            config.has_video = 1
+                            config.video_encoder = encoder
+                            config.encoder_preset = preset
+                            config.width = Int32(video.width)
+                            config.height = Int32(video.height)
+                            config.full_range = video.fullRange ? 1 : 0
+                            config.video_bit_rate = Int64(video.bitRate)
+                            config.keyframe_interval = Int32(video.keyframeInterval)
+                            config.expected_frame_rate = video.expectedFrameRate
+                            config.rotation_degrees = Int32(encoding.rotationDegrees)
+                            config.mirrored = encoding.mirrored ? 1 : 0
+                        }
+                        if let audio = encoding.audio {
+                            config.has_audio = 1
+                            config.sample_rate = Int32(audio.sampleRate)
+                            config.channels = Int32(audio.channels)
+                            config.audio_bit_rate = Int64(audio.bitRate)
+                        }
+                        return cmc_writer_open(&config, &error)
+                    }
+                }
+            }
+        }
+        guard let opened else { throw MovieEncoderError(code: error) }
+        writer = opened
+        for (key, value) in metadata { cmc_writer_set_metadata(opened, key, value) }
+    }
+
+    deinit { if let writer { cmc_writer_free(writer) } }
+
+    /// Bytes handed to the container so far.
+    var bytesMuxed: Int64 { writer.map { cmc_writer_bytes_muxed($0) } ?? 0 }
+    /// The length of the file up to its last complete fragment.
+    var durableBytes: Int64 { writer.map { cmc_writer_durable_bytes($0) } ?? 0 }
+
+    /// Asks for a fragment at the next keyframe.
+    func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
+
+    /// Encodes a frame at a time relative to the start of the movie; frames of other formats or sizes are converted first.
+    func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime) throws(MovieEncoderError) {
+        guard let writer, let video = encoding.video else { return }
+        let frame = try prepare(pixelBuffer, for: video)
+        let planes = frame.planes
+        let opaque = Unmanaged.passRetained(frame).toOpaque()
+        let microseconds = time.convertScale(1_000_000, method: .default).value
+        let result = cmc_writer_write_video(writer, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
+                                            planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
+                                            microseconds, releasePixelBuffer, opaque)
+        if result < 0 { throw MovieEncoderError(code: result) }
+    }
+
+    /// Encodes 16-bit interleaved samples, the first of which is sample `first` of the movie; samples before zero are skipped.
+    func appendAudio(_ samples: UnsafePointer<Int16>, frames: Int, first: Int64) throws(MovieEncoderError) {
+        guard let writer, let audio = encoding.audio else { return }
+        var skip = 0
+        if first < 0 { skip = Int(min(Int64(frames), -first)) }
+        guard frames - skip > 0 else { return }
+        let result = cmc_writer_write_audio(writer, samples + skip * audio.channels, Int32(frames - skip), first + Int64(skip))
+        if result < 0 { throw MovieEncoderError(code: result) }
+    }
+
+    /// Flushes the encoders and writes the trailer.
+    func finish() throws(MovieEncoderError) {
+        guard let writer else { return }
+        let result = cmc_writer_finish(writer)
+        cmc_writer_free(writer)
+        self.writer = nil
+        if result < 0 { throw MovieEncoderError(code: result) }
+    }
+
+    /// Closes the file where its last complete fragment ends, so that it stays readable.
+    func abandon() {
+        let durable = durableBytes
+        if let writer { cmc_writer_free(writer) }
+        writer = nil
+        if durable > 0 { truncate(url.path, off_t(durable)) }
+    }
+
+    /// Rewrites a fragmented movie as an ordinary one with its index first, with metadata and rotation, in place.
+    static func remuxFastStart(_ url: URL, fileType: AVFileType, metadata: [(String, String)], rotationDegrees: Int, mirrored: Bool) throws(MovieEncoderError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).faststart")
+        var strings = metadata.flatMap { [strdup($0.0), strdup($0.1)] }
+        strings.append(nil)
+        defer { strings.forEach { free($0) } }
+        let result = strings.map { UnsafePointer($0) }.withUnsafeBufferPointer { entries in
+            cmc_remux(url.path, temporary.path, fileType.muxerName, entries.baseAddress, Int32(rotationDegrees), mirrored ? 1 : 0)
+        }
+        guard result >= 0 else {
+            unlink(temporary.path)
+            throw MovieEncoderError(code: result)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            throw MovieEncoderError(code: -errno)
+        }
+    }
+
+    /// A frame in bi-planar 4:2:0 at the encoded size: the frame itself when it already is one.
+    private func prepare(_ pixelBuffer: CVPixelBuffer, for video: MovieEncoding.Video) throws(MovieEncoderError) -> CVPixelBuffer {
+        let target: OSType = video.fullRange ? kCVPixelFormatType_420YpCbCr8BiPlanarFullRange : kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
+        var frame = pixelBuffer
+        if frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
+            if conversionPool == nil || conversionPool!.width != frame.width || conversionPool!.height != frame.height {
+                conversionPool = VideoFramePool(width: frame.width, height: frame.height, pixelFormat: target, capacity: 3)
+            }
+            guard let (converted, _) = conversionPool?.dequeue(), converter.convert(frame, into: converted) else {
+                throw .failed(code: -22, message: "frames in pixel format \(frame.pixelFormatType.fourCharacterString) cannot be encoded")
+            }
+            frame = converted
+        }
+        if frame.width != video.width || frame.height != video.height {
+            if scalePool == nil { scalePool = VideoFramePool(width: video.width, height: video.height, pixelFormat: frame.pixelFormatType, capacity: 3) }
+            guard let (scaled, _) = scalePool?.dequeue() else { throw .failed(code: -12, message: "no buffer to scale a frame into") }
+            let s = frame.planes, d = scaled.planes
+            ScalePlane(s[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(s[0].bytesPerRow), Int32(frame.width), Int32(frame.height),
+                       d[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(d[0].bytesPerRow), Int32(video.width), Int32(video.height), kFilterBilinear)
+            UVScale(s[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(s[1].bytesPerRow), Int32(s[1].width), Int32(s[1].height),
+                    d[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(d[1].bytesPerRow), Int32(d[1].width), Int32(d[1].height), kFilterBilinear)
+            frame = scaled
+        }
+        return frame
+    }
+}
+
+/// Releases a pixel buffer the encoder held.
+private let releasePixelBuffer: cmc_release_callback = { opaque, _ in
+    guard let opaque else { return }
+    Unmanaged<CVPixelBuffer>.fromOpaque(opaque).release()
+}

@@ -1,0 +1,351 @@
+// Writing movies with FFmpeg's libraries: see CMediaCodecs.h.
+#include "CMediaCodecs.h"
+#include <errno.h>
+#include <string.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/display.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
+
+struct cmc_writer {
+    AVFormatContext *format;
+    AVCodecContext *video;
+    AVCodecContext *audio;
+    AVStream *video_stream;
+    AVStream *audio_stream;
+    SwrContext *resampler;
+    AVAudioFifo *fifo;
+    AVFrame *audio_frame;
+    AVPacket *packet;
+    int64_t next_audio_pts;
+    int audio_started;
+    int fragmented;
+    int fragment_requested;
+    int header_written;
+    int64_t bytes_muxed;
+    int64_t durable_bytes;
+};
+
+static const char *codec_name_of(const char *encoder) {
+    return encoder && strstr(encoder, "265") ? "hevc" : "h264";
+}
+
+int cmc_encoder_available(const char *name) { return avcodec_find_encoder_by_name(name) != NULL; }
+
+void cmc_error_string(int error, char *buffer, size_t size) { av_strerror(error, buffer, size); }
+
+int cmc_error_no_space(void) { return AVERROR(ENOSPC); }
+
+static void set_display_matrix(AVStream *stream, int rotation_degrees, int mirrored) {
+    if (rotation_degrees % 360 == 0 && !mirrored) return;
+    uint8_t *side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, sizeof(int32_t) * 9);
+    if (!side) return;
+    int32_t *matrix = (int32_t *)side;
+    // av_display_rotation_set turns counterclockwise; the display turns clockwise.
+    av_display_rotation_set(matrix, -(double)rotation_degrees);
+    if (mirrored) av_display_matrix_flip(matrix, 1, 0);
+}
+
+static int open_video(cmc_writer *w, const cmc_writer_config *c) {
+    const AVCodec *codec = avcodec_find_encoder_by_name(c->video_encoder);
+    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    AVCodecContext *ctx = avcodec_alloc_context3(codec);
+    if (!ctx) return AVERROR(ENOMEM);
+    w->video = ctx;
+    ctx->width = c->width;
+    ctx->height = c->height;
+    ctx->pix_fmt = AV_PIX_FMT_NV12;
+    ctx->color_range = c->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    ctx->colorspace = AVCOL_SPC_BT709;
+    ctx->time_base = (AVRational){1, 1000000};
+    if (c->expected_frame_rate > 0) ctx->framerate = av_d2q(c->expected_frame_rate, 100000);
+    ctx->bit_rate = c->video_bit_rate;
+    ctx->rc_max_rate = c->video_bit_rate * 3 / 2;
+    ctx->rc_buffer_size = (int)(c->video_bit_rate);
+    ctx->gop_size = c->keyframe_interval > 0 ? c->keyframe_interval : 30;
+    ctx->max_b_frames = 0;
+    ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (!ctx->thread_count) ctx->thread_count = 0;
+    if (c->encoder_preset) av_opt_set(ctx->priv_data, "preset", c->encoder_preset, 0);
+    av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
+    if (strstr(c->video_encoder, "265")) av_opt_set(ctx->priv_data, "x265-params", "log-level=error", 0);
+    int err = avcodec_open2(ctx, codec, NULL);
+    if (err < 0) return err;
+    AVStream *st = avformat_new_stream(w->format, NULL);
+    if (!st) return AVERROR(ENOMEM);
+    w->video_stream = st;
+    st->time_base = (AVRational){1, 90000};
+    if (ctx->framerate.num) st->avg_frame_rate = ctx->framerate;
+    err = avcodec_parameters_from_context(st->codecpar, ctx);
+    if (err < 0) return err;
+    if (strcmp(codec_name_of(c->video_encoder), "hevc") == 0) st->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    set_display_matrix(st, c->rotation_degrees, c->mirrored);
+    return 0;
+}
+
+static int open_audio(cmc_writer *w, const cmc_writer_config *c) {
+    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    AVCodecContext *ctx = avcodec_alloc_context3(codec);
+    if (!ctx) return AVERROR(ENOMEM);
+    w->audio = ctx;
+    ctx->sample_fmt = AV_SAMPLE_FMT_FLTP;
+    ctx->sample_rate = c->sample_rate;
+    av_channel_layout_default(&ctx->ch_layout, c->channels);
+    ctx->bit_rate = c->audio_bit_rate > 0 ? c->audio_bit_rate : 64000 * c->channels;
+    ctx->time_base = (AVRational){1, c->sample_rate};
+    ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int err = avcodec_open2(ctx, codec, NULL);
+    if (err < 0) return err;
+    AVStream *st = avformat_new_stream(w->format, NULL);
+    if (!st) return AVERROR(ENOMEM);
+    w->audio_stream = st;
+    st->time_base = (AVRational){1, c->sample_rate};
+    err = avcodec_parameters_from_context(st->codecpar, ctx);
+    if (err < 0) return err;
+    AVChannelLayout in_layout;
+    av_channel_layout_default(&in_layout, c->channels);
+    err = swr_alloc_set_opts2(&w->resampler, &ctx->ch_layout, AV_SAMPLE_FMT_FLTP, c->sample_rate,
+                              &in_layout, AV_SAMPLE_FMT_S16, c->sample_rate, 0, NULL);
+    if (err < 0) return err;
+    if ((err = swr_init(w->resampler)) < 0) return err;
+    w->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, c->channels, ctx->frame_size * 4);
+    w->audio_frame = av_frame_alloc();
+    if (!w->fifo || !w->audio_frame) return AVERROR(ENOMEM);
+    w->audio_frame->nb_samples = ctx->frame_size;
+    w->audio_frame->format = AV_SAMPLE_FMT_FLTP;
+    w->audio_frame->sample_rate = c->sample_rate;
+    av_channel_layout_copy(&w->audio_frame->ch_layout, &ctx->ch_layout);
+    return av_frame_get_buffer(w->audio_frame, 0);
+}
+
+cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
+    int err = 0;
+    av_log_set_level(AV_LOG_ERROR);
+    cmc_writer *w = av_mallocz(sizeof(cmc_writer));
+    if (!w) { *error = AVERROR(ENOMEM); return NULL; }
+    w->fragmented = c->fragmented;
+    w->packet = av_packet_alloc();
+    if ((err = avformat_alloc_output_context2(&w->format, NULL, c->format, c->path)) < 0) goto fail;
+    if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
+    if (c->has_audio && (err = open_audio(w, c)) < 0) goto fail;
+    if ((err = avio_open(&w->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) goto fail;
+    *error = 0;
+    return w;
+fail:
+    *error = err;
+    cmc_writer_free(w);
+    return NULL;
+}
+
+int cmc_writer_set_metadata(cmc_writer *w, const char *key, const char *value) {
+    return av_dict_set(&w->format->metadata, key, value, 0);
+}
+
+static int write_header(cmc_writer *w) {
+    if (w->header_written) return 0;
+    AVDictionary *options = NULL;
+    if (w->fragmented) av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+use_metadata_tags", 0);
+    else av_dict_set(&options, "movflags", "+use_metadata_tags", 0);
+    int err = avformat_write_header(w->format, &options);
+    av_dict_free(&options);
+    if (err < 0) return err;
+    avio_flush(w->format->pb);
+    w->header_written = 1;
+    w->bytes_muxed = avio_tell(w->format->pb);
+    w->durable_bytes = w->bytes_muxed;
+    return w->format->pb->error;
+}
+
+static int cut_fragment(cmc_writer *w) {
+    w->fragment_requested = 0;
+    int err = av_write_frame(w->format, NULL);
+    if (err < 0) return err;
+    avio_flush(w->format->pb);
+    if (w->format->pb->error) return w->format->pb->error;
+    w->durable_bytes = avio_tell(w->format->pb);
+    return 0;
+}
+
+static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
+    for (;;) {
+        int err = avcodec_receive_packet(ctx, w->packet);
+        if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return 0;
+        if (err < 0) return err;
+        int keyframe = (w->packet->flags & AV_PKT_FLAG_KEY) != 0;
+        if (w->fragmented && w->fragment_requested && (stream == w->video_stream ? keyframe : !w->video_stream)) {
+            if ((err = cut_fragment(w)) < 0) { av_packet_unref(w->packet); return err; }
+        }
+        av_packet_rescale_ts(w->packet, ctx->time_base, stream->time_base);
+        w->packet->stream_index = stream->index;
+        w->bytes_muxed += w->packet->size;
+        err = av_interleaved_write_frame(w->format, w->packet);
+        if (err < 0) return err;
+        if (w->format->pb->error) return w->format->pb->error;
+    }
+}
+
+int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+                           int64_t pts_us, cmc_release_callback release, void *opaque) {
+    int err = write_header(w);
+    if (err < 0) { if (release) release(opaque, (uint8_t *)y); return err; }
+    AVFrame *frame = av_frame_alloc();
+    if (!frame) { if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
+    frame->format = AV_PIX_FMT_NV12;
+    frame->width = w->video->width;
+    frame->height = w->video->height;
+    frame->color_range = w->video->color_range;
+    frame->data[0] = (uint8_t *)y;
+    frame->data[1] = (uint8_t *)uv;
+    frame->linesize[0] = y_stride;
+    frame->linesize[1] = uv_stride;
+    // The frame's memory belongs to the caller: a reference that releases it, so the encoder need not copy it.
+    size_t span = (size_t)(uv > y ? (uv - y) + (size_t)uv_stride * ((w->video->height + 1) / 2) : (size_t)y_stride * w->video->height);
+    frame->buf[0] = av_buffer_create((uint8_t *)y, span, release, opaque, AV_BUFFER_FLAG_READONLY);
+    if (!frame->buf[0]) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
+    frame->pts = pts_us;
+    err = avcodec_send_frame(w->video, frame);
+    av_frame_free(&frame);
+    if (err < 0) return err;
+    return drain(w, w->video, w->video_stream);
+}
+
+static int encode_audio_fifo(cmc_writer *w, int flush) {
+    AVCodecContext *ctx = w->audio;
+    while (av_audio_fifo_size(w->fifo) >= ctx->frame_size || (flush && av_audio_fifo_size(w->fifo) > 0)) {
+        int err = av_frame_make_writable(w->audio_frame);
+        if (err < 0) return err;
+        int count = av_audio_fifo_size(w->fifo) < ctx->frame_size ? av_audio_fifo_size(w->fifo) : ctx->frame_size;
+        w->audio_frame->nb_samples = count;
+        if (av_audio_fifo_read(w->fifo, (void **)w->audio_frame->data, count) < count) return AVERROR(EIO);
+        w->audio_frame->pts = w->next_audio_pts;
+        w->next_audio_pts += count;
+        if ((err = avcodec_send_frame(ctx, w->audio_frame)) < 0) return err;
+        if ((err = drain(w, ctx, w->audio_stream)) < 0) return err;
+        w->audio_frame->nb_samples = ctx->frame_size;
+    }
+    return 0;
+}
+
+int cmc_writer_write_audio(cmc_writer *w, const int16_t *samples, int frames, int64_t first_sample) {
+    int err = write_header(w);
+    if (err < 0) return err;
+    if (!w->audio_started) {
+        w->audio_started = 1;
+        w->next_audio_pts = first_sample;
+    }
+    // Samples go in at the number they have: a gap is filled with silence, an overlap is skipped.
+    int64_t expected = w->next_audio_pts + av_audio_fifo_size(w->fifo);
+    if (first_sample > expected) {
+        int gap = (int)(first_sample - expected);
+        uint8_t **silence = NULL;
+        if (av_samples_alloc_array_and_samples(&silence, NULL, w->audio->ch_layout.nb_channels, gap, AV_SAMPLE_FMT_FLTP, 0) >= 0) {
+            av_samples_set_silence(silence, 0, gap, w->audio->ch_layout.nb_channels, AV_SAMPLE_FMT_FLTP);
+            av_audio_fifo_write(w->fifo, (void **)silence, gap);
+            av_freep(&silence[0]);
+            av_freep(&silence);
+        }
+    } else if (first_sample < expected) {
+        int skip = (int)(expected - first_sample);
+        if (skip >= frames) return 0;
+        samples += (size_t)skip * w->audio->ch_layout.nb_channels;
+        frames -= skip;
+    }
+    uint8_t **converted = NULL;
+    if ((err = av_samples_alloc_array_and_samples(&converted, NULL, w->audio->ch_layout.nb_channels, frames, AV_SAMPLE_FMT_FLTP, 0)) < 0) return err;
+    const uint8_t *in[1] = {(const uint8_t *)samples};
+    int got = swr_convert(w->resampler, converted, frames, in, frames);
+    if (got > 0) av_audio_fifo_write(w->fifo, (void **)converted, got);
+    av_freep(&converted[0]);
+    av_freep(&converted);
+    if (got < 0) return got;
+    return encode_audio_fifo(w, 0);
+}
+
+void cmc_writer_request_fragment(cmc_writer *w) { w->fragment_requested = 1; }
+
+int64_t cmc_writer_bytes_muxed(const cmc_writer *w) { return w->bytes_muxed; }
+
+int64_t cmc_writer_durable_bytes(const cmc_writer *w) { return w->durable_bytes; }
+
+int cmc_writer_finish(cmc_writer *w) {
+    int err = write_header(w);
+    if (err < 0) return err;
+    if (w->video) {
+        if ((err = avcodec_send_frame(w->video, NULL)) < 0 && err != AVERROR_EOF) return err;
+        if ((err = drain(w, w->video, w->video_stream)) < 0) return err;
+    }
+    if (w->audio) {
+        if ((err = encode_audio_fifo(w, 1)) < 0) return err;
+        if ((err = avcodec_send_frame(w->audio, NULL)) < 0 && err != AVERROR_EOF) return err;
+        if ((err = drain(w, w->audio, w->audio_stream)) < 0) return err;
+    }
+    if ((err = av_write_trailer(w->format)) < 0) return err;
+    avio_flush(w->format->pb);
+    if (w->format->pb->error) return w->format->pb->error;
+    w->durable_bytes = avio_tell(w->format->pb);
+    return 0;
+}
+
+void cmc_writer_free(cmc_writer *w) {
+    if (!w) return;
+    if (w->format && w->format->pb) avio_closep(&w->format->pb);
+    if (w->format) avformat_free_context(w->format);
+    avcodec_free_context(&w->video);
+    avcodec_free_context(&w->audio);
+    swr_free(&w->resampler);
+    if (w->fifo) av_audio_fifo_free(w->fifo);
+    av_frame_free(&w->audio_frame);
+    av_packet_free(&w->packet);
+    av_free(w);
+}
+
+int cmc_remux(const char *source, const char *destination, const char *format,
+              const char *const *metadata, int rotation_degrees, int mirrored) {
+    AVFormatContext *in = NULL, *out = NULL;
+    AVPacket *packet = av_packet_alloc();
+    AVDictionary *options = NULL;
+    av_log_set_level(AV_LOG_ERROR);
+    int err = avformat_open_input(&in, source, NULL, NULL);
+    if (err < 0) goto done;
+    if ((err = avformat_find_stream_info(in, NULL)) < 0) goto done;
+    if ((err = avformat_alloc_output_context2(&out, NULL, format, destination)) < 0) goto done;
+    av_dict_copy(&out->metadata, in->metadata, 0);
+    for (const char *const *entry = metadata; entry && entry[0] && entry[1]; entry += 2) av_dict_set(&out->metadata, entry[0], entry[1], 0);
+    for (unsigned i = 0; i < in->nb_streams; i++) {
+        AVStream *source_stream = in->streams[i];
+        AVStream *stream = avformat_new_stream(out, NULL);
+        if (!stream) { err = AVERROR(ENOMEM); goto done; }
+        if ((err = avcodec_parameters_copy(stream->codecpar, source_stream->codecpar)) < 0) goto done;
+        stream->codecpar->codec_tag = 0;
+        if (stream->codecpar->codec_id == AV_CODEC_ID_HEVC) stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+        stream->time_base = source_stream->time_base;
+        stream->avg_frame_rate = source_stream->avg_frame_rate;
+        if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) set_display_matrix(stream, rotation_degrees, mirrored);
+    }
+    if ((err = avio_open(&out->pb, destination, AVIO_FLAG_WRITE)) < 0) goto done;
+    av_dict_set(&options, "movflags", "+faststart+use_metadata_tags", 0);
+    if ((err = avformat_write_header(out, &options)) < 0) goto done;
+    while ((err = av_read_frame(in, packet)) >= 0) {
+        AVStream *from = in->streams[packet->stream_index], *to = out->streams[packet->stream_index];
+        av_packet_rescale_ts(packet, from->time_base, to->time_base);
+        packet->pos = -1;
+        err = av_interleaved_write_frame(out, packet);
+        if (err < 0) goto done;
+    }
+    if (err == AVERROR_EOF) err = 0;
+    if (err < 0) goto done;
+    err = av_write_trailer(out);
+    if (err >= 0 && out->pb->error) err = out->pb->error;
+done:
+    av_dict_free(&options);
+    av_packet_free(&packet);
+    if (in) avformat_close_input(&in);
+    if (out) {
+        if (out->pb) avio_closep(&out->pb);
+        avformat_free_context(out);
+    }
+    return err;
+}

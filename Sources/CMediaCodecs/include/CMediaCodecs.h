@@ -1,0 +1,67 @@
+// A small C interface over FFmpeg's libraries (Debian: libavcodec-dev, libavformat-dev,
+// libavutil-dev, libswresample-dev) for writing movies: H.264/HEVC video and AAC audio,
+// muxed into QuickTime or MPEG-4, fragmented while recording, remuxed fast-start at the end.
+#ifndef CMEDIACODECS_H
+#define CMEDIACODECS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// How to write a movie.
+typedef struct cmc_writer_config {
+    const char *path;             ///< the file to write
+    const char *format;           ///< "mov" or "mp4"
+    int fragmented;               ///< write fragments as they are cut (cmc_writer_request_fragment)
+
+    int has_video;
+    const char *video_encoder;    ///< "libx264" or "libx265"
+    const char *encoder_preset;   ///< such as "veryfast"
+    int width, height;            ///< encoded size; frames must have it
+    int full_range;               ///< whether Y'CbCr uses 0...255
+    int64_t video_bit_rate;       ///< bits per second
+    int keyframe_interval;        ///< frames between keyframes
+    double expected_frame_rate;   ///< a hint for rate control
+    int rotation_degrees;         ///< clockwise display rotation: 0, 90, 180 or 270
+    int mirrored;                 ///< whether the display is mirrored horizontally
+
+    int has_audio;
+    int sample_rate, channels;    ///< of the 16-bit interleaved input
+    int64_t audio_bit_rate;
+} cmc_writer_config;
+
+typedef struct cmc_writer cmc_writer;
+
+/// A callback that releases a frame's memory once the encoder is done with it (FFmpeg's buffer free signature).
+typedef void (*cmc_release_callback)(void *opaque, uint8_t *data);
+
+/// Opens a writer and writes the file's header; NULL and a negative error on failure.
+cmc_writer *cmc_writer_open(const cmc_writer_config *config, int *error);
+/// Sets a container metadata entry; entries set before the first frame go in the header.
+int cmc_writer_set_metadata(cmc_writer *writer, const char *key, const char *value);
+/// Encodes one frame of bi-planar 4:2:0 Y'CbCr at `pts_us` microseconds; `release` runs when the encoder lets go of it.
+int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+                           int64_t pts_us, cmc_release_callback release, void *opaque);
+/// Encodes 16-bit interleaved samples whose first sample is number `first_sample` of the recording.
+int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frames, int64_t first_sample);
+/// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only).
+void cmc_writer_request_fragment(cmc_writer *writer);
+/// Bytes handed to the container so far, an estimate of the finished file's size.
+int64_t cmc_writer_bytes_muxed(const cmc_writer *writer);
+/// The length of the file up to the end of its last complete fragment.
+int64_t cmc_writer_durable_bytes(const cmc_writer *writer);
+/// Flushes the encoders, writes the trailer and closes the file.
+int cmc_writer_finish(cmc_writer *writer);
+/// Closes the file without a trailer, keeping what was written, and frees the writer.
+void cmc_writer_free(cmc_writer *writer);
+
+/// Copies a movie's streams into a new, unfragmented file, moov first, with metadata
+/// (`metadata` is key, value, key, value, ..., NULL) and a display rotation.
+int cmc_remux(const char *source, const char *destination, const char *format,
+              const char *const *metadata, int rotation_degrees, int mirrored);
+
+/// Whether an encoder is available in this FFmpeg.
+int cmc_encoder_available(const char *name);
+/// Describes an FFmpeg error.
+void cmc_error_string(int error, char *buffer, size_t size);
+/// FFmpeg's error for "no space left on device".
+int cmc_error_no_space(void);
+#endif

@@ -1,0 +1,114 @@
+import ArgumentParser
+import AVFoundation
+import Foundation
+
+/// `avcapture record`: records a movie from a camera and a microphone.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4) movie; Ctrl-C stops with a playable file.")
+
+    @Argument(help: "The movie to write; it must not exist.") var output: String
+    @Option(help: "How long to record, in seconds; without it, until Ctrl-C.") var seconds: Double?
+    @Option(help: "The largest the file may grow, in bytes.") var maxSize: Int64?
+    @Option(help: "The unique ID of the camera (see `avcapture devices`).") var video: String?
+    @Option(help: "The unique ID of the microphone.") var audio: String?
+    @Flag(help: "Record no audio.") var noAudio = false
+    @Option(help: "A session preset, such as high, medium, 640x480, 1280x720.") var preset: String?
+    @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
+    @Option(help: "The video codec: h264 or hevc.") var codec: String = "h264"
+    @Option(help: "Seconds between fragments written while recording.") var fragmentInterval: Double = 10
+    @Option(help: "A title for the movie's metadata.") var title: String?
+    @Option(help: "A location for the movie's metadata, in ISO 6709, such as +48.8584+002.2945/.") var location: String?
+
+    func run() throws {
+        let url = URL(fileURLWithPath: output)
+        let session = AVCaptureSession()
+        session.beginConfiguration()
+        guard let camera = video.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video) else {
+            throw ValidationError("No camera \(video ?? "") found; see `avcapture devices`.")
+        }
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        if let preset {
+            let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
+            guard session.canSetSessionPreset(named) else { throw ValidationError("The camera does not support the preset \(preset).") }
+            session.sessionPreset = named
+        }
+        if let format { try FormatChoice.apply(format, to: camera) }
+        if !noAudio, let microphone = audio.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .audio) {
+            session.addInput(try AVCaptureDeviceInput(device: microphone))
+        }
+        let movie = AVCaptureMovieFileOutput()
+        session.addOutput(movie)
+        let codecType = AVVideoCodecType(rawValue: codec == "hevc" ? "hvc1" : codec == "h264" ? "avc1" : codec)
+        guard movie.availableVideoCodecTypes.contains(codecType) else {
+            throw ValidationError("Cannot encode \(codec) here; available: \(movie.availableVideoCodecTypes.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let connection = movie.connection(with: .video) { movie.setOutputSettings([AVVideoCodecKey: codecType], for: connection) }
+        movie.movieFragmentInterval = CMTime(seconds: fragmentInterval, preferredTimescale: 1000)
+        if let maxSize { movie.maxRecordedFileSize = maxSize }
+        if let seconds { movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1000) }
+        var items: [AVMetadataItem] = []
+        if let title { items.append(Self.item(.commonKeyTitle, title)) }
+        if let location { items.append(Self.item(.commonKeyLocation, location)) }
+        items.append(Self.item(.commonKeySoftware, "avcapture"))
+        items.append(Self.item(.commonKeyCreationDate, ISO8601DateFormatter().string(from: Date())))
+        movie.metadata = items
+        session.commitConfiguration()
+
+        let progress = RecordingProgress()
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler { movie.stopRecording() }
+        interrupt.activate()
+
+        session.startRunning()
+        guard session.isRunning else { throw ValidationError("The session could not start.") }
+        movie.startRecording(to: url, recordingDelegate: progress)
+        let start = Date()
+        let interactive = isatty(STDOUT_FILENO) != 0
+        while !progress.isFinished {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.5))
+            guard progress.hasStarted, !progress.isFinished else { continue }
+            let elapsed = movie.recordedDuration.seconds
+            let line = String(format: "%7.1fs  %9.2f MB  %@", elapsed.isFinite ? elapsed : Date().timeIntervalSince(start),
+                              Double(movie.recordedFileSize) / 1_000_000, progress.summary)
+            if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
+        }
+        session.stopRunning()
+        if interactive { print("") }
+        if let error = progress.error as? AVError, error.recordingSuccessfullyFinished != true {
+            throw ValidationError("Recording failed: \(error.localizedDescription)")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
+        var reason = ""
+        if let error = progress.error as? AVError { reason = " (\(error.code == .maximumDurationReached ? "duration limit" : error.code == .maximumFileSizeReached ? "size limit" : error.localizedDescription))" }
+        print(String(format: "Recorded %@: %.2f MB%@.", url.path, Double(size) / 1_000_000, reason))
+    }
+
+    static func item(_ key: AVMetadataKey, _ value: String) -> AVMetadataItem {
+        let item = AVMutableMetadataItem()
+        item.keySpace = .common
+        item.key = key.rawValue as NSString
+        item.value = value as NSString
+        return item
+    }
+}
+
+/// Follows a recording's delegate callbacks.
+final class RecordingProgress: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var started = false, finished = false, failure: Error?
+
+    var hasStarted: Bool { lock.lock(); defer { lock.unlock() }; return started }
+    var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished }
+    var error: Error? { lock.lock(); defer { lock.unlock() }; return failure }
+    var summary: String { "recording" }
+
+    func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
+        lock.lock(); started = true; lock.unlock()
+    }
+
+    func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
+        lock.lock(); finished = true; failure = error; lock.unlock()
+    }
+}
