@@ -11,6 +11,7 @@
 
 struct cmc_writer {
     AVFormatContext *format;
+    int video_takes_nv12;    // whether the encoder reads bi-planar 4:2:0; otherwise planar 4:2:0
     AVCodecContext *video;
     AVCodecContext *audio;
     AVStream *video_stream;
@@ -43,8 +44,8 @@ static void set_display_matrix(AVStream *stream, int rotation_degrees, int mirro
     uint8_t *side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, sizeof(int32_t) * 9);
     if (!side) return;
     int32_t *matrix = (int32_t *)side;
-    // av_display_rotation_set turns counterclockwise; the display turns clockwise.
-    av_display_rotation_set(matrix, -(double)rotation_degrees);
+    // av_display_rotation_set describes a clockwise turn, as rotation_degrees does.
+    av_display_rotation_set(matrix, (double)rotation_degrees);
     if (mirrored) av_display_matrix_flip(matrix, 1, 0);
 }
 
@@ -56,7 +57,11 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
     w->video = ctx;
     ctx->width = c->width;
     ctx->height = c->height;
-    ctx->pix_fmt = AV_PIX_FMT_NV12;
+    w->video_takes_nv12 = 0;
+    for (const enum AVPixelFormat *f = codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; f++) {
+        if (*f == AV_PIX_FMT_NV12) w->video_takes_nv12 = 1;
+    }
+    ctx->pix_fmt = w->video_takes_nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
     ctx->color_range = c->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     ctx->colorspace = AVCOL_SPC_BT709;
     ctx->time_base = (AVRational){1, 1000000};
@@ -193,18 +198,31 @@ int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const 
     if (err < 0) { if (release) release(opaque, (uint8_t *)y); return err; }
     AVFrame *frame = av_frame_alloc();
     if (!frame) { if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
-    frame->format = AV_PIX_FMT_NV12;
     frame->width = w->video->width;
     frame->height = w->video->height;
     frame->color_range = w->video->color_range;
-    frame->data[0] = (uint8_t *)y;
-    frame->data[1] = (uint8_t *)uv;
-    frame->linesize[0] = y_stride;
-    frame->linesize[1] = uv_stride;
-    // The frame's memory belongs to the caller: a reference that releases it, so the encoder need not copy it.
-    size_t span = (size_t)(uv > y ? (uv - y) + (size_t)uv_stride * ((w->video->height + 1) / 2) : (size_t)y_stride * w->video->height);
-    frame->buf[0] = av_buffer_create((uint8_t *)y, span, release, opaque, AV_BUFFER_FLAG_READONLY);
-    if (!frame->buf[0]) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
+    if (w->video_takes_nv12) {
+        frame->format = AV_PIX_FMT_NV12;
+        frame->data[0] = (uint8_t *)y;
+        frame->data[1] = (uint8_t *)uv;
+        frame->linesize[0] = y_stride;
+        frame->linesize[1] = uv_stride;
+        // The frame's memory belongs to the caller: a reference that releases it, so the encoder need not copy it.
+        size_t span = (size_t)(uv > y ? (uv - y) + (size_t)uv_stride * ((w->video->height + 1) / 2) : (size_t)y_stride * w->video->height);
+        frame->buf[0] = av_buffer_create((uint8_t *)y, span, release, opaque, AV_BUFFER_FLAG_READONLY);
+        if (!frame->buf[0]) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
+    } else {
+        // The encoder reads planar chroma: split the interleaved plane, a copy the format forces.
+        frame->format = AV_PIX_FMT_YUV420P;
+        if ((err = av_frame_get_buffer(frame, 0)) < 0) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return err; }
+        for (int row = 0; row < frame->height; row++) memcpy(frame->data[0] + row * frame->linesize[0], y + (size_t)row * y_stride, frame->width);
+        for (int row = 0; row < (frame->height + 1) / 2; row++) {
+            const uint8_t *pair = uv + (size_t)row * uv_stride;
+            uint8_t *u = frame->data[1] + row * frame->linesize[1], *v = frame->data[2] + row * frame->linesize[2];
+            for (int x = 0; x < (frame->width + 1) / 2; x++) { u[x] = pair[2 * x]; v[x] = pair[2 * x + 1]; }
+        }
+        if (release) release(opaque, (uint8_t *)y);
+    }
     frame->pts = pts_us;
     err = avcodec_send_frame(w->video, frame);
     av_frame_free(&frame);

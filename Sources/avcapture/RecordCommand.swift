@@ -62,7 +62,7 @@ struct Record: ParsableCommand {
         interrupt.activate()
 
         session.startRunning()
-        guard session.isRunning else { throw ValidationError("The session could not start.") }
+        guard session.isRunning else { throw CommandFailure("The session could not start.") }
         movie.startRecording(to: url, recordingDelegate: progress)
         let start = Date()
         let interactive = isatty(STDOUT_FILENO) != 0
@@ -77,7 +77,7 @@ struct Record: ParsableCommand {
         session.stopRunning()
         if interactive { print("") }
         if let error = progress.error as? AVError, error.recordingSuccessfullyFinished != true {
-            throw ValidationError("Recording failed: \(error.localizedDescription)")
+            throw CommandFailure("Recording failed: \(error.localizedDescription)")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
         var reason = ""
@@ -111,4 +111,10 @@ final class RecordingProgress: NSObject, AVCaptureFileOutputRecordingDelegate, @
     func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
         lock.lock(); finished = true; failure = error; lock.unlock()
     }
+}
+
+/// A failure while running a command, as opposed to a mistake in its arguments.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -64,3 +64,92 @@ final class AVCaptureCommandTests: XCTestCase {
         XCTAssertTrue(pixels.output.contains("Unsupported pixel format"), pixels.output)
     }
 }
+
+/// `avcapture record`, including a recorder killed mid-recording.
+final class RecordCommandTests: XCTestCase {
+    private var executable: URL? {
+        let candidates = [Bundle.main.bundleURL, Bundle(for: Self.self).bundleURL.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("avcapture") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private func folder() -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-record-\(getpid())-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private func probeDuration(_ url: URL) -> Double? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return nil }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func testRecordWritesAMovieAndRefusesToOverwrite() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        let url = folder().appendingPathComponent("out.mp4")
+        let tool = try XCTUnwrap(executable)
+        let record = Process()
+        record.executableURL = tool
+        record.arguments = ["record", url.path, "--seconds", "1.5", "--preset", "640x480"]
+        record.standardOutput = FileHandle.nullDevice
+        try record.run()
+        record.waitUntilExit()
+        XCTAssertEqual(record.terminationStatus, 0)
+        XCTAssertEqual(try XCTUnwrap(probeDuration(url)), 1.5, accuracy: 0.1)
+        let again = Process()
+        again.executableURL = tool
+        again.arguments = ["record", url.path, "--seconds", "1"]
+        let pipe = Pipe()
+        again.standardError = pipe
+        again.standardOutput = pipe
+        try again.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        again.waitUntilExit()
+        XCTAssertNotEqual(again.terminationStatus, 0)
+        XCTAssertTrue(output.contains("already exists"), output)
+    }
+
+    func testARecorderKilledMidRecordingLeavesAFileThatPlaysToItsLastFragment() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        let url = folder().appendingPathComponent("killed.mov")
+        let record = Process()
+        record.executableURL = try XCTUnwrap(executable)
+        record.arguments = ["record", url.path, "--preset", "640x480", "--fragment-interval", "1"]
+        record.standardOutput = FileHandle.nullDevice
+        try record.run()
+        Thread.sleep(forTimeInterval: 4.5)
+        kill(record.processIdentifier, SIGKILL)
+        record.waitUntilExit()
+        XCTAssertEqual(record.terminationReason, .uncaughtSignal)
+        let duration = try XCTUnwrap(probeDuration(url), "ffprobe reads the file")
+        XCTAssertGreaterThan(duration, 2, "everything up to the last fragment plays")
+        let decode = Process()
+        decode.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        decode.arguments = ["-v", "error", "-xerror", "-i", url.path, "-f", "null", "-"]
+        try decode.run()
+        decode.waitUntilExit()
+        XCTAssertEqual(decode.terminationStatus, 0)
+    }
+
+    func testCtrlCStopsCleanlyWithAPlayableFile() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        let url = folder().appendingPathComponent("interrupted.mov")
+        let record = Process()
+        record.executableURL = try XCTUnwrap(executable)
+        record.arguments = ["record", url.path, "--preset", "640x480"]
+        record.standardOutput = FileHandle.nullDevice
+        try record.run()
+        Thread.sleep(forTimeInterval: 2)
+        kill(record.processIdentifier, SIGINT)
+        record.waitUntilExit()
+        XCTAssertEqual(record.terminationStatus, 0)
+        XCTAssertEqual(try XCTUnwrap(probeDuration(url)), 1.5, accuracy: 0.7)
+    }
+}

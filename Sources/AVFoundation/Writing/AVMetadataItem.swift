@@ -113,7 +113,15 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
 
     /// The key space, from the item or its identifier.
     var resolvedKeySpace: AVMetadataKeySpace? {
-        keySpace ?? identifier.flatMap { $0.rawValue.split(separator: "/").first }.map { AVMetadataKeySpace(rawValue: String($0)) }
+        if let keySpace { return keySpace }
+        switch identifier?.rawValue.split(separator: "/").first {
+        case "common"?: return .common
+        case "mdta"?: return .quickTimeMetadata
+        case "udta"?: return .quickTimeUserData
+        case "itsk"?: return .iTunes
+        case let other?: return AVMetadataKeySpace(rawValue: String(other))
+        case nil: return nil
+        }
     }
 
     /// The key this item is written under in a movie's QuickTime metadata.
