@@ -23,6 +23,7 @@ struct cmc_writer {
     int64_t next_audio_pts;
     int audio_started;
     int fragmented;
+    int faststart;
     int fragment_requested;
     int header_written;
     int64_t bytes_muxed;
@@ -132,6 +133,7 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     cmc_writer *w = av_mallocz(sizeof(cmc_writer));
     if (!w) { *error = AVERROR(ENOMEM); return NULL; }
     w->fragmented = c->fragmented;
+    w->faststart = c->faststart;
     w->packet = av_packet_alloc();
     if ((err = avformat_alloc_output_context2(&w->format, NULL, c->format, c->path)) < 0) goto fail;
     if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
@@ -153,7 +155,7 @@ static int write_header(cmc_writer *w) {
     if (w->header_written) return 0;
     AVDictionary *options = NULL;
     if (w->fragmented) av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+use_metadata_tags", 0);
-    else av_dict_set(&options, "movflags", "+use_metadata_tags", 0);
+    else av_dict_set(&options, "movflags", w->faststart ? "+faststart+use_metadata_tags" : "+use_metadata_tags", 0);
     int err = avformat_write_header(w->format, &options);
     av_dict_free(&options);
     if (err < 0) return err;

@@ -125,3 +125,30 @@ private func isolateLockFiles() {
     mkdir(directory, 0o700)
     setenv("TMPDIR", directory, 1)
 }
+
+@Suite("Asset writer misuse")
+struct AssetWriterMisuseTests {
+    @Test("Invalid output settings trap at AVAssetWriterInput init, before any frame")
+    func invalidSettings() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: "xvid", AVVideoWidthKey: 64, AVVideoHeightKey: 64])
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("no encoder for codec xvid") } == true)
+    }
+
+    @Test("Appending before startSession traps")
+    func appendBeforeSession() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let url = URL(fileURLWithPath: "/tmp/linuxavfoundation-exit-\(getpid()).mov")
+            let writer = try! AVAssetWriter(outputURL: url, fileType: .mov)
+            let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 64])
+            let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+            writer.add(input)
+            writer.startWriting()
+            var buffer: CVPixelBuffer?
+            CVPixelBufferCreate(nil, 64, 64, kCVPixelFormatType_32BGRA, nil, &buffer)
+            adaptor.append(buffer!, withPresentationTime: .zero)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("must start a session") } == true)
+    }
+}

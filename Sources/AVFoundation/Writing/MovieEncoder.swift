@@ -26,6 +26,8 @@ struct MovieEncoding: Sendable {
     var audio: Audio?
     /// Whether fragments are written while recording, so that a file cut short stays readable.
     var fragmented: Bool
+    /// For unfragmented files, whether the index is moved to the front when finishing.
+    var fastStart = true
     var rotationDegrees: Int = 0
     var mirrored = false
 
@@ -44,7 +46,8 @@ enum MovieEncoderError: Error, Sendable, CustomStringConvertible {
         if code == cmc_error_no_space() { self = .noSpace; return }
         var buffer = [CChar](repeating: 0, count: 256)
         cmc_error_string(code, &buffer, buffer.count)
-        self = .failed(code: code, message: String(cString: buffer))
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        self = .failed(code: code, message: String(decoding: bytes, as: UTF8.self))
     }
 
     var description: String {
@@ -88,7 +91,8 @@ final class MovieEncoder {
                         var config = cmc_writer_config()
                         config.path = path
                         config.format = format
-                        config.fragmented = 1
+                        config.fragmented = encoding.fragmented ? 1 : 0
+                        config.faststart = encoding.fastStart ? 1 : 0
                         if let video = encoding.video {
                             config.has_video = 1
                             config.video_encoder = encoder

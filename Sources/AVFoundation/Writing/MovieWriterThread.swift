@@ -48,8 +48,36 @@ final class MovieWriterThread: @unchecked Sendable {
         ring[(head + count) % ring.count] = item
         count += 1
         if case .video = item { videoCount += 1 }
-        condition.signal()
+        condition.broadcast()
         return true
+    }
+
+    /// Queues an item, waiting for room; false only when the thread has ended.
+    @discardableResult
+    func enqueueWaiting(_ item: Item) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while running {
+            let isVideo: Bool
+            if case .video = item { isVideo = true } else { isVideo = false }
+            if count < capacity, !isVideo || videoCount < videoCapacity {
+                ring[(head + count) % ring.count] = item
+                count += 1
+                if isVideo { videoCount += 1 }
+                condition.broadcast()
+                return true
+            }
+            condition.wait()
+        }
+        return false
+    }
+
+    /// Waits until a video frame would fit, or the thread ends; returns whether it fits.
+    func waitForRoom() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while running, !(videoCount < videoCapacity && count < capacity) { condition.wait() }
+        return running
     }
 
     /// How many items wait.
@@ -75,11 +103,13 @@ final class MovieWriterThread: @unchecked Sendable {
             head = (head + 1) % ring.count
             count -= 1
             if case .video = item { videoCount -= 1 }
+            condition.broadcast()
             condition.unlock()
             if !handler(item) { break }
         }
         condition.lock()
         running = false
+        condition.broadcast()
         for index in ring.indices { ring[index] = nil }
         count = 0
         condition.unlock()

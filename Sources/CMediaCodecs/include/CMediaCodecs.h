@@ -11,6 +11,7 @@ typedef struct cmc_writer_config {
     const char *path;             ///< the file to write
     const char *format;           ///< "mov" or "mp4"
     int fragmented;               ///< write fragments as they are cut (cmc_writer_request_fragment)
+    int faststart;                ///< for unfragmented files: move the index to the front when finishing
 
     int has_video;
     const char *video_encoder;    ///< "libx264" or "libx265"

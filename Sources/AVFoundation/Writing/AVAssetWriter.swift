@@ -1,0 +1,306 @@
+import CaptureDevices
+import Foundation
+import Synchronization
+
+/// An object that writes media to a QuickTime or MPEG-4 file, encoding what its inputs receive.
+///
+/// Encoding runs on a writer thread of its own; `append` hands samples over through a bounded
+/// queue, and `isReadyForMoreMediaData` tells whether it has room. The completion handler of
+/// `finishWriting` runs on an arbitrary queue.
+open class AVAssetWriter: NSObject, @unchecked Sendable {
+    /// The state of a writer.
+    public enum Status: Int, Sendable {
+        /// Inputs can be added; writing has not started.
+        case unknown = 0
+        /// Writing is under way.
+        case writing = 1
+        /// The file is finished.
+        case completed = 2
+        /// Writing failed; see `error`.
+        case failed = 3
+        /// Writing was cancelled and the file removed.
+        case cancelled = 4
+    }
+
+    /// The file the writer writes.
+    public let outputURL: URL
+    /// The kind of file the writer writes.
+    public let outputFileType: AVFileType
+
+    private struct State {
+        var status: Status = .unknown
+        var error: Error?
+        var inputs: [AVAssetWriterInput] = []
+        var sessionStart: CMTime = .invalid
+        var sessionEnd: CMTime = .invalid
+        var metadata: [AVMetadataItem] = []
+        var fragmentInterval: CMTime = .invalid
+        var optimizeForNetwork = true
+        var finishHandler: (@Sendable () -> Void)?
+        var lastFragment = CMTime.zero
+    }
+    private let state = LockedValue(State())
+    private var thread: MovieWriterThread?
+    private var encoder: MovieEncoder?
+
+    /// Creates a writer for a file URL and file type; the file is created when writing starts.
+    public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
+        guard outputURL.isFileURL else {
+            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "An asset writer writes only to file URLs, not \(outputURL)."])
+        }
+        guard [AVFileType.mov, .mp4, .m4v].contains(outputFileType) else {
+            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The file type \(outputFileType.rawValue) cannot be written; use .mov, .mp4 or .m4v."])
+        }
+        self.outputURL = outputURL
+        self.outputFileType = outputFileType
+        super.init()
+    }
+
+    /// Creates a writer for a file URL and file type, as Objective-C code does.
+    public convenience init(url outputURL: URL, fileType outputFileType: AVFileType) throws {
+        try self.init(outputURL: outputURL, fileType: outputFileType)
+    }
+
+    /// The writer's state.
+    open var status: Status { state.withLock { $0.status } }
+    /// Why writing failed, when it did.
+    open var error: Error? { state.withLock { $0.error } }
+    /// The writer's inputs.
+    open var inputs: [AVAssetWriterInput] { state.withLock { $0.inputs } }
+    /// The media types the writer can write.
+    open var availableMediaTypes: [AVMediaType] { [.video, .audio] }
+    /// The movie's metadata, written when the file is finished.
+    open var metadata: [AVMetadataItem] {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+    /// How often a fragment is written while writing; `.invalid` (the default) writes an ordinary file.
+    open var movieFragmentInterval: CMTime {
+        get { state.withLock { $0.fragmentInterval } }
+        set { state.withLock { $0.fragmentInterval = newValue } }
+    }
+    /// Whether the file's index goes first, so that it can play while it downloads.
+    open var shouldOptimizeForNetworkUse: Bool {
+        get { state.withLock { $0.optimizeForNetwork } }
+        set { state.withLock { $0.optimizeForNetwork = newValue } }
+    }
+
+    /// Whether output settings can be used for a media type on this machine.
+    open func canApply(outputSettings: [String: Any]?, forMediaType mediaType: AVMediaType) -> Bool {
+        if case .success = Self.validate(outputSettings, for: mediaType) { return true }
+        return false
+    }
+
+    static func validate(_ settings: [String: Any]?, for mediaType: AVMediaType) -> Result<(ValidatedSettings.Video?, ValidatedSettings.Audio?), SettingsError> {
+        guard let settings else { return .failure(SettingsError("writing samples without output settings (passthrough) is not supported")) }
+        switch mediaType {
+        case .video: return ValidatedSettings.video(settings).map { ($0, nil) }
+        case .audio: return ValidatedSettings.audio(settings).map { (nil, $0) }
+        default: return .failure(SettingsError("media type \(mediaType.rawValue) cannot be written"))
+        }
+    }
+
+    /// Whether an input can be added: writing has not started and no input of its media type was added.
+    open func canAdd(_ input: AVAssetWriterInput) -> Bool {
+        state.withLock { state in
+            state.status == .unknown && input.writer == nil && !state.inputs.contains { $0.mediaType == input.mediaType }
+                && (input.video != nil || input.audio != nil)
+        }
+    }
+
+    /// Adds an input.
+    open func add(_ input: AVAssetWriterInput) {
+        guard canAdd(input) else {
+            ProgrammingError.invalidArgument("-[AVAssetWriter addInput:] Cannot add \(input.mediaType.rawValue) input; check canAdd(_:) first")
+        }
+        state.withLock { $0.inputs.append(input) }
+        input.writer = self
+    }
+
+    /// Creates the file and starts writing; false, with `error` set, when it cannot.
+    @discardableResult
+    open func startWriting() -> Bool {
+        let (inputs, fragmentInterval, optimize, current) = state.withLock { ($0.inputs, $0.fragmentInterval, $0.optimizeForNetwork, $0.status) }
+        guard current == .unknown else {
+            ProgrammingError.invalidState("-[AVAssetWriter startWriting] Cannot call method when status is \(current)")
+        }
+        if FileManager.default.fileExists(atPath: outputURL.path) {
+            return fail(AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: outputURL, NSLocalizedDescriptionKey: "A file already exists at \(outputURL.path)."]))
+        }
+        guard !inputs.isEmpty else { return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The writer has no inputs."])) }
+        var encoding = MovieEncoding(fileType: outputFileType, fragmented: fragmentInterval.isNumeric)
+        encoding.fastStart = optimize
+        if let video = inputs.first(where: { $0.mediaType == .video })?.video {
+            let rate = video.expectedFrameRate ?? 30
+            encoding.video = .init(codec: video.codec, width: video.width, height: video.height,
+                                   bitRate: video.bitRate ?? MovieEncoding.bitRate(width: video.width, height: video.height, frameRate: rate),
+                                   keyframeInterval: video.keyframeInterval ?? max(1, Int(rate.rounded())), expectedFrameRate: rate,
+                                   fullRange: false, preset: "veryfast")
+        }
+        if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
+            encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? 64_000 * audio.channels)
+        }
+        do {
+            encoder = try MovieEncoder(url: outputURL, encoding: encoding, metadata: AVMetadataItem.movieMetadata(metadata))
+        } catch {
+            return fail(error.avError(url: outputURL, successfullyFinished: false))
+        }
+        thread = MovieWriterThread(name: "AVAssetWriter \(outputURL.lastPathComponent)", capacity: 64, videoCapacity: 3) { [self] item in handle(item) }
+        state.withLock { $0.status = .writing }
+        return true
+    }
+
+    private func fail(_ error: AVError) -> Bool {
+        state.withLock { state in
+            state.status = .failed
+            state.error = error
+        }
+        return false
+    }
+
+    /// Starts the timeline: samples are placed relative to this source time, and earlier ones are dropped.
+    open func startSession(atSourceTime startTime: CMTime) {
+        state.withLock { state in
+            if state.status != .writing { ProgrammingError.invalidState("-[AVAssetWriter startSessionAtSourceTime:] Cannot call method when status is \(state.status)") }
+            state.sessionStart = startTime
+        }
+    }
+
+    /// Ends the timeline: samples at or after this source time are dropped.
+    open func endSession(atSourceTime endTime: CMTime) {
+        state.withLock { $0.sessionEnd = endTime }
+    }
+
+    /// Finishes the file; the handler runs when it is complete or has failed.
+    open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {
+        let thread = state.withLock { state -> MovieWriterThread? in
+            guard state.status == .writing else { return nil }
+            state.finishHandler = handler
+            return self.thread
+        }
+        guard let thread else { DispatchQueue.global().async(execute: handler); return }
+        thread.enqueueWaiting(.finish)
+    }
+
+    /// Finishes the file.
+    open func finishWriting() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            finishWriting { continuation.resume() }
+        }
+    }
+
+    /// Stops writing and removes the file.
+    open func cancelWriting() {
+        let thread = state.withLock { state -> MovieWriterThread? in
+            guard state.status == .writing || state.status == .unknown else { return nil }
+            state.status = .cancelled
+            return self.thread
+        }
+        thread?.enqueueWaiting(.finish)
+        if thread == nil { try? FileManager.default.removeItem(at: outputURL) }
+    }
+
+    // MARK: Inputs
+
+    func hasRoom(for mediaType: AVMediaType) -> Bool { thread?.hasRoomForVideo ?? false }
+
+    func waitForRoom() -> Bool { thread?.waitForRoom() ?? false }
+
+    func inputDidFinish() {}
+
+    private func relativeTime(_ time: CMTime) -> CMTime? {
+        state.withLock { state -> CMTime? in
+            guard state.status == .writing else { return nil }
+            if !state.sessionStart.isValid {
+                ProgrammingError.invalidState("-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: must start a session (using -[AVAssetWriter startSessionAtSourceTime:]) first")
+            }
+            if state.sessionEnd.isValid, time >= state.sessionEnd { return .invalid }
+            return time - state.sessionStart
+        }
+    }
+
+    func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime, realTime: Bool) -> Bool {
+        guard let relative = relativeTime(time), let thread else { return false }
+        guard relative.isValid, relative >= .zero else { return true }
+        if realTime {
+            // Real-time sources are never made to wait: a frame with no room is dropped.
+            return thread.enqueue(.video(pixelBuffer, relative)) || status == .writing
+        }
+        return thread.enqueueWaiting(.video(pixelBuffer, relative))
+    }
+
+    func appendAudio(_ sampleBuffer: CMSampleBuffer, realTime: Bool) -> Bool {
+        guard let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription, asbd.mFormatID == kAudioFormatLinearPCM,
+              asbd.mBitsPerChannel == 16, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { return false }
+        guard let relative = relativeTime(sampleBuffer.presentationTimeStamp), let thread else { return false }
+        guard relative.isValid else { return true }
+        let first = Int64((relative.seconds * asbd.mSampleRate).rounded())
+        return thread.enqueueWaiting(.audio(sampleBuffer, first))
+    }
+
+    // MARK: The writer thread
+
+    private func handle(_ item: MovieWriterThread.Item) -> Bool {
+        guard let encoder else { return false }
+        do {
+            switch item {
+            case .video(let pixelBuffer, let time):
+                try encoder.appendVideo(pixelBuffer, at: time)
+                let interval = state.withLock { $0.fragmentInterval }
+                if interval.isNumeric, time - state.withLock({ $0.lastFragment }) >= interval {
+                    encoder.requestFragment()
+                    state.withLock { $0.lastFragment = time }
+                }
+            case .audio(let sampleBuffer, let first):
+                guard let block = sampleBuffer.dataBuffer else { return true }
+                let channels = Int(sampleBuffer.formatDescription?.audioStreamBasicDescription?.mChannelsPerFrame ?? 1)
+                var frames = block.length / (2 * channels)
+                let (end, start) = state.withLock { ($0.sessionEnd, $0.sessionStart) }
+                if end.isValid, let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate {
+                    frames = Int(max(0, min(Int64(frames), Int64(((end - start).seconds * rate).rounded()) - first)))
+                }
+                try encoder.appendAudio(UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self)), frames: frames, first: first)
+            case .finish:
+                finish(encoder)
+                return false
+            }
+        } catch {
+            encoder.abandon()
+            self.encoder = nil
+            let handler = state.withLock { state -> (@Sendable () -> Void)? in
+                state.status = .failed
+                state.error = error.avError(url: outputURL, successfullyFinished: false)
+                return state.finishHandler
+            }
+            if let handler { DispatchQueue.global().async(execute: handler) }
+            return false
+        }
+        return true
+    }
+
+    private func finish(_ encoder: MovieEncoder) {
+        if status == .cancelled {
+            encoder.abandon()
+            self.encoder = nil
+            try? FileManager.default.removeItem(at: outputURL)
+            return
+        }
+        var failure: AVError?
+        do {
+            try encoder.finish()
+            if encoder.encoding.fragmented, shouldOptimizeForNetworkUse {
+                try MovieEncoder.remuxFastStart(outputURL, fileType: outputFileType, metadata: AVMetadataItem.movieMetadata(metadata),
+                                                rotationDegrees: 0, mirrored: false)
+            }
+        } catch {
+            failure = error.avError(url: outputURL, successfullyFinished: false)
+        }
+        self.encoder = nil
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            state.status = failure == nil ? .completed : .failed
+            state.error = failure
+            return state.finishHandler
+        }
+        if let handler { DispatchQueue.global().async(execute: handler) }
+    }
+}

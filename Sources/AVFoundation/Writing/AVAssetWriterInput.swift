@@ -1,0 +1,135 @@
+import CaptureDevices
+import Foundation
+
+/// A track of an asset writer: it takes sample buffers of one media type and encodes them
+/// with its output settings.
+///
+/// Invalid output settings stop the process at init, as on Apple platforms; check them first
+/// with `AVAssetWriter.canApply(outputSettings:forMediaType:)`.
+open class AVAssetWriterInput: NSObject, @unchecked Sendable {
+    /// The kind of media the input takes.
+    public let mediaType: AVMediaType
+    /// The settings its media is encoded with.
+    public let outputSettings: [String: Any]?
+    /// A description of the samples to come, if given.
+    public let sourceFormatHint: CMFormatDescription?
+    let video: ValidatedSettings.Video?
+    let audio: ValidatedSettings.Audio?
+
+    private struct State {
+        var expectsMediaDataInRealTime = false
+        var finished = false
+    }
+    private let state = LockedValue(State())
+    weak var writer: AVAssetWriter?
+
+    /// Creates an input for a media type with output settings; `nil` settings are not supported yet for encoding.
+    public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {
+        self.mediaType = mediaType
+        self.outputSettings = outputSettings
+        self.sourceFormatHint = sourceFormatHint
+        switch AVAssetWriter.validate(outputSettings, for: mediaType) {
+        case .success(let validated):
+            video = validated.0
+            audio = validated.1
+        case .failure(let error):
+            ProgrammingError.invalidArgument("-[AVAssetWriterInput initWithMediaType:outputSettings:] \(error.description)")
+        }
+        super.init()
+    }
+
+    /// Creates an input for a media type with output settings.
+    public convenience init(mediaType: AVMediaType, outputSettings: [String: Any]?) {
+        self.init(mediaType: mediaType, outputSettings: outputSettings, sourceFormatHint: nil)
+    }
+
+    /// Whether samples come in real time, from a capture session; the writer then favours keeping up.
+    open var expectsMediaDataInRealTime: Bool {
+        get { state.withLock { $0.expectsMediaDataInRealTime } }
+        set { state.withLock { $0.expectsMediaDataInRealTime = newValue } }
+    }
+
+    /// Whether the input can take another sample now without waiting: the writer's queue has room.
+    open var isReadyForMoreMediaData: Bool {
+        guard let writer, writer.status == .writing, !isFinished else { return false }
+        return writer.hasRoom(for: mediaType)
+    }
+
+    var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Appends a sample buffer; false when the writer failed or the input is finished.
+    @discardableResult
+    open func append(_ sampleBuffer: CMSampleBuffer) -> Bool {
+        guard let writer, !isFinished else { return false }
+        if mediaType == .video {
+            guard let image = sampleBuffer.imageBuffer else { return false }
+            return writer.appendVideo(image, at: sampleBuffer.presentationTimeStamp, realTime: expectsMediaDataInRealTime)
+        }
+        return writer.appendAudio(sampleBuffer, realTime: expectsMediaDataInRealTime)
+    }
+
+    /// Appends a frame at a presentation time, for the pixel buffer adaptor.
+    func append(_ pixelBuffer: CVPixelBuffer, at time: CMTime) -> Bool {
+        guard let writer, !isFinished, mediaType == .video else { return false }
+        return writer.appendVideo(pixelBuffer, at: time, realTime: expectsMediaDataInRealTime)
+    }
+
+    /// Says that no more samples will come.
+    open func markAsFinished() {
+        state.withLock { $0.finished = true }
+        writer?.inputDidFinish()
+    }
+
+    /// Calls `block` on `queue` whenever the input is ready for more data, until it is marked finished.
+    open func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
+        let pump = UncheckedSendable(self)
+        queue.async {
+            let input = pump.value
+            while !input.isFinished, let writer = input.writer, writer.status == .writing {
+                if input.isReadyForMoreMediaData {
+                    block()
+                } else if !writer.waitForRoom() {
+                    break
+                }
+            }
+        }
+    }
+}
+
+/// Appends pixel buffers with presentation times to a video input, from a pool it offers.
+open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
+    /// The video input the adaptor feeds.
+    public let assetWriterInput: AVAssetWriterInput
+    /// The attributes of the pixel buffers the client will append.
+    public let sourcePixelBufferAttributes: [String: Any]?
+    private let pool = LockedValue<CVPixelBufferPool?>(nil)
+
+    /// Creates an adaptor for a video input.
+    public init(assetWriterInput input: AVAssetWriterInput, sourcePixelBufferAttributes: [String: Any]?) {
+        if input.mediaType != .video {
+            ProgrammingError.invalidArgument("-[AVAssetWriterInputPixelBufferAdaptor initWithAssetWriterInput:] the input must take video")
+        }
+        assetWriterInput = input
+        self.sourcePixelBufferAttributes = sourcePixelBufferAttributes
+        super.init()
+    }
+
+    /// A pool of buffers like the ones the client will append; `nil` until the writer starts writing.
+    open var pixelBufferPool: CVPixelBufferPool? {
+        pool.withLock { pool in
+            if pool == nil, assetWriterInput.writer?.status == .writing, let video = assetWriterInput.video {
+                let format = attributeOSType(sourcePixelBufferAttributes?[kCVPixelBufferPixelFormatTypeKey]) ?? kCVPixelFormatType_32BGRA
+                let width = attributeInt(sourcePixelBufferAttributes?[kCVPixelBufferWidthKey]) ?? video.width
+                let height = attributeInt(sourcePixelBufferAttributes?[kCVPixelBufferHeightKey]) ?? video.height
+                pool = CVPixelBufferPool(width: width, height: height, pixelFormatType: format, minimumBufferCount: 4)
+            }
+            return pool
+        }
+    }
+
+    /// Appends a frame at a presentation time; false when the writer failed.
+    @discardableResult
+    open func append(_ pixelBuffer: CVPixelBuffer, withPresentationTime presentationTime: CMTime) -> Bool {
+        assetWriterInput.append(pixelBuffer, at: presentationTime)
+    }
+}
