@@ -6,7 +6,10 @@ import CaptureDevices
 import CMallocCounter
 import Foundation
 
-let secondsPerCase = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 4
+let arguments = Array(CommandLine.arguments.dropFirst())
+let secondsPerCase = arguments.compactMap(Double.init).first ?? 4
+let chosen = Set(arguments.filter { Double($0) == nil })
+func runs(_ name: String) -> Bool { chosen.isEmpty || chosen.contains(name) }
 
 /// A delegate that does nothing but count.
 final class EmptyDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
@@ -154,34 +157,40 @@ func gstreamerThroughput(format: String, frames: Int) -> (fps: Double, cpuPerFra
     return (Double(frames) / elapsed, cpu / Double(frames))
 }
 
-RenderStatistics.measuresProducerCPU.store(true, ordering: .relaxed)
-print("LinuxAVFoundation frame path benchmark: 1920x1080, virtual camera unpaced, empty delegate, \(secondsPerCase) s per case")
-print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
-print("")
-let floor = handoffFloor()
-print(String(format: "floor: one wake-up of a sleeping dispatch queue from another thread costs %.1f us of CPU here", floor * 1e6))
-let render720 = renderCost(width: 1280, height: 720, format: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
-print(String(format: "renderer alone, 1280x720 420v: %.2f ms/frame = %.0f fps on one core (needs 60)", render720 * 1000, 1 / render720))
-for (name, format, gstFormat, bytesPerPixel) in [("BGRA", kCVPixelFormatType_32BGRA, "BGRA", 4.0), ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "NV12", 1.5)] {
-    let warmRender = renderCost(width: 1920, height: 1080, format: format)
-    let copy = memcpyCost(bytes: Int(1920 * 1080 * bytesPerPixel))
-    let figures = try sessionThroughput(format: format)
-    let render = figures.renderPerFrame
-    let outside = figures.cpuPerFrame - render
-    print("\(name):")
-    print(String(format: "  session -> video data output -> empty delegate: %.1f frames/s delivered (%.1f produced)", figures.deliveredPerSecond, figures.producedPerSecond))
-    print(String(format: "  CPU per frame %.3f ms, of which rendering %.3f ms (%.3f ms into one warm buffer), outside rendering %.1f us",
-                 figures.cpuPerFrame * 1000, render * 1000, warmRender * 1000, outside * 1e6))
-    print(String(format: "    producer thread outside rendering %.1f us; delivery to the delegate's queue (wake-up, drain, callback) %.1f us",
-                 (figures.producerPerFrame - render) * 1e6, (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
-    print(String(format: "    outside rendering less the wake-up floor: %.1f us", (outside - floor) * 1e6))
-    print(String(format: "  heap allocations per frame in steady state: %.3f", figures.allocationsPerFrame))
-    print(String(format: "  one memcpy of the frame (the floor): %.3f ms", copy * 1000))
-    let gstFrames = max(60, Int(figures.producedPerSecond * secondsPerCase))
-    if let gst = gstreamerThroughput(format: gstFormat, frames: gstFrames) {
-        print(String(format: "  gst-launch-1.0 videotestsrc ! %@ 1920x1080 ! fakesink: %.1f frames/s, CPU %.3f ms/frame", gstFormat, gst.fps, gst.cpuPerFrame * 1000))
-        print(String(format: "  ratio (ours / GStreamer): %.2fx frames/s", figures.deliveredPerSecond / gst.fps))
-    } else {
-        print("  gst-launch-1.0 not available: install gstreamer1.0-tools and gstreamer1.0-plugins-base for the comparison")
+func frameCase() throws {
+    RenderStatistics.measuresProducerCPU.store(true, ordering: .relaxed)
+    print("LinuxAVFoundation frame path benchmark: 1920x1080, virtual camera unpaced, empty delegate, \(secondsPerCase) s per case")
+    print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    print("")
+    let floor = handoffFloor()
+    print(String(format: "floor: one wake-up of a sleeping dispatch queue from another thread costs %.1f us of CPU here", floor * 1e6))
+    let render720 = renderCost(width: 1280, height: 720, format: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+    print(String(format: "renderer alone, 1280x720 420v: %.2f ms/frame = %.0f fps on one core (needs 60)", render720 * 1000, 1 / render720))
+    for (name, format, gstFormat, bytesPerPixel) in [("BGRA", kCVPixelFormatType_32BGRA, "BGRA", 4.0), ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "NV12", 1.5)] {
+        let warmRender = renderCost(width: 1920, height: 1080, format: format)
+        let copy = memcpyCost(bytes: Int(1920 * 1080 * bytesPerPixel))
+        let figures = try sessionThroughput(format: format)
+        let render = figures.renderPerFrame
+        let outside = figures.cpuPerFrame - render
+        print("\(name):")
+        print(String(format: "  session -> video data output -> empty delegate: %.1f frames/s delivered (%.1f produced)", figures.deliveredPerSecond, figures.producedPerSecond))
+        print(String(format: "  CPU per frame %.3f ms, of which rendering %.3f ms (%.3f ms into one warm buffer), outside rendering %.1f us",
+                     figures.cpuPerFrame * 1000, render * 1000, warmRender * 1000, outside * 1e6))
+        print(String(format: "    producer thread outside rendering %.1f us; delivery to the delegate's queue (wake-up, drain, callback) %.1f us",
+                     (figures.producerPerFrame - render) * 1e6, (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
+        print(String(format: "    outside rendering less the wake-up floor: %.1f us", (outside - floor) * 1e6))
+        print(String(format: "  heap allocations per frame in steady state: %.3f", figures.allocationsPerFrame))
+        print(String(format: "  one memcpy of the frame (the floor): %.3f ms", copy * 1000))
+        let gstFrames = max(60, Int(figures.producedPerSecond * secondsPerCase))
+        if let gst = gstreamerThroughput(format: gstFormat, frames: gstFrames) {
+            print(String(format: "  gst-launch-1.0 videotestsrc ! %@ 1920x1080 ! fakesink: %.1f frames/s, CPU %.3f ms/frame", gstFormat, gst.fps, gst.cpuPerFrame * 1000))
+            print(String(format: "  ratio (ours / GStreamer): %.2fx frames/s", figures.deliveredPerSecond / gst.fps))
+        } else {
+            print("  gst-launch-1.0 not available: install gstreamer1.0-tools and gstreamer1.0-plugins-base for the comparison")
+        }
     }
 }
+
+if runs("frames") { try frameCase() }
+if runs("encode") { try EncodeBenchmark.run() }
+if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

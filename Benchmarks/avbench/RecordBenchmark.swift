@@ -1,0 +1,43 @@
+import AVFoundation
+import Foundation
+
+/// A long 1080p30 recording from the virtual camera: frames dropped and CPU per second of video.
+enum RecordBenchmark {
+    final class Finish: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
+            done.signal()
+        }
+    }
+
+    static func run(seconds: Double) throws {
+        print("")
+        print("Recording \(Int(seconds)) s of 1920x1080 at 30 fps with audio from the virtual devices (H.264 + AAC):")
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avbench-record-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("long.mov")
+        let session = AVCaptureSession()
+        session.beginConfiguration()
+        session.sessionPreset = .hd1920x1080
+        session.addInput(try AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
+        session.addInput(try AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .audio)!))
+        let movie = AVCaptureMovieFileOutput()
+        movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1)
+        session.addOutput(movie)
+        session.commitConfiguration()
+        session.startRunning()
+        let finish = Finish()
+        let cpu0 = cpuSeconds()
+        movie.startRecording(to: url, recordingDelegate: finish)
+        finish.done.wait()
+        let cpu = cpuSeconds() - cpu0
+        session.stopRunning()
+        let expected = Int((seconds * 30).rounded())
+        let counted = shell(["/usr/bin/ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
+                             "-of", "default=nw=1:nk=1", url.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let frames = Int(counted) ?? -1
+        print(String(format: "  frames in the file: %d of %d expected: %d dropped", frames, expected, expected - frames))
+        print(String(format: "  process CPU: %.2f s per second of video (of 2 cores), file %.1f MB", cpu / seconds, EncodeBenchmark.size(url) / 1e6))
+    }
+}
