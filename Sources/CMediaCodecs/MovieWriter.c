@@ -127,6 +127,50 @@ static int open_audio(cmc_writer *w, const cmc_writer_config *c) {
     return av_frame_get_buffer(w->audio_frame, 0);
 }
 
+static enum AVCodecID codec_id_named(const char *name) {
+    if (!name) return AV_CODEC_ID_NONE;
+    if (strcmp(name, "h264") == 0) return AV_CODEC_ID_H264;
+    if (strcmp(name, "hevc") == 0) return AV_CODEC_ID_HEVC;
+    if (strcmp(name, "aac") == 0) return AV_CODEC_ID_AAC;
+    if (strcmp(name, "pcm_s16le") == 0) return AV_CODEC_ID_PCM_S16LE;
+    return AV_CODEC_ID_NONE;
+}
+
+static int add_passthrough_stream(cmc_writer *w, const cmc_writer_config *c, int video) {
+    enum AVCodecID id = codec_id_named(video ? c->video_passthrough : c->audio_passthrough);
+    if (id == AV_CODEC_ID_NONE) return AVERROR(EINVAL);
+    AVStream *st = avformat_new_stream(w->format, NULL);
+    if (!st) return AVERROR(ENOMEM);
+    AVCodecParameters *par = st->codecpar;
+    par->codec_id = id;
+    const uint8_t *extradata = video ? c->video_extradata : c->audio_extradata;
+    int extradata_size = video ? c->video_extradata_size : c->audio_extradata_size;
+    if (extradata && extradata_size > 0) {
+        par->extradata = av_mallocz(extradata_size + AV_INPUT_BUFFER_PADDING_SIZE);
+        if (!par->extradata) return AVERROR(ENOMEM);
+        memcpy(par->extradata, extradata, extradata_size);
+        par->extradata_size = extradata_size;
+    }
+    if (video) {
+        par->codec_type = AVMEDIA_TYPE_VIDEO;
+        par->width = c->width;
+        par->height = c->height;
+        if (id == AV_CODEC_ID_HEVC) par->codec_tag = MKTAG('h', 'v', 'c', '1');
+        st->time_base = (AVRational){1, 90000};
+        set_display_matrix(st, c->rotation_degrees, c->mirrored);
+        w->video_stream = st;
+    } else {
+        par->codec_type = AVMEDIA_TYPE_AUDIO;
+        par->sample_rate = c->sample_rate;
+        av_channel_layout_default(&par->ch_layout, c->channels);
+        if (id == AV_CODEC_ID_AAC) par->frame_size = 1024;
+        if (id == AV_CODEC_ID_PCM_S16LE) { par->bits_per_coded_sample = 16; par->block_align = 2 * c->channels; }
+        st->time_base = (AVRational){1, c->sample_rate};
+        w->audio_stream = st;
+    }
+    return 0;
+}
+
 cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     int err = 0;
     av_log_set_level(AV_LOG_ERROR);
@@ -136,8 +180,10 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     w->faststart = c->faststart;
     w->packet = av_packet_alloc();
     if ((err = avformat_alloc_output_context2(&w->format, NULL, c->format, c->path)) < 0) goto fail;
-    if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
-    if (c->has_audio && (err = open_audio(w, c)) < 0) goto fail;
+    if (c->video_passthrough) { if ((err = add_passthrough_stream(w, c, 1)) < 0) goto fail; }
+    else if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
+    if (c->audio_passthrough) { if ((err = add_passthrough_stream(w, c, 0)) < 0) goto fail; }
+    else if (c->has_audio && (err = open_audio(w, c)) < 0) goto fail;
     if ((err = avio_open(&w->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) goto fail;
     *error = 0;
     return w;
@@ -282,6 +328,26 @@ int cmc_writer_write_audio(cmc_writer *w, const int16_t *samples, int frames, in
     av_freep(&converted);
     if (got < 0) return got;
     return encode_audio_fifo(w, 0);
+}
+
+int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe) {
+    int err = write_header(w);
+    if (err < 0) return err;
+    AVStream *stream = video ? w->video_stream : w->audio_stream;
+    if (!stream) return AVERROR(EINVAL);
+    if ((err = av_new_packet(w->packet, size)) < 0) return err;
+    memcpy(w->packet->data, data, size);
+    w->packet->pts = av_rescale_q(pts_us, (AVRational){1, 1000000}, stream->time_base);
+    w->packet->dts = av_rescale_q(dts_us, (AVRational){1, 1000000}, stream->time_base);
+    w->packet->flags = keyframe ? AV_PKT_FLAG_KEY : 0;
+    w->packet->stream_index = stream->index;
+    if (w->fragmented && w->fragment_requested && (video ? keyframe : !w->video_stream)) {
+        if ((err = cut_fragment(w)) < 0) { av_packet_unref(w->packet); return err; }
+    }
+    w->bytes_muxed += size;
+    err = av_interleaved_write_frame(w->format, w->packet);
+    if (err < 0) return err;
+    return w->format->pb->error;
 }
 
 void cmc_writer_request_fragment(cmc_writer *w) { w->fragment_requested = 1; }

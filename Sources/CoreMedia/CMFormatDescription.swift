@@ -85,20 +85,28 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
     package let videoDimensions: CMVideoDimensions
     /// The stream description, for audio; at a stable address.
     private let streamDescription: UnsafeMutablePointer<AudioStreamBasicDescription>?
+    /// Codec configuration boxes, such as `avcC` for H.264, by box type.
+    package let extensionAtoms: [String: Data]
+    /// The audio codec's magic cookie, such as an AAC AudioSpecificConfig.
+    package let magicCookie: Data?
 
     /// Creates a video format description.
-    package init(video codecType: CMVideoCodecType, width: Int32, height: Int32) {
+    package init(video codecType: CMVideoCodecType, width: Int32, height: Int32, extensionAtoms: [String: Data] = [:]) {
         self.mediaTypeCode = kCMMediaType_Video
         self.mediaSubTypeCode = codecType
         self.videoDimensions = CMVideoDimensions(width: width, height: height)
         self.streamDescription = nil
+        self.extensionAtoms = extensionAtoms
+        self.magicCookie = nil
     }
 
     /// Creates an audio format description.
-    package init(audio asbd: AudioStreamBasicDescription) {
+    package init(audio asbd: AudioStreamBasicDescription, magicCookie: Data? = nil) {
         self.mediaTypeCode = kCMMediaType_Audio
         self.mediaSubTypeCode = asbd.mFormatID
         self.videoDimensions = CMVideoDimensions(width: 0, height: 0)
+        self.extensionAtoms = [:]
+        self.magicCookie = magicCookie
         let pointer = UnsafeMutablePointer<AudioStreamBasicDescription>.allocate(capacity: 1)
         pointer.initialize(to: asbd)
         self.streamDescription = pointer
@@ -106,7 +114,18 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
 
     deinit {
         streamDescription?.deallocate()
+        cookieStorage?.deallocate()
     }
+
+    /// The magic cookie at a stable address.
+    private lazy var cookieStorage: UnsafeMutableRawPointer? = {
+        guard let magicCookie, !magicCookie.isEmpty else { return nil }
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: magicCookie.count, alignment: 8)
+        magicCookie.copyBytes(to: pointer.assumingMemoryBound(to: UInt8.self), count: magicCookie.count)
+        return pointer
+    }()
+
+    package var magicCookieBytes: UnsafeRawPointer? { cookieStorage.map { UnsafeRawPointer($0) } }
 
     /// The kind of media.
     public var mediaType: MediaType { MediaType(rawValue: mediaTypeCode) }
@@ -161,7 +180,13 @@ public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFor
 public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
                                            extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
     guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
-    formatDescriptionOut.pointee = CMFormatDescription(video: codecType, width: width, height: height)
+    var atoms: [String: Data] = [:]
+    if let boxes = extensions?.object(forKey: kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms) as? [String: Any] {
+        for (type, value) in boxes {
+            if let data = value as? Data { atoms[type] = data } else if let data = value as? NSData { atoms[type] = data as Data }
+        }
+    }
+    formatDescriptionOut.pointee = CMFormatDescription(video: codecType, width: width, height: height, extensionAtoms: atoms)
     return noErr
 }
 
@@ -183,9 +208,26 @@ public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: Unsafe
                                            layout: UnsafeRawPointer?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
                                            extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>) -> OSStatus {
     guard asbd.pointee.mSampleRate > 0, asbd.pointee.mChannelsPerFrame > 0 else { return kCMFormatDescriptionError_InvalidParameter }
-    formatDescriptionOut.pointee = CMFormatDescription(audio: asbd.pointee)
+    let cookie = magicCookie.map { Data(bytes: $0, count: magicCookieSize) }
+    formatDescriptionOut.pointee = CMFormatDescription(audio: asbd.pointee, magicCookie: cookie)
     return noErr
 }
 
 /// A format description call was given a bad argument.
 public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710
+
+/// The extension key for codec configuration boxes, a dictionary from box type to data.
+public let kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: CFString = "SampleDescriptionExtensionAtoms"
+
+/// Returns a format description's extensions, such as its codec configuration boxes.
+public func CMFormatDescriptionGetExtensions(_ desc: CMFormatDescription) -> CFDictionary? {
+    guard !desc.extensionAtoms.isEmpty else { return nil }
+    return [kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: desc.extensionAtoms] as NSDictionary
+}
+
+/// Returns an audio format description's magic cookie and its size.
+public func CMAudioFormatDescriptionGetMagicCookie(_ desc: CMAudioFormatDescription, sizeOut: UnsafeMutablePointer<Int>?) -> UnsafeRawPointer? {
+    guard let cookie = desc.magicCookie else { sizeOut?.pointee = 0; return nil }
+    sizeOut?.pointee = cookie.count
+    return desc.magicCookieBytes
+}

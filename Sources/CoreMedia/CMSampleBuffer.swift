@@ -199,3 +199,8 @@ public let kCMSampleBufferDroppedFrameReasonInfo_CameraModeSwitch: CFString = "C
 public let kCMSampleBufferAttachmentKey_DrainAfterDecoding: CFString = "DrainAfterDecoding"
 /// The attachment key for whether a decoder should reset before this buffer.
 public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "ResetDecoderBeforeDecoding"
+
+/// The attachment key that marks a compressed sample as not a sync sample (not a keyframe); on Linux it is set on the sample buffer.
+public let kCMSampleAttachmentKey_NotSync: CFString = "NotSync"
+/// The attachment key that says whether a sample depends on others.
+public let kCMSampleAttachmentKey_DependsOnOthers: CFString = "DependsOnOthers"

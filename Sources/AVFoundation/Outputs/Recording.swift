@@ -182,6 +182,8 @@ final class Recording: @unchecked Sendable {
             }
             samplesWritten += 1
             if !hasVideo { afterWriting(at: CMTime(value: first, timescale: Int32(encoder!.encoding.audio!.sampleRate))) }
+        case .packet:
+            break  // capture delivers uncompressed samples only
         case .finish:
             finish()
             return false

@@ -91,8 +91,30 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         return false
     }
 
+    /// The stream a passthrough input writes, from its format hint; nil when the hint cannot be written as it is.
+    static func passthrough(for input: AVAssetWriterInput) -> MovieEncoding.Passthrough? {
+        guard input.outputSettings == nil, let hint = input.sourceFormatHint else { return nil }
+        switch (input.mediaType, hint.mediaSubTypeCode) {
+        case (.video, kCMVideoCodecType_H264):
+            guard let avcC = hint.extensionAtoms["avcC"] else { return nil }
+            return .init(codec: "h264", extradata: avcC, width: Int(hint.dimensions.width), height: Int(hint.dimensions.height))
+        case (.video, kCMVideoCodecType_HEVC):
+            guard let hvcC = hint.extensionAtoms["hvcC"] else { return nil }
+            return .init(codec: "hevc", extradata: hvcC, width: Int(hint.dimensions.width), height: Int(hint.dimensions.height))
+        case (.audio, kAudioFormatMPEG4AAC):
+            guard let asbd = hint.audioStreamBasicDescription, let cookie = hint.magicCookie else { return nil }
+            return .init(codec: "aac", extradata: cookie, sampleRate: Int(asbd.mSampleRate), channels: Int(asbd.mChannelsPerFrame))
+        case (.audio, kAudioFormatLinearPCM):
+            guard let asbd = hint.audioStreamBasicDescription, asbd.mBitsPerChannel == 16, asbd.mFormatFlags & kAudioFormatFlagIsFloat == 0,
+                  asbd.mFormatFlags & kAudioFormatFlagIsBigEndian == 0, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { return nil }
+            return .init(codec: "pcm_s16le", extradata: Data(), sampleRate: Int(asbd.mSampleRate), channels: Int(asbd.mChannelsPerFrame))
+        default:
+            return nil
+        }
+    }
+
     static func validate(_ settings: [String: Any]?, for mediaType: AVMediaType) -> Result<(ValidatedSettings.Video?, ValidatedSettings.Audio?), SettingsError> {
-        guard let settings else { return .failure(SettingsError("writing samples without output settings (passthrough) is not supported")) }
+        guard let settings else { return .success((nil, nil)) }  // passthrough: samples are written as they are
         switch mediaType {
         case .video: return ValidatedSettings.video(settings).map { ($0, nil) }
         case .audio: return ValidatedSettings.audio(settings).map { (nil, $0) }
@@ -104,7 +126,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open func canAdd(_ input: AVAssetWriterInput) -> Bool {
         state.withLock { state in
             state.status == .unknown && input.writer == nil && !state.inputs.contains { $0.mediaType == input.mediaType }
-                && (input.video != nil || input.audio != nil)
+                && (input.video != nil || input.audio != nil || Self.passthrough(for: input) != nil)
         }
     }
 
@@ -140,6 +162,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? 64_000 * audio.channels)
         }
+        encoding.videoPassthrough = inputs.first(where: { $0.mediaType == .video }).flatMap(Self.passthrough(for:))
+        encoding.audioPassthrough = inputs.first(where: { $0.mediaType == .audio }).flatMap(Self.passthrough(for:))
         do {
             encoder = try MovieEncoder(url: outputURL, encoding: encoding, metadata: AVMetadataItem.movieMetadata(metadata))
         } catch {
@@ -229,6 +253,14 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         return thread.enqueueWaiting(.video(pixelBuffer, relative))
     }
 
+    /// Appends an already-compressed sample to a passthrough input.
+    func appendPacket(_ sampleBuffer: CMSampleBuffer, video: Bool) -> Bool {
+        guard sampleBuffer.dataBuffer != nil, let pts = relativeTime(sampleBuffer.presentationTimeStamp), let thread else { return false }
+        guard pts.isValid else { return true }
+        let dts = sampleBuffer.decodeTimeStamp.isNumeric ? (relativeTime(sampleBuffer.decodeTimeStamp) ?? pts) : pts
+        return thread.enqueueWaiting(.packet(sampleBuffer, video: video, pts, dts.isValid ? dts : pts))
+    }
+
     func appendAudio(_ sampleBuffer: CMSampleBuffer, realTime: Bool) -> Bool {
         guard let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription, asbd.mFormatID == kAudioFormatLinearPCM,
               asbd.mBitsPerChannel == 16, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { return false }
@@ -260,6 +292,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                     frames = Int(max(0, min(Int64(frames), Int64(((end - start).seconds * rate).rounded()) - first)))
                 }
                 try encoder.appendAudio(UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self)), frames: frames, first: first)
+            case .packet(let sampleBuffer, let video, let pts, let dts):
+                guard let block = sampleBuffer.dataBuffer else { return true }
+                let keyframe = CMGetAttachment(sampleBuffer, key: kCMSampleAttachmentKey_NotSync, attachmentModeOut: nil).map { ($0 as? Bool) != true } ?? true
+                try encoder.appendPacket(video: video, block.bytes, count: block.length, presentationTime: pts, decodeTime: dts, keyframe: keyframe)
             case .finish:
                 finish(encoder)
                 return false

@@ -23,7 +23,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     private let state = LockedValue(State())
     weak var writer: AVAssetWriter?
 
-    /// Creates an input for a media type with output settings; `nil` settings are not supported yet for encoding.
+    /// Creates an input for a media type: with output settings, samples are encoded; with `nil`, already-compressed
+    /// samples described by `sourceFormatHint` (H.264, HEVC, AAC or 16-bit PCM) are written as they are.
     public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {
         self.mediaType = mediaType
         self.outputSettings = outputSettings
@@ -61,6 +62,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     @discardableResult
     open func append(_ sampleBuffer: CMSampleBuffer) -> Bool {
         guard let writer, !isFinished else { return false }
+        if outputSettings == nil { return writer.appendPacket(sampleBuffer, video: mediaType == .video) }
         if mediaType == .video {
             guard let image = sampleBuffer.imageBuffer else { return false }
             return writer.appendVideo(image, at: sampleBuffer.presentationTimeStamp, realTime: expectsMediaDataInRealTime)

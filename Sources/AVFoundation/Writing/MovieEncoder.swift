@@ -21,9 +21,19 @@ struct MovieEncoding: Sendable {
         var channels: Int
         var bitRate: Int
     }
+    /// A stream of already-compressed packets, written as they are.
+    struct Passthrough: Sendable {
+        /// FFmpeg's name for the codec: h264, hevc, aac or pcm_s16le.
+        var codec: String
+        var extradata: Data
+        var width = 0, height = 0
+        var sampleRate = 0, channels = 0
+    }
     var fileType: AVFileType
     var video: Video?
     var audio: Audio?
+    var videoPassthrough: Passthrough?
+    var audioPassthrough: Passthrough?
     /// Whether fragments are written while recording, so that a file cut short stays readable.
     var fragmented: Bool
     /// For unfragmented files, whether the index is moved to the front when finishing.
@@ -84,6 +94,10 @@ final class MovieEncoder {
         self.url = url
         self.encoding = encoding
         var error: Int32 = 0
+        let videoExtradata = [UInt8](encoding.videoPassthrough?.extradata ?? Data())
+        let audioExtradata = [UInt8](encoding.audioPassthrough?.extradata ?? Data())
+        let videoCodec = encoding.videoPassthrough.map { strdup($0.codec) }, audioCodec = encoding.audioPassthrough.map { strdup($0.codec) }
+        defer { free(videoCodec ?? nil); free(audioCodec ?? nil) }
         let opened: OpaquePointer? = url.path.withCString { path in
             encoding.fileType.muxerName.withCString { format in
                 (ValidatedSettings.encoder(for: encoding.video?.codec ?? .h264) ?? "libx264").withCString { encoder in
@@ -112,7 +126,26 @@ final class MovieEncoder {
                             config.channels = Int32(audio.channels)
                             config.audio_bit_rate = Int64(audio.bitRate)
                         }
-                        return cmc_writer_open(&config, &error)
+                        return videoExtradata.withUnsafeBufferPointer { videoBytes in
+                            audioExtradata.withUnsafeBufferPointer { audioBytes in
+                                if let passthrough = encoding.videoPassthrough {
+                                    config.video_passthrough = UnsafePointer(videoCodec!)
+                                    config.video_extradata = videoBytes.baseAddress
+                                    config.video_extradata_size = Int32(videoBytes.count)
+                                    config.width = Int32(passthrough.width)
+                                    config.height = Int32(passthrough.height)
+                                    config.rotation_degrees = Int32(encoding.rotationDegrees)
+                                }
+                                if let passthrough = encoding.audioPassthrough {
+                                    config.audio_passthrough = UnsafePointer(audioCodec!)
+                                    config.audio_extradata = audioBytes.baseAddress
+                                    config.audio_extradata_size = Int32(audioBytes.count)
+                                    config.sample_rate = Int32(passthrough.sampleRate)
+                                    config.channels = Int32(passthrough.channels)
+                                }
+                                return cmc_writer_open(&config, &error)
+                            }
+                        }
                     }
                 }
             }
@@ -152,6 +185,15 @@ final class MovieEncoder {
         if first < 0 { skip = Int(min(Int64(frames), -first)) }
         guard frames - skip > 0 else { return }
         let result = cmc_writer_write_audio(writer, samples + skip * audio.channels, Int32(frames - skip), first + Int64(skip))
+        if result < 0 { throw MovieEncoderError(code: result) }
+    }
+
+    /// Writes an already-compressed packet of a passthrough stream, at times relative to the start of the movie.
+    func appendPacket(video: Bool, _ bytes: UnsafeRawPointer, count: Int, presentationTime: CMTime, decodeTime: CMTime, keyframe: Bool) throws(MovieEncoderError) {
+        guard let writer else { return }
+        let pts = presentationTime.convertScale(1_000_000, method: .default).value
+        let dts = decodeTime.isNumeric ? decodeTime.convertScale(1_000_000, method: .default).value : pts
+        let result = cmc_writer_write_packet(writer, video ? 1 : 0, bytes.assumingMemoryBound(to: UInt8.self), Int32(count), pts, dts, keyframe ? 1 : 0)
         if result < 0 { throw MovieEncoderError(code: result) }
     }
 

@@ -9,6 +9,8 @@ final class MovieWriterThread: @unchecked Sendable {
     enum Item {
         case video(CVPixelBuffer, CMTime)
         case audio(CMSampleBuffer, Int64)
+        /// An already-compressed sample, with its presentation and decode times relative to the start.
+        case packet(CMSampleBuffer, video: Bool, CMTime, CMTime)
         case finish
     }
 
@@ -42,7 +44,7 @@ final class MovieWriterThread: @unchecked Sendable {
         switch item {
         case .finish: isFinish = true
         case .video: isFinish = false; if videoCount >= videoCapacity { return false }
-        case .audio: isFinish = false
+        case .audio, .packet: isFinish = false
         }
         guard count < capacity || (isFinish && count <= capacity) else { return false }
         ring[(head + count) % ring.count] = item

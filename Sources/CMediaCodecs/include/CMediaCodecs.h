@@ -27,6 +27,14 @@ typedef struct cmc_writer_config {
     int has_audio;
     int sample_rate, channels;    ///< of the 16-bit interleaved input
     int64_t audio_bit_rate;
+
+    /// Passthrough: already-compressed packets written as they are ("h264", "hevc"; "aac", "pcm_s16le").
+    const char *video_passthrough;
+    const uint8_t *video_extradata;
+    int video_extradata_size;
+    const char *audio_passthrough;
+    const uint8_t *audio_extradata;
+    int audio_extradata_size;
 } cmc_writer_config;
 
 typedef struct cmc_writer cmc_writer;
@@ -43,6 +51,8 @@ int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, c
                            int64_t pts_us, cmc_release_callback release, void *opaque);
 /// Encodes 16-bit interleaved samples whose first sample is number `first_sample` of the recording.
 int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frames, int64_t first_sample);
+/// Writes one already-compressed packet of a passthrough stream, at `pts_us` and `dts_us` microseconds.
+int cmc_writer_write_packet(cmc_writer *writer, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe);
 /// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only).
 void cmc_writer_request_fragment(cmc_writer *writer);
 /// Bytes handed to the container so far, an estimate of the finished file's size.
