@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
 set -euo pipefail
-packages=(libyuv-dev pkg-config)
+packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg pkg-config)
 if [ "${1:-}" = "--with-peers" ]; then
   # Peers the benchmarks compare against, in the same run.
   packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base)

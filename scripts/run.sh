@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs what avcapture needs, then lists the capture devices and captures from the default
-# camera and microphone for a few seconds. With no hardware, the virtual devices stand in.
+# Installs what avcapture needs, lists the capture devices, then records a movie from the
+# default camera and microphone and shows what was written. With no hardware, the virtual
+# devices stand in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build -c release --product avcapture
 .build/release/avcapture devices
-.build/release/avcapture monitor --seconds "${SECONDS_TO_CAPTURE:-5}" "$@"
+movie="${MOVIE:-capture-$(date +%Y%m%d-%H%M%S).mov}"
+.build/release/avcapture record "$movie" --seconds "${SECONDS_TO_CAPTURE:-5}" "$@"
+ffprobe -v error -show_entries format=duration,size:stream=codec_name,width,height,r_frame_rate -of compact "$movie"

@@ -6,26 +6,6 @@
 
 // MARK: Outputs
 
-// open class AVCaptureFileOutput: AVCaptureOutput
-//     var outputFileURL: URL? { get }
-//     func startRecording(to outputFileURL: URL, recordingDelegate delegate: AVCaptureFileOutputRecordingDelegate)
-//     func stopRecording()
-//     var isRecording: Bool { get }
-//     var isRecordingPaused: Bool { get }
-//     func pauseRecording()
-//     func resumeRecording()
-//     var recordedDuration: CMTime { get }
-//     var recordedFileSize: Int64 { get }
-//     var maxRecordedDuration: CMTime
-//     var maxRecordedFileSize: Int64
-//     var minFreeDiskSpaceLimit: Int64
-// protocol AVCaptureFileOutputRecordingDelegate: NSObjectProtocol
-// open class AVCaptureMovieFileOutput: AVCaptureFileOutput
-//     var movieFragmentInterval: CMTime
-//     var metadata: [AVMetadataItem]?
-//     var availableVideoCodecTypes: [AVVideoCodecType] { get }
-//     func outputSettings(for connection: AVCaptureConnection) -> [String: Any]
-//     func setOutputSettings(_ outputSettings: [String: Any]?, for connection: AVCaptureConnection)
 // open class AVCapturePhotoOutput: AVCaptureOutput
 //     func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate)
 // open class AVCapturePhotoSettings, AVCapturePhoto, AVCaptureResolvedPhotoSettings
@@ -49,9 +29,6 @@
 
 // MARK: Video data output
 
-// extension AVCaptureVideoDataOutput
-//     func recommendedVideoSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]?
-//     func recommendedVideoSettings(forVideoCodecType videoCodecType: AVVideoCodecType, assetWriterOutputFileType outputFileType: AVFileType) -> [AnyHashable: Any]?
 // Rotation and mirroring of delivered frames on a video data output's connection, which
 // current Apple platforms perform: seed 002 says the video data output does not support
 // them, and this package follows the seed.
@@ -79,13 +56,13 @@
 
 // MARK: Writing, playback, editing and export
 
-// class AVAssetWriter, AVAssetWriterInput, AVAssetWriterInputPixelBufferAdaptor, AVOutputSettingsAssistant
-// class AVAsset, AVURLAsset, AVPlayer, AVPlayerItem (rate, audioTimePitchAlgorithm)
+// class AVAsset, AVURLAsset, AVAssetReader, AVPlayer, AVPlayerItem (rate, audioTimePitchAlgorithm)
 // class AVMutableComposition (insertTimeRange(_:of:at:), scaleTimeRange(_:toDuration:)), AVMutableVideoComposition
 // class AVAssetExportSession (AVAssetExportPresetPassthrough, audioTimePitchAlgorithm)
-// class AVMetadataItem, AVMutableMetadataItem; AVMetadataKeySpace, AVMetadataKey
-// let AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoAverageBitRateKey,
-//     AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey
+// extension AVAssetWriterInput: var transform: CGAffineTransform; var metadata: [AVMetadataItem]
+// func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray?
+//     (compressed samples mark non-keyframes with kCMSampleAttachmentKey_NotSync set on the sample buffer itself)
+// Photos taken while recording: the photo output is not implemented yet.
 
 // MARK: Audio session
 

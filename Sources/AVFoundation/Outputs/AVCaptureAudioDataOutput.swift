@@ -82,8 +82,10 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     func deliverDrop(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {}
 
     /// Audio settings recommended for writing this output's samples with an asset writer.
-    open func recommendedAudioSettingsForAssetWriter(writingTo outputFileType: String) -> [String: Any]? {
-        ["AVFormatIDKey": NSNumber(value: kAudioFormatMPEG4AAC), "AVSampleRateKey": NSNumber(value: 44_100),
-         "AVNumberOfChannelsKey": NSNumber(value: 1), "AVEncoderBitRateKey": NSNumber(value: 64_000)]
+    open func recommendedAudioSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]? {
+        let asbd = connection(with: .audio)?.inputPorts.first?.formatDescription?.audioStreamBasicDescription
+        let channels = Int(min(2, max(1, asbd?.mChannelsPerFrame ?? 1)))
+        return [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: asbd?.mSampleRate ?? 44_100),
+                AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: 64_000 * channels)]
     }
 }

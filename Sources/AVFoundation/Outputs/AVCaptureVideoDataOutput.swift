@@ -129,6 +129,24 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
         set { settings.withLock { $0.deliversPreviewSizedOutputBuffers = newValue } }
     }
 
+    /// Video settings recommended for writing this output's frames with an asset writer: H.264 at the frames' size and rate.
+    open func recommendedVideoSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]? {
+        recommendedVideoSettings(forVideoCodecType: .h264, assetWriterOutputFileType: outputFileType)
+    }
+
+    /// Video settings recommended for writing this output's frames with a codec.
+    open func recommendedVideoSettings(forVideoCodecType videoCodecType: AVVideoCodecType, assetWriterOutputFileType outputFileType: AVFileType) -> [String: Any]? {
+        guard let (width, height) = deliveredSize, ValidatedSettings.availableVideoCodecs.contains(videoCodecType),
+              let device = connection(with: .video)?.sourceDevice else { return nil }
+        let rate = 1 / device.activeVideoMinFrameDuration.seconds
+        return [AVVideoCodecKey: videoCodecType.rawValue, AVVideoWidthKey: NSNumber(value: width), AVVideoHeightKey: NSNumber(value: height),
+                AVVideoCompressionPropertiesKey: [
+                    AVVideoAverageBitRateKey: NSNumber(value: MovieEncoding.bitRate(width: width, height: height, frameRate: rate)),
+                    AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(rate.rounded())),
+                    AVVideoMaxKeyFrameIntervalKey: NSNumber(value: Int(rate.rounded())),
+                ] as [String: Any]]
+    }
+
     // MARK: Policy
 
     /// Whether frames that arrive while the delegate is busy are dropped at once (the default) rather than queued briefly.
