@@ -16,6 +16,7 @@ let package = Package(
     targets: [
         // C shims over the system libraries the media path is built on.
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
+        .target(name: "CV4L2"),
         .target(name: "CMediaCodecs", linkerSettings: [
             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
         ]),
@@ -25,7 +26,7 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),

@@ -21,9 +21,18 @@ package enum DeviceRegistry {
         descriptor: .init(uniqueID: "virtual:microphone", modelID: "LinuxAVFoundation Virtual Microphone", localizedName: "Virtual Microphone",
                           manufacturer: "LinuxAVFoundation", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
 
-    /// Every device, in the order `default(for:)` prefers them.
+    /// Which devices are offered: `LINUXAVFOUNDATION_DEVICES` is `virtual` (only the virtual
+    /// devices), `hardware` (only real ones), or unset (real ones first, then the virtual ones).
+    package static var policy: String { ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_DEVICES"] ?? "all" }
+
+    /// Every device, in the order `default(for:)` prefers them: hardware first.
     package static var backends: [CaptureDeviceBackend] {
-        [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
+        let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
+        switch policy {
+        case "virtual": return virtual
+        case "hardware": return V4L2Discovery.cameras()
+        default: return V4L2Discovery.cameras() + virtual
+        }
     }
 }
 

@@ -174,3 +174,18 @@ final class SessionGraphTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
     }
 }
+
+extension SessionGraphTests {
+    func testChoosingAFormatInsideAConfigurationBlockSticks() throws {
+        let session = AVCaptureSession()
+        session.beginConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let sixty = try XCTUnwrap(backCamera.formats.first { $0.videoSupportedFrameRateRanges.contains { $0.maxFrameRate == 60 } })
+        try backCamera.lockForConfiguration()
+        backCamera.activeFormat = sixty
+        backCamera.unlockForConfiguration()
+        session.commitConfiguration()
+        XCTAssertEqual(session.sessionPreset, .inputPriority)
+        XCTAssertTrue(backCamera.activeFormat == sixty, "the preset must not override a format chosen before the commit")
+    }
+}

@@ -6,11 +6,32 @@ enum DeviceDirectory {
     nonisolated(unsafe) private static var cache: [String: DeviceCore] = [:]
     private static let lock = NSLock()
 
+    nonisolated(unsafe) private static var listening = false
+
     /// The devices, hardware first, in the order defaults prefer them.
     static var all: [AVCaptureDevice] {
         lock.lock()
         defer { lock.unlock() }
-        return DeviceRegistry.backends.map { backend in
+        if !listening {
+            listening = true
+            V4L2Discovery.addListener { announceNewDevices() }
+        }
+        return devicesLocked()
+    }
+
+    /// Posts AVCaptureDeviceWasConnected for devices seen for the first time.
+    private static func announceNewDevices() {
+        lock.lock()
+        let before = Set(cache.keys)
+        let devices = devicesLocked()
+        lock.unlock()
+        for device in devices where !before.contains(device.uniqueID) && device.isConnected {
+            MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: device)
+        }
+    }
+
+    private static func devicesLocked() -> [AVCaptureDevice] {
+        DeviceRegistry.backends.map { backend in
             if let core = cache[backend.descriptor.uniqueID] { return core.device }
             let core = DeviceCore(backend: backend)
             cache[backend.descriptor.uniqueID] = core

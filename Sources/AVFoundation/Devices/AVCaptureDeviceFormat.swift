@@ -16,7 +16,7 @@ extension AVCaptureDevice {
         init(_ backing: CaptureVideoFormat) {
             self.backing = backing
             mediaType = .video
-            formatDescription = CMFormatDescription(video: backing.pixelFormat, width: Int32(backing.width), height: Int32(backing.height))
+            formatDescription = CMFormatDescription(video: backing.mediaSubType, width: Int32(backing.width), height: Int32(backing.height))
             videoSupportedFrameRateRanges = backing.frameRateRanges.map(AVFrameRateRange.init)
         }
 

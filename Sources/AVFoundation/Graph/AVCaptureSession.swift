@@ -99,6 +99,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             }
             model.inputs.append(input)
             input.session = self
+            (input as? AVCaptureDeviceInput)?.device.attach(to: self)
             if connecting {
                 for port in input.ports { formConnections(from: port, to: model.outputs, in: &model) }
             }
@@ -113,6 +114,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             model.inputs.removeAll { $0 === input }
             model.connections.removeAll { connection in connection.inputPorts.contains { $0.input === input } }
             input.session = nil
+            if let device = (input as? AVCaptureDeviceInput)?.device, !model.inputs.contains(where: { ($0 as? AVCaptureDeviceInput)?.device == device }) {
+                device.detach(from: self)
+            }
         }
         _observations.didChange([\AVCaptureSession.inputs])
     }
@@ -353,6 +357,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                 let duration = device.activeVideoMinFrameDuration.convertScale(1_000_000_000, method: .default).value
                 configuration = VideoStreamConfiguration(width: size.0, height: size.1, pixelFormat: primary,
                                                          frameDurationNanoseconds: duration, bufferCount: 8, isPaced: !deliversFramesUnpaced)
+                configuration?.sourceCode = format.backing.sourceCode
+                let exact = device.activeVideoMinFrameDuration
+                if exact.isNumeric { configuration?.frameDurationFraction = (exact.value, exact.timescale) }
             } else {
                 targets = connections.map { .init(connection: $0, output: $0.output!, conversion: -1) }
             }
@@ -393,6 +400,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         return best
     }
 
+    /// The AVFoundation error for a backend's failure.
     static func avError(for error: CaptureBackendError, device: AVCaptureDevice) -> AVError {
         switch error {
         case .notConnected: return AVError(.deviceNotConnected, userInfo: [AVErrorDeviceKey: device])

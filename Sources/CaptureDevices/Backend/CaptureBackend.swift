@@ -48,6 +48,29 @@ package struct CaptureVideoFormat: Sendable, Hashable {
     package var maxISO: Float
     /// The shortest and longest exposure durations, in seconds.
     package var exposureDurationRange: ClosedRange<Double>
+    /// The device's own code for the format, such as a V4L2 fourcc; 0 for virtual devices.
+    package var sourceCode: UInt32 = 0
+    /// The subtype the device format reports: the pixel format, or a codec such as 'dmb1' for MJPEG.
+    package var mediaSubType: FourCharCode = 0
+
+    package init(width: Int, height: Int, pixelFormat: OSType, frameRateRanges: [ClosedRange<Double>], fieldOfView: Float, isBinned: Bool,
+                 supportsStabilization: Bool, maxZoomFactor: Double, zoomUpscaleThreshold: Double, minISO: Float, maxISO: Float,
+                 exposureDurationRange: ClosedRange<Double>, sourceCode: UInt32 = 0, mediaSubType: FourCharCode = 0) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.frameRateRanges = frameRateRanges
+        self.fieldOfView = fieldOfView
+        self.isBinned = isBinned
+        self.supportsStabilization = supportsStabilization
+        self.maxZoomFactor = maxZoomFactor
+        self.zoomUpscaleThreshold = zoomUpscaleThreshold
+        self.minISO = minISO
+        self.maxISO = maxISO
+        self.exposureDurationRange = exposureDurationRange
+        self.sourceCode = sourceCode
+        self.mediaSubType = mediaSubType == 0 ? pixelFormat : mediaSubType
+    }
 
     /// The highest frame rate the format supports.
     package var maxFrameRate: Double { frameRateRanges.map(\.upperBound).max() ?? 30 }
@@ -64,6 +87,16 @@ package struct VideoStreamConfiguration: Sendable, Equatable {
     package var bufferCount: Int
     /// Whether frames are paced in real time; unpaced streams produce as fast as they can.
     package var isPaced: Bool
+    /// The device's own code for the active format, such as a V4L2 fourcc.
+    package var sourceCode: UInt32 = 0
+    /// The time between frames as an exact fraction of a second, where one is known: (value, timescale).
+    package var frameDurationFraction: (Int64, Int32)?
+
+    package static func == (lhs: VideoStreamConfiguration, rhs: VideoStreamConfiguration) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.pixelFormat == rhs.pixelFormat
+            && lhs.frameDurationNanoseconds == rhs.frameDurationNanoseconds && lhs.bufferCount == rhs.bufferCount
+            && lhs.isPaced == rhs.isPaced && lhs.sourceCode == rhs.sourceCode
+    }
 
     package init(width: Int, height: Int, pixelFormat: OSType, frameDurationNanoseconds: Int64, bufferCount: Int = 8, isPaced: Bool = true) {
         self.width = width

@@ -140,6 +140,12 @@ package struct ImagingState: Sendable, Equatable {
 package final class ImagingModel: @unchecked Sendable {
     private let state: LockedValue<ImagingState>
     private let observer = LockedValue<(@Sendable (ImagingState, ImagingState) -> Void)?>(nil)
+    private let controlHandler = LockedValue<(@Sendable (ImagingState, ImagingState) -> Void)?>(nil)
+
+    /// Sets the receiver of every change, before observers hear of it: a hardware backend that applies controls.
+    package func setControlHandler(_ handler: (@Sendable (ImagingState, ImagingState) -> Void)?) {
+        controlHandler.withLock { $0 = handler }
+    }
 
     package init(_ initial: ImagingState = ImagingState()) {
         var initial = initial
@@ -166,7 +172,10 @@ package final class ImagingModel: @unchecked Sendable {
             Self.settle(&state, old: old)
             return (old, state)
         }
-        if old != new { observer.withLock { $0 }?(old, new) }
+        if old != new {
+            controlHandler.withLock { $0 }?(old, new)
+            observer.withLock { $0 }?(old, new)
+        }
         return new
     }
 

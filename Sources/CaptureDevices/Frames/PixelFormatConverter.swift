@@ -58,6 +58,9 @@ package final class PixelFormatConverter: @unchecked Sendable {
             guard ARGBToJ420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h) == 0 else { return false }
             MergeUVPlane(u, Int32(chromaWidth), v, Int32(chromaWidth), p(d[1]), r(d[1]), Int32(chromaWidth), Int32(chromaHeight))
             return true
+        case (kCVPixelFormatType_24RGB, kCVPixelFormatType_32BGRA):
+            // RGB24 holds R, G, B in memory: libyuv calls that RAW.
+            return RAWToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_32BGRA):
             return YUY2ToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA):

@@ -1,0 +1,265 @@
+import CV4L2
+import CYUV
+import CoreMedia
+import CoreVideo
+import Foundation
+
+/// A V4L2 capture device: a USB (UVC) camera, an embedded camera, or the kernel's vivid test driver.
+///
+/// Thread ownership: it streams on a thread of its own. Driver buffers are mapped once per
+/// stream and handed to clients without copying when the client asked for the device's own
+/// pixel format; a buffer goes back to the driver as soon as the client lets go of it.
+package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
+    package let descriptor: CaptureDeviceDescriptor
+    package let path: String
+    package let videoFormats: [CaptureVideoFormat]
+    package let capabilities: ImagingCapabilities
+    package let imaging: ImagingModel
+    /// The driver's controls.
+    package let controls: [V4L2Control]
+
+    private struct Flags {
+        var connected = true
+        var authorized = true
+        weak var eventSink: CaptureDeviceEventSink?
+    }
+    private let flags = LockedValue(Flags())
+    private struct Stream {
+        var configuration: VideoStreamConfiguration?
+        var sink: CaptureSampleSink?
+        var generation = 0
+        var running = false
+        var thread = 0
+    }
+    private let stream = LockedValue(Stream())
+    private let deliveryLock = NSLock()
+
+    /// Opens a node to learn what it is; nil for nodes that are not video capture devices.
+    init?(path: String) {
+        self.path = path
+        do {
+            let node = try V4L2Node(path: path)
+            let capability = try node.capability()
+            guard capability.isVideoCapture else { return nil }
+            let formats = node.formats()
+            guard !formats.isEmpty else { return nil }
+            videoFormats = formats
+            controls = node.controls()
+            let usb = capability.busInfo.hasPrefix("usb")
+            descriptor = CaptureDeviceDescriptor(
+                uniqueID: "v4l2:\(capability.busInfo):\(capability.card)", modelID: "\(capability.driver) \(capability.card)",
+                localizedName: capability.card, manufacturer: capability.driver, mediaKind: .video,
+                position: usb ? .unspecified : .unspecified, kind: usb ? .external : .builtInWideAngleCamera)
+        } catch let error where error.errno == EACCES || error.errno == EPERM {
+            // A camera this process may not open: listed, but not authorized.
+            let name = (try? String(contentsOfFile: "/sys/class/video4linux/\((path as NSString).lastPathComponent)/name", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? path
+            videoFormats = []
+            controls = []
+            descriptor = CaptureDeviceDescriptor(uniqueID: "v4l2:\(path)", modelID: name, localizedName: name, manufacturer: "",
+                                                 mediaKind: .video, position: .unspecified, kind: .external)
+            flags.withLock { $0.authorized = false }
+        } catch {
+            return nil
+        }
+        let controlIDs = Set(controls.map(\.id))
+        var capabilities = ImagingCapabilities()
+        capabilities.focusModes = [0]
+        if controlIDs.contains(V4L2ControlID.focusAuto) { capabilities.focusModes.insert(2) }
+        if controlIDs.contains(V4L2ControlID.autoFocusStart) { capabilities.focusModes.insert(1) }
+        if controlIDs.contains(V4L2ControlID.exposureAuto) { capabilities.exposureModes = [0, 2] }
+        if controlIDs.contains(V4L2ControlID.exposureAbsolute) { capabilities.exposureModes.formUnion([0, 3]) }
+        if controlIDs.contains(V4L2ControlID.autoWhiteBalance) { capabilities.whiteBalanceModes = [0, 2] }
+        self.capabilities = capabilities
+        var initial = ImagingState()
+        initial.focusMode = controlIDs.contains(V4L2ControlID.focusAuto) ? 2 : 0
+        initial.exposureMode = capabilities.exposureModes.contains(2) ? 2 : 0
+        initial.whiteBalanceMode = capabilities.whiteBalanceModes.contains(2) ? 2 : 0
+        imaging = ImagingModel(initial)
+        imaging.setControlHandler { [weak self] old, new in self?.apply(old, new) }
+    }
+
+    package var isConnected: Bool { flags.withLock { $0.connected } }
+    package var isAuthorized: Bool { flags.withLock { $0.authorized } }
+    package func setEventSink(_ sink: CaptureDeviceEventSink?) { flags.withLock { $0.eventSink = sink } }
+
+    private func report(_ event: CaptureDeviceEvent) {
+        flags.withLock { $0.eventSink }?.device(descriptor.uniqueID, didReport: event)
+    }
+
+    /// The node appeared again, or went away.
+    package func setConnected(_ connected: Bool) {
+        let changed = flags.withLock { flags -> Bool in
+            defer { flags.connected = connected }
+            return flags.connected != connected
+        }
+        guard changed else { return }
+        if !connected { stop() }
+        report(connected ? .reconnected : .disconnected)
+    }
+
+    // MARK: Controls
+
+    /// The current value of a control.
+    package func value(of control: UInt32) throws(CaptureBackendError) -> Int32 {
+        do { return try V4L2Node(path: path).value(of: control) } catch { throw error.backendError }
+    }
+
+    /// Sets a control on the device.
+    package func setValue(_ value: Int32, of control: UInt32) throws(CaptureBackendError) {
+        do { try V4L2Node(path: path).setValue(value, of: control) } catch { throw error.backendError }
+    }
+
+    /// Sends control changes the client made through AVCaptureDevice to the driver.
+    private func apply(_ old: ImagingState, _ new: ImagingState) {
+        let ids = Set(controls.map(\.id))
+        if old.focusMode != new.focusMode, ids.contains(V4L2ControlID.focusAuto) {
+            try? setValue(new.focusMode == 2 ? 1 : 0, of: V4L2ControlID.focusAuto)
+            if new.focusMode == 1, ids.contains(V4L2ControlID.autoFocusStart) { try? setValue(1, of: V4L2ControlID.autoFocusStart) }
+        }
+        if old.lensPosition != new.lensPosition, new.focusMode == 0, let focus = controls.first(where: { $0.id == V4L2ControlID.focusAbsolute }) {
+            try? setValue(Int32(Double(focus.minimum) + Double(new.lensPosition) * Double(focus.maximum - focus.minimum)), of: focus.id)
+        }
+        if old.exposureMode != new.exposureMode, let auto = controls.first(where: { $0.id == V4L2ControlID.exposureAuto }) {
+            // V4L2_EXPOSURE_AUTO is 0, MANUAL 1, APERTURE_PRIORITY 3: use what the menu offers.
+            let automatic: Int64 = auto.menu[0] != nil ? 0 : 3
+            try? setValue(Int32(new.exposureMode == 2 ? automatic : 1), of: auto.id)
+        }
+        if new.exposureMode == 3, old.customExposureDuration != new.customExposureDuration || old.exposureMode != 3,
+           let absolute = controls.first(where: { $0.id == V4L2ControlID.exposureAbsolute }) {
+            let units = Int64(new.customExposureDuration * 10_000)  // in 100 µs units
+            try? setValue(Int32(min(absolute.maximum, max(absolute.minimum, units))), of: absolute.id)
+        }
+        if old.whiteBalanceMode != new.whiteBalanceMode, ids.contains(V4L2ControlID.autoWhiteBalance) {
+            try? setValue(new.whiteBalanceMode == 2 ? 1 : 0, of: V4L2ControlID.autoWhiteBalance)
+        }
+    }
+
+    // MARK: Streaming
+
+    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
+        guard isConnected else { throw .notConnected }
+        guard isAuthorized else { throw .notAuthorized }
+        guard let configuration else { throw .unsupportedConfiguration("a camera needs a video configuration") }
+        // Open and configure here, so that a busy or failing device is reported to the caller.
+        // A stream of our own whose frames a client still holds keeps the device busy for a moment.
+        var setup: V4L2Stream?
+        let deadline = Date().addingTimeInterval(1)
+        while setup == nil {
+            do {
+                setup = try V4L2Stream(path: path, configuration: configuration, formats: videoFormats)
+            } catch {
+                let ours = lastMapping.withLock { $0.mapping != nil }
+                guard error.errno == EBUSY, ours, Date() < deadline else { throw error.backendError }
+                usleep(10_000)
+            }
+        }
+        lastMapping.withLock { $0.mapping = setup!.mapping }
+        let (spawn, generation) = stream.withLock { stream -> (Int?, Int) in
+            stream.configuration = configuration
+            stream.sink = sink
+            stream.generation += 1
+            if stream.running { return (nil, stream.generation) }
+            stream.running = true
+            stream.thread += 1
+            return (stream.thread, stream.generation)
+        }
+        pendingSetup.withLock { $0 = (generation, setup!) }
+        imaging.update { $0.isStreaming = true }
+        if let token = spawn {
+            let finished = DispatchSemaphore(value: 0)
+            let thread = Thread { [self] in
+                produce(thread: token)
+                finished.signal()
+            }
+            producer.withLock { $0 = (thread, finished) }
+            thread.name = "\(descriptor.localizedName) frames"
+            thread.qualityOfService = .userInteractive
+            thread.start()
+        }
+        return generation
+    }
+
+    private let pendingSetup = LockedValue<(Int, V4L2Stream)?>(nil)
+    private struct WeakMapping { weak var mapping: V4L2Stream.Mapping? }
+    private let lastMapping = LockedValue(WeakMapping())
+    private let producer = LockedValue<(thread: Thread?, finished: DispatchSemaphore?)>((nil, nil))
+
+    package func stop() {
+        deliveryLock.lock()
+        stream.withLock { stream in
+            stream.running = false
+            stream.sink = nil
+            stream.generation += 1
+        }
+        deliveryLock.unlock()
+        pendingSetup.withLock { $0 = nil }
+        imaging.update { $0.isStreaming = false }
+        // Wait for the streaming thread to let go of the device, unless this is that thread.
+        let (thread, finished) = producer.withLock { $0 }
+        if let thread, let finished, thread !== Thread.current {
+            _ = finished.wait(timeout: .now() + 2)
+            finished.signal()
+        }
+    }
+
+    private func produce(thread token: Int) {
+        var current: V4L2Stream?
+        var generation = -1
+        while true {
+            guard let state = stream.withLock({ $0.running && $0.thread == token ? $0 : nil }) else { break }
+            if let (pendingGeneration, setup) = pendingSetup.withLock({ value -> (Int, V4L2Stream)? in defer { value = nil }; return value }) {
+                current?.close()
+                current = setup
+                generation = pendingGeneration
+                do { try setup.startStreaming() } catch {
+                    current = nil
+                    report(error.errno == ENODEV ? .disconnected : .runtimeError(code: -11800))
+                    break
+                }
+            }
+            guard let active = current, state.generation == generation else {
+                usleep(1000)
+                continue
+            }
+            switch active.next() {
+            case .frame(let sample):
+                deliveryLock.lock()
+                let sink = stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }
+                sink?.deviceDidProduce(sample, generation: generation)
+                deliveryLock.unlock()
+            case .dropped(let time, let reason):
+                deliveryLock.lock()
+                let sink = stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }
+                sink?.deviceDidDrop(at: time, duration: active.frameDuration, reason: reason, generation: generation)
+                deliveryLock.unlock()
+            case .idle:
+                break
+            case .failed(let error):
+                let gone = error.errno == ENODEV || !active.deviceExists
+                active.close()
+                current = nil
+                if gone {
+                    setConnected(false)
+                } else {
+                    stop()
+                    report(.runtimeError(code: -11800))
+                }
+            }
+        }
+        current?.close()
+    }
+}
+
+/// V4L2 control IDs the backend maps onto AVCaptureDevice's controls.
+package enum V4L2ControlID {
+    static let cameraClassBase: UInt32 = 0x009A_0900
+    package static let exposureAuto = cameraClassBase + 1
+    package static let exposureAbsolute = cameraClassBase + 2
+    package static let focusAbsolute = cameraClassBase + 10
+    package static let focusAuto = cameraClassBase + 12
+    package static let zoomAbsolute = cameraClassBase + 13
+    package static let autoFocusStart = cameraClassBase + 28
+    package static let autoWhiteBalance: UInt32 = 0x0098_090C
+    package static let brightness: UInt32 = 0x0098_0900
+}

@@ -1,0 +1,197 @@
+import XCTest
+@testable import AVFoundation
+@testable import CaptureDevices
+
+/// A real V4L2 camera: the kernel's vivid driver, in the VM that `scripts/vm/test-in-vm.sh` runs.
+/// On a machine without one, these tests skip.
+final class V4L2CameraTests: CaptureTestCase {
+    private var camera: AVCaptureDevice!
+
+    override func setUpWithError() throws {
+        guard let vivid = AVCaptureDevice.devices(for: .video).first(where: { $0.uniqueID.hasPrefix("v4l2:") && $0.manufacturer == "vivid" }) else {
+            throw XCTSkip("no vivid V4L2 camera here: run scripts/vm/test-in-vm.sh")
+        }
+        camera = vivid
+    }
+
+    private func format(_ pixelFormat: OSType, _ width: Int32 = 640, _ height: Int32 = 480) throws -> AVCaptureDevice.Format {
+        try XCTUnwrap(camera.formats.first { $0.backing.pixelFormat == pixelFormat && $0.formatDescription.dimensions == CMVideoDimensions(width: width, height: height) },
+                      "vivid offers \(pixelFormat.fourCharacterString) \(width)x\(height)")
+    }
+
+    private func session(_ format: AVCaptureDevice.Format, rate: Int32 = 25, deliver pixelFormat: OSType? = nil, collector: FrameCollector) throws -> AVCaptureSession {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.beginConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        let output = AVCaptureVideoDataOutput()
+        if let pixelFormat { output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat] }
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        session.commitConfiguration()
+        // Choosing the format once the camera is in the session takes the session out of presets.
+        try camera.lockForConfiguration()
+        camera.activeFormat = format
+        let duration = CMTime(value: 1, timescale: rate)
+        if format.videoSupportedFrameRateRanges.contains(where: { $0.contains(duration) }) {
+            camera.activeVideoMinFrameDuration = duration
+            camera.activeVideoMaxFrameDuration = duration
+        }
+        camera.unlockForConfiguration()
+        XCTAssertEqual(session.sessionPreset, .inputPriority)
+        return session
+    }
+
+    func testDiscoveryListsTheCameraFirstWithItsFormatsAndControls() throws {
+        XCTAssertEqual(AVCaptureDevice.default(for: .video), camera, "hardware comes before the virtual cameras")
+        XCTAssertTrue(camera.uniqueID.contains("platform:vivid"))
+        XCTAssertEqual(camera.localizedName, "vivid")
+        XCTAssertTrue(AVCaptureDevice.devices(for: .video).contains { $0.virtualScene != nil }, "the virtual cameras stay selectable")
+        for pixelFormat in [kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                            kCVPixelFormatType_32BGRA, kCVPixelFormatType_24RGB] {
+            let format = try format(pixelFormat)
+            XCTAssertFalse(format.videoSupportedFrameRateRanges.isEmpty)
+        }
+        XCTAssertNotNil(camera.linuxControl(named: "Brightness"))
+        XCTAssertFalse(camera.isFocusModeSupported(.continuousAutoFocus), "vivid has no focus control, and says so")
+        XCTAssertFalse(camera.hasTorch)
+        XCTAssertEqual(camera.focusMode, .locked)
+    }
+
+    func testStreamsEachClassOfPixelFormatWithHostClockTimestamps() throws {
+        let cases: [(OSType, OSType?)] = [(kCVPixelFormatType_422YpCbCr8_yuvs, nil), (kCVPixelFormatType_422YpCbCr8, nil),
+                                          (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil), (kCVPixelFormatType_32BGRA, nil),
+                                          (kCVPixelFormatType_24RGB, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)]
+        for (native, wanted) in cases {
+            let collector = FrameCollector()
+            let lock = NSLock()
+            var lags: [Double] = []
+            collector.onFrame = { sample in
+                let lag = (CMClockGetTime(CMClockGetHostTimeClock()) - sample.presentationTimeStamp).seconds
+                lock.withLock { lags.append(lag) }
+            }
+            let session = try session(try format(native), deliver: wanted, collector: collector)
+            session.startRunning()
+            XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 8 }, "\(native.fourCharacterString) frames")
+            session.stopRunning()
+            let frames = collector.frames
+            XCTAssertTrue(frames.allSatisfy { $0.pixelFormat == (wanted ?? native) && $0.width == 640 && $0.height == 480 }, native.fourCharacterString)
+            for (a, b) in zip(frames, frames.dropFirst()) { XCTAssertLessThan(a.presentationTime, b.presentationTime) }
+            // vivid stamps a frame with its nominal capture time, a little ahead of when it is dequeued.
+            lock.withLock { XCTAssertTrue(lags.allSatisfy { $0 > -0.1 && $0 < 1 }, "the kernel's timestamps are on the host clock: \(lags)") }
+        }
+    }
+
+    func testTheDriversOwnFormatIsHandedOverWithoutCopies() throws {
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 12 })
+        session.stopRunning()
+        let buffers = Set(collector.frames.compactMap(\.pixelBufferID))
+        XCTAssertLessThanOrEqual(buffers.count, Int(V4L2Stream.bufferCount), "frames are the driver's mapped buffers, reused")
+    }
+
+    func testFrameRateFollowsTheActiveFrameDuration() throws {
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs, 320, 180), rate: 15, collector: collector)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 3 })
+        let first = collector.frames.last!.presentationTime
+        spin(3)
+        session.stopRunning()
+        let frames = collector.frames.filter { $0.presentationTime >= first }
+        let rate = Double(frames.count - 1) / (frames.last!.presentationTime - first).seconds
+        XCTAssertEqual(rate, 15, accuracy: 2.5)
+    }
+
+    func testBrightnessIsReachableAndChangesThePicture() throws {
+        let brightness = try XCTUnwrap(camera.linuxControl(named: "Brightness"))
+        let collector = FrameCollector()
+        collector.measures = true
+        let session = try session(try format(kCVPixelFormatType_32BGRA), collector: collector)
+        try camera.lockForConfiguration()
+        try camera.setValue(brightness.minimum + (brightness.maximum - brightness.minimum) / 4, of: brightness)
+        camera.unlockForConfiguration()
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 4 })
+        let dim = collector.frames.last!.meanLuma!
+        try camera.lockForConfiguration()
+        try camera.setValue(brightness.maximum, of: brightness)
+        camera.unlockForConfiguration()
+        XCTAssertEqual(try camera.value(of: brightness), brightness.maximum)
+        let count = collector.frames.count
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= count + 4 })
+        session.stopRunning()
+        XCTAssertGreaterThan(collector.frames.last!.meanLuma!, dim + 20, "the driver's brightness control changes the frames")
+        try camera.lockForConfiguration()
+        try camera.setValue(brightness.defaultValue, of: brightness)
+        camera.unlockForConfiguration()
+    }
+
+    func testDroppedBuffersAreReportedAsDiscontinuities() throws {
+        let dropped = try XCTUnwrap(camera.linuxControl(named: "Percentage of Dropped Buffers"))
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs, 320, 180), collector: collector)
+        try camera.lockForConfiguration()
+        try camera.setValue(50, of: dropped)
+        camera.unlockForConfiguration()
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.drops.count >= 3 })
+        session.stopRunning()
+        try camera.lockForConfiguration()
+        try camera.setValue(0, of: dropped)
+        camera.unlockForConfiguration()
+        XCTAssertTrue(collector.drops.allSatisfy { $0.reason == kCMSampleBufferDroppedFrameReason_Discontinuity })
+    }
+
+    func testABusyDeviceIsReportedAsInUseByAnotherApplication() throws {
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/v4l2-ctl")
+        other.arguments = ["-d", (camera.backend as! V4L2Camera).path, "--stream-mmap", "--stream-count=100000"]
+        other.standardOutput = FileHandle.nullDevice
+        other.standardError = FileHandle.nullDevice
+        try other.run()
+        defer { other.terminate(); other.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 1)
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError], object: session)
+        session.startRunning()
+        XCTAssertFalse(session.isRunning)
+        XCTAssertTrue(waitUntil { !log.names.isEmpty })
+        XCTAssertEqual((log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError)?.code, .deviceInUseByAnotherApplication)
+    }
+
+    func testZZAStreamOnFailureIsARuntimeError() throws {
+        let inject = try XCTUnwrap(camera.linuxControl(named: "Inject VIDIOC_STREAMON Error"))
+        try camera.lockForConfiguration()
+        try camera.press(inject)
+        camera.unlockForConfiguration()
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError], object: session)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 10) { !log.names.isEmpty }, "a failing VIDIOC_STREAMON is reported")
+        XCTAssertFalse(session.isRunning)
+    }
+
+    func testZZZDisconnectingMidStreamIsARuntimeErrorAndTheDeviceGoesAway() throws {
+        // Last: vivid's Disconnect unregisters the device for good.
+        let disconnect = try XCTUnwrap(camera.linuxControl(named: "Disconnect"))
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError, .AVCaptureSessionDidStopRunning], object: session)
+        let deviceLog = SessionNotificationTests.NotificationLog([.AVCaptureDeviceWasDisconnected], object: camera)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 3 })
+        try camera.lockForConfiguration()
+        try camera.press(disconnect)
+        camera.unlockForConfiguration()
+        XCTAssertTrue(waitUntil(timeout: 10) { log.names.contains(.AVCaptureSessionRuntimeError) })
+        XCTAssertEqual((log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError)?.code, .deviceWasDisconnected)
+        XCTAssertFalse(session.isRunning)
+        XCTAssertTrue(waitUntil { deviceLog.names == [.AVCaptureDeviceWasDisconnected] })
+        XCTAssertFalse(camera.isConnected)
+    }
+}

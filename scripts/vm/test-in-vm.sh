@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the tests on the host, then runs the real-device tests, and the avcapture commands
+# users run, inside a VM whose kernel has the vivid camera and the snd-aloop sound card.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash scripts/install-deps.sh
+swift build --build-tests
+bundle=$(swift build --show-bin-path)/LinuxAVFoundationPackageTests.xctest
+tool=$(swift build --show-bin-path)/avcapture
+command="set -e
+$bundle AVFoundationTests.V4L2CameraTests
+$tool devices | head -40
+$tool monitor --seconds 3 --format 640x480@25 --no-audio
+$tool record /tmp/vm.mov --seconds 3 --format 640x480@25 --no-audio
+ffprobe -v error -show_entries stream=codec_name,width,height,nb_frames -of compact /tmp/vm.mov"
+for attempt in 1 2; do
+  set +e
+  bash scripts/vm/run-in-vm.sh "$command"
+  status=$?
+  set -e
+  # A VM that timed out or said nothing is tried once more; a failing test is not.
+  [ $status = 124 ] || [ $status = 125 ] || exit $status
+  echo "[vm] the VM did not finish (status $status); trying again" >&2
+done
+exit $status
