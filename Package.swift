@@ -17,6 +17,7 @@ let package = Package(
         // C shims over the system libraries the media path is built on.
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
         .target(name: "CV4L2"),
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CMediaCodecs", linkerSettings: [
             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
         ]),
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),

@@ -30,8 +30,8 @@ package enum DeviceRegistry {
         let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
         switch policy {
         case "virtual": return virtual
-        case "hardware": return V4L2Discovery.cameras()
-        default: return V4L2Discovery.cameras() + virtual
+        case "hardware": return V4L2Discovery.cameras() + ALSADiscovery.microphones()
+        default: return V4L2Discovery.cameras() + ALSADiscovery.microphones() + virtual
         }
     }
 }

@@ -9,6 +9,7 @@ bundle=$(swift build --show-bin-path)/LinuxAVFoundationPackageTests.xctest
 tool=$(swift build --show-bin-path)/avcapture
 command="set -e
 $bundle AVFoundationTests.V4L2CameraTests
+$bundle AVFoundationTests.ALSAMicrophoneTests
 $tool devices | head -40
 $tool monitor --seconds 3 --format 640x480@25 --no-audio
 $tool record /tmp/vm.mov --seconds 3 --format 640x480@25 --no-audio

@@ -61,7 +61,7 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     }
 
     override func formatDescription(for port: Port) -> CMFormatDescription? {
-        if port.mediaType == .audio { return CMFormatDescription(audio: VirtualMicrophone.streamDescription) }
+        if port.mediaType == .audio { return CMFormatDescription(audio: device.backend.audioFormat ?? VirtualMicrophone.streamDescription) }
         return device.activeFormat.formatDescription
     }
 

@@ -165,4 +165,12 @@ package protocol CaptureDeviceBackend: AnyObject, Sendable {
 
     /// Registers the receiver of this device's events.
     func setEventSink(_ sink: CaptureDeviceEventSink?)
+
+    /// The format of a microphone's samples; nil for cameras.
+    var audioFormat: AudioStreamBasicDescription? { get }
+}
+
+extension CaptureDeviceBackend {
+    /// Cameras have no audio format.
+    package var audioFormat: AudioStreamBasicDescription? { nil }
 }

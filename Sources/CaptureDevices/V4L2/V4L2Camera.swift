@@ -9,8 +9,7 @@ import Foundation
 /// Thread ownership: it streams on a thread of its own. Driver buffers are mapped once per
 /// stream and handed to clients without copying when the client asked for the device's own
 /// pixel format; a buffer goes back to the driver as soon as the client lets go of it.
-package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
-    package let descriptor: CaptureDeviceDescriptor
+package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
     package let path: String
     package let videoFormats: [CaptureVideoFormat]
     package let capabilities: ImagingCapabilities
@@ -18,47 +17,32 @@ package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
     /// The driver's controls.
     package let controls: [V4L2Control]
 
-    private struct Flags {
-        var connected = true
-        var authorized = true
-        weak var eventSink: CaptureDeviceEventSink?
-    }
-    private let flags = LockedValue(Flags())
-    private struct Stream {
-        var configuration: VideoStreamConfiguration?
-        var sink: CaptureSampleSink?
-        var generation = 0
-        var running = false
-        var thread = 0
-    }
-    private let stream = LockedValue(Stream())
-    private let deliveryLock = NSLock()
-
     /// Opens a node to learn what it is; nil for nodes that are not video capture devices.
     init?(path: String) {
         self.path = path
+        var formats: [CaptureVideoFormat] = []
+        var controls: [V4L2Control] = []
+        let descriptor: CaptureDeviceDescriptor
+        var authorized = true
         do {
             let node = try V4L2Node(path: path)
             let capability = try node.capability()
             guard capability.isVideoCapture else { return nil }
-            let formats = node.formats()
+            formats = node.formats()
             guard !formats.isEmpty else { return nil }
-            videoFormats = formats
             controls = node.controls()
             let usb = capability.busInfo.hasPrefix("usb")
             descriptor = CaptureDeviceDescriptor(
                 uniqueID: "v4l2:\(capability.busInfo):\(capability.card)", modelID: "\(capability.driver) \(capability.card)",
                 localizedName: capability.card, manufacturer: capability.driver, mediaKind: .video,
-                position: usb ? .unspecified : .unspecified, kind: usb ? .external : .builtInWideAngleCamera)
+                position: .unspecified, kind: usb ? .external : .builtInWideAngleCamera)
         } catch let error where error.errno == EACCES || error.errno == EPERM {
             // A camera this process may not open: listed, but not authorized.
             let name = (try? String(contentsOfFile: "/sys/class/video4linux/\((path as NSString).lastPathComponent)/name", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? path
-            videoFormats = []
-            controls = []
             descriptor = CaptureDeviceDescriptor(uniqueID: "v4l2:\(path)", modelID: name, localizedName: name, manufacturer: "",
                                                  mediaKind: .video, position: .unspecified, kind: .external)
-            flags.withLock { $0.authorized = false }
+            authorized = false
         } catch {
             return nil
         }
@@ -70,32 +54,17 @@ package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
         if controlIDs.contains(V4L2ControlID.exposureAuto) { capabilities.exposureModes = [0, 2] }
         if controlIDs.contains(V4L2ControlID.exposureAbsolute) { capabilities.exposureModes.formUnion([0, 3]) }
         if controlIDs.contains(V4L2ControlID.autoWhiteBalance) { capabilities.whiteBalanceModes = [0, 2] }
-        self.capabilities = capabilities
         var initial = ImagingState()
         initial.focusMode = controlIDs.contains(V4L2ControlID.focusAuto) ? 2 : 0
         initial.exposureMode = capabilities.exposureModes.contains(2) ? 2 : 0
         initial.whiteBalanceMode = capabilities.whiteBalanceModes.contains(2) ? 2 : 0
+        videoFormats = formats
+        self.controls = controls
+        self.capabilities = capabilities
         imaging = ImagingModel(initial)
+        super.init(descriptor: descriptor)
+        if !authorized { setAuthorized(false) }
         imaging.setControlHandler { [weak self] old, new in self?.apply(old, new) }
-    }
-
-    package var isConnected: Bool { flags.withLock { $0.connected } }
-    package var isAuthorized: Bool { flags.withLock { $0.authorized } }
-    package func setEventSink(_ sink: CaptureDeviceEventSink?) { flags.withLock { $0.eventSink = sink } }
-
-    private func report(_ event: CaptureDeviceEvent) {
-        flags.withLock { $0.eventSink }?.device(descriptor.uniqueID, didReport: event)
-    }
-
-    /// The node appeared again, or went away.
-    package func setConnected(_ connected: Bool) {
-        let changed = flags.withLock { flags -> Bool in
-            defer { flags.connected = connected }
-            return flags.connected != connected
-        }
-        guard changed else { return }
-        if !connected { stop() }
-        report(connected ? .reconnected : .disconnected)
     }
 
     // MARK: Controls
@@ -155,27 +124,11 @@ package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
             }
         }
         lastMapping.withLock { $0.mapping = setup!.mapping }
-        let (spawn, generation) = stream.withLock { stream -> (Int?, Int) in
-            stream.configuration = configuration
-            stream.sink = sink
-            stream.generation += 1
-            if stream.running { return (nil, stream.generation) }
-            stream.running = true
-            stream.thread += 1
-            return (stream.thread, stream.generation)
-        }
+        let (generation, token) = beginStream(sink: sink)
         pendingSetup.withLock { $0 = (generation, setup!) }
         imaging.update { $0.isStreaming = true }
-        if let token = spawn {
-            let finished = DispatchSemaphore(value: 0)
-            let thread = Thread { [self] in
-                produce(thread: token)
-                finished.signal()
-            }
-            producer.withLock { $0 = (thread, finished) }
-            thread.name = "\(descriptor.localizedName) frames"
-            thread.qualityOfService = .userInteractive
-            thread.start()
+        if let token {
+            spawnProducer(token: token, name: "\(descriptor.localizedName) frames") { [self] token in produce(thread: token) }
         }
         return generation
     }
@@ -183,31 +136,16 @@ package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
     private let pendingSetup = LockedValue<(Int, V4L2Stream)?>(nil)
     private struct WeakMapping { weak var mapping: V4L2Stream.Mapping? }
     private let lastMapping = LockedValue(WeakMapping())
-    private let producer = LockedValue<(thread: Thread?, finished: DispatchSemaphore?)>((nil, nil))
 
-    package func stop() {
-        deliveryLock.lock()
-        stream.withLock { stream in
-            stream.running = false
-            stream.sink = nil
-            stream.generation += 1
-        }
-        deliveryLock.unlock()
+    override func didStop() {
         pendingSetup.withLock { $0 = nil }
         imaging.update { $0.isStreaming = false }
-        // Wait for the streaming thread to let go of the device, unless this is that thread.
-        let (thread, finished) = producer.withLock { $0 }
-        if let thread, let finished, thread !== Thread.current {
-            _ = finished.wait(timeout: .now() + 2)
-            finished.signal()
-        }
     }
 
     private func produce(thread token: Int) {
         var current: V4L2Stream?
         var generation = -1
-        while true {
-            guard let state = stream.withLock({ $0.running && $0.thread == token ? $0 : nil }) else { break }
+        while let currentGeneration = currentGeneration(token: token) {
             if let (pendingGeneration, setup) = pendingSetup.withLock({ value -> (Int, V4L2Stream)? in defer { value = nil }; return value }) {
                 current?.close()
                 current = setup
@@ -218,21 +156,15 @@ package final class V4L2Camera: CaptureDeviceBackend, @unchecked Sendable {
                     break
                 }
             }
-            guard let active = current, state.generation == generation else {
+            guard let active = current, currentGeneration == generation else {
                 usleep(1000)
                 continue
             }
             switch active.next() {
             case .frame(let sample):
-                deliveryLock.lock()
-                let sink = stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }
-                sink?.deviceDidProduce(sample, generation: generation)
-                deliveryLock.unlock()
+                deliver(sample, generation: generation)
             case .dropped(let time, let reason):
-                deliveryLock.lock()
-                let sink = stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }
-                sink?.deviceDidDrop(at: time, duration: active.frameDuration, reason: reason, generation: generation)
-                deliveryLock.unlock()
+                drop(at: time, duration: active.frameDuration, reason: reason, generation: generation)
             case .idle:
                 break
             case .failed(let error):

@@ -17,6 +17,9 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
         mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
         mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
 
+    /// The format of the samples.
+    package var audioFormat: AudioStreamBasicDescription? { Self.streamDescription }
+
     init(descriptor: CaptureDeviceDescriptor) {
         super.init(descriptor: descriptor, imaging: ImagingModel())
     }
@@ -26,10 +29,7 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
     }
 
     override func produce(thread token: Int) {
-        let format = CMFormatDescription(audio: Self.streamDescription)
-        let slots = 32
-        let blocks = (0..<slots).map { _ in CMBlockBuffer(capacity: Self.framesPerBuffer * 2) }
-        var shells = (0..<slots).map { _ in CMSampleBuffer() }
+        let pool = AudioBufferPool(description: Self.streamDescription, framesPerBuffer: Self.framesPerBuffer)
         let rate = Int64(Self.sampleRate)
         let start = StreamClock.now
         let startTicks = start * rate / 1_000_000_000
@@ -44,17 +44,11 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
             let content = scene.content.withLock { $0 }
             defer { sampleIndex = nextIndex }
             if content.isInterrupted { continue }
-            var slot: Int?
-            for index in 0..<slots where isKnownUniquelyReferenced(&shells[index]) {
-                slot = index
-                break
-            }
-            guard let slot else {
+            guard let slot = pool.dequeue() else {
                 drop(at: time, duration: CMTime(value: CMTimeValue(Self.framesPerBuffer), timescale: Int32(rate)), reason: .discontinuity, generation: generation)
                 continue
             }
-            let block = blocks[slot]
-            let samples = block.bytes.assumingMemoryBound(to: Int16.self)
+            let samples = pool.samples(slot)
             for frame in 0..<Self.framesPerBuffer {
                 let t = Double(sampleIndex + Int64(frame)) / Double(rate)
                 // A voice-like tone: vibrato, and syllables about four times a second with pauses.
@@ -65,15 +59,7 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
                 let envelope = 0.35 + 0.65 * syllable.squareRoot()
                 samples[frame] = Int16(max(-32767, min(32767, sin(phase) * envelope * content.toneAmplitude * 32767)))
             }
-            let shell = shells[slot]
-            shell.reset()
-            block.length = Self.framesPerBuffer * 2
-            shell.dataBufferStorage = block
-            shell.formatDescriptionStorage = format
-            shell.sampleCount = Self.framesPerBuffer
-            shell.sampleSize = 2
-            shell.timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: Int32(rate)), presentationTimeStamp: time, decodeTimeStamp: .invalid)
-            deliver(shell, generation: generation)
+            deliver(pool.finish(slot, at: time), generation: generation)
         }
     }
 }

@@ -1,0 +1,29 @@
+// A small C interface over ALSA's libasound (Debian: libasound2-dev) for capturing 16-bit
+// interleaved PCM from sound cards directly, on machines with no sound server.
+#ifndef CALSA_H
+#define CALSA_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// One capture device: its ALSA name (such as "hw:CARD=Loopback,DEV=1") and a name to show.
+typedef struct calsa_device {
+    char id[64];
+    char name[128];
+} calsa_device;
+
+/// Lists up to `max` capture devices; returns how many there are.
+int calsa_capture_devices(calsa_device *devices, int max);
+
+typedef struct calsa_capture calsa_capture;
+
+/// Opens a device for 16-bit interleaved capture near `*rate` and `*channels`, which return what was granted.
+/// `period_frames` is the size of each read. NULL and a negative errno on failure.
+calsa_capture *calsa_open(const char *id, unsigned *rate, unsigned *channels, unsigned period_frames, int *error);
+/// Reads exactly `frames` frames, waiting for them; returns `frames`, -EPIPE after an overrun (the stream is
+/// restarted and samples were lost), or another negative errno.
+long calsa_read(calsa_capture *capture, int16_t *buffer, unsigned long frames);
+/// Frames captured but not yet read.
+long calsa_delay(calsa_capture *capture);
+/// Stops and closes the device.
+void calsa_close(calsa_capture *capture);
+#endif
