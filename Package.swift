@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
         .target(name: "CV4L2"),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CPulse", linkerSettings: [.linkedLibrary("pulse"), .linkedLibrary("pulse-simple")]),
         .target(name: "CMediaCodecs", linkerSettings: [
             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
         ]),
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
@@ -44,7 +45,7 @@ let package = Package(
 
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
     ],
     swiftLanguageModes: [.v6]

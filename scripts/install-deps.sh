@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
 set -euo pipefail
-packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg pkg-config)
+packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev pkg-config)
+if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
+  # Real sound servers for the tests: a private PulseAudio daemon, and sox for tones.
+  packages+=(pulseaudio pulseaudio-utils sox)
+fi
 if [ "${1:-}" = "--with-peers" ]; then
   # Peers the benchmarks compare against, in the same run.
   packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base)

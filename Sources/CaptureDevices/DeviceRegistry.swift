@@ -25,13 +25,14 @@ package enum DeviceRegistry {
     /// devices), `hardware` (only real ones), or unset (real ones first, then the virtual ones).
     package static var policy: String { ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_DEVICES"] ?? "all" }
 
-    /// Every device, in the order `default(for:)` prefers them: hardware first.
+    /// Every device, in the order `default(for:)` prefers them: cameras, then the sound server's
+    /// sources (its default first), then sound cards read directly, then the virtual devices.
     package static var backends: [CaptureDeviceBackend] {
         let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
         switch policy {
         case "virtual": return virtual
-        case "hardware": return V4L2Discovery.cameras() + ALSADiscovery.microphones()
-        default: return V4L2Discovery.cameras() + ALSADiscovery.microphones() + virtual
+        case "hardware": return V4L2Discovery.cameras() + PulseDiscovery.microphones() + ALSADiscovery.microphones()
+        default: return V4L2Discovery.cameras() + PulseDiscovery.microphones() + ALSADiscovery.microphones() + virtual
         }
     }
 }

@@ -406,6 +406,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         case .notConnected: return AVError(.deviceNotConnected, userInfo: [AVErrorDeviceKey: device])
         case .inUse: return AVError(.deviceInUseByAnotherApplication, userInfo: [AVErrorDeviceKey: device])
         case .notAuthorized: return AVError(.applicationIsNotAuthorizedToUseDevice, userInfo: [AVErrorDeviceKey: device])
+        case .serverUnavailable: return AVError(.mediaServicesWereReset, userInfo: [AVErrorDeviceKey: device])
         case .unsupportedConfiguration(let what):
             return AVError(.unknown, userInfo: [AVErrorDeviceKey: device, NSLocalizedDescriptionKey: "The device cannot stream \(what)."])
         }

@@ -140,6 +140,8 @@ package enum CaptureBackendError: Error, Sendable, Equatable {
     case notConnected
     case inUse
     case notAuthorized
+    /// The sound server could not be reached.
+    case serverUnavailable
     case unsupportedConfiguration(String)
 }
 

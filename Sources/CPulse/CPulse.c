@@ -1,0 +1,125 @@
+// See CPulse.h.
+#include "CPulse.h"
+#include <pulse/pulseaudio.h>
+#include <pulse/simple.h>
+#include <pulse/error.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct cpulse_capture { pa_simple *stream; };
+
+typedef struct listing {
+    cpulse_source *sources;
+    int max, count, done;
+    char default_source[256];
+    int server_done;
+} listing;
+
+static long long now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void on_source(pa_context *context, const pa_source_info *info, int eol, void *userdata) {
+    listing *l = userdata;
+    if (eol) { l->done = 1; return; }
+    if (!info) return;
+    if (l->count < l->max) {
+        cpulse_source *s = &l->sources[l->count];
+        snprintf(s->name, sizeof s->name, "%s", info->name ? info->name : "");
+        snprintf(s->description, sizeof s->description, "%s", info->description ? info->description : s->name);
+        s->rate = info->sample_spec.rate;
+        s->channels = info->sample_spec.channels;
+        s->is_monitor = info->monitor_of_sink != PA_INVALID_INDEX;
+    }
+    l->count++;
+}
+
+static void on_server(pa_context *context, const pa_server_info *info, void *userdata) {
+    listing *l = userdata;
+    if (info && info->default_source_name) snprintf(l->default_source, sizeof l->default_source, "%s", info->default_source_name);
+    l->server_done = 1;
+}
+
+/// Runs the main loop until `*flag` is set, the context fails, or time runs out; 0 when the flag was set.
+static int run_until(pa_mainloop *loop, pa_context *context, int *flag, long long deadline) {
+    while (!*flag) {
+        pa_context_state_t state = pa_context_get_state(context);
+        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) return -pa_context_errno(context);
+        if (now_ms() > deadline) return -PA_ERR_TIMEOUT;
+        if (pa_mainloop_prepare(loop, 50000) < 0 || pa_mainloop_poll(loop) < 0 || pa_mainloop_dispatch(loop) < 0) return -PA_ERR_INTERNAL;
+    }
+    return 0;
+}
+
+int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms) {
+    long long deadline = now_ms() + timeout_ms;
+    pa_mainloop *loop = pa_mainloop_new();
+    if (!loop) return -PA_ERR_INTERNAL;
+    pa_context *context = pa_context_new(pa_mainloop_get_api(loop), "LinuxAVFoundation");
+    int result = -PA_ERR_INTERNAL;
+    listing l = {.sources = sources, .max = max};
+    if (!context) goto done;
+    if (pa_context_connect(context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) { result = -pa_context_errno(context); goto done; }
+    int ready = 0;
+    while (!ready) {
+        pa_context_state_t state = pa_context_get_state(context);
+        if (state == PA_CONTEXT_READY) { ready = 1; break; }
+        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) { result = -pa_context_errno(context); goto done; }
+        if (now_ms() > deadline) { result = -PA_ERR_TIMEOUT; goto done; }
+        if (pa_mainloop_prepare(loop, 50000) < 0 || pa_mainloop_poll(loop) < 0 || pa_mainloop_dispatch(loop) < 0) goto done;
+    }
+    pa_operation *server = pa_context_get_server_info(context, on_server, &l);
+    if (server) { run_until(loop, context, &l.server_done, deadline); pa_operation_unref(server); }
+    pa_operation *operation = pa_context_get_source_info_list(context, on_source, &l);
+    if (!operation) { result = -pa_context_errno(context); goto done; }
+    result = run_until(loop, context, &l.done, deadline);
+    pa_operation_unref(operation);
+    if (result == 0) {
+        for (int i = 0; i < l.count && i < max; i++) sources[i].is_default = strcmp(sources[i].name, l.default_source) == 0;
+        result = l.count;
+    }
+done:
+    if (context) { pa_context_disconnect(context); pa_context_unref(context); }
+    pa_mainloop_free(loop);
+    return result;
+}
+
+cpulse_capture *cpulse_open(const char *source, unsigned rate, unsigned channels, unsigned fragment_frames, int *error) {
+    pa_sample_spec spec = {.format = PA_SAMPLE_S16LE, .rate = rate, .channels = (uint8_t)channels};
+    pa_buffer_attr attr = {.maxlength = (uint32_t)-1, .tlength = (uint32_t)-1, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1,
+                           .fragsize = fragment_frames * channels * 2};
+    int err = 0;
+    pa_simple *stream = pa_simple_new(NULL, "LinuxAVFoundation", PA_STREAM_RECORD, source, "capture", &spec, NULL, &attr, &err);
+    if (!stream) { *error = -err; return NULL; }
+    cpulse_capture *capture = calloc(1, sizeof *capture);
+    if (!capture) { pa_simple_free(stream); *error = -PA_ERR_INTERNAL; return NULL; }
+    capture->stream = stream;
+    *error = 0;
+    return capture;
+}
+
+int cpulse_read(cpulse_capture *capture, void *buffer, size_t bytes) {
+    int err = 0;
+    return pa_simple_read(capture->stream, buffer, bytes, &err) < 0 ? -err : 0;
+}
+
+long long cpulse_latency_usec(cpulse_capture *capture) {
+    int err = 0;
+    pa_usec_t latency = pa_simple_get_latency(capture->stream, &err);
+    return latency == (pa_usec_t)-1 ? 0 : (long long)latency;
+}
+
+void cpulse_close(cpulse_capture *capture) {
+    if (!capture) return;
+    pa_simple_free(capture->stream);
+    free(capture);
+}
+
+int cpulse_error_connection_terminated(void) { return PA_ERR_CONNECTIONTERMINATED; }
+int cpulse_error_no_entity(void) { return PA_ERR_NOENTITY; }
+int cpulse_error_connection_refused(void) { return PA_ERR_CONNECTIONREFUSED; }
+int cpulse_error_access(void) { return PA_ERR_ACCESS; }

@@ -1,0 +1,37 @@
+// A small C interface over libpulse (Debian: libpulse-dev) for listing a PulseAudio server's
+// sources and capturing 16-bit interleaved PCM from one. PipeWire systems serve it through
+// pipewire-pulse. The server is found as every PulseAudio client finds it (PULSE_SERVER, ...).
+#ifndef CPULSE_H
+#define CPULSE_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// One source of the server.
+typedef struct cpulse_source {
+    char name[256];
+    char description[256];
+    unsigned rate;
+    unsigned channels;
+    int is_monitor;      ///< whether it is a sink's monitor rather than an input
+    int is_default;      ///< whether it is the server's default source
+} cpulse_source;
+
+/// Lists up to `max` sources, waiting at most `timeout_ms` for the server; returns how many, or a negative PA_ERR_*.
+int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms);
+
+typedef struct cpulse_capture cpulse_capture;
+
+/// Opens a record stream from `source` with 16-bit samples; reads come in `fragment_frames` pieces. NULL and PA_ERR_* on failure.
+cpulse_capture *cpulse_open(const char *source, unsigned rate, unsigned channels, unsigned fragment_frames, int *error);
+/// Reads exactly `bytes` bytes, waiting for them; 0, or a negative PA_ERR_* (such as the connection ending).
+int cpulse_read(cpulse_capture *capture, void *buffer, size_t bytes);
+/// How long ago, in microseconds, the next sample to read was captured.
+long long cpulse_latency_usec(cpulse_capture *capture);
+/// Closes the stream.
+void cpulse_close(cpulse_capture *capture);
+/// PulseAudio's error codes the backend tells apart.
+int cpulse_error_connection_terminated(void);
+int cpulse_error_no_entity(void);
+int cpulse_error_connection_refused(void);
+int cpulse_error_access(void);
+#endif

@@ -1,0 +1,125 @@
+import CPulse
+import CoreMedia
+import Foundation
+
+/// A PulseAudio source (or a PipeWire one, through pipewire-pulse), captured at low latency.
+///
+/// Thread ownership: it reads and delivers on a thread of its own; samples are 16-bit
+/// interleaved PCM at the source's own rate, stamped on the host clock. A server that goes
+/// away is a runtime error (`mediaServicesWereReset`); a source that does not exist, a
+/// device that is not connected.
+package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
+    package let sourceName: String
+    package let videoFormats: [CaptureVideoFormat] = []
+    package let capabilities = ImagingCapabilities.none
+    package let imaging = ImagingModel()
+    package let rate: UInt32
+    package let channels: UInt32
+    static let framesPerBuffer = 1024
+    private let pending = LockedValue<OpaquePointer?>(nil)
+
+    init(source: cpulse_source) {
+        sourceName = V4L2Node.string(source.name)
+        rate = source.rate > 0 ? source.rate : 44_100
+        channels = min(2, max(1, source.channels))
+        let description = V4L2Node.string(source.description)
+        super.init(descriptor: CaptureDeviceDescriptor(uniqueID: "pulse:\(sourceName)", modelID: "PulseAudio source", localizedName: description,
+                                                       manufacturer: "PulseAudio", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
+    }
+
+    /// The format of the samples: the source's rate, one or two channels.
+    package var audioFormat: AudioStreamBasicDescription? { ALSAMicrophone.description(rate: rate, channels: channels) }
+
+    package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
+        guard isConnected else { throw .notConnected }
+        var error: Int32 = 0
+        guard let capture = sourceName.withCString({ cpulse_open($0, rate, channels, UInt32(Self.framesPerBuffer), &error) }) else {
+            switch -error {
+            case cpulse_error_no_entity(): throw .notConnected
+            case cpulse_error_access(): throw .notAuthorized
+            case cpulse_error_connection_refused(), cpulse_error_connection_terminated(): throw .serverUnavailable
+            default: throw .unsupportedConfiguration("PulseAudio error \(-error) opening \(sourceName)")
+            }
+        }
+        stop()
+        pending.withLock { $0 = capture }
+        let (generation, token) = beginStream(sink: sink)
+        if let token {
+            spawnProducer(token: token, name: "\(descriptor.localizedName) samples") { [self] token in produce(token: token) }
+        }
+        return generation
+    }
+
+    override func didStop() {
+        if let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) { cpulse_close(capture) }
+    }
+
+    private func produce(token: Int) {
+        guard let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
+        defer { cpulse_close(capture) }
+        let pool = AudioBufferPool(description: ALSAMicrophone.description(rate: rate, channels: channels), framesPerBuffer: Self.framesPerBuffer)
+        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: Self.framesPerBuffer * Int(channels))
+        defer { scratch.deallocate() }
+        let bytes = Self.framesPerBuffer * Int(channels) * 2
+        let duration = CMTime(value: CMTimeValue(Self.framesPerBuffer), timescale: Int32(rate))
+        while let generation = currentGeneration(token: token) {
+            let slot = pool.dequeue()
+            let result = cpulse_read(capture, slot.map(pool.samples) ?? scratch, bytes)
+            // The first sample of what was read was captured its length, and the server's latency, before now.
+            let latency = Int64(cpulse_latency_usec(capture)) * 1000
+            let nanoseconds = CMClock.hostTimeNanoseconds() - latency - Int64(Self.framesPerBuffer) * 1_000_000_000 / Int64(rate)
+            let time = CMTime(value: nanoseconds * Int64(rate) / 1_000_000_000, timescale: Int32(rate))
+            if result < 0 {
+                guard currentGeneration(token: token) != nil else { return }
+                // The server went away, or the stream failed: the session hears of it and stops.
+                report(.runtimeError(code: -result == cpulse_error_connection_terminated() ? -11819 : -11800))
+                return
+            }
+            guard let slot else {
+                drop(at: time, duration: duration, reason: .discontinuity, generation: generation)
+                continue
+            }
+            deliver(pool.finish(slot, at: time), generation: generation)
+        }
+    }
+}
+
+/// The PulseAudio server's input sources, one backend each, kept across lookups.
+///
+/// Monitors of sinks are left out. A lookup waits at most a moment for the server and is
+/// remembered briefly, so that listing devices never stalls on an absent server.
+package enum PulseDiscovery {
+    private static let known = LockedValue<[PulseMicrophone]>([])
+    private static let lastLookup = LockedValue<(time: Int64, present: [String])>((0, []))
+
+    package static func microphones() -> [PulseMicrophone] {
+        let now = CMClock.hostTimeNanoseconds()
+        let (time, cached) = lastLookup.withLock { $0 }
+        var present = cached
+        var found: [cpulse_source] = []
+        if now - time > 1_000_000_000 {
+            var sources = [cpulse_source](repeating: cpulse_source(), count: 64)
+            let count = Int(cpulse_list_sources(&sources, 64, 500))
+            found = count > 0 ? sources.prefix(min(count, 64)).filter { $0.is_monitor == 0 } : []
+            // The server's default source first.
+            found.sort { $0.is_default > $1.is_default }
+            present = found.map { V4L2Node.string($0.name) }
+            lastLookup.withLock { $0 = (now, present) }
+        }
+        var changes: [(PulseMicrophone, Bool)] = []
+        let result = known.withLock { known -> [PulseMicrophone] in
+            for source in found where !known.contains(where: { $0.sourceName == V4L2Node.string(source.name) }) {
+                known.append(PulseMicrophone(source: source))
+            }
+            for microphone in known where present.contains(microphone.sourceName) != microphone.isConnected {
+                changes.append((microphone, !microphone.isConnected))
+            }
+            return present.compactMap { name in known.first { $0.sourceName == name } } + known.filter { !present.contains($0.sourceName) }
+        }
+        for (microphone, connected) in changes { microphone.setConnected(connected) }
+        return result
+    }
+
+    /// Forgets the last lookup, so that the next one asks the server.
+    package static func refresh() { lastLookup.withLock { $0 = (0, $0.present) } }
+}

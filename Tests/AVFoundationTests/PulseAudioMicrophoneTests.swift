@@ -1,0 +1,162 @@
+import XCTest
+@testable import AVFoundation
+@testable import CaptureDevices
+import CPulse
+
+/// A private, headless PulseAudio server for tests: a null sink, its monitor, and a 1 kHz sine source.
+final class PrivatePulseServer {
+    let folder: URL
+    let socket: String
+    private let process = Process()
+
+    init?() {
+        guard let daemon = ["/usr/bin/pulseaudio"].first(where: FileManager.default.isExecutableFile) else { return nil }
+        folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pulse-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let runtime = folder.appendingPathComponent("runtime"), home = folder.appendingPathComponent("home")
+        try? FileManager.default.createDirectory(at: runtime.appendingPathComponent("pulse"), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        chmod(runtime.path, 0o700)
+        socket = runtime.appendingPathComponent("pulse/native").path
+        let script = """
+        load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
+        load-module module-null-sink sink_name=testsink rate=48000 channels=2 norewinds=1
+        load-module module-sine-source source_name=sine1k frequency=1000 rate=48000
+        set-default-source sine1k
+        """
+        try? script.write(to: folder.appendingPathComponent("test.pa"), atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: daemon)
+        process.arguments = ["-n", "-F", folder.appendingPathComponent("test.pa").path, "--daemonize=no", "--exit-idle-time=-1",
+                             "--realtime=no", "--high-priority=no", "--use-pid-file=no", "--log-target=file:\(folder.path)/pulse.log"]
+        process.environment = ["HOME": home.path, "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+                               "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        guard FileManager.default.fileExists(atPath: socket) else { stop(); return nil }
+        setenv("PULSE_SERVER", "unix:\(socket)", 1)
+        setenv("PULSE_COOKIE", home.appendingPathComponent("cookie").path, 1)
+        PulseDiscovery.refresh()
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.interrupt()
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        unsetenv("PULSE_SERVER")
+        PulseDiscovery.refresh()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Microphones through a real PulseAudio server. On a machine without pulseaudio installed these
+/// tests skip; `.ci/run` installs it.
+final class PulseAudioMicrophoneTests: CaptureTestCase {
+    private var server: PrivatePulseServer!
+
+    override func setUpWithError() throws {
+        guard let server = PrivatePulseServer() else { throw XCTSkip("pulseaudio is not installed: apt-get install pulseaudio pulseaudio-utils") }
+        self.server = server
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        server?.stop()
+    }
+
+    private func source(_ name: String) -> AVCaptureDevice? {
+        AVCaptureDevice.devices(for: .audio).first { $0.uniqueID == "pulse:\(name)" }
+    }
+
+    func testListsTheServersSourcesDefaultFirstWithoutMonitors() throws {
+        XCTAssertNotNil(source("sine1k"))
+        XCTAssertNil(source("testsink.monitor"), "a sink's monitor is not a microphone")
+        XCTAssertEqual(AVCaptureDevice.default(for: .audio)?.uniqueID, "pulse:sine1k", "the server's default source comes first")
+        XCTAssertTrue(AVCaptureDevice.devices(for: .audio).contains { $0.virtualScene != nil })
+    }
+
+    func testCapturesTheServersToneAt16BitsAndItsOwnRate() throws {
+        let microphone = try XCTUnwrap(source("sine1k"))
+        let collector = FrameCollector()
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCaptureAudioDataOutput()
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        session.startRunning()
+        XCTAssertTrue(session.isRunning)
+        XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 30 })
+        let level = try XCTUnwrap(output.connections.first?.audioChannels.first).averagePowerLevel
+        session.stopRunning()
+        let buffers = Array(collector.audioBuffers.dropFirst(3))
+        let asbd = try XCTUnwrap(buffers.first?.formatDescription?.audioStreamBasicDescription)
+        XCTAssertEqual(asbd.mSampleRate, 48_000)
+        XCTAssertEqual(asbd.mBitsPerChannel, 16)
+        let channels = Int(asbd.mChannelsPerFrame)
+        var crossings = 0, frames = 0
+        var previous: Int16 = 0
+        for buffer in buffers {
+            let block = try XCTUnwrap(buffer.dataBuffer)
+            let samples = block.bytes.assumingMemoryBound(to: Int16.self)
+            for frame in 0..<(block.length / (2 * channels)) {
+                let sample = samples[frame * channels]
+                if previous < 0, sample >= 0 { crossings += 1 }
+                previous = sample
+                frames += 1
+            }
+        }
+        XCTAssertEqual(Double(crossings) * asbd.mSampleRate / Double(frames), 1000, accuracy: 10, "the source's 1 kHz tone")
+        XCTAssertEqual(level, -9, accuracy: 1.5, "a sine at half scale averages -9 dBFS")
+        for (a, b) in zip(buffers, buffers.dropFirst()) { XCTAssertLessThan(a.presentationTimeStamp, b.presentationTimeStamp) }
+        // The sine source is synthetic and hands a backlog over at once; timestamps follow the server's latency report.
+        let lag = (CMClockGetTime(CMClockGetHostTimeClock()) - buffers.last!.presentationTimeStamp).seconds
+        XCTAssertTrue(lag > 0 && lag < 6, "timestamps are capture times on the host clock: \(lag)")
+    }
+
+    func testASourceThatDoesNotExistIsNotConnectedAndSourcesGoWithTheirServer() throws {
+        final class Sink: CaptureSampleSink, @unchecked Sendable {
+            func deviceDidProduce(_ sampleBuffer: CMSampleBuffer, generation: Int) {}
+            func deviceDidDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, generation: Int) {}
+        }
+        var missing = cpulse_source()
+        missing.rate = 48_000
+        missing.channels = 1
+        withUnsafeMutableBytes(of: &missing.name) { raw in
+            let name = Array("no-such-source".utf8)
+            raw.copyBytes(from: name)
+        }
+        let nowhere = PulseMicrophone(source: missing)
+        XCTAssertThrowsError(try nowhere.start(nil, sink: Sink())) { error in
+            XCTAssertEqual(error as? CaptureBackendError, .notConnected, "PulseAudio's 'no such entity' is a device that is not connected")
+        }
+        let microphone = try XCTUnwrap(source("sine1k"))
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureDeviceWasDisconnected], object: microphone)
+        server.stop()
+        XCTAssertNil(source("sine1k"), "a server's sources go with it")
+        XCTAssertFalse(microphone.isConnected)
+        XCTAssertTrue(waitUntil { log.names == [.AVCaptureDeviceWasDisconnected] })
+        XCTAssertThrowsError(try AVCaptureDeviceInput(device: microphone)) { XCTAssertEqual(($0 as? AVError)?.code, .deviceNotConnected) }
+    }
+
+    func testAServerThatDiesMidCaptureIsARuntimeError() throws {
+        let microphone = try XCTUnwrap(source("sine1k"))
+        let collector = FrameCollector()
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCaptureAudioDataOutput()
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError, .AVCaptureSessionDidStopRunning], object: session)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 5 })
+        server.stop()
+        XCTAssertTrue(waitUntil(timeout: 10) { log.names.contains(.AVCaptureSessionRuntimeError) }, "a vanished server never hangs capture")
+        XCTAssertEqual((log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError)?.code, .mediaServicesWereReset)
+        XCTAssertTrue(waitUntil { !session.isRunning })
+    }
+}
