@@ -52,7 +52,9 @@
 //     func deviceWhiteBalanceGains(for temperatureAndTintValues: AVCaptureDevice.WhiteBalanceTemperatureAndTintValues) -> AVCaptureDevice.WhiteBalanceGains
 //     func temperatureAndTintValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceTemperatureAndTintValues
 //     class RotationCoordinator
-// Hardware backends: V4L2 cameras, PipeWire cameras, PulseAudio, PipeWire and ALSA microphones.
+// Hardware backends not written yet: PipeWire cameras (libpipewire, pw_stream), PulseAudio hotplug
+// through the server's subscription events, recovery when a PulseAudio server returns, DMABUF for V4L2,
+// digital zoom by cropping on cameras without an optical zoom control.
 
 // MARK: Writing, playback, editing and export
 
@@ -66,7 +68,8 @@
 
 // MARK: Audio session
 
-// class AVAudioSession: preferred input, sample rate, I/O buffer duration, input gain
+// class AVAudioSession: preferred input, sample rate, I/O buffer duration, input gain (on Linux: the
+// microphone is chosen as a device; its rate is the source's own)
 
 // MARK: Core Video and Core Media
 
