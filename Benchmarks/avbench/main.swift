@@ -10,6 +10,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let secondsPerCase = arguments.compactMap(Double.init).first ?? 4
 let chosen = Set(arguments.filter { Double($0) == nil })
 func runs(_ name: String) -> Bool { chosen.isEmpty || chosen.contains(name) }
+if chosen.contains("v4l2") { RenderStatistics.measuresProducerCPU.store(false, ordering: .relaxed) }
 
 /// A delegate that does nothing but count.
 final class EmptyDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
@@ -193,4 +194,5 @@ func frameCase() throws {
 
 if runs("frames") { try frameCase() }
 if runs("encode") { try EncodeBenchmark.run() }
+if chosen.contains("v4l2") { try V4L2Benchmark.run(seconds: secondsPerCase) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

@@ -28,7 +28,11 @@ enum DeviceListing {
         lines.append("\(device.localizedName) (\(device.uniqueID))")
         lines.append("    Type: \(device.deviceType.rawValue.replacingOccurrences(of: "AVCaptureDeviceType", with: "")), position: \(position), media: \(media), model: \(device.modelID)")
         if media == "audio" {
-            lines.append("    Format: 16-bit signed interleaved PCM, 44100 Hz, mono")
+            // Ports belong to their input: keep the input while reading its port.
+            if let input = try? AVCaptureDeviceInput(device: device), let asbd = input.ports.first?.formatDescription?.audioStreamBasicDescription {
+                let channels = asbd.mChannelsPerFrame == 1 ? "mono" : asbd.mChannelsPerFrame == 2 ? "stereo" : "\(asbd.mChannelsPerFrame) channels"
+                lines.append("    Format: \(asbd.mBitsPerChannel)-bit signed interleaved PCM, \(Int(asbd.mSampleRate)) Hz, \(channels)")
+            }
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("    Formats (session presets choose among these; * marks the active one):")
