@@ -1,7 +1,7 @@
 import CoreMedia
 import Foundation
 
-/// What hardware backends share: connection and authorisation, events, and a producer
+/// What device backends share: connection and authorisation, events, and a producer
 /// thread whose stop is synchronous, so that the device is free again when `stop` returns.
 ///
 /// Thread ownership: subclasses produce on the thread `spawnProducer` starts and hand
@@ -29,8 +29,10 @@ package class HardwareDeviceBase: @unchecked Sendable {
     package var isConnected: Bool { flags.withLock { $0.connected } }
     package var isAuthorized: Bool { flags.withLock { $0.authorized } }
     package func setEventSink(_ sink: CaptureDeviceEventSink?) { flags.withLock { $0.eventSink = sink } }
+    /// Marks the device allowed or not.
     func setAuthorized(_ authorized: Bool) { flags.withLock { $0.authorized = authorized } }
 
+    /// Reports an event to the device's owner.
     func report(_ event: CaptureDeviceEvent) {
         flags.withLock { $0.eventSink }?.device(descriptor.uniqueID, didReport: event)
     }

@@ -51,9 +51,9 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         var frameNumber: Int64 = 0
         let epoch = deadline
 
-        while let stream = currentStream(thread: token), let config = stream.configuration {
-            if stream.generation != generation {
-                generation = stream.generation
+        while let current = currentGeneration(token: token), let config = self.configuration.withLock({ $0 }) {
+            if current != generation {
+                generation = current
                 if config != configuration {
                     // Reconfiguration allocates; steady state does not.
                     let renderFormat = SceneRenderer.nativeFormats.contains(config.pixelFormat) ? config.pixelFormat : kCVPixelFormatType_32BGRA

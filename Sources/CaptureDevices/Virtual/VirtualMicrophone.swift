@@ -36,8 +36,7 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
         var sampleIndex: Int64 = 0
         var phase = 0.0
 
-        while let stream = currentStream(thread: token) {
-            let generation = stream.generation
+        while let generation = currentGeneration(token: token) {
             let nextIndex = sampleIndex + Int64(Self.framesPerBuffer)
             StreamClock.sleep(untilNanoseconds: start + nextIndex * 1_000_000_000 / rate)
             let time = CMTime(value: startTicks + sampleIndex, timescale: Int32(rate))

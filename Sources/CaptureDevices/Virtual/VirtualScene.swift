@@ -96,7 +96,10 @@ public final class VirtualScene: @unchecked Sendable {
 
 /// What a scene needs of the device it belongs to.
 protocol VirtualSceneDevice: AnyObject, Sendable {
+    /// Reports an event to the device's owner.
     func report(_ event: CaptureDeviceEvent)
+    /// Marks the device connected or not.
     func setConnected(_ connected: Bool)
+    /// Marks the device allowed or not.
     func setAuthorized(_ authorized: Bool)
 }
