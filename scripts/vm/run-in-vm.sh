@@ -43,7 +43,7 @@ release=$(ls "$cache/kernel/lib/modules")
 modules="$cache/kernel/lib/modules/$release"
 
 # A small initramfs: busybox, the modules in dependency order, and an init that chroots.
-if [ ! -f "$cache/initramfs-2.gz" ]; then
+if [ ! -f "$cache/initramfs-3.gz" ]; then
   say "building the initramfs for $release"
   root="$cache/initramfs"; rm -rf "$root"
   mkdir -p "$root"/{bin,dev,proc,sys,tmp,host,modules}
@@ -80,14 +80,15 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro,cache=loose,multide
 mount -t proc proc /host/proc; mount -t sysfs sysfs /host/sys; mount -o bind /dev /host/dev
 mount -t devpts devpts /host/dev/pts 2>/dev/null
 mount -t tmpfs tmpfs /host/tmp; mount -t tmpfs tmpfs /host/run
-project=$(cat /project)
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 project "/host$project"
+project=$(cat /project-path)
+mkdir -p "/host$project" 2>/dev/null  # a project under /tmp needs its mount point on the fresh tmpfs
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 project "/host$project" || echo "[vm] the project folder is read-only"
 chroot /host /bin/sh -c "cd '$project' && . ./.vm-env && sh ./.vm-command"
 echo "[vm] exit status $?"
 sync; poweroff -f
 INIT
   chmod +x "$root/init"
-  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs-2.gz"
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs-3.gz"
 fi
 
 # The project's path, as a second archive appended to the initramfs; the command and its
@@ -95,11 +96,11 @@ fi
 run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
 mkdir -p "$run/extra"
-echo "$project" > "$run/extra/project"
+echo "$project" > "$run/extra/project-path"
 printf 'export PATH=%q HOME=/tmp TMPDIR=/tmp LANG=C.UTF-8\n' "$PATH" > "$project/.vm-env"
 printf '%s\n' "$*" > "$project/.vm-command"
-(cd "$run/extra" && echo project | cpio -o -H newc --quiet | gzip -1) > "$run/extra.gz"
-cat "$cache/initramfs-2.gz" "$run/extra.gz" > "$run/initrd"
+(cd "$run/extra" && echo project-path | cpio -o -H newc --quiet | gzip -1) > "$run/extra.gz"
+cat "$cache/initramfs-3.gz" "$run/extra.gz" > "$run/initrd"
 
 say "booting $release under qemu (software emulation)"
 set +e
