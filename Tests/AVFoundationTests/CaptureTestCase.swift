@@ -183,3 +183,25 @@ enum PixelStatistics {
         return (sum / count, nil)
     }
 }
+
+/// What a run of captured audio sounds like: the left channel's frequency, by counting rising zero crossings.
+enum ToneAnalysis {
+    static func frequency(_ buffers: [CMSampleBuffer]) -> Double {
+        var crossings = 0, frames = 0
+        var previous: Int16 = 0
+        var rate = 0.0
+        for buffer in buffers {
+            guard let block = buffer.dataBuffer, let asbd = buffer.formatDescription?.audioStreamBasicDescription else { continue }
+            rate = asbd.mSampleRate
+            let channels = Int(asbd.mChannelsPerFrame)
+            let samples = block.bytes.assumingMemoryBound(to: Int16.self)
+            for frame in 0..<(block.length / (2 * channels)) {
+                let sample = samples[frame * channels]
+                if previous < 0, sample >= 0 { crossings += 1 }
+                previous = sample
+                frames += 1
+            }
+        }
+        return frames > 0 ? Double(crossings) * rate / Double(frames) : 0
+    }
+}
