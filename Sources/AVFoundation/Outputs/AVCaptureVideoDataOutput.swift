@@ -195,7 +195,6 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
             return false
         }
         if skip { return }
-        delivery.formatDescription = sampleBuffer.formatDescriptionStorage
         delivery.offer(sampleBuffer, from: connection)
         streams.yield(sampleBuffer)
     }

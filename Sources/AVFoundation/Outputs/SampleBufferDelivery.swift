@@ -42,6 +42,8 @@ final class SampleBufferDelivery: @unchecked Sendable {
         var discardsLateSamples = true
         var source: DispatchSourceUserDataAdd?
         var discontinuity = false
+        /// The format of the latest sample, so that drop reports say what was dropped.
+        var formatDescription: CMFormatDescription?
     }
 
     static let maximumCapacity = 16
@@ -49,8 +51,6 @@ final class SampleBufferDelivery: @unchecked Sendable {
     private let state: LockedValue<State>
     private let shells = SampleBufferShellPool(capacity: 8)
     weak var client: SampleBufferDeliveryClient?
-    /// A format for drop reports, so that they say what was dropped.
-    var formatDescription: CMFormatDescription?
 
     init(client: SampleBufferDeliveryClient) {
         self.client = client
@@ -97,6 +97,7 @@ final class SampleBufferDelivery: @unchecked Sendable {
     func offer(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) -> Bool {
         let source = state.withLock { state -> DispatchSourceUserDataAdd? in
             guard let source = state.source else { return nil }
+            state.formatDescription = sampleBuffer.formatDescriptionStorage
             let full = state.pendingCount >= state.capacity || (state.discardsLateSamples && state.busy)
             if full {
                 Self.record(&state, DropRecord(presentationTime: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration,
@@ -160,11 +161,11 @@ final class SampleBufferDelivery: @unchecked Sendable {
                 client?.deliver(sample, from: connection)
                 state.withLock { $0.busy = false }
             }
-            while let (drop, connection) = takeDrop() {
+            while let (drop, connection, format) = takeDrop() {
                 let shell = shells.dequeue()
                 shell.timing = CMSampleTimingInfo(duration: drop.duration, presentationTimeStamp: drop.presentationTime, decodeTimeStamp: .invalid)
                 shell.sampleCount = drop.count
-                shell.formatDescriptionStorage = formatDescription
+                shell.formatDescriptionStorage = format
                 CMSetAttachment(shell, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.value(for: drop.reason),
                                 attachmentMode: kCMAttachmentMode_ShouldPropagate)
                 client?.deliverDrop(shell, from: connection)
@@ -174,13 +175,13 @@ final class SampleBufferDelivery: @unchecked Sendable {
         }
     }
 
-    private func takeDrop() -> (DropRecord, AVCaptureConnection)? {
+    private func takeDrop() -> (DropRecord, AVCaptureConnection, CMFormatDescription?)? {
         state.withLock { state in
             guard state.dropCount > 0, let connection = state.pendingConnection else { return nil }
             let record = state.drops[state.dropHead]
             state.dropHead = (state.dropHead + 1) % Self.dropRecordCapacity
             state.dropCount -= 1
-            return (record, connection)
+            return (record, connection, state.formatDescription)
         }
     }
 }
