@@ -16,7 +16,7 @@ say() { echo "[vm] $*" >&2; }
 
 # Tools on the host (the guest uses the host's through the chroot).
 missing=()
-for pair in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static cpio:cpio depmod:kmod v4l2-ctl:v4l-utils arecord:alsa-utils; do
+for pair in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static cpio:cpio depmod:kmod v4l2-ctl:v4l-utils arecord:alsa-utils xz:xz-utils; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
