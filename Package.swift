@@ -19,6 +19,9 @@ let package = Package(
         .target(name: "CV4L2"),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CPulse", linkerSettings: [.linkedLibrary("pulse"), .linkedLibrary("pulse-simple")]),
+        .systemLibrary(name: "CPipeWireSystem", path: "Sources/CPipeWireSystem", pkgConfig: "libpipewire-0.3",
+                       providers: [.apt(["libpipewire-0.3-dev"])]),
+        .target(name: "CPipeWire", dependencies: ["CPipeWireSystem"]),
         .target(name: "CMediaCodecs", linkerSettings: [
             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
         ]),
@@ -28,7 +31,7 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
@@ -45,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
     ],
     swiftLanguageModes: [.v6]

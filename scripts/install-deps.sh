@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
 set -euo pipefail
-packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev pkg-config)
+packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev pkg-config)
 if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
-  # Real sound servers for the tests: a private PulseAudio daemon, and sox for tones.
-  packages+=(pulseaudio pulseaudio-utils sox)
+  # Real servers for the tests: a private PulseAudio daemon, sox for tones, and a private
+  # PipeWire stack (scripts/servers/pipewire.sh) with its session manager and session bus.
+  packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus)
 fi
 if [ "${1:-}" = "--with-peers" ]; then
   # Peers the benchmarks compare against, in the same run.
-  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base)
+  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs)
 fi
 missing=()
 for package in "${packages[@]}"; do

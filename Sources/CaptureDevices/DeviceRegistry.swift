@@ -25,15 +25,22 @@ package enum DeviceRegistry {
     /// devices), `hardware` (only real ones), or unset (real ones first, then the virtual ones).
     package static var policy: String { ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_DEVICES"] ?? "all" }
 
-    /// Every device, in the order `default(for:)` prefers them: cameras, then the sound server's
-    /// sources (its default first), then sound cards read directly, then the virtual devices.
+    /// Every device, in the order `default(for:)` prefers them: V4L2 cameras, PipeWire cameras,
+    /// the sound server's sources (its default first), sound cards read directly, then the
+    /// virtual devices.
     package static var backends: [CaptureDeviceBackend] {
         let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
-        switch policy {
-        case "virtual": return virtual
-        case "hardware": return V4L2Discovery.cameras() + PulseDiscovery.microphones() + ALSADiscovery.microphones()
-        default: return V4L2Discovery.cameras() + PulseDiscovery.microphones() + ALSADiscovery.microphones() + virtual
-        }
+        if policy == "virtual" { return virtual }
+        let hardware: [CaptureDeviceBackend] = V4L2Discovery.cameras() + PipeWireDiscovery.cameras() + PulseDiscovery.microphones()
+            + ALSADiscovery.microphones()
+        return policy == "hardware" ? hardware : hardware + virtual
+    }
+
+    /// Calls `listener` after hardware devices appear or disappear.
+    package static func addHotplugListener(_ listener: @escaping @Sendable () -> Void) {
+        guard policy != "virtual" else { return }
+        V4L2Discovery.addListener(listener)
+        PipeWireDiscovery.addListener(listener)
     }
 }
 

@@ -58,7 +58,7 @@ final class PulseAudioMicrophoneTests: CaptureTestCase {
     private var server: PrivatePulseServer!
 
     override func setUpWithError() throws {
-        guard let server = PrivatePulseServer() else { throw XCTSkip("pulseaudio is not installed: apt-get install pulseaudio pulseaudio-utils") }
+        guard let server = PrivatePulseServer() else { try skipOrFail("pulseaudio is not installed: scripts/install-deps.sh --with-servers") }
         self.server = server
     }
 

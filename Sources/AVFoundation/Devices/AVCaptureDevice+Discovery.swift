@@ -7,6 +7,8 @@ enum DeviceDirectory {
     private static let lock = NSLock()
 
     nonisolated(unsafe) private static var listening = false
+    /// Devices whose arrival is known: those present at the first look, and those announced since.
+    nonisolated(unsafe) private static var announced: Set<String> = []
 
     /// The devices, hardware first, in the order defaults prefer them.
     static var all: [AVCaptureDevice] {
@@ -14,20 +16,20 @@ enum DeviceDirectory {
         defer { lock.unlock() }
         if !listening {
             listening = true
-            V4L2Discovery.addListener { announceNewDevices() }
+            announced = Set(devicesLocked().map(\.uniqueID))
+            DeviceRegistry.addHotplugListener { announceNewDevices() }
         }
         return devicesLocked()
     }
 
-    /// Posts AVCaptureDeviceWasConnected for devices seen for the first time.
+    /// Posts AVCaptureDeviceWasConnected for devices that arrived since the first look, once each;
+    /// a device that leaves and returns is announced by its own reconnection.
     private static func announceNewDevices() {
         lock.lock()
-        let before = Set(cache.keys)
-        let devices = devicesLocked()
+        let arrived = devicesLocked().filter { $0.isConnected && !announced.contains($0.uniqueID) }
+        announced.formUnion(arrived.map(\.uniqueID))
         lock.unlock()
-        for device in devices where !before.contains(device.uniqueID) && device.isConnected {
-            MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: device)
-        }
+        for device in arrived { MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: device) }
     }
 
     private static func devicesLocked() -> [AVCaptureDevice] {

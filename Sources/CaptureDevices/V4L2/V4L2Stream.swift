@@ -37,8 +37,8 @@ final class V4L2Stream: @unchecked Sendable {
     private var pending: CMSampleBuffer?
     private let formatDescription: CMFormatDescription
     private var pool: VideoFramePool?
-    private var decodePool: VideoFramePool?
     private let converter = PixelFormatConverter()
+    private let decoder = MJPEGDecoder()
     static let bufferCount: UInt32 = 4
 
     /// Sets the format and rate, and maps the buffers; errors such as EBUSY come from here.
@@ -220,21 +220,9 @@ final class V4L2Stream: @unchecked Sendable {
         return .frame(sample)
     }
 
-    /// Decodes an MJPEG frame (libjpeg-turbo through libyuv) into the client's format.
+    /// Decodes an MJPEG frame into the client's format.
     private func decode(index: Int, bytesUsed: Int, into target: CVPixelBuffer) -> Bool {
-        let source = mapping.regions[index].0.assumingMemoryBound(to: UInt8.self)
-        var decoded = target
-        if target.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
-            if decodePool == nil { decodePool = VideoFramePool(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1) }
-            guard let (scratch, _) = decodePool?.dequeue() else { return false }
-            decoded = scratch
-        }
-        let planes = decoded.planes
-        let result = MJPGToNV12(source, bytesUsed, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
-                                planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
-                                Int32(width), Int32(height), Int32(width), Int32(height))
-        guard result == 0 else { return false }
-        return decoded === target || converter.convert(decoded, into: target)
+        decoder.decode(mapping.regions[index].0.assumingMemoryBound(to: UInt8.self), count: bytesUsed, into: target)
     }
 
     /// Whether the device node still exists behind the open file.

@@ -1,0 +1,135 @@
+import CPipeWire
+import CoreMedia
+import Foundation
+
+/// Finds a PipeWire server's cameras and follows them as they come and go.
+///
+/// One connection watches the server's registry; a camera keeps its backend object across
+/// leaving and returning (matched by node name), so that `AVCaptureDevice` objects stay the
+/// same. When the server goes away its cameras are disconnected, and the connection is tried
+/// again once a second, so that cameras return with their server; a lookup tries at most once
+/// a second too. Cameras the server
+/// reads from a V4L2 node this process lists directly are left out: the V4L2 device is the
+/// same camera, with its controls. Thread-safe.
+package enum PipeWireDiscovery {
+    private struct State {
+        var monitor: OpaquePointer?
+        var lastAttempt: Int64?
+        var known: [PipeWireCamera] = []
+        var retryScheduled = false
+        var refreshScheduled = false
+        var everConnected = false
+    }
+    private static let state = LockedValue(State())
+    private static let listeners = LockedValue<[@Sendable () -> Void]>([])
+    /// How long a first connection may take before the server counts as absent.
+    static let connectTimeoutMilliseconds: Int32 = 500
+
+    /// Every PipeWire camera seen so far, the connected ones first.
+    package static func cameras() -> [PipeWireCamera] {
+        let now = CMClock.hostTimeNanoseconds()
+        var retired: OpaquePointer?
+        var snapshot: [cpw_camera]?
+        state.withLock { state in
+            if state.monitor == nil, state.lastAttempt.map({ now - $0 > 1_000_000_000 }) ?? true {
+                state.lastAttempt = now
+                var error: Int32 = 0
+                state.monitor = cpw_monitor_new(monitorChanged, nil, connectTimeoutMilliseconds, &error)
+                if state.monitor != nil { state.everConnected = true }
+            }
+            guard let monitor = state.monitor else { return }
+            var cameras = [cpw_camera](repeating: cpw_camera(), count: Int(CPW_MAX_CAMERAS))
+            let count = cpw_monitor_cameras(monitor, &cameras, Int32(CPW_MAX_CAMERAS))
+            if count < 0 {
+                // The server went away; the next lookup a second from now tries again.
+                retired = monitor
+                state.monitor = nil
+                state.lastAttempt = now
+            } else {
+                snapshot = Array(cameras.prefix(Int(count)))
+            }
+        }
+        if let retired { cpw_monitor_free(retired) }
+        let direct = Set(V4L2Discovery.nodePaths())
+        let offered = (snapshot ?? []).filter { camera in
+            var camera = camera
+            let path = withUnsafeBytes(of: &camera.v4l2_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return camera.n_formats > 0 && !direct.contains(path)
+        }
+        var appeared: [PipeWireCamera] = []
+        var vanished: [PipeWireCamera] = []
+        let result = state.withLock { state -> [PipeWireCamera] in
+            var present: [PipeWireCamera] = []
+            for camera in offered {
+                let candidate = PipeWireCamera(camera: camera)
+                if let existing = state.known.first(where: { $0.nodeName == candidate.nodeName }) {
+                    present.append(existing)
+                } else {
+                    state.known.append(candidate)
+                    present.append(candidate)
+                }
+            }
+            appeared = present.filter { !$0.isConnected }
+            vanished = state.known.filter { camera in camera.isConnected && !present.contains { $0 === camera } }
+            // A server that went away is looked for again until it returns, so that its cameras do.
+            if snapshot == nil, state.everConnected, !state.retryScheduled, !listeners.withLock({ $0.isEmpty }) {
+                state.retryScheduled = true
+                DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                    PipeWireDiscovery.state.withLock { $0.retryScheduled = false }
+                    refreshAndNotify()
+                }
+            }
+            return present + state.known.filter { camera in !present.contains { $0 === camera } }
+        }
+        for camera in vanished {
+            if snapshot == nil { camera.serverWentAway() } else { camera.setConnected(false) }
+        }
+        for camera in appeared { camera.setConnected(true) }
+        return result
+    }
+
+    /// Whether the server offers a camera named `name` now.
+    package static func isPresent(_ name: String) -> Bool {
+        cameras().contains { $0.nodeName == name && $0.isConnected }
+    }
+
+    /// Calls `listener` after cameras appear or disappear.
+    package static func addListener(_ listener: @escaping @Sendable () -> Void) {
+        listeners.withLock { $0.append(listener) }
+        _ = cameras()
+    }
+
+    /// Looks again and tells the listeners.
+    static func refreshAndNotify() {
+        _ = cameras()
+        for listener in listeners.withLock({ $0 }) { listener() }
+    }
+
+    /// The monitor saw a change: look again soon, on another thread, once for a burst of changes.
+    fileprivate static func scheduleRefresh() {
+        let schedule = state.withLock { state -> Bool in
+            defer { state.refreshScheduled = true }
+            return !state.refreshScheduled
+        }
+        guard schedule else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+            state.withLock { $0.refreshScheduled = false }
+            state.withLock { if $0.monitor == nil { $0.lastAttempt = nil } }
+            refreshAndNotify()
+        }
+    }
+
+    /// Forgets the connection, so that the next lookup connects again (to the server the environment names now).
+    package static func reset() {
+        let monitor = state.withLock { state -> OpaquePointer? in
+            defer { state.monitor = nil; state.lastAttempt = nil }
+            return state.monitor
+        }
+        if let monitor { cpw_monitor_free(monitor) }
+    }
+}
+
+/// Called by libpipewire on the monitor's thread.
+private let monitorChanged: @convention(c) (UnsafeMutableRawPointer?) -> Void = { _ in
+    PipeWireDiscovery.scheduleRefresh()
+}
