@@ -189,3 +189,24 @@ extension SessionGraphTests {
         XCTAssertTrue(backCamera.activeFormat == sixty, "the preset must not override a format chosen before the commit")
     }
 }
+
+extension SessionGraphTests {
+    func testChoosingTheFormatThatIsAlreadyActiveStillTakesANewSessionOutOfPresets() throws {
+        let sixty = try XCTUnwrap(backCamera.formats.first { $0.videoSupportedFrameRateRanges.contains { $0.maxFrameRate == 60 } })
+        let first = AVCaptureSession()
+        first.addInput(try AVCaptureDeviceInput(device: backCamera))
+        try backCamera.lockForConfiguration()
+        backCamera.activeFormat = sixty
+        backCamera.unlockForConfiguration()
+        // A second session, as a new screen of an app makes one: the format chosen is the one already active.
+        let second = AVCaptureSession()
+        second.beginConfiguration()
+        second.addInput(try AVCaptureDeviceInput(device: backCamera))
+        try backCamera.lockForConfiguration()
+        backCamera.activeFormat = sixty
+        backCamera.unlockForConfiguration()
+        second.commitConfiguration()
+        XCTAssertEqual(second.sessionPreset, .inputPriority, "choosing a format by hand, even the active one, leaves presets")
+        XCTAssertTrue(backCamera.activeFormat == sixty, "the second session's preset must not replace the chosen format")
+    }
+}

@@ -100,8 +100,11 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
             config.maxFrameDuration = duration
             return true
         }
-        guard changed else { return }
-        _observations.didChange([\AVCaptureDevice.activeFormat, \AVCaptureDevice.activeVideoMinFrameDuration, \AVCaptureDevice.activeVideoMaxFrameDuration])
+        if changed {
+            _observations.didChange([\AVCaptureDevice.activeFormat, \AVCaptureDevice.activeVideoMinFrameDuration, \AVCaptureDevice.activeVideoMaxFrameDuration])
+        }
+        // Choosing a format by hand, even the active one, takes the device's sessions out of presets.
+        guard changed || byClient else { return }
         for session in sessions { session.deviceConfigurationDidChange(self, formatChangedByClient: byClient) }
     }
 
