@@ -1,0 +1,64 @@
+import AVFoundation
+import Foundation
+
+/// A PipeWire camera at 1280x720, 60 frames per second, to an empty delegate, next to
+/// `gst-launch-1.0 pipewiresrc ! fakesink` on the same node and format in the same run.
+/// `scripts/bench.sh pipewire` starts a private PipeWire stack with a test camera for it.
+enum PipeWireBenchmark {
+    static func run(seconds: Double) throws {
+        print("")
+        guard let camera = AVCaptureDevice.devices(for: .video).first(where: { $0.uniqueID.hasPrefix("pipewire:") }) else {
+            print("PipeWire: no PipeWire camera here (scripts/bench.sh pipewire starts a private stack with one)")
+            return
+        }
+        let node = String(camera.uniqueID.dropFirst("pipewire:".count))
+        print("PipeWire \(camera.localizedName) (\(node)) at 1280x720, 60 frames/s, \(seconds) s per case; CPU is this process's (the server's is not counted for either):")
+        for (name, delivered, gstFormat) in [("UYVY -> BGRA", kCVPixelFormatType_32BGRA, "UYVY"), ("UYVY -> 2vuy", kCVPixelFormatType_422YpCbCr8, "UYVY")] {
+            guard let format = camera.formats.first(where: {
+                $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
+            }) else { print("  no 1280x720 UYVY format"); return }
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            let output = AVCaptureVideoDataOutput()
+            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: delivered]
+            let counter = V4L2Benchmark.Counter()
+            output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "pipewire bench"))
+            session.addOutput(output)
+            try camera.lockForConfiguration()
+            camera.activeFormat = format
+            camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 60)
+            camera.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 60)
+            camera.unlockForConfiguration()
+            session.commitConfiguration()
+            session.startRunning()
+            Thread.sleep(forTimeInterval: 1)
+            let frames0 = counter.frames, cpu0 = cpuSeconds(), time0 = now()
+            Thread.sleep(forTimeInterval: seconds)
+            let frames = counter.frames - frames0, cpu = cpuSeconds() - cpu0, elapsed = now() - time0
+            session.stopRunning()
+            let ours = cpu / Double(max(1, frames))
+            var line = String(format: "  %@: %.1f frames/s, %.3f ms CPU per frame", name, Double(frames) / elapsed, ours * 1000)
+            guard ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] == nil,
+                  let gst = ["/usr/bin/gst-launch-1.0"].first(where: FileManager.default.isExecutableFile) else {
+                print(line + "; gst-launch-1.0 not available (install gstreamer1.0-tools gstreamer1.0-pipewire)")
+                continue
+            }
+            // The peer's start (process, connection, negotiation) is taken out: a one-second run is subtracted from a longer one.
+            func peerRun(_ frames: Int) -> (cpu: Double, elapsed: Double, status: Int32, output: String) {
+                let cpu0 = childCPUSeconds(), time0 = now()
+                let result = shell([gst, "-q", "pipewiresrc", "target-object=\(node)", "num-buffers=\(frames)", "!",
+                                    "video/x-raw,format=\(gstFormat),width=1280,height=720,framerate=60/1", "!", "fakesink"])
+                return (childCPUSeconds() - cpu0, now() - time0, result.status, result.output)
+            }
+            let count = Int(60 * (seconds + 1))
+            let short = peerRun(60), peer = peerRun(count)
+            guard short.status == 0, peer.status == 0 else { print(line + "; gst-launch-1.0 failed: \(peer.output.prefix(200))"); continue }
+            let (peerCPU, peerElapsed) = (peer.cpu - short.cpu, peer.elapsed - short.elapsed)
+            let theirs = peerCPU / Double(count - 60)
+            line += String(format: "; gst-launch-1.0 pipewiresrc ! fakesink %.1f frames/s, %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
+                           Double(count - 60) / peerElapsed, theirs * 1000, ours / theirs)
+            print(line)
+        }
+    }
+}
