@@ -6,9 +6,10 @@ import Foundation
 /// A camera a PipeWire server offers: a `Video/Source` node, such as a libcamera camera, a
 /// portal's camera, or a virtual one.
 ///
-/// Thread ownership: frames arrive on the stream's own thread (libpipewire's thread loop),
-/// where they are converted into pool frames and delivered; the server's buffer goes back in
-/// the same callback, as PipeWire asks, so a slow client never holds the server's buffers.
+/// Thread ownership: frames arrive on the stream's real-time thread, where they are converted
+/// (or, in the client's own format, copied) into pool frames and delivered. The stream's buffers
+/// are memory the stream owns and frees when it ends, so a frame a client holds cannot stay in
+/// one: the buffer goes back in the same callback, and the server always has buffers to fill.
 /// A camera that goes away is a disconnect and a server that goes away a runtime error,
 /// never a stream that waits forever.
 package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
