@@ -16,6 +16,7 @@ let package = Package(
     targets: [
         // C shims over the system libraries the media path is built on.
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "CV4L2"),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CPulse", linkerSettings: [.linkedLibrary("pulse"), .linkedLibrary("pulse-simple")]),
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),

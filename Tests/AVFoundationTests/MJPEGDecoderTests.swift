@@ -1,0 +1,60 @@
+import XCTest
+@testable import CaptureDevices
+import CoreVideo
+
+/// The MJPEG decoder USB cameras need, on real JPEG frames made by FFmpeg, checked against FFmpeg's own decode.
+final class MJPEGDecoderTests: XCTestCase {
+    /// Runs ffmpeg with `arguments`; whether it succeeded.
+    private func ffmpeg(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-loglevel", "error", "-y"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// A camera-like JPEG (4:2:2, as UVC cameras send) and FFmpeg's decode of its luma plane.
+    private func frame(width: Int, height: Int, subsampling: String) throws -> (jpeg: [UInt8], luma: [UInt8]) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { throw XCTSkip("ffmpeg is not installed: scripts/install-deps.sh") }
+        let folder = makeScratchFolder()
+        let jpeg = folder.appendingPathComponent("frame.jpg"), luma = folder.appendingPathComponent("frame.y")
+        XCTAssertTrue(ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height)", "-frames:v", "1", "-q:v", "3", "-pix_fmt", subsampling, jpeg.path]))
+        XCTAssertTrue(ffmpeg(["-i", jpeg.path, "-f", "rawvideo", "-pix_fmt", "gray", luma.path]))
+        return (Array(try Data(contentsOf: jpeg)), Array(try Data(contentsOf: luma)))
+    }
+
+    func testDecodesCameraJPEGsIntoEveryCarriedFormatAsFFmpegDoes() throws {
+        for subsampling in ["yuvj422p", "yuvj420p"] {
+            let (jpeg, reference) = try frame(width: 1280, height: 720, subsampling: subsampling)
+            XCTAssertEqual(reference.count, 1280 * 720)
+            let decoder = MJPEGDecoder()
+            for format in [kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA] {
+                let target = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: format))
+                XCTAssertTrue(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) }, "\(subsampling) into \(format)")
+                guard format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange else { continue }
+                // Full-range luma straight from the JPEG: FFmpeg's decode, to within rounding.
+                let plane = target.planes[0]
+                var difference = 0
+                for row in 0..<720 {
+                    let line = plane.baseAddress.advanced(by: row * plane.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                    for column in 0..<1280 { difference += abs(Int(line[column]) - Int(reference[row * 1280 + column])) }
+                }
+                XCTAssertLessThan(Double(difference) / Double(1280 * 720), 1.0, "mean luma difference from FFmpeg's decode (\(subsampling))")
+            }
+        }
+    }
+
+    func testACorruptFrameIsRefusedNotDelivered() throws {
+        let (jpeg, _) = try frame(width: 640, height: 480, subsampling: "yuvj422p")
+        let target = try XCTUnwrap(CVPixelBuffer(width: 640, height: 480, pixelFormatType: kCVPixelFormatType_32BGRA))
+        let decoder = MJPEGDecoder()
+        let noise = (0..<jpeg.count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        XCTAssertFalse(noise.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) }, "bytes that are no JPEG")
+        let wrongSize = try XCTUnwrap(CVPixelBuffer(width: 320, height: 240, pixelFormatType: kCVPixelFormatType_32BGRA))
+        XCTAssertFalse(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: wrongSize) }, "a frame of another size than the stream's")
+        XCTAssertTrue(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) }, "the decoder recovers")
+    }
+}
