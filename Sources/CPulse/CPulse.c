@@ -119,6 +119,93 @@ void cpulse_close(cpulse_capture *capture) {
     free(capture);
 }
 
+struct cpulse_monitor {
+    pa_threaded_mainloop *loop;
+    pa_context *context;
+    void (*changed)(void *);
+    void *changed_context;
+    volatile int ready, dead;
+};
+
+static void on_monitor_event(pa_context *context, pa_subscription_event_type_t type, uint32_t index, void *userdata) {
+    cpulse_monitor *m = userdata;
+    pa_subscription_event_type_t facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK;
+    if ((facility == PA_SUBSCRIPTION_EVENT_SOURCE || facility == PA_SUBSCRIPTION_EVENT_SERVER) && m->changed) m->changed(m->changed_context);
+}
+
+static void on_monitor_state(pa_context *context, void *userdata) {
+    cpulse_monitor *m = userdata;
+    switch (pa_context_get_state(context)) {
+    case PA_CONTEXT_READY: {
+        pa_context_set_subscribe_callback(context, on_monitor_event, m);
+        pa_operation *operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SOURCE | PA_SUBSCRIPTION_MASK_SERVER, NULL, NULL);
+        if (operation) pa_operation_unref(operation);
+        m->ready = 1;
+        pa_threaded_mainloop_signal(m->loop, 0);
+        break;
+    }
+    case PA_CONTEXT_FAILED:
+    case PA_CONTEXT_TERMINATED:
+        m->dead = 1;
+        pa_threaded_mainloop_signal(m->loop, 0);
+        if (m->ready && m->changed) m->changed(m->changed_context);
+        break;
+    default:
+        break;
+    }
+}
+
+cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context, int timeout_ms, int *error) {
+    cpulse_monitor *m = calloc(1, sizeof *m);
+    if (!m) { *error = -PA_ERR_INTERNAL; return NULL; }
+    m->loop = pa_threaded_mainloop_new();
+    if (!m->loop) { free(m); *error = -PA_ERR_INTERNAL; return NULL; }
+    m->context = pa_context_new(pa_threaded_mainloop_get_api(m->loop), "LinuxAVFoundation devices");
+    if (!m->context) { pa_threaded_mainloop_free(m->loop); free(m); *error = -PA_ERR_INTERNAL; return NULL; }
+    pa_context_set_state_callback(m->context, on_monitor_state, m);
+    if (pa_context_connect(m->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0 || pa_threaded_mainloop_start(m->loop) < 0) {
+        *error = -pa_context_errno(m->context);
+        if (*error == 0) *error = -PA_ERR_CONNECTIONREFUSED;
+        pa_context_unref(m->context);
+        pa_threaded_mainloop_free(m->loop);
+        free(m);
+        return NULL;
+    }
+    long long deadline = now_ms() + timeout_ms;
+    pa_threaded_mainloop_lock(m->loop);
+    while (!m->ready && !m->dead && now_ms() < deadline) {
+        // The loop's wait has no deadline: look again every few milliseconds.
+        pa_threaded_mainloop_unlock(m->loop);
+        struct timespec pause = {0, 5 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        pa_threaded_mainloop_lock(m->loop);
+    }
+    int ready = m->ready && !m->dead;
+    if (ready) { m->changed = changed; m->changed_context = context; }
+    else *error = m->dead ? -pa_context_errno(m->context) : -PA_ERR_TIMEOUT;
+    pa_threaded_mainloop_unlock(m->loop);
+    if (!ready) {
+        if (*error == 0) *error = -PA_ERR_CONNECTIONREFUSED;
+        cpulse_monitor_free(m);
+        return NULL;
+    }
+    *error = 0;
+    return m;
+}
+
+int cpulse_monitor_is_alive(cpulse_monitor *m) { return !m->dead; }
+
+void cpulse_monitor_free(cpulse_monitor *m) {
+    if (!m) return;
+    pa_threaded_mainloop_stop(m->loop);
+    pa_context_set_state_callback(m->context, NULL, NULL);
+    pa_context_set_subscribe_callback(m->context, NULL, NULL);
+    pa_context_disconnect(m->context);
+    pa_context_unref(m->context);
+    pa_threaded_mainloop_free(m->loop);
+    free(m);
+}
+
 int cpulse_error_connection_terminated(void) { return PA_ERR_CONNECTIONTERMINATED; }
 int cpulse_error_no_entity(void) { return PA_ERR_NOENTITY; }
 int cpulse_error_connection_refused(void) { return PA_ERR_CONNECTIONREFUSED; }

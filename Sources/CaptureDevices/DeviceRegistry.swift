@@ -41,6 +41,7 @@ package enum DeviceRegistry {
         guard policy != "virtual" else { return }
         V4L2Discovery.addListener(listener)
         PipeWireDiscovery.addListener(listener)
+        PulseDiscovery.addListener(listener)
     }
 }
 

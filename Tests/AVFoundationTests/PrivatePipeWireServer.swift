@@ -45,26 +45,30 @@ final class PrivatePipeWireServer {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Runs the script with its output in a file (the daemons it starts keep inherited pipes open), and
-    /// waits with waitpid: Foundation's `Process` misses the exit of a child whose own children live on.
     private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
-        let log = NSTemporaryDirectory() + "pipewire-script-\(UUID().uuidString).log"
-        defer { unlink(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = (["/bin/bash", script.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else { return (-1, "") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : -1, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        runCommand(["/bin/bash", script.path] + arguments)
     }
+}
+
+/// Runs a command with its output in a file (daemons it starts keep inherited pipes open) and
+/// waits with waitpid: Foundation's `Process` misses the exit of a child whose own children live on.
+func runCommand(_ command: [String]) -> (status: Int32, text: String) {
+    let log = NSTemporaryDirectory() + "command-\(UUID().uuidString).log"
+    defer { unlink(log) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv = command.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, command[0], &actions, nil, argv, environ) == 0 else { return (-1, "") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    let exited = status & 0x7f == 0
+    return (exited ? (status >> 8) & 0xff : -1, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
 }
 
 extension XCTestCase {

@@ -7,10 +7,12 @@ import CPulse
 final class PrivatePulseServer {
     let folder: URL
     let socket: String
-    private let process = Process()
+    private let daemon: String
+    private var process = Process()
 
     init?() {
         guard let daemon = ["/usr/bin/pulseaudio"].first(where: FileManager.default.isExecutableFile) else { return nil }
+        self.daemon = daemon
         folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pulse-\(getpid())-\(UUID().uuidString.prefix(8))")
         let runtime = folder.appendingPathComponent("runtime"), home = folder.appendingPathComponent("home")
         try? FileManager.default.createDirectory(at: runtime.appendingPathComponent("pulse"), withIntermediateDirectories: true)
@@ -24,28 +26,45 @@ final class PrivatePulseServer {
         set-default-source sine1k
         """
         try? script.write(to: folder.appendingPathComponent("test.pa"), atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: daemon)
-        process.arguments = ["-n", "-F", folder.appendingPathComponent("test.pa").path, "--daemonize=no", "--exit-idle-time=-1",
-                             "--realtime=no", "--high-priority=no", "--use-pid-file=no", "--log-target=file:\(folder.path)/pulse.log"]
-        process.environment = ["HOME": home.path, "XDG_RUNTIME_DIR": runtime.path, "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-                               "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
-        guard FileManager.default.fileExists(atPath: socket) else { stop(); return nil }
+        guard start() else { stop(); return nil }
         setenv("PULSE_SERVER", "unix:\(socket)", 1)
         setenv("PULSE_COOKIE", home.appendingPathComponent("cookie").path, 1)
         PulseDiscovery.refresh()
     }
 
-    func stop() {
+    /// Starts the daemon; whether its socket appeared.
+    @discardableResult
+    func start() -> Bool {
+        let home = folder.appendingPathComponent("home")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: daemon)
+        process.arguments = ["-n", "-F", folder.appendingPathComponent("test.pa").path, "--daemonize=no", "--exit-idle-time=-1",
+                             "--realtime=no", "--high-priority=no", "--use-pid-file=no", "--log-target=file:\(folder.path)/pulse.log"]
+        process.environment = ["HOME": home.path, "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
+                               "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
+        return FileManager.default.fileExists(atPath: socket)
+    }
+
+    /// Kills the daemon; clients see the server go away.
+    func kill() {
         if process.isRunning {
             process.interrupt()
-            kill(process.processIdentifier, SIGKILL)
+            Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        unlink(socket)
+    }
+
+    /// `pactl` against this server.
+    func pactl(_ arguments: [String]) -> (status: Int32, text: String) { runCommand(["/usr/bin/pactl"] + arguments) }
+
+    func stop() {
+        kill()
         unsetenv("PULSE_SERVER")
         PulseDiscovery.refresh()
         try? FileManager.default.removeItem(at: folder)
@@ -146,4 +165,60 @@ final class PulseAudioMicrophoneTests: CaptureTestCase {
         XCTAssertEqual((log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError)?.code, .mediaServicesWereReset)
         XCTAssertTrue(waitUntil { !session.isRunning })
     }
+
+    func testSourcesThatComeAndGoAreAnnouncedWithoutAnyoneAsking() throws {
+        let arrivals = DeviceEvents()
+        let loaded = server.pactl(["load-module", "module-sine-source", "source_name=sine500", "frequency=500", "rate=48000"])
+        XCTAssertEqual(loaded.status, 0, loaded.text)
+        // Nothing here lists devices: the server's own events bring the news.
+        XCTAssertTrue(waitUntil { arrivals.connected.contains("pulse:sine500") }, "AVCaptureDeviceWasConnected for a source the server gained")
+        let module = loaded.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(server.pactl(["unload-module", module]).status, 0)
+        XCTAssertTrue(waitUntil { arrivals.disconnected.contains("pulse:sine500") }, "AVCaptureDeviceWasDisconnected for a source the server lost")
+        XCTAssertEqual(source("sine500")?.isConnected ?? false, false)
+    }
+
+    func testASessionCapturesAgainWhenTheServerReturns() throws {
+        let microphone = try XCTUnwrap(source("sine1k"))
+        let collector = FrameCollector()
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCaptureAudioDataOutput()
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        let events = DeviceEvents()
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 5 })
+        server.kill()
+        XCTAssertTrue(waitUntil(timeout: 10) { !session.isRunning && !microphone.isConnected }, "the server's sources go with it")
+        XCTAssertTrue(server.start(), "the server comes back")
+        XCTAssertTrue(waitUntil(timeout: 10) { microphone.isConnected }, "its sources return, as the same device, without anyone asking")
+        XCTAssertTrue(waitUntil { events.connected.contains("pulse:sine1k") }, "AVCaptureDeviceWasConnected is posted")
+        collector.reset()
+        session.startRunning()
+        XCTAssertTrue(session.isRunning)
+        XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 5 }, "the session captures again")
+    }
+}
+
+/// The unique IDs of devices named by connection notifications, in order.
+final class DeviceEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrived: [String] = [], departed: [String] = []
+    private var tokens: [NSObjectProtocol] = []
+
+    init() {
+        tokens.append(NotificationCenter.default.addObserver(forName: .AVCaptureDeviceWasConnected, object: nil, queue: nil) { [unowned self] note in
+            guard let device = note.object as? AVCaptureDevice else { return }
+            lock.lock(); arrived.append(device.uniqueID); lock.unlock()
+        })
+        tokens.append(NotificationCenter.default.addObserver(forName: .AVCaptureDeviceWasDisconnected, object: nil, queue: nil) { [unowned self] note in
+            guard let device = note.object as? AVCaptureDevice else { return }
+            lock.lock(); departed.append(device.uniqueID); lock.unlock()
+        })
+    }
+    deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
+    var connected: [String] { lock.lock(); defer { lock.unlock() }; return arrived }
+    var disconnected: [String] { lock.lock(); defer { lock.unlock() }; return departed }
 }

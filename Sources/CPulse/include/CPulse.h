@@ -29,6 +29,16 @@ int cpulse_read(cpulse_capture *capture, void *buffer, size_t bytes);
 long long cpulse_latency_usec(cpulse_capture *capture);
 /// Closes the stream.
 void cpulse_close(cpulse_capture *capture);
+typedef struct cpulse_monitor cpulse_monitor;
+
+/// Connects to the server and follows its sources: `changed` is called on the monitor's own
+/// thread when a source or the server's defaults change, and once when the server goes away.
+/// NULL and a negative PA_ERR_* when the server cannot be reached within `timeout_ms`.
+cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context, int timeout_ms, int *error);
+/// Whether the monitor's connection to the server still stands.
+int cpulse_monitor_is_alive(cpulse_monitor *monitor);
+/// Disconnects; no `changed` call begins after this returns. Must not be called from `changed`.
+void cpulse_monitor_free(cpulse_monitor *monitor);
 /// PulseAudio's error codes the backend tells apart.
 int cpulse_error_connection_terminated(void);
 int cpulse_error_no_entity(void);

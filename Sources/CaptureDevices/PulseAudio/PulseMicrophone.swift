@@ -87,10 +87,21 @@ package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @
 /// The PulseAudio server's input sources, one backend each, kept across lookups.
 ///
 /// Monitors of sinks are left out. A lookup waits at most a moment for the server and is
-/// remembered briefly, so that listing devices never stalls on an absent server.
+/// remembered briefly, so that listing devices never stalls on an absent server. Once someone
+/// listens, a connection follows the server's source events, so that sources that come and go
+/// are announced; when the server goes away, its sources are disconnected and the server is
+/// looked for once a second, so that they return with it.
 package enum PulseDiscovery {
     private static let known = LockedValue<[PulseMicrophone]>([])
     private static let lastLookup = LockedValue<(time: Int64, present: [String])>((0, []))
+    private struct Watch {
+        var monitor: OpaquePointer?
+        var everConnected = false
+        var retryScheduled = false
+        var refreshScheduled = false
+    }
+    private static let watch = LockedValue(Watch())
+    private static let listeners = LockedValue<[@Sendable () -> Void]>([])
 
     package static func microphones() -> [PulseMicrophone] {
         let now = CMClock.hostTimeNanoseconds()
@@ -120,6 +131,76 @@ package enum PulseDiscovery {
         return result
     }
 
-    /// Forgets the last lookup, so that the next one asks the server.
-    package static func refresh() { lastLookup.withLock { $0 = (0, $0.present) } }
+    /// Forgets the last lookup, so that the next one asks the server (and, for listeners, follows it).
+    package static func refresh() {
+        lastLookup.withLock { $0 = (0, $0.present) }
+        if !listeners.withLock({ $0.isEmpty }), watch.withLock({ $0.monitor == nil && !$0.retryScheduled }) { startWatching() }
+    }
+
+    /// Calls `listener` after sources appear or disappear; starts following the server on first use.
+    package static func addListener(_ listener: @escaping @Sendable () -> Void) {
+        listeners.withLock { $0.append(listener) }
+        if watch.withLock({ $0.monitor == nil }) { startWatching() }
+    }
+
+    /// Connects the event connection; when the server has been seen before and is absent, tries again in a second.
+    private static func startWatching() {
+        var error: Int32 = 0
+        let monitor = cpulse_monitor_new(pulseSourcesChanged, nil, 500, &error)
+        let retry = watch.withLock { watch -> Bool in
+            if let monitor {
+                watch.monitor = monitor
+                watch.everConnected = true
+                return false
+            }
+            guard watch.everConnected, !watch.retryScheduled else { return false }
+            watch.retryScheduled = true
+            return true
+        }
+        // Listeners hear of it on another thread: the caller may be registering one under its own lock.
+        if monitor != nil { DispatchQueue.global().async { refreshAndNotify() } }
+        guard retry else { return }
+        // Still no server: its sources are gone, even those whose loss no event reported.
+        lastLookup.withLock { $0 = (0, $0.present) }
+        _ = microphones()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            watch.withLock { $0.retryScheduled = false }
+            if watch.withLock({ $0.monitor == nil }) { startWatching() }
+        }
+    }
+
+    /// The server reported a change: look again on another thread, once for a burst of events.
+    fileprivate static func scheduleRefresh() {
+        let schedule = watch.withLock { watch -> Bool in
+            defer { watch.refreshScheduled = true }
+            return !watch.refreshScheduled
+        }
+        guard schedule else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+            let gone = watch.withLock { watch -> OpaquePointer? in
+                watch.refreshScheduled = false
+                guard let monitor = watch.monitor, cpulse_monitor_is_alive(monitor) == 0 else { return nil }
+                watch.monitor = nil
+                return monitor
+            }
+            if let gone {
+                cpulse_monitor_free(gone)
+                refreshAndNotify()
+                startWatching()
+            } else {
+                refreshAndNotify()
+            }
+        }
+    }
+
+    private static func refreshAndNotify() {
+        lastLookup.withLock { $0 = (0, $0.present) }
+        _ = microphones()
+        for listener in listeners.withLock({ $0 }) { listener() }
+    }
+}
+
+/// Called by libpulse on the event connection's thread.
+private let pulseSourcesChanged: @convention(c) (UnsafeMutableRawPointer?) -> Void = { _ in
+    PulseDiscovery.scheduleRefresh()
 }
