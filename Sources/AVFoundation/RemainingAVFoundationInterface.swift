@@ -68,8 +68,10 @@
 
 // MARK: Audio session
 
-// class AVAudioSession: preferred input, sample rate, I/O buffer duration, input gain (on Linux: the
-// microphone is chosen as a device; its rate is the source's own)
+// extension AVAudioSession: routeChangeNotification, interruptionNotification, mediaServicesWereResetNotification;
+//     setPreferredInputNumberOfChannels(_:), inputDataSources/setInputDataSource(_:) (a microphone's data sources),
+//     outputs of currentRoute (capture routes no output); an ALSA card's mixer as input gain (only sound
+//     server sources and the virtual microphone have a settable gain)
 
 // MARK: Core Video and Core Media
 

@@ -34,6 +34,7 @@ static void on_source(pa_context *context, const pa_source_info *info, int eol, 
         s->rate = info->sample_spec.rate;
         s->channels = info->sample_spec.channels;
         s->is_monitor = info->monitor_of_sink != PA_INVALID_INDEX;
+        s->volume = (float)pa_sw_volume_to_linear(pa_cvolume_avg(&info->volume));
     }
     l->count++;
 }
@@ -82,6 +83,58 @@ int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms) {
         for (int i = 0; i < l.count && i < max; i++) sources[i].is_default = strcmp(sources[i].name, l.default_source) == 0;
         result = l.count;
     }
+done:
+    if (context) { pa_context_disconnect(context); pa_context_unref(context); }
+    pa_mainloop_free(loop);
+    return result;
+}
+
+typedef struct volume_change {
+    int done, success, channels, found;
+} volume_change;
+
+static void on_volume_source(pa_context *context, const pa_source_info *info, int eol, void *userdata) {
+    volume_change *change = userdata;
+    if (eol) { change->done = 1; return; }
+    if (info) { change->channels = info->volume.channels; change->found = 1; }
+}
+
+static void on_volume_set(pa_context *context, int success, void *userdata) {
+    volume_change *change = userdata;
+    change->success = success;
+    change->done = 1;
+}
+
+int cpulse_set_source_volume(const char *name, float linear, int timeout_ms) {
+    long long deadline = now_ms() + timeout_ms;
+    pa_mainloop *loop = pa_mainloop_new();
+    if (!loop) return -PA_ERR_INTERNAL;
+    pa_context *context = pa_context_new(pa_mainloop_get_api(loop), "LinuxAVFoundation");
+    int result = -PA_ERR_INTERNAL;
+    if (!context) goto done;
+    if (pa_context_connect(context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) { result = -pa_context_errno(context); goto done; }
+    while (pa_context_get_state(context) != PA_CONTEXT_READY) {
+        pa_context_state_t state = pa_context_get_state(context);
+        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) { result = -pa_context_errno(context); goto done; }
+        if (now_ms() > deadline) { result = -PA_ERR_TIMEOUT; goto done; }
+        if (pa_mainloop_prepare(loop, 50000) < 0 || pa_mainloop_poll(loop) < 0 || pa_mainloop_dispatch(loop) < 0) goto done;
+    }
+    // The volume has one value per channel of the source: learn how many, then set them all.
+    volume_change change = {0};
+    pa_operation *operation = pa_context_get_source_info_by_name(context, name, on_volume_source, &change);
+    if (!operation) { result = -pa_context_errno(context); goto done; }
+    result = run_until(loop, context, &change.done, deadline);
+    pa_operation_unref(operation);
+    if (result < 0) goto done;
+    if (!change.found) { result = -PA_ERR_NOENTITY; goto done; }
+    pa_cvolume volume;
+    pa_cvolume_set(&volume, change.channels, pa_sw_volume_from_linear(linear));
+    change.done = 0;
+    operation = pa_context_set_source_volume_by_name(context, name, &volume, on_volume_set, &change);
+    if (!operation) { result = -pa_context_errno(context); goto done; }
+    result = run_until(loop, context, &change.done, deadline);
+    pa_operation_unref(operation);
+    if (result == 0 && !change.success) result = -pa_context_errno(context);
 done:
     if (context) { pa_context_disconnect(context); pa_context_unref(context); }
     pa_mainloop_free(loop);

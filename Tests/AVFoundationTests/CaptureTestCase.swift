@@ -96,6 +96,8 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     var measures = false
     /// Whether to keep audio buffers; a client that keeps them all starves the microphone.
     var keepsAudio = true
+    /// How many audio buffers to keep at most.
+    var audioBuffersToKeep = Int.max
     private var _audioCount = 0
     var audioBufferCount: Int { lock.lock(); defer { lock.unlock() }; return _audioCount }
     /// Called with each frame, on the delivery queue.
@@ -118,7 +120,7 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let onQueue = DispatchQueue.getSpecific(key: key) == 1
         if output is AVCaptureAudioDataOutput {
-            lock.lock(); _audioCount += 1; if keepsAudio { _audio.append(sampleBuffer) }; lock.unlock()
+            lock.lock(); _audioCount += 1; if keepsAudio, _audio.count < audioBuffersToKeep { _audio.append(sampleBuffer) }; lock.unlock()
             return
         }
         lock.lock(); inCallback = true; lock.unlock()

@@ -166,6 +166,43 @@ final class PulseAudioMicrophoneTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { !session.isRunning })
     }
 
+    func testTheAudioSessionsRateAndGainReachTheServer() throws {
+        let audioSession = AVAudioSession.sharedInstance()
+        defer {
+            try? audioSession.setInputGain(1)
+            try? audioSession.setPreferredSampleRate(0)
+            try? audioSession.setPreferredInput(nil)
+        }
+        let port = try XCTUnwrap(audioSession.availableInputs?.first { $0.uid == "pulse:sine1k" })
+        try audioSession.setPreferredInput(port)
+        try audioSession.setPreferredSampleRate(16_000)
+        XCTAssertEqual(audioSession.sampleRate, 16_000, "the server resamples to the preferred rate")
+        XCTAssertTrue(audioSession.isInputGainSettable, "a server's source has a volume")
+        try audioSession.setInputGain(0.5)
+        let volume = server.pactl(["get-source-volume", "sine1k"]).text
+        XCTAssertTrue(volume.contains("-6.02 dB"), "the source's volume on the server is half the amplitude: \(volume)")
+        let microphone = try XCTUnwrap(AVCaptureDevice.default(for: .audio))
+        XCTAssertEqual(microphone.uniqueID, "pulse:sine1k")
+        let collector = FrameCollector()
+        collector.audioBuffersToKeep = 24
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCaptureAudioDataOutput()
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 24 }, "\(collector.audioBufferCount) buffers, running \(session.isRunning)")
+        session.stopRunning()
+        let buffers = Array(collector.audioBuffers.dropFirst(5))
+        XCTAssertEqual(buffers.first?.formatDescription?.audioStreamBasicDescription?.mSampleRate, 16_000)
+        XCTAssertEqual(ToneAnalysis.frequency(buffers), 1000, accuracy: 10, "the same 1 kHz tone at 16 kHz")
+        XCTAssertEqual(AudioSessionTests.peak(buffers), 0.25, accuracy: 0.03, "the half-scale sine at half the gain: \(AudioSessionTests.peak(buffers))")
+        PulseDiscovery.refresh()
+        _ = AVCaptureDevice.devices(for: .audio)
+        XCTAssertEqual(audioSession.inputGain, 0.5, accuracy: 0.01, "the gain read back from the server")
+    }
+
     func testSourcesThatComeAndGoAreAnnouncedWithoutAnyoneAsking() throws {
         let arrivals = DeviceEvents()
         let loaded = server.pactl(["load-module", "module-sine-source", "source_name=sine500", "frequency=500", "rate=48000"])

@@ -45,7 +45,13 @@ enum DeviceDirectory {
 extension AVCaptureDevice {
     /// The default device for a media type: the first camera for video, the first microphone for audio.
     public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
-        DeviceDirectory.all.first { $0.hasMediaType(mediaType) && $0.isConnected }
+        let devices = DeviceDirectory.all
+        // The audio session's preferred input, while it is there, is the microphone.
+        if mediaType == .audio, let uid = AVAudioSession.sharedInstance().preferredInputUID,
+           let preferred = devices.first(where: { $0.uniqueID == uid && $0.isConnected }) {
+            return preferred
+        }
+        return devices.first { $0.hasMediaType(mediaType) && $0.isConnected }
     }
 
     /// The default device of a type, for a media type, at a position.

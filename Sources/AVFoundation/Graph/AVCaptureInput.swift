@@ -61,7 +61,7 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     }
 
     override func formatDescription(for port: Port) -> CMFormatDescription? {
-        if port.mediaType == .audio { return CMFormatDescription(audio: device.backend.audioFormat ?? VirtualMicrophone.streamDescription) }
+        if port.mediaType == .audio { return CMFormatDescription(audio: device.backend.audioFormat ?? VirtualMicrophone.streamDescription(rate: Double(VirtualMicrophone.sampleRate))) }
         return device.activeFormat.formatDescription
     }
 

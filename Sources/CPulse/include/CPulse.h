@@ -14,6 +14,7 @@ typedef struct cpulse_source {
     unsigned channels;
     int is_monitor;      ///< whether it is a sink's monitor rather than an input
     int is_default;      ///< whether it is the server's default source
+    float volume;        ///< the source's volume as a linear factor (1 is the source's full level)
 } cpulse_source;
 
 /// Lists up to `max` sources, waiting at most `timeout_ms` for the server; returns how many, or a negative PA_ERR_*.
@@ -29,6 +30,9 @@ int cpulse_read(cpulse_capture *capture, void *buffer, size_t bytes);
 long long cpulse_latency_usec(cpulse_capture *capture);
 /// Closes the stream.
 void cpulse_close(cpulse_capture *capture);
+/// Sets the volume of the source `name` (all channels) to a linear factor; 0 or a negative PA_ERR_*.
+int cpulse_set_source_volume(const char *name, float linear, int timeout_ms);
+
 typedef struct cpulse_monitor cpulse_monitor;
 
 /// Connects to the server and follows its sources: `changed` is called on the monitor's own

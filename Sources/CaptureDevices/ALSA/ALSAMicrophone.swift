@@ -11,7 +11,7 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
     package let videoFormats: [CaptureVideoFormat] = []
     package let capabilities = ImagingCapabilities.none
     package let imaging = ImagingModel()
-    /// The rate and channel count asked for; the card may grant others.
+    /// The rate and channel count asked for where the application prefers none; the card may grant others.
     package static let preferredRate: UInt32 = 44_100, preferredChannels: UInt32 = 2
     static let framesPerBuffer = 1024
     private let pending = LockedValue<OpaquePointer?>(nil)
@@ -19,8 +19,11 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
 
     /// The format of the samples: what the card granted when it last started, or what will be asked for.
     package var audioFormat: AudioStreamBasicDescription? {
-        granted.withLock { $0 } ?? Self.description(rate: Self.preferredRate, channels: Self.preferredChannels)
+        granted.withLock { $0 } ?? Self.description(rate: Self.askedRate, channels: Self.preferredChannels)
     }
+
+    /// The rate to ask the card for: the application's preferred one, else 44.1 kHz.
+    static var askedRate: UInt32 { UInt32(AudioPreferences.sampleRate(native: Double(preferredRate)).rounded()) }
 
     static func description(rate: UInt32, channels: UInt32) -> AudioStreamBasicDescription {
         AudioStreamBasicDescription(mSampleRate: Double(rate), mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
@@ -37,9 +40,10 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard isConnected else { throw .notConnected }
         // Open here, so that a busy or missing card is reported to the caller.
-        var rate = Self.preferredRate, channels = Self.preferredChannels
+        var rate = Self.askedRate, channels = Self.preferredChannels
         var error: Int32 = 0
-        guard let capture = alsaID.withCString({ calsa_open($0, &rate, &channels, UInt32(Self.framesPerBuffer), &error) }) else {
+        let framesPerBuffer = AudioPreferences.framesPerBuffer(rate: Double(rate), standard: Self.framesPerBuffer)
+        guard let capture = alsaID.withCString({ calsa_open($0, &rate, &channels, UInt32(framesPerBuffer), &error) }) else {
             switch -error {
             case EBUSY: throw .inUse
             case EACCES, EPERM: throw .notAuthorized
@@ -54,7 +58,7 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
             let (rate, channels) = (rate, channels)
             granted.withLock { $0 = Self.description(rate: rate, channels: channels) }
             spawnProducer(token: token, name: "\(descriptor.localizedName) samples") { [self] token in
-                produce(token: token, rate: rate, channels: channels)
+                produce(token: token, rate: rate, channels: channels, framesPerBuffer: framesPerBuffer)
             }
         }
         return generation
@@ -64,20 +68,20 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
         if let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) { calsa_close(capture) }
     }
 
-    private func produce(token: Int, rate: UInt32, channels: UInt32) {
+    private func produce(token: Int, rate: UInt32, channels: UInt32, framesPerBuffer: Int) {
         guard let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
         defer { calsa_close(capture) }
-        let pool = AudioBufferPool(description: Self.description(rate: rate, channels: channels), framesPerBuffer: Self.framesPerBuffer)
-        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: Self.framesPerBuffer * Int(channels))
+        let pool = AudioBufferPool(description: Self.description(rate: rate, channels: channels), framesPerBuffer: framesPerBuffer)
+        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: framesPerBuffer * Int(channels))
         defer { scratch.deallocate() }
-        let duration = CMTime(value: CMTimeValue(Self.framesPerBuffer), timescale: Int32(rate))
+        let duration = CMTime(value: CMTimeValue(framesPerBuffer), timescale: Int32(rate))
         while let generation = currentGeneration(token: token) {
             let slot = pool.dequeue()
             let target = slot.map(pool.samples) ?? scratch
-            let result = calsa_read(capture, target, UInt(Self.framesPerBuffer))
+            let result = calsa_read(capture, target, UInt(framesPerBuffer))
             // The first sample was captured the read's length, and what still waits, before now.
             let waiting = Int64(max(0, calsa_delay(capture)))
-            let nanoseconds = CMClock.hostTimeNanoseconds() - (Int64(Self.framesPerBuffer) + waiting) * 1_000_000_000 / Int64(rate)
+            let nanoseconds = CMClock.hostTimeNanoseconds() - (Int64(framesPerBuffer) + waiting) * 1_000_000_000 / Int64(rate)
             let time = CMTime(value: nanoseconds * Int64(rate) / 1_000_000_000, timescale: Int32(rate))
             if result == -Int(EPIPE) {
                 drop(at: time, duration: duration, reason: .discontinuity, generation: generation)

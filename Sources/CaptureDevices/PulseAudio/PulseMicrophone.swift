@@ -5,35 +5,61 @@ import Foundation
 /// A PulseAudio source (or a PipeWire one, through pipewire-pulse), captured at low latency.
 ///
 /// Thread ownership: it reads and delivers on a thread of its own; samples are 16-bit
-/// interleaved PCM at the source's own rate, stamped on the host clock. A server that goes
+/// interleaved PCM at the source's own rate (or the application's preferred one, which the
+/// server resamples to), stamped on the host clock. The input gain is the source's volume. A server that goes
 /// away is a runtime error (`mediaServicesWereReset`); a source that does not exist, a
 /// device that is not connected.
-package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
+package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, AudioInputGainControl, @unchecked Sendable {
     package let sourceName: String
     package let videoFormats: [CaptureVideoFormat] = []
     package let capabilities = ImagingCapabilities.none
     package let imaging = ImagingModel()
-    package let rate: UInt32
+    /// The source's own rate.
+    package let nativeRate: UInt32
     package let channels: UInt32
     static let framesPerBuffer = 1024
+    private let volume: LockedValue<Float>
     private let pending = LockedValue<OpaquePointer?>(nil)
 
     init(source: cpulse_source) {
         sourceName = V4L2Node.string(source.name)
-        rate = source.rate > 0 ? source.rate : 44_100
+        nativeRate = source.rate > 0 ? source.rate : 44_100
+        volume = LockedValue(source.volume)
         channels = min(2, max(1, source.channels))
         let description = V4L2Node.string(source.description)
         super.init(descriptor: CaptureDeviceDescriptor(uniqueID: "pulse:\(sourceName)", modelID: "PulseAudio source", localizedName: description,
                                                        manufacturer: "PulseAudio", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
     }
 
-    /// The format of the samples: the source's rate, one or two channels.
+    /// The rate samples are captured at: the preferred one where the application set one, else the source's.
+    package var rate: UInt32 { UInt32(AudioPreferences.sampleRate(native: Double(nativeRate)).rounded()) }
+
+    /// The format of the samples: the capture rate, one or two channels.
     package var audioFormat: AudioStreamBasicDescription? { ALSAMicrophone.description(rate: rate, channels: channels) }
+
+    package var inputGain: Float { volume.withLock { $0 } }
+    package var isInputGainSettable: Bool { true }
+
+    /// Sets the source's volume on the server.
+    package func setInputGain(_ gain: Float) throws(CaptureBackendError) {
+        guard (0...1).contains(gain) else { throw .unsupportedConfiguration("an input gain is between 0 and 1") }
+        let result = sourceName.withCString { cpulse_set_source_volume($0, gain, 1000) }
+        switch -result {
+        case 0: volume.withLock { $0 = gain }
+        case cpulse_error_no_entity(): throw .notConnected
+        case cpulse_error_connection_refused(), cpulse_error_connection_terminated(): throw .serverUnavailable
+        default: throw .unsupportedConfiguration("PulseAudio error \(-result) setting the volume of \(sourceName)")
+        }
+    }
+
+    /// The volume the server reports, learnt at a lookup.
+    func update(from source: cpulse_source) { volume.withLock { $0 = source.volume } }
 
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard isConnected else { throw .notConnected }
         var error: Int32 = 0
-        guard let capture = sourceName.withCString({ cpulse_open($0, rate, channels, UInt32(Self.framesPerBuffer), &error) }) else {
+        let (rate, framesPerBuffer) = (rate, AudioPreferences.framesPerBuffer(rate: Double(rate), standard: Self.framesPerBuffer))
+        guard let capture = sourceName.withCString({ cpulse_open($0, rate, channels, UInt32(framesPerBuffer), &error) }) else {
             switch -error {
             case cpulse_error_no_entity(): throw .notConnected
             case cpulse_error_access(): throw .notAuthorized
@@ -45,7 +71,9 @@ package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @
         pending.withLock { $0 = capture }
         let (generation, token) = beginStream(sink: sink)
         if let token {
-            spawnProducer(token: token, name: "\(descriptor.localizedName) samples") { [self] token in produce(token: token) }
+            spawnProducer(token: token, name: "\(descriptor.localizedName) samples") { [self] token in
+                produce(token: token, rate: rate, framesPerBuffer: framesPerBuffer)
+            }
         }
         return generation
     }
@@ -54,20 +82,20 @@ package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @
         if let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) { cpulse_close(capture) }
     }
 
-    private func produce(token: Int) {
+    private func produce(token: Int, rate: UInt32, framesPerBuffer: Int) {
         guard let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
         defer { cpulse_close(capture) }
-        let pool = AudioBufferPool(description: ALSAMicrophone.description(rate: rate, channels: channels), framesPerBuffer: Self.framesPerBuffer)
-        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: Self.framesPerBuffer * Int(channels))
+        let pool = AudioBufferPool(description: ALSAMicrophone.description(rate: rate, channels: channels), framesPerBuffer: framesPerBuffer)
+        let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: framesPerBuffer * Int(channels))
         defer { scratch.deallocate() }
-        let bytes = Self.framesPerBuffer * Int(channels) * 2
-        let duration = CMTime(value: CMTimeValue(Self.framesPerBuffer), timescale: Int32(rate))
+        let bytes = framesPerBuffer * Int(channels) * 2
+        let duration = CMTime(value: CMTimeValue(framesPerBuffer), timescale: Int32(rate))
         while let generation = currentGeneration(token: token) {
             let slot = pool.dequeue()
             let result = cpulse_read(capture, slot.map(pool.samples) ?? scratch, bytes)
             // The first sample of what was read was captured its length, and the server's latency, before now.
             let latency = Int64(cpulse_latency_usec(capture)) * 1000
-            let nanoseconds = CMClock.hostTimeNanoseconds() - latency - Int64(Self.framesPerBuffer) * 1_000_000_000 / Int64(rate)
+            let nanoseconds = CMClock.hostTimeNanoseconds() - latency - Int64(framesPerBuffer) * 1_000_000_000 / Int64(rate)
             let time = CMTime(value: nanoseconds * Int64(rate) / 1_000_000_000, timescale: Int32(rate))
             if result < 0 {
                 guard currentGeneration(token: token) != nil else { return }
@@ -119,8 +147,12 @@ package enum PulseDiscovery {
         }
         var changes: [(PulseMicrophone, Bool)] = []
         let result = known.withLock { known -> [PulseMicrophone] in
-            for source in found where !known.contains(where: { $0.sourceName == V4L2Node.string(source.name) }) {
-                known.append(PulseMicrophone(source: source))
+            for source in found {
+                if let existing = known.first(where: { $0.sourceName == V4L2Node.string(source.name) }) {
+                    existing.update(from: source)
+                } else {
+                    known.append(PulseMicrophone(source: source))
+                }
             }
             for microphone in known where present.contains(microphone.sourceName) != microphone.isConnected {
                 changes.append((microphone, !microphone.isConnected))

@@ -1,0 +1,231 @@
+import CaptureDevices
+import Foundation
+
+/// The application's audio session: how it uses audio, and the input, sample rate, buffer
+/// duration and input gain its capture prefers.
+///
+/// On Linux the preferences apply to the microphones capture sessions use: the preferred input
+/// becomes `AVCaptureDevice.default(for: .audio)`, sound servers resample to the preferred rate,
+/// sound cards are asked for it, and the input gain is the sound server's source volume.
+/// Preferences take effect when a capture session next starts its microphone. Thread-safe.
+open class AVAudioSession: NSObject, @unchecked Sendable {
+    private struct State {
+        var category = Category.soloAmbient
+        var mode = Mode.default
+        var options: CategoryOptions = []
+        var isActive = false
+        var preferredInputUID: String?
+    }
+    private let state = LockedValue(State())
+    nonisolated(unsafe) private static let shared = AVAudioSession()
+
+    private override init() { super.init() }
+
+    /// The application's audio session.
+    open class func sharedInstance() -> AVAudioSession { shared }
+
+    // MARK: Category and activation
+
+    /// How the application uses audio.
+    open var category: Category { state.withLock { $0.category } }
+    /// The mode within the category.
+    open var mode: Mode { state.withLock { $0.mode } }
+    /// The category's options.
+    open var categoryOptions: CategoryOptions { state.withLock { $0.options } }
+
+    /// Sets how the application uses audio.
+    open func setCategory(_ category: Category) throws { try setCategory(category, mode: mode, options: []) }
+
+    /// Sets how the application uses audio, with a mode and options.
+    open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+        state.withLock { ($0.category, $0.mode, $0.options) = (category, mode, options) }
+    }
+
+    /// Sets how the application uses audio, with options.
+    open func setCategory(_ category: Category, options: CategoryOptions = []) throws { try setCategory(category, mode: mode, options: options) }
+
+    /// Sets the mode within the category.
+    open func setMode(_ mode: Mode) throws { state.withLock { $0.mode = mode } }
+
+    /// Activates or deactivates the session.
+    open func setActive(_ active: Bool, options: SetActiveOptions = []) throws { state.withLock { $0.isActive = active } }
+
+    // MARK: Record permission
+
+    /// Whether the application may record.
+    open var recordPermission: RecordPermission {
+        switch AVCaptureDevice.authorizationStatus(for: .audio) {
+        case .authorized: return .granted
+        case .denied, .restricted: return .denied
+        default: return .undetermined
+        }
+    }
+
+    /// Asks for permission to record; calls `response` with the answer.
+    open func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
+        AVCaptureDevice.requestAccess(for: .audio, completionHandler: response)
+    }
+
+    // MARK: Inputs
+
+    /// The microphones the application can record from.
+    open var availableInputs: [AVAudioSessionPortDescription]? {
+        AVCaptureDevice.devices(for: .audio).map(AVAudioSessionPortDescription.init)
+    }
+
+    /// The input the application prefers, or nil for the system's choice.
+    open var preferredInput: AVAudioSessionPortDescription? {
+        guard let uid = state.withLock({ $0.preferredInputUID }) else { return nil }
+        return availableInputs?.first { $0.uid == uid }
+    }
+
+    /// Chooses the input to record from; nil returns the choice to the system.
+    open func setPreferredInput(_ inPort: AVAudioSessionPortDescription?) throws {
+        if let inPort, !(availableInputs ?? []).contains(inPort) { throw Self.error(.badParam) }
+        state.withLock { $0.preferredInputUID = inPort?.uid }
+    }
+
+    /// The uid of the preferred input, while it is connected.
+    var preferredInputUID: String? { state.withLock { $0.preferredInputUID } }
+
+    /// The ports audio flows through now: the input capture uses.
+    open var currentRoute: AVAudioSessionRouteDescription {
+        AVAudioSessionRouteDescription(inputs: currentInput.map { [AVAudioSessionPortDescription(device: $0)] } ?? [], outputs: [])
+    }
+
+    /// Whether any input is available.
+    open var isInputAvailable: Bool { !(availableInputs ?? []).isEmpty }
+
+    /// The number of channels of the current input.
+    open var inputNumberOfChannels: Int { Int(currentInput?.core.backend.audioFormat?.mChannelsPerFrame ?? 0) }
+
+    private var currentInput: AVCaptureDevice? { AVCaptureDevice.default(for: .audio) }
+
+    // MARK: Sample rate and buffer duration
+
+    /// The sample rate the application prefers, in hertz; 0 when it prefers none.
+    open var preferredSampleRate: Double { AudioPreferences.preferredSampleRate ?? 0 }
+
+    /// Sets the preferred sample rate, in hertz: 8 kHz to 192 kHz, or 0 for each input's own.
+    open func setPreferredSampleRate(_ sampleRate: Double) throws {
+        guard sampleRate == 0 || (8_000...192_000).contains(sampleRate) else { throw Self.error(.badParam) }
+        AudioPreferences.preferredSampleRate = sampleRate == 0 ? nil : sampleRate
+    }
+
+    /// The sample rate the current input records at, in hertz.
+    open var sampleRate: Double { currentInput?.core.backend.audioFormat?.mSampleRate ?? AudioPreferences.sampleRate(native: 44_100) }
+
+    /// The I/O buffer duration the application prefers, in seconds; 0 when it prefers none.
+    open var preferredIOBufferDuration: TimeInterval { AudioPreferences.preferredIOBufferDuration ?? 0 }
+
+    /// Sets the preferred time each buffer of samples covers, in seconds (about 1.5 ms to 0.37 s), or 0 for the default.
+    open func setPreferredIOBufferDuration(_ duration: TimeInterval) throws {
+        guard duration >= 0, duration <= 1 else { throw Self.error(.badParam) }
+        AudioPreferences.preferredIOBufferDuration = duration == 0 ? nil : duration
+    }
+
+    /// The time each buffer of samples from the current input covers, in seconds.
+    open var ioBufferDuration: TimeInterval {
+        let rate = sampleRate
+        return Double(AudioPreferences.framesPerBuffer(rate: rate, standard: 1024)) / rate
+    }
+
+    // MARK: Input gain
+
+    /// The gain of the current input, from 0 to 1.
+    open var inputGain: Float { (currentInput?.core.backend as? AudioInputGainControl)?.inputGain ?? 1 }
+
+    /// Whether the current input's gain can be set.
+    open var isInputGainSettable: Bool { (currentInput?.core.backend as? AudioInputGainControl)?.isInputGainSettable ?? false }
+
+    /// Sets the gain of the current input, from 0 to 1.
+    open func setInputGain(_ gain: Float) throws {
+        guard (0...1).contains(gain) else { throw Self.error(.badParam) }
+        guard let control = currentInput?.core.backend as? AudioInputGainControl, control.isInputGainSettable else { throw Self.error(.unspecified) }
+        do { try control.setInputGain(gain) } catch { throw Self.error(error == .serverUnavailable ? .mediaServicesFailed : .unspecified) }
+    }
+
+    static func error(_ code: ErrorCode) -> NSError { NSError(domain: NSOSStatusErrorDomain, code: code.rawValue) }
+}
+
+extension AVAudioSession {
+    /// How an application uses audio.
+    public struct Category: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Sound that mixes with other audio and is silenced by the ring/silent switch.
+        public static let ambient = Category(rawValue: "AVAudioSessionCategoryAmbient")
+        /// The default: sound that silences other audio.
+        public static let soloAmbient = Category(rawValue: "AVAudioSessionCategorySoloAmbient")
+        /// Playback central to the application.
+        public static let playback = Category(rawValue: "AVAudioSessionCategoryPlayback")
+        /// Recording.
+        public static let record = Category(rawValue: "AVAudioSessionCategoryRecord")
+        /// Recording and playback, as capture applications use.
+        public static let playAndRecord = Category(rawValue: "AVAudioSessionCategoryPlayAndRecord")
+        /// Several routes at once.
+        public static let multiRoute = Category(rawValue: "AVAudioSessionCategoryMultiRoute")
+    }
+
+    /// A specialization of a category.
+    public struct Mode: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The default mode.
+        public static let `default` = Mode(rawValue: "AVAudioSessionModeDefault")
+        /// Recording video.
+        public static let videoRecording = Mode(rawValue: "AVAudioSessionModeVideoRecording")
+        /// Measurement, with the least processing.
+        public static let measurement = Mode(rawValue: "AVAudioSessionModeMeasurement")
+        /// Two-way voice communication.
+        public static let voiceChat = Mode(rawValue: "AVAudioSessionModeVoiceChat")
+        /// Video chat.
+        public static let videoChat = Mode(rawValue: "AVAudioSessionModeVideoChat")
+    }
+
+    /// Options of a category.
+    public struct CategoryOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Mix with other applications' audio.
+        public static let mixWithOthers = CategoryOptions(rawValue: 0x1)
+        /// Lower other applications' audio.
+        public static let duckOthers = CategoryOptions(rawValue: 0x2)
+        /// Allow Bluetooth hands-free devices as inputs.
+        public static let allowBluetooth = CategoryOptions(rawValue: 0x4)
+        /// Route output to the speaker by default.
+        public static let defaultToSpeaker = CategoryOptions(rawValue: 0x8)
+    }
+
+    /// Options for activating and deactivating.
+    public struct SetActiveOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Let other applications resume their audio on deactivation.
+        public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)
+    }
+
+    /// Whether the application may record.
+    public enum RecordPermission: UInt, Sendable {
+        /// Not asked yet.
+        case undetermined = 1970168948
+        /// Refused.
+        case denied = 1684369017
+        /// Allowed.
+        case granted = 1735552628
+    }
+
+    /// The audio session's error codes (OSStatus values in NSOSStatusErrorDomain).
+    public enum ErrorCode: Int, Sendable {
+        /// No error.
+        case none = 0
+        /// A parameter was invalid.
+        case badParam = -50
+        /// The audio services failed: the sound server went away.
+        case mediaServicesFailed = 1836282486
+        /// Recording could not start.
+        case cannotStartRecording = 561145187
+        /// An unspecified error.
+        case unspecified = 2003329396
+    }
+}

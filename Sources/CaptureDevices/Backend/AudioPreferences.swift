@@ -1,0 +1,41 @@
+import CoreVideo
+import Foundation
+
+/// The application's audio preferences, which microphones capture with: a sample rate and an
+/// I/O buffer duration (AVAudioSession's preferences, on Linux). Thread-safe.
+package enum AudioPreferences {
+    private static let values = LockedValue<(rate: Double?, bufferDuration: Double?)>((nil, nil))
+
+    /// The preferred sample rate in hertz, or nil for each device's own.
+    package static var preferredSampleRate: Double? {
+        get { values.withLock { $0.rate } }
+        set { values.withLock { $0.rate = newValue } }
+    }
+
+    /// The preferred time each buffer of samples covers, in seconds, or nil for each device's own.
+    package static var preferredIOBufferDuration: Double? {
+        get { values.withLock { $0.bufferDuration } }
+        set { values.withLock { $0.bufferDuration = newValue } }
+    }
+
+    /// The rate a device whose own rate is `native` captures at: the preferred one where set, within 8 kHz to 192 kHz.
+    package static func sampleRate(native: Double) -> Double {
+        preferredSampleRate.map { min(192_000, max(8_000, $0)) } ?? native
+    }
+
+    /// Frames per buffer at `rate`: the preferred duration's worth where set, else `standard`; 64 to 16384.
+    package static func framesPerBuffer(rate: Double, standard: Int) -> Int {
+        guard let duration = preferredIOBufferDuration else { return standard }
+        return min(16_384, max(64, Int((duration * rate).rounded())))
+    }
+}
+
+/// A microphone whose input gain can be read and perhaps set.
+package protocol AudioInputGainControl: AnyObject {
+    /// The gain applied to the input, from 0 (silence) to 1 (the device's full level), as a linear factor.
+    var inputGain: Float { get }
+    /// Whether `setInputGain` can change the gain.
+    var isInputGainSettable: Bool { get }
+    /// Sets the gain, from 0 to 1.
+    func setInputGain(_ gain: Float) throws(CaptureBackendError)
+}
