@@ -105,6 +105,47 @@ final class PipeWireCameraTests: CaptureTestCase {
         }
     }
 
+    /// How many bars of even colour, at least 24 pixels wide, the row a third of the way down a BGRA frame crosses (the SMPTE bars).
+    static func bars(_ sample: CMSampleBuffer) -> Int {
+        guard let image = sample.imageBuffer else { return -1 }
+        CVPixelBufferLockBaseAddress(image, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+        let stride = CVPixelBufferGetBytesPerRow(image), width = CVPixelBufferGetWidth(image)
+        let row = CVPixelBufferGetBaseAddress(image)!.advanced(by: CVPixelBufferGetHeight(image) / 3 * stride).assumingMemoryBound(to: UInt8.self)
+        var bars = 0, start = 0
+        for x in 1...width {
+            let differs = x == width || (0..<3).contains { abs(Int(row[x * 4 + $0]) - Int(row[start * 4 + $0])) > 24 }
+            guard differs else { continue }
+            if x - start >= 24 { bars += 1 }
+            start = x
+        }
+        return bars
+    }
+
+    func testDigitalZoomShowsTheCentreAndRampsOverTime() throws {
+        let device = try XCTUnwrap(camera("test-camera"))
+        let collector = FrameCollector()
+        let latest = LockedBox<CMSampleBuffer?>(nil)
+        collector.onFrame = { latest.value = $0 }
+        let session = try makeSession(device, width: 640, height: 480, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
+                                      pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        XCTAssertEqual(device.activeFormat.videoMaxZoomFactor, 16, "a camera without a zoom lens zooms digitally, as Apple's do")
+        session.startRunning()
+        XCTAssertTrue(waitUntil { collector.frames.count >= 5 })
+        let unzoomed = Self.bars(try XCTUnwrap(latest.value))
+        XCTAssertEqual(unzoomed, 7, "seven bars")
+        try device.lockForConfiguration()
+        device.ramp(toVideoZoomFactor: 4, withRate: 8)
+        device.unlockForConfiguration()
+        XCTAssertTrue(device.isRampingVideoZoom)
+        XCTAssertTrue(waitUntil(timeout: 3) { device.videoZoomFactor == 4 && !device.isRampingVideoZoom }, "the ramp advances with the frames")
+        let seen = collector.frames.count
+        XCTAssertTrue(waitUntil { collector.frames.count >= seen + 3 })
+        let zoomed = Self.bars(try XCTUnwrap(latest.value))
+        XCTAssertTrue((2...3).contains(zoomed), "the middle quarter shows two or three bars, not seven: \(zoomed)")
+        session.stopRunning()
+    }
+
     func testAHotPluggedCameraAppearsAndItsRemovalIsADisconnectNotAHang() throws {
         _ = try XCTUnwrap(camera("test-camera"))
         let connected = SessionNotificationTests.NotificationLog([.AVCaptureDeviceWasConnected], object: nil)

@@ -106,6 +106,29 @@ final class V4L2CameraTests: CaptureTestCase {
         XCTAssertEqual(rate, 15, accuracy: 2.5)
     }
 
+    func testDigitalZoomShowsTheCentreOfTheDriversFrames() throws {
+        let collector = FrameCollector()
+        let latest = LockedBox<CMSampleBuffer?>(nil)
+        collector.onFrame = { latest.value = $0 }
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), deliver: kCVPixelFormatType_32BGRA, collector: collector)
+        XCTAssertEqual(camera.activeFormat.videoMaxZoomFactor, 16, "a camera without a zoom lens zooms digitally")
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 4 })
+        let unzoomed = PipeWireCameraTests.bars(try XCTUnwrap(latest.value))
+        XCTAssertGreaterThanOrEqual(unzoomed, 7, "vivid's colour bars")
+        try camera.lockForConfiguration()
+        camera.videoZoomFactor = 4
+        camera.unlockForConfiguration()
+        let count = collector.frames.count
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= count + 4 })
+        let zoomed = PipeWireCameraTests.bars(try XCTUnwrap(latest.value))
+        session.stopRunning()
+        XCTAssertTrue((2...3).contains(zoomed), "the middle quarter shows two or three bars, not \(unzoomed): \(zoomed)")
+        try camera.lockForConfiguration()
+        camera.videoZoomFactor = 1
+        camera.unlockForConfiguration()
+    }
+
     func testBrightnessIsReachableAndChangesThePicture() throws {
         let brightness = try XCTUnwrap(camera.linuxControl(named: "Brightness"))
         let collector = FrameCollector()

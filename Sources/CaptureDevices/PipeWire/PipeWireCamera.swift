@@ -11,7 +11,7 @@ import Foundation
 /// are memory the stream owns and frees when it ends, so a frame a client holds cannot stay in
 /// one: the buffer goes back in the same callback, and the server always has buffers to fill.
 /// A camera that goes away is a disconnect and a server that goes away a runtime error,
-/// never a stream that waits forever.
+/// never a stream that waits forever. Zoom is digital: the centre of the frame, scaled up.
 package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
     /// The node's name, stable across restarts of the server.
     package let nodeName: String
@@ -79,7 +79,7 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
                 for (width, height) in sizes where width > 0 && height > 0 {
                     let candidate = CaptureVideoFormat(
                         width: width, height: height, pixelFormat: compressed ? kCVPixelFormatType_420YpCbCr8BiPlanarFullRange : code,
-                        frameRateRanges: rateRanges, fieldOfView: 60, isBinned: false, supportsStabilization: false, maxZoomFactor: 1,
+                        frameRateRanges: rateRanges, fieldOfView: 60, isBinned: false, supportsStabilization: false, maxZoomFactor: DigitalZoom.maxFactor,
                         zoomUpscaleThreshold: 1, minISO: 100, maxISO: 1600,
                         exposureDurationRange: (1.0 / 10000)...(1.0 / max(1, rateRanges.map(\.lowerBound).min() ?? 1)),
                         sourceCode: code, mediaSubType: code)
@@ -181,8 +181,10 @@ final class PipeWireStreamContext: @unchecked Sendable {
     private var frameDuration: CMTime
     private let state = LockedValue<Int?>(nil)
     private var pool: VideoFramePool?
-    private let converter = PixelFormatConverter()
     private let decoder = MJPEGDecoder()
+    private let digitalZoom = DigitalZoom()
+    private var decoded: VideoFramePool?
+    private var lastTick: Int64?
     /// Pixel buffers over the server's buffers, one per buffer address: made once, reused for every frame.
     private var wrappers: [UnsafeRawPointer: CVPixelBuffer] = [:]
 
@@ -216,6 +218,10 @@ final class PipeWireStreamContext: @unchecked Sendable {
         // The server's capture time when it is one on this clock, else the time the frame arrived.
         let nanoseconds = frame.pts_ns > 0 && now - frame.pts_ns >= 0 && now - frame.pts_ns < 1_000_000_000 ? frame.pts_ns : now
         let time = CMClock.hostTime(nanoseconds: nanoseconds)
+        // Zoom ramps (digital zoom) advance with time, like the rest of the imaging model.
+        camera.imaging.tick(seconds: lastTick.map { Double(now - $0) / 1e9 } ?? 0)
+        lastTick = now
+        let zoom = camera.imaging.current.videoZoomFactor
         for skipped in stride(from: Int(min(frame.skipped, 16)), to: 0, by: -1) {
             camera.drop(at: time - CMTimeMultiply(frameDuration, multiplier: Int32(skipped)), duration: frameDuration, reason: .frameWasLate, generation: generation)
         }
@@ -228,10 +234,18 @@ final class PipeWireStreamContext: @unchecked Sendable {
             return
         }
         let converted: Bool
-        if native.sourceCode == 0x646D_6231 {
+        if native.sourceCode == 0x646D_6231, zoom > 1.001 {
+            // Decoded whole into a frame of the decoder's own format, then zoomed into the client's.
+            if decoded == nil { decoded = VideoFramePool(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1) }
+            if let (whole, _) = decoded?.dequeue() {
+                converted = decoder.decode(data, count: Int(frame.size), into: whole) && digitalZoom.render(whole, zoom: zoom, into: target)
+            } else {
+                converted = false
+            }
+        } else if native.sourceCode == 0x646D_6231 {
             converted = decoder.decode(data, count: Int(frame.size), into: target)
         } else if let source = wrapper(data, size: Int(frame.size), stride: Int(frame.stride)) {
-            converted = converter.convert(source, into: target)
+            converted = digitalZoom.render(source, zoom: zoom, into: target)
         } else {
             converted = false
         }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Thread ownership: it streams on a thread of its own. Driver buffers are mapped once per
 /// stream and handed to clients without copying when the client asked for the device's own
-/// pixel format; a buffer goes back to the driver as soon as the client lets go of it.
+/// pixel format and no zoom; a buffer goes back to the driver as soon as the client lets go
+/// of it. Zoom is digital: the centre of the frame, scaled up.
 package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
     package let path: String
     package let videoFormats: [CaptureVideoFormat]
@@ -145,7 +146,12 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
     private func produce(thread token: Int) {
         var current: V4L2Stream?
         var generation = -1
+        var lastTick = CMClock.hostTimeNanoseconds()
         while let currentGeneration = currentGeneration(token: token) {
+            // Zoom ramps (digital zoom) advance with time, like the rest of the imaging model.
+            let now = CMClock.hostTimeNanoseconds()
+            imaging.tick(seconds: Double(now - lastTick) / 1e9)
+            lastTick = now
             if let (pendingGeneration, setup) = pendingSetup.withLock({ value -> (Int, V4L2Stream)? in defer { value = nil }; return value }) {
                 current?.close()
                 current = setup
@@ -160,7 +166,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
                 usleep(1000)
                 continue
             }
-            switch active.next() {
+            switch active.next(zoom: imaging.current.videoZoomFactor) {
             case .frame(let sample):
                 deliver(sample, generation: generation)
             case .dropped(let time, let reason):

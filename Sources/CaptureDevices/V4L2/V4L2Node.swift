@@ -48,7 +48,7 @@ final class V4L2Node {
                 guard !rates.isEmpty else { continue }
                 result.append(CaptureVideoFormat(
                     width: width, height: height, pixelFormat: mapping.delivered, frameRateRanges: rates, fieldOfView: 60, isBinned: false,
-                    supportsStabilization: false, maxZoomFactor: 1, zoomUpscaleThreshold: 1, minISO: 100, maxISO: 1600,
+                    supportsStabilization: false, maxZoomFactor: DigitalZoom.maxFactor, zoomUpscaleThreshold: 1, minISO: 100, maxISO: 1600,
                     exposureDurationRange: (1.0 / 10000)...(1.0 / max(1, rates.map(\.lowerBound).min() ?? 1)),
                     sourceCode: fourcc, mediaSubType: mapping.mediaSubType))
             }

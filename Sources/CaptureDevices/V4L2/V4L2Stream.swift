@@ -39,6 +39,8 @@ final class V4L2Stream: @unchecked Sendable {
     private var pool: VideoFramePool?
     private let converter = PixelFormatConverter()
     private let decoder = MJPEGDecoder()
+    private let digitalZoom = DigitalZoom()
+    private var zoomPool: VideoFramePool?
     static let bufferCount: UInt32 = 4
 
     /// Sets the format and rate, and maps the buffers; errors such as EBUSY come from here.
@@ -132,8 +134,8 @@ final class V4L2Stream: @unchecked Sendable {
         }
     }
 
-    /// Waits for the next frame and returns it, the newest when several are ready.
-    func next() -> Next {
+    /// Waits for the next frame and returns it, the newest when several are ready, zoomed by `zoom`.
+    func next(zoom: Double = 1) -> Next {
         if let pending {
             self.pending = nil
             return .frame(pending)
@@ -170,7 +172,7 @@ final class V4L2Stream: @unchecked Sendable {
             }
             let skipped = lastSequence.map { buffer.sequence &- $0 &- 1 } ?? 0
             lastSequence = buffer.sequence
-            let result = try deliver(buffer)
+            let result = try deliver(buffer, zoom: zoom)
             if skipped > 0, skipped < 1000, case .frame(let sample) = result {
                 // Frames the driver dropped, or that came too late to be the newest: report them first.
                 pending = sample
@@ -189,11 +191,12 @@ final class V4L2Stream: @unchecked Sendable {
         return CMClock.hostTime(nanoseconds: CMClock.hostTimeNanoseconds())
     }
 
-    private func deliver(_ buffer: v4l2_buffer) throws(V4L2Error) -> Next {
+    private func deliver(_ buffer: v4l2_buffer, zoom: Double) throws(V4L2Error) -> Next {
         let index = Int(buffer.index)
         let time = timestamp(of: buffer)
         let wanted = configuration.pixelFormat
-        if !native.isCompressed, wanted == native.delivered {
+        let zoomed = zoom > 1.001
+        if !native.isCompressed, wanted == native.delivered, !zoomed {
             // The client's format is the driver's: hand the driver's buffer over, no copy.
             let shell = shells[index]
             shell.reset()
@@ -209,10 +212,15 @@ final class V4L2Stream: @unchecked Sendable {
             return .dropped(time, .outOfBuffers)
         }
         var ok: Bool
-        if native.isCompressed {
+        if native.isCompressed, zoomed {
+            // Decoded whole into a frame of the decoder's own format, then zoomed into the client's.
+            if zoomPool == nil { zoomPool = VideoFramePool(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1) }
+            guard let (whole, _) = zoomPool?.dequeue() else { try queue(index); return .dropped(time, .outOfBuffers) }
+            ok = decode(index: index, bytesUsed: Int(buffer.bytesused), into: whole) && digitalZoom.render(whole, zoom: zoom, into: target)
+        } else if native.isCompressed {
             ok = decode(index: index, bytesUsed: Int(buffer.bytesused), into: target)
         } else {
-            ok = converter.convert(wrappers[index], into: target)
+            ok = digitalZoom.render(wrappers[index], zoom: zoom, into: target)
         }
         try queue(index)
         guard ok else { return .dropped(time, .discontinuity) }
