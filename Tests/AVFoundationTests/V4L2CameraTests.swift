@@ -55,7 +55,7 @@ final class V4L2CameraTests: CaptureTestCase {
         XCTAssertNotNil(camera.linuxControl(named: "Brightness"))
         XCTAssertFalse(camera.isFocusModeSupported(.continuousAutoFocus), "vivid has no focus control, and says so")
         XCTAssertFalse(camera.hasTorch)
-        XCTAssertEqual(camera.activeFormat.videoMaxZoomFactor, 1, "no zoom is offered where none is applied")
+        XCTAssertEqual(camera.activeFormat.videoZoomFactorUpscaleThreshold, 1, "vivid has no zoom lens: all its zoom is digital, upscaled")
         XCTAssertEqual(camera.focusMode, .locked)
     }
 
