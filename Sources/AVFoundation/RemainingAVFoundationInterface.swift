@@ -52,9 +52,9 @@
 //     func deviceWhiteBalanceGains(for temperatureAndTintValues: AVCaptureDevice.WhiteBalanceTemperatureAndTintValues) -> AVCaptureDevice.WhiteBalanceGains
 //     func temperatureAndTintValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceTemperatureAndTintValues
 //     class RotationCoordinator
-// Hardware backends not written yet: PipeWire cameras (libpipewire, pw_stream), PulseAudio hotplug
-// through the server's subscription events, recovery when a PulseAudio server returns, DMABUF for V4L2,
-// digital zoom by cropping on cameras without an optical zoom control.
+// Hardware backends not written yet: DMABUF for V4L2 and PipeWire; V4L2_CID_ZOOM_ABSOLUTE (optical zoom)
+// mapped onto videoZoomFactor (cameras zoom digitally); PipeWire camera controls (the node's Props);
+// ALSA hotplug (cards are looked for at each lookup) and an ALSA mixer as the input gain.
 
 // MARK: Writing, playback, editing and export
 
