@@ -2,6 +2,7 @@ import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
 import CPipeWire
+import CPulse
 
 /// Cameras and microphones through a real PipeWire server (a private stack the tests start).
 /// On a machine without PipeWire installed these tests skip; `.ci/run` installs it and runs them.
@@ -160,6 +161,7 @@ final class PipeWireCameraTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { collector.frames.count >= 10 })
         server.removeCamera("plugged-camera")
         XCTAssertTrue(waitUntil(timeout: 5) { !session.isRunning }, "the stream ends: PipeWire's default would wait forever")
+        XCTAssertTrue(waitUntil { log.names.contains(.AVCaptureSessionRuntimeError) }, "\(log.names)")
         XCTAssertEqual((log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError)?.code, .deviceWasDisconnected)
         XCTAssertTrue(waitUntil { log.names.contains(.AVCaptureDeviceWasDisconnected) })
         XCTAssertFalse(device.isConnected)
@@ -237,6 +239,50 @@ final class PipeWireCameraTests: CaptureTestCase {
         XCTAssertEqual(ToneAnalysis.frequency(buffers), 440, accuracy: 10, "audiotestsrc's 440 Hz sine")
         XCTAssertLessThan(level, -3, "\(level) dBFS")
         XCTAssertGreaterThan(level, -30, "\(level) dBFS: the tone, not silence")
+    }
+
+    func testTheVirtualMicrophoneHearsWhatIsPlayedIntoIt() throws {
+        let microphone = try XCTUnwrap(waitForMicrophone("pulse:test-mic"))
+        // A 1 kHz tone at half scale, played into the loopback's sink; the session records its source meanwhile.
+        let tone = makeScratchFolder().appendingPathComponent("tone.wav")
+        XCTAssertEqual(runCommand(["/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=8",
+                                   "-af", "volume=4", "-ac", "1", tone.path]).status, 0)
+        var player = pid_t(0)
+        let arguments: [String] = ["/usr/bin/paplay", "--device=test-mic-input", tone.path]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        XCTAssertEqual(posix_spawn(&player, "/usr/bin/paplay", nil, nil, argv, environ), 0)
+        defer { kill(player, SIGKILL); var status: Int32 = 0; waitpid(player, &status, 0) }
+        spin(0.5)
+        let collector = FrameCollector()
+        collector.audioBuffersToKeep = 24
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCaptureAudioDataOutput()
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 24 })
+        session.stopRunning()
+        let loud = collector.audioBuffers.filter { AudioSessionTests.peak([$0]) > 0.3 }
+        XCTAssertGreaterThan(loud.count, 12, "the played tone comes out of the microphone")
+        XCTAssertEqual(ToneAnalysis.frequency(loud), 1000, accuracy: 15, "at its own frequency")
+        XCTAssertEqual(AudioSessionTests.peak(loud), 0.5, accuracy: 0.06, "and its own level")
+    }
+
+    func testASourceThePipeWireServerDoesNotHaveIsNotConnectedNotItsDefault() throws {
+        final class Sink: CaptureSampleSink, @unchecked Sendable {
+            func deviceDidProduce(_ sampleBuffer: CMSampleBuffer, generation: Int) {}
+            func deviceDidDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, generation: Int) {}
+        }
+        _ = try XCTUnwrap(waitForMicrophone("pulse:test-tone"))
+        var missing = cpulse_source()
+        (missing.rate, missing.channels) = (48_000, 1)
+        withUnsafeMutableBytes(of: &missing.name) { $0.copyBytes(from: Array("no-such-source".utf8)) }
+        XCTAssertThrowsError(try PulseMicrophone(source: missing).start(nil, sink: Sink())) { error in
+            XCTAssertEqual(error as? CaptureBackendError, .notConnected, "pipewire-pulse would record its default source instead")
+        }
     }
 
     private func waitForMicrophone(_ uniqueID: String) -> AVCaptureDevice? {

@@ -57,6 +57,9 @@ package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, A
 
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard isConnected else { throw .notConnected }
+        // pipewire-pulse records from its default source when asked for one it does not have: ask first.
+        PulseDiscovery.refresh()
+        guard PulseDiscovery.microphones().contains(where: { $0 === self && $0.isConnected }) else { throw .notConnected }
         var error: Int32 = 0
         let (rate, framesPerBuffer) = (rate, AudioPreferences.framesPerBuffer(rate: Double(rate), standard: Self.framesPerBuffer))
         guard let capture = sourceName.withCString({ cpulse_open($0, rate, channels, UInt32(framesPerBuffer), &error) }) else {
