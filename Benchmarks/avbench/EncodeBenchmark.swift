@@ -41,7 +41,7 @@ enum EncodeBenchmark {
         let frameBytes = width * height * 3 / 2
         return (0..<distinct).map { index in
             var buffer: CVPixelBuffer?
-            CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
+            _ = CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
             CVPixelBufferLockBaseAddress(buffer!, [])
             data.withUnsafeBytes { raw in
                 let frame = raw.baseAddress! + index * frameBytes

@@ -41,12 +41,7 @@ final class ALSAMicrophoneTests: CaptureTestCase {
         defer { player.terminate(); player.waitUntilExit() }
         Thread.sleep(forTimeInterval: 0.3)
         let collector = FrameCollector()
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.addInput(try AVCaptureDeviceInput(device: card))
-        let output = AVCaptureAudioDataOutput()
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
+        let (session, output) = try makeAudioSession(microphone: card, collector: collector)
         session.startRunning()
         XCTAssertTrue(session.isRunning)
         XCTAssertTrue(waitUntil(timeout: 15) { collector.audioBuffers.count >= 25 })

@@ -5,12 +5,7 @@ import XCTest
 /// interleaved 16-bit signed integer PCM ... By default, you get 44.1 kilohertz sample rate."
 final class AudioDataOutputTests: CaptureTestCase {
     private func makeAudioSession(collector: FrameCollector) throws -> (AVCaptureSession, AVCaptureAudioDataOutput) {
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.addInput(try AVCaptureDeviceInput(device: microphone))
-        let output = AVCaptureAudioDataOutput()
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
+        let (session, output) = try makeAudioSession(microphone: microphone, collector: collector)
         return (session, output)
     }
 

@@ -21,12 +21,7 @@ final class AudioSessionTests: CaptureTestCase {
         let collector = FrameCollector()
         // Keeping every buffer would starve the microphone's pool: keep the first few.
         collector.audioBuffersToKeep = 20
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.addInput(try AVCaptureDeviceInput(device: device))
-        let output = AVCaptureAudioDataOutput()
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
+        let (session, _) = try makeAudioSession(microphone: device, collector: collector)
         session.startRunning()
         spin(seconds)
         session.stopRunning()

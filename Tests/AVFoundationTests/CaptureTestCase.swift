@@ -37,6 +37,17 @@ class CaptureTestCase: XCTestCase {
         return (session, output)
     }
 
+    /// A session with a microphone input and an audio data output feeding `collector`.
+    func makeAudioSession(microphone: AVCaptureDevice, collector: FrameCollector) throws -> (AVCaptureSession, AVCaptureAudioDataOutput) {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCaptureAudioDataOutput()
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        return (session, output)
+    }
+
     /// Spins the main run loop until `condition` holds or `timeout` passes; returns whether it held.
     @discardableResult
     func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {

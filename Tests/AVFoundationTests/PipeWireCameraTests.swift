@@ -224,12 +224,7 @@ final class PipeWireCameraTests: CaptureTestCase {
     func testCapturesTheServersToneThroughPipeWirePulse() throws {
         let tone = try XCTUnwrap(waitForMicrophone("pulse:test-tone"), "PipeWire's audio sources reach libpulse clients as microphones")
         let collector = FrameCollector()
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.addInput(try AVCaptureDeviceInput(device: tone))
-        let output = AVCaptureAudioDataOutput()
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
+        let (session, output) = try makeAudioSession(microphone: tone, collector: collector)
         session.startRunning()
         XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 30 })
         let level = try XCTUnwrap(output.connections.first?.audioChannels.first).averagePowerLevel
@@ -256,12 +251,7 @@ final class PipeWireCameraTests: CaptureTestCase {
         spin(0.5)
         let collector = FrameCollector()
         collector.audioBuffersToKeep = 24
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.addInput(try AVCaptureDeviceInput(device: microphone))
-        let output = AVCaptureAudioDataOutput()
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
+        let (session, _) = try makeAudioSession(microphone: microphone, collector: collector)
         session.startRunning()
         XCTAssertTrue(waitUntil(timeout: 10) { collector.audioBuffers.count >= 24 })
         session.stopRunning()
