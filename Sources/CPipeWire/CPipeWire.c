@@ -322,6 +322,8 @@ struct cpw_stream {
     volatile int has_process_thread;
     int sync;
     volatile int synced;
+    int ended_sync;
+    cpw_event ended_with;
 };
 
 static void stream_event(struct cpw_stream *s, cpw_event event) {
@@ -340,16 +342,19 @@ static void on_state_changed(void *data, enum pw_stream_state old, enum pw_strea
         pw_thread_loop_signal(s->connection.loop, false);
         break;
     case PW_STREAM_STATE_ERROR:
-        s->result = s->server_gone ? -EPIPE : -EIO;
-        stream_event(s, s->server_gone ? CPW_EVENT_SERVER_GONE : CPW_EVENT_ERROR);
-        s->finished = 1;
-        pw_thread_loop_signal(s->connection.loop, false);
-        break;
     case PW_STREAM_STATE_UNCONNECTED:
         // With node.dont-reconnect, a camera that goes away leaves the stream unconnected.
-        if (!s->connecting) break;
-        s->result = s->server_gone ? -EPIPE : -ENOENT;
-        stream_event(s, s->server_gone ? CPW_EVENT_SERVER_GONE : CPW_EVENT_DISCONNECTED);
+        if (state == PW_STREAM_STATE_UNCONNECTED && !s->connecting) break;
+        if (!s->started || s->server_gone || s->closing) {
+            s->result = s->server_gone ? -EPIPE : state == PW_STREAM_STATE_ERROR ? -EIO : -ENOENT;
+            stream_event(s, s->server_gone ? CPW_EVENT_SERVER_GONE : state == PW_STREAM_STATE_ERROR ? CPW_EVENT_ERROR : CPW_EVENT_DISCONNECTED);
+        } else {
+            // The camera went away, or the whole server did (whose error may come just after):
+            // a server that still answers a round trip is there.
+            s->ended_with = state == PW_STREAM_STATE_ERROR ? CPW_EVENT_ERROR : CPW_EVENT_DISCONNECTED;
+            s->ended_sync = pw_core_sync(s->connection.core, PW_ID_CORE, 0);
+            if (s->ended_sync < 0) stream_event(s, CPW_EVENT_SERVER_GONE);
+        }
         s->finished = 1;
         pw_thread_loop_signal(s->connection.loop, false);
         break;
@@ -433,7 +438,13 @@ static void on_stream_core_error(void *data, uint32_t id, int seq, int res, cons
 
 static void on_stream_done(void *data, uint32_t id, int seq) {
     struct cpw_stream *s = data;
-    if (id != PW_ID_CORE || seq != s->sync) return;
+    if (id != PW_ID_CORE) return;
+    if (s->ended_sync > 0 && seq == s->ended_sync) {
+        s->ended_sync = 0;
+        stream_event(s, s->ended_with);
+        return;
+    }
+    if (seq != s->sync) return;
     s->synced = 1;
     pw_thread_loop_signal(s->connection.loop, false);
 }

@@ -21,7 +21,8 @@ say() { echo "pipewire.sh: $*" >&2; }
 client_env() { env -u PIPEWIRE_REMOTE XDG_RUNTIME_DIR="$runtime" PIPEWIRE_RUNTIME_DIR="$runtime" "$@"; }
 
 stop_stack() {
-  for name in pipewire-pulse wireplumber pipewire dbus-daemon; do
+  # The server first, as when it crashes: its clients see it go, not their session manager.
+  for name in pipewire pipewire-pulse wireplumber dbus-daemon; do
     pid=$(cat "$dir/$name.pid" 2>/dev/null) || continue
     rm -f "$dir/$name.pid"
     [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$name" ] || continue
