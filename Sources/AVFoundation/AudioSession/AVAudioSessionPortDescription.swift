@@ -9,7 +9,7 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
     public let portName: String
     /// A unique identifier for the port: the unique ID of the capture device it stands for.
     public let uid: String
-    /// Whether the port's data sources... are not described on Linux: always nil.
+    /// The port's data sources, such as a phone's several microphones; Linux describes none.
     public var dataSources: [AVAudioSessionDataSourceDescription]? { nil }
     /// The port's channels.
     public let channels: [AVAudioSessionChannelDescription]?
@@ -17,8 +17,9 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
     init(device: AVCaptureDevice) {
         uid = device.uniqueID
         portName = device.localizedName
-        let id = device.uniqueID.lowercased()
-        portType = id.contains("usb") ? .usbAudio : id.hasPrefix("alsa:") && !id.contains("card0") ? .lineIn : .builtInMic
+        // Sound servers and ALSA name USB devices as such; every other input counts as built in.
+        let names = (device.uniqueID + " " + device.localizedName).lowercased()
+        portType = names.contains("usb") ? .usbAudio : .builtInMic
         let count = Int(device.core.backend.audioFormat?.mChannelsPerFrame ?? 1)
         channels = (0..<count).map { AVAudioSessionChannelDescription(channelName: "\(device.localizedName) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: device.uniqueID) }
     }
