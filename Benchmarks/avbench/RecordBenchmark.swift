@@ -20,8 +20,8 @@ enum RecordBenchmark {
         let session = AVCaptureSession()
         session.beginConfiguration()
         session.sessionPreset = .hd1920x1080
-        session.addInput(try AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
-        session.addInput(try AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .audio)!))
+        session.addInput(try AVCaptureDeviceInput(device: virtualCamera))
+        session.addInput(try AVCaptureDeviceInput(device: virtualMicrophone))
         let movie = AVCaptureMovieFileOutput()
         movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1)
         session.addOutput(movie)

@@ -12,6 +12,10 @@ let chosen = Set(arguments.filter { Double($0) == nil })
 func runs(_ name: String) -> Bool { chosen.isEmpty || chosen.contains(name) }
 if chosen.contains("v4l2") { RenderStatistics.measuresProducerCPU.store(false, ordering: .relaxed) }
 
+/// The virtual back camera and microphone, which the frame path and recording cases measure whatever hardware exists.
+let virtualCamera = AVCaptureDevice(uniqueID: "virtual:camera:back")!
+let virtualMicrophone = AVCaptureDevice(uniqueID: "virtual:microphone")!
+
 /// A delegate that does nothing but count.
 final class EmptyDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
     private let lock = NSLock()
@@ -95,7 +99,7 @@ struct SessionFigures {
 
 /// Frames through session -> video data output -> empty delegate, with the virtual camera unpaced.
 func sessionThroughput(format: OSType) throws -> SessionFigures {
-    let camera = AVCaptureDevice.default(for: .video)!
+    let camera = virtualCamera
     let session = AVCaptureSession()
     session.deliversFramesUnpaced = true
     session.beginConfiguration()
