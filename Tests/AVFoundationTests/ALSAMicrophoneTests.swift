@@ -16,11 +16,11 @@ final class ALSAMicrophoneTests: CaptureTestCase {
     }
 
     /// Plays a tone into the loopback card for `seconds`.
-    private func play(frequency: Int, volume: Double, seconds: Int) throws -> Process {
+    private func play(frequency: Int, volume: Double, seconds: Int, rate: Int = 48_000) throws -> Process {
         let tone = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tone-\(frequency).wav")
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        make.arguments = ["-n", "-r", "48000", "-c", "2", "-b", "16", tone.path, "synth", "\(seconds)", "sine", "\(frequency)", "vol", "\(volume)"]
+        make.arguments = ["-n", "-r", "\(rate)", "-c", "2", "-b", "16", tone.path, "synth", "\(seconds)", "sine", "\(frequency)", "vol", "\(volume)"]
         try make.run()
         make.waitUntilExit()
         let player = Process()
@@ -34,6 +34,26 @@ final class ALSAMicrophoneTests: CaptureTestCase {
         XCTAssertEqual(AVCaptureDevice.default(for: .audio)?.uniqueID.hasPrefix("alsa:"), true, "hardware first")
         XCTAssertTrue(card.localizedName.contains("Loopback"))
         XCTAssertTrue(AVCaptureDevice.devices(for: .audio).contains { $0.virtualScene != nil }, "the virtual microphone stays selectable")
+    }
+
+    func testTheAudioSessionsRateAndBufferDurationAreAskedOfTheCard() throws {
+        let audioSession = AVAudioSession.sharedInstance()
+        defer { try? audioSession.setPreferredSampleRate(0); try? audioSession.setPreferredIOBufferDuration(0) }
+        try audioSession.setPreferredSampleRate(32_000)
+        try audioSession.setPreferredIOBufferDuration(0.01)
+        let player = try play(frequency: 1000, volume: 0.5, seconds: 4, rate: 32_000)
+        defer { player.terminate(); player.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let collector = FrameCollector()
+        collector.audioBuffersToKeep = 24
+        let (session, _) = try makeAudioSession(microphone: card, collector: collector)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 15) { collector.audioBuffers.count >= 24 })
+        session.stopRunning()
+        let buffers = Array(collector.audioBuffers.dropFirst(4))
+        XCTAssertEqual(buffers.first?.formatDescription?.audioStreamBasicDescription?.mSampleRate, 32_000, "the card runs at the preferred rate")
+        for buffer in buffers { XCTAssertEqual(buffer.numSamples, 320, "10 ms at 32 kHz") }
+        XCTAssertEqual(ToneAnalysis.frequency(buffers), 1000, accuracy: 15)
     }
 
     func testCapturesAKnownToneAsInterleaved16BitPCM() throws {
