@@ -42,8 +42,25 @@ fi
 release=$(ls "$cache/kernel/lib/modules")
 modules="$cache/kernel/lib/modules/$release"
 
+# v4l2loopback, built for that kernel from Debian's source package: a V4L2 camera fed by a
+# program, for what vivid does not offer (MJPEG). Without it the VM still runs, with vivid only.
+if [ ! -f "$cache/v4l2loopback.ko" ] && [ ! -f "$cache/v4l2loopback.failed" ]; then
+  say "building v4l2loopback for $release"
+  (
+    set -e
+    export DEBIAN_FRONTEND=noninteractive
+    [ -d "/lib/modules/$release/build" ] || apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "linux-headers-$release" make gcc >/dev/null 2>&1 \
+      || { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "linux-headers-$release" make gcc >/dev/null; }
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+    (cd "$work" && apt-get -o DPkg::Lock::Timeout=600 download v4l2loopback-dkms >/dev/null 2>&1 && dpkg-deb -x v4l2loopback-dkms*.deb x)
+    source=$(echo "$work"/x/usr/src/v4l2loopback-*)
+    make -s -C "/lib/modules/$release/build" M="$source" modules >/dev/null 2>&1
+    cp "$source/v4l2loopback.ko" "$cache/v4l2loopback.ko"
+  ) || { say "v4l2loopback could not be built; the VM has vivid only"; touch "$cache/v4l2loopback.failed"; }
+fi
+
 # A small initramfs: busybox, the modules in dependency order, and an init that chroots.
-if [ ! -f "$cache/initramfs-3.gz" ]; then
+if [ ! -f "$cache/initramfs-4.gz" ]; then
   say "building the initramfs for $release"
   root="$cache/initramfs"; rm -rf "$root"
   mkdir -p "$root"/{bin,dev,proc,sys,tmp,host,modules}
@@ -71,10 +88,15 @@ if [ ! -f "$cache/initramfs-3.gz" ]; then
     echo "/modules/$name" >> "$root/modules/order"
   }
   for module in virtio_pci 9pnet_virtio 9p vivid snd-aloop; do include "$module"; done
+  if [ -f "$cache/v4l2loopback.ko" ]; then
+    # After vivid (and so after videodev, which it needs), as /dev/video20.
+    cp "$cache/v4l2loopback.ko" "$root/modules/v4l2loopback.ko"
+    echo "/modules/v4l2loopback.ko video_nr=20 card_label=Loopback_Camera exclusive_caps=0" >> "$root/modules/order"
+  fi
   cat > "$root/init" <<'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
-while read -r module; do insmod "$module" || echo "[vm] insmod $module failed"; done < /modules/order
+while read -r module; do insmod $module || echo "[vm] insmod $module failed"; done < /modules/order  # a file, then its parameters
 ifconfig lo 127.0.0.1 up  # Foundation's run loop talks to itself over loopback
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro,cache=loose,multidevs=remap hostroot /host
 mount -t proc proc /host/proc; mount -t sysfs sysfs /host/sys; mount -o bind /dev /host/dev
@@ -88,7 +110,7 @@ echo "[vm] exit status $?"
 sync; poweroff -f
 INIT
   chmod +x "$root/init"
-  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs-3.gz"
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs-4.gz"
 fi
 
 # The project's path, as a second archive appended to the initramfs; the command and its
@@ -100,7 +122,7 @@ echo "$project" > "$run/extra/project-path"
 printf 'export PATH=%q HOME=/tmp TMPDIR=/tmp LANG=C.UTF-8\n' "$PATH" > "$project/.vm-env"
 printf '%s\n' "$*" > "$project/.vm-command"
 (cd "$run/extra" && echo project-path | cpio -o -H newc --quiet | gzip -1) > "$run/extra.gz"
-cat "$cache/initramfs-3.gz" "$run/extra.gz" > "$run/initrd"
+cat "$cache/initramfs-4.gz" "$run/extra.gz" > "$run/initrd"
 
 say "booting $release under qemu (software emulation)"
 set +e

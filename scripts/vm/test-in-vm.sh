@@ -14,6 +14,14 @@ setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp LINUXAVFOUNDATI
 chmod 660 /dev/video*
 $bundle AVFoundationTests.V4L2CameraTests
 $bundle AVFoundationTests.ALSAMicrophoneTests
+# MJPEG: FFmpeg feeds v4l2loopback's /dev/video20 with 1280x720 4:2:2 JPEGs, as a USB camera sends.
+if [ -e /dev/video20 ]; then
+  ffmpeg -loglevel error -re -f lavfi -i testsrc2=size=1280x720:rate=30 -c:v mjpeg -q:v 3 -pix_fmt yuvj422p -f v4l2 /dev/video20 </dev/null &
+  feeder=\$!
+  sleep 3
+  $bundle AVFoundationTests.V4L2MJPEGTests
+  kill \$feeder
+fi
 $tool devices | head -40
 $tool monitor --seconds 3 --format 640x480@25 --no-audio
 $tool record /tmp/vm.mov --seconds 3 --format 640x480@25 --no-audio

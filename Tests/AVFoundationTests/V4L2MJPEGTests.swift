@@ -1,0 +1,54 @@
+import XCTest
+@testable import AVFoundation
+
+/// MJPEG from a V4L2 camera, as USB cameras send it at high resolutions: v4l2loopback fed by
+/// FFmpeg with 1280x720 4:2:2 JPEGs at 30 fps, in the VM (`scripts/vm/test-in-vm.sh`). Skips
+/// where no such camera exists.
+final class V4L2MJPEGTests: CaptureTestCase {
+    private var camera: AVCaptureDevice!
+
+    override func setUpWithError() throws {
+        super.setUp()
+        guard let loopback = AVCaptureDevice.devices(for: .video).first(where: { $0.uniqueID.hasPrefix("v4l2:") && $0.localizedName == "Loopback_Camera" }) else {
+            throw XCTSkip("no v4l2loopback camera fed with MJPEG here: run scripts/vm/test-in-vm.sh")
+        }
+        camera = loopback
+    }
+
+    func testAnMJPEGCameraIsDecodedIntoTheClientsFormat() throws {
+        let mjpeg = try XCTUnwrap(camera.formats.first {
+            $0.formatDescription.mediaSubType.rawValue == 0x646D_6231 && $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720)
+        }, "the camera's MJPEG format is listed as 'dmb1'")
+        XCTAssertEqual(mjpeg.videoSupportedFrameRateRanges.first?.maxFrameRate ?? 0, 30, accuracy: 0.01)
+        for delivered in [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange] {
+            let collector = FrameCollector()
+            collector.measures = true
+            let session = AVCaptureSession()
+            sessions.append(session)
+            session.beginConfiguration()
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            let output = AVCaptureVideoDataOutput()
+            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: delivered]
+            output.setSampleBufferDelegate(collector, queue: collector.queue)
+            session.addOutput(output)
+            try camera.lockForConfiguration()
+            camera.activeFormat = mjpeg
+            camera.unlockForConfiguration()
+            session.commitConfiguration()
+            session.startRunning()
+            // Decoding 720p under emulation is slow: the newest frame wins, older ones are reported dropped.
+            XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 8 }, "\(collector.frames.count) frames")
+            session.stopRunning()
+            for frame in collector.frames {
+                XCTAssertEqual(frame.width, 1280)
+                XCTAssertEqual(frame.height, 720)
+                XCTAssertEqual(frame.pixelFormat, delivered)
+            }
+            // FFmpeg's testsrc2 is a bright picture: decoded frames are not the black of an empty buffer.
+            let last = try XCTUnwrap(collector.frames.last)
+            XCTAssertTrue((40...220).contains(try XCTUnwrap(last.meanLuma)), "\(String(describing: last.meanLuma))")
+            let times = collector.frames.map(\.presentationTime)
+            XCTAssertTrue(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        }
+    }
+}
