@@ -59,6 +59,18 @@ if [ ! -f "$cache/v4l2loopback.ko" ] && [ ! -f "$cache/v4l2loopback.failed" ]; t
   ) || { say "v4l2loopback could not be built; the VM has vivid only"; touch "$cache/v4l2loopback.failed"; }
 fi
 
+# The project's own test modules (scripts/vm/*/), built for that kernel into .build/vm-modules,
+# where the guest's command can insmod them.
+if [ -d "/lib/modules/$release/build" ]; then
+  for source in "$project"/scripts/vm/*/Makefile; do
+    [ -f "$source" ] || continue
+    name=$(basename "$(dirname "$source")")
+    build="$project/.build/vm-modules/$name"
+    mkdir -p "$build" && cp "$(dirname "$source")"/* "$build/"
+    make -s -C "/lib/modules/$release/build" M="$build" modules >/dev/null 2>&1 || say "the test module $name could not be built"
+  done
+fi
+
 # A small initramfs: busybox, the modules in dependency order, and an init that chroots.
 if [ ! -f "$cache/initramfs-4.gz" ]; then
   say "building the initramfs for $release"

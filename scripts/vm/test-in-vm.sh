@@ -13,6 +13,11 @@ chmod 600 /dev/video*
 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp LINUXAVFOUNDATION_EXPECT_DENIED=1 $bundle AVFoundationTests.V4L2PermissionTests
 chmod 660 /dev/video*
 $bundle AVFoundationTests.V4L2CameraTests
+# A node with a UVC camera's focus, exposure, white balance and zoom controls (scripts/vm/lafcam).
+if [ -f .build/vm-modules/lafcam/lafcam.ko ]; then
+  insmod .build/vm-modules/lafcam/lafcam.ko
+  $bundle AVFoundationTests.V4L2CameraControlTests
+fi
 $bundle AVFoundationTests.ALSAMicrophoneTests
 # MJPEG: FFmpeg feeds v4l2loopback's /dev/video20 with 1280x720 4:2:2 JPEGs, as a USB camera sends.
 if [ -e /dev/video20 ]; then

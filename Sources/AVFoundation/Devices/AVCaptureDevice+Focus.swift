@@ -36,7 +36,7 @@ extension AVCaptureDevice {
     public var lensPosition: Float { backend.imaging.current.lensPosition }
 
     /// Whether the client can lock focus at a lens position of its choosing.
-    public var isLockingFocusWithCustomLensPositionSupported: Bool { isFocusModeSupported(.autoFocus) }
+    public var isLockingFocusWithCustomLensPositionSupported: Bool { backend.capabilities.hasCustomLensPosition }
 
     /// Locks focus at a lens position; the handler receives the time of the first frame at that position.
     public func setFocusModeLocked(lensPosition: Float, completionHandler handler: (@Sendable (CMTime) -> Void)? = nil) {

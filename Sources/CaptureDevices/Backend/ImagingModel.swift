@@ -12,11 +12,14 @@ package struct ImagingCapabilities: Sendable {
     package var whiteBalanceModes: Set<Int> = []
     package var hasFlash = false
     package var hasTorch = false
+    /// Whether the lens can be moved to a position the client chooses.
+    package var hasCustomLensPosition = false
 
     /// A camera with every control, as a phone's back camera has.
     package static let fullCamera = ImagingCapabilities(
         focusModes: [0, 1, 2], hasFocusPointOfInterest: true, hasSmoothAutoFocus: true, hasRangeRestriction: true,
-        exposureModes: [0, 1, 2, 3], hasExposurePointOfInterest: true, whiteBalanceModes: [0, 1, 2], hasFlash: true, hasTorch: true)
+        exposureModes: [0, 1, 2, 3], hasExposurePointOfInterest: true, whiteBalanceModes: [0, 1, 2], hasFlash: true, hasTorch: true,
+        hasCustomLensPosition: true)
     /// A fixed-focus camera with automatic exposure and white balance, as a phone's front camera has.
     package static let fixedFocusCamera = ImagingCapabilities(
         focusModes: [0], exposureModes: [0, 1, 2, 3], hasExposurePointOfInterest: true, whiteBalanceModes: [0, 1, 2])

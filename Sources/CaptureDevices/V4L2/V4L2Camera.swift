@@ -9,7 +9,8 @@ import Foundation
 /// Thread ownership: it streams on a thread of its own. Driver buffers are mapped once per
 /// stream and handed to clients without copying when the client asked for the device's own
 /// pixel format and no zoom; a buffer goes back to the driver as soon as the client lets go
-/// of it. Zoom is digital: the centre of the frame, scaled up.
+/// of it. Zoom is optical up to the lens's longest focal length (ZOOM_ABSOLUTE), and digital
+/// beyond it, or throughout on cameras without a zoom lens: the centre of the frame, scaled up.
 package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unchecked Sendable {
     package let path: String
     package let videoFormats: [CaptureVideoFormat]
@@ -17,6 +18,8 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
     package let imaging: ImagingModel
     /// The driver's controls.
     package let controls: [V4L2Control]
+    /// The most the lens zooms (ZOOM_ABSOLUTE's maximum over its minimum), or 1 without a zoom control; beyond it, zoom is digital.
+    package let opticalZoomFactor: Double
 
     /// Opens a node to learn what it is; nil for nodes that are not video capture devices.
     init?(path: String) {
@@ -48,8 +51,20 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             return nil
         }
         let controlIDs = Set(controls.map(\.id))
+        var optical = 1.0
+        if let zoom = controls.first(where: { $0.id == V4L2ControlID.zoomAbsolute }), zoom.minimum > 0, zoom.maximum > zoom.minimum {
+            optical = Double(zoom.maximum) / Double(zoom.minimum)
+            formats = formats.map { format in
+                var format = format
+                format.zoomUpscaleThreshold = optical
+                format.maxZoomFactor = max(DigitalZoom.maxFactor, optical)
+                return format
+            }
+        }
+        opticalZoomFactor = optical
         var capabilities = ImagingCapabilities()
         capabilities.focusModes = [0]
+        capabilities.hasCustomLensPosition = controlIDs.contains(V4L2ControlID.focusAbsolute)
         if controlIDs.contains(V4L2ControlID.focusAuto) { capabilities.focusModes.insert(2) }
         if controlIDs.contains(V4L2ControlID.autoFocusStart) { capabilities.focusModes.insert(1) }
         if controlIDs.contains(V4L2ControlID.exposureAuto) { capabilities.exposureModes = [0, 2] }
@@ -102,6 +117,11 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         }
         if old.whiteBalanceMode != new.whiteBalanceMode, ids.contains(V4L2ControlID.autoWhiteBalance) {
             try? setValue(new.whiteBalanceMode == 2 ? 1 : 0, of: V4L2ControlID.autoWhiteBalance)
+        }
+        if old.videoZoomFactor != new.videoZoomFactor, opticalZoomFactor > 1, let zoom = controls.first(where: { $0.id == V4L2ControlID.zoomAbsolute }) {
+            // The lens takes the zoom up to its longest focal length; the frame path does the rest.
+            let optical = min(new.videoZoomFactor, opticalZoomFactor)
+            try? setValue(Int32(min(zoom.maximum, max(zoom.minimum, Int64((Double(zoom.minimum) * optical).rounded())))), of: zoom.id)
         }
     }
 
@@ -166,7 +186,8 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
                 usleep(1000)
                 continue
             }
-            switch active.next(zoom: imaging.current.videoZoomFactor) {
+            let zoom = imaging.current.videoZoomFactor
+            switch active.next(zoom: zoom / min(zoom, opticalZoomFactor)) {
             case .frame(let sample):
                 deliver(sample, generation: generation)
             case .dropped(let time, let reason):
