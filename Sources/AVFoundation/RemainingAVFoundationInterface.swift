@@ -49,11 +49,9 @@
 //     var isVideoHDREnabled: Bool
 //     var activeColorSpace: AVCaptureColorSpace
 //     var systemPressureState: AVCaptureDevice.SystemPressureState { get }
-//     func deviceWhiteBalanceGains(for temperatureAndTintValues: AVCaptureDevice.WhiteBalanceTemperatureAndTintValues) -> AVCaptureDevice.WhiteBalanceGains
-//     func temperatureAndTintValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceTemperatureAndTintValues
+//     func chromaticityValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceChromaticityValues
 //     class RotationCoordinator
-// Hardware backends not written yet: DMABUF for V4L2 and PipeWire; V4L2_CID_ZOOM_ABSOLUTE (optical zoom)
-// mapped onto videoZoomFactor (cameras zoom digitally); PipeWire camera controls (the node's Props);
+// Hardware backends not written yet: DMABUF for V4L2 and PipeWire; PipeWire camera controls (the node's Props);
 // ALSA hotplug (cards are looked for at each lookup) and an ALSA mixer as the input gain.
 
 // MARK: Writing, playback, editing and export

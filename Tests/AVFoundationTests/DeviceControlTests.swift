@@ -363,3 +363,24 @@ extension NSLock {
         return try body()
     }
 }
+
+extension DeviceControlTests {
+    func testTemperatureAndTintConvertToGainsAndBack() {
+        let camera = backCamera
+        let daylight = camera.deviceWhiteBalanceGains(for: .init(temperature: 5500, tint: 0))
+        XCTAssertEqual(daylight, AVCaptureDevice.WhiteBalanceGains(), "daylight needs no correction")
+        let tungsten = camera.deviceWhiteBalanceGains(for: .init(temperature: 3200, tint: 0))
+        XCTAssertGreaterThan(tungsten.blueGain, tungsten.redGain, "warm light needs more blue")
+        let shade = camera.deviceWhiteBalanceGains(for: .init(temperature: 7500, tint: 0))
+        XCTAssertGreaterThan(shade.redGain, shade.blueGain, "cool light needs more red")
+        for gains in [tungsten, shade, daylight] {
+            XCTAssertGreaterThanOrEqual(min(gains.redGain, gains.greenGain, gains.blueGain), 1)
+            XCTAssertLessThanOrEqual(max(gains.redGain, gains.greenGain, gains.blueGain), camera.maxWhiteBalanceGain)
+        }
+        for (temperature, tint) in [(Float(4000), Float(20)), (7000, -30), (3200, 0)] {
+            let back = camera.temperatureAndTintValues(for: camera.deviceWhiteBalanceGains(for: .init(temperature: temperature, tint: tint)))
+            XCTAssertEqual(back.temperature, temperature, accuracy: 1, "\(temperature) K")
+            XCTAssertEqual(back.tint, tint, accuracy: 0.5, "tint \(tint)")
+        }
+    }
+}

@@ -53,6 +53,10 @@ final class V4L2CameraControlTests: CaptureTestCase {
 
         camera.whiteBalanceMode = .locked
         XCTAssertEqual(try driver(V4L2ControlID.autoWhiteBalance), 0)
+        XCTAssertEqual(try driver(V4L2ControlID.whiteBalanceTemperature), 4600, "locking without new gains keeps the camera's temperature")
+        let tungsten = camera.deviceWhiteBalanceGains(for: .init(temperature: 3200, tint: 0))
+        camera.setWhiteBalanceModeLocked(with: tungsten)
+        XCTAssertEqual(try driver(V4L2ControlID.whiteBalanceTemperature), 3200, "gains for 3200 K set WHITE_BALANCE_TEMPERATURE to 3200 K")
         camera.whiteBalanceMode = .continuousAutoWhiteBalance
         XCTAssertEqual(try driver(V4L2ControlID.autoWhiteBalance), 1)
     }

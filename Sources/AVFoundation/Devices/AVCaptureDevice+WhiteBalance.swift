@@ -38,6 +38,19 @@ extension AVCaptureDevice {
     /// Whether the client can lock white balance at gains of its choosing.
     public var isLockingWhiteBalanceWithCustomDeviceGainsSupported: Bool { isWhiteBalanceModeSupported(.locked) && isWhiteBalanceModeSupported(.autoWhiteBalance) }
 
+    /// The device's gains for a colour temperature and tint, each from 1 to `maxWhiteBalanceGain`.
+    public func deviceWhiteBalanceGains(for temperatureAndTintValues: WhiteBalanceTemperatureAndTintValues) -> WhiteBalanceGains {
+        let gains = WhiteBalanceModel.gains(kelvin: Double(temperatureAndTintValues.temperature), tint: Double(temperatureAndTintValues.tint),
+                                            maxGain: maxWhiteBalanceGain)
+        return WhiteBalanceGains(redGain: gains.red, greenGain: gains.green, blueGain: gains.blue)
+    }
+
+    /// The colour temperature and tint that the device's gains correct for.
+    public func temperatureAndTintValues(for whiteBalanceGains: WhiteBalanceGains) -> WhiteBalanceTemperatureAndTintValues {
+        let values = WhiteBalanceModel.temperature(red: whiteBalanceGains.redGain, green: whiteBalanceGains.greenGain, blue: whiteBalanceGains.blueGain)
+        return WhiteBalanceTemperatureAndTintValues(temperature: Float(values.kelvin), tint: Float(values.tint))
+    }
+
     /// Locks white balance at the given gains, each from 1 to `maxWhiteBalanceGain`.
     public func setWhiteBalanceModeLocked(with whiteBalanceGains: WhiteBalanceGains, completionHandler handler: (@Sendable (CMTime) -> Void)? = nil) {
         ProgrammingError.requireConfigurationLock(self, "WhiteBalanceModeLockedWithDeviceWhiteBalanceGains:")

@@ -97,6 +97,19 @@ extension AVCaptureDevice {
         case far = 2
     }
 
+    /// A colour temperature and tint, the terms white balance is set in by people.
+    public struct WhiteBalanceTemperatureAndTintValues: Sendable, Hashable {
+        /// The colour temperature, in kelvin.
+        public var temperature: Float
+        /// The tint: negative towards magenta, positive towards green.
+        public var tint: Float
+        /// Creates a temperature and tint.
+        public init(temperature: Float, tint: Float) {
+            self.temperature = temperature
+            self.tint = tint
+        }
+    }
+
     /// The gains applied to each colour channel for white balance.
     public struct WhiteBalanceGains: Sendable, Hashable {
         /// The red gain.

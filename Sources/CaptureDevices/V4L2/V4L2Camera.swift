@@ -118,6 +118,14 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         if old.whiteBalanceMode != new.whiteBalanceMode, ids.contains(V4L2ControlID.autoWhiteBalance) {
             try? setValue(new.whiteBalanceMode == 2 ? 1 : 0, of: V4L2ControlID.autoWhiteBalance)
         }
+        if new.whiteBalanceMode == 0, (old.redGain, old.greenGain, old.blueGain) != (new.redGain, new.greenGain, new.blueGain),
+           let temperature = controls.first(where: { $0.id == V4L2ControlID.whiteBalanceTemperature }) {
+            // Gains the client chose are a temperature to the camera; locking without new gains keeps the camera's own.
+            let kelvin = Int64(WhiteBalanceModel.temperature(red: new.redGain, green: new.greenGain, blue: new.blueGain).kelvin.rounded())
+            let step = max(1, temperature.step)
+            let value = min(temperature.maximum, max(temperature.minimum, temperature.minimum + (kelvin - temperature.minimum + step / 2) / step * step))
+            try? setValue(Int32(value), of: temperature.id)
+        }
         if old.videoZoomFactor != new.videoZoomFactor, opticalZoomFactor > 1, let zoom = controls.first(where: { $0.id == V4L2ControlID.zoomAbsolute }) {
             // The lens takes the zoom up to its longest focal length; the frame path does the rest.
             let optical = min(new.videoZoomFactor, opticalZoomFactor)
@@ -220,5 +228,6 @@ package enum V4L2ControlID {
     package static let zoomAbsolute = cameraClassBase + 13
     package static let autoFocusStart = cameraClassBase + 28
     package static let autoWhiteBalance: UInt32 = 0x0098_090C
+    package static let whiteBalanceTemperature: UInt32 = 0x0098_091A
     package static let brightness: UInt32 = 0x0098_0900
 }
