@@ -169,22 +169,32 @@ final class V4L2CameraTests: CaptureTestCase {
         XCTAssertTrue(collector.drops.allSatisfy { $0.reason == kCMSampleBufferDroppedFrameReason_Discontinuity })
     }
 
-    func testABusyDeviceIsReportedAsInUseByAnotherApplication() throws {
+    func testABusyDeviceInterruptsTheSessionUntilItIsFree() throws {
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/usr/bin/v4l2-ctl")
         other.arguments = ["-d", (camera.backend as! V4L2Camera).path, "--stream-mmap", "--stream-count=100000"]
         other.standardOutput = FileHandle.nullDevice
         other.standardError = FileHandle.nullDevice
         try other.run()
-        defer { other.terminate(); other.waitUntilExit() }
         Thread.sleep(forTimeInterval: 1)
         let collector = FrameCollector()
         let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
-        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError], object: session)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError, .AVCaptureSessionWasInterrupted, .AVCaptureSessionInterruptionEnded],
+                                                          object: session)
         session.startRunning()
-        XCTAssertFalse(session.isRunning)
-        XCTAssertTrue(waitUntil { !log.names.isEmpty })
-        XCTAssertEqual((log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError)?.code, .deviceInUseByAnotherApplication)
+        XCTAssertTrue(session.isRunning, "EBUSY interrupts the session rather than failing it")
+        XCTAssertTrue(session.isInterrupted)
+        XCTAssertTrue(waitUntil { log.names == [.AVCaptureSessionWasInterrupted] }, "\(log.names)")
+        XCTAssertEqual((log.userInfo(of: .AVCaptureSessionWasInterrupted)?[AVCaptureSessionInterruptionReasonKey] as? NSNumber)?.intValue,
+                       AVCaptureSession.InterruptionReason.videoDeviceInUseByAnotherClient.rawValue)
+        spin(0.6)
+        XCTAssertEqual(collector.frames.count, 0, "no frames while another application streams")
+        other.terminate()
+        other.waitUntilExit()
+        XCTAssertTrue(waitUntil(timeout: 10) { log.names == [.AVCaptureSessionWasInterrupted, .AVCaptureSessionInterruptionEnded] }, "\(log.names)")
+        XCTAssertFalse(session.isInterrupted)
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 3 }, "frames flow once the device is free")
+        session.stopRunning()
     }
 
     func testZZAStreamOnFailureIsARuntimeError() throws {

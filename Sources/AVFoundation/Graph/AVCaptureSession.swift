@@ -256,7 +256,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         let errors = applyGraph()
         let outputs = self.outputs
         graphLock.unlock()
-        if let error = errors.first {
+        let busy = errors.filter { $0.code == .deviceInUseByAnotherApplication }
+        if let error = errors.first(where: { $0.code != .deviceInUseByAnotherApplication }) {
             // The session never started: stop what did start, and say why.
             _ = stopStreams()
             MainThreadPoster.post(.AVCaptureSessionRuntimeError, object: self, userInfo: [AVCaptureSessionErrorKey: error])
@@ -265,6 +266,47 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         for output in outputs { output.sessionRunningDidChange(true) }
         _observations.didChange([\AVCaptureSession.isRunning])
         MainThreadPoster.post(.AVCaptureSessionDidStartRunning, object: self)
+        if let error = busy.first {
+            // Another application has the device: the session runs, interrupted, until the device is free.
+            let video = (error.userInfo[AVErrorDeviceKey] as? AVCaptureDevice)?.hasMediaType(.video) ?? true
+            interruptWhileBusy(reason: video ? .videoDeviceInUseByAnotherClient : .audioDeviceInUseByAnotherClient)
+        }
+    }
+
+    /// How often a session interrupted by a busy device tries the device again.
+    static let busyRetryInterval: DispatchTimeInterval = .milliseconds(250)
+
+    /// Marks the session interrupted because a device is busy, and tries the device again until it is free.
+    private func interruptWhileBusy(reason: InterruptionReason) {
+        let changed = model.withLock { model -> Bool in
+            guard model.isRunning, !model.isInterrupted else { return false }
+            model.isInterrupted = true
+            return true
+        }
+        guard changed else { return }
+        for output in outputs { output.sessionWasInterrupted() }
+        _observations.didChange([\AVCaptureSession.isInterrupted])
+        MainThreadPoster.post(.AVCaptureSessionWasInterrupted, object: self,
+                              userInfo: [AVCaptureSessionInterruptionReasonKey: NSNumber(value: reason.rawValue)])
+        retryBusyDevices()
+    }
+
+    private func retryBusyDevices() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.busyRetryInterval) { [weak self] in
+            guard let self, self.model.withLock({ $0.isRunning && $0.isInterrupted }) else { return }
+            self.graphLock.lock()
+            let errors = self.applyGraph()
+            self.graphLock.unlock()
+            if errors.contains(where: { $0.code == .deviceInUseByAnotherApplication }) { return self.retryBusyDevices() }
+            if let error = errors.first { return self.stopAfterRuntimeError(error) }
+            let ended = self.model.withLock { model -> Bool in
+                defer { model.isInterrupted = false }
+                return model.isInterrupted
+            }
+            guard ended else { return }
+            self._observations.didChange([\AVCaptureSession.isInterrupted])
+            MainThreadPoster.post(.AVCaptureSessionInterruptionEnded, object: self)
+        }
     }
 
     /// Stops the flow of media; returns once every device has stopped.
