@@ -97,6 +97,16 @@ final class PulseAudioMicrophoneTests: CaptureTestCase {
         XCTAssertTrue(AVCaptureDevice.devices(for: .audio).contains { $0.virtualScene != nil })
     }
 
+    func testSinkMonitorsAreMicrophonesOnlyWhenAskedFor() throws {
+        XCTAssertNil(source("testsink.monitor"))
+        setenv("LINUXAVFOUNDATION_PULSE_MONITORS", "1", 1)
+        defer { unsetenv("LINUXAVFOUNDATION_PULSE_MONITORS"); PulseDiscovery.refresh() }
+        PulseDiscovery.refresh()
+        let monitor = try XCTUnwrap(source("testsink.monitor"), "what the machine plays, as a microphone, when asked for")
+        XCTAssertTrue(monitor.isConnected)
+        XCTAssertEqual(AVCaptureDevice.default(for: .audio)?.uniqueID, "pulse:sine1k", "the server's default source stays the default")
+    }
+
     func testCapturesTheServersToneAt16BitsAndItsOwnRate() throws {
         let microphone = try XCTUnwrap(source("sine1k"))
         let collector = FrameCollector()

@@ -134,6 +134,10 @@ package enum PulseDiscovery {
     private static let watch = LockedValue(Watch())
     private static let listeners = LockedValue<[@Sendable () -> Void]>([])
 
+    /// Whether sinks' monitors (what the machine plays) are offered as microphones too:
+    /// `LINUXAVFOUNDATION_PULSE_MONITORS=1`. They are left out otherwise.
+    package static var includesMonitors: Bool { ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_PULSE_MONITORS"] == "1" }
+
     package static func microphones() -> [PulseMicrophone] {
         let now = CMClock.hostTimeNanoseconds()
         let (time, cached) = lastLookup.withLock { $0 }
@@ -142,7 +146,7 @@ package enum PulseDiscovery {
         if now - time > 1_000_000_000 {
             var sources = [cpulse_source](repeating: cpulse_source(), count: 64)
             let count = Int(cpulse_list_sources(&sources, 64, 500))
-            found = count > 0 ? sources.prefix(min(count, 64)).filter { $0.is_monitor == 0 } : []
+            found = count > 0 ? sources.prefix(min(count, 64)).filter { $0.is_monitor == 0 || includesMonitors } : []
             // The server's default source first.
             found.sort { $0.is_default > $1.is_default }
             present = found.map { V4L2Node.string($0.name) }
