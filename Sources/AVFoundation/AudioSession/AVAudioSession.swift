@@ -151,7 +151,9 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 extension AVAudioSession {
     /// How an application uses audio.
     public struct Category: RawRepresentable, Hashable, Sendable {
+        /// The value's raw representation.
         public let rawValue: String
+        /// Creates a value from its raw representation.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Sound that mixes with other audio and is silenced by the ring/silent switch.
         public static let ambient = Category(rawValue: "AVAudioSessionCategoryAmbient")
@@ -169,7 +171,9 @@ extension AVAudioSession {
 
     /// A specialization of a category.
     public struct Mode: RawRepresentable, Hashable, Sendable {
+        /// The value's raw representation.
         public let rawValue: String
+        /// Creates a value from its raw representation.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The default mode.
         public static let `default` = Mode(rawValue: "AVAudioSessionModeDefault")
@@ -185,7 +189,9 @@ extension AVAudioSession {
 
     /// Options of a category.
     public struct CategoryOptions: OptionSet, Sendable {
+        /// The value's raw representation.
         public let rawValue: UInt
+        /// Creates a value from its raw representation.
         public init(rawValue: UInt) { self.rawValue = rawValue }
         /// Mix with other applications' audio.
         public static let mixWithOthers = CategoryOptions(rawValue: 0x1)
@@ -199,7 +205,9 @@ extension AVAudioSession {
 
     /// Options for activating and deactivating.
     public struct SetActiveOptions: OptionSet, Sendable {
+        /// The value's raw representation.
         public let rawValue: UInt
+        /// Creates a value from its raw representation.
         public init(rawValue: UInt) { self.rawValue = rawValue }
         /// Let other applications resume their audio on deactivation.
         public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)

@@ -26,6 +26,7 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
 
     /// Whether two descriptions name the same port.
     open override func isEqual(_ object: Any?) -> Bool { (object as? AVAudioSessionPortDescription)?.uid == uid }
+    /// A hash of the port's identity.
     open override var hash: Int { uid.hashValue }
 }
 
@@ -74,7 +75,9 @@ open class AVAudioSessionRouteDescription: NSObject, @unchecked Sendable {
 extension AVAudioSession {
     /// A kind of audio port.
     public struct Port: RawRepresentable, Hashable, Sendable {
+        /// The value's raw representation.
         public let rawValue: String
+        /// Creates a value from its raw representation.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A built-in microphone.
         public static let builtInMic = Port(rawValue: "MicrophoneBuiltIn")
