@@ -210,6 +210,48 @@ final class V4L2CameraTests: CaptureTestCase {
         XCTAssertFalse(session.isRunning)
     }
 
+    /// Presses one of vivid's error-injection buttons while a YUYV stream runs; returns the runtime error the session posted.
+    private func injectMidStream(_ button: String) throws -> AVError? {
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError], object: session)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 2 })
+        try camera.lockForConfiguration()
+        try camera.press(try XCTUnwrap(camera.linuxControl(named: button)))
+        camera.unlockForConfiguration()
+        XCTAssertTrue(waitUntil(timeout: 10) { !log.names.isEmpty }, "\(button) is reported")
+        XCTAssertTrue(waitUntil { !session.isRunning }, "the session stops after a runtime error")
+        return log.userInfo(of: .AVCaptureSessionRuntimeError)?[AVCaptureSessionErrorKey] as? AVError
+    }
+
+    func testZZBAFailingQueueBufferMidStreamIsARuntimeError() throws {
+        XCTAssertEqual(try injectMidStream("Inject VIDIOC_QBUF Error")?.code, .unknown, "a driver that refuses a buffer: AVErrorUnknown")
+        XCTAssertTrue(camera.isConnected, "the camera stays")
+    }
+
+    func testZZCAFatalStreamingErrorIsARuntimeErrorAndTheCameraRecovers() throws {
+        XCTAssertEqual(try injectMidStream("Inject Fatal Streaming Error")?.code, .unknown)
+        XCTAssertTrue(camera.isConnected)
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 2 }, "a new session streams again")
+        session.stopRunning()
+    }
+
+    func testZZDAFailingBufferRequestIsAnErrorAtStart() throws {
+        try camera.lockForConfiguration()
+        try camera.press(try XCTUnwrap(camera.linuxControl(named: "Inject VIDIOC_REQBUFS Error")))
+        camera.unlockForConfiguration()
+        let collector = FrameCollector()
+        let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
+        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError], object: session)
+        session.startRunning()
+        XCTAssertFalse(session.isRunning, "a camera that cannot get buffers does not start")
+        XCTAssertTrue(waitUntil(timeout: 10) { !log.names.isEmpty }, "a failing VIDIOC_REQBUFS is reported")
+    }
+
     func testZZZDisconnectingMidStreamIsARuntimeErrorAndTheDeviceGoesAway() throws {
         // Last: vivid's Disconnect unregisters the device for good.
         let disconnect = try XCTUnwrap(camera.linuxControl(named: "Disconnect"))
