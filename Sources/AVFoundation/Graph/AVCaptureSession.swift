@@ -278,17 +278,33 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     /// Marks the session interrupted because a device is busy, and tries the device again until it is free.
     private func interruptWhileBusy(reason: InterruptionReason) {
+        if beginInterruption(reason: reason.rawValue) { retryBusyDevices() }
+    }
+
+    /// Marks a running session interrupted and says so; whether it was not interrupted already.
+    private func beginInterruption(reason: Int) -> Bool {
         let changed = model.withLock { model -> Bool in
             guard model.isRunning, !model.isInterrupted else { return false }
             model.isInterrupted = true
             return true
         }
-        guard changed else { return }
+        guard changed else { return false }
         for output in outputs { output.sessionWasInterrupted() }
         _observations.didChange([\AVCaptureSession.isInterrupted])
-        MainThreadPoster.post(.AVCaptureSessionWasInterrupted, object: self,
-                              userInfo: [AVCaptureSessionInterruptionReasonKey: NSNumber(value: reason.rawValue)])
-        retryBusyDevices()
+        MainThreadPoster.post(.AVCaptureSessionWasInterrupted, object: self, userInfo: [AVCaptureSessionInterruptionReasonKey: NSNumber(value: reason)])
+        return true
+    }
+
+    /// Ends an interruption and says so, if the session was interrupted.
+    private func endInterruption() {
+        let changed = model.withLock { model -> Bool in
+            guard model.isInterrupted else { return false }
+            model.isInterrupted = false
+            return true
+        }
+        guard changed else { return }
+        _observations.didChange([\AVCaptureSession.isInterrupted])
+        MainThreadPoster.post(.AVCaptureSessionInterruptionEnded, object: self)
     }
 
     private func retryBusyDevices() {
@@ -299,13 +315,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             self.graphLock.unlock()
             if errors.contains(where: { $0.code == .deviceInUseByAnotherApplication }) { return self.retryBusyDevices() }
             if let error = errors.first { return self.stopAfterRuntimeError(error) }
-            let ended = self.model.withLock { model -> Bool in
-                defer { model.isInterrupted = false }
-                return model.isInterrupted
-            }
-            guard ended else { return }
-            self._observations.didChange([\AVCaptureSession.isInterrupted])
-            MainThreadPoster.post(.AVCaptureSessionInterruptionEnded, object: self)
+            self.endInterruption()
         }
     }
 
@@ -482,24 +492,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         guard uses else { return }
         switch event {
         case .interrupted(let reason):
-            let changed = model.withLock { model -> Bool in
-                guard model.isRunning, !model.isInterrupted else { return false }
-                model.isInterrupted = true
-                return true
-            }
-            guard changed else { return }
-            for output in outputs { output.sessionWasInterrupted() }
-            _observations.didChange([\AVCaptureSession.isInterrupted])
-            MainThreadPoster.post(.AVCaptureSessionWasInterrupted, object: self, userInfo: [AVCaptureSessionInterruptionReasonKey: NSNumber(value: reason)])
+            _ = beginInterruption(reason: reason)
         case .interruptionEnded:
-            let changed = model.withLock { model -> Bool in
-                guard model.isInterrupted else { return false }
-                model.isInterrupted = false
-                return true
-            }
-            guard changed else { return }
-            _observations.didChange([\AVCaptureSession.isInterrupted])
-            MainThreadPoster.post(.AVCaptureSessionInterruptionEnded, object: self)
+            endInterruption()
         case .disconnected:
             guard isRunning else { return }
             stopAfterRuntimeError(AVError(.deviceWasDisconnected, userInfo: [AVErrorDeviceKey: device]))
