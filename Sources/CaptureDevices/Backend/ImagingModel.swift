@@ -182,8 +182,9 @@ package final class ImagingModel: @unchecked Sendable {
         return new
     }
 
-    /// Advances the model by `seconds`.
-    package func tick(seconds: Double) {
+    /// Advances the model by `seconds`; returns the state after it.
+    @discardableResult
+    package func tick(seconds: Double) -> ImagingState {
         update { Self.advance(&$0, by: seconds) }
     }
 

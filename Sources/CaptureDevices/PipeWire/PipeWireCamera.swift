@@ -219,9 +219,8 @@ final class PipeWireStreamContext: @unchecked Sendable {
         let nanoseconds = frame.pts_ns > 0 && now - frame.pts_ns >= 0 && now - frame.pts_ns < 1_000_000_000 ? frame.pts_ns : now
         let time = CMClock.hostTime(nanoseconds: nanoseconds)
         // Zoom ramps (digital zoom) advance with time, like the rest of the imaging model.
-        camera.imaging.tick(seconds: lastTick.map { Double(now - $0) / 1e9 } ?? 0)
+        let zoom = camera.imaging.tick(seconds: lastTick.map { Double(now - $0) / 1e9 } ?? 0).videoZoomFactor
         lastTick = now
-        let zoom = camera.imaging.current.videoZoomFactor
         for skipped in stride(from: Int(min(frame.skipped, 16)), to: 0, by: -1) {
             camera.drop(at: time - CMTimeMultiply(frameDuration, multiplier: Int32(skipped)), duration: frameDuration, reason: .frameWasLate, generation: generation)
         }

@@ -18,6 +18,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
     package let imaging: ImagingModel
     /// The driver's controls.
     package let controls: [V4L2Control]
+    private let controlIDs: Set<UInt32>
     /// The most the lens zooms (ZOOM_ABSOLUTE's maximum over its minimum), or 1 without a zoom control; beyond it, zoom is digital.
     package let opticalZoomFactor: Double
 
@@ -76,6 +77,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         initial.whiteBalanceMode = capabilities.whiteBalanceModes.contains(2) ? 2 : 0
         videoFormats = formats
         self.controls = controls
+        self.controlIDs = controlIDs
         self.capabilities = capabilities
         imaging = ImagingModel(initial)
         super.init(descriptor: descriptor)
@@ -97,7 +99,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
 
     /// Sends control changes the client made through AVCaptureDevice to the driver.
     private func apply(_ old: ImagingState, _ new: ImagingState) {
-        let ids = Set(controls.map(\.id))
+        let ids = controlIDs
         if old.focusMode != new.focusMode, ids.contains(V4L2ControlID.focusAuto) {
             try? setValue(new.focusMode == 2 ? 1 : 0, of: V4L2ControlID.focusAuto)
             if new.focusMode == 1, ids.contains(V4L2ControlID.autoFocusStart) { try? setValue(1, of: V4L2ControlID.autoFocusStart) }
@@ -178,7 +180,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         while let currentGeneration = currentGeneration(token: token) {
             // Zoom ramps (digital zoom) advance with time, like the rest of the imaging model.
             let now = CMClock.hostTimeNanoseconds()
-            imaging.tick(seconds: Double(now - lastTick) / 1e9)
+            let zoom = imaging.tick(seconds: Double(now - lastTick) / 1e9).videoZoomFactor
             lastTick = now
             if let (pendingGeneration, setup) = pendingSetup.withLock({ value -> (Int, V4L2Stream)? in defer { value = nil }; return value }) {
                 current?.close()
@@ -194,7 +196,6 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
                 usleep(1000)
                 continue
             }
-            let zoom = imaging.current.videoZoomFactor
             switch active.next(zoom: zoom / min(zoom, opticalZoomFactor)) {
             case .frame(let sample):
                 deliver(sample, generation: generation)

@@ -76,7 +76,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
             }
             let captureTime = CMClock.hostTime(nanoseconds: deadline)
             let duration = CMTime(value: frameDuration, timescale: 1_000_000_000)
-            imaging.tick(seconds: Double(deadline - lastTick) / 1e9)
+            let state = imaging.tick(seconds: Double(deadline - lastTick) / 1e9)
             lastTick = deadline
             let content = scene.content.withLock { $0 }
             if content.isInterrupted { continue }
@@ -85,7 +85,6 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                 drop(at: captureTime, duration: duration, reason: .outOfBuffers, generation: generation)
                 continue
             }
-            let state = imaging.current
             let parameters = SceneFrameParameters(
                 frameNumber: frameNumber, seconds: Double(deadline - epoch) / 1e9, zoom: state.videoZoomFactor,
                 brightness: state.renderedBrightness, colourGains: state.renderedColourGains, defocus: state.defocus,
