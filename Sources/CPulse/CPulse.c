@@ -56,6 +56,18 @@ static int run_until(pa_mainloop *loop, pa_context *context, int *flag, long lon
     return 0;
 }
 
+/// Connects `context` and runs the main loop until it is ready; 0, or a negative PA_ERR_*.
+static int connect_context(pa_mainloop *loop, pa_context *context, long long deadline) {
+    if (pa_context_connect(context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) return -pa_context_errno(context);
+    for (;;) {
+        pa_context_state_t state = pa_context_get_state(context);
+        if (state == PA_CONTEXT_READY) return 0;
+        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) return -pa_context_errno(context);
+        if (now_ms() > deadline) return -PA_ERR_TIMEOUT;
+        if (pa_mainloop_prepare(loop, 50000) < 0 || pa_mainloop_poll(loop) < 0 || pa_mainloop_dispatch(loop) < 0) return -PA_ERR_INTERNAL;
+    }
+}
+
 int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms) {
     long long deadline = now_ms() + timeout_ms;
     pa_mainloop *loop = pa_mainloop_new();
@@ -64,15 +76,7 @@ int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms) {
     int result = -PA_ERR_INTERNAL;
     listing l = {.sources = sources, .max = max};
     if (!context) goto done;
-    if (pa_context_connect(context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) { result = -pa_context_errno(context); goto done; }
-    int ready = 0;
-    while (!ready) {
-        pa_context_state_t state = pa_context_get_state(context);
-        if (state == PA_CONTEXT_READY) { ready = 1; break; }
-        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) { result = -pa_context_errno(context); goto done; }
-        if (now_ms() > deadline) { result = -PA_ERR_TIMEOUT; goto done; }
-        if (pa_mainloop_prepare(loop, 50000) < 0 || pa_mainloop_poll(loop) < 0 || pa_mainloop_dispatch(loop) < 0) goto done;
-    }
+    if ((result = connect_context(loop, context, deadline)) < 0) goto done;
     pa_operation *server = pa_context_get_server_info(context, on_server, &l);
     if (server) { run_until(loop, context, &l.server_done, deadline); pa_operation_unref(server); }
     pa_operation *operation = pa_context_get_source_info_list(context, on_source, &l);
@@ -112,13 +116,7 @@ int cpulse_set_source_volume(const char *name, float linear, int timeout_ms) {
     pa_context *context = pa_context_new(pa_mainloop_get_api(loop), "LinuxAVFoundation");
     int result = -PA_ERR_INTERNAL;
     if (!context) goto done;
-    if (pa_context_connect(context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) { result = -pa_context_errno(context); goto done; }
-    while (pa_context_get_state(context) != PA_CONTEXT_READY) {
-        pa_context_state_t state = pa_context_get_state(context);
-        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) { result = -pa_context_errno(context); goto done; }
-        if (now_ms() > deadline) { result = -PA_ERR_TIMEOUT; goto done; }
-        if (pa_mainloop_prepare(loop, 50000) < 0 || pa_mainloop_poll(loop) < 0 || pa_mainloop_dispatch(loop) < 0) goto done;
-    }
+    if ((result = connect_context(loop, context, deadline)) < 0) goto done;
     // The volume has one value per channel of the source: learn how many, then set them all.
     volume_change change = {0};
     pa_operation *operation = pa_context_get_source_info_by_name(context, name, on_volume_source, &change);
