@@ -17,26 +17,7 @@ enum PipeWireBenchmark {
             guard let format = camera.formats.first(where: {
                 $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
             }) else { print("  no 1280x720 UYVY format"); return }
-            let session = AVCaptureSession()
-            session.beginConfiguration()
-            session.addInput(try AVCaptureDeviceInput(device: camera))
-            let output = AVCaptureVideoDataOutput()
-            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: delivered]
-            let counter = V4L2Benchmark.Counter()
-            output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "pipewire bench"))
-            session.addOutput(output)
-            try camera.lockForConfiguration()
-            camera.activeFormat = format
-            camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 60)
-            camera.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 60)
-            camera.unlockForConfiguration()
-            session.commitConfiguration()
-            session.startRunning()
-            Thread.sleep(forTimeInterval: 1)
-            let frames0 = counter.frames, cpu0 = cpuSeconds(), time0 = now()
-            Thread.sleep(forTimeInterval: seconds)
-            let frames = counter.frames - frames0, cpu = cpuSeconds() - cpu0, elapsed = now() - time0
-            session.stopRunning()
+            let (frames, cpu, elapsed) = try measureCamera(camera, format: format, delivered: delivered, framesPerSecond: 60, seconds: seconds)
             let ours = cpu / Double(max(1, frames))
             var line = String(format: "  %@: %.1f frames/s, %.3f ms CPU per frame", name, Double(frames) / elapsed, ours * 1000)
             guard ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] == nil,

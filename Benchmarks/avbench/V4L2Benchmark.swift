@@ -5,15 +5,6 @@ import Foundation
 /// Run it where a V4L2 camera exists, such as `scripts/vm/run-in-vm.sh .build/release/avbench v4l2`;
 /// under emulation only the ratio means anything.
 enum V4L2Benchmark {
-    final class Counter: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-        var frames: Int { lock.lock(); defer { lock.unlock() }; return count }
-        func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-            lock.lock(); count += 1; lock.unlock()
-        }
-    }
-
     static func run(seconds: Double) throws {
         print("")
         guard let camera = AVCaptureDevice.devices(for: .video).first(where: { $0.uniqueID.hasPrefix("v4l2:") }) else {
@@ -26,24 +17,7 @@ enum V4L2Benchmark {
                                                   ("NV12 passthrough", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "NV12")] {
             guard let format = camera.formats.first(where: { $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == native })
             else { print("  \(name): no such format"); continue }
-            let session = AVCaptureSession()
-            session.beginConfiguration()
-            session.addInput(try AVCaptureDeviceInput(device: camera))
-            let output = AVCaptureVideoDataOutput()
-            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: delivered]
-            let counter = Counter()
-            output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "v4l2 bench"))
-            session.addOutput(output)
-            session.commitConfiguration()
-            try camera.lockForConfiguration()
-            camera.activeFormat = format
-            camera.unlockForConfiguration()
-            session.startRunning()
-            Thread.sleep(forTimeInterval: 1)
-            let frames0 = counter.frames, cpu0 = cpuSeconds(), time0 = now()
-            Thread.sleep(forTimeInterval: seconds)
-            let frames = counter.frames - frames0, cpu = cpuSeconds() - cpu0, elapsed = now() - time0
-            session.stopRunning()
+            let (frames, cpu, elapsed) = try measureCamera(camera, format: format, delivered: delivered, seconds: seconds)
             let count = max(30, frames)
             let peerCPU0 = childCPUSeconds(), peerTime0 = now()
             let peer = shell(["/usr/bin/v4l2-ctl", "-d", path, "--set-fmt-video=width=1280,height=720,pixelformat=\(fourcc)",
