@@ -42,15 +42,22 @@ fi
 release=$(ls "$cache/kernel/lib/modules")
 modules="$cache/kernel/lib/modules/$release"
 
-# v4l2loopback, built for that kernel from Debian's source package: a V4L2 camera fed by a
-# program, for what vivid does not offer (MJPEG). Without it the VM still runs, with vivid only.
+# Kernel headers for that release, to build modules for the guest; without them the VM runs
+# with the kernel's own drivers only.
+headers() {
+  [ -d "/lib/modules/$release/build" ] && return 0
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "linux-headers-$release" make gcc >/dev/null 2>&1 \
+    || { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "linux-headers-$release" make gcc >/dev/null; }
+}
+
+# v4l2loopback, built from Debian's source package: a V4L2 camera fed by a program, for what
+# vivid does not offer (MJPEG).
 if [ ! -f "$cache/v4l2loopback.ko" ] && [ ! -f "$cache/v4l2loopback.failed" ]; then
   say "building v4l2loopback for $release"
   (
     set -e
-    export DEBIAN_FRONTEND=noninteractive
-    [ -d "/lib/modules/$release/build" ] || apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "linux-headers-$release" make gcc >/dev/null 2>&1 \
-      || { apt-get -o DPkg::Lock::Timeout=600 update -qq && apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "linux-headers-$release" make gcc >/dev/null; }
+    headers
     work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
     (cd "$work" && apt-get -o DPkg::Lock::Timeout=600 download v4l2loopback-dkms >/dev/null 2>&1 && dpkg-deb -x v4l2loopback-dkms*.deb x)
     source=$(echo "$work"/x/usr/src/v4l2loopback-*)
@@ -59,9 +66,9 @@ if [ ! -f "$cache/v4l2loopback.ko" ] && [ ! -f "$cache/v4l2loopback.failed" ]; t
   ) || { say "v4l2loopback could not be built; the VM has vivid only"; touch "$cache/v4l2loopback.failed"; }
 fi
 
-# The project's own test modules (scripts/vm/*/), built for that kernel into .build/vm-modules,
-# where the guest's command can insmod them.
-if [ -d "/lib/modules/$release/build" ]; then
+# The project's own test modules (scripts/vm/*/), built into .build/vm-modules, where the
+# guest's command can insmod them.
+if headers; then
   for source in "$project"/scripts/vm/*/Makefile; do
     [ -f "$source" ] || continue
     name=$(basename "$(dirname "$source")")
@@ -69,6 +76,8 @@ if [ -d "/lib/modules/$release/build" ]; then
     mkdir -p "$build" && cp "$(dirname "$source")"/* "$build/"
     make -s -C "/lib/modules/$release/build" M="$build" modules >/dev/null 2>&1 || say "the test module $name could not be built"
   done
+else
+  say "no kernel headers for $release: the project's test modules are not built"
 fi
 
 # A small initramfs: busybox, the modules in dependency order, and an init that chroots.
