@@ -23,9 +23,8 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
     private let current = LockedValue<(stream: OpaquePointer, context: PipeWireStreamContext)?>(nil)
 
     init(camera: cpw_camera) {
-        var camera = camera
-        nodeName = withUnsafeBytes(of: &camera.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let description = withUnsafeBytes(of: &camera.description) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        nodeName = V4L2Node.string(camera.name)
+        let description = V4L2Node.string(camera.description)
         videoFormats = Self.formats(of: camera)
         var capabilities = ImagingCapabilities()
         capabilities.focusModes = [0]
@@ -42,20 +41,21 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
 
     // MARK: Formats
 
+    /// The first `count` elements of a fixed-size C array, which Swift imports as a tuple.
+    private static func values<Tuple, Element>(_ tuple: Tuple, _ count: Int32, as: Element.Type) -> [Element] {
+        withUnsafeBytes(of: tuple) { Array($0.bindMemory(to: Element.self).prefix(Int(count))) }
+    }
+
     /// Sizes offered where a camera accepts any size in a range.
     static let standardSizes = [(320, 240), (640, 480), (1280, 720), (1920, 1080)]
 
     /// The formats a camera's port offers, one per pixel format, size and rate range.
     static func formats(of camera: cpw_camera) -> [CaptureVideoFormat] {
-        var camera = camera
-        let offered = withUnsafeBytes(of: &camera.formats) { Array($0.bindMemory(to: cpw_format.self).prefix(Int(camera.n_formats))) }
         var result: [CaptureVideoFormat] = []
-        for var format in offered {
-            let codes = withUnsafeBytes(of: &format.pixel_formats) { Array($0.bindMemory(to: UInt32.self).prefix(Int(format.n_pixel_formats))) }
-            let widths = withUnsafeBytes(of: &format.widths) { Array($0.bindMemory(to: UInt32.self).prefix(Int(format.n_sizes))) }
-            let heights = withUnsafeBytes(of: &format.heights) { Array($0.bindMemory(to: UInt32.self).prefix(Int(format.n_sizes))) }
-            let nums = withUnsafeBytes(of: &format.rate_nums) { Array($0.bindMemory(to: UInt32.self).prefix(Int(format.n_rates))) }
-            let denoms = withUnsafeBytes(of: &format.rate_denoms) { Array($0.bindMemory(to: UInt32.self).prefix(Int(format.n_rates))) }
+        for format in values(camera.formats, camera.n_formats, as: cpw_format.self) {
+            let codes = values(format.pixel_formats, format.n_pixel_formats, as: UInt32.self)
+            let widths = values(format.widths, format.n_sizes, as: UInt32.self), heights = values(format.heights, format.n_sizes, as: UInt32.self)
+            let nums = values(format.rate_nums, format.n_rates, as: UInt32.self), denoms = values(format.rate_denoms, format.n_rates, as: UInt32.self)
             let rates = zip(nums, denoms).map { $1 == 0 ? 0 : Double($0) / Double($1) }
             var sizes: [(Int, Int)] = []
             if format.size_choice == CPW_CHOICE_RANGE {

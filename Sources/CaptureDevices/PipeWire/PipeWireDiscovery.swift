@@ -51,22 +51,19 @@ package enum PipeWireDiscovery {
         }
         if let retired { cpw_monitor_free(retired) }
         let direct = Set(V4L2Discovery.nodePaths())
-        let offered = (snapshot ?? []).filter { camera in
-            var camera = camera
-            let path = withUnsafeBytes(of: &camera.v4l2_path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return camera.n_formats > 0 && !direct.contains(path)
-        }
+        let offered = (snapshot ?? []).filter { $0.n_formats > 0 && !direct.contains(V4L2Node.string($0.v4l2_path)) }
         var appeared: [PipeWireCamera] = []
         var vanished: [PipeWireCamera] = []
         let result = state.withLock { state -> [PipeWireCamera] in
             var present: [PipeWireCamera] = []
             for camera in offered {
-                let candidate = PipeWireCamera(camera: camera)
-                if let existing = state.known.first(where: { $0.nodeName == candidate.nodeName }) {
+                let name = V4L2Node.string(camera.name)
+                if let existing = state.known.first(where: { $0.nodeName == name }) {
                     present.append(existing)
                 } else {
-                    state.known.append(candidate)
-                    present.append(candidate)
+                    let new = PipeWireCamera(camera: camera)
+                    state.known.append(new)
+                    present.append(new)
                 }
             }
             appeared = present.filter { !$0.isConnected }
