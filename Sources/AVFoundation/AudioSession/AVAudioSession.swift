@@ -17,7 +17,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         var preferredInputUID: String?
     }
     private let state = LockedValue(State())
-    nonisolated(unsafe) private static let shared = AVAudioSession()
+    private static let shared = AVAudioSession()
 
     private override init() { super.init() }
 

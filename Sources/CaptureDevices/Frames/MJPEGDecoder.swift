@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Frames in any of the subsamplings cameras send (4:2:2 from most USB cameras, 4:2:0, 4:4:4,
 /// grey) decode to planes in the JPEG's own layout and become full-range 4:2:0 with libyuv;
-/// BGRA decodes straight into the target. Other formats go through one scratch frame.
+/// BGRA decodes straight into the target. Other formats, and zoomed frames, go through one
+/// scratch frame.
 /// Thread ownership: one decoder belongs to one thread at a time; its memory is allocated on
 /// first use, for the frame size of the stream, and reused for every frame.
 package final class MJPEGDecoder: @unchecked Sendable {
@@ -41,14 +42,26 @@ package final class MJPEGDecoder: @unchecked Sendable {
         }
         var decoded = target
         if target.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
-            if scratch == nil || scratch?.width != target.width || scratch?.height != target.height {
-                scratch = VideoFramePool(width: target.width, height: target.height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1)
-            }
-            guard let (frame, _) = scratch?.dequeue() else { return false }
+            guard let frame = scratchFrame(like: target) else { return false }
             decoded = frame
         }
         guard toFullRangeNV12(jpeg, count: count, width: Int(width), height: Int(height), subsampling: subsampling, into: decoded) else { return false }
         return decoded === target || converter.convert(decoded, into: target)
+    }
+
+    /// Decodes `count` bytes of JPEG into `target` zoomed by `zoom` (1 or more): the whole picture, then its centre scaled up by `digitalZoom`.
+    package func decode(_ jpeg: UnsafePointer<UInt8>, count: Int, into target: CVPixelBuffer, zoom: Double, with digitalZoom: DigitalZoom) -> Bool {
+        guard zoom > 1.001 else { return decode(jpeg, count: count, into: target) }
+        guard let whole = scratchFrame(like: target) else { return false }
+        return decode(jpeg, count: count, into: whole) && digitalZoom.render(whole, zoom: zoom, into: target)
+    }
+
+    /// The decoder's full-range 4:2:0 scratch frame, of `frame`'s size.
+    private func scratchFrame(like frame: CVPixelBuffer) -> CVPixelBuffer? {
+        if scratch == nil || scratch?.width != frame.width || scratch?.height != frame.height {
+            scratch = VideoFramePool(width: frame.width, height: frame.height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1)
+        }
+        return scratch?.dequeue()?.0
     }
 
     /// Decodes to planes in the JPEG's own subsampling, then into `target` (full-range 4:2:0, two planes).

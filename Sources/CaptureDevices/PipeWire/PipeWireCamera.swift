@@ -183,7 +183,6 @@ final class PipeWireStreamContext: @unchecked Sendable {
     private var pool: VideoFramePool?
     private let decoder = MJPEGDecoder()
     private let digitalZoom = DigitalZoom()
-    private var decoded: VideoFramePool?
     private var lastTick: Int64?
     /// Pixel buffers over the server's buffers, one per buffer address: made once, reused for every frame.
     private var wrappers: [UnsafeRawPointer: CVPixelBuffer] = [:]
@@ -233,16 +232,8 @@ final class PipeWireStreamContext: @unchecked Sendable {
             return
         }
         let converted: Bool
-        if native.sourceCode == 0x646D_6231, zoom > 1.001 {
-            // Decoded whole into a frame of the decoder's own format, then zoomed into the client's.
-            if decoded == nil { decoded = VideoFramePool(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1) }
-            if let (whole, _) = decoded?.dequeue() {
-                converted = decoder.decode(data, count: Int(frame.size), into: whole) && digitalZoom.render(whole, zoom: zoom, into: target)
-            } else {
-                converted = false
-            }
-        } else if native.sourceCode == 0x646D_6231 {
-            converted = decoder.decode(data, count: Int(frame.size), into: target)
+        if native.sourceCode == 0x646D_6231 {
+            converted = decoder.decode(data, count: Int(frame.size), into: target, zoom: zoom, with: digitalZoom)
         } else if let source = wrapper(data, size: Int(frame.size), stride: Int(frame.stride)) {
             converted = digitalZoom.render(source, zoom: zoom, into: target)
         } else {

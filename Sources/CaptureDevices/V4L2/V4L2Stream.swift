@@ -40,7 +40,6 @@ final class V4L2Stream: @unchecked Sendable {
     private let converter = PixelFormatConverter()
     private let decoder = MJPEGDecoder()
     private let digitalZoom = DigitalZoom()
-    private var zoomPool: VideoFramePool?
     static let bufferCount: UInt32 = 4
 
     /// Sets the format and rate, and maps the buffers; errors such as EBUSY come from here.
@@ -212,13 +211,9 @@ final class V4L2Stream: @unchecked Sendable {
             return .dropped(time, .outOfBuffers)
         }
         var ok: Bool
-        if native.isCompressed, zoomed {
-            // Decoded whole into a frame of the decoder's own format, then zoomed into the client's.
-            if zoomPool == nil { zoomPool = VideoFramePool(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1) }
-            guard let (whole, _) = zoomPool?.dequeue() else { try queue(index); return .dropped(time, .outOfBuffers) }
-            ok = decode(index: index, bytesUsed: Int(buffer.bytesused), into: whole) && digitalZoom.render(whole, zoom: zoom, into: target)
-        } else if native.isCompressed {
-            ok = decode(index: index, bytesUsed: Int(buffer.bytesused), into: target)
+        if native.isCompressed {
+            ok = decoder.decode(mapping.regions[index].0.assumingMemoryBound(to: UInt8.self), count: Int(buffer.bytesused), into: target,
+                                zoom: zoom, with: digitalZoom)
         } else {
             ok = digitalZoom.render(wrappers[index], zoom: zoom, into: target)
         }
@@ -226,11 +221,6 @@ final class V4L2Stream: @unchecked Sendable {
         guard ok else { return .dropped(time, .discontinuity) }
         pool.prepare(sample, pixelBuffer: target, presentationTime: time, duration: frameDuration)
         return .frame(sample)
-    }
-
-    /// Decodes an MJPEG frame into the client's format.
-    private func decode(index: Int, bytesUsed: Int, into target: CVPixelBuffer) -> Bool {
-        decoder.decode(mapping.regions[index].0.assumingMemoryBound(to: UInt8.self), count: bytesUsed, into: target)
     }
 
     /// Whether the device node still exists behind the open file.
