@@ -523,7 +523,6 @@ static void stream_free(struct cpw_stream *s) {
     }
     if (s->connection.core && !s->server_gone) {
         // Wait (briefly) until the server has handled the removal.
-        s->finished = 0;
         s->sync = pw_core_sync(s->connection.core, PW_ID_CORE, 0);
         struct timespec deadline;
         pw_thread_loop_get_time(s->connection.loop, &deadline, 500 * SPA_NSEC_PER_MSEC);
