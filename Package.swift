@@ -44,8 +44,8 @@ let package = Package(
         ]),
 
         // Benchmarks: run with `swift run -c release avbench`.
-        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "CaptureDevices", "CMallocCounter"], path: "Benchmarks/avbench"),
+        .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "CaptureDevices", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
 
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),

@@ -1,6 +1,6 @@
 import AVFoundation
 import CaptureDevices
-import CMallocCounter
+import CBenchmarkSupport
 import Foundation
 
 /// MJPEG decoding, the work a USB camera at 1080p asks for: a 1920x1080 4:2:2 JPEG (as UVC

@@ -50,6 +50,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         var lastTick = deadline
         var frameNumber: Int64 = 0
         let epoch = deadline
+        renderStatistics.noteProducerThread()
 
         while let current = currentGeneration(token: token), let config = self.configuration.withLock({ $0 }) {
             if current != generation {
@@ -64,7 +65,6 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                     configuration = config
                 }
             }
-            renderStatistics.recordProducerCPU()
             let frameDuration = max(1, config.frameDurationNanoseconds)
             if config.isPaced {
                 deadline += frameDuration
@@ -104,25 +104,27 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
     }
 }
 
-/// Counts of a camera's rendering work. Thread-safe.
+/// Counts of a camera's rendering work, and the clock of the thread that renders. Thread-safe.
 package final class RenderStatistics: Sendable {
     private let nanoseconds = Atomic<Int64>(0)
     private let frames = Atomic<Int64>(0)
-    private let producerCPU = Atomic<Int64>(0)
+    private let producerClock = Atomic<Int32>(-1)
 
-    /// Notes the producer thread's CPU time so far, when benchmarks asked for it.
-    func recordProducerCPU() {
-        guard Self.measuresProducerCPU.load(ordering: .relaxed) else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        producerCPU.store(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), ordering: .relaxed)
+    /// Notes the calling thread as the producer, whose CPU time `producerCPUNanoseconds` reads from any thread.
+    func noteProducerThread() {
+        var clock = clockid_t()
+        guard pthread_getcpuclockid(pthread_self(), &clock) == 0 else { return }
+        producerClock.store(Int32(clock), ordering: .relaxed)
     }
 
-    /// Whether producers note their thread's CPU time each frame; off except in benchmarks.
-    package static let measuresProducerCPU = Atomic<Bool>(false)
-
-    /// The producer thread's CPU time at its last frame, in nanoseconds.
-    package var producerCPUNanoseconds: Int64 { producerCPU.load(ordering: .relaxed) }
+    /// The CPU time of the thread rendering now, in nanoseconds, or nil when none has run.
+    package var producerCPUNanoseconds: Int64? {
+        let clock = producerClock.load(ordering: .relaxed)
+        guard clock != -1 else { return nil }
+        var now = timespec()
+        guard clock_gettime(clockid_t(clock), &now) == 0 else { return nil }
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
 
     func record(nanoseconds elapsed: Int64) {
         nanoseconds.add(elapsed, ordering: .relaxed)

@@ -1,5 +1,5 @@
 // Stand-ins for the C allocator that count calls and forward to glibc's own allocator.
-#include "CMallocCounter.h"
+#include "CBenchmarkSupport.h"
 #include <stddef.h>
 #include <errno.h>
 
