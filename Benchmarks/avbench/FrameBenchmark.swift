@@ -59,7 +59,7 @@ enum FrameBenchmark {
             if let otherCore = floor.otherCore, let sameCore = floor.sameCore {
                 print("    semaphore, receiver held on the other core: \(describe(otherCore)); on the renderer's own core: \(describe(sameCore))")
             }
-            print(String(format: "  outside rendering less the dispatch hand-off (the frame path's own work): %.1f us",
+            print(String(format: "  outside rendering less the dispatch hand-off (the frame path's own work; the noise here is a few us either way): %.1f us",
                          (outside - floor.dispatchQueue.total) * 1e6))
             print(String(format: "  heap allocations per frame in steady state: %.3f", figures.allocationsPerFrame))
             print(String(format: "  one memcpy of the frame (the floor): %.3f ms", copy * 1000))
@@ -71,6 +71,32 @@ enum FrameBenchmark {
             } else {
                 print("  gst-launch-1.0 not available: install gstreamer1.0-tools and gstreamer1.0-plugins-base for the comparison")
             }
+        }
+        runOnOneCoreInChild()
+    }
+
+    /// The session figures again in a child process whose threads are all held on one core, so
+    /// that waking the delegate's queue never crosses cores.
+    static func runOnOneCoreInChild() {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2, let executable = Bundle.main.executablePath else { return }
+        print("")
+        print("The same session, every thread of the process held on one core (as under `taskset -c 0`):")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["one-core", String(secondsPerCase)]
+        fflush(nil)
+        do { try process.run() } catch { print("  could not run: \(error)"); return }
+        process.waitUntilExit()
+    }
+
+    /// Runs in the child that `runOnOneCoreInChild` starts, after holding the process on core 0.
+    static func runOnOneCore() throws {
+        for (name, format) in [("BGRA", kCVPixelFormatType_32BGRA), ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)] {
+            let figures = try sessionThroughput(format: format)
+            let outside = figures.cpuPerFrame - figures.renderPerFrame
+            print(String(format: "  %@: %.1f frames/s delivered; CPU per frame %.3f ms, of which rendering %.3f ms, outside rendering %.1f us (producer %.1f, delivery %.1f)",
+                         name, figures.deliveredPerSecond, figures.cpuPerFrame * 1000, figures.renderPerFrame * 1000, outside * 1e6,
+                         (figures.producerPerFrame - figures.renderPerFrame) * 1e6, (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
         }
     }
 

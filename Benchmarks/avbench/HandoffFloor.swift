@@ -28,7 +28,7 @@ enum HandoffFloor {
         var sameCore: Cost?
     }
 
-    static func measure(width: Int, height: Int, format: OSType, frames: Int = 1500) -> Figures {
+    static func measure(width: Int, height: Int, format: OSType, frames: Int = 3000) -> Figures {
         let renderer = SceneRenderer(width: width, height: height, pixelFormat: format)!
         let buffers = (0..<2).map { _ in CVPixelBuffer(width: width, height: height, pixelFormatType: format)! }
         let state = ImagingState()

@@ -1,10 +1,15 @@
 // Measures the frame path and compares it with GStreamer doing the same work in the same run.
 //
-//     swift run -c release avbench [seconds-per-case]
+//     swift run -c release avbench [case ...] [seconds-per-case]
 import AVFoundation
+import CBenchmarkSupport
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "one-core" {
+    // The frame case's child: every thread started from here on inherits the main thread's core.
+    guard avbench_pin_current_thread(0) == 0 else { fatalError("cannot hold the process on one core") }
+}
 let secondsPerCase = arguments.compactMap(Double.init).first ?? 4
 let chosen = Set(arguments.filter { Double($0) == nil })
 func runs(_ name: String) -> Bool { chosen.isEmpty || chosen.contains(name) }
@@ -21,6 +26,10 @@ func cpuSeconds() -> Double {
 
 func now() -> Double { Double(CMClock.hostTimeNanoseconds()) / 1e9 }
 
+if chosen.contains("one-core") {
+    try FrameBenchmark.runOnOneCore()
+    exit(0)
+}
 if runs("frames") { try FrameBenchmark.run() }
 if runs("encode") { try EncodeBenchmark.run() }
 if chosen.contains("v4l2") { try V4L2Benchmark.run(seconds: secondsPerCase) }
