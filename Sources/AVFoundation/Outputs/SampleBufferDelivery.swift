@@ -145,23 +145,38 @@ final class SampleBufferDelivery: @unchecked Sendable {
         state.dropCount += 1
     }
 
-    /// Runs on the client's queue: hands over waiting samples in order, then reports drops.
+    private enum Step {
+        case sample(CMSampleBuffer, AVCaptureConnection)
+        case drop(DropRecord, AVCaptureConnection, CMFormatDescription?)
+        case done
+    }
+
+    /// Runs on the client's queue: hands over waiting samples in order, reporting the drops
+    /// recorded so far after each sample, with one lock round trip per step.
     private func drain() {
+        var delivered = false
+        var reportingDrops = false
         while true {
-            let next = state.withLock { state -> (CMSampleBuffer, AVCaptureConnection)? in
-                guard state.pendingCount > 0, let connection = state.pendingConnection, connection.output?.isAttached == true,
-                      let sample = state.pending[state.pendingHead] else { return nil }
-                state.pending[state.pendingHead] = nil
-                state.pendingHead = (state.pendingHead + 1) % Self.maximumCapacity
-                state.pendingCount -= 1
-                state.busy = true
-                return (sample, connection)
+            let step = state.withLock { state -> Step in
+                if delivered { state.busy = false }
+                if reportingDrops, let drop = Self.takeDrop(&state) { return drop }
+                if state.pendingCount > 0, let connection = state.pendingConnection, connection.output?.isAttached == true,
+                   let sample = state.pending[state.pendingHead] {
+                    state.pending[state.pendingHead] = nil
+                    state.pendingHead = (state.pendingHead + 1) % Self.maximumCapacity
+                    state.pendingCount -= 1
+                    state.busy = true
+                    return .sample(sample, connection)
+                }
+                return Self.takeDrop(&state) ?? .done
             }
-            if let (sample, connection) = next {
+            delivered = false
+            switch step {
+            case let .sample(sample, connection):
                 client?.deliver(sample, from: connection)
-                state.withLock { $0.busy = false }
-            }
-            while let (drop, connection, format) = takeDrop() {
+                delivered = true
+                reportingDrops = true
+            case let .drop(drop, connection, format):
                 let shell = shells.dequeue()
                 shell.timing = CMSampleTimingInfo(duration: drop.duration, presentationTimeStamp: drop.presentationTime, decodeTimeStamp: .invalid)
                 shell.sampleCount = drop.count
@@ -169,20 +184,18 @@ final class SampleBufferDelivery: @unchecked Sendable {
                 CMSetAttachment(shell, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.value(for: drop.reason),
                                 attachmentMode: kCMAttachmentMode_ShouldPropagate)
                 client?.deliverDrop(shell, from: connection)
+            case .done:
+                return
             }
-            let done = state.withLock { $0.pendingCount == 0 && $0.dropCount == 0 }
-            if done { return }
         }
     }
 
-    private func takeDrop() -> (DropRecord, AVCaptureConnection, CMFormatDescription?)? {
-        state.withLock { state in
-            guard state.dropCount > 0, let connection = state.pendingConnection else { return nil }
-            let record = state.drops[state.dropHead]
-            state.dropHead = (state.dropHead + 1) % Self.dropRecordCapacity
-            state.dropCount -= 1
-            return (record, connection, state.formatDescription)
-        }
+    private static func takeDrop(_ state: inout State) -> Step? {
+        guard state.dropCount > 0, let connection = state.pendingConnection else { return nil }
+        let record = state.drops[state.dropHead]
+        state.dropHead = (state.dropHead + 1) % dropRecordCapacity
+        state.dropCount -= 1
+        return .drop(record, connection, state.formatDescription)
     }
 }
 
