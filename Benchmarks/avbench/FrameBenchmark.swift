@@ -72,6 +72,15 @@ enum FrameBenchmark {
                 print(String(format: "  gst-launch-1.0 videotestsrc ! %@ %dx%d ! fakesink: %.1f frames/s, CPU %.3f ms/frame",
                              gstFormat, width, height, gst.fps, gst.cpuPerFrame * 1000))
                 print(String(format: "  ratio (ours / GStreamer): %.2fx frames/s", figures.deliveredPerSecond / gst.fps))
+                // GStreamer's own cost of handing frames to another thread: a cheap picture, so that its rendering varies little.
+                let hopFrames = 10000
+                if let direct = gstreamerThroughput(format: gstFormat, frames: hopFrames, pattern: "black"),
+                   let handedOff = gstreamerThroughput(format: gstFormat, frames: hopFrames, pattern: "black", handingOff: true) {
+                    let hop = handedOff.cpuPerFrame - direct.cpuPerFrame
+                    print("  GStreamer handing each frame to another thread (videotestsrc pattern=black ! queue leaky=downstream max-size-buffers=1 ! fakesink,")
+                    print(String(format: "    less the same without the queue): %.1f us of CPU per frame; ours outside rendering %.1f us: %.2fx GStreamer's",
+                                 hop * 1e6, outside * 1e6, outside / hop))
+                }
             } else {
                 print("  gst-launch-1.0 not available: install gstreamer1.0-tools and gstreamer1.0-plugins-base for the comparison")
             }
@@ -172,13 +181,16 @@ enum FrameBenchmark {
     }
 
     /// GStreamer doing the same job: a test source at the same size and format into a sink that does nothing.
-    static func gstreamerThroughput(format: String, frames: Int) -> (fps: Double, cpuPerFrame: Double)? {
+    /// With `handingOff`, each frame crosses to another thread through a one-frame queue that drops
+    /// late frames, as a video data output does; `pattern` is videotestsrc's picture.
+    static func gstreamerThroughput(format: String, frames: Int, pattern: String = "smpte", handingOff: Bool = false) -> (fps: Double, cpuPerFrame: Double)? {
         if ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] != nil { return nil }
         guard let path = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first(where: FileManager.default.isExecutableFile) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-q", "videotestsrc", "num-buffers=\(frames)", "!", "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=1000/1",
-                             "!", "fakesink", "sync=false"]
+        let queue = handingOff ? ["queue", "leaky=downstream", "max-size-buffers=1", "!"] : []
+        process.arguments = ["-q", "videotestsrc", "pattern=\(pattern)", "num-buffers=\(frames)", "!",
+                             "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=1000/1", "!"] + queue + ["fakesink", "sync=false"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         var before = rusage()
