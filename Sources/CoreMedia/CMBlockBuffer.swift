@@ -58,6 +58,7 @@ public final class CMBlockBuffer: @unchecked Sendable {
 }
 
 /// Creates a block buffer over a new memory block of `blockLength` bytes.
+@discardableResult
 public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?,
                                                blockLength: Int, blockAllocator: CFAllocator?, customBlockSource: UnsafeRawPointer?,
                                                offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags,
@@ -75,6 +76,7 @@ public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFA
 public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { theBuffer.length }
 
 /// Returns a pointer to the bytes at an offset, with the lengths of the contiguous run and of the whole buffer.
+@discardableResult
 public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset offset: Int, lengthAtOffsetOut: UnsafeMutablePointer<Int>?,
                                         totalLengthOut: UnsafeMutablePointer<Int>?,
                                         dataPointerOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> OSStatus {
@@ -86,6 +88,7 @@ public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset off
 }
 
 /// Copies bytes out of a block buffer.
+@discardableResult
 public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int,
                                        destination: UnsafeMutableRawPointer) -> OSStatus {
     guard offsetToData >= 0, dataLength >= 0, offsetToData + dataLength <= theSourceBuffer.length else {
@@ -96,6 +99,7 @@ public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffse
 }
 
 /// Copies bytes into a block buffer.
+@discardableResult
 public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer,
                                           offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
     guard offsetIntoDestination >= 0, dataLength >= 0, offsetIntoDestination + dataLength <= destinationBuffer.length else {

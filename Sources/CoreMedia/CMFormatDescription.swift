@@ -177,6 +177,7 @@ public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFor
 }
 
 /// Creates a video format description for a codec and size.
+@discardableResult
 public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
                                            extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
     guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
@@ -191,6 +192,7 @@ public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: C
 }
 
 /// Creates a video format description that matches an image buffer.
+@discardableResult
 public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
                                                          formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
     formatDescriptionOut.pointee = CMFormatDescription(video: imageBuffer.pixelFormatType, width: Int32(imageBuffer.width), height: Int32(imageBuffer.height))
@@ -204,6 +206,7 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoForma
 }
 
 /// Creates an audio format description from a stream description.
+@discardableResult
 public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
                                            layout: UnsafeRawPointer?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
                                            extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>) -> OSStatus {

@@ -107,6 +107,7 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
 }
 
 /// Creates a sample buffer around an image buffer whose data is ready.
+@discardableResult
 public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
                                                      sampleTiming: UnsafePointer<CMSampleTimingInfo>,
                                                      sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
@@ -123,6 +124,7 @@ public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, im
 }
 
 /// Creates a sample buffer around an image buffer.
+@discardableResult
 public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
                                                makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
                                                formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
@@ -132,6 +134,7 @@ public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuf
 }
 
 /// Creates a sample buffer around a block buffer of samples.
+@discardableResult
 public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
                                  makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
                                  formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
@@ -173,6 +176,7 @@ public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.isValid
 /// Returns whether a sample buffer's data is ready.
 public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { sbuf.dataReadiness }
 /// Copies out the timing of the sample at an index.
+@discardableResult
 public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemCount, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>) -> OSStatus {
     guard sampleIndex >= 0, sampleIndex < max(1, sbuf.numSamples) else { return kCMSampleBufferError_InvalidEntryCount }
     var timing = sbuf.timing

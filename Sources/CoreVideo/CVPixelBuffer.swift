@@ -138,6 +138,7 @@ public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignme
 public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
 
 /// Creates a pixel buffer of the given size and pixel format.
+@discardableResult
 public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
                                 _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
     guard width > 0, height > 0 else { return kCVReturnInvalidSize }
@@ -151,6 +152,7 @@ public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ heigh
 }
 
 /// Creates a packed pixel buffer over memory the caller owns; the callback releases it.
+@discardableResult
 public func CVPixelBufferCreateWithBytes(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
                                          _ baseAddress: UnsafeMutableRawPointer, _ bytesPerRow: Int,
                                          _ releaseCallback: CVPixelBufferReleaseBytesCallback?, _ releaseRefCon: UnsafeMutableRawPointer?,

@@ -73,6 +73,7 @@ public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
 public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThreshold"
 
 /// Creates a pixel buffer pool from pool and pixel buffer attributes.
+@discardableResult
 public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
                                     _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
     guard let attributes = pixelBufferAttributes,
@@ -91,12 +92,14 @@ public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes:
 }
 
 /// Takes a pixel buffer from the pool, making one if none is free.
+@discardableResult
 public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
                                                _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
     CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(allocator, pixelBufferPool, nil, pixelBufferOut)
 }
 
 /// Takes a pixel buffer from the pool, honouring an allocation threshold among the auxiliary attributes.
+@discardableResult
 public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
                                                                 _ auxAttributes: CFDictionary?,
                                                                 _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
