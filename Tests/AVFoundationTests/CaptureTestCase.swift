@@ -37,6 +37,38 @@ class CaptureTestCase: XCTestCase {
         return (session, output)
     }
 
+    /// A session with `camera` in `format`, at `framesPerSecond` when the format allows it, and a video data output feeding `collector`.
+    func makeVideoSession(camera: AVCaptureDevice, format: AVCaptureDevice.Format, framesPerSecond: Int32? = nil, pixelFormat: OSType? = nil,
+                          collector: FrameCollector) throws -> (AVCaptureSession, AVCaptureVideoDataOutput) {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.beginConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        let output = AVCaptureVideoDataOutput()
+        if let pixelFormat { output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat] }
+        output.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(output)
+        // Choosing the format once the camera is in the session takes the session out of presets.
+        try camera.lockForConfiguration()
+        camera.activeFormat = format
+        if let framesPerSecond {
+            let duration = CMTime(value: 1, timescale: framesPerSecond)
+            if format.videoSupportedFrameRateRanges.contains(where: { $0.contains(duration) }) {
+                camera.activeVideoMinFrameDuration = duration
+                camera.activeVideoMaxFrameDuration = duration
+            }
+        }
+        camera.unlockForConfiguration()
+        session.commitConfiguration()
+        return (session, output)
+    }
+
+    /// The rate of `frames` from the one presented at `first` on, in frames per second.
+    func frameRate(of frames: [FrameCollector.Frame], since first: CMTime) -> Double {
+        let measured = frames.filter { $0.presentationTime >= first }
+        return Double(measured.count - 1) / (measured.last!.presentationTime - first).seconds
+    }
+
     /// A session with a microphone input and an audio data output feeding `collector`.
     func makeAudioSession(microphone: AVCaptureDevice, collector: FrameCollector) throws -> (AVCaptureSession, AVCaptureAudioDataOutput) {
         let session = AVCaptureSession()

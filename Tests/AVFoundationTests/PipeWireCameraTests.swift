@@ -33,25 +33,11 @@ final class PipeWireCameraTests: CaptureTestCase {
     /// A session on `device` with the given format and rate, delivering `pixelFormat` to `collector`.
     private func makeSession(_ device: AVCaptureDevice, width: Int32, height: Int32, nativeSubType: FourCharCode, fps: Int32,
                              pixelFormat: OSType, collector: FrameCollector) throws -> AVCaptureSession {
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.beginConfiguration()
-        session.addInput(try AVCaptureDeviceInput(device: device))
-        let output = AVCaptureVideoDataOutput()
-        output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat]
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
         let format = try XCTUnwrap(device.formats.first {
             let size = CMVideoFormatDescriptionGetDimensions($0.formatDescription)
             return size.width == width && size.height == height && CMFormatDescriptionGetMediaSubType($0.formatDescription) == nativeSubType
         })
-        try device.lockForConfiguration()
-        device.activeFormat = format
-        device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: fps)
-        device.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: fps)
-        device.unlockForConfiguration()
-        session.commitConfiguration()
-        return session
+        return try makeVideoSession(camera: device, format: format, framesPerSecond: fps, pixelFormat: pixelFormat, collector: collector).0
     }
 
     func testListsTheServersCameraWithTheFormatsItsPortOffers() throws {

@@ -20,24 +20,7 @@ final class V4L2CameraTests: CaptureTestCase {
     }
 
     private func session(_ format: AVCaptureDevice.Format, rate: Int32 = 25, deliver pixelFormat: OSType? = nil, collector: FrameCollector) throws -> AVCaptureSession {
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.beginConfiguration()
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        let output = AVCaptureVideoDataOutput()
-        if let pixelFormat { output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat] }
-        output.setSampleBufferDelegate(collector, queue: collector.queue)
-        session.addOutput(output)
-        session.commitConfiguration()
-        // Choosing the format once the camera is in the session takes the session out of presets.
-        try camera.lockForConfiguration()
-        camera.activeFormat = format
-        let duration = CMTime(value: 1, timescale: rate)
-        if format.videoSupportedFrameRateRanges.contains(where: { $0.contains(duration) }) {
-            camera.activeVideoMinFrameDuration = duration
-            camera.activeVideoMaxFrameDuration = duration
-        }
-        camera.unlockForConfiguration()
+        let (session, _) = try makeVideoSession(camera: camera, format: format, framesPerSecond: rate, pixelFormat: pixelFormat, collector: collector)
         XCTAssertEqual(session.sessionPreset, .inputPriority)
         return session
     }
@@ -101,9 +84,7 @@ final class V4L2CameraTests: CaptureTestCase {
         let first = collector.frames.last!.presentationTime
         spin(3)
         session.stopRunning()
-        let frames = collector.frames.filter { $0.presentationTime >= first }
-        let rate = Double(frames.count - 1) / (frames.last!.presentationTime - first).seconds
-        XCTAssertEqual(rate, 15, accuracy: 2.5)
+        XCTAssertEqual(frameRate(of: collector.frames, since: first), 15, accuracy: 2.5)
     }
 
     func testDigitalZoomShowsTheCentreOfTheDriversFrames() throws {

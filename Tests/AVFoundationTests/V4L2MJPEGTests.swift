@@ -23,18 +23,7 @@ final class V4L2MJPEGTests: CaptureTestCase {
         for delivered in [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange] {
             let collector = FrameCollector()
             collector.measures = true
-            let session = AVCaptureSession()
-            sessions.append(session)
-            session.beginConfiguration()
-            session.addInput(try AVCaptureDeviceInput(device: camera))
-            let output = AVCaptureVideoDataOutput()
-            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: delivered]
-            output.setSampleBufferDelegate(collector, queue: collector.queue)
-            session.addOutput(output)
-            try camera.lockForConfiguration()
-            camera.activeFormat = mjpeg
-            camera.unlockForConfiguration()
-            session.commitConfiguration()
+            let (session, _) = try makeVideoSession(camera: camera, format: mjpeg, pixelFormat: delivered, collector: collector)
             session.startRunning()
             // Decoding 720p under emulation is slow: the newest frame wins, older ones are reported dropped.
             XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 8 }, "\(collector.frames.count) frames")

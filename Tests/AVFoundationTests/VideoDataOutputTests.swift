@@ -68,8 +68,7 @@ final class VideoDataOutputTests: CaptureTestCase {
         spin(2)
         let frames = collector.frames.filter { $0.presentationTime >= first }
         session.stopRunning()
-        let rate = Double(frames.count - 1) / (frames.last!.presentationTime - first).seconds
-        XCTAssertEqual(rate, 60, accuracy: 3)
+        XCTAssertEqual(frameRate(of: frames, since: first), 60, accuracy: 3)
         XCTAssertTrue(frames.allSatisfy { $0.width == 1280 && $0.height == 720 })
     }
 
@@ -149,9 +148,7 @@ final class VideoDataOutputTests: CaptureTestCase {
         let first = collector.frames.last!.presentationTime
         spin(2)
         session.stopRunning()
-        let frames = collector.frames.filter { $0.presentationTime >= first }
-        let rate = Double(frames.count - 1) / (frames.last!.presentationTime - first).seconds
-        XCTAssertEqual(rate, 15, accuracy: 1.5)
+        XCTAssertEqual(frameRate(of: collector.frames, since: first), 15, accuracy: 1.5)
     }
 
     func testDeviceFrameDurationSetsTheRateAndInvalidRestoresTheDefault() throws {
@@ -166,8 +163,7 @@ final class VideoDataOutputTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
         let first = collector.frames.last!.presentationTime
         spin(1.5)
-        let frames = collector.frames.filter { $0.presentationTime >= first }
-        XCTAssertEqual(Double(frames.count - 1) / (frames.last!.presentationTime - first).seconds, 10, accuracy: 1)
+        XCTAssertEqual(frameRate(of: collector.frames, since: first), 10, accuracy: 1)
         try backCamera.lockForConfiguration()
         backCamera.activeVideoMinFrameDuration = .invalid
         backCamera.activeVideoMaxFrameDuration = .invalid
