@@ -1,14 +1,18 @@
 import AVFoundation
 import Foundation
 
-/// A delegate that counts the frames it receives.
-final class FrameCounter: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+/// A delegate that does nothing but count the frames it receives and the frames dropped.
+final class CountingDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
     private let lock = NSLock()
-    private var count = 0
-    var frames: Int { lock.lock(); defer { lock.unlock() }; return count }
+    private var frames = 0, drops = 0
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        lock.lock(); count += 1; lock.unlock()
+        lock.lock(); frames += 1; lock.unlock()
     }
+    func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        lock.lock(); drops += sampleBuffer.numSamples; lock.unlock()
+    }
+    /// Frames delivered and frames dropped so far.
+    var counts: (frames: Int, drops: Int) { lock.lock(); defer { lock.unlock() }; return (frames, drops) }
 }
 
 /// Streams `camera` in `format` (at `framesPerSecond` when given) to a counting delegate that asks
@@ -21,7 +25,7 @@ func measureCamera(_ camera: AVCaptureDevice, format: AVCaptureDevice.Format, de
     session.addInput(try AVCaptureDeviceInput(device: camera))
     let output = AVCaptureVideoDataOutput()
     output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: delivered]
-    let counter = FrameCounter()
+    let counter = CountingDelegate()
     output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "camera bench"))
     session.addOutput(output)
     try camera.lockForConfiguration()
@@ -34,9 +38,9 @@ func measureCamera(_ camera: AVCaptureDevice, format: AVCaptureDevice.Format, de
     session.commitConfiguration()
     session.startRunning()
     Thread.sleep(forTimeInterval: 1)
-    let frames0 = counter.frames, cpu0 = cpuSeconds(), time0 = now()
+    let frames0 = counter.counts.frames, cpu0 = cpuSeconds(), time0 = now()
     Thread.sleep(forTimeInterval: seconds)
-    let measured = (frames: counter.frames - frames0, cpu: cpuSeconds() - cpu0, elapsed: now() - time0)
+    let measured = (frames: counter.counts.frames - frames0, cpu: cpuSeconds() - cpu0, elapsed: now() - time0)
     session.stopRunning()
     return measured
 }

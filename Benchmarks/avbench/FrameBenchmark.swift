@@ -6,19 +6,6 @@ import Foundation
 /// Frames through session -> video data output -> empty delegate, 1920x1080, with the virtual
 /// camera unpaced, against GStreamer's `videotestsrc ! fakesink` in the same run.
 enum FrameBenchmark {
-    /// A delegate that does nothing but count.
-    final class EmptyDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var frames = 0, drops = 0
-        func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-            lock.lock(); frames += 1; lock.unlock()
-        }
-        func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-            lock.lock(); drops += sampleBuffer.numSamples; lock.unlock()
-        }
-        var counts: (Int, Int) { lock.lock(); defer { lock.unlock() }; return (frames, drops) }
-    }
-
     struct SessionFigures {
         var deliveredPerSecond: Double
         var producedPerSecond: Double
@@ -148,7 +135,7 @@ enum FrameBenchmark {
         session.addInput(try AVCaptureDeviceInput(device: camera))
         let output = AVCaptureVideoDataOutput()
         output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: format]
-        let delegate = EmptyDelegate()
+        let delegate = CountingDelegate()
         output.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "bench.delegate"))
         session.addOutput(output)
         session.commitConfiguration()

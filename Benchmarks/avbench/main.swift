@@ -6,7 +6,9 @@ import CBenchmarkSupport
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "one-core" {
+/// Whether this process is the frame case's child that measures the session on one core.
+let isOneCoreChild = arguments.first == "one-core"
+if isOneCoreChild {
     // The frame case's child: every thread started from here on inherits the main thread's core.
     guard avbench_pin_current_thread(0) == 0 else { fatalError("cannot hold the process on one core") }
 }
@@ -26,7 +28,7 @@ func cpuSeconds() -> Double {
 
 func now() -> Double { Double(CMClock.hostTimeNanoseconds()) / 1e9 }
 
-if chosen.contains("one-core") {
+if isOneCoreChild {
     try FrameBenchmark.runOnOneCore()
     exit(0)
 }
