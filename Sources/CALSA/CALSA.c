@@ -2,10 +2,33 @@
 #include "CALSA.h"
 #include <alsa/asoundlib.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 struct calsa_capture { snd_pcm_t *pcm; };
+
+static calsa_log_handler log_handler;
+
+static void on_alsa_error(const char *file, int line, const char *function, int err, const char *format, ...) {
+    calsa_log_handler handler = log_handler;
+    if (!handler) return;
+    char text[1024];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(text, sizeof text, format, arguments);
+    va_end(arguments);
+    if (err) {
+        size_t length = strlen(text);
+        snprintf(text + length, sizeof text - length, ": %s", snd_strerror(err));
+    }
+    handler(1, text);
+}
+
+void calsa_set_log_handler(calsa_log_handler handler) {
+    log_handler = handler;
+    snd_lib_error_set_handler(on_alsa_error);
+}
 
 int calsa_capture_devices(calsa_device *devices, int max) {
     int count = 0, card = -1;

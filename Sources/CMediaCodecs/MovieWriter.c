@@ -9,6 +9,29 @@
 #include <libavutil/opt.h>
 #include <libswresample/swresample.h>
 
+// MARK: - FFmpeg's log, handed to the client
+
+static cmc_log_handler log_handler;
+static int log_level;
+
+static void on_ffmpeg_log(void *object, int level, const char *format, va_list arguments) {
+    cmc_log_handler handler = log_handler;
+    int ours = level <= AV_LOG_ERROR ? 1 : level <= AV_LOG_WARNING ? 2 : level <= AV_LOG_INFO ? 3 : 4;
+    if (!handler || ours > log_level) return;
+    char text[1024];
+    int prefix = 1;
+    av_log_format_line2(object, level, format, arguments, text, sizeof text, &prefix);
+    size_t length = strlen(text);
+    while (length > 0 && text[length - 1] == '\n') text[--length] = 0;
+    if (length > 0) handler(ours, text);
+}
+
+void cmc_set_log_handler(cmc_log_handler handler, int level) {
+    log_handler = handler;
+    log_level = handler ? level : 0;
+    av_log_set_callback(on_ffmpeg_log);
+}
+
 struct cmc_writer {
     AVFormatContext *format;
     int video_takes_nv12;    // whether the encoder reads bi-planar 4:2:0; otherwise planar 4:2:0
@@ -173,7 +196,6 @@ static int add_passthrough_stream(cmc_writer *w, const cmc_writer_config *c, int
 
 cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     int err = 0;
-    av_log_set_level(AV_LOG_ERROR);
     cmc_writer *w = av_mallocz(sizeof(cmc_writer));
     if (!w) { *error = AVERROR(ENOMEM); return NULL; }
     w->fragmented = c->fragmented;
@@ -393,7 +415,6 @@ int cmc_remux(const char *source, const char *destination, const char *format,
     AVFormatContext *in = NULL, *out = NULL;
     AVPacket *packet = av_packet_alloc();
     AVDictionary *options = NULL;
-    av_log_set_level(AV_LOG_ERROR);
     int err = avformat_open_input(&in, source, NULL, NULL);
     if (err < 0) goto done;
     if ((err = avformat_find_stream_info(in, NULL)) < 0) goto done;

@@ -7,6 +7,7 @@
 #include <spa/buffer/meta.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,66 @@
 #define CV_420V FOURCC('4', '2', '0', 'v')
 #define CV_MJPEG FOURCC('d', 'm', 'b', '1')
 
+// MARK: - The library's log, handed to the client
+
+static cpw_log_handler log_handler;
+static int log_level;
+
+static void log_message(int level, const char *topic, const char *format, va_list arguments) {
+    cpw_log_handler handler = log_handler;
+    if (!handler) return;
+    char text[1024];
+    int n = topic ? snprintf(text, sizeof text, "%s: ", topic) : 0;
+    if (n < 0 || n >= (int)sizeof text) n = 0;
+    vsnprintf(text + n, sizeof text - (size_t)n, format, arguments);
+    size_t length = strlen(text);
+    while (length > 0 && text[length - 1] == '\n') text[--length] = 0;
+    handler(level, text);
+}
+
+static void log_logv(void *object, enum spa_log_level level, const char *file, int line, const char *func, const char *format, va_list arguments) {
+    log_message((int)level, NULL, format, arguments);
+}
+
+static void log_log(void *object, enum spa_log_level level, const char *file, int line, const char *func, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    log_message((int)level, NULL, format, arguments);
+    va_end(arguments);
+}
+
+static void log_logtv(void *object, enum spa_log_level level, const struct spa_log_topic *topic, const char *file, int line, const char *func,
+                      const char *format, va_list arguments) {
+    log_message((int)level, topic ? topic->topic : NULL, format, arguments);
+}
+
+static void log_logt(void *object, enum spa_log_level level, const struct spa_log_topic *topic, const char *file, int line, const char *func,
+                     const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    log_message((int)level, topic ? topic->topic : NULL, format, arguments);
+    va_end(arguments);
+}
+
+static const struct spa_log_methods log_methods = {
+    SPA_VERSION_LOG_METHODS, .log = log_log, .logv = log_logv, .logt = log_logt, .logtv = log_logtv,
+};
+static struct spa_log client_log = {.iface = {SPA_TYPE_INTERFACE_Log, SPA_VERSION_LOG, {&log_methods, NULL}}, .level = SPA_LOG_LEVEL_NONE};
+
+void cpw_set_log_handler(cpw_log_handler handler, int level) {
+    log_handler = handler;
+    log_level = handler ? level : 0;
+}
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static void init_pipewire(void) { pw_init(NULL, NULL); }
+static void init_pipewire(void) {
+    pw_init(NULL, NULL);
+    // The library's messages (such as a missing client.conf on machines without PipeWire) go to
+    // the client's handler, at the client's level, never straight to the terminal.
+    client_log.level = (enum spa_log_level)log_level;
+    pw_log_set(&client_log);
+    pw_log_set_level((enum spa_log_level)log_level);
+}
 
 /// The CoreVideo code of a PipeWire raw video format; 0 for formats the frame path does not carry.
 static uint32_t cv_code(uint32_t format) {
@@ -106,6 +165,7 @@ typedef struct connection {
     struct pw_context *context;
     struct pw_core *core;
     struct spa_hook core_listener;
+    int running;
 } connection;
 
 static int connection_open(connection *c, const char *name, const struct pw_core_events *events, void *data) {
@@ -113,9 +173,11 @@ static int connection_open(connection *c, const char *name, const struct pw_core
     memset(c, 0, sizeof *c);
     c->loop = pw_thread_loop_new(name, NULL);
     if (!c->loop) return -ENOMEM;
+    // A library without its client configuration (client.conf, from pipewire-bin) makes no context.
     c->context = pw_context_new(pw_thread_loop_get_loop(c->loop), NULL, 0);
-    if (!c->context) { pw_thread_loop_destroy(c->loop); return -ENOMEM; }
-    if (pw_thread_loop_start(c->loop) < 0) { pw_context_destroy(c->context); pw_thread_loop_destroy(c->loop); return -ENOMEM; }
+    if (!c->context) return errno > 0 ? -errno : -ENOENT;
+    if (pw_thread_loop_start(c->loop) < 0) return -ENOMEM;
+    c->running = 1;
     pw_thread_loop_lock(c->loop);
     c->core = pw_context_connect(c->context, NULL, 0);
     int result = c->core ? 0 : -EPIPE;
@@ -124,14 +186,15 @@ static int connection_open(connection *c, const char *name, const struct pw_core
     return result;
 }
 
-/// Stops the thread, then frees everything; must not be called on the connection's thread.
+/// Stops the thread, then frees whatever was made, also after a connection_open that failed
+/// part-way; must not be called on the connection's thread.
 static void connection_close(connection *c) {
     if (!c->loop) return;
-    pw_thread_loop_stop(c->loop);
+    if (c->running) pw_thread_loop_stop(c->loop);
     if (c->core) pw_core_disconnect(c->core);
-    pw_context_destroy(c->context);
+    if (c->context) pw_context_destroy(c->context);
     pw_thread_loop_destroy(c->loop);
-    c->loop = NULL;
+    memset(c, 0, sizeof *c);
 }
 
 // MARK: - The monitor
@@ -263,6 +326,12 @@ cpw_monitor *cpw_monitor_new(void (*changed)(void *context), void *context, int 
     if (result < 0) { connection_close(&m->connection); free(m); *error = result; return NULL; }
     pw_thread_loop_lock(m->connection.loop);
     m->registry = pw_core_get_registry(m->connection.core, PW_VERSION_REGISTRY, 0);
+    if (!m->registry) {
+        pw_thread_loop_unlock(m->connection.loop);
+        cpw_monitor_free(m);
+        *error = -ENOMEM;
+        return NULL;
+    }
     pw_registry_add_listener(m->registry, &m->registry_listener, &registry_events, m);
     m->first_sync = pw_core_sync(m->connection.core, PW_ID_CORE, 0);
     struct timespec deadline;

@@ -3,24 +3,9 @@ import Foundation
 
 /// The command-line tool, run as users run it.
 final class AVCaptureCommandTests: XCTestCase {
-    private var executable: URL? {
-        let candidates = [Bundle.main.bundleURL, Bundle(for: Self.self).bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("avcapture") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let url = try XCTUnwrap(executable, "build avcapture first: swift build --build-tests builds it")
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try AVCaptureTool.run(arguments)
+        return (result.status, result.output)
     }
 
     func testDevicesListsFormatsFrameRatesAndControls() throws {
@@ -67,28 +52,12 @@ final class AVCaptureCommandTests: XCTestCase {
 
 /// `avcapture record`, including a recorder killed mid-recording.
 final class RecordCommandTests: XCTestCase {
-    private var executable: URL? {
-        let candidates = [Bundle.main.bundleURL, Bundle(for: Self.self).bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("avcapture") }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
+    private var executable: URL? { AVCaptureTool.executable }
 
-    private func folder() -> URL {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-record-\(getpid())-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    private func folder() -> URL { AVCaptureTool.folder("record") }
 
     private func probeDuration(_ url: URL) -> Double? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return nil }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        (try? AVCaptureTool.probe(url, entries: "format=duration")).flatMap(Double.init)
     }
 
     func testRecordWritesAMovieAndRefusesToOverwrite() throws {

@@ -69,7 +69,8 @@ struct ValidatedSettings {
 
     /// The video codecs this machine can encode.
     static var availableVideoCodecs: [AVVideoCodecType] {
-        [.h264, .hevc].filter { encoder(for: $0).map { cmc_encoder_available($0) != 0 } ?? false }
+        FFmpegLog.installed
+        return [.h264, .hevc].filter { encoder(for: $0).map { cmc_encoder_available($0) != 0 } ?? false }
     }
 
     private static let videoKeys: Set<String> = [AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoScalingModeKey]

@@ -93,6 +93,7 @@ final class MovieEncoder {
     init(url: URL, encoding: MovieEncoding, metadata: [(String, String)]) throws(MovieEncoderError) {
         self.url = url
         self.encoding = encoding
+        FFmpegLog.installed
         var error: Int32 = 0
         let videoExtradata = [UInt8](encoding.videoPassthrough?.extradata ?? Data())
         let audioExtradata = [UInt8](encoding.audioPassthrough?.extradata ?? Data())
@@ -216,6 +217,7 @@ final class MovieEncoder {
 
     /// Rewrites a fragmented movie as an ordinary one with its index first, with metadata and rotation, in place.
     static func remuxFastStart(_ url: URL, fileType: AVFileType, metadata: [(String, String)], rotationDegrees: Int, mirrored: Bool) throws(MovieEncoderError) {
+        FFmpegLog.installed
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).faststart")
         var strings = metadata.flatMap { [strdup($0.0), strdup($0.1)] }
         strings.append(nil)

@@ -14,6 +14,11 @@ typedef struct calsa_device {
 /// Lists up to `max` capture devices; returns how many there are.
 int calsa_capture_devices(calsa_device *devices, int max);
 
+/// Receives one line the library logs, with its level (1, an error: ALSA reports nothing else).
+typedef void (*calsa_log_handler)(int level, const char *message);
+/// Sends libasound's error messages to `handler` (NULL: nowhere) instead of standard error.
+void calsa_set_log_handler(calsa_log_handler handler);
+
 typedef struct calsa_capture calsa_capture;
 
 /// Opens a device for 16-bit interleaved capture near `*rate` and `*channels`, which return what was granted.

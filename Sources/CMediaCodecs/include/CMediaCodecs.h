@@ -37,6 +37,11 @@ typedef struct cmc_writer_config {
     int audio_extradata_size;
 } cmc_writer_config;
 
+/// Receives one line FFmpeg logs, with its level: 1 error, 2 warning, 3 information, 4 debugging.
+typedef void (*cmc_log_handler)(int level, const char *message);
+/// Sends FFmpeg's log to `handler` (NULL: nowhere) up to `level`, instead of standard error.
+void cmc_set_log_handler(cmc_log_handler handler, int level);
+
 typedef struct cmc_writer cmc_writer;
 
 /// A callback that releases a frame's memory once the encoder is done with it (FFmpeg's buffer free signature).

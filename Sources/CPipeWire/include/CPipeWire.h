@@ -41,6 +41,11 @@ typedef struct cpw_camera {
     cpw_format formats[CPW_MAX_FORMATS];
 } cpw_camera;
 
+/// Receives one line the library logs, with its level: 1 error, 2 warning, 3 information, 4 and 5 debugging.
+typedef void (*cpw_log_handler)(int level, const char *message);
+/// Sends the library's log to `handler` (NULL: nowhere), up to `level`; call before the first connection.
+void cpw_set_log_handler(cpw_log_handler handler, int level);
+
 typedef struct cpw_monitor cpw_monitor;
 
 /// Connects to the server and follows its cameras; `changed` is called on the monitor's own

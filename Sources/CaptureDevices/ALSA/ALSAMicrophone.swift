@@ -39,6 +39,7 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
 
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard isConnected else { throw .notConnected }
+        LibraryLog.installed
         // Open here, so that a busy or missing card is reported to the caller.
         var rate = Self.askedRate, channels = Self.preferredChannels
         var error: Int32 = 0
@@ -101,6 +102,7 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
 
     /// The capture devices of every sound card.
     package static func discover() -> [(id: String, name: String)] {
+        LibraryLog.installed
         var devices = [calsa_device](repeating: calsa_device(), count: 32)
         let count = Int(calsa_capture_devices(&devices, 32))
         return devices.prefix(min(count, 32)).map { device in

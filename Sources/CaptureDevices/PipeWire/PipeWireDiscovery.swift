@@ -27,6 +27,7 @@ package enum PipeWireDiscovery {
 
     /// Every PipeWire camera seen so far, the connected ones first.
     package static func cameras() -> [PipeWireCamera] {
+        LibraryLog.installed
         let now = CMClock.hostTimeNanoseconds()
         var retired: OpaquePointer?
         var snapshot: [cpw_camera]?

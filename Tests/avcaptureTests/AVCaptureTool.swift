@@ -1,0 +1,71 @@
+import XCTest
+import Foundation
+
+/// The built `avcapture`, run in a child process as a user runs it.
+enum AVCaptureTool {
+    /// What one run printed and how it ended.
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        var seconds: Double
+        /// Both streams, standard output first.
+        var output: String { standardOutput + standardError }
+    }
+
+    /// The executable `swift build --build-tests` puts beside the test bundle.
+    static var executable: URL? {
+        let candidates = [Bundle.main.bundleURL, Bundle(for: Marker.self).bundleURL.deletingLastPathComponent()]
+            .map { $0.appendingPathComponent("avcapture") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private final class Marker {}
+
+    /// Runs `avcapture arguments` with `environment` added to this process's, and waits for it.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let url = try XCTUnwrap(executable, "build avcapture first: swift build --build-tests builds it")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Standard error goes to a file, so that neither stream can fill up while the other is read.
+        let errorFile = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-stderr-\(getpid())-\(UUID().uuidString.prefix(8))")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errorHandle = try FileHandle(forWritingTo: errorFile)
+        defer { try? errorHandle.close() }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errorHandle
+        let start = Date()
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                      standardError: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
+    }
+
+    /// A new empty folder for one test.
+    static func folder(_ name: String) -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+extension AVCaptureTool {
+    /// What `ffprobe -show_entries ENTRIES` prints for `url`, one value a line.
+    static func probe(_ url: URL, entries: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-show_entries", entries, "-of", "default=nw=1:nk=1", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

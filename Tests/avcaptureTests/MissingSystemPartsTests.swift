@@ -1,0 +1,72 @@
+import XCTest
+import Foundation
+
+/// `avcapture` on machines that lack a part or whose servers misbehave: each is a backend with
+/// no devices, the virtual devices stand in, and nothing the libraries say reaches the terminal.
+final class MissingSystemPartsTests: XCTestCase {
+    /// An environment with no PipeWire server, no PulseAudio server and, optionally, no PipeWire
+    /// client configuration (a machine with libpipewire but not pipewire-bin).
+    private func bareMachine(withoutPipeWireConfiguration: Bool = true) -> (environment: [String: String], folder: URL) {
+        let folder = AVCaptureTool.folder("bare")
+        let empty = folder.appendingPathComponent("empty")
+        try? FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        var environment = [
+            "PIPEWIRE_RUNTIME_DIR": empty.path,
+            "PIPEWIRE_REMOTE": "pipewire-0",
+            "PULSE_SERVER": "unix:\(empty.path)/native",
+            "LINUXAVFOUNDATION_LOG": "",
+        ]
+        if withoutPipeWireConfiguration { environment["PIPEWIRE_CONFIG_DIR"] = empty.path }
+        return (environment, folder)
+    }
+
+    func testDevicesWithPipeWiresLibraryButNotItsConfigurationListsTheVirtualDevicesSilently() throws {
+        // The crash a new Debian machine showed: libpipewire present, client.conf absent.
+        let (environment, _) = bareMachine()
+        let result = try AVCaptureTool.run(["devices"], environment: environment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.standardOutput.contains("Virtual Back Camera (virtual:camera:back)"), result.standardOutput)
+        XCTAssertTrue(result.standardOutput.contains("Virtual Microphone"), result.standardOutput)
+        XCTAssertEqual(result.standardError, "", "nothing from the libraries reaches the terminal")
+    }
+
+    func testTheLibrariesLogIsWrittenWhenAskedFor() throws {
+        var (environment, _) = bareMachine()
+        environment["LINUXAVFOUNDATION_LOG"] = "warning"
+        let result = try AVCaptureTool.run(["devices"], environment: environment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.standardError.contains("[pipewire]"), result.standardError)
+        XCTAssertTrue(result.standardError.contains("client.conf"), result.standardError)
+    }
+
+    func testTheMainJobRecordsOnTheVirtualDevicesWithNoSoundOrMediaServer() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        let (environment, folder) = bareMachine()
+        let movie = folder.appendingPathComponent("bare.mov")
+        let result = try AVCaptureTool.run(["record", movie.path, "--seconds", "1", "--preset", "640x480"], environment: environment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.standardError, "")
+        let streams = try AVCaptureTool.probe(movie, entries: "stream=codec_type")
+        XCTAssertEqual(streams.split(separator: "\n").sorted(), ["audio", "video"], "the virtual camera and microphone were recorded")
+    }
+
+    func testServersThatHangUpOrNeverAnswerDuringDiscoveryLeaveOnlyTheVirtualDevices() throws {
+        for behaviour in [UnansweringServer.Behaviour.hangsUp, .staysSilent] {
+            let (environment, folder) = bareMachine(withoutPipeWireConfiguration: false)
+            let runtime = try XCTUnwrap(environment["PIPEWIRE_RUNTIME_DIR"])
+            let pipeWire = try XCTUnwrap(UnansweringServer(path: runtime + "/pipewire-0", behaviour: behaviour))
+            let pulse = try XCTUnwrap(UnansweringServer(path: runtime + "/native", behaviour: behaviour))
+            defer { pipeWire.stop(); pulse.stop(); try? FileManager.default.removeItem(at: folder) }
+            let devices = try AVCaptureTool.run(["devices"], environment: environment)
+            XCTAssertEqual(devices.status, 0, "\(behaviour): \(devices.output)")
+            XCTAssertTrue(devices.standardOutput.contains("Virtual Back Camera"), "\(behaviour)")
+            XCTAssertEqual(devices.standardError, "", "\(behaviour)")
+            XCTAssertLessThan(devices.seconds, 10, "\(behaviour): a server that never answers is given up on")
+            // A running session on the default devices, which are the virtual ones.
+            let monitor = try AVCaptureTool.run(["monitor", "--seconds", "1", "--preset", "low"], environment: environment)
+            XCTAssertEqual(monitor.status, 0, "\(behaviour): \(monitor.output)")
+            XCTAssertTrue(monitor.standardOutput.contains("Virtual Back Camera"), "\(behaviour): \(monitor.standardOutput)")
+            XCTAssertTrue(monitor.standardOutput.contains("dBFS"), "\(behaviour): the virtual microphone is heard")
+        }
+    }
+}
