@@ -201,6 +201,7 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     w->fragmented = c->fragmented;
     w->faststart = c->faststart;
     w->packet = av_packet_alloc();
+    if (!w->packet) { err = AVERROR(ENOMEM); goto fail; }
     if ((err = avformat_alloc_output_context2(&w->format, NULL, c->format, c->path)) < 0) goto fail;
     if (c->video_passthrough) { if ((err = add_passthrough_stream(w, c, 1)) < 0) goto fail; }
     else if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
@@ -415,7 +416,7 @@ int cmc_remux(const char *source, const char *destination, const char *format,
     AVFormatContext *in = NULL, *out = NULL;
     AVPacket *packet = av_packet_alloc();
     AVDictionary *options = NULL;
-    int err = avformat_open_input(&in, source, NULL, NULL);
+    int err = packet ? avformat_open_input(&in, source, NULL, NULL) : AVERROR(ENOMEM);
     if (err < 0) goto done;
     if ((err = avformat_find_stream_info(in, NULL)) < 0) goto done;
     if ((err = avformat_alloc_output_context2(&out, NULL, format, destination)) < 0) goto done;
