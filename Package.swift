@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
+        .library(name: "CoreGraphics", targets: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -27,7 +28,10 @@ let package = Package(
             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
         ]),
 
-        // Media types, spelled as Apple spells them.
+        // Media types and geometry, spelled as Apple spells them.
+        .target(name: "CoreGraphics"),
+        // The cross-import overlay Swift Testing expects beside CoreGraphics (see its one file).
+        .target(name: "_Testing_CoreGraphics", dependencies: ["CoreGraphics"]),
         .target(name: "CoreVideo", dependencies: ["CYUV"]),
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
 
@@ -35,7 +39,7 @@ let package = Package(
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG"]),
 
         // The capture graph, devices, outputs and errors.
-        .target(name: "AVFoundation", dependencies: ["CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
+        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
 
         // The command-line tool.
         .executableTarget(name: "avcapture", dependencies: [
@@ -47,6 +51,7 @@ let package = Package(
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
         .executableTarget(name: "avbench", dependencies: ["AVFoundation", "CaptureDevices", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
 
+        .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),

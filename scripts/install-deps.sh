@@ -19,6 +19,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq "${missing[@]}"
+  echo "Installing ${#missing[@]} Debian packages: ${missing[*]}"
+  log=$(mktemp)
+  if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
+    tail -30 "$log" >&2
+    rm -f "$log"
+    echo "install-deps: apt-get failed (above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi

@@ -1,3 +1,7 @@
+// `import AVFoundation` gives what it gives on Apple's platforms: Foundation (and with it
+// Dispatch and the C library), the Core Graphics geometry, Core Media and Core Video.
+@_exported import Foundation
+@_exported import CoreGraphics
 @_exported import CoreMedia
 @_exported import CoreVideo
 @_exported import class CaptureDevices.VirtualScene

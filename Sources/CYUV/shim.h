@@ -14,4 +14,6 @@
 
 /// The BT.601 full-range ("JPEG") matrix, for full-range Y'CbCr.
 static inline const struct YuvConstants* cyuv_full_range_bt601(void) { return &kYuvJPEGConstants; }
+/// The BT.601 video-range matrix.
+static inline const struct YuvConstants* cyuv_video_range_bt601(void) { return &kYuvI601Constants; }
 #endif

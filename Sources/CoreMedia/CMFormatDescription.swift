@@ -182,7 +182,7 @@ public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: C
                                            extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
     guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
     var atoms: [String: Data] = [:]
-    if let boxes = extensions?.object(forKey: kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms) as? [String: Any] {
+    if let boxes = extensions?[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms] as? [String: Any] {
         for (type, value) in boxes {
             if let data = value as? Data { atoms[type] = data } else if let data = value as? NSData { atoms[type] = data as Data }
         }
@@ -225,7 +225,7 @@ public let kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: CFStri
 /// Returns a format description's extensions, such as its codec configuration boxes.
 public func CMFormatDescriptionGetExtensions(_ desc: CMFormatDescription) -> CFDictionary? {
     guard !desc.extensionAtoms.isEmpty else { return nil }
-    return [kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: desc.extensionAtoms] as NSDictionary
+    return [kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: desc.extensionAtoms]
 }
 
 /// Returns an audio format description's magic cookie and its size.

@@ -77,13 +77,13 @@ public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThres
 public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
                                     _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
     guard let attributes = pixelBufferAttributes,
-          let width = attributeInt(attributes.object(forKey: kCVPixelBufferWidthKey)),
-          let height = attributeInt(attributes.object(forKey: kCVPixelBufferHeightKey)),
-          let format = attributeOSType(attributes.object(forKey: kCVPixelBufferPixelFormatTypeKey))
+          let width = attributeInt(attributes[kCVPixelBufferWidthKey]),
+          let height = attributeInt(attributes[kCVPixelBufferHeightKey]),
+          let format = attributeOSType(attributes[kCVPixelBufferPixelFormatTypeKey])
     else { return kCVReturnInvalidPixelBufferAttributes }
     guard PixelFormatDescription.of(format) != nil else { return kCVReturnInvalidPixelFormat }
-    let minimum = attributeInt(poolAttributes?.object(forKey: kCVPixelBufferPoolMinimumBufferCountKey)) ?? 0
-    let alignment = attributeInt(attributes.object(forKey: kCVPixelBufferBytesPerRowAlignmentKey)) ?? 64
+    let minimum = attributeInt(poolAttributes?[kCVPixelBufferPoolMinimumBufferCountKey]) ?? 0
+    let alignment = attributeInt(attributes[kCVPixelBufferBytesPerRowAlignmentKey]) ?? 64
     guard let pool = CVPixelBufferPool(width: width, height: height, pixelFormatType: format, minimumBufferCount: minimum, alignment: alignment) else {
         return kCVReturnInvalidSize
     }
@@ -103,7 +103,7 @@ public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixe
 public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
                                                                 _ auxAttributes: CFDictionary?,
                                                                 _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
-    let threshold = attributeInt(auxAttributes?.object(forKey: kCVPixelBufferPoolAllocationThresholdKey))
+    let threshold = attributeInt(auxAttributes?[kCVPixelBufferPoolAllocationThresholdKey])
     guard let buffer = pixelBufferPool.dequeue(threshold: threshold) else {
         pixelBufferOut.pointee = nil
         return threshold != nil ? kCVReturnWouldExceedAllocationThreshold : kCVReturnAllocationFailed
@@ -115,5 +115,5 @@ public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFA
 /// Returns the attributes of the pool's pixel buffers.
 public func CVPixelBufferPoolGetPixelBufferAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? {
     [kCVPixelBufferWidthKey: pool.width, kCVPixelBufferHeightKey: pool.height,
-     kCVPixelBufferPixelFormatTypeKey: pool.pixelFormatType] as NSDictionary
+     kCVPixelBufferPixelFormatTypeKey: pool.pixelFormatType]
 }

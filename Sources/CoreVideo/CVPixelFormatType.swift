@@ -18,6 +18,10 @@ public let kCVPixelFormatType_422YpCbCr8: OSType = 0x3276_7579
 public let kCVPixelFormatType_422YpCbCr8_yuvs: OSType = 0x7975_7673
 /// One 8-bit component, such as luminance: 'L008'.
 public let kCVPixelFormatType_OneComponent8: OSType = 0x4C30_3038
+/// Bi-planar 4:2:0 Y'CbCr, 10 bits a component in the high bits of 16, video range: 'x420' (P010).
+public let kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: OSType = 0x7834_3230
+/// Bi-planar 4:2:0 Y'CbCr, 10 bits a component in the high bits of 16, full range: 'xf20'.
+public let kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: OSType = 0x7866_3230
 
 /// The layout of one plane of a pixel format.
 package struct PixelFormatPlaneLayout: Sendable {
@@ -54,6 +58,11 @@ package struct PixelFormatDescription: Sendable {
                 .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
                 .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
             ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange:
+            return .init(type: type, planes: [
+                .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
+                .init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
+            ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
         case kCVPixelFormatType_420YpCbCr8Planar:
             return .init(type: type, planes: [
                 .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),

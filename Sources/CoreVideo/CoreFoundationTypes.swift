@@ -8,8 +8,8 @@ import Foundation
 public typealias CFString = String
 /// A reference to any Core Foundation object; any class instance.
 public typealias CFTypeRef = AnyObject
-/// A dictionary reference, as Core Foundation spells it.
-public typealias CFDictionary = NSDictionary
+/// A dictionary reference, as Core Foundation spells it; a Swift dictionary, so that `as Dictionary?`, `as? [String: Any]` and `as NSDictionary` all read it.
+public typealias CFDictionary = [AnyHashable: Any]
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
 /// A four-character code identifying a type or format.

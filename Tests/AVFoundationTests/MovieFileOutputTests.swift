@@ -307,6 +307,14 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertEqual(video.width, 640, "pixels stay landscape")
         XCTAssertEqual(video.height, 480)
         XCTAssertEqual(video.rotation, -90, "portrait is a quarter turn clockwise on display")
+        // Current SDKs spell it as an angle: 270 degrees clockwise is the other portrait.
+        connection.videoRotationAngle = 270
+        XCTAssertEqual(connection.videoOrientation, .portraitUpsideDown)
+        let upsideDown = makeScratchFolder().appendingPathComponent("upside-down.mov")
+        _ = record(movie, to: upsideDown, for: 0.5)
+        let turned = try XCTUnwrap(MediaProbe.probe(upsideDown)?.video)
+        XCTAssertEqual(turned.width, 640, "pixels stay landscape")
+        XCTAssertEqual(turned.rotation, 90)
     }
 
     func testVideoDataOutputKeepsReceivingFramesWhileRecording() throws {

@@ -93,15 +93,28 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported pixel format type") } == true)
     }
 
-    @Test("Orienting a video data output's connection traps, as seed 002 says it is not supported")
-    func orientingVideoDataOutput() async {
+    @Test("A rotation angle that is not a quarter turn traps, as Apple's does")
+    func unsupportedRotationAngle() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             isolateLockFiles()
             let session = AVCaptureSession()
             session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
             let output = AVCaptureVideoDataOutput()
             session.addOutput(output)
-            output.connection(with: .video)!.videoOrientation = .portrait
+            output.connection(with: .video)!.videoRotationAngle = 45
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported videoRotationAngle 45") } == true)
+    }
+
+    @Test("Orienting an audio connection traps: it carries no video")
+    func orientingAudioConnection() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .audio)!))
+            let output = AVCaptureAudioDataOutput()
+            session.addOutput(output)
+            output.connection(with: .audio)!.videoOrientation = .portrait
         }
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Video orientation is not supported") } == true)
     }

@@ -85,16 +85,18 @@ final class SessionGraphTests: CaptureTestCase {
         XCTAssertTrue(output.connections.isEmpty)
     }
 
-    func testVideoDataOutputConnectionsDoNotOrientOrMirror() throws {
-        // Seed 002: "the AV capture video data output is an exception. It does not support
-        // setting video orientation or mirrored on its connection for performance reasons."
+    func testVideoDataOutputConnectionsOrientAndMirrorButDoNotMirrorTheFrontCameraByThemselves() throws {
+        // Seed 002 (2010) made the video data output an exception that could not orient or mirror;
+        // current Apple platforms rotate and mirror its pixels when asked (PixelOrientationTests).
         let collector = FrameCollector()
         let (_, output) = try makeVideoSession(camera: frontCamera, collector: collector)
         let connection = try XCTUnwrap(output.connection(with: .video))
-        XCTAssertFalse(connection.isVideoOrientationSupported)
-        XCTAssertFalse(connection.isVideoMirroringSupported)
+        XCTAssertTrue(connection.isVideoOrientationSupported)
+        XCTAssertTrue(connection.isVideoMirroringSupported)
         XCTAssertFalse(connection.isVideoMirrored)
         XCTAssertTrue(connection.automaticallyAdjustsVideoMirroring)
+        XCTAssertEqual(connection.videoRotationAngle, 0)
+        XCTAssertEqual(connection.videoOrientation, .landscapeRight)
     }
 
     func testPresetsChooseTheSeedTableFormats() throws {

@@ -51,7 +51,7 @@ final class CVPixelBufferTests: XCTestCase {
     func testPoolRecyclesBuffersAndHonoursItsThreshold() {
         let attributes: [String: Any] = [kCVPixelBufferWidthKey: 32, kCVPixelBufferHeightKey: 16, kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
         var pool: CVPixelBufferPool?
-        XCTAssertEqual(CVPixelBufferPoolCreate(nil, [kCVPixelBufferPoolMinimumBufferCountKey: 2] as NSDictionary, attributes as NSDictionary, &pool), kCVReturnSuccess)
+        XCTAssertEqual(CVPixelBufferPoolCreate(nil, [kCVPixelBufferPoolMinimumBufferCountKey: 2] as CFDictionary, attributes as CFDictionary, &pool), kCVReturnSuccess)
         var first: CVPixelBuffer?
         XCTAssertEqual(CVPixelBufferPoolCreatePixelBuffer(nil, pool!, &first), kCVReturnSuccess)
         let firstID = ObjectIdentifier(first!)
@@ -60,13 +60,13 @@ final class CVPixelBufferTests: XCTestCase {
         CVPixelBufferPoolCreatePixelBuffer(nil, pool!, &again)
         XCTAssertEqual(ObjectIdentifier(again!), firstID, "a released buffer is reused")
         var second: CVPixelBuffer?, third: CVPixelBuffer?
-        let threshold = [kCVPixelBufferPoolAllocationThresholdKey: 2] as NSDictionary
+        let threshold = [kCVPixelBufferPoolAllocationThresholdKey: 2] as CFDictionary
         XCTAssertEqual(CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(nil, pool!, threshold, &second), kCVReturnSuccess)
         XCTAssertEqual(CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(nil, pool!, threshold, &third), kCVReturnWouldExceedAllocationThreshold)
         XCTAssertNil(third)
         XCTAssertEqual(CVPixelBufferGetWidth(second!), 32)
         var missing: CVPixelBufferPool?
-        XCTAssertEqual(CVPixelBufferPoolCreate(nil, nil, [kCVPixelBufferWidthKey: 4] as NSDictionary, &missing), kCVReturnInvalidPixelBufferAttributes)
+        XCTAssertEqual(CVPixelBufferPoolCreate(nil, nil, [kCVPixelBufferWidthKey: 4] as CFDictionary, &missing), kCVReturnInvalidPixelBufferAttributes)
     }
 
     func testBuffersOverClientMemoryCallTheReleaseCallback() {

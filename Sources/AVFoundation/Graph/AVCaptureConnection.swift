@@ -1,3 +1,4 @@
+import CaptureDevices
 import Foundation
 import Synchronization
 
@@ -13,6 +14,28 @@ public enum AVCaptureVideoOrientation: Int, Sendable {
     case landscapeLeft = 4
 }
 
+extension AVCaptureVideoOrientation {
+    /// The orientation a clockwise rotation of the sensor's landscape picture gives.
+    init(rotationAngle: CGFloat) {
+        switch Int(rotationAngle) {
+        case 90: self = .portrait
+        case 180: self = .landscapeLeft
+        case 270: self = .portraitUpsideDown
+        default: self = .landscapeRight
+        }
+    }
+
+    /// The clockwise rotation of the sensor's landscape picture that gives this orientation.
+    var rotationAngle: CGFloat {
+        switch self {
+        case .landscapeRight: return 0
+        case .portrait: return 90
+        case .landscapeLeft: return 180
+        case .portraitUpsideDown: return 270
+        }
+    }
+}
+
 /// A connection between input ports and an output of a capture session: one stream of media
 /// going to one output, which can be enabled, disabled and monitored.
 open class AVCaptureConnection: NSObject, @unchecked Sendable {
@@ -25,7 +48,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     private let enabled = Atomic<Bool>(true)
     private struct VideoState {
-        var orientation: AVCaptureVideoOrientation = .landscapeRight
+        /// Degrees clockwise: 0 is the sensor's own landscape orientation.
+        var rotationAngle: CGFloat = 0
         var mirrored = false
         var automaticallyAdjustsMirroring = true
         var preferredStabilization: AVCaptureVideoStabilizationMode = .off
@@ -63,13 +87,43 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Whether the connection can orient its video.
     public var isVideoOrientationSupported: Bool { mediaType == .video && (output?.supportsVideoOrientationAndMirroring ?? false) }
 
-    /// The orientation of the video the output receives.
+    /// The orientation of the video the output receives; `videoRotationAngle` in current SDKs.
     public var videoOrientation: AVCaptureVideoOrientation {
-        get { video.withLock { $0.orientation } }
+        get { AVCaptureVideoOrientation(rotationAngle: videoRotationAngle) }
         set {
             ProgrammingError.requireSupported(isVideoOrientationSupported, "-[AVCaptureConnection setVideoOrientation:] Video orientation is not supported by this connection")
-            video.withLock { $0.orientation = newValue }
+            video.withLock { $0.rotationAngle = newValue.rotationAngle }
+            pixelOrientationDidChange()
         }
+    }
+
+    /// Whether the connection can rotate its video by `videoRotationAngle` degrees clockwise:
+    /// quarter turns, on a connection that carries video to an output that orients it.
+    public func isVideoRotationAngleSupported(_ videoRotationAngle: CGFloat) -> Bool {
+        isVideoOrientationSupported && [0, 90, 180, 270].contains(videoRotationAngle)
+    }
+
+    /// The angle, in degrees clockwise, by which the output rotates the video it receives
+    /// (the movie file output as its display matrix, video data outputs in their pixels).
+    public var videoRotationAngle: CGFloat {
+        get { video.withLock { $0.rotationAngle } }
+        set {
+            if !isVideoRotationAngleSupported(newValue) {
+                ProgrammingError.invalidArgument("-[AVCaptureConnection setVideoRotationAngle:] Unsupported videoRotationAngle \(newValue); check isVideoRotationAngleSupported(_:)")
+            }
+            video.withLock { $0.rotationAngle = newValue }
+            pixelOrientationDidChange()
+        }
+    }
+
+    /// Outputs that rotate pixels start delivering the new orientation with the next frame.
+    private func pixelOrientationDidChange() {
+        if output?.orientsPixels == true { output?.session?.outputConfigurationDidChange() }
+    }
+
+    /// The rotation and mirroring a video data output applies to the pixels it delivers.
+    var pixelOrientation: PixelOrientation {
+        PixelOrientation(rotationDegrees: Int(videoRotationAngle), mirrored: isVideoMirroringSupported && isVideoMirrored)
     }
 
     /// Whether the connection can mirror its video.
@@ -79,7 +133,9 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     public var isVideoMirrored: Bool {
         get {
             video.withLock { state in
-                state.automaticallyAdjustsMirroring ? (isVideoMirroringSupported && sourceDevice?.position == .front) : state.mirrored
+                state.automaticallyAdjustsMirroring
+                    ? (isVideoMirroringSupported && sourceDevice?.position == .front && (output?.mirrorsFrontCameraAutomatically ?? false))
+                    : state.mirrored
             }
         }
         set {
@@ -90,13 +146,17 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
                 }
                 state.mirrored = newValue
             }
+            pixelOrientationDidChange()
         }
     }
 
     /// Whether mirroring follows the session's configuration: on for front cameras.
     public var automaticallyAdjustsVideoMirroring: Bool {
         get { video.withLock { $0.automaticallyAdjustsMirroring } }
-        set { video.withLock { $0.automaticallyAdjustsMirroring = newValue } }
+        set {
+            video.withLock { $0.automaticallyAdjustsMirroring = newValue }
+            pixelOrientationDidChange()
+        }
     }
 
     /// Whether the connection can stabilise video.

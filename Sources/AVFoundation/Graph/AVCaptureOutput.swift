@@ -51,6 +51,10 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     var requestedPixelFormat: OSType? { nil }
     /// Whether the output's connections can orient and mirror video.
     var supportsVideoOrientationAndMirroring: Bool { true }
+    /// Whether the output rotates and mirrors the pixels it delivers (rather than describing the rotation, as a movie does).
+    var orientsPixels: Bool { false }
+    /// Whether a front camera's video is mirrored unless the client says otherwise.
+    var mirrorsFrontCameraAutomatically: Bool { true }
 
     // MARK: What the session hands subclasses (on a device's thread)
 

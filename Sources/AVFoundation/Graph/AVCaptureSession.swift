@@ -396,11 +396,13 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                 let primary = Self.mostCommon(wanted) ?? native
                 for (connection, pixelFormat) in zip(connections, wanted) {
                     var index = -1
-                    if pixelFormat != primary {
-                        if let existing = conversions.firstIndex(where: { $0.pixelFormat == pixelFormat }) {
+                    // Outputs that deliver pixels rotate and mirror them, in the conversion a frame gets anyway.
+                    let orientation = connection.output?.orientsPixels == true ? connection.pixelOrientation : .identity
+                    if pixelFormat != primary || !orientation.isIdentity {
+                        if let existing = conversions.firstIndex(where: { $0.pixelFormat == pixelFormat && $0.orientation == orientation }) {
                             index = existing
                         } else {
-                            conversions.append(DeviceRoute.Conversion(pixelFormat: pixelFormat))
+                            conversions.append(DeviceRoute.Conversion(pixelFormat: pixelFormat, orientation: orientation))
                             index = conversions.count - 1
                         }
                     }

@@ -6,7 +6,7 @@ import Foundation
 /// The session replaces the route's targets as a whole at each commit, so a sample goes
 /// either to the old graph or to the new one, never to a mix; a sample of a stream
 /// configuration the targets were not made for is discarded. One frame goes to every
-/// connection as the same sample buffer, converted once per distinct pixel format asked for.
+/// connection as the same sample buffer, converted once per distinct pixel format and orientation asked for.
 ///
 /// Thread ownership: `deviceDidProduce` and `deviceDidDrop` run on the device's thread only;
 /// `setTargets` runs on the session's configuring thread.
@@ -18,27 +18,32 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
         let conversion: Int
     }
 
-    /// A conversion to one pixel format, shared by every target that asks for it.
+    /// A conversion to one pixel format and orientation, shared by every target that asks for it.
     final class Conversion: @unchecked Sendable {
         let pixelFormat: OSType
+        let orientation: PixelOrientation
         private var pool: VideoFramePool?
         private let converter = PixelFormatConverter()
         private var cachedSource: CMSampleBuffer?
         private var cachedResult: CMSampleBuffer?
         static let bufferCount = 6
 
-        init(pixelFormat: OSType) { self.pixelFormat = pixelFormat }
+        init(pixelFormat: OSType, orientation: PixelOrientation = .identity) {
+            self.pixelFormat = pixelFormat
+            self.orientation = orientation
+        }
 
         /// The frame converted, once per frame, or `nil` when the conversion's buffers are all held.
         func convert(_ sampleBuffer: CMSampleBuffer) -> CMSampleBuffer? {
             if let cachedSource, cachedSource === sampleBuffer { return cachedResult }
             guard let source = sampleBuffer.imageBufferStorage else { return nil }
-            if pool == nil || pool!.width != source.width || pool!.height != source.height {
-                pool = VideoFramePool(width: source.width, height: source.height, pixelFormat: pixelFormat, capacity: Self.bufferCount)
+            let (width, height) = orientation.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
+            if pool == nil || pool!.width != width || pool!.height != height {
+                pool = VideoFramePool(width: width, height: height, pixelFormat: pixelFormat, capacity: Self.bufferCount)
             }
             cachedSource = sampleBuffer
             cachedResult = nil
-            guard let pool, let (pixelBuffer, result) = pool.dequeue(), converter.convert(source, into: pixelBuffer) else { return nil }
+            guard let pool, let (pixelBuffer, result) = pool.dequeue(), converter.convert(source, into: pixelBuffer, orientation: orientation) else { return nil }
             pool.prepare(result, pixelBuffer: pixelBuffer, presentationTime: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration)
             cachedResult = result
             return result

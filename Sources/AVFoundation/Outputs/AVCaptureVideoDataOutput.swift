@@ -178,7 +178,10 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
 
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
     override var requestedPixelFormat: OSType? { settings.withLock { $0.pixelFormat } }
-    override var supportsVideoOrientationAndMirroring: Bool { false }
+    // Frames are rotated and mirrored in their pixels, as current Apple platforms do; a front
+    // camera's frames are mirrored only when the client asks.
+    override var orientsPixels: Bool { true }
+    override var mirrorsFrontCameraAutomatically: Bool { false }
 
     override func didDetach() { delivery.flush() }
 

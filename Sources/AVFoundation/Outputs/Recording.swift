@@ -205,7 +205,7 @@ final class Recording: @unchecked Sendable {
                                    fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
                                    preset: pixelsPerSecond > 1920 * 1080 * 30 ? "superfast" : "veryfast")
             if let connection = connections.first(where: { $0.mediaType == .video }) {
-                encoding.rotationDegrees = Self.rotation(for: connection.videoOrientation)
+                encoding.rotationDegrees = Int(connection.videoRotationAngle)
                 encoding.mirrored = connection.isVideoMirroringSupported && connection.isVideoMirrored
             }
         }
@@ -295,16 +295,6 @@ final class Recording: @unchecked Sendable {
         delegateQueue { [self] in
             delegate.fileOutput(output, willFinishRecordingTo: url, from: connections, error: finalError)
             delegate.fileOutput(output, didFinishRecordingTo: url, from: connections, error: finalError)
-        }
-    }
-
-    /// The clockwise display rotation for a connection's orientation: the sensor is landscape, home button right.
-    static func rotation(for orientation: AVCaptureVideoOrientation) -> Int {
-        switch orientation {
-        case .landscapeRight: return 0
-        case .portrait: return 90
-        case .landscapeLeft: return 180
-        case .portraitUpsideDown: return 270
         }
     }
 }

@@ -9,6 +9,10 @@ import Foundation
 package final class PixelFormatConverter: @unchecked Sendable {
     private var scratch: UnsafeMutableRawPointer?
     private var scratchSize = 0
+    /// The picture in the destination's format before it is turned, and in BGRA for formats
+    /// that are turned through BGRA; kept while frames keep their size.
+    var uprightScratch: CVPixelBuffer?
+    var turnedScratch: CVPixelBuffer?
 
     package init() {}
 
@@ -18,6 +22,7 @@ package final class PixelFormatConverter: @unchecked Sendable {
     package static let supportedFormats: [OSType] = [
         kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
         kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8,
+        kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange,
     ]
 
     private func scratchMemory(_ size: Int) -> UnsafeMutablePointer<UInt8> {
@@ -37,6 +42,7 @@ package final class PixelFormatConverter: @unchecked Sendable {
         let s = source.planes, d = destination.planes
         func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
         func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
+        func p16(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt16> { plane.baseAddress.assumingMemoryBound(to: UInt16.self) }
         let from = source.pixelFormatType, to = destination.pixelFormatType
         if from == to {
             for (src, dst) in zip(s, d) {
@@ -73,6 +79,25 @@ package final class PixelFormatConverter: @unchecked Sendable {
             return ARGBToYUY2(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8):
             return ARGBToUYVY(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_32BGRA),
+             (kCVPixelFormatType_420YpCbCr10BiPlanarFullRange, kCVPixelFormatType_32BGRA):
+            let matrix = from == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange ? cyuv_full_range_bt601() : cyuv_video_range_bt601()
+            return P010ToARGBMatrix(p16(s[0]), r(s[0]) / 2, p16(s[1]), r(s[1]) / 2, p(d[0]), r(d[0]), matrix, w, h) == 0
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange),
+             (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange):
+            // Through 8-bit planar 4:2:0, widened to 10 bits, then interleaved: libyuv has no direct path.
+            let chromaWidth = (Int(w) + 1) / 2, chromaHeight = (Int(h) + 1) / 2
+            let lumaSize = Int(w) * Int(h), chromaSize = chromaWidth * chromaHeight
+            let eightBitBytes = (lumaSize + 2 * chromaSize + 63) / 64 * 64
+            let eight = scratchMemory(eightBitBytes * 3)
+            let (y8, u8, v8) = (eight, eight + lumaSize, eight + lumaSize + chromaSize)
+            let sixteen = UnsafeMutableRawPointer(eight + eightBitBytes).assumingMemoryBound(to: UInt16.self)
+            let (y16, u16, v16) = (sixteen, sixteen + lumaSize, sixteen + lumaSize + chromaSize)
+            let full = to == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange
+            let cw = Int32(chromaWidth)
+            guard (full ? ARGBToJ420(p(s[0]), r(s[0]), y8, w, u8, cw, v8, cw, w, h) : ARGBToI420(p(s[0]), r(s[0]), y8, w, u8, cw, v8, cw, w, h)) == 0,
+                  I420ToI010(y8, w, u8, cw, v8, cw, y16, w, u16, cw, v16, cw, w, h) == 0 else { return false }
+            return I010ToP010(y16, w, u16, cw, v16, cw, p16(d[0]), r(d[0]) / 2, p16(d[1]), r(d[1]) / 2, w, h) == 0
         default:
             // Two steps through BGRA, in scratch memory.
             guard from != kCVPixelFormatType_32BGRA, to != kCVPixelFormatType_32BGRA else { return false }
