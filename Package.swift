@@ -56,6 +56,9 @@ let package = Package(
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
+        // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
+        .target(name: "AppleStyleCode", dependencies: ["AVFoundation"], path: "Tests/AppleStyleCode"),
+        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation"]),
     ],
     swiftLanguageModes: [.v6]
 )

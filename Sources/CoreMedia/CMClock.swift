@@ -31,3 +31,19 @@ public func CMClockMakeHostTimeFromSystemUnits(_ hostTime: UInt64) -> CMTime { C
 public func CMClockConvertHostTimeToSystemUnits(_ hostTime: CMTime) -> UInt64 {
     UInt64(max(0, hostTime.convertScale(1_000_000_000, method: .default).value))
 }
+
+/// A clock or a timebase, as the synchronization functions take either.
+public typealias CMClockOrTimebase = AnyObject
+
+/// Returns the current time of a clock.
+public func CMSyncGetTime(_ clockOrTimebase: CMClockOrTimebase) -> CMTime {
+    (clockOrTimebase as? CMClock)?.time ?? .invalid
+}
+
+/// Converts a time from one clock to another. Every clock here runs on the host clock (a
+/// session's `synchronizationClock` and every sample's timestamps are host time), so a time
+/// between them is the same time; an object that is not a clock gives an invalid time.
+public func CMSyncConvertTime(_ time: CMTime, from fromClockOrTimebase: CMClockOrTimebase, to toClockOrTimebase: CMClockOrTimebase) -> CMTime {
+    guard fromClockOrTimebase is CMClock, toClockOrTimebase is CMClock else { return .invalid }
+    return time
+}

@@ -37,6 +37,9 @@ public struct CMVideoDimensions: Sendable, Hashable {
         self.width = width
         self.height = height
     }
+
+    /// Creates zero dimensions, as every imported C structure can be.
+    public init() { self.init(width: 0, height: 0) }
 }
 
 /// A description of a media format: its kind, subtype and the facts needed to read its samples.
@@ -171,6 +174,13 @@ public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMe
 public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> FourCharCode { desc.mediaSubTypeCode }
 /// Returns the dimensions of a video format.
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions { videoDesc.videoDimensions }
+
+/// Returns the dimensions of video as it is presented; its pixels are square and it has no
+/// clean aperture of its own, so these are its encoded dimensions whatever is asked for.
+public func CMVideoFormatDescriptionGetPresentationDimensions(_ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool,
+                                                              useCleanAperture: Bool) -> CGSize {
+    CGSize(width: CGFloat(videoDesc.videoDimensions.width), height: CGFloat(videoDesc.videoDimensions.height))
+}
 /// Returns the stream description of an audio format.
 public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? {
     desc.streamDescriptionPointer

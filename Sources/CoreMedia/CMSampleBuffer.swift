@@ -35,6 +35,10 @@ public let kCMSampleBufferError_RequiredParameterMissing: OSStatus = -12731
 public let kCMSampleBufferError_InvalidEntryCount: OSStatus = -12734
 /// A sample buffer's media type does not match its buffer.
 public let kCMSampleBufferError_InvalidMediaTypeForOperation: OSStatus = -12741
+/// The array given was too small for what it had to hold.
+public let kCMSampleBufferError_ArrayTooSmall: OSStatus = -12737
+/// The sample buffer has no timing information.
+public let kCMSampleBufferError_BufferHasNoSampleTimingInfo: OSStatus = -12736
 
 /// A callback that makes a sample buffer's data ready.
 public typealias CMSampleBufferMakeDataReadyCallback = (CMSampleBuffer, UnsafeMutableRawPointer?) -> OSStatus
@@ -52,6 +56,8 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
     package var timing: CMSampleTimingInfo
     package var sampleCount: CMItemCount
     package var sampleSize: Int
+    /// The presentation time after edits, when it was set apart from the presentation time.
+    package var outputPresentationTime: CMTime?
     /// The buffer's attachments.
     public let _attachmentStorage = CMAttachmentStorage()
 
@@ -70,13 +76,14 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
         timing = .invalid
         sampleCount = 0
         sampleSize = 0
+        outputPresentationTime = nil
         _attachmentStorage.removeAll()
     }
 
     /// When the first sample is presented: for capture, when it was captured, on the host clock.
     public var presentationTimeStamp: CMTime { timing.presentationTimeStamp }
     /// When the first sample is presented after edits; the presentation time for capture.
-    public var outputPresentationTimeStamp: CMTime { timing.presentationTimeStamp }
+    public var outputPresentationTimeStamp: CMTime { outputPresentationTime ?? timing.presentationTimeStamp }
     /// When the first sample is decoded.
     public var decodeTimeStamp: CMTime { timing.decodeTimeStamp }
     /// The duration of all the samples together.
@@ -208,3 +215,51 @@ public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "
 public let kCMSampleAttachmentKey_NotSync: CFString = "NotSync"
 /// The attachment key that says whether a sample depends on others.
 public let kCMSampleAttachmentKey_DependsOnOthers: CFString = "DependsOnOthers"
+
+/// Copies out the timing entries of a sample buffer: one, which every sample shares (each
+/// sample's own time follows from it and the duration), or none when it has no timing.
+@discardableResult
+public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
+                                                   arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
+                                                   entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
+    let hasTiming = sbuf.timing.presentationTimeStamp.isValid || sbuf.timing.duration.isValid || sbuf.timing.decodeTimeStamp.isValid
+    timingArrayEntriesNeededOut?.pointee = hasTiming ? 1 : 0
+    guard hasTiming else { return kCMSampleBufferError_BufferHasNoSampleTimingInfo }
+    guard let timingArrayOut else { return noErr }
+    guard timingArrayEntries >= 1 else { return kCMSampleBufferError_ArrayTooSmall }
+    timingArrayOut.pointee = sbuf.timing
+    return noErr
+}
+
+/// Creates a sample buffer with the same samples, format and attachments and new timing: one
+/// entry for all samples, or one per sample (of which the first gives the buffer's time).
+@discardableResult
+public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
+                                                  sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+                                                  sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+                                                  sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    guard numSampleTimingEntries >= 0, numSampleTimingEntries <= 1 || numSampleTimingEntries == originalSBuf.numSamples else {
+        return kCMSampleBufferError_InvalidEntryCount
+    }
+    if numSampleTimingEntries > 0, sampleTimingArray == nil { return kCMSampleBufferError_RequiredParameterMissing }
+    let copy = CMSampleBuffer()
+    copy.imageBufferStorage = originalSBuf.imageBufferStorage
+    copy.dataBufferStorage = originalSBuf.dataBufferStorage
+    copy.formatDescriptionStorage = originalSBuf.formatDescriptionStorage
+    copy.sampleCount = originalSBuf.sampleCount
+    copy.sampleSize = originalSBuf.sampleSize
+    if let sampleTimingArray, numSampleTimingEntries > 0 { copy.timing = sampleTimingArray.pointee }
+    for (key, value) in originalSBuf._attachmentStorage.dictionary(mode: nil) {
+        let mode = originalSBuf._attachmentStorage.get(key)?.1 ?? kCMAttachmentMode_ShouldPropagate
+        copy._attachmentStorage.set(key, value, mode: mode)
+    }
+    sampleBufferOut.pointee = copy
+    return noErr
+}
+
+/// Sets the presentation time a sample buffer has after edits, apart from its presentation time.
+@discardableResult
+public func CMSampleBufferSetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime) -> OSStatus {
+    sbuf.outputPresentationTime = outputPresentationTimeStamp
+    return noErr
+}

@@ -64,6 +64,9 @@ public struct CMTime: Sendable {
         self.epoch = epoch
     }
 
+    /// Creates an invalid time with every field zero, as the imported C structure is.
+    public init() { self.init(value: 0, timescale: 0, flags: [], epoch: 0) }
+
     /// Creates a valid time of `value / timescale` seconds; a timescale of zero or less makes an invalid time.
     public init(value: CMTimeValue, timescale: CMTimeScale) {
         self = timescale > 0 ? CMTime(value: value, timescale: timescale, flags: .valid, epoch: 0) : .invalid

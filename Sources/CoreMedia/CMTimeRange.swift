@@ -5,6 +5,9 @@ public struct CMTimeRange: Sendable, Hashable {
     /// The length of the range.
     public var duration: CMTime
 
+    /// Creates a time range with every field zero, as the imported C structure is.
+    public init() { self.init(start: CMTime(), duration: CMTime()) }
+
     /// Creates a range from a start and a duration.
     public init(start: CMTime, duration: CMTime) {
         self.start = start

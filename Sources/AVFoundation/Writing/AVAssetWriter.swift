@@ -162,6 +162,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? 64_000 * audio.channels)
         }
+        if let videoInput = inputs.first(where: { $0.mediaType == .video }) {
+            (encoding.rotationDegrees, encoding.mirrored) = videoInput.displayRotation
+        }
         encoding.videoPassthrough = inputs.first(where: { $0.mediaType == .video }).flatMap(Self.passthrough(for:))
         encoding.audioPassthrough = inputs.first(where: { $0.mediaType == .audio }).flatMap(Self.passthrough(for:))
         do {
@@ -326,7 +329,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             try encoder.finish()
             if encoder.encoding.fragmented, shouldOptimizeForNetworkUse {
                 try MovieEncoder.remuxFastStart(outputURL, fileType: outputFileType, metadata: AVMetadataItem.movieMetadata(metadata),
-                                                rotationDegrees: 0, mirrored: false)
+                                                rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
             }
         } catch {
             failure = error.avError(url: outputURL, successfullyFinished: false)

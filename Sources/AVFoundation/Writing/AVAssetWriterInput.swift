@@ -17,6 +17,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     let audio: ValidatedSettings.Audio?
 
     private struct State {
+        var transform = CGAffineTransform.identity
         var expectsMediaDataInRealTime = false
         var finished = false
     }
@@ -42,6 +43,23 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     /// Creates an input for a media type with output settings.
     public convenience init(mediaType: AVMediaType, outputSettings: [String: Any]?) {
         self.init(mediaType: mediaType, outputSettings: outputSettings, sourceFormatHint: nil)
+    }
+
+    /// The transform the track's frames are displayed with (written as its display matrix when
+    /// writing starts): a quarter-turn rotation, optionally mirrored.
+    open var transform: CGAffineTransform {
+        get { state.withLock { $0.transform } }
+        set { state.withLock { $0.transform = newValue } }
+    }
+
+    /// The clockwise quarter-turn rotation and mirroring that `transform` describes.
+    var displayRotation: (degrees: Int, mirrored: Bool) {
+        let t = transform
+        let mirrored = t.a * t.d - t.b * t.c < 0
+        // A mirrored transform is the mirror followed by a rotation: take the mirror off first.
+        let rotation = mirrored ? CGAffineTransform(scaleX: -1, y: 1).concatenating(t) : t
+        let degrees = Int((atan2(rotation.b, rotation.a) * 180 / .pi / 90).rounded()) * 90
+        return ((degrees % 360 + 360) % 360, mirrored)
     }
 
     /// Whether samples come in real time, from a capture session; the writer then favours keeping up.

@@ -1,0 +1,89 @@
+import XCTest
+import AVFoundation
+import AppleStyleCode
+
+/// What capture code written for Apple's platforms computes here.
+final class AppleStyleCodeTests: XCTestCase {
+    func testAFrameGrabberReadsTimingDimensionsAndHostTimeAsOnApple() throws {
+        let grabber = FrameTimingGrabber()
+        let before = CMClockGetTime(CMClockGetHostTimeClock())
+        try grabber.start(rotationAngle: 90)
+        defer { grabber.stop() }
+        let deadline = Date().addingTimeInterval(5)
+        while grabber.grabbed.count < 3, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let frame = try XCTUnwrap(grabber.grabbed.last)
+        let after = CMClockGetTime(CMClockGetHostTimeClock())
+        XCTAssertEqual(frame.dimensions, CMVideoDimensions(width: 480, height: 640), "turned a quarter for portrait")
+        XCTAssertEqual(frame.presentationDimensions, CGSize(width: 480, height: 640))
+        XCTAssertEqual(frame.pixelFormat, kCVPixelFormatType_32BGRA)
+        XCTAssertEqual(frame.timingEntries, 1)
+        XCTAssertEqual(frame.timing.duration.seconds, 1.0 / 30, accuracy: 0.002)
+        // Capture times are host times: the session's clock converts to the host clock unchanged.
+        XCTAssertEqual(frame.hostTime, frame.timing.presentationTimeStamp)
+        XCTAssertTrue(frame.hostTime >= before && frame.hostTime <= after, "\(frame.hostTime.seconds) within the run")
+        XCTAssertEqual(frame.retimedPresentationTime, CMTimeSubtract(frame.timing.presentationTimeStamp, CMTime(value: 1, timescale: 1)))
+        XCTAssertEqual(frame.outputPresentationTime, CMTime(value: 42, timescale: 1))
+        XCTAssertNil(frame.extensions, "raw frames carry no codec boxes")
+    }
+
+    func testEveryZeroInitializerOfAnImportedStructure() {
+        XCTAssertEqual(CMVideoDimensions(), CMVideoDimensions(width: 0, height: 0))
+        XCTAssertFalse(CMTime().isValid)
+        XCTAssertEqual(CMTime().value, 0)
+        XCTAssertFalse(CMTimeRange().start.isValid)
+        XCTAssertFalse(CMSampleTimingInfo().duration.isValid)
+        XCTAssertEqual(AudioStreamBasicDescription().mSampleRate, 0)
+    }
+
+    func testStringConstantsBridgeToNSString() {
+        let item = locationMetadataItem(latitude: 48.8584, longitude: 2.2945)
+        XCTAssertEqual(item.key as? NSString, "location" as NSString)
+        XCTAssertEqual(item.value as? NSString, "+48.8584+002.2945/" as NSString)
+        let settings = storedSettings()
+        XCTAssertEqual(settings["preset"], AVCaptureSession.Preset.hd1280x720.rawValue as NSString)
+        XCTAssertEqual(settings["media"], "vide")
+        XCTAssertEqual(settings["fileType"], "com.apple.quicktime-movie")
+        XCTAssertEqual(settings["codec"], "avc1")
+        XCTAssertEqual(AVMetadataKey.commonKeyLocation as NSString as String, AVMetadataKey.commonKeyLocation.rawValue)
+    }
+
+    func testGeometryAsAppsUseIt() {
+        let transform = portraitTransform(for: CGSize(width: 1920, height: 1080))
+        XCTAssertEqual(CGRect(x: 0, y: 0, width: 1920, height: 1080).applying(transform), CGRect(x: 0, y: 0, width: 1080, height: 1920))
+        XCTAssertEqual(zoomedFieldOfView(60, zoomFactor: 1), 60, accuracy: 1e-9)
+        XCTAssertEqual(zoomedFieldOfView(60, zoomFactor: 2), 32.2, accuracy: 0.1)
+        XCTAssertEqual(temporaryMovieURL(named: "clip").pathExtension, "mov")
+    }
+
+    func testAWritersTransformBecomesTheMoviesDisplayMatrix() throws {
+        let url = temporaryMovieURL(named: "transform-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240])
+        input.transform = portraitTransform(for: CGSize(width: 320, height: 240))
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        for index in 0..<5 {
+            var buffer: CVPixelBuffer?
+            CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
+            while !input.isReadyForMoreMediaData { Thread.sleep(forTimeInterval: 0.005) }
+            XCTAssertTrue(adaptor.append(buffer!, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
+        }
+        input.markAsFinished()
+        let done = DispatchSemaphore(value: 0)
+        writer.finishWriting { done.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(writer.status, .completed)
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "default=nw=1:nk=1", url.path]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        let rotation = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        probe.waitUntilExit()
+        XCTAssertEqual(rotation, "-90", "shown a quarter turn clockwise, as Apple's players show a portrait movie")
+    }
+}
