@@ -5,3 +5,4 @@
 @_exported import CoreMedia
 @_exported import CoreVideo
 @_exported import class CaptureDevices.VirtualScene
+@_exported import class QuartzCore.CALayer

@@ -97,6 +97,14 @@ class CaptureTestCase: XCTestCase {
     }
 }
 
+/// Values recorded from any thread, such as an observation's.
+final class Recorder<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Value] = []
+    var values: [Value] { lock.lock(); defer { lock.unlock() }; return storage }
+    func append(_ value: Value) { lock.lock(); storage.append(value); lock.unlock() }
+}
+
 /// Records what a data output delivers: frames, drops, the queue and the order of calls.
 final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
     struct Frame {

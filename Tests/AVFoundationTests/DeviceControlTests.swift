@@ -5,13 +5,6 @@ import XCTest
 /// and focus enhancements: modes, adjusting states observed over time, and the picture changing.
 final class DeviceControlTests: CaptureTestCase {
     /// Records the values an observed property takes.
-    final class Recorder<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var storage: [Value] = []
-        var values: [Value] { lock.lock(); defer { lock.unlock() }; return storage }
-        func append(_ value: Value) { lock.lock(); storage.append(value); lock.unlock() }
-    }
-
     private func runningSession(preset: AVCaptureSession.Preset = .low, pixelFormat: OSType? = kCVPixelFormatType_32BGRA) throws -> (AVCaptureSession, FrameCollector) {
         let collector = FrameCollector()
         collector.measures = true
@@ -264,6 +257,33 @@ final class DeviceControlTests: CaptureTestCase {
         // The bars are an eighth of the width each; at 2x they are a quarter.
         XCTAssertEqual(TestImages.barWidth(wide, row: 400), 80, accuracy: 2)
         XCTAssertEqual(TestImages.barWidth(zoomed, row: 400), 160, accuracy: 3)
+    }
+
+    func testAZoomRampEndsInTheChangeThatReachesItsTarget() throws {
+        // The change that ends a ramp reads exactly its target: no 3.99999994 while still ramping.
+        let (session, _) = try runningSession()
+        for target in [4.0, 2.5, 1.0, 3.3] as [CGFloat] {
+            let endings = Recorder<(CGFloat, Bool)>()
+            let observation = backCamera.observe(\.isRampingVideoZoom, options: [.new]) { device, change in
+                if change.newValue == false { endings.append((device.videoZoomFactor, device.isRampingVideoZoom)) }
+            }
+            let factors = Recorder<(CGFloat, Bool)>()
+            let zoom = backCamera.observe(\.videoZoomFactor, options: [.new]) { device, change in factors.append((change.newValue!, device.isRampingVideoZoom)) }
+            try backCamera.lockForConfiguration()
+            backCamera.ramp(toVideoZoomFactor: target, withRate: 8)
+            backCamera.unlockForConfiguration()
+            XCTAssertTrue(waitUntil { !self.backCamera.isRampingVideoZoom })
+            spin(0.1)
+            observation.invalidate()
+            zoom.invalidate()
+            XCTAssertEqual(endings.values.count, 1, "one end of the ramp to \(target)")
+            XCTAssertEqual(endings.values.first?.0, target, "the ramp ends at its target exactly")
+            let last = try XCTUnwrap(factors.values.last)
+            XCTAssertEqual(last.0, target)
+            XCTAssertFalse(last.1, "the change that reaches \(target) is the one that ends the ramp")
+            XCTAssertTrue(factors.values.dropLast().allSatisfy { $0.1 && $0.0 != target }, "no change reads the target while still ramping")
+        }
+        session.stopRunning()
     }
 
     func testZoomRampsInPowersOfTwoPerSecond() throws {

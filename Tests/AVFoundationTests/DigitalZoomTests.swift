@@ -66,3 +66,21 @@ final class DigitalZoomTests: XCTestCase {
         }
     }
 }
+
+/// The zoom ramp of the imaging model, stepped by hand.
+final class ZoomRampModelTests: XCTestCase {
+    func testAStepThatLandsWithinRoundingOfTheTargetEndsTheRampThere() {
+        // One step of 1/30 s at 2 doublings a second multiplies by 2^(1/15); start just short of
+        // it, so that the step lands a hair under 4, as it did in a real ramp (3.99999994).
+        let step = pow(2.0, 2.0 / 30)
+        var initial = ImagingState()
+        initial.videoZoomFactor = 4 / step * (1 - 1e-9)
+        initial.zoomRampTarget = 4
+        initial.zoomRampRate = 2
+        initial.isStreaming = true
+        let model = ImagingModel(initial)
+        let after = model.tick(seconds: 1.0 / 30)
+        XCTAssertEqual(after.videoZoomFactor, 4, "the step reaches the target")
+        XCTAssertNil(after.zoomRampTarget, "and ends the ramp in the same change")
+    }
+}

@@ -16,6 +16,15 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("may not be called without first successfully calling lockForConfiguration") } == true)
     }
 
+    @Test("Turning on subject area monitoring without lockForConfiguration traps")
+    func subjectAreaMonitoringWithoutLock() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            AVCaptureDevice.default(for: .video)!.isSubjectAreaChangeMonitoringEnabled = true
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("setSubjectAreaChangeMonitoringEnabled:] may not be called without first") } == true)
+    }
+
     @Test("A zoom factor beyond the format's maximum traps")
     func zoomOutOfRange() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

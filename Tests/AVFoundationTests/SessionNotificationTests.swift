@@ -32,7 +32,7 @@ final class SessionNotificationTests: CaptureTestCase {
         let collector = FrameCollector()
         let (session, _) = try makeVideoSession(preset: .low, collector: collector)
         let log = NotificationLog(sessionNames, object: session)
-        let running = DeviceControlTests.Recorder<Bool>()
+        let running = Recorder<Bool>()
         let observation = session.observe(\.isRunning, options: [.new]) { _, change in running.append(change.newValue!) }
         // As AVCam does, start and stop on a session queue of the app's own.
         let sessionQueue = DispatchQueue(label: "session queue")

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import Synchronization
 
 /// A device that provides media for capture: a camera or a microphone.
 ///
@@ -143,6 +144,7 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// Returns the device to its initial format, frame rate and controls, releasing any configuration lock.
     package func resetToDefaults() {
         (backend as? VirtualDeviceBase)?.resetToDefaults()
+        core.subjectAreaMonitoring.store(false, ordering: .relaxed)
         let initial = DeviceCore.initialFormatIndex(formats)
         configuration.withLock { config in
             config.activeFormat = initial
@@ -241,9 +243,11 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         case .disconnected:
             _observations.didChange([\AVCaptureDevice.isConnected])
             MainThreadPoster.post(.AVCaptureDeviceWasDisconnected, object: self)
+            if mediaType == .video { AVCaptureDevice.systemPreferredCameraMayHaveChanged() }
         case .reconnected:
             _observations.didChange([\AVCaptureDevice.isConnected])
             MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: self)
+            if mediaType == .video { AVCaptureDevice.systemPreferredCameraMayHaveChanged() }
         default:
             break
         }
@@ -267,12 +271,18 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
     let formats: [AVCaptureDevice.Format]
     let configuration: LockedValue<Configuration>
     let observations = KeyValueObservationRegistry()
+    /// Whether frames are watched for subject area changes, and the watcher (on a device thread).
+    let subjectAreaMonitoring = Atomic<Bool>(false)
+    let subjectArea = LockedValue(SubjectAreaMonitor())
     /// The object the directory hands out; notifications name it.
     private(set) var device: AVCaptureDevice! = nil
 
     init(backend: CaptureDeviceBackend) {
         self.backend = backend
-        let formats = backend.videoFormats.map(AVCaptureDevice.Format.init)
+        // Cameras that focus by themselves here (the virtual one, V4L2 FOCUS_AUTO) find focus by contrast.
+        let focusSystem: AVCaptureDevice.Format.AutoFocusSystem =
+            backend.capabilities.focusModes.contains(AVCaptureDevice.FocusMode.continuousAutoFocus.rawValue) ? .contrastDetection : .none
+        let formats = backend.videoFormats.map { AVCaptureDevice.Format($0, autoFocusSystem: focusSystem) }
         self.formats = formats
         let initial = Self.initialFormatIndex(formats)
         let duration = formats.isEmpty ? CMTime.invalid : AVCaptureDevice.defaultFrameDuration(formats[initial])
@@ -290,6 +300,15 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
     }
 
     func device(_ uniqueID: String, didReport event: CaptureDeviceEvent) { device.handle(event) }
+
+    /// Looks at a delivered frame when subject area monitoring is on, and posts
+    /// `AVCaptureDeviceSubjectAreaDidChange` when the picture has changed substantially.
+    func frameDelivered(_ frame: CVPixelBuffer) {
+        guard subjectAreaMonitoring.load(ordering: .relaxed) else { return }
+        if subjectArea.withLock({ $0.frameChangedSubstantially(frame) }) {
+            MainThreadPoster.post(.AVCaptureDeviceSubjectAreaDidChange, object: device)
+        }
+    }
 }
 
 extension NSNotification.Name {

@@ -13,8 +13,12 @@ extension AVCaptureDevice {
         /// The frame-rate ranges the format supports.
         public let videoSupportedFrameRateRanges: [AVFrameRateRange]
 
-        init(_ backing: CaptureVideoFormat) {
+        /// How the camera focuses automatically in this format.
+        public let autoFocusSystem: AutoFocusSystem
+
+        init(_ backing: CaptureVideoFormat, autoFocusSystem: AutoFocusSystem = .none) {
             self.backing = backing
+            self.autoFocusSystem = autoFocusSystem
             mediaType = .video
             formatDescription = CMFormatDescription(video: backing.mediaSubType, width: Int32(backing.width), height: Int32(backing.height))
             videoSupportedFrameRateRanges = backing.frameRateRanges.map(AVFrameRateRange.init)

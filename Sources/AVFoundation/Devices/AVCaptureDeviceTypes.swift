@@ -9,12 +9,24 @@ extension AVCaptureDevice {
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A built-in wide-angle camera.
         public static let builtInWideAngleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInWideAngleCamera")
-        /// A built-in ultra-wide camera.
+        /// A built-in camera with a shorter focal length than a wide-angle camera.
         public static let builtInUltraWideCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInUltraWideCamera")
-        /// A built-in telephoto camera.
+        /// A built-in camera with a longer focal length than a wide-angle camera.
         public static let builtInTelephotoCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTelephotoCamera")
-        /// A built-in dual camera.
+        /// A built-in wide-angle and telephoto camera pair that switches between them.
         public static let builtInDualCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInDualCamera")
+        /// A built-in ultra-wide and wide-angle camera pair that switches between them.
+        public static let builtInDualWideCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInDualWideCamera")
+        /// A built-in ultra-wide, wide-angle and telephoto camera that switches between them.
+        public static let builtInTripleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTripleCamera")
+        /// A built-in camera and infrared depth sensor that capture depth.
+        public static let builtInTrueDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTrueDepthCamera")
+        /// A built-in camera with a LiDAR scanner that captures depth.
+        public static let builtInLiDARDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInLiDARDepthCamera")
+        /// A phone's camera used by another computer.
+        public static let continuityCamera = DeviceType(rawValue: "AVCaptureDeviceTypeContinuityCamera")
+        /// A camera that shows the desk in front of the user.
+        public static let deskViewCamera = DeviceType(rawValue: "AVCaptureDeviceTypeDeskViewCamera")
         /// A built-in microphone.
         public static let builtInMicrophone = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInMicrophone")
         /// A microphone.

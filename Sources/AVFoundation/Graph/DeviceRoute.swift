@@ -81,6 +81,7 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
         let targets = current.withLock { $0 }
         guard targets.generation == generation else { return }
         if sampleBuffer.dataBufferStorage != nil { meterAudio(sampleBuffer, targets) }
+        if let frame = sampleBuffer.imageBufferStorage { device.core.frameDelivered(frame) }
         for target in targets.list where target.connection.isEnabled {
             if target.conversion < 0 {
                 target.output.receive(sampleBuffer, from: target.connection)

@@ -266,7 +266,12 @@ package final class ImagingModel: @unchecked Sendable {
             } else {
                 s.videoZoomFactor = max(target, s.videoZoomFactor / factor)
             }
-            if s.videoZoomFactor == target { s.zoomRampTarget = nil }
+            // A step that lands within rounding of the target reaches it, so that the change that
+            // ends the ramp is the one that reads exactly the target.
+            if abs(s.videoZoomFactor - target) <= target * 1e-6 {
+                s.videoZoomFactor = target
+                s.zoomRampTarget = nil
+            }
         }
     }
 }
