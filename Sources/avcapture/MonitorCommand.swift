@@ -21,21 +21,21 @@ struct Monitor: ParsableCommand {
         let stats = MonitorStatistics(workMilliseconds: work, keepsLastFrame: saveFrame != nil)
         session.beginConfiguration()
         guard let camera = device.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video) else {
-            throw ValidationError("No camera \(device ?? "") found; see `avcapture devices`.")
+            throw CommandFailure("No camera \(device ?? "") found; see `avcapture devices`.")
         }
         let cameraInput = try AVCaptureDeviceInput(device: camera)
-        guard session.canAddInput(cameraInput) else { throw ValidationError("The camera cannot be added to a session.") }
+        guard session.canAddInput(cameraInput) else { throw CommandFailure("The camera cannot be added to a session.") }
         session.addInput(cameraInput)
         if let preset {
             let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
-            guard session.canSetSessionPreset(named) else { throw ValidationError("The camera does not support the preset \(preset).") }
+            guard session.canSetSessionPreset(named) else { throw CommandFailure("The camera does not support the preset \(preset).") }
             session.sessionPreset = named
         }
         if let format { try FormatChoice.apply(format, to: camera) }
         let video = AVCaptureVideoDataOutput()
         if let pixelFormat {
             guard let code = FormatChoice.pixelFormats[pixelFormat], video.availableVideoPixelFormatTypes.contains(code) else {
-                throw ValidationError("Unsupported pixel format \(pixelFormat); use one of \(FormatChoice.pixelFormats.keys.sorted().joined(separator: ", ")).")
+                throw CommandFailure("Unsupported pixel format \(pixelFormat); use one of \(FormatChoice.pixelFormats.keys.sorted().joined(separator: ", ")).")
             }
             video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: code]
         }
@@ -81,7 +81,7 @@ struct Monitor: ParsableCommand {
             try FrameFile.writePPM(frame, to: saveFrame)
             print("Saved the last frame to \(saveFrame).")
         }
-        if let message = failure.message { throw ValidationError(message) }
+        if let message = failure.message { throw CommandFailure(message) }
     }
 }
 
@@ -155,7 +155,7 @@ enum FormatChoice {
 
     static func apply(_ text: String, to device: AVCaptureDevice) throws {
         let parts = text.split(whereSeparator: { $0 == "x" || $0 == "@" }).compactMap { Double($0) }
-        guard parts.count >= 2 else { throw ValidationError("A format is WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, such as 1280x720@60.") }
+        guard parts.count >= 2 else { throw CommandFailure("A format is WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, such as 1280x720@60.") }
         let (width, height) = (Int32(parts[0]), Int32(parts[1]))
         let rate = parts.count > 2 ? parts[2] : nil
         let candidates = device.formats.filter {
@@ -163,7 +163,7 @@ enum FormatChoice {
                 && (rate == nil || $0.videoSupportedFrameRateRanges.contains { $0.minFrameRate <= rate! && rate! <= $0.maxFrameRate })
         }
         guard let format = candidates.first else {
-            throw ValidationError("\(device.localizedName) has no \(text) format; see `avcapture devices`.")
+            throw CommandFailure("\(device.localizedName) has no \(text) format; see `avcapture devices`.")
         }
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }

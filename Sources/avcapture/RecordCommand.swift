@@ -5,7 +5,7 @@ import Foundation
 /// `avcapture record`: records a movie from a camera and a microphone.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4) movie; Ctrl-C stops with a playable file.")
+        abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4, .m4v) movie; Ctrl-C stops with a playable file.")
 
     @Argument(help: "The movie to write; it must not exist.") var output: String
     @Option(help: "How long to record, in seconds; without it, until Ctrl-C.") var seconds: Double?
@@ -22,26 +22,36 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: output)
+        // Everything that can be refused is refused before a device starts.
+        try RecordingRequest.checkDestination(url)
+        if let location { try RecordingRequest.checkLocation(location) }
         let session = AVCaptureSession()
         session.beginConfiguration()
-        guard let camera = video.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video) else {
-            throw ValidationError("No camera \(video ?? "") found; see `avcapture devices`.")
+        guard let camera = video.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video), camera.hasMediaType(.video) else {
+            throw CommandFailure("No camera \(video ?? "") found; see `avcapture devices`.")
         }
         session.addInput(try AVCaptureDeviceInput(device: camera))
         if let preset {
             let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
-            guard session.canSetSessionPreset(named) else { throw ValidationError("The camera does not support the preset \(preset).") }
+            guard session.canSetSessionPreset(named) else { throw CommandFailure("The camera does not support the preset \(preset).") }
             session.sessionPreset = named
         }
         if let format { try FormatChoice.apply(format, to: camera) }
-        if !noAudio, let microphone = audio.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .audio) {
-            session.addInput(try AVCaptureDeviceInput(device: microphone))
+        if !noAudio {
+            if let audio {
+                guard let microphone = AVCaptureDevice(uniqueID: audio), microphone.hasMediaType(.audio) else {
+                    throw CommandFailure("No microphone \(audio) found; see `avcapture devices`.")
+                }
+                session.addInput(try AVCaptureDeviceInput(device: microphone))
+            } else if let microphone = AVCaptureDevice.default(for: .audio) {
+                session.addInput(try AVCaptureDeviceInput(device: microphone))
+            }
         }
         let movie = AVCaptureMovieFileOutput()
         session.addOutput(movie)
         let codecType = AVVideoCodecType(rawValue: codec == "hevc" ? "hvc1" : codec == "h264" ? "avc1" : codec)
         guard movie.availableVideoCodecTypes.contains(codecType) else {
-            throw ValidationError("Cannot encode \(codec) here; available: \(movie.availableVideoCodecTypes.map(\.rawValue).joined(separator: ", ")).")
+            throw CommandFailure("Cannot encode \(codec) here; available: \(movie.availableVideoCodecTypes.map(\.rawValue).joined(separator: ", ")).")
         }
         if let connection = movie.connection(with: .video) { movie.setOutputSettings([AVVideoCodecKey: codecType], for: connection) }
         movie.movieFragmentInterval = CMTime(seconds: fragmentInterval, preferredTimescale: 1000)
@@ -111,10 +121,4 @@ final class RecordingProgress: NSObject, AVCaptureFileOutputRecordingDelegate, @
     func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
         lock.lock(); finished = true; failure = error; lock.unlock()
     }
-}
-
-/// A failure while running a command, as opposed to a mistake in its arguments.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -94,11 +94,10 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             return
         }
         let folder = outputFileURL.deletingLastPathComponent().path
-        if access(folder, W_OK) != 0 {
-            let reason = String(cString: strerror(errno))
+        if let (reason, code) = FolderCheck.whyUnwritable(folder) {
             refuse(AVError(.unknown, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
                                                 NSLocalizedDescriptionKey: "Cannot record to \(path): the folder \(folder) cannot be written (\(reason)).",
-                                                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))]))
+                                                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code))]))
             return
         }
         guard session?.isRunning ?? false else {
