@@ -87,7 +87,9 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
     }
     ctx->pix_fmt = w->video_takes_nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
     ctx->color_range = c->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    ctx->colorspace = AVCOL_SPC_BT709;
+    if (c->color_primaries) ctx->color_primaries = c->color_primaries;
+    if (c->color_trc) ctx->color_trc = c->color_trc;
+    if (c->colorspace) ctx->colorspace = c->colorspace;
     ctx->time_base = (AVRational){1, 1000000};
     if (c->expected_frame_rate > 0) ctx->framerate = av_d2q(c->expected_frame_rate, 100000);
     ctx->bit_rate = c->video_bit_rate;
@@ -168,6 +170,11 @@ static int add_passthrough_stream(cmc_writer *w, const cmc_writer_config *c, int
     par->codec_id = id;
     const uint8_t *extradata = video ? c->video_extradata : c->audio_extradata;
     int extradata_size = video ? c->video_extradata_size : c->audio_extradata_size;
+    if (video) {
+        if (c->color_primaries) par->color_primaries = c->color_primaries;
+        if (c->color_trc) par->color_trc = c->color_trc;
+        if (c->colorspace) par->color_space = c->colorspace;
+    }
     if (extradata && extradata_size > 0) {
         par->extradata = av_mallocz(extradata_size + AV_INPUT_BUFFER_PADDING_SIZE);
         if (!par->extradata) return AVERROR(ENOMEM);

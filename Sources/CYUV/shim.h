@@ -16,4 +16,8 @@
 static inline const struct YuvConstants* cyuv_full_range_bt601(void) { return &kYuvJPEGConstants; }
 /// The BT.601 video-range matrix.
 static inline const struct YuvConstants* cyuv_video_range_bt601(void) { return &kYuvI601Constants; }
+/// The BT.709 video-range matrix, for HD video.
+static inline const struct YuvConstants* cyuv_video_range_bt709(void) { return &kYuvH709Constants; }
+/// The BT.709 full-range matrix.
+static inline const struct YuvConstants* cyuv_full_range_bt709(void) { return &kYuvF709Constants; }
 #endif

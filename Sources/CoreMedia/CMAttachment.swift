@@ -14,54 +14,8 @@ public protocol CMAttachmentBearer: AnyObject {
     var _attachmentStorage: CMAttachmentStorage { get }
 }
 
-/// The attachments of one bearer. Thread-safe; reused without allocation by pooled buffers.
-public final class CMAttachmentStorage: @unchecked Sendable {
-    private struct Entry {
-        var key: String
-        var value: AnyObject
-        var mode: CMAttachmentMode
-    }
-    private let entries = LockedValue<[Entry]>([])
-
-    /// Creates empty attachments with room for a few entries.
-    package init() {
-        entries.withLock { $0.reserveCapacity(4) }
-    }
-
-    package func get(_ key: String) -> (AnyObject, CMAttachmentMode)? {
-        entries.withLock { entries in
-            entries.first(where: { $0.key == key }).map { ($0.value, $0.mode) }
-        }
-    }
-
-    package func set(_ key: String, _ value: AnyObject, mode: CMAttachmentMode) {
-        entries.withLock { entries in
-            if let index = entries.firstIndex(where: { $0.key == key }) {
-                entries[index].value = value
-                entries[index].mode = mode
-            } else {
-                entries.append(Entry(key: key, value: value, mode: mode))
-            }
-        }
-    }
-
-    package func remove(_ key: String) {
-        entries.withLock { $0.removeAll(where: { $0.key == key }) }
-    }
-
-    /// Removes every attachment, keeping the storage for reuse.
-    package func removeAll() {
-        entries.withLock { $0.removeAll(keepingCapacity: true) }
-    }
-
-    package func dictionary(mode: CMAttachmentMode?) -> [String: AnyObject] {
-        entries.withLock { entries in
-            var result: [String: AnyObject] = [:]
-            for entry in entries where mode == nil || entry.mode == mode { result[entry.key] = entry.value }
-            return result
-        }
-    }
-}
+// Pixel buffers carry attachments too (colour, for one), as Core Video buffers do.
+extension CVPixelBuffer: CMAttachmentBearer {}
 
 /// Returns the attachment for a key, and how it propagates.
 public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> CFTypeRef? {

@@ -36,6 +36,8 @@ public final class CVPixelBuffer: @unchecked Sendable {
     package let planes: [Plane]
     /// The number of bytes the buffer's memory spans.
     package let dataSize: Int
+    /// The buffer's attachments, such as its colour; use `CVBufferSetAttachment` and `CVBufferCopyAttachment`.
+    public let _attachmentStorage = CMAttachmentStorage()
 
     private let storage: UnsafeMutableRawPointer?
     private let release: (@Sendable () -> Void)?

@@ -13,6 +13,9 @@ struct MediaProbe {
         var duration: Double?
         var frameRate: Double?
         var rotation: Double?
+        var colorPrimaries: String?
+        var colorTransfer: String?
+        var colorSpace: String?
     }
     var formatName: String
     var duration: Double
@@ -38,7 +41,9 @@ struct MediaProbe {
                           width: s["width"] as? Int, height: s["height"] as? Int,
                           frames: (s["nb_read_frames"] as? String).flatMap { Int($0) },
                           startTime: Double(s["start_time"] as? String ?? "0") ?? 0,
-                          duration: (s["duration"] as? String).flatMap(Double.init), frameRate: rate, rotation: rotation)
+                          duration: (s["duration"] as? String).flatMap(Double.init), frameRate: rate, rotation: rotation,
+                          colorPrimaries: s["color_primaries"] as? String, colorTransfer: s["color_transfer"] as? String,
+                          colorSpace: s["color_space"] as? String)
         }
         return MediaProbe(formatName: format["format_name"] as? String ?? "", duration: Double(format["duration"] as? String ?? "") ?? 0,
                           size: Int(format["size"] as? String ?? "") ?? 0, tags: format["tags"] as? [String: String] ?? [:], streams: streams)

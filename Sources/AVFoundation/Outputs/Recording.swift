@@ -204,6 +204,12 @@ final class Recording: @unchecked Sendable {
                                    keyframeInterval: max(1, Int(rate.rounded())), expectedFrameRate: rate,
                                    fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
                                    preset: pixelsPerSecond > 1920 * 1080 * 30 ? "superfast" : "veryfast")
+            // The movie says the colour its first frame is tagged with; R'G'B' frames are turned into
+            // Y'CbCr with BT.601 on the way to the encoder.
+            if var colour = VideoColorimetry.of(frame) {
+                if !(PixelFormatDescription.of(frame.pixelFormatType)?.isYCbCr ?? true) { colour.matrix = .bt601 }
+                encoding.colour = colour
+            }
             if let connection = connections.first(where: { $0.mediaType == .video }) {
                 encoding.rotationDegrees = Int(connection.videoRotationAngle)
                 encoding.mirrored = connection.isVideoMirroringSupported && connection.isVideoMirrored

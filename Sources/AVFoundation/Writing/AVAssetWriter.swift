@@ -164,6 +164,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
         if let videoInput = inputs.first(where: { $0.mediaType == .video }) {
             (encoding.rotationDegrees, encoding.mirrored) = videoInput.displayRotation
+            if let video = encoding.video { encoding.colour = videoInput.colour(width: video.width, height: video.height) }
         }
         encoding.videoPassthrough = inputs.first(where: { $0.mediaType == .video }).flatMap(Self.passthrough(for:))
         encoding.audioPassthrough = inputs.first(where: { $0.mediaType == .audio }).flatMap(Self.passthrough(for:))

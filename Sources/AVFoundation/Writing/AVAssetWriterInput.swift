@@ -17,6 +17,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     let audio: ValidatedSettings.Audio?
 
     private struct State {
+        var sourcePixelFormat: OSType?
         var transform = CGAffineTransform.identity
         var expectsMediaDataInRealTime = false
         var finished = false
@@ -50,6 +51,20 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     open var transform: CGAffineTransform {
         get { state.withLock { $0.transform } }
         set { state.withLock { $0.transform = newValue } }
+    }
+
+    /// The pixel format an adaptor said its frames come in, if one did.
+    var sourcePixelFormat: OSType? {
+        get { state.withLock { $0.sourcePixelFormat } }
+        set { state.withLock { $0.sourcePixelFormat = newValue } }
+    }
+
+    /// The colour the movie's frames will be in: the convention of their size, with BT.601's
+    /// matrix when R'G'B' frames are turned into Y'CbCr for the encoder.
+    func colour(width: Int, height: Int) -> VideoColorimetry {
+        var colour = VideoColorimetry.standard(width: width, height: height)
+        if let format = sourcePixelFormat, !(PixelFormatDescription.of(format)?.isYCbCr ?? true) { colour.matrix = .bt601 }
+        return colour
     }
 
     /// The clockwise quarter-turn rotation and mirroring that `transform` describes.
@@ -132,6 +147,7 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
         assetWriterInput = input
         self.sourcePixelBufferAttributes = sourcePixelBufferAttributes
         super.init()
+        if let format = attributeOSType(sourcePixelBufferAttributes?[kCVPixelBufferPixelFormatTypeKey]) { input.sourcePixelFormat = format }
     }
 
     /// A pool of buffers like the ones the client will append; `nil` until the writer starts writing.

@@ -40,6 +40,8 @@ struct MovieEncoding: Sendable {
     var fastStart = true
     var rotationDegrees: Int = 0
     var mirrored = false
+    /// The colour the video's frames are in; nil for the convention of their size.
+    var colour: VideoColorimetry?
 
     /// The bit rate Apple-like devices record a size and rate at: 10.5 Mbit/s for 1280x720 at 30 fps (seed 002), scaled by pixels per second.
     static func bitRate(width: Int, height: Int, frameRate: Double) -> Int {
@@ -120,6 +122,7 @@ final class MovieEncoder {
                             config.expected_frame_rate = video.expectedFrameRate
                             config.rotation_degrees = Int32(encoding.rotationDegrees)
                             config.mirrored = encoding.mirrored ? 1 : 0
+                            Self.describe(encoding.colour ?? .standard(width: video.width, height: video.height), in: &config)
                         }
                         if let audio = encoding.audio {
                             config.has_audio = 1
@@ -136,6 +139,7 @@ final class MovieEncoder {
                                     config.width = Int32(passthrough.width)
                                     config.height = Int32(passthrough.height)
                                     config.rotation_degrees = Int32(encoding.rotationDegrees)
+                                    Self.describe(encoding.colour ?? .standard(width: passthrough.width, height: passthrough.height), in: &config)
                                 }
                                 if let passthrough = encoding.audioPassthrough {
                                     config.audio_passthrough = UnsafePointer(audioCodec!)
@@ -165,6 +169,19 @@ final class MovieEncoder {
 
     /// Asks for a fragment at the next keyframe.
     func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
+
+    /// Puts a colour into FFmpeg's terms (AVCOL_PRI_*, AVCOL_TRC_*, AVCOL_SPC_*).
+    static func describe(_ colour: VideoColorimetry, in config: inout cmc_writer_config) {
+        let primaries: [String: Int32] = [kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
+                                          kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
+                                          kCVImageBufferColorPrimaries_P3_D65: 12]
+        let transfer: [String: Int32] = [kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
+                                         kCVImageBufferTransferFunction_sRGB: 13, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
+                                         kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18]
+        config.color_primaries = primaries[colour.primaries] ?? 0
+        config.color_trc = transfer[colour.transferFunction] ?? 0
+        config.colorspace = colour.matrix == .bt709 ? 1 : 6
+    }
 
     /// Encodes a frame at a time relative to the start of the movie; frames of other formats or sizes are converted first.
     func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime) throws(MovieEncoderError) {

@@ -39,6 +39,7 @@ package final class DigitalZoom: @unchecked Sendable {
             output = frame
         }
         guard cropAndScale(whole, zoom: zoom, into: output) else { return false }
+        VideoColorimetry.copy(from: whole, to: output)
         return output === target || finisher.convert(output, into: target)
     }
 

@@ -37,6 +37,7 @@ package final class MJPEGDecoder: @unchecked Sendable {
               Int(width) == target.width, Int(height) == target.height else { return false }
         if target.pixelFormatType == kCVPixelFormatType_32BGRA {
             let plane = target.planes[0]
+            VideoColorimetry.jpeg.tag(target)
             return tjDecompress2(handle, jpeg, UInt(count), plane.baseAddress.assumingMemoryBound(to: UInt8.self), width,
                                  Int32(plane.bytesPerRow), height, Int32(TJPF_BGRA.rawValue), 0) == 0
         }
@@ -46,6 +47,8 @@ package final class MJPEGDecoder: @unchecked Sendable {
             decoded = frame
         }
         guard toFullRangeNV12(jpeg, count: count, width: Int(width), height: Int(height), subsampling: subsampling, into: decoded) else { return false }
+        // JPEG's Y'CbCr is BT.601, whatever the picture's size.
+        VideoColorimetry.jpeg.tag(decoded)
         return decoded === target || converter.convert(decoded, into: target)
     }
 

@@ -25,6 +25,16 @@ package final class PixelFormatConverter: @unchecked Sendable {
         kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange,
     ]
 
+    /// libyuv's constants for a Y'CbCr matrix and range.
+    private static func constants(matrix: VideoColorimetry.Matrix, fullRange: Bool) -> OpaquePointer! {
+        switch (matrix, fullRange) {
+        case (.bt709, false): return cyuv_video_range_bt709()
+        case (.bt709, true): return cyuv_full_range_bt709()
+        case (.bt601, false): return cyuv_video_range_bt601()
+        case (.bt601, true): return cyuv_full_range_bt601()
+        }
+    }
+
     private func scratchMemory(_ size: Int) -> UnsafeMutablePointer<UInt8> {
         if size > scratchSize {
             free(scratch)
@@ -34,9 +44,17 @@ package final class PixelFormatConverter: @unchecked Sendable {
         return scratch!.assumingMemoryBound(to: UInt8.self)
     }
 
-    /// Converts `source` into `destination`, which must have the same size. Returns whether it could.
+    /// Converts `source` into `destination`, which must have the same size, and gives it the
+    /// source's colour tags (libyuv turns R'G'B' into Y'CbCr with BT.601). Returns whether it could.
     @discardableResult
     package func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
+        guard convertPixels(source, into: destination) else { return false }
+        let rgbToYCbCr = !(PixelFormatDescription.of(source.pixelFormatType)?.isYCbCr ?? false) && (PixelFormatDescription.of(destination.pixelFormatType)?.isYCbCr ?? false)
+        VideoColorimetry.copy(from: source, to: destination, matrix: rgbToYCbCr ? .bt601 : nil)
+        return true
+    }
+
+    private func convertPixels(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
         guard source.width == destination.width, source.height == destination.height else { return false }
         let (w, h) = (Int32(source.width), Int32(source.height))
         let s = source.planes, d = destination.planes
@@ -51,10 +69,11 @@ package final class PixelFormatConverter: @unchecked Sendable {
             return true
         }
         switch (from, to) {
-        case (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA):
-            return NV12ToARGB(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), w, h) == 0
-        case (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA):
-            return NV12ToARGBMatrix(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), cyuv_full_range_bt601(), w, h) == 0
+        case (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA),
+             (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA):
+            // The matrix the frame is tagged with: BT.709 for HD video, BT.601 otherwise.
+            let matrix = Self.constants(matrix: VideoColorimetry.matrix(of: source), fullRange: from == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+            return NV12ToARGBMatrix(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), matrix, w, h) == 0
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
             return ARGBToNV12(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), w, h) == 0
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
@@ -81,7 +100,7 @@ package final class PixelFormatConverter: @unchecked Sendable {
             return ARGBToUYVY(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_32BGRA),
              (kCVPixelFormatType_420YpCbCr10BiPlanarFullRange, kCVPixelFormatType_32BGRA):
-            let matrix = from == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange ? cyuv_full_range_bt601() : cyuv_video_range_bt601()
+            let matrix = Self.constants(matrix: VideoColorimetry.matrix(of: source), fullRange: from == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
             return P010ToARGBMatrix(p16(s[0]), r(s[0]) / 2, p16(s[1]), r(s[1]) / 2, p(d[0]), r(d[0]), matrix, w, h) == 0
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange),
              (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange):

@@ -27,6 +27,8 @@ package final class VideoFramePool: @unchecked Sendable {
         slots.reserveCapacity(capacity)
         for _ in 0..<capacity {
             guard let pixelBuffer = CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormat) else { return nil }
+            // Video's colour convention until whoever fills the frame says otherwise.
+            VideoColorimetry.standard(width: width, height: height).tag(pixelBuffer)
             slots.append(Slot(pixelBuffer: pixelBuffer, sampleBuffer: CMSampleBuffer()))
         }
         self.width = width

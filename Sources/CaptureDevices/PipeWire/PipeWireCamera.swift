@@ -264,6 +264,7 @@ final class PipeWireStreamContext: @unchecked Sendable {
             planes.append(.init(baseAddress: base + rowBytes * height, bytesPerRow: rowBytes, width: (width + 1) / 2, height: (height + 1) / 2))
         }
         let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: format, planes: planes, dataSize: needed, release: nil)
+        VideoColorimetry.standard(width: width, height: height).tag(buffer)
         wrappers[key] = buffer
         return buffer
     }

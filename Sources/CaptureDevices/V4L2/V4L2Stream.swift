@@ -104,8 +104,10 @@ final class V4L2Stream: @unchecked Sendable {
         if native.delivered == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange {
             planes.append(.init(baseAddress: base + bytesPerLine * height, bytesPerRow: bytesPerLine, width: (width + 1) / 2, height: (height + 1) / 2))
         }
-        return CVPixelBuffer(width: width, height: height, pixelFormatType: native.delivered, planes: planes, dataSize: length,
-                             release: { _ = keep })
+        let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: native.delivered, planes: planes, dataSize: length,
+                                   release: { _ = keep })
+        VideoColorimetry.standard(width: width, height: height).tag(buffer)
+        return buffer
     }
 
     /// Queues every buffer and starts streaming.

@@ -68,12 +68,17 @@ package final class SceneRenderer: @unchecked Sendable {
     /// Draws one frame into `buffer`, which must match the renderer's size and format.
     package func render(into buffer: CVPixelBuffer, _ parameters: SceneFrameParameters) {
         precondition(buffer.width == width && buffer.height == height && buffer.pixelFormatType == pixelFormat, "frame does not match renderer")
-        let canvas = Canvas(buffer: buffer)
+        // Video's convention: BT.709 for HD, BT.601 below; the frame is tagged with what was drawn.
+        var colour = VideoColorimetry.standard(width: width, height: height)
+        let canvas = Canvas(buffer: buffer, matrix: colour.matrix)
         if let image = parameters.image, parameters.brightness > 0.01 {
             drawImage(image, canvas: canvas, parameters)
+            // A picture is turned into Y'CbCr by libyuv, whose matrix is BT.601.
+            if pixelFormat != kCVPixelFormatType_32BGRA { colour.matrix = .bt601 }
         } else {
             drawScene(canvas: canvas, parameters)
         }
+        colour.tag(buffer)
         if parameters.defocus > 0.02 { blur(buffer, amount: parameters.defocus) }
         drawOverlay(canvas: canvas, parameters)
     }
@@ -240,8 +245,12 @@ private struct Canvas {
     let height: Int
     let format: OSType
 
-    init(buffer: CVPixelBuffer) {
+    /// The Y'CbCr matrix colours are drawn with.
+    let matrix: VideoColorimetry.Matrix
+
+    init(buffer: CVPixelBuffer, matrix: VideoColorimetry.Matrix) {
         self.buffer = buffer
+        self.matrix = matrix
         let planes = buffer.planes
         plane0 = Plane(base: planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), bytesPerRow: planes[0].bytesPerRow)
         plane1 = planes.count > 1 ? Plane(base: planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), bytesPerRow: planes[1].bytesPerRow) : plane0
@@ -265,9 +274,11 @@ private struct Canvas {
             return
         }
         let full = format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
-        let yf = 0.299 * r + 0.587 * g + 0.114 * b
-        let cb = -0.168736 * r - 0.331264 * g + 0.5 * b
-        let cr = 0.5 * r - 0.418688 * g - 0.081312 * b
+        // Kr and Kb of BT.601 or BT.709; Cb and Cr are the scaled differences from luma.
+        let (kr, kb): (Float, Float) = matrix == .bt709 ? (0.2126, 0.0722) : (0.299, 0.114)
+        let yf = kr * r + (1 - kr - kb) * g + kb * b
+        let cb = (b - yf) / (2 * (1 - kb))
+        let cr = (r - yf) / (2 * (1 - kr))
         let luma = UInt8(full ? yf * 255 + 0.5 : 16 + yf * 219 + 0.5)
         let cbByte = UInt8(max(0, min(255, 128 + cb * (full ? 255 : 224) + 0.5)))
         let crByte = UInt8(max(0, min(255, 128 + cr * (full ? 255 : 224) + 0.5)))

@@ -1,0 +1,60 @@
+import Foundation
+
+// The storage behind Core Media's and Core Video's attachment functions. It lives here, below
+// Core Media, so that pixel buffers carry attachments of their own, as CVBuffers do.
+
+/// The attachments of one bearer. Thread-safe; reused without allocation by pooled buffers.
+public final class CMAttachmentStorage: @unchecked Sendable {
+    private struct Entry {
+        var key: String
+        var value: AnyObject
+        var mode: UInt32
+    }
+    private let entries = LockedValue<[Entry]>([])
+
+    /// Creates empty attachments with room for a few entries.
+    package init() {
+        entries.withLock { $0.reserveCapacity(8) }
+    }
+
+    package func get(_ key: String) -> (AnyObject, UInt32)? {
+        entries.withLock { entries in
+            entries.first(where: { $0.key == key }).map { ($0.value, $0.mode) }
+        }
+    }
+
+    package func set(_ key: String, _ value: AnyObject, mode: UInt32) {
+        entries.withLock { entries in
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                entries[index].value = value
+                entries[index].mode = mode
+            } else {
+                entries.append(Entry(key: key, value: value, mode: mode))
+            }
+        }
+    }
+
+    package func remove(_ key: String) {
+        entries.withLock { $0.removeAll(where: { $0.key == key }) }
+    }
+
+    /// Removes every attachment, keeping the storage for reuse.
+    package func removeAll() {
+        entries.withLock { $0.removeAll(keepingCapacity: true) }
+    }
+
+    package func dictionary(mode: UInt32?) -> [String: AnyObject] {
+        entries.withLock { entries in
+            var result: [String: AnyObject] = [:]
+            for entry in entries where mode == nil || entry.mode == mode { result[entry.key] = entry.value }
+            return result
+        }
+    }
+
+    /// Sets on `other` every attachment of this storage that propagates, reusing `other`'s entries.
+    package func copyPropagating(into other: CMAttachmentStorage) {
+        guard other !== self else { return }
+        let propagating = entries.withLock { entries in entries.filter { $0.mode == 1 }.map { ($0.key, $0.value) } }
+        for (key, value) in propagating { other.set(key, value, mode: 1) }
+    }
+}
