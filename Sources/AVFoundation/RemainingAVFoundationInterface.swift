@@ -27,30 +27,24 @@
 //     func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject?
 //     func captureDevicePointConverted(fromLayerPoint pointInLayer: CGPoint) -> CGPoint
 
-// MARK: Video data output
-
-// Rotation and mirroring of delivered frames on a video data output's connection, which
-// current Apple platforms perform: seed 002 says the video data output does not support
-// them, and this package follows the seed.
-
 // MARK: Connections
 
 // extension AVCaptureConnection
-//     var videoRotationAngle: CGFloat
-//     func isVideoRotationAngleSupported(_ videoRotationAngle: CGFloat) -> Bool
 //     var videoPreviewLayer: AVCaptureVideoPreviewLayer? { get }
 
 // MARK: Devices
 
 // extension AVCaptureDevice
-//     var isSubjectAreaChangeMonitoringEnabled: Bool
 //     var isLowLightBoostSupported: Bool { get }
 //     var automaticallyEnablesLowLightBoostWhenAvailable: Bool
 //     var isVideoHDREnabled: Bool
 //     var activeColorSpace: AVCaptureColorSpace
 //     var systemPressureState: AVCaptureDevice.SystemPressureState { get }
 //     func chromaticityValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceChromaticityValues
-//     class RotationCoordinator
+// class RotationCoordinator: implemented, but a Linux machine reports no orientation, so its
+//     angles stay 0 (upright cameras); it has no preview layer to read until the preview layer exists.
+// 10-bit capture: V4L2 cameras that offer P010 deliver 'x420'; PipeWire cameras' 10-bit formats
+//     are not offered yet, and no camera here (vivid, PipeWire's test camera) offers 10-bit to test with.
 // Hardware backends not written yet: DMABUF for V4L2 and PipeWire; PipeWire camera controls (the node's Props);
 // ALSA hotplug (cards are looked for at each lookup) and an ALSA mixer as the input gain.
 
@@ -59,7 +53,9 @@
 // class AVAsset, AVURLAsset, AVAssetReader, AVPlayer, AVPlayerItem (rate, audioTimePitchAlgorithm)
 // class AVMutableComposition (insertTimeRange(_:of:at:), scaleTimeRange(_:toDuration:)), AVMutableVideoComposition
 // class AVAssetExportSession (AVAssetExportPresetPassthrough, audioTimePitchAlgorithm)
-// extension AVAssetWriterInput: var transform: CGAffineTransform; var metadata: [AVMetadataItem]
+// extension AVAssetWriterInput: var metadata: [AVMetadataItem]
+// AVVideoColorPropertiesKey (AVVideoColorPrimariesKey, AVVideoTransferFunctionKey, AVVideoYCbCrMatrixKey) in
+//     output settings: a written movie's colour is its frames' convention, not read from the settings.
 // func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray?
 //     (compressed samples mark non-keyframes with kCMSampleAttachmentKey_NotSync set on the sample buffer itself)
 // Photos taken while recording: the photo output is not implemented yet.
@@ -73,7 +69,7 @@
 
 // MARK: Core Video and Core Media
 
-// func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFTypeRef, _ attachmentMode: CVAttachmentMode)
-// func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> CFTypeRef?
+// kCVImageBufferCGColorSpaceKey's value: Linux has no CGColorSpace; frames carry primaries, transfer function and matrix.
+// R'G'B' to Y'CbCr in BT.709: libyuv converts with BT.601 only, so such frames (and movies made of them) say BT.601.
 // func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(...)
 // func CMSampleBufferCopySampleBufferForRange(...)

@@ -105,6 +105,8 @@ final class DeviceFactsTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { AVCaptureDevice.systemPreferredCamera == back })
         front.virtualScene!.reconnect()
         XCTAssertTrue(waitUntil { AVCaptureDevice.systemPreferredCamera == front })
+        // Observers hear of a camera coming or going on the class's own queue, just after.
+        XCTAssertTrue(waitUntil { seen.values.count >= 3 })
         observation.invalidate()
         XCTAssertEqual(seen.values.map { $0?.uniqueID }, [front.uniqueID, back.uniqueID, front.uniqueID])
     }

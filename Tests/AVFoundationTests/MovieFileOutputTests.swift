@@ -136,7 +136,7 @@ final class MovieFileOutputTests: CaptureTestCase {
             movie.startRecording(to: folder.appendingPathComponent("movie.mov"), recordingDelegate: readOnly)
             XCTAssertTrue(waitUntil { readOnly.finished })
             XCTAssertEqual(readOnly.calls, ["finish"])
-            XCTAssertTrue(((readOnly.error.map { $0 as NSError })?.localizedDescription ?? "").contains("Read-only"), "\(String(describing: readOnly.error))")
+            XCTAssertTrue(((readOnly.error.map { $0 as NSError })?.localizedDescription ?? "").contains("read-only file system"), "\(String(describing: readOnly.error))")
         }
     }
 

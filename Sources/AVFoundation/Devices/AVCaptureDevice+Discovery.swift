@@ -30,7 +30,7 @@ enum DeviceDirectory {
         announced.formUnion(arrived.map(\.uniqueID))
         lock.unlock()
         for device in arrived { MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: device) }
-        if arrived.contains(where: { $0.mediaType == .video }) { AVCaptureDevice.systemPreferredCameraMayHaveChanged() }
+        if arrived.contains(where: { $0.mediaType == .video }) { AVCaptureDevice.camerasDidChange() }
     }
 
     private static func devicesLocked() -> [AVCaptureDevice] {

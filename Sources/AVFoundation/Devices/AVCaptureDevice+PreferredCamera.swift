@@ -25,6 +25,14 @@ extension AVCaptureDevice {
         return AVCaptureDevice.default(for: .video)
     }
 
+    private static let preferredCameraQueue = DispatchQueue(label: "AVCaptureDevice.systemPreferredCamera")
+
+    /// Looks again at `systemPreferredCamera` after a camera came or went, on a queue of its own:
+    /// device events arrive while the device list is being read, which the look reads again.
+    static func camerasDidChange() {
+        preferredCameraQueue.async { systemPreferredCameraMayHaveChanged() }
+    }
+
     /// Tells observers of `systemPreferredCamera` when it names another camera (after a choice
     /// of the user's, or a camera that came or went).
     static func systemPreferredCameraMayHaveChanged() {
@@ -37,7 +45,8 @@ extension AVCaptureDevice {
     }
 
     /// Observes a class property of `AVCaptureDevice` (`systemPreferredCamera`): `changeHandler`
-    /// runs after each change of its value, on the thread that made it.
+    /// runs after each change of its value: on the thread that set `userPreferredCamera`, or on
+    /// a queue of the class's own after a camera came or went.
     public static func observe<Value>(_ keyPath: KeyPath<AVCaptureDevice.Type, Value>, options: NSKeyValueObservingOptions = [],
                                       changeHandler: @escaping @Sendable (AVCaptureDevice.Type, NSKeyValueObservedChange<Value>) -> Void)
         -> NSKeyValueObservation {

@@ -243,11 +243,11 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         case .disconnected:
             _observations.didChange([\AVCaptureDevice.isConnected])
             MainThreadPoster.post(.AVCaptureDeviceWasDisconnected, object: self)
-            if mediaType == .video { AVCaptureDevice.systemPreferredCameraMayHaveChanged() }
+            if mediaType == .video { AVCaptureDevice.camerasDidChange() }
         case .reconnected:
             _observations.didChange([\AVCaptureDevice.isConnected])
             MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: self)
-            if mediaType == .video { AVCaptureDevice.systemPreferredCameraMayHaveChanged() }
+            if mediaType == .video { AVCaptureDevice.camerasDidChange() }
         default:
             break
         }

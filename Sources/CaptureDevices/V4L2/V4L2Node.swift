@@ -217,6 +217,8 @@ struct V4L2PixelFormat {
             (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8, false)
         case cv4l2_fourcc(78, 86, 49, 50):  // NV12
             (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, false)
+        case cv4l2_fourcc(80, 48, 49, 48):  // P010: 10-bit NV12, as 'x420'
+            (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, false)
         case cv4l2_fourcc(88, 82, 50, 52), cv4l2_fourcc(65, 82, 50, 52):  // XR24, AR24: B G R X in memory
             (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_32BGRA, kCVPixelFormatType_32BGRA, false)
         case cv4l2_fourcc(82, 71, 66, 51):  // RGB3: R G B in memory

@@ -101,7 +101,7 @@ final class V4L2Stream: @unchecked Sendable {
     private func wrap(_ base: UnsafeMutableRawPointer, length: Int) -> CVPixelBuffer {
         let keep = mapping
         var planes = [CVPixelBuffer.Plane(baseAddress: base, bytesPerRow: bytesPerLine, width: width, height: height)]
-        if native.delivered == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange {
+        if native.delivered == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || native.delivered == kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange {
             planes.append(.init(baseAddress: base + bytesPerLine * height, bytesPerRow: bytesPerLine, width: (width + 1) / 2, height: (height + 1) / 2))
         }
         let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: native.delivered, planes: planes, dataSize: length,
