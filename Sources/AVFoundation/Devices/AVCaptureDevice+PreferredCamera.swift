@@ -2,7 +2,20 @@ import CaptureDevices
 import Foundation
 
 extension AVCaptureDevice {
-    private static let preferredCameras = LockedValue<(user: AVCaptureDevice?, system: AVCaptureDevice?)>((nil, nil))
+    private struct PreferredCameras {
+        var user: AVCaptureDevice?
+        var system: AVCaptureDevice?
+        var isKnown = false
+    }
+    private static let preferredCameras = LockedValue(PreferredCameras())
+    /// Where the system's choice is worked out, one change after another, so that observers hear
+    /// of each in order and read the value that change made.
+    private static let preferredCameraQueue: DispatchQueue = {
+        let queue = DispatchQueue(label: "AVCaptureDevice.systemPreferredCamera")
+        queue.setSpecific(key: preferredCameraQueueKey, value: ())
+        return queue
+    }()
+    private static let preferredCameraQueueKey = DispatchSpecificKey<Void>()
     /// Observers of the class properties (`systemPreferredCamera`).
     static let classObservations = KeyValueObservationRegistry()
 
@@ -14,44 +27,46 @@ extension AVCaptureDevice {
         set {
             guard newValue == nil || newValue!.hasMediaType(.video) else { return }
             preferredCameras.withLock { $0.user = newValue }
-            systemPreferredCameraMayHaveChanged()
+            onPreferredCameraQueue { updateSystemPreferredCamera() }
         }
     }
 
     /// The camera the system suggests: the user's preferred camera while it is connected,
-    /// otherwise the default camera. Observe it with `AVCaptureDevice.self.observe(\.systemPreferredCamera)`.
+    /// otherwise the default camera. It follows cameras coming and going a moment after they do;
+    /// observe it with `AVCaptureDevice.self.observe(\.systemPreferredCamera)`.
     public class var systemPreferredCamera: AVCaptureDevice? {
-        if let user = userPreferredCamera, user.isConnected { return user }
-        return AVCaptureDevice.default(for: .video)
+        if let known = preferredCameras.withLock({ $0.isKnown ? Optional($0.system) : nil }) { return known }
+        onPreferredCameraQueue { updateSystemPreferredCamera() }
+        return preferredCameras.withLock { $0.system }
     }
 
-    private static let preferredCameraQueue = DispatchQueue(label: "AVCaptureDevice.systemPreferredCamera")
-
-    /// Looks again at `systemPreferredCamera` after a camera came or went, on a queue of its own:
-    /// device events arrive while the device list is being read, which the look reads again.
+    /// Works the system's choice out again after a camera came or went. Device events arrive
+    /// while the device list is being read, which this reads again: it runs a moment later.
     static func camerasDidChange() {
-        preferredCameraQueue.async { systemPreferredCameraMayHaveChanged() }
+        preferredCameraQueue.async { updateSystemPreferredCamera() }
     }
 
-    /// Tells observers of `systemPreferredCamera` when it names another camera (after a choice
-    /// of the user's, or a camera that came or went).
-    static func systemPreferredCameraMayHaveChanged() {
-        let current = systemPreferredCamera
+    /// Runs `body` on the preferred-camera queue, at once when already there.
+    private static func onPreferredCameraQueue(_ body: () -> Void) {
+        if DispatchQueue.getSpecific(key: preferredCameraQueueKey) != nil { body() } else { preferredCameraQueue.sync(execute: body) }
+    }
+
+    /// Works out the system's choice and tells observers when it names another camera; on the queue.
+    private static func updateSystemPreferredCamera() {
+        let user = preferredCameras.withLock { $0.user }
+        let current = user.flatMap { $0.isConnected ? $0 : nil } ?? AVCaptureDevice.default(for: .video)
         let changed = preferredCameras.withLock { cameras -> Bool in
-            defer { cameras.system = current }
-            return cameras.system != current
+            defer { cameras.system = current; cameras.isKnown = true }
+            return cameras.isKnown && cameras.system != current
         }
         if changed { classObservations.didChange([\AVCaptureDevice.Type.systemPreferredCamera]) }
     }
 
     /// Observes a class property of `AVCaptureDevice` (`systemPreferredCamera`): `changeHandler`
-    /// runs after each change of its value: on the thread that set `userPreferredCamera`, or on
-    /// a queue of the class's own after a camera came or went.
+    /// runs after each change of its value, on a queue of the class's own.
     public static func observe<Value>(_ keyPath: KeyPath<AVCaptureDevice.Type, Value>, options: NSKeyValueObservingOptions = [],
                                       changeHandler: @escaping @Sendable (AVCaptureDevice.Type, NSKeyValueObservedChange<Value>) -> Void)
         -> NSKeyValueObservation {
-        // Start from the value now, so that the first change is measured from it.
-        if keyPath == \AVCaptureDevice.Type.systemPreferredCamera { systemPreferredCameraMayHaveChanged() }
         nonisolated(unsafe) let path = keyPath
         let last = LockedValue<Value?>(AVCaptureDevice.self[keyPath: keyPath])
         let id = classObservations.add(keyPath: keyPath) {
