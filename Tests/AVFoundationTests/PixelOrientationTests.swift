@@ -80,6 +80,33 @@ final class PixelOrientationTests: CaptureTestCase {
         XCTAssertGreaterThan(bottom!.2, 200)
     }
 
+    func testA420FrameIsTurnedBeforeItIsWidenedToBGRA() throws {
+        // The camera's 4:2:0 turns in 1.5 bytes a pixel, then becomes BGRA once; every turn agrees
+        // with turning the BGRA picture itself.
+        let converter = PixelFormatConverter()
+        let picture = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_32BGRA))
+        let base = picture.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<32 { for x in 0..<64 { let p = base + y * picture.planes[0].bytesPerRow + x * 4; p[0] = x < 32 ? 250 : 10; p[1] = y < 16 ? 200 : 30; p[2] = x < 32 ? 10 : 250; p[3] = 255 } }
+        let yuv = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange))
+        XCTAssertTrue(converter.convert(picture, into: yuv))
+        let reference = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_32BGRA))
+        XCTAssertTrue(converter.convert(yuv, into: reference))
+        for orientation in orientations where !orientation.isIdentity {
+            let (w, h) = orientation.swapsDimensions ? (32, 64) : (64, 32)
+            let direct = try XCTUnwrap(CVPixelBuffer(width: w, height: h, pixelFormatType: kCVPixelFormatType_32BGRA))
+            let viaReference = try XCTUnwrap(CVPixelBuffer(width: w, height: h, pixelFormatType: kCVPixelFormatType_32BGRA))
+            XCTAssertTrue(converter.convert(yuv, into: direct, orientation: orientation))
+            XCTAssertTrue(PixelFormatConverter().convert(reference, into: viaReference, orientation: orientation))
+            // Quadrant centres agree (chroma is shared by 2x2 blocks, so edges may differ by a pixel).
+            for (fx, fy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                let region = CGRect(x: fx - 0.1, y: fy - 0.1, width: 0.2, height: 0.2)
+                let a = PixelStatistics.measure(direct, region: region).1!, b = PixelStatistics.measure(viaReference, region: region).1!
+                XCTAssertEqual(a.0, b.0, accuracy: 3, "\(orientation) at \(fx), \(fy)")
+                XCTAssertEqual(a.2, b.2, accuracy: 3, "\(orientation) at \(fx), \(fy)")
+            }
+        }
+    }
+
     func testVideoDataOutputsDeliverFramesTurnedAsTheirConnectionSays() throws {
         // Current Apple platforms rotate a video data output's pixels; seed 002's 2010 exception is gone.
         let picture = try XCTUnwrap(CVPixelBuffer(width: 64, height: 48, pixelFormatType: kCVPixelFormatType_32BGRA))

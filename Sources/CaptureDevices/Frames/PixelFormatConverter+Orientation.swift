@@ -3,26 +3,47 @@ import CoreVideo
 
 extension PixelFormatConverter {
     /// Converts `source` into `destination` turned by `orientation`: `destination` has the
-    /// source's size, width and height swapped for quarter turns. The picture is converted to
-    /// the destination's format first (at the source's size, in memory kept between frames), then
-    /// rotated and mirrored in one libyuv pass per plane. Returns whether it could.
+    /// source's size, width and height swapped for quarter turns. The picture is turned in
+    /// whichever of the two formats holds it in fewer bytes (a libyuv pass per plane, in memory
+    /// kept between frames), and converted once. Returns whether it could.
     @discardableResult
     package func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer, orientation: PixelOrientation) -> Bool {
         if orientation.isIdentity { return convert(source, into: destination) }
         let (width, height) = orientation.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
         guard destination.width == width, destination.height == height else { return false }
         let format = destination.pixelFormatType
+        // Turn the picture where it is smallest: a 4:2:0 frame turns in 1.5 bytes a pixel, BGRA in 4.
+        if source.pixelFormatType != format, Self.turnsDirectly(source.pixelFormatType),
+           Self.bytesPerPixel(source.pixelFormatType) < Self.bytesPerPixel(format) {
+            if turnedScratch?.width != width || turnedScratch?.height != height || turnedScratch?.pixelFormatType != source.pixelFormatType {
+                turnedScratch = CVPixelBuffer(width: width, height: height, pixelFormatType: source.pixelFormatType)
+            }
+            guard let turned = turnedScratch, Self.turn(source, into: turned, orientation) else { return false }
+            VideoColorimetry.copy(from: source, to: turned)
+            return convert(turned, into: destination)
+        }
         if Self.turnsDirectly(format) {
-            guard let upright = source.pixelFormatType == format ? source : uprightFrame(source, format: format) else { return false }
-            return Self.turn(upright, into: destination, orientation)
+            guard let upright = source.pixelFormatType == format ? source : uprightFrame(source, format: format),
+                  Self.turn(upright, into: destination, orientation) else { return false }
+            VideoColorimetry.copy(from: upright, to: destination)
+            return true
         }
         // Packed 4:2:2 and RGB: turned as BGRA, then converted.
         guard let upright = source.pixelFormatType == kCVPixelFormatType_32BGRA ? source : uprightFrame(source, format: kCVPixelFormatType_32BGRA) else { return false }
-        if turnedScratch?.width != width || turnedScratch?.height != height {
+        if turnedScratch?.width != width || turnedScratch?.height != height || turnedScratch?.pixelFormatType != kCVPixelFormatType_32BGRA {
             turnedScratch = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
         }
         guard let turned = turnedScratch, Self.turn(upright, into: turned, orientation) else { return false }
+        VideoColorimetry.copy(from: upright, to: turned)
         return convert(turned, into: destination)
+    }
+
+    /// The bytes a pixel of a format takes, over all its planes.
+    private static func bytesPerPixel(_ format: OSType) -> Double {
+        guard let layout = PixelFormatDescription.of(format) else { return .infinity }
+        return layout.planes.reduce(0) { total, plane in
+            total + Double(plane.bytesPerGroup) / Double(plane.pixelsPerGroup * plane.horizontalSubsampling * plane.verticalSubsampling)
+        }
     }
 
     /// Whether libyuv turns this format's planes directly.
