@@ -11,6 +11,8 @@ package class HardwareDeviceBase: @unchecked Sendable {
     private struct Flags {
         var connected = true
         var authorized = true
+        /// When the device last went away, on the host clock.
+        var disconnectedAt: Int64 = 0
         weak var eventSink: CaptureDeviceEventSink?
     }
     private let flags = LockedValue(Flags())
@@ -28,6 +30,8 @@ package class HardwareDeviceBase: @unchecked Sendable {
 
     package var isConnected: Bool { flags.withLock { $0.connected } }
     package var isAuthorized: Bool { flags.withLock { $0.authorized } }
+    /// When the device last went away, in host nanoseconds; 0 if it never did.
+    package var disconnectedAt: Int64 { flags.withLock { $0.disconnectedAt } }
     package func setEventSink(_ sink: CaptureDeviceEventSink?) { flags.withLock { $0.eventSink = sink } }
     /// Marks the device allowed or not.
     func setAuthorized(_ authorized: Bool) { flags.withLock { $0.authorized = authorized } }
@@ -41,6 +45,7 @@ package class HardwareDeviceBase: @unchecked Sendable {
     package func setConnected(_ connected: Bool) {
         let changed = flags.withLock { flags -> Bool in
             defer { flags.connected = connected }
+            if !connected, flags.connected { flags.disconnectedAt = CMClock.hostTimeNanoseconds() }
             return flags.connected != connected
         }
         guard changed else { return }

@@ -1,3 +1,4 @@
+import CoreMedia
 import CoreVideo
 import Foundation
 
@@ -7,18 +8,34 @@ import Foundation
 /// its unique ID), so that `AVCaptureDevice` objects stay the same. Thread-safe.
 package enum V4L2Discovery {
     private static let known = LockedValue<[V4L2Camera]>([])
+    /// Cameras that went away and whose node has since been seen gone, by unique ID.
+    private static let seenGone = LockedValue<Set<String>>([])
+    /// How long a camera that failed with ENODEV stays away while its node is still listed: the
+    /// driver unregisters it a moment after failing, and opening it in between still works.
+    static let settleNanoseconds: Int64 = 1_000_000_000
     private static let watching = LockedValue(false)
     private static let listeners = LockedValue<[@Sendable () -> Void]>([])
 
     /// Every V4L2 camera seen so far, connected or not, in /dev order.
     package static func cameras() -> [V4L2Camera] {
         let paths = nodePaths()
+        let now = CMClock.hostTimeNanoseconds()
         var changes: [(V4L2Camera, Bool)] = []
         let result = known.withLock { known -> [V4L2Camera] in
+            for camera in known where !camera.isConnected && !paths.contains(camera.path) {
+                _ = seenGone.withLock { $0.insert(camera.descriptor.uniqueID) }
+            }
             for path in paths where !known.contains(where: { $0.path == path && $0.isConnected }) {
                 guard let camera = V4L2Camera(path: path) else { continue }
                 if let returning = known.firstIndex(where: { $0.descriptor.uniqueID == camera.descriptor.uniqueID }) {
-                    if !known[returning].isConnected { changes.append((known[returning], true)) }
+                    if !known[returning].isConnected {
+                        let id = camera.descriptor.uniqueID
+                        let settled = seenGone.withLock { $0.contains(id) } || known[returning].path != path
+                            || now - known[returning].disconnectedAt > settleNanoseconds
+                        guard settled else { continue }
+                        _ = seenGone.withLock { $0.remove(id) }
+                        changes.append((known[returning], true))
+                    }
                     if known[returning].path != path { known[returning] = camera }
                 } else {
                     known.append(camera)
