@@ -219,6 +219,7 @@ struct cpw_monitor {
     monitor_port *ports[MAX_PORTS];
     int n_ports;
     int first_sync, second_sync, ready, dead;
+    int ping_sync, ping_answered;
     void (*changed)(void *);
     void *context;
 };
@@ -306,6 +307,9 @@ static void on_monitor_done(void *data, uint32_t id, int seq) {
     } else if (seq == m->second_sync) {
         m->ready = 1;
         pw_thread_loop_signal(m->connection.loop, false);
+    } else if (seq == m->ping_sync) {
+        m->ping_answered = 1;
+        pw_thread_loop_signal(m->connection.loop, false);
     }
 }
 
@@ -365,6 +369,23 @@ int cpw_monitor_cameras(cpw_monitor *m, cpw_camera *cameras, int max) {
     }
     pw_thread_loop_unlock(m->connection.loop);
     return count;
+}
+
+int cpw_monitor_ping(cpw_monitor *m, int timeout_ms) {
+    pw_thread_loop_lock(m->connection.loop);
+    int result = -EPIPE;
+    if (!m->dead) {
+        m->ping_answered = 0;
+        m->ping_sync = pw_core_sync(m->connection.core, PW_ID_CORE, 0);
+        struct timespec deadline;
+        pw_thread_loop_get_time(m->connection.loop, &deadline, (int64_t)timeout_ms * SPA_NSEC_PER_MSEC);
+        while (m->ping_sync >= 0 && !m->ping_answered && !m->dead) {
+            if (pw_thread_loop_timed_wait_full(m->connection.loop, &deadline) != 0) break;
+        }
+        result = m->ping_answered && !m->dead ? 0 : m->dead ? -EPIPE : -ETIMEDOUT;
+    }
+    pw_thread_loop_unlock(m->connection.loop);
+    return result;
 }
 
 void cpw_monitor_free(cpw_monitor *m) {

@@ -54,6 +54,9 @@ typedef struct cpw_monitor cpw_monitor;
 cpw_monitor *cpw_monitor_new(void (*changed)(void *context), void *context, int timeout_ms, int *error);
 /// Copies up to `max` cameras; returns how many, or -EPIPE once the server has gone away.
 int cpw_monitor_cameras(cpw_monitor *monitor, cpw_camera *cameras, int max);
+/// Makes a round trip to the server; 0 when it answered within `timeout_ms`, -EPIPE when it is
+/// gone, -ETIMEDOUT when it did not answer. Must not be called from `changed`.
+int cpw_monitor_ping(cpw_monitor *monitor, int timeout_ms);
 /// Disconnects; no `changed` call begins after this returns. Must not be called from `changed`.
 void cpw_monitor_free(cpw_monitor *monitor);
 

@@ -13,7 +13,7 @@ import Foundation
 /// same camera, with its controls. Thread-safe.
 package enum PipeWireDiscovery {
     private struct State {
-        var monitor: OpaquePointer?
+        var monitor: MonitorConnection?
         var lastAttempt: Int64?
         var known: [PipeWireCamera] = []
         var retryScheduled = false
@@ -29,18 +29,18 @@ package enum PipeWireDiscovery {
     package static func cameras() -> [PipeWireCamera] {
         LibraryLog.installed
         let now = CMClock.hostTimeNanoseconds()
-        var retired: OpaquePointer?
+        var retired: MonitorConnection?
         var snapshot: [cpw_camera]?
         state.withLock { state in
             if state.monitor == nil, state.lastAttempt.map({ now - $0 > 1_000_000_000 }) ?? true {
                 state.lastAttempt = now
                 var error: Int32 = 0
-                state.monitor = cpw_monitor_new(monitorChanged, nil, connectTimeoutMilliseconds, &error)
+                state.monitor = cpw_monitor_new(monitorChanged, nil, connectTimeoutMilliseconds, &error).map(MonitorConnection.init)
                 if state.monitor != nil { state.everConnected = true }
             }
             guard let monitor = state.monitor else { return }
             var cameras = [cpw_camera](repeating: cpw_camera(), count: Int(CPW_MAX_CAMERAS))
-            let count = cpw_monitor_cameras(monitor, &cameras, Int32(CPW_MAX_CAMERAS))
+            let count = cpw_monitor_cameras(monitor.pointer, &cameras, Int32(CPW_MAX_CAMERAS))
             if count < 0 {
                 // The server went away; the next lookup a second from now tries again.
                 retired = monitor
@@ -50,7 +50,8 @@ package enum PipeWireDiscovery {
                 snapshot = Array(cameras.prefix(Int(count)))
             }
         }
-        if let retired { cpw_monitor_free(retired) }
+        // Released outside the lock: closing waits for the monitor's thread, whose callback takes the lock.
+        withExtendedLifetime(retired) {}
         let direct = Set(V4L2Discovery.nodePaths())
         let offered = (snapshot ?? []).filter { $0.n_formats > 0 && !direct.contains(V4L2Node.string($0.v4l2_path)) }
         var appeared: [PipeWireCamera] = []
@@ -79,8 +80,14 @@ package enum PipeWireDiscovery {
             }
             return present + state.known.filter { camera in !present.contains { $0 === camera } }
         }
+        // A server shutting down removes its nodes before it closes the connection: a camera that
+        // left is a camera unplugged only if the server still answers.
+        var serverGone = snapshot == nil
+        if !serverGone, !vanished.isEmpty, let monitor = state.withLock({ $0.monitor }) {
+            serverGone = cpw_monitor_ping(monitor.pointer, 300) != 0
+        }
         for camera in vanished {
-            if snapshot == nil { camera.serverWentAway() } else { camera.setConnected(false) }
+            if serverGone { camera.serverWentAway() } else { camera.setConnected(false) }
         }
         for camera in appeared { camera.setConnected(true) }
         return result
@@ -119,12 +126,21 @@ package enum PipeWireDiscovery {
 
     /// Forgets the connection, so that the next lookup connects again (to the server the environment names now).
     package static func reset() {
-        let monitor = state.withLock { state -> OpaquePointer? in
+        let monitor = state.withLock { state -> MonitorConnection? in
             defer { state.monitor = nil; state.lastAttempt = nil }
             return state.monitor
         }
-        if let monitor { cpw_monitor_free(monitor) }
+        withExtendedLifetime(monitor) {}
     }
+}
+
+/// The monitor's connection, closed when the last holder lets go: a lookup that pings the
+/// server holds it while another lookup or a reset retires it. Never released on the monitor's
+/// own thread: its `changed` callback only schedules work.
+final class MonitorConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    deinit { cpw_monitor_free(pointer) }
 }
 
 /// Called by libpipewire on the monitor's thread.
