@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the benchmark's peers (GStreamer, libjpeg-turbo's tools), then runs the benchmarks in
-# release mode: `scripts/bench.sh [case ...] [seconds-per-case]`, cases frames, encode, record, rotate,
+# release mode: `scripts/bench.sh [case ...] [seconds-per-case]`, cases frames, encode, record, rotate, photo,
 # pipewire, mjpeg (all of them when none is named) and v4l2 (in the VM).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -38,4 +38,5 @@ if chosen.contains("v4l2") { try V4L2Benchmark.run(seconds: secondsPerCase) }
 if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
+if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

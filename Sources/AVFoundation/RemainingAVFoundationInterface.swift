@@ -6,10 +6,12 @@
 
 // MARK: Outputs
 
-// open class AVCapturePhotoOutput: AVCaptureOutput
-//     func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate)
-// open class AVCapturePhotoSettings, AVCapturePhoto, AVCaptureResolvedPhotoSettings
-// protocol AVCapturePhotoCaptureDelegate
+// AVCapturePhotoOutput: implemented for JPEG (libjpeg-turbo) and uncompressed BGRA/420v/420f photos of the
+//     video's size, with zero shutter lag, the delegate timeline and flash resolution. Still to come: HEIC (libheif),
+//     PNG, EXIF/TIFF/GPS metadata written into the files (libexif), photos larger than the video
+//     (supportedMaxPhotoDimensions), the flash showing in the virtual picture, previewPhotoFormat and embedded
+//     thumbnails, fileDataRepresentation() of uncompressed photos (TIFF), multi-frame noise reduction for .quality,
+//     Live Photos and their delegate calls, AVDepthData, AVCaptureDeferredPhotoProxy, responsive capture.
 // open class AVCaptureStillImageOutput: AVCaptureOutput
 //     func captureStillImageAsynchronously(from connection: AVCaptureConnection, completionHandler: @escaping (CMSampleBuffer?, Error?) -> Void)
 //     class func jpegStillImageNSDataRepresentation(_ jpegSampleBuffer: CMSampleBuffer) -> Data?

@@ -25,6 +25,55 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("setSubjectAreaChangeMonitoringEnabled:] may not be called without first") } == true)
     }
 
+    @Test("Reusing photo settings traps, as Apple's photo output does")
+    func reusedPhotoSettings() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
+            let output = AVCapturePhotoOutput()
+            session.addOutput(output)
+            session.startRunning()
+            final class Nothing: NSObject, AVCapturePhotoCaptureDelegate {}
+            let settings = AVCapturePhotoSettings()
+            output.capturePhoto(with: settings, delegate: Nothing())
+            output.capturePhoto(with: settings, delegate: Nothing())
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Settings may not be re-used") } == true)
+    }
+
+    @Test("A flash mode the camera does not have traps")
+    func unsupportedPhotoFlash() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            let front = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)!
+            session.addInput(try! AVCaptureDeviceInput(device: front))
+            let output = AVCapturePhotoOutput()
+            session.addOutput(output)
+            session.startRunning()
+            final class Nothing: NSObject, AVCapturePhotoCaptureDelegate {}
+            let settings = AVCapturePhotoSettings()
+            settings.flashMode = .on
+            output.capturePhoto(with: settings, delegate: Nothing())
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported flash mode") } == true)
+    }
+
+    @Test("A photo from a session that is not running traps: no active video connection")
+    func photoWithoutRunningSession() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let session = AVCaptureSession()
+            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
+            let output = AVCapturePhotoOutput()
+            session.addOutput(output)
+            final class Nothing: NSObject, AVCapturePhotoCaptureDelegate {}
+            output.capturePhoto(with: AVCapturePhotoSettings(), delegate: Nothing())
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("No active and enabled video connection") } == true)
+    }
+
     @Test("A zoom factor beyond the format's maximum traps")
     func zoomOutOfRange() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

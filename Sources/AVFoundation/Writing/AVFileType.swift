@@ -10,6 +10,12 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
     public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
     /// An MPEG-4 file with Apple extensions (.m4v).
     public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
+    /// A JPEG image (.jpg).
+    public static let jpg = AVFileType(rawValue: "public.jpeg")
+    /// A HEIC image (.heic).
+    public static let heic = AVFileType(rawValue: "public.heic")
+    /// A TIFF image (.tif).
+    public static let tif = AVFileType(rawValue: "public.tiff")
 
     /// The FFmpeg muxer that writes this type.
     var muxerName: String { self == .mov ? "mov" : "mp4" }

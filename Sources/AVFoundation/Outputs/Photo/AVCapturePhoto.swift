@@ -1,0 +1,34 @@
+import Foundation
+
+/// A container for image data from a photo capture output.
+open class AVCapturePhoto: NSObject, @unchecked Sendable {
+    private let encoded: Data?
+    /// The photo's pixels, for an uncompressed photo; nil for a compressed one.
+    public let pixelBuffer: CVPixelBuffer?
+    /// A preview of the photo, when the settings asked for one.
+    public let previewPixelBuffer: CVPixelBuffer?
+    /// The photo's metadata, in the Image I/O dictionary format.
+    public let metadata: [String: Any]
+    /// The time the photo was captured, on the session's clock (host time).
+    public let timestamp: CMTime
+    /// The settings the photo was captured with.
+    public let resolvedSettings: AVCaptureResolvedPhotoSettings
+    /// The photo's number among the photos of its capture request, from 1.
+    public let photoCount: Int
+    /// Whether this is the capture request's raw photo.
+    public var isRawPhoto: Bool { false }
+
+    init(encoded: Data?, pixelBuffer: CVPixelBuffer?, metadata: [String: Any], timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        self.encoded = encoded
+        self.pixelBuffer = pixelBuffer
+        previewPixelBuffer = nil
+        self.metadata = metadata
+        self.timestamp = timestamp
+        self.resolvedSettings = resolvedSettings
+        photoCount = 1
+        super.init()
+    }
+
+    /// The photo as the bytes of a file: a JPEG for a JPEG photo; nil for an uncompressed one.
+    open func fileDataRepresentation() -> Data? { encoded }
+}

@@ -1,0 +1,218 @@
+import CaptureDevices
+import Foundation
+
+/// A capture output for still images, Live Photos and other photography workflows.
+///
+/// The output keeps the newest frame its camera delivered (one frame of the camera's pool, held
+/// by reference), so a photo is the frame that was current when `capturePhoto(with:delegate:)`
+/// was called: zero shutter lag. Encoding and the delegate's calls happen on a queue of the
+/// output's own, never on the camera's thread. Photos have the size of the session's video.
+open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
+    /// How a capture trades speed for quality.
+    public enum QualityPrioritization: Int, Comparable, Sendable {
+        /// As fast as possible: the encoder's quickest settings.
+        case speed = 1
+        /// A balance of speed and quality.
+        case balanced = 2
+        /// The best quality, taking longer.
+        case quality = 3
+
+        /// Whether one prioritization asks for less quality than another.
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private struct State {
+        var newest: CMSampleBuffer?
+        var usedSettings: Set<Int64> = []
+        var maxPhotoQualityPrioritization: QualityPrioritization = .balanced
+        var waiting: [(CMSampleBuffer) -> Void] = []
+        var isZeroShutterLagEnabled = true
+    }
+    private let state = LockedValue(State())
+    /// Where photos are made and the delegates called, one capture after another.
+    private let processing = DispatchQueue(label: "AVCapturePhotoOutput")
+    private let encoder = JPEGEncoder()
+
+    /// Creates a photo output.
+    public override init() { super.init() }
+
+    // MARK: Capabilities
+
+    /// The codecs photos can be compressed with: JPEG, through libjpeg-turbo.
+    open var availablePhotoCodecTypes: [AVVideoCodecType] { [.jpeg] }
+    /// The pixel formats uncompressed photos can be delivered in.
+    open var availablePhotoPixelFormatTypes: [OSType] {
+        [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
+    }
+    /// The file types photos can be written as.
+    open var availablePhotoFileTypes: [AVFileType] { [.jpg] }
+    /// The flash modes the connected camera offers for photos.
+    open var supportedFlashModes: [AVCaptureDevice.FlashMode] {
+        guard let camera else { return [] }
+        return camera.hasFlash ? [.off, .on, .auto] : [.off]
+    }
+    /// The largest quality prioritization captures may ask for.
+    open var maxPhotoQualityPrioritization: QualityPrioritization {
+        get { state.withLock { $0.maxPhotoQualityPrioritization } }
+        set { state.withLock { $0.maxPhotoQualityPrioritization = newValue } }
+    }
+    /// The largest photo this output delivers: the size of the session's video.
+    open var maxPhotoDimensions: CMVideoDimensions {
+        get {
+            if let frame = state.withLock({ $0.newest })?.imageBufferStorage { return CMVideoDimensions(width: Int32(frame.width), height: Int32(frame.height)) }
+            return camera?.activeFormat.formatDescription.dimensions ?? CMVideoDimensions()
+        }
+        set {
+            let supported = maxPhotoDimensions
+            if newValue.width > supported.width || newValue.height > supported.height {
+                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setMaxPhotoDimensions:] \(newValue.width)x\(newValue.height) is larger than the format supports")
+            }
+        }
+    }
+    /// Whether Live Photos can be captured: not yet.
+    open var isLivePhotoCaptureSupported: Bool { false }
+    /// Whether Live Photo capture is on; it cannot be while unsupported.
+    open var isLivePhotoCaptureEnabled: Bool {
+        get { false }
+        set { if newValue { ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setLivePhotoCaptureEnabled:] Live Photo capture is not supported") } }
+    }
+    /// Whether depth data can be delivered with photos: not yet.
+    open var isDepthDataDeliverySupported: Bool { false }
+    /// Whether depth data delivery is on.
+    open var isDepthDataDeliveryEnabled: Bool { false }
+    /// Whether portrait effects mattes can be delivered: no segmenter exists here.
+    open var isPortraitEffectsMatteDeliverySupported: Bool { false }
+    /// Whether portrait effects matte delivery is on.
+    open var isPortraitEffectsMatteDeliveryEnabled: Bool { false }
+    /// The semantic segmentation mattes photos can carry: none.
+    open var availableSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] { [] }
+    /// The semantic segmentation mattes photos carry.
+    open var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] { [] }
+    /// Whether a photo can be the frame current when it is asked for: yes, from the frames the output keeps.
+    open var isZeroShutterLagSupported: Bool { true }
+    /// Whether a photo is the frame current when it is asked for, rather than the next one.
+    open var isZeroShutterLagEnabled: Bool {
+        get { state.withLock { $0.isZeroShutterLagEnabled } }
+        set { state.withLock { $0.isZeroShutterLagEnabled = newValue } }
+    }
+    /// Whether captures can overlap their processing: not yet.
+    open var isResponsiveCaptureSupported: Bool { false }
+    /// Whether responsive capture is on.
+    open var isResponsiveCaptureEnabled: Bool { false }
+    /// Whether fast capture prioritization is offered: not yet.
+    open var isFastCapturePrioritizationSupported: Bool { false }
+    /// Whether fast capture prioritization is on.
+    open var isFastCapturePrioritizationEnabled: Bool { false }
+    /// Whether photos can be delivered later as proxies: not yet.
+    open var isAutoDeferredPhotoDeliverySupported: Bool { false }
+    /// Whether deferred photo delivery is on.
+    open var isAutoDeferredPhotoDeliveryEnabled: Bool { false }
+
+    private var camera: AVCaptureDevice? {
+        connections.first { $0.mediaType == .video }?.sourceDevice
+    }
+
+    // MARK: Capturing
+
+    /// Takes a photo with `settings`, reporting its progress and result to `delegate`.
+    open func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate) {
+        let method = "-[AVCapturePhotoOutput capturePhotoWithSettings:delegate:]"
+        guard let connection = connections.first(where: { $0.mediaType == .video }), connection.isEnabled, connection.isActive else {
+            ProgrammingError.invalidArgument("\(method) No active and enabled video connection")
+        }
+        let reused = state.withLock { state in !state.usedSettings.insert(settings.uniqueID).inserted }
+        if reused { ProgrammingError.invalidArgument("\(method) Settings may not be re-used") }
+        if let codec = settings.photoCodecType, !availablePhotoCodecTypes.contains(codec) {
+            ProgrammingError.invalidArgument("\(method) Unsupported photo codec \(codec.rawValue); see availablePhotoCodecTypes")
+        }
+        if settings.photoCodecType == nil {
+            guard let pixelFormat = settings.photoPixelFormatType, availablePhotoPixelFormatTypes.contains(pixelFormat) else {
+                ProgrammingError.invalidArgument("\(method) Unsupported format \(String(describing: settings.format)); see availablePhotoCodecTypes and availablePhotoPixelFormatTypes")
+            }
+        }
+        if !supportedFlashModes.contains(settings.flashMode) {
+            ProgrammingError.invalidArgument("\(method) Unsupported flash mode \(settings.flashMode); see supportedFlashModes")
+        }
+        if settings.photoQualityPrioritization > maxPhotoQualityPrioritization {
+            ProgrammingError.invalidArgument("\(method) photoQualityPrioritization may not exceed maxPhotoQualityPrioritization")
+        }
+        let largest = maxPhotoDimensions
+        if settings.maxPhotoDimensions.width > largest.width || settings.maxPhotoDimensions.height > largest.height {
+            ProgrammingError.invalidArgument("\(method) maxPhotoDimensions \(settings.maxPhotoDimensions.width)x\(settings.maxPhotoDimensions.height) is larger than the output's")
+        }
+        if settings.livePhotoMovieFileURL != nil {
+            ProgrammingError.invalidArgument("\(method) Live Photo capture is not supported; see isLivePhotoCaptureSupported")
+        }
+        let flash = camera.map { camera in
+            camera.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && camera.backend.imaging.current.sceneLuminance < 0.3))
+        } ?? false
+        // Zero shutter lag: the frame current now; otherwise (or before the first frame) the next one.
+        let current = state.withLock { $0.isZeroShutterLagEnabled ? $0.newest : nil }
+        let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, frame: current)
+        if current == nil {
+            state.withLock { $0.waiting.append { [self] frame in process(request.with(frame)) } }
+        } else {
+            process(request)
+        }
+    }
+
+    private struct PhotoRequest: @unchecked Sendable {
+        let settings: AVCapturePhotoSettings
+        let delegate: AVCapturePhotoCaptureDelegate
+        let flash: Bool
+        let frame: CMSampleBuffer?
+
+        func with(_ frame: CMSampleBuffer) -> PhotoRequest { PhotoRequest(settings: settings, delegate: delegate, flash: flash, frame: frame) }
+    }
+
+    /// Makes the photo and tells the delegate, in the order of seed 001's timeline, on the output's queue.
+    private func process(_ request: PhotoRequest) {
+        processing.async { [self] in
+            guard let frame = request.frame, let pixels = frame.imageBufferStorage else { return }
+            let dimensions = CMVideoDimensions(width: Int32(pixels.width), height: Int32(pixels.height))
+            let resolved = AVCaptureResolvedPhotoSettings(uniqueID: request.settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: request.flash,
+                                                          photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
+            let delegate = request.delegate
+            delegate.photoOutput(self, willBeginCaptureFor: resolved)
+            delegate.photoOutput(self, willCapturePhotoFor: resolved)
+            delegate.photoOutput(self, didCapturePhotoFor: resolved)
+            var encoded: Data?
+            var pixelBuffer: CVPixelBuffer?
+            var failure: Error?
+            if request.settings.photoCodecType == .jpeg {
+                // Quality follows the prioritization: .speed skips the accurate transform's extra work.
+                encoded = encoder.encode(pixels, quality: request.settings.photoQualityPrioritization == .speed ? 85 : 92)
+                if encoded == nil { failure = AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as JPEG."]) }
+            } else if let format = request.settings.photoPixelFormatType {
+                // An uncompressed photo is a copy of its own, so the camera's buffer goes back to the camera.
+                let copy = CVPixelBuffer(width: pixels.width, height: pixels.height, pixelFormatType: format)
+                if let copy, PixelFormatConverter().convert(pixels, into: copy) { pixelBuffer = copy } else {
+                    failure = AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be converted to \(format.fourCharacterString)."])
+                }
+            }
+            let metadata: [String: Any] = [
+                "Orientation": 1, "PixelWidth": Int(pixels.width), "PixelHeight": Int(pixels.height),
+                "{Exif}": ["PixelXDimension": Int(pixels.width), "PixelYDimension": Int(pixels.height)],
+            ]
+            let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, metadata: metadata, timestamp: frame.presentationTimeStamp,
+                                       resolvedSettings: resolved)
+            delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)
+            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
+        }
+    }
+
+    // MARK: Session hooks
+
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+
+    /// Keeps the newest frame (one of the camera's buffers, by reference) and hands it to captures waiting for one.
+    override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard sampleBuffer.imageBufferStorage != nil else { return }
+        let waiting = state.withLock { state -> [(CMSampleBuffer) -> Void] in
+            state.newest = sampleBuffer
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        for capture in waiting { capture(sampleBuffer) }
+    }
+}

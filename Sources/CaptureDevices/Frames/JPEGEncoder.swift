@@ -1,0 +1,53 @@
+import CTurboJPEG
+import CoreVideo
+import Foundation
+
+/// Encodes frames as JPEG with libjpeg-turbo's TurboJPEG, for photos.
+///
+/// A frame in another format is converted to BGRA first (in memory the encoder keeps); the
+/// output buffer is TurboJPEG's worst case for the size, kept between photos of that size.
+/// Thread ownership: one encoder belongs to one thread at a time.
+package final class JPEGEncoder: @unchecked Sendable {
+    private let handle: tjhandle?
+    private let converter = PixelFormatConverter()
+    private var bgra: CVPixelBuffer?
+    private var output: UnsafeMutablePointer<UInt8>?
+    private var outputCapacity = 0
+
+    package init() { handle = tjInitCompress() }
+
+    deinit {
+        if let handle { tjDestroy(handle) }
+        if let output { tjFree(output) }
+    }
+
+    /// The frame as a baseline 4:2:0 JPEG at `quality` (1...100); nil when it cannot be encoded.
+    package func encode(_ frame: CVPixelBuffer, quality: Int32) -> Data? {
+        guard let handle else { return nil }
+        var source = frame
+        if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
+            if bgra?.width != frame.width || bgra?.height != frame.height {
+                bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
+            }
+            guard let bgra, converter.convert(frame, into: bgra) else { return nil }
+            source = bgra
+        }
+        let needed = Int(tjBufSize(Int32(frame.width), Int32(frame.height), Int32(TJSAMP_420.rawValue)))
+        if needed > outputCapacity {
+            if let output { tjFree(output) }
+            output = tjAlloc(Int32(needed))
+            outputCapacity = output == nil ? 0 : needed
+        }
+        guard output != nil else { return nil }
+        var buffer: UnsafeMutablePointer<UInt8>? = output
+        var size = UInt(outputCapacity)
+        let plane = source.planes[0]
+        // TJFLAG_NOREALLOC: the buffer is already TurboJPEG's worst case.
+        let result = tjCompress2(handle, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(plane.bytesPerRow),
+                                 Int32(frame.height), Int32(TJPF_BGRA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), quality,
+                                 TJFLAG_NOREALLOC | TJFLAG_ACCURATEDCT)
+        guard result == 0 else { return nil }
+        guard let buffer else { return nil }
+        return Data(bytes: buffer, count: Int(size))
+    }
+}
