@@ -20,18 +20,7 @@ struct Monitor: ParsableCommand {
         let session = AVCaptureSession()
         let stats = MonitorStatistics(workMilliseconds: work, keepsLastFrame: saveFrame != nil)
         session.beginConfiguration()
-        guard let camera = device.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video) else {
-            throw CommandFailure("No camera \(device ?? "") found; see `avcapture devices`.")
-        }
-        let cameraInput = try AVCaptureDeviceInput(device: camera)
-        guard session.canAddInput(cameraInput) else { throw CommandFailure("The camera cannot be added to a session.") }
-        session.addInput(cameraInput)
-        if let preset {
-            let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
-            guard session.canSetSessionPreset(named) else { throw CommandFailure("The camera does not support the preset \(preset).") }
-            session.sessionPreset = named
-        }
-        if let format { try FormatChoice.apply(format, to: camera) }
+        let camera = try CameraChoice.addCamera(device, preset: preset, format: format, to: session)
         let video = AVCaptureVideoDataOutput()
         if let pixelFormat {
             guard let code = FormatChoice.pixelFormats[pixelFormat], video.availableVideoPixelFormatTypes.contains(code) else {

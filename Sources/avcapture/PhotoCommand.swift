@@ -29,16 +29,7 @@ struct Photo: ParsableCommand {
 
         let session = AVCaptureSession()
         session.beginConfiguration()
-        guard let camera = device.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video), camera.hasMediaType(.video) else {
-            throw CommandFailure("No camera \(device ?? "") found; see `avcapture devices`.")
-        }
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        if let preset {
-            let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
-            guard session.canSetSessionPreset(named) else { throw CommandFailure("The camera does not support the preset \(preset).") }
-            session.sessionPreset = named
-        }
-        if let format { try FormatChoice.apply(format, to: camera) }
+        let camera = try CameraChoice.addCamera(device, preset: preset, format: format, to: session)
         let photos = AVCapturePhotoOutput()
         session.addOutput(photos)
         session.commitConfiguration()

@@ -27,16 +27,7 @@ struct Record: ParsableCommand {
         if let location { try RecordingRequest.checkLocation(location) }
         let session = AVCaptureSession()
         session.beginConfiguration()
-        guard let camera = video.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video), camera.hasMediaType(.video) else {
-            throw CommandFailure("No camera \(video ?? "") found; see `avcapture devices`.")
-        }
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        if let preset {
-            let named = AVCaptureSession.Preset(rawValue: "AVCaptureSessionPreset" + (preset.prefix(1).uppercased() + preset.dropFirst()))
-            guard session.canSetSessionPreset(named) else { throw CommandFailure("The camera does not support the preset \(preset).") }
-            session.sessionPreset = named
-        }
-        if let format { try FormatChoice.apply(format, to: camera) }
+        _ = try CameraChoice.addCamera(video, preset: preset, format: format, to: session)
         if !noAudio {
             if let audio {
                 guard let microphone = AVCaptureDevice(uniqueID: audio), microphone.hasMediaType(.audio) else {

@@ -28,16 +28,10 @@ struct ProgrammingErrorTests {
     @Test("Reusing photo settings traps, as Apple's photo output does")
     func reusedPhotoSettings() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            isolateLockFiles()
-            let session = AVCaptureSession()
-            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
-            let output = AVCapturePhotoOutput()
-            session.addOutput(output)
-            session.startRunning()
-            final class Nothing: NSObject, AVCapturePhotoCaptureDelegate {}
+            let (output, nothing) = photoOutput(camera: AVCaptureDevice.default(for: .video)!, running: true)
             let settings = AVCapturePhotoSettings()
-            output.capturePhoto(with: settings, delegate: Nothing())
-            output.capturePhoto(with: settings, delegate: Nothing())
+            output.capturePhoto(with: settings, delegate: nothing)
+            output.capturePhoto(with: settings, delegate: nothing)
         }
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Settings may not be re-used") } == true)
     }
@@ -45,17 +39,10 @@ struct ProgrammingErrorTests {
     @Test("A flash mode the camera does not have traps")
     func unsupportedPhotoFlash() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            isolateLockFiles()
-            let session = AVCaptureSession()
-            let front = AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)!
-            session.addInput(try! AVCaptureDeviceInput(device: front))
-            let output = AVCapturePhotoOutput()
-            session.addOutput(output)
-            session.startRunning()
-            final class Nothing: NSObject, AVCapturePhotoCaptureDelegate {}
+            let (output, nothing) = photoOutput(camera: AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)!, running: true)
             let settings = AVCapturePhotoSettings()
             settings.flashMode = .on
-            output.capturePhoto(with: settings, delegate: Nothing())
+            output.capturePhoto(with: settings, delegate: nothing)
         }
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported flash mode") } == true)
     }
@@ -63,13 +50,8 @@ struct ProgrammingErrorTests {
     @Test("A photo from a session that is not running traps: no active video connection")
     func photoWithoutRunningSession() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            isolateLockFiles()
-            let session = AVCaptureSession()
-            session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.default(for: .video)!))
-            let output = AVCapturePhotoOutput()
-            session.addOutput(output)
-            final class Nothing: NSObject, AVCapturePhotoCaptureDelegate {}
-            output.capturePhoto(with: AVCapturePhotoSettings(), delegate: Nothing())
+            let (output, nothing) = photoOutput(camera: AVCaptureDevice.default(for: .video)!, running: false)
+            output.capturePhoto(with: AVCapturePhotoSettings(), delegate: nothing)
         }
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("No active and enabled video connection") } == true)
     }
@@ -189,6 +171,23 @@ struct ProgrammingErrorTests {
         }
     }
 }
+
+/// A delegate that ignores every call.
+private final class IgnoringPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate {}
+
+/// In a child process: a session with `camera` and a photo output, running or not, and a delegate.
+private func photoOutput(camera: AVCaptureDevice, running: Bool) -> (AVCapturePhotoOutput, AVCapturePhotoCaptureDelegate) {
+    isolateLockFiles()
+    let session = AVCaptureSession()
+    session.addInput(try! AVCaptureDeviceInput(device: camera))
+    let output = AVCapturePhotoOutput()
+    session.addOutput(output)
+    if running { session.startRunning() }
+    // The session lives as long as the child, which ends at the trap.
+    retainedSessions.append(session)
+    return (output, IgnoringPhotoDelegate())
+}
+nonisolated(unsafe) private var retainedSessions: [AVCaptureSession] = []
 
 /// Gives a child process lock files of its own, so that parallel children do not contend for a device's lock.
 private func isolateLockFiles() {
