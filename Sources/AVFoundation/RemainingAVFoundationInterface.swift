@@ -12,9 +12,9 @@
 //     (supportedMaxPhotoDimensions), the flash showing in the virtual picture, previewPhotoFormat and embedded
 //     thumbnails, fileDataRepresentation() of uncompressed photos (TIFF), multi-frame noise reduction for .quality,
 //     Live Photos and their delegate calls, AVDepthData, AVCaptureDeferredPhotoProxy, responsive capture.
-// open class AVCaptureStillImageOutput: AVCaptureOutput
-//     func captureStillImageAsynchronously(from connection: AVCaptureConnection, completionHandler: @escaping (CMSampleBuffer?, Error?) -> Void)
-//     class func jpegStillImageNSDataRepresentation(_ jpegSampleBuffer: CMSampleBuffer) -> Data?
+// AVCaptureStillImageOutput: implemented (JPEG and uncompressed stills of the video's size); its EXIF attachments
+//     (CMGetAttachment(buffer, key: kCGImagePropertyExifDictionary, ...)) and their merging into
+//     jpegStillImageNSDataRepresentation(_:) come with EXIF writing (libexif).
 // open class AVCaptureMetadataOutput: AVCaptureOutput
 //     func setMetadataObjectsDelegate(_ objectsDelegate: AVCaptureMetadataOutputObjectsDelegate?, queue objectsCallbackQueue: DispatchQueue?)
 //     var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] { get }

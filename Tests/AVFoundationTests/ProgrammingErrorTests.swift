@@ -56,6 +56,21 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("No active and enabled video connection") } == true)
     }
 
+    @Test("Asking a still image output for the JPEG of an uncompressed still traps")
+    func jpegOfUncompressedStill() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var buffer: CVPixelBuffer?
+            CVPixelBufferCreate(nil, 16, 16, kCVPixelFormatType_32BGRA, nil, &buffer)
+            var description: CMVideoFormatDescription?
+            CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: buffer!, formatDescriptionOut: &description)
+            var sample: CMSampleBuffer?
+            var timing = CMSampleTimingInfo()
+            CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: buffer!, formatDescription: description!, sampleTiming: &timing, sampleBufferOut: &sample)
+            _ = AVCaptureStillImageOutput.jpegStillImageNSDataRepresentation(sample!)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Not a jpeg sample buffer") } == true)
+    }
+
     @Test("A zoom factor beyond the format's maximum traps")
     func zoomOutOfRange() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -22,13 +22,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     private struct State {
-        var newest: CMSampleBuffer?
         var usedSettings: Set<Int64> = []
         var maxPhotoQualityPrioritization: QualityPrioritization = .balanced
-        var waiting: [(CMSampleBuffer) -> Void] = []
         var isZeroShutterLagEnabled = true
     }
     private let state = LockedValue(State())
+    private let newest = NewestFrame()
     /// Where photos are made and the delegates called, one capture after another.
     private let processing = DispatchQueue(label: "AVCapturePhotoOutput")
     private let encoder = JPEGEncoder()
@@ -59,7 +58,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// The largest photo this output delivers: the size of the session's video.
     open var maxPhotoDimensions: CMVideoDimensions {
         get {
-            if let frame = state.withLock({ $0.newest })?.imageBufferStorage { return CMVideoDimensions(width: Int32(frame.width), height: Int32(frame.height)) }
+            if let frame = newest.current?.imageBufferStorage { return CMVideoDimensions(width: Int32(frame.width), height: Int32(frame.height)) }
             return camera?.activeFormat.formatDescription.dimensions ?? CMVideoDimensions()
         }
         set {
@@ -147,10 +146,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             camera.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && camera.backend.imaging.current.sceneLuminance < 0.3))
         } ?? false
         // Zero shutter lag: the frame current now; otherwise (or before the first frame) the next one.
-        let current = state.withLock { $0.isZeroShutterLagEnabled ? $0.newest : nil }
+        let current = isZeroShutterLagEnabled ? newest.current : nil
         let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, frame: current)
         if current == nil {
-            state.withLock { $0.waiting.append { [self] frame in process(request.with(frame)) } }
+            newest.next { [self] frame in process(request.with(frame)) }
         } else {
             process(request)
         }
@@ -207,12 +206,6 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Keeps the newest frame (one of the camera's buffers, by reference) and hands it to captures waiting for one.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        guard sampleBuffer.imageBufferStorage != nil else { return }
-        let waiting = state.withLock { state -> [(CMSampleBuffer) -> Void] in
-            state.newest = sampleBuffer
-            defer { state.waiting.removeAll() }
-            return state.waiting
-        }
-        for capture in waiting { capture(sampleBuffer) }
+        if sampleBuffer.imageBufferStorage != nil { newest.receive(sampleBuffer) }
     }
 }
