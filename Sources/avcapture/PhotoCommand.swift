@@ -18,10 +18,7 @@ struct Photo: ParsableCommand {
         guard ["jpg", "jpeg"].contains(url.pathExtension.lowercased()) else {
             throw CommandFailure("Cannot write .\(url.pathExtension) photos yet; name the photo .jpg or .jpeg.")
         }
-        if FileManager.default.fileExists(atPath: url.path) { throw CommandFailure("\(url.path) already exists; avcapture never overwrites a file.") }
-        if let (reason, _) = FolderCheck.whyUnwritable(url.deletingLastPathComponent().path) {
-            throw CommandFailure("Cannot write in the folder \(url.deletingLastPathComponent().path): \(reason).")
-        }
+        try RecordingRequest.checkNewFile(url)
         let flashModes: [String: AVCaptureDevice.FlashMode] = ["off": .off, "on": .on, "auto": .auto]
         guard let flashMode = flashModes[flash] else { throw CommandFailure("--flash is off, on or auto; got \(flash).") }
         let prioritizations: [String: AVCapturePhotoOutput.QualityPrioritization] = ["speed": .speed, "balanced": .balanced, "quality": .quality]

@@ -1,7 +1,7 @@
 import AVFoundation
 import Foundation
 
-/// What `avcapture record` accepts before it starts anything.
+/// What `avcapture record` (and, for its file, `photo`) accepts before it starts anything.
 enum RecordingRequest {
     /// The file types a movie is written in, by extension.
     static let movieExtensions = ["mov": "QuickTime", "mp4": "MPEG-4", "m4v": "MPEG-4"]
@@ -13,6 +13,11 @@ enum RecordingRequest {
             let named = pathExtension.isEmpty ? "a file with no extension" : ".\(pathExtension) files"
             throw CommandFailure("Cannot write \(named); name the movie .mov (QuickTime), .mp4 or .m4v (MPEG-4).")
         }
+        try checkNewFile(url)
+    }
+
+    /// Refuses a file that exists (avcapture never overwrites one), or a folder that cannot take a new file, saying why.
+    static func checkNewFile(_ url: URL) throws(CommandFailure) {
         if FileManager.default.fileExists(atPath: url.path) {
             throw CommandFailure("\(url.path) already exists; avcapture never overwrites a file.")
         }

@@ -68,21 +68,7 @@ extension AVCaptureDevice {
                                       changeHandler: @escaping @Sendable (AVCaptureDevice.Type, NSKeyValueObservedChange<Value>) -> Void)
         -> NSKeyValueObservation {
         nonisolated(unsafe) let path = keyPath
-        let last = LockedValue<Value?>(AVCaptureDevice.self[keyPath: keyPath])
-        let id = classObservations.add(keyPath: keyPath) {
-            let new = AVCaptureDevice.self[keyPath: path]
-            let old = last.withLock { last -> Value? in
-                defer { last = new }
-                return last
-            }
-            changeHandler(AVCaptureDevice.self, NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? new : nil,
-                                                                         oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
-        }
-        if options.contains(.initial) {
-            changeHandler(AVCaptureDevice.self, NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? AVCaptureDevice.self[keyPath: keyPath] : nil,
-                                                                         oldValue: nil, indexes: nil, isPrior: false))
-        }
-        let registry = classObservations
-        return NSKeyValueObservation { registry.remove(id) }
+        return classObservations.observe(keyPath, options: options, read: { AVCaptureDevice.self[keyPath: path] },
+                                         deliver: { changeHandler(AVCaptureDevice.self, $0) })
     }
 }

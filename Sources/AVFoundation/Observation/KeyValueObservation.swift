@@ -110,27 +110,38 @@ public final class KeyValueObservationRegistry: @unchecked Sendable {
     package var isEmpty: Bool { entries.withLock { $0.isEmpty } }
 }
 
-extension _KeyValueObservable {
-    /// Observes a property: `changeHandler` runs after each change of its value.
-    public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
-                               changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation {
-        let registry = _observations
-        let last = LockedValue<Value?>(self[keyPath: keyPath])
-        nonisolated(unsafe) let path = keyPath
-        let id = registry.add(keyPath: keyPath) { [weak self] in
-            guard let self else { return }
-            let new = self[keyPath: path]
+extension KeyValueObservationRegistry {
+    /// Observes the value `read` gives for `keyPath`: `deliver` runs after each change with the
+    /// options' old and new values, and at once with `.initial`. `read` returns nil when the
+    /// observed object is gone, and then nothing is delivered.
+    func observe<Value>(_ keyPath: AnyKeyPath, options: NSKeyValueObservingOptions, read: @escaping () -> Value??,
+                        deliver: @escaping (NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation {
+        let last = LockedValue<Value?>(read() ?? nil)
+        let id = add(keyPath: keyPath) {
+            guard let new = read() else { return }
             let old = last.withLock { last -> Value? in
                 defer { last = new }
                 return last
             }
-            changeHandler(self, NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? new : nil,
-                                                         oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
+            deliver(NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? new : nil,
+                                             oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
         }
-        if options.contains(.initial) {
-            changeHandler(self, NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? self[keyPath: keyPath] : nil,
-                                                         oldValue: nil, indexes: nil, isPrior: false))
+        if options.contains(.initial), let now = read() {
+            deliver(NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? now : nil, oldValue: nil, indexes: nil, isPrior: false))
         }
-        return NSKeyValueObservation { registry.remove(id) }
+        return NSKeyValueObservation { [self] in remove(id) }
+    }
+}
+
+extension _KeyValueObservable {
+    /// Observes a property: `changeHandler` runs after each change of its value.
+    public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+                               changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation {
+        nonisolated(unsafe) let path = keyPath
+        return _observations.observe(keyPath, options: options, read: { [weak self] () -> Value?? in
+            guard let self else { return .none }  // gone: nothing to deliver
+            return .some(self[keyPath: path])
+        },
+                                     deliver: { [weak self] change in if let self { changeHandler(self, change) } })
     }
 }

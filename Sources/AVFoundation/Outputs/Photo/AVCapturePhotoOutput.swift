@@ -40,9 +40,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// The codecs photos can be compressed with: JPEG, through libjpeg-turbo.
     open var availablePhotoCodecTypes: [AVVideoCodecType] { [.jpeg] }
     /// The pixel formats uncompressed photos can be delivered in.
-    open var availablePhotoPixelFormatTypes: [OSType] {
-        [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
-    }
+    open var availablePhotoPixelFormatTypes: [OSType] { uncompressedStillPixelFormats }
     /// The file types photos can be written as.
     open var availablePhotoFileTypes: [AVFileType] { [.jpg] }
     /// The flash modes the connected camera offers for photos.

@@ -23,9 +23,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     /// The codecs stills can be compressed with.
     open var availableImageDataCodecTypes: [AVVideoCodecType] { [.jpeg] }
     /// The pixel formats uncompressed stills can be delivered in.
-    open var availableImageDataCVPixelFormatTypes: [OSType] {
-        [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
-    }
+    open var availableImageDataCVPixelFormatTypes: [OSType] { uncompressedStillPixelFormats }
 
     /// How stills are delivered: `AVVideoCodecKey: .jpeg` (the default), or `kCVPixelBufferPixelFormatTypeKey` for uncompressed pixels.
     open var outputSettings: [String: Any]! {

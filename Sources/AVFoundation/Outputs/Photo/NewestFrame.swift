@@ -1,5 +1,10 @@
 import Foundation
 
+/// The pixel formats the photo and still image outputs deliver uncompressed stills in.
+let uncompressedStillPixelFormats: [OSType] = [
+    kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+]
+
 /// The newest frame a still output received, kept by reference (one buffer of the camera's
 /// pool), and the captures waiting for the next one. Thread-safe; `receive` runs on the
 /// camera's thread and only stores and hands over.
