@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
 set -euo pipefail
-packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev pkg-config)
+packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config)
 if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
-  # Real servers for the tests: a private PulseAudio daemon, sox for tones, and a private
+  # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
+  # to read the photos back, and a private
   # PipeWire stack (scripts/servers/pipewire.sh) with its session manager and session bus.
-  packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus)
+  packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus libimage-exiftool-perl libheif-examples)
 fi
 if [ "${1:-}" = "--with-peers" ]; then
   # Peers the benchmarks compare against, in the same run.

@@ -4,5 +4,6 @@
 @_exported import CoreGraphics
 @_exported import CoreMedia
 @_exported import CoreVideo
+@_exported import ImageIO
 @_exported import class CaptureDevices.VirtualScene
 @_exported import class QuartzCore.CALayer

@@ -43,7 +43,6 @@ final class PhotoOutputTests: CaptureTestCase {
 
     func testAJPEGPhotoFollowsSeed001sTimelineAndDecodes() throws {
         let (_, output) = try photoSession()
-        XCTAssertEqual(output.availablePhotoCodecTypes, [.jpeg])
         XCTAssertEqual(output.supportedFlashModes, [.off, .on, .auto], "the virtual back camera has a flash")
         let settings = AVCapturePhotoSettings()
         XCTAssertEqual(settings.photoCodecType, .jpeg)
@@ -129,5 +128,120 @@ final class PhotoOutputTests: CaptureTestCase {
         spin(0.5)
         XCTAssertTrue(try flash(.auto), "a dark one does")
         backCamera.virtualScene!.lightsOn()
+    }
+}
+
+/// What photos carry: EXIF written with libexif (read back by exiftool), HEIC through libheif
+/// (read back by heif-info), and a flash that lights a dark scene.
+final class PhotoFileTests: CaptureTestCase {
+    private func photoSession() throws -> (AVCaptureSession, AVCapturePhotoOutput) {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .vga640x480
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let output = AVCapturePhotoOutput()
+        session.addOutput(output)
+        output.maxPhotoQualityPrioritization = .quality
+        session.startRunning()
+        XCTAssertTrue(waitUntil { output.maxPhotoDimensions.width > 0 })
+        return (session, output)
+    }
+
+    private func take(_ settings: AVCapturePhotoSettings, with output: AVCapturePhotoOutput) throws -> AVCapturePhoto {
+        let processor = PhotoOutputTests.Processor()
+        output.capturePhoto(with: settings, delegate: processor)
+        XCTAssertTrue(waitUntil(timeout: 30) { processor.isFinished })
+        XCTAssertTrue(processor.errors.values.isEmpty, "\(processor.errors.values)")
+        return try XCTUnwrap(processor.photos.values.first)
+    }
+
+    func testAJPEGPhotoCarriesTheCapturesEXIFAndTheAppsGPS() throws {
+        try XCTSkipUnless(ImageTools.hasExifTool, "exiftool (libimage-exiftool-perl) reads the photos back")
+        let (session, output) = try photoSession()
+        let connection = try XCTUnwrap(output.connection(with: .video))
+        connection.videoRotationAngle = 90
+        let settings = AVCapturePhotoSettings()
+        settings.metadata = [kCGImagePropertyGPSDictionary as String: [
+            kCGImagePropertyGPSLatitude as String: 48.8584, kCGImagePropertyGPSLatitudeRef as String: "N",
+            kCGImagePropertyGPSLongitude as String: 2.2945, kCGImagePropertyGPSLongitudeRef as String: "E",
+            kCGImagePropertyGPSAltitude as String: 35.5,
+        ]]
+        let before = Date()
+        let photo = try take(settings, with: output)
+        // The in-memory metadata, in Image I/O's dictionary format.
+        XCTAssertEqual(photo.metadata[kCGImagePropertyOrientation as String] as? Int, 6, "a quarter turn clockwise to display")
+        let exif = try XCTUnwrap(photo.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])
+        XCTAssertEqual(exif[kCGImagePropertyExifPixelXDimension as String] as? Int, 640)
+        XCTAssertNotNil(exif[kCGImagePropertyExifExposureTime as String])
+        XCTAssertNotNil(photo.metadata[kCGImagePropertyGPSDictionary as String], "the settings' metadata is merged in")
+        XCTAssertFalse(session.isInterrupted)
+
+        // The file, as exiftool reads it.
+        let tags = try ImageTools.exif(of: try XCTUnwrap(photo.fileDataRepresentation()), fileExtension: "jpg")
+        XCTAssertEqual(tags["Orientation"] as? Int, 6)
+        XCTAssertEqual(tags["Make"] as? String, backCamera.manufacturer)
+        XCTAssertEqual(tags["Model"] as? String, backCamera.localizedName)
+        XCTAssertEqual(tags["ExifImageWidth"] as? Int, 640)
+        XCTAssertEqual(tags["ExifImageHeight"] as? Int, 480)
+        XCTAssertEqual(tags["ImageWidth"] as? Int, 640)
+        let exposure = try XCTUnwrap(tags["ExposureTime"] as? Double)
+        XCTAssertEqual(exposure, CMTimeGetSeconds(backCamera.exposureDuration), accuracy: exposure * 0.05)
+        XCTAssertEqual(tags["ISO"] as? Int, Int(backCamera.iso.rounded()))
+        XCTAssertEqual(try XCTUnwrap(tags["FNumber"] as? Double), Double(backCamera.lensAperture), accuracy: 0.01)
+        XCTAssertEqual(tags["Flash"] as? Int, 0x10, "did not fire; flash mode off")
+        XCTAssertNotNil(tags["FocalLengthIn35mmFormat"])
+        XCTAssertNotNil(tags["LensModel"])
+        let subseconds = try XCTUnwrap(tags["SubSecTimeOriginal"])
+        XCTAssertEqual("\(subseconds)".count, 3, "milliseconds")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        let taken = try XCTUnwrap(formatter.date(from: try XCTUnwrap(tags["DateTimeOriginal"] as? String)))
+        XCTAssertEqual(taken.timeIntervalSince(before), 0, accuracy: 3, "the capture date is now")
+        XCTAssertEqual(try XCTUnwrap(tags["GPSLatitude"] as? Double), 48.8584, accuracy: 0.0001)
+        XCTAssertEqual(try XCTUnwrap(tags["GPSLongitude"] as? Double), 2.2945, accuracy: 0.0001)
+        XCTAssertEqual(try XCTUnwrap(tags["GPSAltitude"] as? Double), 35.5, accuracy: 0.01)
+    }
+
+    func testAHEICPhotoIsWrittenByLibheifWithItsEXIF() throws {
+        let (_, output) = try photoSession()
+        XCTAssertEqual(output.availablePhotoCodecTypes, [.hevc, .jpeg], "Debian's libheif encodes HEVC through x265")
+        XCTAssertEqual(output.availablePhotoFileTypes, [.heic, .jpg])
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+        settings.photoQualityPrioritization = .speed
+        let photo = try take(settings, with: output)
+        let heic = try XCTUnwrap(photo.fileDataRepresentation())
+        XCTAssertEqual(String(decoding: heic[4..<12], as: UTF8.self), "ftypheic")
+        if ImageTools.hasHeifInfo {
+            let info = try XCTUnwrap(try ImageTools.heifInfo(of: heic), "heif-info reads it")
+            XCTAssertTrue(info.contains("640x480"), info)
+            XCTAssertTrue(info.contains("Exif"), "the EXIF block is in the file: \(info)")
+        }
+        if ImageTools.hasExifTool {
+            let tags = try ImageTools.exif(of: heic, fileExtension: "heic")
+            XCTAssertEqual(tags["Make"] as? String, backCamera.manufacturer)
+            XCTAssertEqual(tags["Orientation"] as? Int, 1)
+            XCTAssertEqual(tags["ImageWidth"] as? Int, 640)
+        }
+    }
+
+    func testTheFlashLightsADarkSceneAndEXIFSaysItFired() throws {
+        let (_, output) = try photoSession()
+        backCamera.virtualScene!.goDark()
+        defer { backCamera.virtualScene!.lightsOn() }
+        spin(0.5)
+        func photo(flash: AVCaptureDevice.FlashMode) throws -> (luma: Double, metadata: [String: Any]) {
+            let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            settings.flashMode = flash
+            let photo = try take(settings, with: output)
+            return (PixelStatistics.measure(try XCTUnwrap(photo.pixelBuffer)).0, photo.metadata)
+        }
+        let dark = try photo(flash: .off)
+        let lit = try photo(flash: .on)
+        XCTAssertGreaterThan(lit.luma, dark.luma + 60, "the flash lights the scene: \(dark.luma) without, \(lit.luma) with")
+        let flashTag = (lit.metadata[kCGImagePropertyExifDictionary as String] as? [String: Any])?[kCGImagePropertyExifFlash as String] as? Int
+        XCTAssertEqual(flashTag.map { $0 & 1 }, 1, "EXIF's Flash says it fired")
+        spin(0.2)
+        let after = try photo(flash: .off)
+        XCTAssertLessThan(after.luma, dark.luma + 20, "and goes out again")
     }
 }

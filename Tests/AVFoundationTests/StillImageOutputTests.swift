@@ -37,8 +37,21 @@ final class StillImageOutputTests: CaptureTestCase {
         let description = try XCTUnwrap(CMSampleBufferGetFormatDescription(still))
         XCTAssertEqual(CMFormatDescriptionGetMediaSubType(description), kCMVideoCodecType_JPEG)
         XCTAssertEqual(CMVideoFormatDescriptionGetDimensions(description), CMVideoDimensions(width: 640, height: 480))
+        // The capture's metadata rides along as attachments; an app adds its own before writing the file.
+        let exif = try XCTUnwrap(CMGetAttachment(still, key: kCGImagePropertyExifDictionary, attachmentModeOut: nil) as? [String: Any])
+        XCTAssertNotNil(exif[kCGImagePropertyExifExposureTime as String])
+        XCTAssertNotNil(exif[kCGImagePropertyExifDateTimeOriginal as String])
+        let gps: [String: Any] = [kCGImagePropertyGPSLatitude as String: 51.5, kCGImagePropertyGPSLatitudeRef as String: "N"]
+        CMSetAttachment(still, key: kCGImagePropertyGPSDictionary, value: gps as CFTypeRef, attachmentMode: kCMAttachmentMode_ShouldPropagate)
         let jpeg = try XCTUnwrap(AVCaptureStillImageOutput.jpegStillImageNSDataRepresentation(still))
-        XCTAssertEqual(jpeg.count, CMBlockBufferGetDataLength(CMSampleBufferGetDataBuffer(still)!), "the bytes as encoded, not recompressed")
+        let encoded = try CMSampleBufferGetDataBuffer(still)!.dataBytes()
+        XCTAssertEqual(ImageTools.removingExif(from: jpeg), encoded, "the bytes as encoded, not recompressed: only the EXIF segment is added")
+        if ImageTools.hasExifTool {
+            let tags = try ImageTools.exif(of: jpeg, fileExtension: "jpg")
+            XCTAssertEqual(tags["Make"] as? String, backCamera.manufacturer)
+            XCTAssertEqual(try XCTUnwrap(tags["GPSLatitude"] as? Double), 51.5, accuracy: 0.0001)
+            XCTAssertNotNil(tags["ExposureTime"])
+        }
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("still-\(getpid()).jpg")
         try jpeg.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }

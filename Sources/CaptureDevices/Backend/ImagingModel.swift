@@ -59,6 +59,8 @@ package struct ImagingState: Sendable, Equatable {
     package var torchMode = 0
     package var torchLevel: Float = 0
     package var isTorchActive = false
+    /// Whether the flash is lighting the scene for a photo now.
+    package var isFlashFiring = false
 
     // Zoom.
     package var videoZoomFactor: Double = 1
@@ -124,7 +126,8 @@ package struct ImagingState: Sendable, Equatable {
     /// How bright the rendered picture is, relative to a correct exposure.
     package var renderedBrightness: Double {
         let light = sceneLuminance + (isTorchActive ? 0.5 * Double(torchLevel) : 0)
-        return light * exposureGain
+        // A firing flash is metered (as a pre-flash would): the subject comes out correctly exposed, never darker.
+        return isFlashFiring ? max(1, light * exposureGain) : light * exposureGain
     }
 
     /// The colour multipliers the rendered picture gets: the illuminant's tint times the gains.

@@ -30,19 +30,20 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private let newest = NewestFrame()
     /// Where photos are made and the delegates called, one capture after another.
     private let processing = DispatchQueue(label: "AVCapturePhotoOutput")
-    private let encoder = JPEGEncoder()
+    private let encoders = PhotoEncoders()
 
     /// Creates a photo output.
     public override init() { super.init() }
 
     // MARK: Capabilities
 
-    /// The codecs photos can be compressed with: JPEG, through libjpeg-turbo.
-    open var availablePhotoCodecTypes: [AVVideoCodecType] { [.jpeg] }
+    /// The codecs photos can be compressed with: HEVC (HEIC, through libheif and x265) where this
+    /// machine's libheif can encode it, and JPEG (through libjpeg-turbo).
+    open var availablePhotoCodecTypes: [AVVideoCodecType] { HEICEncoder.isAvailable ? [.hevc, .jpeg] : [.jpeg] }
     /// The pixel formats uncompressed photos can be delivered in.
     open var availablePhotoPixelFormatTypes: [OSType] { uncompressedStillPixelFormats }
     /// The file types photos can be written as.
-    open var availablePhotoFileTypes: [AVFileType] { [.jpg] }
+    open var availablePhotoFileTypes: [AVFileType] { HEICEncoder.isAvailable ? [.heic, .jpg] : [.jpg] }
     /// The flash modes the connected camera offers for photos.
     open var supportedFlashModes: [AVCaptureDevice.FlashMode] {
         guard let camera else { return [] }
@@ -140,13 +141,24 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         if settings.livePhotoMovieFileURL != nil {
             ProgrammingError.invalidArgument("\(method) Live Photo capture is not supported; see isLivePhotoCaptureSupported")
         }
+        let orientation = PhotoMetadata.orientation(rotationAngle: connection.videoRotationAngle, mirrored: connection.isVideoMirrored)
         let flash = camera.map { camera in
             camera.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && camera.backend.imaging.current.sceneLuminance < 0.3))
         } ?? false
         // Zero shutter lag: the frame current now; otherwise (or before the first frame) the next one.
-        let current = isZeroShutterLagEnabled ? newest.current : nil
-        let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, frame: current)
-        if current == nil {
+        // A flash photo cannot be an earlier frame: the flash fires, a frame already being made
+        // goes by, and the photo is the frame after it, lit by the flash.
+        let current = isZeroShutterLagEnabled && !flash ? newest.current : nil
+        let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: current)
+        if let camera, flash {
+            camera.backend.imaging.update { $0.isFlashFiring = true }
+            newest.next { [self] _ in
+                newest.next { [self] frame in
+                    camera.backend.imaging.update { $0.isFlashFiring = false }
+                    process(request.with(frame))
+                }
+            }
+        } else if current == nil {
             newest.next { [self] frame in process(request.with(frame)) }
         } else {
             process(request)
@@ -157,9 +169,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let settings: AVCapturePhotoSettings
         let delegate: AVCapturePhotoCaptureDelegate
         let flash: Bool
+        let orientation: CGImagePropertyOrientation
         let frame: CMSampleBuffer?
 
-        func with(_ frame: CMSampleBuffer) -> PhotoRequest { PhotoRequest(settings: settings, delegate: delegate, flash: flash, frame: frame) }
+        func with(_ frame: CMSampleBuffer) -> PhotoRequest {
+            PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: frame)
+        }
     }
 
     /// Makes the photo and tells the delegate, in the order of seed 001's timeline, on the output's queue.
@@ -173,13 +188,16 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             delegate.photoOutput(self, willBeginCaptureFor: resolved)
             delegate.photoOutput(self, willCapturePhotoFor: resolved)
             delegate.photoOutput(self, didCapturePhotoFor: resolved)
+            let capture = PhotoMetadata.capture(from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
+                                                orientation: request.orientation, flashFired: request.flash, flashMode: request.settings.flashMode)
+            let metadata = PhotoMetadata.merged(PhotoMetadata.dictionary(for: capture), with: request.settings.metadata)
             var encoded: Data?
             var pixelBuffer: CVPixelBuffer?
             var failure: Error?
-            if request.settings.photoCodecType == .jpeg {
-                // Quality follows the prioritization: .speed skips the accurate transform's extra work.
-                encoded = encoder.encode(pixels, quality: request.settings.photoQualityPrioritization == .speed ? 85 : 92)
-                if encoded == nil { failure = AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as JPEG."]) }
+            if let codec = request.settings.photoCodecType {
+                do { encoded = try encoders.encode(pixels, codec: codec, prioritization: request.settings.photoQualityPrioritization, metadata: metadata) } catch {
+                    failure = error
+                }
             } else if let format = request.settings.photoPixelFormatType {
                 // An uncompressed photo is a copy of its own, so the camera's buffer goes back to the camera.
                 let copy = CVPixelBuffer(width: pixels.width, height: pixels.height, pixelFormatType: format)
@@ -187,10 +205,6 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     failure = AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be converted to \(format.fourCharacterString)."])
                 }
             }
-            let metadata: [String: Any] = [
-                "Orientation": 1, "PixelWidth": Int(pixels.width), "PixelHeight": Int(pixels.height),
-                "{Exif}": ["PixelXDimension": Int(pixels.width), "PixelYDimension": Int(pixels.height)],
-            ]
             let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, metadata: metadata, timestamp: frame.presentationTimeStamp,
                                        resolvedSettings: resolved)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)

@@ -50,10 +50,21 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         }
         // nil for a JPEG, else the uncompressed pixel format asked for.
         let pixelFormat = attributeOSType((outputSettings ?? [:])[kCVPixelBufferPixelFormatTypeKey])
+        let orientation = PhotoMetadata.orientation(rotationAngle: connection.videoRotationAngle, mirrored: connection.isVideoMirrored)
+        let camera = connection.sourceDevice
         state.withLock { $0.capturing += 1 }
         let make: @Sendable (CMSampleBuffer) -> Void = { [self] frame in
             processing.async { [self] in
                 let result = still(from: frame, pixelFormat: pixelFormat)
+                if let still = result.0, let pixels = frame.imageBufferStorage {
+                    // The capture's metadata rides on the still as Image I/O's dictionaries, as attachments.
+                    let capture = PhotoMetadata.capture(from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
+                                                        orientation: orientation, flashFired: camera?.isFlashActive ?? false,
+                                                        flashMode: camera?.flashMode ?? .off)
+                    for (key, value) in PhotoMetadata.dictionary(for: capture) where value is [String: Any] || key == kCGImagePropertyOrientation {
+                        CMSetAttachment(still, key: key, value: value as CFTypeRef, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+                    }
+                }
                 state.withLock { $0.capturing -= 1 }
                 handler(result.0, result.1)
             }
@@ -61,13 +72,20 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         if let current = newest.current { make(current) } else { newest.next(make) }
     }
 
-    /// Returns the JPEG a still's sample buffer carries, as it was encoded (never recompressed).
+    /// Returns the JPEG a still's sample buffer carries, as it was encoded (never recompressed),
+    /// with the buffer's metadata attachments (Exif, TIFF, GPS, orientation) written into it as EXIF.
     open class func jpegStillImageNSDataRepresentation(_ jpegSampleBuffer: CMSampleBuffer) -> Data? {
         guard CMSampleBufferGetFormatDescription(jpegSampleBuffer)?.mediaSubTypeCode == kCMVideoCodecType_JPEG,
               let block = CMSampleBufferGetDataBuffer(jpegSampleBuffer) else {
             ProgrammingError.invalidArgument("+[AVCaptureStillImageOutput jpegStillImageNSDataRepresentation:] Not a jpeg sample buffer")
         }
-        return try? block.dataBytes()
+        guard let jpeg = try? block.dataBytes() else { return nil }
+        var metadata: [String: Any] = [:]
+        for key in [kCGImagePropertyExifDictionary, kCGImagePropertyTIFFDictionary, kCGImagePropertyGPSDictionary, kCGImagePropertyOrientation] {
+            if let value = CMGetAttachment(jpegSampleBuffer, key: key, attachmentModeOut: nil) { metadata[key] = value }
+        }
+        guard !metadata.isEmpty, let exif = PhotoMetadata.exif(from: metadata) else { return jpeg }
+        return jpeg.insertingJPEGExif(exif) ?? jpeg
     }
 
     /// The still for one frame, on the output's queue.

@@ -1,0 +1,58 @@
+import CaptureDevices
+import Foundation
+
+/// The encoders a photo output compresses photos with, and how each prioritization uses them.
+///
+/// Thread ownership: used on the photo output's processing queue only.
+final class PhotoEncoders: @unchecked Sendable {
+    private let jpeg = JPEGEncoder()
+    private let heic = HEICEncoder()
+
+    /// The photo as a file of `codec` with `metadata` written into it as EXIF.
+    func encode(_ pixels: CVPixelBuffer, codec: AVVideoCodecType, prioritization: AVCapturePhotoOutput.QualityPrioritization,
+                metadata: [String: Any]) throws -> Data {
+        let exif = PhotoMetadata.exif(from: metadata)
+        switch codec {
+        case .jpeg:
+            guard let image = jpeg.encode(pixels, quality: Self.jpegQuality(prioritization)) else {
+                throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as JPEG."])
+            }
+            guard let exif else { return image }
+            return image.insertingJPEGExif(exif) ?? image
+        case .hevc:
+            do {
+                return try heic.encode(pixels, quality: Self.heicQuality, preset: Self.heicPreset(prioritization), exif: exif)
+            } catch {
+                throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as HEIC: \(error)."])
+            }
+        default:
+            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Photos cannot be encoded with \(codec.rawValue)."])
+        }
+    }
+
+    /// JPEG quality: .speed gives up a little quality for a smaller, faster file.
+    static func jpegQuality(_ prioritization: AVCapturePhotoOutput.QualityPrioritization) -> Int32 {
+        prioritization == .speed ? 85 : 92
+    }
+
+    /// The HEIC quality every prioritization uses (libheif's 0...100 scale).
+    static let heicQuality = 80
+
+    /// x265's preset: HEVC's encoding time is where prioritization pays (ultrafast is several
+    /// times quicker than medium for a file a little larger at the same quality).
+    static func heicPreset(_ prioritization: AVCapturePhotoOutput.QualityPrioritization) -> String {
+        switch prioritization {
+        case .speed: "ultrafast"
+        case .balanced: "veryfast"
+        case .quality: "medium"
+        }
+    }
+}
+
+extension PhotoMetadata {
+    /// The wall-clock time at which `frame` was captured: its host-time stamp, moved to the calendar.
+    static func date(of frame: CMSampleBuffer) -> Date {
+        let age = CMTimeGetSeconds(CMClockGetTime(CMClockGetHostTimeClock())) - CMTimeGetSeconds(frame.presentationTimeStamp)
+        return Date(timeIntervalSinceNow: age.isFinite && age > 0 && age < 60 ? -age : 0)
+    }
+}

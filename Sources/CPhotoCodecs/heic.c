@@ -1,0 +1,110 @@
+// HEIC through libheif (Debian's 1.15, whose HEVC encoder is its x265 plugin).
+#include "CPhotoCodecs.h"
+#include <libheif/heif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cpc_heic_can_encode(void) { return heif_have_encoder_for_format(heif_compression_HEVC); }
+
+/// The file as libheif writes it, gathered in memory.
+typedef struct output { uint8_t *bytes; size_t size; int failed; } output;
+
+static struct heif_error write_bytes(struct heif_context *context, const void *data, size_t size, void *userdata) {
+    (void)context;
+    output *out = userdata;
+    uint8_t *bytes = malloc(size ? size : 1);
+    if (!bytes) {
+        out->failed = 1;
+        struct heif_error e = { heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory" };
+        return e;
+    }
+    memcpy(bytes, data, size);
+    out->bytes = bytes;
+    out->size = size;
+    struct heif_error ok = { heif_error_Ok, heif_suberror_Unspecified, "" };
+    return ok;
+}
+
+static int fail(struct heif_error error, char *message, size_t message_size) {
+    if (message && message_size) snprintf(message, message_size, "%s", error.message ? error.message : "libheif failed");
+    return -1;
+}
+
+/// Copies one plane of `rows` rows of `width` bytes into the image's channel.
+static int copy_plane(struct heif_image *image, enum heif_channel channel, const uint8_t *source, int stride, int width, int rows) {
+    int destination_stride = 0;
+    uint8_t *destination = heif_image_get_plane(image, channel, &destination_stride);
+    if (!destination || !source) return -1;
+    for (int row = 0; row < rows; row++) memcpy(destination + (size_t)row * destination_stride, source + (size_t)row * stride, (size_t)width);
+    return 0;
+}
+
+int cpc_heic_encode(const cpc_heic_picture *p, int quality, const char *preset,
+                    const uint8_t *exif, size_t exif_size,
+                    uint8_t **data, size_t *size, char *message, size_t message_size) {
+    if (!p || p->width <= 0 || p->height <= 0 || !data || !size) {
+        struct heif_error e = { heif_error_Usage_error, heif_suberror_Unspecified, "invalid picture" };
+        return fail(e, message, message_size);
+    }
+    struct heif_context *context = heif_context_alloc();
+    struct heif_encoder *encoder = NULL;
+    struct heif_image *image = NULL;
+    struct heif_image_handle *handle = NULL;
+    struct heif_color_profile_nclx *nclx = NULL;
+    struct heif_error error = { heif_error_Ok, heif_suberror_Unspecified, "" };
+    output out = { NULL, 0, 0 };
+    int status = -1;
+    int chroma_width = (p->width + 1) / 2, chroma_height = (p->height + 1) / 2;
+
+    if (!context) { error.code = heif_error_Memory_allocation_error; error.message = "out of memory"; goto done; }
+    error = heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder);
+    if (error.code) goto done;
+    error = heif_encoder_set_lossy_quality(encoder, quality);
+    if (error.code) goto done;
+    if (preset) {
+        error = heif_encoder_set_parameter_string(encoder, "preset", preset);
+        if (error.code) goto done;
+    }
+    error = heif_image_create(p->width, p->height, heif_colorspace_YCbCr, heif_chroma_420, &image);
+    if (error.code) goto done;
+    if ((error = heif_image_add_plane(image, heif_channel_Y, p->width, p->height, 8)).code ||
+        (error = heif_image_add_plane(image, heif_channel_Cb, chroma_width, chroma_height, 8)).code ||
+        (error = heif_image_add_plane(image, heif_channel_Cr, chroma_width, chroma_height, 8)).code) goto done;
+    if (copy_plane(image, heif_channel_Y, p->y, p->y_stride, p->width, p->height) ||
+        copy_plane(image, heif_channel_Cb, p->cb, p->cb_stride, chroma_width, chroma_height) ||
+        copy_plane(image, heif_channel_Cr, p->cr, p->cr_stride, chroma_width, chroma_height)) {
+        error.code = heif_error_Usage_error; error.message = "a plane is missing"; goto done;
+    }
+    nclx = heif_nclx_color_profile_alloc();
+    if (nclx) {
+        nclx->full_range_flag = p->full_range ? 1 : 0;
+        if (p->matrix) nclx->matrix_coefficients = (enum heif_matrix_coefficients)p->matrix;
+        if (p->primaries) nclx->color_primaries = (enum heif_color_primaries)p->primaries;
+        if (p->transfer) nclx->transfer_characteristics = (enum heif_transfer_characteristics)p->transfer;
+        error = heif_image_set_nclx_color_profile(image, nclx);
+        if (error.code) goto done;
+    }
+    error = heif_context_encode_image(context, image, encoder, NULL, &handle);
+    if (error.code) goto done;
+    if (exif && exif_size) {
+        error = heif_context_add_exif_metadata(context, handle, exif, (int)exif_size);
+        if (error.code) goto done;
+    }
+    struct heif_writer writer = { 1, write_bytes };
+    error = heif_context_write(context, &writer, &out);
+    if (error.code || out.failed || !out.bytes) goto done;
+    *data = out.bytes;
+    *size = out.size;
+    out.bytes = NULL;
+    status = 0;
+done:
+    if (status != 0) fail(error, message, message_size);
+    free(out.bytes);
+    if (nclx) heif_nclx_color_profile_free(nclx);
+    if (handle) heif_image_handle_release(handle);
+    if (image) heif_image_release(image);
+    if (encoder) heif_encoder_release(encoder);
+    if (context) heif_context_free(context);
+    return status;
+}

@@ -1,0 +1,65 @@
+// A small C interface over the libraries photos are written with (Debian: libheif-dev,
+// libexif-dev, libpng-dev): HEIC through libheif and x265, PNG through libpng, and EXIF
+// blocks through libexif. Every function reports failure by its return value; none aborts.
+#ifndef CPHOTOCODECS_H
+#define CPHOTOCODECS_H
+#include <stddef.h>
+#include <stdint.h>
+
+// MARK: EXIF
+
+/// An EXIF block being built.
+typedef struct cpc_exif cpc_exif;
+
+/// The image file directories a tag can go into.
+typedef enum cpc_exif_ifd { CPC_IFD_0 = 0, CPC_IFD_EXIF = 2, CPC_IFD_GPS = 3 } cpc_exif_ifd;
+
+/// A new, empty EXIF block in Intel byte order; NULL when out of memory.
+cpc_exif *cpc_exif_new(void);
+void cpc_exif_free(cpc_exif *exif);
+/// Sets a tag to an ASCII string; 0 on success.
+int cpc_exif_set_ascii(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const char *value);
+/// Sets a tag to `count` unsigned shorts; 0 on success.
+int cpc_exif_set_shorts(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const uint16_t *values, unsigned count);
+/// Sets a tag to an unsigned long; 0 on success.
+int cpc_exif_set_long(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, uint32_t value);
+/// Sets a tag to `count` unsigned rationals (numerator, denominator pairs); 0 on success.
+int cpc_exif_set_rationals(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const uint32_t *pairs, unsigned count);
+/// Sets a tag to a signed rational; 0 on success.
+int cpc_exif_set_srational(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, int32_t numerator, int32_t denominator);
+/// Sets a tag to `count` bytes (EXIF BYTE, or UNDEFINED when `undefined`); 0 on success.
+int cpc_exif_set_bytes(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const uint8_t *values, unsigned count, int undefined);
+/// The block as it goes into a file: "Exif\0\0" and a TIFF structure. Free with free(); 0 on success.
+int cpc_exif_save(cpc_exif *exif, uint8_t **data, size_t *size);
+
+// MARK: HEIC
+
+/// Whether this libheif can encode HEVC (an encoder plugin such as x265 is present).
+int cpc_heic_can_encode(void);
+
+/// One picture to encode: 8-bit Y'CbCr 4:2:0 in three planes.
+typedef struct cpc_heic_picture {
+    int width, height;
+    const uint8_t *y, *cb, *cr;
+    int y_stride, cb_stride, cr_stride;
+    int full_range;               ///< whether Y'CbCr uses 0...255
+    int matrix;                   ///< ITU-T H.273 matrix coefficients (1 BT.709, 6 BT.601)
+    int primaries, transfer;      ///< ITU-T H.273 colour primaries and transfer characteristics
+} cpc_heic_picture;
+
+/// Encodes `picture` as a HEIC file at `quality` (0...100) with x265's `preset`, with an EXIF
+/// block (or none when `exif` is NULL). The file is returned in `data` (free with free()).
+/// On failure returns nonzero and puts libheif's message in `error` (size `error_size`).
+int cpc_heic_encode(const cpc_heic_picture *picture, int quality, const char *preset,
+                    const uint8_t *exif, size_t exif_size,
+                    uint8_t **data, size_t *size, char *error, size_t error_size);
+
+// MARK: PNG
+
+/// Encodes 8-bit BGRA pixels as a PNG file (RGBA, or RGB when `opaque`) with an eXIf chunk when
+/// `exif` is not NULL (the TIFF structure after "Exif\0\0"). The file is returned in `data`
+/// (free with free()); 0 on success.
+int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride, int opaque,
+                        const uint8_t *exif, size_t exif_size, uint8_t **data, size_t *size);
+
+#endif

@@ -1,0 +1,60 @@
+// PNG through libpng, gathered in memory, with an eXIf chunk.
+#include "CPhotoCodecs.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct output { uint8_t *bytes; size_t size, capacity; int failed; } output;
+
+static void write_bytes(png_structp png, png_bytep data, png_size_t length) {
+    output *out = png_get_io_ptr(png);
+    if (out->failed) return;
+    if (out->size + length > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity : 65536;
+        while (capacity < out->size + length) capacity *= 2;
+        uint8_t *bytes = realloc(out->bytes, capacity);
+        if (!bytes) { out->failed = 1; png_error(png, "out of memory"); }
+        out->bytes = bytes;
+        out->capacity = capacity;
+    }
+    memcpy(out->bytes + out->size, data, length);
+    out->size += length;
+}
+
+static void flush(png_structp png) { (void)png; }
+static void quiet(png_structp png, png_const_charp message) { (void)png; (void)message; }
+static void error_jump(png_structp png, png_const_charp message) { (void)message; png_longjmp(png, 1); }
+
+int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride, int opaque,
+                        const uint8_t *exif, size_t exif_size, uint8_t **data, size_t *size) {
+    if (!pixels || width <= 0 || height <= 0 || stride < width * 4 || !data || !size) return -1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, error_jump, quiet);
+    if (!png) return -1;
+    png_infop info = png_create_info_struct(png);
+    // volatile: read after a longjmp back here.
+    output * volatile out = calloc(1, sizeof(output));
+    if (!info || !out) { png_destroy_write_struct(&png, info ? &info : NULL); free(out); return -1; }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(out->bytes);
+        free(out);
+        return -1;
+    }
+    png_set_write_fn(png, out, write_bytes, flush);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    // Photos: fast compression; the filters still do most of the work.
+    png_set_compression_level(png, 3);
+    if (exif && exif_size > 0 && exif_size < 0x7fffffff) png_set_eXIf_1(png, info, (png_uint_32)exif_size, (png_bytep)exif);
+    png_write_info(png, info);
+    png_set_bgr(png);
+    if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);
+    for (int row = 0; row < height; row++) png_write_row(png, (png_const_bytep)(pixels + (size_t)row * stride));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *data = out->bytes;
+    *size = out->size;
+    free(out);
+    return 0;
+}
