@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CoreGraphics", targets: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .library(name: "QuartzCore", targets: ["QuartzCore"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "Photos", targets: ["Photos"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -47,9 +48,12 @@ let package = Package(
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
 
+        // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
+        .target(name: "Photos"),
+
         // The command-line tool.
         .executableTarget(name: "avcapture", dependencies: [
-            "AVFoundation",
+            "AVFoundation", "Photos",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -62,8 +66,9 @@ let package = Package(
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
-        .target(name: "AppleStyleCode", dependencies: ["AVFoundation"], path: "Tests/AppleStyleCode"),
+        .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos"], path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation"]),
     ],
     swiftLanguageModes: [.v6]

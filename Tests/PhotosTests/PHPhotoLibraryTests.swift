@@ -1,0 +1,170 @@
+import Foundation
+import Photos
+import XCTest
+
+/// The library is the user's XDG folders; each test points HOME and XDG_CONFIG_HOME at a folder of its own.
+final class PHPhotoLibraryTests: XCTestCase {
+    private var home: URL!
+    private var saved: [String: String?] = [:]
+    private let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + Data("JFIF\0 rest of a photo".utf8)
+    private let movie = Data([0, 0, 0, 20]) + Data("ftypqt  \0\0\0\0qt  movie bytes".utf8)
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        for key in ["HOME", "XDG_CONFIG_HOME"] { saved[key] = ProcessInfo.processInfo.environment[key] }
+        setenv("HOME", home.path, 1)
+        unsetenv("XDG_CONFIG_HOME")
+    }
+
+    override func tearDownWithError() throws {
+        for (key, value) in saved {
+            if let value { setenv(key, value, 1) } else { unsetenv(key) }
+        }
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    private func files(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent(folder).path)) ?? []).sorted()
+    }
+
+    private func save(_ data: Data, type: PHAssetResourceType = .photo, name: String? = nil) throws -> String? {
+        var placeholder: PHObjectPlaceholder?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            let options = PHAssetResourceCreationOptions()
+            options.originalFilename = name
+            request.addResource(with: type, data: data, options: options)
+            placeholder = request.placeholderForCreatedAsset
+        }
+        return placeholder?.localIdentifier
+    }
+
+    func testAPhotoGoesIntoThePicturesFolderTheUserDirsFileNamesWithItsBytesExactly() throws {
+        let config = home.appendingPathComponent("conf", isDirectory: true)
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "# user dirs\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\nXDG_VIDEOS_DIR=\"\(home.path)/Filme\"\n".write(to: config.appendingPathComponent("user-dirs.dirs"), atomically: true, encoding: .utf8)
+        setenv("XDG_CONFIG_HOME", config.path, 1)
+        let identifier = try save(jpeg, name: "beach.jpg")
+        XCTAssertEqual(files(in: "Bilder"), ["beach.jpg"])
+        XCTAssertEqual(identifier, home.appendingPathComponent("Bilder/beach.jpg").path, "the placeholder names the file once the change is made")
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Bilder/beach.jpg")), jpeg)
+        _ = try save(movie, type: .video, name: "clip.mov")
+        XCTAssertEqual(files(in: "Filme"), ["clip.mov"])
+        XCTAssertTrue(files(in: "Pictures").isEmpty)
+    }
+
+    func testWithoutAUserDirsFileThePicturesAndVideosFoldersInHomeAreMade() throws {
+        _ = try save(jpeg)
+        let pictures = files(in: "Pictures")
+        XCTAssertEqual(pictures.count, 1)
+        XCTAssertTrue(pictures[0].hasPrefix("IMG_") && pictures[0].hasSuffix(".jpg"), pictures[0])
+        _ = try save(movie, type: .video)
+        XCTAssertEqual(files(in: "Videos").count, 1)
+        XCTAssertTrue(files(in: "Videos")[0].hasSuffix(".mov"))
+    }
+
+    func testAFileThatExistsIsNeverOverwrittenTheNewOneGetsANumber() throws {
+        _ = try save(jpeg, name: "shot.jpg")
+        _ = try save(jpeg + Data([1]), name: "shot.jpg")
+        _ = try save(jpeg + Data([2]), name: "shot.jpg")
+        XCTAssertEqual(files(in: "Pictures"), ["shot 2.jpg", "shot 3.jpg", "shot.jpg"])
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/shot.jpg")), jpeg)
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/shot 3.jpg")), jpeg + Data([2]))
+    }
+
+    func testALivePhotosStillAndMovieShareOneBaseNameAndAMovedMovieLeavesItsPlace() throws {
+        let movieURL = home.appendingPathComponent("companion.mov")
+        try movie.write(to: movieURL)
+        // A photo of the same name already exists: both files move on to the next free base name.
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("Pictures"), withIntermediateDirectories: true)
+        try Data().write(to: home.appendingPathComponent("Pictures/live.mov"))
+        let done = expectation(description: "saved")
+        PHPhotoLibrary.shared().performChanges({
+            let request = PHAssetCreationRequest.forAsset()
+            let photoOptions = PHAssetResourceCreationOptions()
+            photoOptions.originalFilename = "live.jpg"
+            request.addResource(with: .photo, data: self.jpeg, options: photoOptions)
+            let movieOptions = PHAssetResourceCreationOptions()
+            movieOptions.shouldMoveFile = true
+            request.addResource(with: .pairedVideo, fileURL: movieURL, options: movieOptions)
+        }, completionHandler: { success, error in
+            XCTAssertTrue(success)
+            XCTAssertNil(error)
+            done.fulfill()
+        })
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(files(in: "Pictures"), ["live 2.jpg", "live 2.mov", "live.mov"])
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/live 2.mov")), movie)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: movieURL.path), "shouldMoveFile moves the movie")
+    }
+
+    func testACopiedVideoStaysWhereItWasAndThePlaceholderNamesTheNewFile() async throws {
+        let movieURL = home.appendingPathComponent("take.mov")
+        try movie.write(to: movieURL)
+        let placeholder = LockedBox<PHObjectPlaceholder?>(nil)
+        try await PHPhotoLibrary.shared().performChanges {
+            placeholder.value = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: movieURL)?.placeholderForCreatedAsset
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: movieURL.path))
+        let saved = try XCTUnwrap(placeholder.value?.localIdentifier)
+        XCTAssertTrue(saved.hasPrefix(home.appendingPathComponent("Videos").path), saved)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: saved)), movie)
+    }
+
+    func testDataThatIsNotAPhotoIsRefusedAndNothingIsWritten() throws {
+        XCTAssertThrowsError(try save(Data("not a picture".utf8))) { error in
+            XCTAssertEqual((error as? PHPhotosError)?.code, .invalidResource)
+            XCTAssertEqual((error as NSError).domain, PHPhotosErrorDomain)
+        }
+        XCTAssertThrowsError(try save(jpeg, type: .video)) { error in
+            XCTAssertEqual((error as? PHPhotosError)?.code, .invalidResource)
+        }
+        XCTAssertTrue(files(in: "Pictures").isEmpty)
+        XCTAssertTrue(files(in: "Videos").isEmpty)
+    }
+
+    func testAChangeBlockIsWrittenAllOrNoneAndAMovedFileIsPutBack() throws {
+        let movieURL = home.appendingPathComponent("first.mov")
+        try movie.write(to: movieURL)
+        XCTAssertThrowsError(try PHPhotoLibrary.shared().performChangesAndWait {
+            let good = PHAssetCreationRequest.forAsset()
+            good.addResource(with: .photo, data: self.jpeg, options: nil)
+            let options = PHAssetResourceCreationOptions()
+            options.shouldMoveFile = true
+            good.addResource(with: .pairedVideo, fileURL: movieURL, options: options)
+            let missing = PHAssetCreationRequest.forAsset()
+            missing.addResource(with: .photo, fileURL: self.home.appendingPathComponent("nowhere.jpg"), options: nil)
+        }) { error in
+            XCTAssertEqual((error as? PHPhotosError)?.code, .missingResource)
+        }
+        XCTAssertTrue(files(in: "Pictures").isEmpty, "\(files(in: "Pictures"))")
+        XCTAssertEqual(try Data(contentsOf: movieURL), movie, "the moved movie is back where it was")
+    }
+
+    func testAPicturesFolderThatCannotBeMadeIsAnError() throws {
+        try Data("a file".utf8).write(to: home.appendingPathComponent("Pictures"))
+        XCTAssertThrowsError(try save(jpeg)) { error in
+            XCTAssertEqual((error as? PHPhotosError)?.code, .libraryVolumeOffline)
+        }
+    }
+
+    func testTheUsersOwnFoldersNeedNoGrant() async {
+        XCTAssertEqual(PHPhotoLibrary.authorizationStatus(for: .addOnly), .authorized)
+        let status = await PHPhotoLibrary.requestAuthorization(for: .readWrite)
+        XCTAssertEqual(status, .authorized)
+        XCTAssertTrue(PHAssetCreationRequest.supportsAssetResourceTypes([NSNumber(value: 1), NSNumber(value: 9)]))
+        XCTAssertFalse(PHAssetCreationRequest.supportsAssetResourceTypes([NSNumber(value: 1), NSNumber(value: 1)]))
+    }
+}
+
+/// A value a change block sets and the test reads afterwards.
+final class LockedBox<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
