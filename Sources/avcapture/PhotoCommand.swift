@@ -1,24 +1,49 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import Photos
 
-/// `avcapture photo`: takes a photo with AVCapturePhotoOutput and writes it as a JPEG.
+/// `avcapture photo`: takes a photo with AVCapturePhotoOutput and writes it as JPEG, HEIC or PNG,
+/// to a file or into the user's Pictures folder.
 struct Photo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Take a photo and write it as a JPEG (.jpg, .jpeg).")
+    static let configuration = CommandConfiguration(abstract: "Take a photo and write it as JPEG (.jpg), HEIC (.heic) or PNG (.png); with no file, into the Pictures folder.")
 
-    @Argument(help: "The photo to write; it must not exist.") var output: String
+    @Argument(help: "The photo to write (.jpg, .jpeg, .heic, .heif or .png); it must not exist. Without it, a JPEG goes into the Pictures folder.") var output: String?
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
     @Option(help: "A session preset, such as photo, high, 640x480, 1920x1080.") var preset: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@30.") var format: String?
     @Option(help: "The flash: off, on or auto.") var flash: String = "off"
     @Option(help: "How to trade speed for quality: speed, balanced or quality.") var quality: String = "balanced"
+    @Option(help: "The largest photo size, WIDTHxHEIGHT; it must be one the camera's format supports.") var size: String?
+
+    /// The kinds of file a photo can be written as.
+    enum Kind: String {
+        case jpeg = "JPEG", heic = "HEIC", png = "PNG"
+        init?(fileExtension: String) {
+            switch fileExtension.lowercased() {
+            case "jpg", "jpeg": self = .jpeg
+            case "heic", "heif": self = .heic
+            case "png": self = .png
+            default: return nil
+            }
+        }
+    }
 
     func run() throws {
-        let url = URL(fileURLWithPath: output)
-        guard ["jpg", "jpeg"].contains(url.pathExtension.lowercased()) else {
-            throw CommandFailure("Cannot write .\(url.pathExtension) photos yet; name the photo .jpg or .jpeg.")
+        let url = output.map { URL(fileURLWithPath: $0) }
+        let kind = try url.map { url in
+            guard let kind = Kind(fileExtension: url.pathExtension) else {
+                throw CommandFailure("Cannot write .\(url.pathExtension) photos; name the photo .jpg, .jpeg, .heic, .heif or .png.")
+            }
+            return kind
+        } ?? .jpeg
+        if let url { try RecordingRequest.checkNewFile(url) }
+        var largest: CMVideoDimensions?
+        if let size {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int32($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw CommandFailure("--size is WIDTHxHEIGHT, such as 1920x1080; got \(size).") }
+            largest = CMVideoDimensions(width: parts[0], height: parts[1])
         }
-        try RecordingRequest.checkNewFile(url)
         let flashModes: [String: AVCaptureDevice.FlashMode] = ["off": .off, "on": .on, "auto": .auto]
         guard let flashMode = flashModes[flash] else { throw CommandFailure("--flash is off, on or auto; got \(flash).") }
         let prioritizations: [String: AVCapturePhotoOutput.QualityPrioritization] = ["speed": .speed, "balanced": .balanced, "quality": .quality]
@@ -34,26 +59,51 @@ struct Photo: ParsableCommand {
             throw CommandFailure("\(camera.localizedName) has no flash; --flash \(flash) needs one.")
         }
         photos.maxPhotoQualityPrioritization = .quality
+        if kind == .heic, !photos.availablePhotoCodecTypes.contains(.hevc) {
+            throw CommandFailure("This machine's libheif cannot encode HEVC (its x265 plugin, libheif-plugin-x265, is missing); write .jpg or .png.")
+        }
+        if let largest {
+            let supported = camera.activeFormat.supportedMaxPhotoDimensions
+            guard supported.contains(where: { $0.width == largest.width && $0.height == largest.height }) else {
+                let sizes = supported.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
+                throw CommandFailure("\(camera.localizedName)'s format takes photos of \(sizes), not \(size ?? ""); choose a --preset or --format of that size.")
+            }
+            photos.maxPhotoDimensions = largest
+        }
         session.startRunning()
         guard session.isRunning else { throw CommandFailure("The session could not start.") }
         defer { session.stopRunning() }
         // A moment for exposure and focus to settle, as a camera app's viewfinder gives.
         RunLoop.main.run(until: Date().addingTimeInterval(0.5))
-        let settings = AVCapturePhotoSettings()
+        let settings: AVCapturePhotoSettings
+        switch kind {
+        case .jpeg: settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        case .heic: settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+        case .png: settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        }
+        if let largest { settings.maxPhotoDimensions = largest }
         settings.flashMode = flashMode
         settings.photoQualityPrioritization = prioritization
         let result = PhotoResult()
         photos.capturePhoto(with: settings, delegate: result)
         guard result.wait(seconds: 10), let photo = result.photo else { throw CommandFailure("No photo was delivered.") }
         if let error = result.error { throw CommandFailure("The photo failed: \(error.localizedDescription)") }
-        guard let data = photo.fileDataRepresentation() else { throw CommandFailure("The photo has no file data.") }
-        do {
-            try data.write(to: url, options: .withoutOverwriting)
-        } catch {
-            throw CommandFailure("Cannot write \(url.path): \(error.localizedDescription)")
+        guard let data = kind == .png ? photo.pngDataRepresentation() : photo.fileDataRepresentation() else {
+            throw CommandFailure("The photo has no file data.")
         }
-        let size = photo.resolvedSettings.photoDimensions
-        print("Wrote \(url.path): \(size.width)x\(size.height) JPEG, \(data.count / 1024) KiB\(photo.resolvedSettings.isFlashEnabled ? ", flash fired" : "").")
+        let written: String
+        if let url {
+            do {
+                try data.write(to: url, options: .withoutOverwriting)
+            } catch {
+                throw CommandFailure("Cannot write \(url.path): \(error.localizedDescription)")
+            }
+            written = url.path
+        } else {
+            written = try Library.save(data, type: .photo)
+        }
+        let dimensions = photo.resolvedSettings.photoDimensions
+        print("Wrote \(written): \(dimensions.width)x\(dimensions.height) \(kind.rawValue), \(data.count / 1024) KiB\(photo.resolvedSettings.isFlashEnabled ? ", flash fired" : "").")
     }
 }
 

@@ -7,7 +7,7 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4, .m4v) movie; Ctrl-C stops with a playable file.")
 
-    @Argument(help: "The movie to write; it must not exist.") var output: String
+    @Argument(help: "The movie to write; it must not exist. With --library it may be left out.") var output: String?
     @Option(help: "How long to record, in seconds; without it, until Ctrl-C.") var seconds: Double?
     @Option(help: "The largest the file may grow, in bytes.") var maxSize: Int64?
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var video: String?
@@ -19,9 +19,12 @@ struct Record: ParsableCommand {
     @Option(help: "Seconds between fragments written while recording.") var fragmentInterval: Double = 10
     @Option(help: "A title for the movie's metadata.") var title: String?
     @Option(help: "A location for the movie's metadata, in ISO 6709, such as +48.8584+002.2945/.") var location: String?
+    @Flag(help: "Move the finished movie into the photo library (the Videos folder).") var library = false
 
     func run() throws {
-        let url = URL(fileURLWithPath: output)
+        guard output != nil || library else { throw CommandFailure("Name the movie to write, or pass --library to save it into the Videos folder.") }
+        let url = output.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(getpid())-\(Int(Date().timeIntervalSince1970)).mov")
         // Everything that can be refused is refused before a device starts.
         try RecordingRequest.checkDestination(url)
         if let location { try RecordingRequest.checkLocation(location) }
@@ -83,7 +86,9 @@ struct Record: ParsableCommand {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
         var reason = ""
         if let error = progress.error as? AVError { reason = " (\(error.code == .maximumDurationReached ? "duration limit" : error.code == .maximumFileSizeReached ? "size limit" : error.localizedDescription))" }
-        print(String(format: "Recorded %@: %.2f MB%@.", url.path, Double(size) / 1_000_000, reason))
+        var saved = url.path
+        if library { saved = try Library.saveVideo(movingFileAt: url) }
+        print(String(format: "Recorded %@: %.2f MB%@.", saved, Double(size) / 1_000_000, reason))
     }
 
     static func item(_ key: AVMetadataKey, _ value: String) -> AVMetadataItem {

@@ -224,6 +224,23 @@ final class PhotoFileTests: CaptureTestCase {
         }
     }
 
+    func testAPreviewFitsTheBoxTheSettingsGiveKeepingTheAspectRatio() throws {
+        let (_, output) = try photoSession()
+        XCTAssertEqual(backCamera.activeFormat.supportedMaxPhotoDimensions, [CMVideoDimensions(width: 640, height: 480)])
+        let settings = AVCapturePhotoSettings()
+        let previewFormat = try XCTUnwrap(settings.availablePreviewPhotoPixelFormatTypes.first)
+        settings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: previewFormat,
+                                       kCVPixelBufferWidthKey as String: 160, kCVPixelBufferHeightKey as String: 160]
+        let photo = try take(settings, with: output)
+        XCTAssertEqual(photo.resolvedSettings.previewDimensions, CMVideoDimensions(width: 160, height: 120))
+        let preview = try XCTUnwrap(photo.previewPixelBuffer)
+        XCTAssertEqual(CVPixelBufferGetWidth(preview), 160)
+        XCTAssertEqual(CVPixelBufferGetHeight(preview), 120)
+        XCTAssertEqual(CVPixelBufferGetPixelFormatType(preview), kCVPixelFormatType_32BGRA)
+        XCTAssertGreaterThan(PixelStatistics.measure(preview).0, 20, "the scene, scaled down")
+        XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).previewPixelBuffer, "no preview unless asked for")
+    }
+
     func testTheFlashLightsADarkSceneAndEXIFSaysItFired() throws {
         let (_, output) = try photoSession()
         backCamera.virtualScene!.goDark()

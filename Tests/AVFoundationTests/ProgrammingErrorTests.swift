@@ -47,6 +47,17 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported flash mode") } == true)
     }
 
+    @Test("A preview format in a pixel format previews are not offered in traps")
+    func unsupportedPreviewFormat() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (output, nothing) = photoOutput(camera: AVCaptureDevice.default(for: .video)!, running: true)
+            let settings = AVCapturePhotoSettings()
+            settings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
+            output.capturePhoto(with: settings, delegate: nothing)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported previewPhotoFormat") } == true)
+    }
+
     @Test("A photo from a session that is not running traps: no active video connection")
     func photoWithoutRunningSession() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -15,10 +15,53 @@ final class PhotoCommandTests: XCTestCase {
         XCTAssertTrue(again.standardError.contains("never overwrites"), again.standardError)
     }
 
+    func testHEICAndPNGPhotosAreWhatTheirNamesSay() throws {
+        let folder = AVCaptureTool.folder("photo-kinds")
+        let heic = folder.appendingPathComponent("shot.heic"), png = folder.appendingPathComponent("shot.png")
+        let first = try AVCaptureTool.run(["photo", heic.path, "--preset", "640x480", "--quality", "speed"])
+        XCTAssertEqual(first.status, 0, first.output)
+        XCTAssertTrue(first.standardOutput.contains("640x480 HEIC"), first.standardOutput)
+        let second = try AVCaptureTool.run(["photo", png.path, "--preset", "640x480", "--size", "640x480"])
+        XCTAssertEqual(second.status, 0, second.output)
+        XCTAssertTrue(second.standardOutput.contains("640x480 PNG"), second.standardOutput)
+        XCTAssertEqual(Array(try Data(contentsOf: png).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else { return }
+        for url in [heic, png] {
+            let tool = Process()
+            tool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+            tool.arguments = ["-s3", "-n", "-FileType", "-ImageWidth", "-ImageHeight", "-Make", url.path]
+            let pipe = Pipe()
+            tool.standardOutput = pipe
+            try tool.run()
+            let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+            tool.waitUntilExit()
+            XCTAssertEqual(lines.prefix(3), [url.pathExtension == "heic" ? "HEIC" : "PNG", "640", "480"], "\(lines)")
+            XCTAssertEqual(lines.count, 4, "the EXIF block's make is read too: \(lines)")
+        }
+    }
+
+    func testWithoutAFileThePhotoGoesIntoThePicturesFolderAndTheMovieIntoVideos() throws {
+        let home = AVCaptureTool.folder("photo-library")
+        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
+        let photo = try AVCaptureTool.run(["photo", "--preset", "640x480"], environment: environment)
+        XCTAssertEqual(photo.status, 0, photo.output)
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Pictures").path)
+        XCTAssertEqual(pictures.count, 1)
+        XCTAssertTrue(photo.standardOutput.contains(home.appendingPathComponent("Pictures").appendingPathComponent(pictures[0]).path), photo.standardOutput)
+        let movie = try AVCaptureTool.run(["record", "--library", "--seconds", "1", "--no-audio", "--preset", "640x480"], environment: environment)
+        XCTAssertEqual(movie.status, 0, movie.output)
+        let videos = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Videos").path)
+        XCTAssertEqual(videos.count, 1)
+        XCTAssertTrue(videos[0].hasSuffix(".mov"), videos[0])
+        XCTAssertTrue(movie.standardOutput.contains("Videos/\(videos[0])"), movie.standardOutput)
+    }
+
     func testWhatItCannotDoIsRefusedInOneLine() throws {
         let folder = AVCaptureTool.folder("photo")
         for (arguments, expected) in [
-            (["photo", folder.appendingPathComponent("a.png").path], "Cannot write .png photos yet"),
+            (["photo", folder.appendingPathComponent("a.gif").path], "Cannot write .gif photos"),
+            (["photo", folder.appendingPathComponent("a.jpg").path, "--preset", "640x480", "--size", "1920x1080"], "takes photos of 640x480, not 1920x1080"),
+            (["photo", folder.appendingPathComponent("a.jpg").path, "--size", "big"], "--size is WIDTHxHEIGHT"),
             (["photo", folder.appendingPathComponent("a.jpg").path, "--device", "virtual:camera:front", "--flash", "on"], "has no flash"),
             (["photo", folder.appendingPathComponent("a.jpg").path, "--flash", "sometimes"], "--flash is off, on or auto"),
         ] {

@@ -48,6 +48,8 @@ extension AVCaptureDevice {
         public var maxExposureDuration: CMTime { AVFrameRateRange.duration(forRate: 1 / backing.exposureDurationRange.upperBound) }
         /// The size of still images in this format.
         public var highResolutionStillImageDimensions: CMVideoDimensions { formatDescription.dimensions }
+        /// The photo sizes this format supports: its video size (a larger still would need the stream reconfigured).
+        public var supportedMaxPhotoDimensions: [CMVideoDimensions] { [formatDescription.dimensions] }
         /// The dimensions of the format's video.
         var dimensions: CMVideoDimensions { formatDescription.dimensions }
 

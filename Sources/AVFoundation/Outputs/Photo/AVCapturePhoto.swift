@@ -1,3 +1,4 @@
+import CaptureDevices
 import Foundation
 
 /// A container for image data from a photo capture output.
@@ -18,10 +19,11 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// Whether this is the capture request's raw photo.
     public var isRawPhoto: Bool { false }
 
-    init(encoded: Data?, pixelBuffer: CVPixelBuffer?, metadata: [String: Any], timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    init(encoded: Data?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, metadata: [String: Any], timestamp: CMTime,
+         resolvedSettings: AVCaptureResolvedPhotoSettings) {
         self.encoded = encoded
         self.pixelBuffer = pixelBuffer
-        previewPixelBuffer = nil
+        self.previewPixelBuffer = previewPixelBuffer
         self.metadata = metadata
         self.timestamp = timestamp
         self.resolvedSettings = resolvedSettings
@@ -29,6 +31,12 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The photo as the bytes of a file: a JPEG for a JPEG photo; nil for an uncompressed one.
+    /// The photo as the bytes of a file: a JPEG or HEIC file for a compressed photo; nil for an uncompressed one.
     open func fileDataRepresentation() -> Data? { encoded }
+
+    /// An uncompressed photo as a PNG file (through libpng) with its metadata as an eXIf chunk; nil for a compressed photo.
+    package func pngDataRepresentation() -> Data? {
+        guard let pixelBuffer else { return nil }
+        return PNGEncoder().encode(pixelBuffer, exif: PhotoMetadata.exif(from: metadata))
+    }
 }

@@ -31,6 +31,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// Where photos are made and the delegates called, one capture after another.
     private let processing = DispatchQueue(label: "AVCapturePhotoOutput")
     private let encoders = PhotoEncoders()
+    private let previews = PreviewScaler()
 
     /// Creates a photo output.
     public override init() { super.init() }
@@ -138,6 +139,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         if settings.maxPhotoDimensions.width > largest.width || settings.maxPhotoDimensions.height > largest.height {
             ProgrammingError.invalidArgument("\(method) maxPhotoDimensions \(settings.maxPhotoDimensions.width)x\(settings.maxPhotoDimensions.height) is larger than the output's")
         }
+        if let preview = settings.previewPhotoFormat {
+            let format = attributeOSType(preview[kCVPixelBufferPixelFormatTypeKey])
+            if format == nil || !settings.availablePreviewPhotoPixelFormatTypes.contains(format!) {
+                ProgrammingError.invalidArgument("\(method) Unsupported previewPhotoFormat pixel format; see availablePreviewPhotoPixelFormatTypes")
+            }
+        }
         if settings.livePhotoMovieFileURL != nil {
             ProgrammingError.invalidArgument("\(method) Live Photo capture is not supported; see isLivePhotoCaptureSupported")
         }
@@ -182,7 +189,14 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         processing.async { [self] in
             guard let frame = request.frame, let pixels = frame.imageBufferStorage else { return }
             let dimensions = CMVideoDimensions(width: Int32(pixels.width), height: Int32(pixels.height))
+            // A preview fits in the box the settings give (the photo's size when they give none), keeping the aspect ratio.
+            var previewSize = (width: 0, height: 0)
+            if let preview = request.settings.previewPhotoFormat {
+                previewSize = PreviewScaler.size(of: pixels.width, pixels.height, fittingIn: attributeInt(preview[kCVPixelBufferWidthKey]) ?? pixels.width,
+                                                 attributeInt(preview[kCVPixelBufferHeightKey]) ?? pixels.height)
+            }
             let resolved = AVCaptureResolvedPhotoSettings(uniqueID: request.settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: request.flash,
+                                                          previewDimensions: CMVideoDimensions(width: Int32(previewSize.width), height: Int32(previewSize.height)),
                                                           photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
             let delegate = request.delegate
             delegate.photoOutput(self, willBeginCaptureFor: resolved)
@@ -205,7 +219,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     failure = AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be converted to \(format.fourCharacterString)."])
                 }
             }
-            let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, metadata: metadata, timestamp: frame.presentationTimeStamp,
+            let preview = previewSize.width > 0 ? previews.preview(of: pixels, width: previewSize.width, height: previewSize.height) : nil
+            let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, previewPixelBuffer: preview, metadata: metadata, timestamp: frame.presentationTimeStamp,
                                        resolvedSettings: resolved)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)
             delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)

@@ -19,11 +19,12 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     /// How long the photo is expected to take to process, from the moment of capture.
     public let photoProcessingTimeRange: CMTimeRange
 
-    init(uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, photoProcessingTimeRange: CMTimeRange) {
+    init(uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, previewDimensions: CMVideoDimensions,
+         photoProcessingTimeRange: CMTimeRange) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
         self.isFlashEnabled = isFlashEnabled
-        previewDimensions = CMVideoDimensions()
+        self.previewDimensions = previewDimensions
         embeddedThumbnailDimensions = CMVideoDimensions()
         livePhotoMovieDimensions = CMVideoDimensions()
         expectedPhotoCount = 1

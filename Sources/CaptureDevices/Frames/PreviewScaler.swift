@@ -1,0 +1,37 @@
+import CYUV
+import CoreVideo
+
+/// Makes small BGRA copies of frames, for photo previews and thumbnails.
+///
+/// Thread ownership: one scaler belongs to one thread at a time.
+package final class PreviewScaler: @unchecked Sendable {
+    private let converter = PixelFormatConverter()
+    private var bgra: CVPixelBuffer?
+
+    package init() {}
+
+    /// The largest size with the frame's aspect ratio that fits in `width` x `height` (even, at least 2x2).
+    package static func size(of frameWidth: Int, _ frameHeight: Int, fittingIn width: Int, _ height: Int) -> (width: Int, height: Int) {
+        guard frameWidth > 0, frameHeight > 0, width > 0, height > 0 else { return (0, 0) }
+        let scale = min(1, min(Double(width) / Double(frameWidth), Double(height) / Double(frameHeight)))
+        let even = { (value: Double) in max(2, Int((value / 2).rounded(.down)) * 2) }
+        return (even(Double(frameWidth) * scale), even(Double(frameHeight) * scale))
+    }
+
+    /// A new BGRA buffer of `width` x `height` holding the frame scaled with a box filter; nil when it cannot be made.
+    package func preview(of frame: CVPixelBuffer, width: Int, height: Int) -> CVPixelBuffer? {
+        var source = frame
+        if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
+            if bgra?.width != frame.width || bgra?.height != frame.height {
+                bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
+            }
+            guard let bgra, converter.convert(frame, into: bgra) else { return nil }
+            source = bgra
+        }
+        guard let preview = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
+        let from = source.planes[0], to = preview.planes[0]
+        let status = ARGBScale(from.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(from.bytesPerRow), Int32(source.width), Int32(source.height),
+                               to.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(to.bytesPerRow), Int32(width), Int32(height), kFilterBox)
+        return status == 0 ? preview : nil
+    }
+}
