@@ -2,62 +2,121 @@ import AVFoundation
 import CaptureDevices
 import Foundation
 
-/// Shutter lag: `capturePhoto(with:delegate:)` to `didFinishProcessingPhoto` for a 1920x1080 JPEG
-/// from the virtual camera (its '420v' frame turned to BGRA and encoded at quality 92, accurate
-/// DCT), next to libjpeg-turbo's `tjbench` compressing the same picture from BGRX with the same
-/// quality, subsampling and DCT, in the same run.
+/// Shutter lag: `capturePhoto(with:delegate:)` to `didFinishProcessingPhoto`, for JPEG and HEIC
+/// photos at 1920x1080 and 3264x2448 (the `.photo` preset) from the virtual camera, at each
+/// quality prioritization. Beside each, in the same run, the peer doing the same encode of the
+/// same picture: libjpeg-turbo's `tjbench` (JPEG from BGRX, same quality, subsampling and DCT)
+/// and libheif's `heif-enc` as a whole process (HEIC from a PNG of the picture, same quality and
+/// x265 preset).
 enum PhotoBenchmark {
     final class Timer: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let started = now()
         var finished = 0.0
-        var jpeg: Data?
+        var photo: AVCapturePhoto?
         func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
             finished = now()
-            jpeg = photo.fileDataRepresentation()
+            self.photo = photo
             done.signal()
         }
     }
 
     static func run(seconds: Double) throws {
+        for (preset, width, height) in [(AVCaptureSession.Preset.hd1920x1080, 1920, 1080), (.photo, 3264, 2448)] {
+            try run(preset: preset, width: width, height: height, seconds: seconds)
+        }
+    }
+
+    private static func run(preset: AVCaptureSession.Preset, width: Int, height: Int, seconds: Double) throws {
         print("")
         let session = AVCaptureSession()
-        session.sessionPreset = .hd1920x1080
+        session.sessionPreset = preset
         session.addInput(try AVCaptureDeviceInput(device: virtualCamera))
         let output = AVCapturePhotoOutput()
         session.addOutput(output)
+        output.maxPhotoQualityPrioritization = .quality
         session.startRunning()
         defer { session.stopRunning() }
         Thread.sleep(forTimeInterval: 0.5)
-        var lags: [Double] = []
-        var last: Data?
-        let start = now()
-        while now() - start < seconds || lags.count < 5 {
-            let timer = Timer()
-            output.capturePhoto(with: AVCapturePhotoSettings(), delegate: timer)
-            guard timer.done.wait(timeout: .now() + 10) == .success else { print("Photo: no photo delivered"); return }
-            lags.append((timer.finished - timer.started) * 1000)
-            last = timer.jpeg
-        }
-        lags.sort()
-        let median = lags[lags.count / 2]
-        print(String(format: "Photo, 1920x1080 JPEG q92: shutter lag (capturePhoto to didFinishProcessingPhoto) median %.2f ms, best %.2f ms, %d photos",
-                     median, lags[0], lags.count))
-        // The same picture for tjbench.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-photo-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let jpeg = folder.appendingPathComponent("photo.jpg"), ppm = folder.appendingPathComponent("photo.ppm")
-        try last?.write(to: jpeg)
-        guard shell(["/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-i", jpeg.path, ppm.path]).status == 0 else { print("  ffmpeg not available"); return }
-        let peer = shell(["/usr/bin/tjbench", ppm.path, "92", "-subsamp", "420", "-bgrx", "-accuratedct", "-benchtime", String(max(1, seconds)),
-                          "-warmup", "0.5", "-quiet"])
-        // tjbench -quiet prints a row per format: its seventh column is compression in Mpixels/s.
-        let row = peer.output.split(separator: "\n").last { $0.contains("1920") }?.split(separator: " ").map(String.init)
-        guard peer.status == 0, let row, row.count > 6, let mpixels = Double(row[6]) else {
-            print("  tjbench not available (install libjpeg-turbo-progs)"); return
+
+        // The picture the peers encode: one photo, uncompressed, as a PNG and a PPM.
+        let raw = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        guard let picture = take(raw, with: output)?.photo, let png = picture.pngDataRepresentation() else { print("Photo: no photo delivered"); return }
+        let pngURL = folder.appendingPathComponent("photo.png"), ppmURL = folder.appendingPathComponent("photo.ppm")
+        try png.write(to: pngURL)
+        let hasPPM = shell(["/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-i", pngURL.path, ppmURL.path]).status == 0
+
+        let name = "\(width)x\(height)"
+        for prioritization in [AVCapturePhotoOutput.QualityPrioritization.speed, .balanced, .quality] {
+            let quality = PhotoEncoderSettings.jpegQuality(prioritization)
+            let lags = measure(.jpeg, prioritization, output, seconds: seconds, atLeast: 5)
+            guard let median = lags.first.map({ _ in lags[lags.count / 2] }) else { print("Photo: no JPEG delivered"); return }
+            var line = String(format: "Photo %@ JPEG q%d (%@): shutter lag median %.2f ms, best %.2f ms, %d photos",
+                              name, quality, "\(prioritization)", median, lags[0], lags.count)
+            if hasPPM, let theirs = tjbench(ppmURL, quality: quality, fullChroma: prioritization == .quality, accurateDCT: prioritization != .speed,
+                                            pixels: width * height, seconds: seconds) {
+                line += String(format: "; tjbench %.2f ms; ours / tjbench %.2fx", theirs, median / theirs)
+            } else {
+                line += "; tjbench not available (install libjpeg-turbo-progs)"
+            }
+            print(line)
         }
-        let theirs = 1920.0 * 1080 / 1e6 / mpixels * 1000
-        print(String(format: "  tjbench, the same picture from BGRX, q92 4:2:0 accurate DCT: %.2f ms a frame; ours / tjbench %.2fx", theirs, median / theirs))
+        guard output.availablePhotoCodecTypes.contains(.hevc) else { print("Photo: this libheif cannot encode HEVC"); return }
+        for prioritization in [AVCapturePhotoOutput.QualityPrioritization.speed, .balanced, .quality] {
+            let preset = PhotoEncoderSettings.heicPreset(prioritization)
+            let lags = measure(.hevc, prioritization, output, seconds: 0, atLeast: 3)
+            guard !lags.isEmpty else { print("Photo: no HEIC delivered"); return }
+            let median = lags[lags.count / 2]
+            var line = String(format: "Photo %@ HEIC q%d x265 %@ (%@): shutter lag median %.0f ms, best %.0f ms, %d photos",
+                              name, PhotoEncoderSettings.heicQuality, preset, "\(prioritization)", median, lags[0], lags.count)
+            var runs: [Double] = []
+            for _ in 0..<3 {
+                let start = now()
+                let result = shell(["/usr/bin/heif-enc", "-q", String(PhotoEncoderSettings.heicQuality), "-p", "preset=\(preset)",
+                                    pngURL.path, "-o", folder.appendingPathComponent("peer.heic").path])
+                guard result.status == 0 else { break }
+                runs.append((now() - start) * 1000)
+            }
+            if runs.count == 3 {
+                let theirs = runs.sorted()[1]
+                line += String(format: "; heif-enc (whole process, from PNG) %.0f ms; ours / heif-enc %.2fx", theirs, median / theirs)
+            } else {
+                line += "; heif-enc not available (install libheif-examples)"
+            }
+            print(line)
+        }
+    }
+
+    private static func take(_ settings: AVCapturePhotoSettings, with output: AVCapturePhotoOutput) -> Timer? {
+        let timer = Timer()
+        output.capturePhoto(with: settings, delegate: timer)
+        return timer.done.wait(timeout: .now() + 60) == .success ? timer : nil
+    }
+
+    /// Sorted shutter lags in milliseconds.
+    private static func measure(_ codec: AVVideoCodecType, _ prioritization: AVCapturePhotoOutput.QualityPrioritization, _ output: AVCapturePhotoOutput,
+                                seconds: Double, atLeast count: Int) -> [Double] {
+        var lags: [Double] = []
+        let start = now()
+        while now() - start < seconds || lags.count < count {
+            let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: codec])
+            settings.photoQualityPrioritization = prioritization
+            guard let timer = take(settings, with: output) else { break }
+            lags.append((timer.finished - timer.started) * 1000)
+        }
+        return lags.sorted()
+    }
+
+    /// tjbench's compression time for the picture, in milliseconds a frame.
+    private static func tjbench(_ ppm: URL, quality: Int32, fullChroma: Bool, accurateDCT: Bool, pixels: Int, seconds: Double) -> Double? {
+        let peer = shell(["/usr/bin/tjbench", ppm.path, String(quality), "-subsamp", fullChroma ? "444" : "420", "-bgrx"]
+                         + (accurateDCT ? ["-accuratedct"] : ["-fastdct"]) + ["-benchtime", String(max(1, seconds)), "-warmup", "0.5", "-quiet"])
+        // tjbench -quiet prints a row per format: its seventh column is compression in Mpixels/s.
+        guard peer.status == 0, let row = peer.output.split(separator: "\n").last(where: { $0.contains(fullChroma ? "4:4:4" : "4:2:0") })?
+            .split(separator: " ").map(String.init), row.count > 6, let mpixels = Double(row[6]), mpixels > 0 else { return nil }
+        return Double(pixels) / 1e6 / mpixels * 1000
     }
 }

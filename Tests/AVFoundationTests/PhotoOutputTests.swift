@@ -224,6 +224,31 @@ final class PhotoFileTests: CaptureTestCase {
         }
     }
 
+    func testThePhotoPresetTakesTheCamerasLargestPhotosWhileDataOutputsGetAPreviewSize() throws {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .photo
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let photos = AVCapturePhotoOutput()
+        session.addOutput(photos)
+        let frames = AVCaptureVideoDataOutput()
+        let sizes = Recorder<String>()
+        let delegate = FrameSizeRecorder(sizes)
+        frames.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "frames"))
+        session.addOutput(frames)
+        session.startRunning()
+        XCTAssertTrue(waitUntil { !sizes.values.isEmpty && photos.maxPhotoDimensions.width > 0 })
+        XCTAssertEqual(photos.maxPhotoDimensions, CMVideoDimensions(width: 3264, height: 2448))
+        let photo = try take(AVCapturePhotoSettings(), with: photos)
+        XCTAssertEqual(photo.resolvedSettings.photoDimensions, CMVideoDimensions(width: 3264, height: 2448))
+        XCTAssertEqual(Set(sizes.values), ["852x640"], "the data output's frames are preview-sized")
+        if ImageTools.hasExifTool {
+            let tags = try ImageTools.exif(of: try XCTUnwrap(photo.fileDataRepresentation()), fileExtension: "jpg")
+            XCTAssertEqual(tags["ImageWidth"] as? Int, 3264)
+            XCTAssertEqual(tags["ImageHeight"] as? Int, 2448)
+        }
+    }
+
     func testAPreviewFitsTheBoxTheSettingsGiveKeepingTheAspectRatio() throws {
         let (_, output) = try photoSession()
         XCTAssertEqual(backCamera.activeFormat.supportedMaxPhotoDimensions, [CMVideoDimensions(width: 640, height: 480)])
@@ -260,5 +285,15 @@ final class PhotoFileTests: CaptureTestCase {
         spin(0.2)
         let after = try photo(flash: .off)
         XCTAssertLessThan(after.luma, dark.luma + 20, "and goes out again")
+    }
+}
+
+/// Records the size of each frame a video data output delivers.
+final class FrameSizeRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    private let sizes: Recorder<String>
+    init(_ sizes: Recorder<String>) { self.sizes = sizes }
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard let pixels = CMSampleBufferGetImageBuffer(sampleBuffer) else { return }
+        sizes.append("\(CVPixelBufferGetWidth(pixels))x\(CVPixelBufferGetHeight(pixels))")
     }
 }

@@ -53,6 +53,9 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     var supportsVideoOrientationAndMirroring: Bool { true }
     /// Whether the output rotates and mirrors the pixels it delivers (rather than describing the rotation, as a movie does).
     var orientsPixels: Bool { false }
+    /// Whether the output takes stills from the stream at the camera's full size (the photo
+    /// preset's other outputs get a preview-sized copy).
+    var takesStillsAtFullSize: Bool { false }
     /// Whether a front camera's video is mirrored unless the client says otherwise.
     var mirrorsFrontCameraAutomatically: Bool { true }
 

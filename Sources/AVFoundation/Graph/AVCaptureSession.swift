@@ -389,8 +389,10 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                     device.setActiveFormat(index: index, byClient: false)
                 }
                 let format = device.activeFormat
-                var size = (Int(format.dimensions.width), Int(format.dimensions.height))
-                if snapshot.preset == .photo { size = (852, 640) }
+                let size = (Int(format.dimensions.width), Int(format.dimensions.height))
+                // The photo preset streams the camera's largest size for photos; other outputs get
+                // a preview-sized copy (852x640, as Apple's photo preset gives them).
+                let previewSize: (width: Int, height: Int)? = snapshot.preset == .photo && size != (852, 640) ? (852, 640) : nil
                 let native = format.backing.pixelFormat
                 let wanted = connections.map { $0.output?.requestedPixelFormat ?? native }
                 let primary = Self.mostCommon(wanted) ?? native
@@ -398,11 +400,12 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                     var index = -1
                     // Outputs that deliver pixels rotate and mirror them, in the conversion a frame gets anyway.
                     let orientation = connection.output?.orientsPixels == true ? connection.pixelOrientation : .identity
-                    if pixelFormat != primary || !orientation.isIdentity {
-                        if let existing = conversions.firstIndex(where: { $0.pixelFormat == pixelFormat && $0.orientation == orientation }) {
+                    let scaledSize = connection.output?.takesStillsAtFullSize == true ? nil : previewSize
+                    if pixelFormat != primary || !orientation.isIdentity || scaledSize != nil {
+                        if let existing = conversions.firstIndex(where: { $0.matches(pixelFormat: pixelFormat, orientation: orientation, size: scaledSize) }) {
                             index = existing
                         } else {
-                            conversions.append(DeviceRoute.Conversion(pixelFormat: pixelFormat, orientation: orientation))
+                            conversions.append(DeviceRoute.Conversion(pixelFormat: pixelFormat, orientation: orientation, size: scaledSize))
                             index = conversions.count - 1
                         }
                     }

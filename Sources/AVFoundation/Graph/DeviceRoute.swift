@@ -18,25 +18,38 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
         let conversion: Int
     }
 
-    /// A conversion to one pixel format and orientation, shared by every target that asks for it.
+    /// A conversion to one pixel format, orientation and (when given) size, shared by every target that asks for it.
     final class Conversion: @unchecked Sendable {
         let pixelFormat: OSType
         let orientation: PixelOrientation
+        /// The size frames are scaled to before they are converted, or nil to keep the stream's.
+        let size: (width: Int, height: Int)?
         private var pool: VideoFramePool?
         private let converter = PixelFormatConverter()
+        private let scaler = FrameScaler()
         private var cachedSource: CMSampleBuffer?
         private var cachedResult: CMSampleBuffer?
         static let bufferCount = 6
 
-        init(pixelFormat: OSType, orientation: PixelOrientation = .identity) {
+        init(pixelFormat: OSType, orientation: PixelOrientation = .identity, size: (width: Int, height: Int)? = nil) {
             self.pixelFormat = pixelFormat
             self.orientation = orientation
+            self.size = size
+        }
+
+        /// Whether this conversion does what one with these parameters would.
+        func matches(pixelFormat: OSType, orientation: PixelOrientation, size: (width: Int, height: Int)?) -> Bool {
+            self.pixelFormat == pixelFormat && self.orientation == orientation && self.size?.width == size?.width && self.size?.height == size?.height
         }
 
         /// The frame converted, once per frame, or `nil` when the conversion's buffers are all held.
         func convert(_ sampleBuffer: CMSampleBuffer) -> CMSampleBuffer? {
             if let cachedSource, cachedSource === sampleBuffer { return cachedResult }
-            guard let source = sampleBuffer.imageBufferStorage else { return nil }
+            guard var source = sampleBuffer.imageBufferStorage else { return nil }
+            if let size {
+                guard let scaled = scaler.scale(source, width: size.width, height: size.height) else { return nil }
+                source = scaled
+            }
             let (width, height) = orientation.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
             if pool == nil || pool!.width != width || pool!.height != height {
                 pool = VideoFramePool(width: width, height: height, pixelFormat: pixelFormat, capacity: Self.bufferCount)

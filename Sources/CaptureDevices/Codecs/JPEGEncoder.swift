@@ -21,8 +21,10 @@ package final class JPEGEncoder: @unchecked Sendable {
         if let output { tjFree(output) }
     }
 
-    /// The frame as a baseline 4:2:0 JPEG at `quality` (1...100); nil when it cannot be encoded.
-    package func encode(_ frame: CVPixelBuffer, quality: Int32) -> Data? {
+    /// The frame as a baseline JPEG at `quality` (1...100), with 4:2:0 chroma (or 4:4:4 when
+    /// `fullChroma`) and the accurate DCT (or the fast one); nil when it cannot be encoded.
+    package func encode(_ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true) -> Data? {
+        let subsampling = Int32(fullChroma ? TJSAMP_444.rawValue : TJSAMP_420.rawValue)
         guard let handle else { return nil }
         var source = frame
         if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
@@ -32,7 +34,7 @@ package final class JPEGEncoder: @unchecked Sendable {
             guard let bgra, converter.convert(frame, into: bgra) else { return nil }
             source = bgra
         }
-        let needed = Int(tjBufSize(Int32(frame.width), Int32(frame.height), Int32(TJSAMP_420.rawValue)))
+        let needed = Int(tjBufSize(Int32(frame.width), Int32(frame.height), subsampling))
         if needed > outputCapacity {
             if let output { tjFree(output) }
             output = tjAlloc(Int32(needed))
@@ -44,8 +46,8 @@ package final class JPEGEncoder: @unchecked Sendable {
         let plane = source.planes[0]
         // TJFLAG_NOREALLOC: the buffer is already TurboJPEG's worst case.
         let result = tjCompress2(handle, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(plane.bytesPerRow),
-                                 Int32(frame.height), Int32(TJPF_BGRA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), quality,
-                                 TJFLAG_NOREALLOC | TJFLAG_ACCURATEDCT)
+                                 Int32(frame.height), Int32(TJPF_BGRA.rawValue), &buffer, &size, subsampling, quality,
+                                 TJFLAG_NOREALLOC | (accurateDCT ? TJFLAG_ACCURATEDCT : TJFLAG_FASTDCT))
         guard result == 0 else { return nil }
         guard let buffer else { return nil }
         return Data(bytes: buffer, count: Int(size))

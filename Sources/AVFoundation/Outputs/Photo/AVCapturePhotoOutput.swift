@@ -230,6 +230,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     // MARK: Session hooks
 
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+    override var takesStillsAtFullSize: Bool { true }
 
     /// Keeps the newest frame (one of the camera's buffers, by reference) and hands it to captures waiting for one.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {

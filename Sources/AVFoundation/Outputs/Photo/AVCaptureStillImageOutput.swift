@@ -116,6 +116,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     // MARK: Session hooks
 
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+    override var takesStillsAtFullSize: Bool { true }
 
     /// Keeps the newest frame and hands it to stills waiting for one.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {

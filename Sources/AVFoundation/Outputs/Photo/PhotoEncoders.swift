@@ -14,14 +14,15 @@ final class PhotoEncoders: @unchecked Sendable {
         let exif = PhotoMetadata.exif(from: metadata)
         switch codec {
         case .jpeg:
-            guard let image = jpeg.encode(pixels, quality: Self.jpegQuality(prioritization)) else {
+            guard let image = jpeg.encode(pixels, quality: PhotoEncoderSettings.jpegQuality(prioritization),
+                                          fullChroma: prioritization == .quality, accurateDCT: prioritization != .speed) else {
                 throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as JPEG."])
             }
             guard let exif else { return image }
             return image.insertingJPEGExif(exif) ?? image
         case .hevc:
             do {
-                return try heic.encode(pixels, quality: Self.heicQuality, preset: Self.heicPreset(prioritization), exif: exif)
+                return try heic.encode(pixels, quality: PhotoEncoderSettings.heicQuality, preset: PhotoEncoderSettings.heicPreset(prioritization), exif: exif)
             } catch {
                 throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as HEIC: \(error)."])
             }
@@ -29,18 +30,26 @@ final class PhotoEncoders: @unchecked Sendable {
             throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Photos cannot be encoded with \(codec.rawValue)."])
         }
     }
+}
 
-    /// JPEG quality: .speed gives up a little quality for a smaller, faster file.
-    static func jpegQuality(_ prioritization: AVCapturePhotoOutput.QualityPrioritization) -> Int32 {
-        prioritization == .speed ? 85 : 92
+/// How each quality prioritization sets the photo encoders (shared with the benchmarks, which give the peers the same settings).
+package enum PhotoEncoderSettings {
+    /// JPEG quality: .speed gives up some for a smaller file and uses the fast DCT; .balanced is
+    /// q92 4:2:0 with the accurate DCT; .quality is q95 and keeps full chroma (4:4:4).
+    package static func jpegQuality(_ prioritization: AVCapturePhotoOutput.QualityPrioritization) -> Int32 {
+        switch prioritization {
+        case .speed: 85
+        case .balanced: 92
+        case .quality: 95
+        }
     }
 
     /// The HEIC quality every prioritization uses (libheif's 0...100 scale).
-    static let heicQuality = 80
+    package static let heicQuality = 80
 
     /// x265's preset: HEVC's encoding time is where prioritization pays (ultrafast is several
     /// times quicker than medium for a file a little larger at the same quality).
-    static func heicPreset(_ prioritization: AVCapturePhotoOutput.QualityPrioritization) -> String {
+    package static func heicPreset(_ prioritization: AVCapturePhotoOutput.QualityPrioritization) -> String {
         switch prioritization {
         case .speed: "ultrafast"
         case .balanced: "veryfast"
