@@ -249,6 +249,35 @@ final class PhotoFileTests: CaptureTestCase {
         }
     }
 
+    func testPhotosTakenWhileRecordingHaveTheVideosSizeAndTheMovieLosesNoFrames() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed: apt-get install ffmpeg")
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .hd1280x720
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let movie = AVCaptureMovieFileOutput()
+        let photos = AVCapturePhotoOutput()
+        session.addOutput(movie)
+        session.addOutput(photos)
+        session.startRunning()
+        XCTAssertTrue(waitUntil { photos.maxPhotoDimensions.width > 0 })
+        let url = makeScratchFolder().appendingPathComponent("while-recording.mov")
+        let log = MovieFileOutputTests.RecordingLog()
+        movie.startRecording(to: url, recordingDelegate: log)
+        XCTAssertTrue(waitUntil { log.calls.contains("start") })
+        for _ in 0..<5 {
+            spin(0.4)
+            let photo = try take(AVCapturePhotoSettings(), with: photos)
+            XCTAssertEqual(photo.resolvedSettings.photoDimensions, CMVideoDimensions(width: 1280, height: 720))
+        }
+        movie.stopRecording()
+        XCTAssertTrue(waitUntil(timeout: 20) { log.finished })
+        let video = try XCTUnwrap(MediaProbe.probe(url)?.video)
+        let frames = Double(try XCTUnwrap(video.frames)), duration = try XCTUnwrap(video.duration)
+        XCTAssertGreaterThan(duration, 1.8)
+        XCTAssertGreaterThanOrEqual(frames, (duration * 30 - 2).rounded(.down), "no video frame lost to the photos: \(frames) frames in \(duration) s")
+    }
+
     func testAPreviewFitsTheBoxTheSettingsGiveKeepingTheAspectRatio() throws {
         let (_, output) = try photoSession()
         XCTAssertEqual(backCamera.activeFormat.supportedMaxPhotoDimensions, [CMVideoDimensions(width: 640, height: 480)])
