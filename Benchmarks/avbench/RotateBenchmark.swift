@@ -39,25 +39,8 @@ enum RotateBenchmark {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let raw = folder.appendingPathComponent("frame.nv12")
-        var bytes = Data()
-        for (index, plane) in source.planes.enumerated() {
-            // Luma is a byte a sample; each chroma sample is a Cb, Cr pair.
-            for row in 0..<plane.height { bytes.append(Data(bytes: plane.baseAddress + row * plane.bytesPerRow, count: plane.width * (index == 0 ? 1 : 2))) }
-        }
-        try bytes.write(to: raw)
-        let count = 300
-        func ffmpegCPU(_ filter: String) -> Double? {
-            var before = rusage(), after = rusage()
-            getrusage(RUSAGE_CHILDREN.rawValue, &before)
-            let result = shell(["/usr/bin/ffmpeg", "-loglevel", "error", "-threads", "1", "-filter_threads", "1", "-f", "rawvideo", "-pix_fmt", "nv12",
-                                "-s", "\(width)x\(height)", "-stream_loop", "\(count - 1)", "-i", raw.path, "-vf", filter, "-f", "null", "-"])
-            getrusage(RUSAGE_CHILDREN.rawValue, &after)
-            guard result.status == 0 else { return nil }
-            func seconds(_ u: rusage) -> Double {
-                Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
-            }
-            return (seconds(after) - seconds(before)) / Double(count) * 1000
-        }
+        try writeNV12(source, to: raw)
+        func ffmpegCPU(_ filter: String) -> Double? { ffmpegFilterCPU(raw: raw, width: width, height: height, filter: filter) }
         // ffmpeg's own cost of reading and passing on a frame, taken off its figures below.
         guard let reading = ffmpegCPU("null"), let plain = ffmpegCPU("format=bgra"), let transposed = ffmpegCPU("transpose=1,format=bgra"),
               let mirrored = ffmpegCPU("transpose=1,hflip,format=bgra") else {
@@ -70,4 +53,28 @@ enum RotateBenchmark {
             print(String(format: "  ffmpeg -vf %@: %.2f ms CPU per frame; ours %.2f ms; ours / ffmpeg %.2fx", filter, net, ours, ours / net))
         }
     }
+}
+
+/// Writes an NV12 frame's planes, row by row without padding, as ffmpeg's rawvideo reads them.
+func writeNV12(_ frame: CVPixelBuffer, to url: URL) throws {
+    var bytes = Data()
+    for (index, plane) in frame.planes.enumerated() {
+        // Luma is a byte a sample; each chroma sample is a Cb, Cr pair.
+        for row in 0..<plane.height { bytes.append(Data(bytes: plane.baseAddress + row * plane.bytesPerRow, count: plane.width * (index == 0 ? 1 : 2))) }
+    }
+    try bytes.write(to: url)
+}
+
+/// ffmpeg's CPU per frame, one thread, for `filter` over 300 copies of a raw NV12 frame; nil when ffmpeg fails.
+func ffmpegFilterCPU(raw: URL, width: Int, height: Int, filter: String, count: Int = 300) -> Double? {
+    var before = rusage(), after = rusage()
+    getrusage(RUSAGE_CHILDREN.rawValue, &before)
+    let result = shell(["/usr/bin/ffmpeg", "-loglevel", "error", "-threads", "1", "-filter_threads", "1", "-f", "rawvideo", "-pix_fmt", "nv12",
+                        "-s", "\(width)x\(height)", "-stream_loop", "\(count - 1)", "-i", raw.path, "-vf", filter, "-f", "null", "-"])
+    getrusage(RUSAGE_CHILDREN.rawValue, &after)
+    guard result.status == 0 else { return nil }
+    func seconds(_ u: rusage) -> Double {
+        Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+    }
+    return (seconds(after) - seconds(before)) / Double(count) * 1000
 }

@@ -39,4 +39,5 @@ if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
 if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
+if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

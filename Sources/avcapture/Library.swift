@@ -18,6 +18,16 @@ enum Library {
         }
     }
 
+    /// Saves a Live Photo: the still and its movie (moved) under one name; the path of the still.
+    static func saveLivePhoto(_ still: Data, movingMovieAt movie: URL) throws -> String {
+        try save { request in
+            request.addResource(with: .photo, data: still, options: nil)
+            let options = PHAssetResourceCreationOptions()
+            options.shouldMoveFile = true
+            request.addResource(with: .pairedVideo, fileURL: movie, options: options)
+        }
+    }
+
     private static func save(_ addResources: @escaping (PHAssetCreationRequest) -> Void) throws -> String {
         var placeholder: PHObjectPlaceholder?
         do {

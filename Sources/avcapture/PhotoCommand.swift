@@ -15,6 +15,7 @@ struct Photo: ParsableCommand {
     @Option(help: "The flash: off, on or auto.") var flash: String = "off"
     @Option(help: "How to trade speed for quality: speed, balanced or quality.") var quality: String = "balanced"
     @Option(help: "The largest photo size, WIDTHxHEIGHT; it must be one the camera's format supports.") var size: String?
+    @Flag(help: "Take a Live Photo: the still and a movie from 1.5 s before to 1.5 s after it (written beside the still as .mov).") var live = false
 
     /// The kinds of file a photo can be written as.
     enum Kind: String {
@@ -38,6 +39,8 @@ struct Photo: ParsableCommand {
             return kind
         } ?? .jpeg
         if let url { try RecordingRequest.checkNewFile(url) }
+        let movieURL = live ? url?.deletingPathExtension().appendingPathExtension("mov") : nil
+        if let movieURL { try RecordingRequest.checkNewFile(movieURL) }
         var largest: CMVideoDimensions?
         if let size {
             let parts = size.lowercased().split(separator: "x").compactMap { Int32($0) }
@@ -70,11 +73,16 @@ struct Photo: ParsableCommand {
             }
             photos.maxPhotoDimensions = largest
         }
+        if live {
+            guard photos.isLivePhotoCaptureSupported else { throw CommandFailure("\(camera.localizedName) cannot take Live Photos.") }
+            photos.isLivePhotoCaptureEnabled = true
+        }
         session.startRunning()
         guard session.isRunning else { throw CommandFailure("The session could not start.") }
         defer { session.stopRunning() }
-        // A moment for exposure and focus to settle, as a camera app's viewfinder gives.
-        RunLoop.main.run(until: Date().addingTimeInterval(0.5))
+        // A moment for exposure and focus to settle, as a camera app's viewfinder gives; a Live
+        // Photo also needs the seconds before the still.
+        RunLoop.main.run(until: Date().addingTimeInterval(live ? 1.8 : 0.5))
         let settings: AVCapturePhotoSettings
         switch kind {
         case .jpeg: settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
@@ -84,9 +92,12 @@ struct Photo: ParsableCommand {
         if let largest { settings.maxPhotoDimensions = largest }
         settings.flashMode = flashMode
         settings.photoQualityPrioritization = prioritization
+        // A Live Photo's movie is written where the still goes, or beside it in the temporary folder for the library.
+        let movieFile = live ? movieURL ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-live-\(getpid()).mov") : nil
+        settings.livePhotoMovieFileURL = movieFile
         let result = PhotoResult()
         photos.capturePhoto(with: settings, delegate: result)
-        guard result.wait(seconds: 10), let photo = result.photo else { throw CommandFailure("No photo was delivered.") }
+        guard result.wait(seconds: 30), let photo = result.photo else { throw CommandFailure("No photo was delivered.") }
         if let error = result.error { throw CommandFailure("The photo failed: \(error.localizedDescription)") }
         guard let data = kind == .png ? photo.pngDataRepresentation() : photo.fileDataRepresentation() else {
             throw CommandFailure("The photo has no file data.")
@@ -99,11 +110,13 @@ struct Photo: ParsableCommand {
                 throw CommandFailure("Cannot write \(url.path): \(error.localizedDescription)")
             }
             written = url.path
+        } else if let movieFile {
+            written = try Library.saveLivePhoto(data, movingMovieAt: movieFile)
         } else {
             written = try Library.save(data, type: .photo)
         }
         let dimensions = photo.resolvedSettings.photoDimensions
-        print("Wrote \(written): \(dimensions.width)x\(dimensions.height) \(kind.rawValue), \(data.count / 1024) KiB\(photo.resolvedSettings.isFlashEnabled ? ", flash fired" : "").")
+        print("Wrote \(written): \(dimensions.width)x\(dimensions.height) \(kind.rawValue), \(data.count / 1024) KiB\(photo.resolvedSettings.isFlashEnabled ? ", flash fired" : "")\(live ? ", with its Live Photo movie (.mov)" : "").")
     }
 }
 
@@ -112,14 +125,21 @@ final class PhotoResult: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sen
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var delivered: (AVCapturePhoto, Error?)?
+    private var movieError: Error?
 
     var photo: AVCapturePhoto? { lock.withLock { delivered?.0 } }
-    var error: Error? { lock.withLock { delivered?.1 } }
+    /// The still's error, else the Live Photo movie's.
+    var error: Error? { lock.withLock { delivered?.1 ?? movieError } }
 
     func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
         lock.withLock { delivered = (photo, error) }
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+                     photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
+        lock.withLock { movieError = error }
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {

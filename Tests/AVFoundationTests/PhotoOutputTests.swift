@@ -23,6 +23,17 @@ final class PhotoOutputTests: CaptureTestCase {
             if let error { errors.append(error) }
             calls.append("didFinishProcessingPhoto")
         }
+        func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+                         resolvedSettings: AVCaptureResolvedPhotoSettings) {
+            calls.append("didFinishRecordingLivePhotoMovie")
+        }
+        let movies = Recorder<(URL, CMTime, CMTime)>()
+        func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+                         photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
+            movies.append((outputFileURL, duration, photoDisplayTime))
+            if let error { errors.append(error) }
+            calls.append("didFinishProcessingLivePhotoToMovieFile")
+        }
         func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
             calls.append("didFinishCapture")
         }
@@ -276,6 +287,61 @@ final class PhotoFileTests: CaptureTestCase {
         let frames = Double(try XCTUnwrap(video.frames)), duration = try XCTUnwrap(video.duration)
         XCTAssertGreaterThan(duration, 1.8)
         XCTAssertGreaterThanOrEqual(frames, (duration * 30 - 2).rounded(.down), "no video frame lost to the photos: \(frames) frames in \(duration) s")
+    }
+
+    func testALivePhotoIsTheStillAndAMovieFromBeforeToAfterItWithSound() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed: apt-get install ffmpeg")
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .vga640x480
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let output = AVCapturePhotoOutput()
+        XCTAssertFalse(output.isLivePhotoCaptureSupported, "not before it has a camera")
+        session.addOutput(output)
+        XCTAssertTrue(output.isLivePhotoCaptureSupported)
+        output.isLivePhotoCaptureEnabled = true
+        session.startRunning()
+        spin(2)   // the ring fills with what comes before the still
+        let folder = makeScratchFolder()
+        var processors: [PhotoOutputTests.Processor] = []
+        var asked: [CMTime] = []
+        for index in 0..<2 {
+            let settings = AVCapturePhotoSettings()
+            settings.livePhotoMovieFileURL = folder.appendingPathComponent("live-\(index).mov")
+            let processor = PhotoOutputTests.Processor()
+            asked.append(CMClockGetTime(CMClockGetHostTimeClock()))
+            output.capturePhoto(with: settings, delegate: processor)
+            processors.append(processor)
+            spin(0.5)   // the second overlaps the first's movie
+        }
+        XCTAssertTrue(waitUntil(timeout: 30) { processors.allSatisfy(\.isFinished) })
+        for (index, processor) in processors.enumerated() {
+            XCTAssertEqual(processor.calls.values, ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
+                                                    "didFinishRecordingLivePhotoMovie", "didFinishProcessingLivePhotoToMovieFile", "didFinishCapture"])
+            XCTAssertTrue(processor.errors.values.isEmpty, "\(processor.errors.values)")
+            let photo = try XCTUnwrap(processor.photos.values.first)
+            XCTAssertEqual(photo.resolvedSettings.livePhotoMovieDimensions, CMVideoDimensions(width: 640, height: 480))
+            XCTAssertLessThanOrEqual(photo.timestamp, asked[index], "the still is the frame current when asked")
+            let (url, duration, displayTime) = try XCTUnwrap(processor.movies.values.first)
+            XCTAssertEqual(duration.seconds, 3, accuracy: 0.25, "1.5 s before and after the still")
+            XCTAssertEqual(displayTime.seconds, 1.5, accuracy: 0.15, "the still is in the middle")
+            let probe = try XCTUnwrap(MediaProbe.probe(url))
+            let video = try XCTUnwrap(probe.video)
+            XCTAssertEqual(video.codec, "h264")
+            XCTAssertEqual(video.width, 640)
+            XCTAssertEqual(try XCTUnwrap(video.frames), 90, accuracy: 6, "every frame of three seconds at 30 fps")
+            XCTAssertEqual(probe.audio?.codec, "aac", "the microphone's sound is in the movie")
+            XCTAssertEqual(probe.duration, 3, accuracy: 0.25)
+        }
+    }
+
+    func testLivePhotoCaptureMustBeEnabledFirst() throws {
+        let (_, output) = try photoSession()
+        XCTAssertFalse(output.isLivePhotoCaptureEnabled)
+        XCTAssertEqual(output.availableLivePhotoVideoCodecTypes, [.h264])
+        output.isLivePhotoCaptureSuspended = true
+        XCTAssertTrue(output.isLivePhotoCaptureSuspended)
     }
 
     func testAPreviewFitsTheBoxTheSettingsGiveKeepingTheAspectRatio() throws {

@@ -15,6 +15,19 @@ final class PhotoCommandTests: XCTestCase {
         XCTAssertTrue(again.standardError.contains("never overwrites"), again.standardError)
     }
 
+    func testALivePhotosMovieIsWrittenBesideTheStill() throws {
+        let folder = AVCaptureTool.folder("photo-live")
+        let still = folder.appendingPathComponent("moment.jpg")
+        let result = try AVCaptureTool.run(["photo", still.path, "--live", "--preset", "640x480"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.standardOutput.contains("with its Live Photo movie"), result.standardOutput)
+        let movie = folder.appendingPathComponent("moment.mov")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") else { return }
+        let duration = try XCTUnwrap(Double(try AVCaptureTool.probe(movie, entries: "format=duration").trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertEqual(duration, 3, accuracy: 0.3)
+    }
+
     func testHEICAndPNGPhotosAreWhatTheirNamesSay() throws {
         let folder = AVCaptureTool.folder("photo-kinds")
         let heic = folder.appendingPathComponent("shot.heic"), png = folder.appendingPathComponent("shot.png")
@@ -48,6 +61,14 @@ final class PhotoCommandTests: XCTestCase {
         let pictures = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Pictures").path)
         XCTAssertEqual(pictures.count, 1)
         XCTAssertTrue(photo.standardOutput.contains(home.appendingPathComponent("Pictures").appendingPathComponent(pictures[0]).path), photo.standardOutput)
+        let live = try AVCaptureTool.run(["photo", "--live", "--preset", "640x480"], environment: environment)
+        XCTAssertEqual(live.status, 0, live.output)
+        let withLive = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Pictures").path).sorted()
+        XCTAssertEqual(withLive.count, 3, "\(withLive)")
+        let movies = withLive.filter { $0.hasSuffix(".mov") }
+        XCTAssertEqual(movies.count, 1)
+        let base = (movies[0] as NSString).deletingPathExtension
+        XCTAssertTrue(withLive.contains(base + ".jpg"), "the Live Photo's still and movie share a name: \(withLive)")
         let movie = try AVCaptureTool.run(["record", "--library", "--seconds", "1", "--no-audio", "--preset", "640x480"], environment: environment)
         XCTAssertEqual(movie.status, 0, movie.output)
         let videos = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Videos").path)

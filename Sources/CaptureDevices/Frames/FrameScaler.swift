@@ -2,10 +2,12 @@ import CYUV
 import CoreVideo
 
 /// Scales frames to another size in their own pixel format ('420v', '420f' or 'BGRA'; other
-/// formats go through BGRA), into a buffer it keeps: no allocation per frame once the sizes settle.
+/// formats go through BGRA), into a buffer it keeps or one the caller gives: no allocation per
+/// frame once the sizes settle.
 ///
 /// Thread ownership: one scaler belongs to one thread at a time.
 package final class FrameScaler: @unchecked Sendable {
+    private static let scalable = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA]
     private let converter = PixelFormatConverter()
     private var scaled: CVPixelBuffer?
     private var bgra: CVPixelBuffer?
@@ -15,33 +17,49 @@ package final class FrameScaler: @unchecked Sendable {
     /// The frame scaled to `width` x `height` (a buffer reused by the next call), or nil when it cannot be.
     package func scale(_ frame: CVPixelBuffer, width: Int, height: Int) -> CVPixelBuffer? {
         if frame.width == width && frame.height == height { return frame }
-        var source = frame
-        var format = frame.pixelFormatType
-        let scalable = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA]
-        if !scalable.contains(format) {
-            if bgra?.width != frame.width || bgra?.height != frame.height {
-                bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
-            }
-            guard let bgra, converter.convert(frame, into: bgra) else { return nil }
-            source = bgra
-            format = kCVPixelFormatType_32BGRA
+        guard let source = scalableSource(frame) else { return nil }
+        if scaled?.width != width || scaled?.height != height || scaled?.pixelFormatType != source.pixelFormatType {
+            scaled = CVPixelBuffer(width: width, height: height, pixelFormatType: source.pixelFormatType)
         }
-        if scaled?.width != width || scaled?.height != height || scaled?.pixelFormatType != format {
-            scaled = CVPixelBuffer(width: width, height: height, pixelFormatType: format)
+        guard let scaled, Self.scalePlanes(source, into: scaled) else { return nil }
+        return scaled
+    }
+
+    /// Scales the frame into `destination` (any size; '420v', '420f' or 'BGRA'), converting its
+    /// pixel format when the two differ; false when it cannot.
+    package func scale(_ frame: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
+        if frame.width == destination.width, frame.height == destination.height { return converter.convert(frame, into: destination) }
+        guard let source = scalableSource(frame) else { return false }
+        if source.pixelFormatType == destination.pixelFormatType { return Self.scalePlanes(source, into: destination) }
+        guard let scaled = scale(source, width: destination.width, height: destination.height) else { return false }
+        return converter.convert(scaled, into: destination)
+    }
+
+    /// The frame itself when libyuv can scale its format, else a BGRA copy.
+    private func scalableSource(_ frame: CVPixelBuffer) -> CVPixelBuffer? {
+        if Self.scalable.contains(frame.pixelFormatType) { return frame }
+        if bgra?.width != frame.width || bgra?.height != frame.height {
+            bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
         }
-        guard let scaled else { return nil }
+        guard let bgra, converter.convert(frame, into: bgra) else { return nil }
+        return bgra
+    }
+
+    /// Scales between two buffers of the same scalable format with a box filter.
+    private static func scalePlanes(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
         func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
-        let s = source.planes, d = scaled.planes
+        let s = source.planes, d = destination.planes
         let status: Int32
-        if format == kCVPixelFormatType_32BGRA {
+        if source.pixelFormatType == kCVPixelFormatType_32BGRA {
             status = ARGBScale(p(s[0]), Int32(s[0].bytesPerRow), Int32(source.width), Int32(source.height),
-                               p(d[0]), Int32(d[0].bytesPerRow), Int32(width), Int32(height), kFilterBox)
+                               p(d[0]), Int32(d[0].bytesPerRow), Int32(destination.width), Int32(destination.height), kFilterBox)
         } else {
             status = NV12Scale(p(s[0]), Int32(s[0].bytesPerRow), p(s[1]), Int32(s[1].bytesPerRow), Int32(source.width), Int32(source.height),
-                               p(d[0]), Int32(d[0].bytesPerRow), p(d[1]), Int32(d[1].bytesPerRow), Int32(width), Int32(height), kFilterBox)
+                               p(d[0]), Int32(d[0].bytesPerRow), p(d[1]), Int32(d[1].bytesPerRow),
+                               Int32(destination.width), Int32(destination.height), kFilterBox)
         }
-        guard status == 0 else { return nil }
-        VideoColorimetry.copy(from: source, to: scaled)
-        return scaled
+        guard status == 0 else { return false }
+        VideoColorimetry.copy(from: source, to: destination)
+        return true
     }
 }

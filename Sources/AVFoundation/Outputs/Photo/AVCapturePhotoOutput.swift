@@ -25,6 +25,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var usedSettings: Set<Int64> = []
         var maxPhotoQualityPrioritization: QualityPrioritization = .balanced
         var isZeroShutterLagEnabled = true
+        var livePhotoRing: LivePhotoRing?
+        var isLivePhotoCaptureSuspended = false
+        var isLivePhotoAutoTrimmingEnabled = true
     }
     private let state = LockedValue(State())
     private let newest = NewestFrame()
@@ -32,6 +35,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private let processing = DispatchQueue(label: "AVCapturePhotoOutput")
     private let encoders = PhotoEncoders()
     private let previews = PreviewScaler()
+    /// Where Live Photo movies wait for their last frames and are written, apart from the stills.
+    private let livePhotoMovies = DispatchQueue(label: "AVCapturePhotoOutput.LivePhotos")
+    /// How much of a Live Photo comes before and after the still.
+    static let livePhotoHalfSpan = 1.5
 
     /// Creates a photo output.
     public override init() { super.init() }
@@ -68,13 +75,42 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             }
         }
     }
-    /// Whether Live Photos can be captured: not yet.
-    open var isLivePhotoCaptureSupported: Bool { false }
-    /// Whether Live Photo capture is on; it cannot be while unsupported.
+    /// Whether Live Photos can be captured: when the output takes video from a camera.
+    open var isLivePhotoCaptureSupported: Bool { connections.contains { $0.mediaType == .video } }
+    /// Whether Live Photo capture is on: the output keeps the last seconds of video and audio for movies.
     open var isLivePhotoCaptureEnabled: Bool {
-        get { false }
-        set { if newValue { ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setLivePhotoCaptureEnabled:] Live Photo capture is not supported") } }
+        get { state.withLock { $0.livePhotoRing != nil } }
+        set {
+            if newValue && !isLivePhotoCaptureSupported {
+                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setLivePhotoCaptureEnabled:] Live Photo capture is not supported; see isLivePhotoCaptureSupported")
+            }
+            state.withLock { state in
+                if newValue, state.livePhotoRing == nil {
+                    state.livePhotoRing = LivePhotoRing(seconds: 2 * Self.livePhotoHalfSpan + 1)
+                    state.livePhotoRing?.setSuspended(state.isLivePhotoCaptureSuspended)
+                } else if !newValue {
+                    state.livePhotoRing = nil
+                }
+            }
+        }
     }
+    /// Whether Live Photo capture is paused: movies end where the suspension began.
+    open var isLivePhotoCaptureSuspended: Bool {
+        get { state.withLock { $0.isLivePhotoCaptureSuspended } }
+        set {
+            state.withLock { state in
+                state.isLivePhotoCaptureSuspended = newValue
+                state.livePhotoRing?.setSuspended(newValue)
+            }
+        }
+    }
+    /// Whether Live Photo movies may be trimmed of unwanted motion (they are kept whole here).
+    open var isLivePhotoAutoTrimmingEnabled: Bool {
+        get { state.withLock { $0.isLivePhotoAutoTrimmingEnabled } }
+        set { state.withLock { $0.isLivePhotoAutoTrimmingEnabled = newValue } }
+    }
+    /// The codecs Live Photo movies can be encoded with.
+    open var availableLivePhotoVideoCodecTypes: [AVVideoCodecType] { [.h264] }
     /// Whether depth data can be delivered with photos: not yet.
     open var isDepthDataDeliverySupported: Bool { false }
     /// Whether depth data delivery is on.
@@ -145,8 +181,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 ProgrammingError.invalidArgument("\(method) Unsupported previewPhotoFormat pixel format; see availablePreviewPhotoPixelFormatTypes")
             }
         }
-        if settings.livePhotoMovieFileURL != nil {
-            ProgrammingError.invalidArgument("\(method) Live Photo capture is not supported; see isLivePhotoCaptureSupported")
+        if let url = settings.livePhotoMovieFileURL {
+            if !isLivePhotoCaptureEnabled { ProgrammingError.invalidArgument("\(method) Live Photo capture is not enabled; see isLivePhotoCaptureEnabled") }
+            if !url.isFileURL { ProgrammingError.invalidArgument("\(method) livePhotoMovieFileURL must be a file URL") }
         }
         let orientation = PhotoMetadata.orientation(rotationAngle: connection.videoRotationAngle, mirrored: connection.isVideoMirrored)
         let flash = camera.map { camera in
@@ -172,6 +209,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
+    /// A Live Photo's delegate and settings, handed to the Live Photo queue.
+    private struct LivePhotoJob: @unchecked Sendable {
+        let delegate: AVCapturePhotoCaptureDelegate
+        let resolved: AVCaptureResolvedPhotoSettings
+    }
+
     private struct PhotoRequest: @unchecked Sendable {
         let settings: AVCapturePhotoSettings
         let delegate: AVCapturePhotoCaptureDelegate
@@ -195,8 +238,11 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 previewSize = PreviewScaler.size(of: pixels.width, pixels.height, fittingIn: attributeInt(preview[kCVPixelBufferWidthKey]) ?? pixels.width,
                                                  attributeInt(preview[kCVPixelBufferHeightKey]) ?? pixels.height)
             }
+            let ring = request.settings.livePhotoMovieFileURL == nil ? nil : state.withLock { $0.livePhotoRing }
+            let movieSize = ring?.frameSize ?? (0, 0)
             let resolved = AVCaptureResolvedPhotoSettings(uniqueID: request.settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: request.flash,
                                                           previewDimensions: CMVideoDimensions(width: Int32(previewSize.width), height: Int32(previewSize.height)),
+                                                          livePhotoMovieDimensions: CMVideoDimensions(width: Int32(movieSize.0), height: Int32(movieSize.1)),
                                                           photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
             let delegate = request.delegate
             delegate.photoOutput(self, willBeginCaptureFor: resolved)
@@ -223,17 +269,53 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, previewPixelBuffer: preview, metadata: metadata, timestamp: frame.presentationTimeStamp,
                                        resolvedSettings: resolved)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)
-            delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
+            if let ring, let url = request.settings.livePhotoMovieFileURL {
+                finishLivePhoto(ring, at: frame.presentationTimeStamp, to: url, delegate: delegate, resolved: resolved, stillError: failure)
+            } else {
+                delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
+            }
+        }
+    }
+
+    /// Waits until the ring holds the frames after the still, then writes the Live Photo's movie
+    /// and tells the delegate, on the Live Photo queue (stills taken meanwhile are not held up).
+    private func finishLivePhoto(_ ring: LivePhotoRing, at stillTime: CMTime, to url: URL, delegate: AVCapturePhotoCaptureDelegate,
+                                 resolved: AVCaptureResolvedPhotoSettings, stillError: Error?) {
+        let half = CMTime(seconds: Self.livePhotoHalfSpan, preferredTimescale: 1_000_000)
+        let end = stillTime + half
+        // The last frame is due at `end`; a tenth of a second more lets it arrive.
+        let wait = max(0, (end - CMClockGetTime(CMClockGetHostTimeClock())).seconds + 0.1)
+        let job = LivePhotoJob(delegate: delegate, resolved: resolved)
+        livePhotoMovies.asyncAfter(deadline: .now() + wait) { [self] in
+            let clip = ring.clip(from: stillTime - half, to: end)
+            defer { clip.release() }
+            job.delegate.photoOutput(self, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: job.resolved)
+            var error: Error?
+            var timing = (duration: CMTime.invalid, photoDisplayTime: CMTime.invalid)
+            do { timing = try LivePhotoMovie.write(clip, to: url, stillTime: stillTime) } catch let failure { error = failure }
+            job.delegate.photoOutput(self, didFinishProcessingLivePhotoToMovieFileAt: url, duration: timing.duration, photoDisplayTime: timing.photoDisplayTime,
+                                     resolvedSettings: job.resolved, error: error)
+            job.delegate.photoOutput(self, didFinishCaptureFor: job.resolved, error: stillError ?? error)
         }
     }
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
     override var takesStillsAtFullSize: Bool { true }
 
-    /// Keeps the newest frame (one of the camera's buffers, by reference) and hands it to captures waiting for one.
+    /// Keeps the newest frame (one of the camera's buffers, by reference) and hands it to captures
+    /// waiting for one; with Live Photos on, keeps a scaled copy of each frame and the audio too.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        if sampleBuffer.imageBufferStorage != nil { newest.receive(sampleBuffer) }
+        let ring = state.withLock { $0.livePhotoRing }
+        if sampleBuffer.imageBufferStorage != nil {
+            newest.receive(sampleBuffer)
+            if let ring {
+                let duration = connection.sourceDevice?.activeVideoMinFrameDuration.seconds ?? 0
+                ring.receiveVideo(sampleBuffer, frameRate: duration > 0 ? 1 / duration : 30)
+            }
+        } else if connection.mediaType == .audio {
+            ring?.receiveAudio(sampleBuffer)
+        }
     }
 }

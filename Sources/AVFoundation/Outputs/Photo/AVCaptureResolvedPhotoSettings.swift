@@ -20,13 +20,13 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let photoProcessingTimeRange: CMTimeRange
 
     init(uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, previewDimensions: CMVideoDimensions,
-         photoProcessingTimeRange: CMTimeRange) {
+         livePhotoMovieDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
         self.isFlashEnabled = isFlashEnabled
         self.previewDimensions = previewDimensions
         embeddedThumbnailDimensions = CMVideoDimensions()
-        livePhotoMovieDimensions = CMVideoDimensions()
+        self.livePhotoMovieDimensions = livePhotoMovieDimensions
         expectedPhotoCount = 1
         self.photoProcessingTimeRange = photoProcessingTimeRange
         super.init()

@@ -1,0 +1,172 @@
+import CaptureDevices
+import Foundation
+
+/// The last few seconds of video and audio a photo output keeps for Live Photos.
+///
+/// Video frames are scaled into buffers allocated once (enough for `seconds` at the camera's
+/// rate, at a size that fits 960x720); audio samples are copied into one preallocated ring of
+/// 16-bit PCM. Nothing is allocated per frame in steady state. A clip pins the frames it uses
+/// until its movie is written; a frame that would overwrite a pinned one is left out of the ring.
+/// Thread-safe: `receive` runs on device threads and only scales and copies under the lock.
+package final class LivePhotoRing: @unchecked Sendable {
+    /// The part of the ring a Live Photo's movie is made of.
+    struct Clip {
+        /// Frames and their capture times, oldest first; pinned until `release()`.
+        let frames: [(CVPixelBuffer, CMTime)]
+        /// Interleaved 16-bit samples and the capture time of the first.
+        let audio: [Int16]
+        let audioStart: CMTime
+        let sampleRate: Int
+        let channels: Int
+        let release: @Sendable () -> Void
+    }
+
+    private struct Slot {
+        var buffer: CVPixelBuffer
+        var time = CMTime.invalid
+        var pins = 0
+    }
+
+    private struct Video {
+        var slots: [Slot]
+        var next = 0
+        /// Which allocation of slots this is; a clip of an earlier one has nothing to unpin.
+        var generation: Int
+    }
+
+    private struct Audio {
+        var samples: [Int16]
+        var sampleRate: Int
+        var channels: Int
+        /// Frames (one sample per channel) written so far, and the capture time of the latest buffer's first frame.
+        var written: Int64 = 0
+        var anchorFrame: Int64 = 0
+        var anchorTime = CMTime.invalid
+    }
+
+    /// The largest movie picture: 960x720, or 720x960 for portrait streams.
+    static let largestSize = (width: 960, height: 720)
+
+    let seconds: Double
+    private let lock = NSLock()
+    private var video: Video?
+    private var audio: Audio?
+    private let scaler = FrameScaler()
+    private var isSuspended = false
+
+    package init(seconds: Double) { self.seconds = seconds }
+
+    /// The size frames from a stream of `width` x `height` are kept at.
+    static func movieSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let box = width >= height ? largestSize : (largestSize.height, largestSize.width)
+        return PreviewScaler.size(of: width, height, fittingIn: box.0, box.1)
+    }
+
+    /// The size frames are kept at now, or nil before the first frame.
+    package var frameSize: (width: Int, height: Int)? {
+        lock.withLock { video.map { ($0.slots[0].buffer.width, $0.slots[0].buffer.height) } }
+    }
+
+    /// Stops or restarts keeping frames and samples (Live Photo capture suspended).
+    func setSuspended(_ suspended: Bool) { lock.withLock { isSuspended = suspended } }
+
+    /// Keeps a camera frame, scaled, in the next free slot.
+    package func receiveVideo(_ sampleBuffer: CMSampleBuffer, frameRate: Double) {
+        guard let frame = sampleBuffer.imageBufferStorage else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if isSuspended { return }
+        let size = Self.movieSize(width: frame.width, height: frame.height)
+        if video == nil || video!.slots[0].buffer.width != size.width || video!.slots[0].buffer.height != size.height {
+            // Allocated once per stream size: the steady state reuses these.
+            let count = Int((seconds * max(1, min(frameRate, 120))).rounded(.up))
+            var slots: [Slot] = []
+            for _ in 0..<count {
+                guard let buffer = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return }
+                slots.append(Slot(buffer: buffer))
+            }
+            video = Video(slots: slots, generation: (video?.generation ?? 0) + 1)
+        }
+        let index = video!.next
+        guard video!.slots[index].pins == 0 else { return }  // a clip still needs this one
+        if scaler.scale(frame, into: video!.slots[index].buffer) {
+            video!.slots[index].time = sampleBuffer.presentationTimeStamp
+            video!.next = (index + 1) % video!.slots.count
+        }
+    }
+
+    /// Keeps 16-bit interleaved samples.
+    func receiveAudio(_ sampleBuffer: CMSampleBuffer) {
+        guard let block = sampleBuffer.dataBuffer, let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription,
+              asbd.mBitsPerChannel == 16, asbd.mChannelsPerFrame > 0, asbd.mSampleRate > 0 else { return }
+        let channels = Int(asbd.mChannelsPerFrame), rate = Int(asbd.mSampleRate)
+        lock.lock()
+        defer { lock.unlock() }
+        if isSuspended { return }
+        if audio == nil || audio!.sampleRate != rate || audio!.channels != channels {
+            audio = Audio(samples: [Int16](repeating: 0, count: Int(seconds * Double(rate)) * channels), sampleRate: rate, channels: channels)
+        }
+        let frames = block.length / (2 * channels)
+        let source = block.bytes.assumingMemoryBound(to: Int16.self)
+        audio!.anchorFrame = audio!.written
+        audio!.anchorTime = sampleBuffer.presentationTimeStamp
+        let written = audio!.written
+        audio!.samples.withUnsafeMutableBufferPointer { ring in
+            // At most two copies: up to the end of the ring, then from its start.
+            let capacity = ring.count / channels
+            var copied = 0
+            while copied < min(frames, capacity) {
+                let at = Int((written + Int64(copied)) % Int64(capacity))
+                let count = min(frames - copied, capacity - at)
+                (ring.baseAddress! + at * channels).update(from: source + copied * channels, count: count * channels)
+                copied += count
+            }
+        }
+        audio!.written += Int64(frames)
+    }
+
+    /// The frames and samples captured from `start` to `end`, with the frames pinned.
+    func clip(from start: CMTime, to end: CMTime) -> Clip {
+        lock.lock()
+        defer { lock.unlock() }
+        var frames: [(CVPixelBuffer, CMTime)] = []
+        var pinned: [Int] = []
+        if let video {
+            let order = video.slots.indices.filter { video.slots[$0].time.isNumeric && video.slots[$0].time >= start && video.slots[$0].time <= end }
+                .sorted { video.slots[$0].time < video.slots[$1].time }
+            for index in order {
+                self.video!.slots[index].pins += 1
+                pinned.append(index)
+                frames.append((video.slots[index].buffer, video.slots[index].time))
+            }
+        }
+        var samples: [Int16] = []
+        var audioStart = CMTime.invalid
+        var rate = 0, channels = 0
+        if let audio, audio.anchorTime.isNumeric {
+            rate = audio.sampleRate
+            channels = audio.channels
+            let capacity = Int64(audio.samples.count / channels)
+            let oldest = max(0, audio.written - capacity)
+            // Frame index of a capture time, from the latest buffer's anchor.
+            func frameIndex(_ time: CMTime) -> Int64 { audio.anchorFrame + Int64(((time - audio.anchorTime).seconds * Double(rate)).rounded()) }
+            let first = max(oldest, frameIndex(start)), last = min(audio.written, frameIndex(end))
+            if last > first {
+                samples.reserveCapacity(Int(last - first) * channels)
+                for frame in first..<last {
+                    let at = Int(frame % capacity) * channels
+                    samples.append(contentsOf: audio.samples[at..<(at + channels)])
+                }
+                audioStart = audio.anchorTime + CMTime(value: first - audio.anchorFrame, timescale: Int32(rate))
+            }
+        }
+        let indices = pinned, generation = video?.generation
+        let release: @Sendable () -> Void = { [self] in
+            lock.withLock {
+                guard video?.generation == generation else { return }
+                for index in indices { video!.slots[index].pins -= 1 }
+            }
+        }
+        return Clip(frames: frames, audio: samples, audioStart: audioStart, sampleRate: rate, channels: channels, release: release)
+    }
+}
