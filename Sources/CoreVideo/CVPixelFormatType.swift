@@ -18,6 +18,14 @@ public let kCVPixelFormatType_422YpCbCr8: OSType = 0x3276_7579
 public let kCVPixelFormatType_422YpCbCr8_yuvs: OSType = 0x7975_7673
 /// One 8-bit component, such as luminance: 'L008'.
 public let kCVPixelFormatType_OneComponent8: OSType = 0x4C30_3038
+/// Depth in meters, one 32-bit float a pixel: 'fdep'.
+public let kCVPixelFormatType_DepthFloat32: OSType = 0x6664_6570
+/// Depth in meters, one 16-bit float a pixel: 'hdep'.
+public let kCVPixelFormatType_DepthFloat16: OSType = 0x6864_6570
+/// Disparity (1 / meters), one 32-bit float a pixel: 'fdis'.
+public let kCVPixelFormatType_DisparityFloat32: OSType = 0x6664_6973
+/// Disparity (1 / meters), one 16-bit float a pixel: 'hdis'.
+public let kCVPixelFormatType_DisparityFloat16: OSType = 0x6864_6973
 /// Bi-planar 4:2:0 Y'CbCr, 10 bits a component in the high bits of 16, video range: 'x420' (P010).
 public let kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: OSType = 0x7834_3230
 /// Bi-planar 4:2:0 Y'CbCr, 10 bits a component in the high bits of 16, full range: 'xf20'.
@@ -71,6 +79,10 @@ package struct PixelFormatDescription: Sendable {
             ], isYCbCr: true, isFullRange: false)
         case kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs:
             return .init(type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 2, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: true, isFullRange: false)
+        case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
+            return .init(type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
+        case kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
+            return .init(type: type, planes: [.init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
         case kCVPixelFormatType_OneComponent8:
             return .init(type: type, planes: [.init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
         default:

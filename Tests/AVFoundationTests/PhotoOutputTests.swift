@@ -344,6 +344,78 @@ final class PhotoFileTests: CaptureTestCase {
         XCTAssertTrue(output.isLivePhotoCaptureSuspended)
     }
 
+    func testTheVirtualBackCameraDeliversDepthThatLinesUpWithThePicture() throws {
+        let (_, output) = try photoSession()
+        XCTAssertTrue(output.isDepthDataDeliverySupported, "the virtual back camera's scene has a known geometry")
+        output.isDepthDataDeliveryEnabled = true
+        XCTAssertFalse(output.isPortraitEffectsMatteDeliverySupported)
+        XCTAssertEqual(output.availableSemanticSegmentationMatteTypes, [])
+        let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        settings.isDepthDataDeliveryEnabled = true
+        let photo = try take(settings, with: output)
+        let depth = try XCTUnwrap(photo.depthData)
+        XCTAssertNil(depth.cameraCalibrationData)
+        XCTAssertEqual(depth.depthDataType, kCVPixelFormatType_DepthFloat32)
+        XCTAssertEqual(depth.depthDataAccuracy, .absolute)
+        let map = depth.depthDataMap
+        XCTAssertEqual(CVPixelBufferGetWidth(map), 640)
+        XCTAssertEqual(CVPixelBufferGetHeight(map), 480)
+        let pixels = try XCTUnwrap(photo.pixelBuffer)
+        CVPixelBufferLockBaseAddress(map, .readOnly)
+        CVPixelBufferLockBaseAddress(pixels, .readOnly)
+        defer {
+            CVPixelBufferUnlockBaseAddress(map, .readOnly)
+            CVPixelBufferUnlockBaseAddress(pixels, .readOnly)
+        }
+        func distance(_ x: Int, _ y: Int) -> Float {
+            CVPixelBufferGetBaseAddress(map)!.advanced(by: y * CVPixelBufferGetBytesPerRow(map)).assumingMemoryBound(to: Float.self)[x]
+        }
+        func colour(_ x: Int, _ y: Int) -> (blue: UInt8, green: UInt8, red: UInt8) {
+            let p = CVPixelBufferGetBaseAddress(pixels)!.advanced(by: y * CVPixelBufferGetBytesPerRow(pixels) + x * 4).assumingMemoryBound(to: UInt8.self)
+            return (p[0], p[1], p[2])
+        }
+        // The square hangs 0.6 m away in front of a wall 1 m away on the left and 3 m on the right:
+        // where the map says 0.6 m, the photo shows the orange square (its edges softened by focus).
+        var orange = (x0: 640, y0: 480, x1: 0, y1: 0), near = orange
+        for y in 0..<480 {
+            for x in 0..<640 {
+                let d = distance(x, y)
+                XCTAssertTrue(d == 0.6 || (d >= 1 && d <= 3), "\(d) m at \(x),\(y)")
+                let c = colour(x, y)
+                if c.red > 200 && c.green > 80 && c.green < 160 && c.blue < 60 { orange = (min(orange.x0, x), min(orange.y0, y), max(orange.x1, x), max(orange.y1, y)) }
+                if d == 0.6 { near = (min(near.x0, x), min(near.y0, y), max(near.x1, x), max(near.y1, y)) }
+            }
+        }
+        XCTAssertGreaterThan(near.x1 - near.x0, 100, "the square is in the map")
+        XCTAssertGreaterThan(orange.x1 - orange.x0, 50, "and in the photo")
+        XCTAssertEqual(Double(orange.x0 + orange.x1) / 2, Double(near.x0 + near.x1) / 2, accuracy: 8, "centred on the same place: \(orange) \(near)")
+        XCTAssertEqual(Double(orange.y0 + orange.y1) / 2, Double(near.y0 + near.y1) / 2, accuracy: 8, "centred on the same place: \(orange) \(near)")
+        XCTAssertTrue(orange.x0 >= near.x0 && orange.x1 <= near.x1 && orange.y0 >= near.y0 && orange.y1 <= near.y1, "the orange lies within the near region")
+        XCTAssertLessThan(distance(2, 470), distance(637, 470), "the wall recedes to the right")
+        // Depth converts to disparity, and turns with the photo.
+        let disparity = depth.converting(toDepthDataType: kCVPixelFormatType_DisparityFloat32)
+        let disparityMap = disparity.depthDataMap
+        CVPixelBufferLockBaseAddress(disparityMap, .readOnly)
+        let first = CVPixelBufferGetBaseAddress(disparityMap)!.assumingMemoryBound(to: Float.self)[0]
+        CVPixelBufferUnlockBaseAddress(disparityMap, .readOnly)
+        XCTAssertEqual(first, 1 / distance(0, 0), accuracy: 1e-5)
+        let turned = depth.applyingExifOrientation(.right)
+        XCTAssertEqual(CVPixelBufferGetWidth(turned.depthDataMap), 480)
+        XCTAssertEqual(CVPixelBufferGetHeight(turned.depthDataMap), 640)
+        XCTAssertEqual(depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat16).depthDataType, kCVPixelFormatType_DepthFloat16)
+        XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).depthData, "no depth unless asked for")
+    }
+
+    func testOnlyTheVirtualBackCameraMeasuresDepth() throws {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)!))
+        let output = AVCapturePhotoOutput()
+        session.addOutput(output)
+        XCTAssertFalse(output.isDepthDataDeliverySupported)
+        XCTAssertFalse(output.isDepthDataDeliveryEnabled)
+    }
+
     func testAPreviewFitsTheBoxTheSettingsGiveKeepingTheAspectRatio() throws {
         let (_, output) = try photoSession()
         XCTAssertEqual(backCamera.activeFormat.supportedMaxPhotoDimensions, [CMVideoDimensions(width: 640, height: 480)])

@@ -58,6 +58,17 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported previewPhotoFormat") } == true)
     }
 
+    @Test("Asking a capture for depth while the output's depth delivery is off traps")
+    func depthWithoutDelivery() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (output, nothing) = photoOutput(camera: AVCaptureDevice.default(for: .video)!, running: true)
+            let settings = AVCapturePhotoSettings()
+            settings.isDepthDataDeliveryEnabled = true
+            output.capturePhoto(with: settings, delegate: nothing)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("depthDataDeliveryEnabled must be NO") } == true)
+    }
+
     @Test("A photo from a session that is not running traps: no active video connection")
     func photoWithoutRunningSession() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -125,7 +125,7 @@ package final class SceneRenderer: @unchecked Sendable {
         }
         // A bouncing square: black border, orange body, white centre mark.
         let t = p.seconds
-        let sx = 0.08 + 0.66 * triangle(t / 4.0), sy = 0.12 + 0.56 * triangle(t / 3.0 + 0.25)
+        let (sx, sy) = Self.squareOrigin(seconds: t)
         rect(sx - 0.01, sy - 0.01, sx + 0.19, sy + 0.19, (0, 0, 0))
         rect(sx, sy, sx + 0.18, sy + 0.18, (0.95, 0.45, 0.05))
         rect(sx + 0.08, sy + 0.08, sx + 0.1, sy + 0.1, (1, 1, 1))
@@ -134,7 +134,39 @@ package final class SceneRenderer: @unchecked Sendable {
         rect(lx, 0, lx + 0.006, 1, (1, 1, 1))
     }
 
-    private func triangle(_ phase: Double) -> Double {
+    // MARK: The scene's geometry
+
+    /// Where the bouncing square is at `seconds`: its top-left corner in scene coordinates (0...1).
+    private static func squareOrigin(seconds t: Double) -> (x: Double, y: Double) {
+        (0.08 + 0.66 * triangle(t / 4.0), 0.12 + 0.56 * triangle(t / 3.0 + 0.25))
+    }
+
+    /// The distance from the camera to the scene at scene coordinates (0...1), in meters: the bars
+    /// are a wall turned away to the right (1 m at its left edge, 3 m at its right, as the focus
+    /// model has it), and the bouncing square, with its border, hangs 0.6 m in front of the camera.
+    package static func depth(sceneX x: Double, sceneY y: Double, seconds: Double) -> Float {
+        let square = squareOrigin(seconds: seconds)
+        if x >= square.x - 0.01, x < square.x + 0.19, y >= square.y - 0.01, y < square.y + 0.19 { return 0.6 }
+        return Float(1 + 2 * min(1, max(0, x)))
+    }
+
+    /// Fills a 'fdep' buffer with the distances the frame drawn at `seconds` and `zoom` shows.
+    package static func renderDepth(into buffer: CVPixelBuffer, seconds: Double, zoom: Double) {
+        guard buffer.pixelFormatType == kCVPixelFormatType_DepthFloat32 else { return }
+        let visible = 1 / max(1, zoom), origin = 0.5 - visible / 2
+        let plane = buffer.planes[0]
+        for row in 0..<buffer.height {
+            let y = origin + (Double(row) + 0.5) / Double(buffer.height) * visible
+            let line = (plane.baseAddress + row * plane.bytesPerRow).assumingMemoryBound(to: Float.self)
+            for column in 0..<buffer.width {
+                line[column] = depth(sceneX: origin + (Double(column) + 0.5) / Double(buffer.width) * visible, sceneY: y, seconds: seconds)
+            }
+        }
+    }
+
+    private func triangle(_ phase: Double) -> Double { Self.triangle(phase) }
+
+    private static func triangle(_ phase: Double) -> Double {
         let f = phase - phase.rounded(.down)
         return f < 0.5 ? f * 2 : 2 - f * 2
     }

@@ -12,6 +12,8 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
     package let capabilities: ImagingCapabilities
     /// Time spent rendering, in nanoseconds, and frames rendered, for benchmarks.
     package let renderStatistics = RenderStatistics()
+    /// The host time, in nanoseconds, at which the scene's clock started (the stream's start).
+    private let sceneEpoch = Atomic<Int64>(0)
 
     init(descriptor: CaptureDeviceDescriptor, formats: [CaptureVideoFormat], capabilities: ImagingCapabilities) {
         self.videoFormats = formats
@@ -39,6 +41,14 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         return try startStream(configuration, sink: sink, name: "\(descriptor.localizedName) frames")
     }
 
+    /// The scene's geometry in the frame captured at `captureTime`: distances in meters into a
+    /// 'fdep' buffer, for depth data delivered with photos.
+    package func renderDepth(into buffer: CVPixelBuffer, capturedAt captureTime: CMTime) {
+        let nanoseconds = captureTime.convertScale(1_000_000_000, method: .default).value
+        let seconds = Double(nanoseconds - sceneEpoch.load(ordering: .relaxed)) / 1e9
+        SceneRenderer.renderDepth(into: buffer, seconds: seconds, zoom: imaging.current.videoZoomFactor)
+    }
+
     override func produce(thread token: Int) {
         var generation = -1
         var pool: VideoFramePool?
@@ -50,6 +60,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         var lastTick = deadline
         var frameNumber: Int64 = 0
         let epoch = deadline
+        sceneEpoch.store(epoch, ordering: .relaxed)
         renderStatistics.noteProducerThread()
 
         while let current = currentGeneration(token: token), let config = self.configuration.withLock({ $0 }) {

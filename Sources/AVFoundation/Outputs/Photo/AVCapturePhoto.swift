@@ -8,6 +8,12 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     public let pixelBuffer: CVPixelBuffer?
     /// A preview of the photo, when the settings asked for one.
     public let previewPixelBuffer: CVPixelBuffer?
+    /// The depth map captured with the photo, when the settings asked for one.
+    public let depthData: AVDepthData?
+    /// The portrait effects matte: none, as no segmenter exists here.
+    public var portraitEffectsMatte: AVPortraitEffectsMatte? { nil }
+    /// The camera's calibration for the photo: none is known here.
+    public var cameraCalibrationData: AVCameraCalibrationData? { nil }
     /// The photo's metadata, in the Image I/O dictionary format.
     public let metadata: [String: Any]
     /// The time the photo was captured, on the session's clock (host time).
@@ -19,8 +25,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// Whether this is the capture request's raw photo.
     public var isRawPhoto: Bool { false }
 
-    init(encoded: Data?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, metadata: [String: Any], timestamp: CMTime,
-         resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    init(encoded: Data?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, depthData: AVDepthData? = nil, metadata: [String: Any],
+         timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        self.depthData = depthData
         self.encoded = encoded
         self.pixelBuffer = pixelBuffer
         self.previewPixelBuffer = previewPixelBuffer
@@ -30,6 +37,9 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         photoCount = 1
         super.init()
     }
+
+    /// The semantic segmentation matte of `semanticSegmentationMatteType`: none, as no segmenter exists here.
+    open func semanticSegmentationMatte(for semanticSegmentationMatteType: AVSemanticSegmentationMatte.MatteType) -> AVSemanticSegmentationMatte? { nil }
 
     /// The photo as the bytes of a file: a JPEG or HEIC file for a compressed photo; nil for an uncompressed one.
     open func fileDataRepresentation() -> Data? { encoded }

@@ -28,6 +28,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var livePhotoRing: LivePhotoRing?
         var isLivePhotoCaptureSuspended = false
         var isLivePhotoAutoTrimmingEnabled = true
+        var isDepthDataDeliveryEnabled = false
     }
     private let state = LockedValue(State())
     private let newest = NewestFrame()
@@ -111,18 +112,44 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
     /// The codecs Live Photo movies can be encoded with.
     open var availableLivePhotoVideoCodecTypes: [AVVideoCodecType] { [.h264] }
-    /// Whether depth data can be delivered with photos: not yet.
-    open var isDepthDataDeliverySupported: Bool { false }
-    /// Whether depth data delivery is on.
-    open var isDepthDataDeliveryEnabled: Bool { false }
+    /// Whether depth data can be delivered with photos: from the virtual back camera, whose scene's
+    /// geometry is known; no other camera here measures depth.
+    open var isDepthDataDeliverySupported: Bool {
+        guard let camera, camera.position == .back else { return false }
+        return camera.backend is VirtualCamera
+    }
+    /// Whether depth data delivery is on; captures may ask for depth only while it is.
+    open var isDepthDataDeliveryEnabled: Bool {
+        get { state.withLock { $0.isDepthDataDeliveryEnabled } }
+        set {
+            if newValue && !isDepthDataDeliverySupported {
+                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setDepthDataDeliveryEnabled:] Depth data delivery is not supported; see isDepthDataDeliverySupported")
+            }
+            state.withLock { $0.isDepthDataDeliveryEnabled = newValue }
+        }
+    }
     /// Whether portrait effects mattes can be delivered: no segmenter exists here.
     open var isPortraitEffectsMatteDeliverySupported: Bool { false }
-    /// Whether portrait effects matte delivery is on.
-    open var isPortraitEffectsMatteDeliveryEnabled: Bool { false }
+    /// Whether portrait effects matte delivery is on; it cannot be while unsupported.
+    open var isPortraitEffectsMatteDeliveryEnabled: Bool {
+        get { false }
+        set {
+            if newValue {
+                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setPortraitEffectsMatteDeliveryEnabled:] Portrait effects matte delivery is not supported")
+            }
+        }
+    }
     /// The semantic segmentation mattes photos can carry: none.
     open var availableSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] { [] }
-    /// The semantic segmentation mattes photos carry.
-    open var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] { [] }
+    /// The semantic segmentation mattes photos carry; only available types may be enabled.
+    open var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] {
+        get { [] }
+        set {
+            if let type = newValue.first(where: { !availableSemanticSegmentationMatteTypes.contains($0) }) {
+                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setEnabledSemanticSegmentationMatteTypes:] \(type.rawValue) is not available")
+            }
+        }
+    }
     /// Whether a photo can be the frame current when it is asked for: yes, from the frames the output keeps.
     open var isZeroShutterLagSupported: Bool { true }
     /// Whether a photo is the frame current when it is asked for, rather than the next one.
@@ -180,6 +207,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             if format == nil || !settings.availablePreviewPhotoPixelFormatTypes.contains(format!) {
                 ProgrammingError.invalidArgument("\(method) Unsupported previewPhotoFormat pixel format; see availablePreviewPhotoPixelFormatTypes")
             }
+        }
+        if settings.isDepthDataDeliveryEnabled && !isDepthDataDeliveryEnabled {
+            ProgrammingError.invalidArgument("\(method) depthDataDeliveryEnabled must be NO if self.isDepthDataDeliveryEnabled is NO")
+        }
+        if settings.isPortraitEffectsMatteDeliveryEnabled {
+            ProgrammingError.invalidArgument("\(method) portraitEffectsMatteDeliveryEnabled must be NO if self.isPortraitEffectsMatteDeliveryEnabled is NO")
         }
         if let url = settings.livePhotoMovieFileURL {
             if !isLivePhotoCaptureEnabled { ProgrammingError.invalidArgument("\(method) Live Photo capture is not enabled; see isLivePhotoCaptureEnabled") }
@@ -266,7 +299,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 }
             }
             let preview = previewSize.width > 0 ? previews.preview(of: pixels, width: previewSize.width, height: previewSize.height) : nil
-            let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, previewPixelBuffer: preview, metadata: metadata, timestamp: frame.presentationTimeStamp,
+            let depth = request.settings.isDepthDataDeliveryEnabled ? depthData(for: frame, width: pixels.width, height: pixels.height) : nil
+            let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, previewPixelBuffer: preview, depthData: depth, metadata: metadata, timestamp: frame.presentationTimeStamp,
                                        resolvedSettings: resolved)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)
             if let ring, let url = request.settings.livePhotoMovieFileURL {
@@ -275,6 +309,15 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
             }
         }
+    }
+
+    /// The depth map of the virtual scene as the frame shows it, fitting 640x480 (depth maps are smaller than photos).
+    private func depthData(for frame: CMSampleBuffer, width: Int, height: Int) -> AVDepthData? {
+        guard let camera = camera?.backend as? VirtualCamera else { return nil }
+        let size = PreviewScaler.size(of: width, height, fittingIn: 640, 480)
+        guard let map = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_DepthFloat32) else { return nil }
+        camera.renderDepth(into: map, capturedAt: frame.presentationTimeStamp)
+        return AVDepthData(map: map, quality: .high, accuracy: .absolute, filtered: true)
     }
 
     /// Waits until the ring holds the frames after the still, then writes the Live Photo's movie

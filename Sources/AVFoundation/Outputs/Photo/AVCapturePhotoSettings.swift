@@ -83,24 +83,3 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     /// The codecs an embedded thumbnail can be compressed with.
     public var availableEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] { [] }
 }
-
-/// A matte that labels the parts of a picture, such as skin or hair.
-public enum AVSemanticSegmentationMatte {
-    /// A kind of semantic segmentation matte.
-    public struct MatteType: RawRepresentable, Hashable, Sendable {
-        /// The matte type's identifier.
-        public let rawValue: String
-        /// Creates a matte type from its identifier.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// A matte of the people's hair.
-        public static let hair = MatteType(rawValue: "AVSemanticSegmentationMatteTypeHair")
-        /// A matte of the people's skin.
-        public static let skin = MatteType(rawValue: "AVSemanticSegmentationMatteTypeSkin")
-        /// A matte of the people's teeth.
-        public static let teeth = MatteType(rawValue: "AVSemanticSegmentationMatteTypeTeeth")
-        /// A matte of the people's glasses.
-        public static let glasses = MatteType(rawValue: "AVSemanticSegmentationMatteTypeGlasses")
-        /// A matte of the sky.
-        public static let sky = MatteType(rawValue: "AVSemanticSegmentationMatteTypeSky")
-    }
-}
