@@ -26,6 +26,39 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertNil(frame.extensions, "raw frames carry no codec boxes")
     }
 
+    func testALivePhotoCameraSavesHEICAndItsMovieIntoThePicturesFolder() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("live-camera-\(getpid())")
+        try? FileManager.default.removeItem(at: home)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let savedHome = ProcessInfo.processInfo.environment["HOME"]
+        setenv("HOME", home.path, 1)
+        defer { if let savedHome { setenv("HOME", savedHome, 1) } }
+        let camera = LivePhotoCamera()
+        try camera.configure()
+        camera.session.startRunning()
+        defer { camera.session.stopRunning() }
+        Thread.sleep(forTimeInterval: 2)
+        let finished = expectation(description: "saved")
+        let box = ResultBox()
+        camera.takeLivePhoto { result in
+            box.result = result
+            finished.fulfill()
+        }
+        wait(for: [finished], timeout: 60)
+        let result = try XCTUnwrap(box.result)
+        XCTAssertNil(result.saveError)
+        XCTAssertEqual(result.callbacks, ["willBegin", "photo", "movieRecorded", "movieWritten", "finished"])
+        XCTAssertEqual(result.orientation, .up)
+        XCTAssertTrue(result.hadDepth, "the virtual back camera delivers depth")
+        XCTAssertEqual(result.movieDuration, 3, accuracy: 0.3)
+        XCTAssertEqual(result.photoDisplayTime, 1.5, accuracy: 0.2)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Pictures").path).sorted()
+        XCTAssertEqual(saved.count, 2, "\(saved)")
+        XCTAssertEqual(saved.map { ($0 as NSString).pathExtension }, ["heic", "mov"])
+        XCTAssertEqual(Set(saved.map { ($0 as NSString).deletingPathExtension }).count, 1, "one base name")
+    }
+
     func testEveryZeroInitializerOfAnImportedStructure() {
         XCTAssertEqual(CMVideoDimensions(), CMVideoDimensions(width: 0, height: 0))
         XCTAssertFalse(CMTime().isValid)
@@ -85,5 +118,15 @@ final class AppleStyleCodeTests: XCTestCase {
         let rotation = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         probe.waitUntilExit()
         XCTAssertEqual(rotation, "-90", "shown a quarter turn clockwise, as Apple's players show a portrait movie")
+    }
+}
+
+/// A capture's result, handed from the library's queue to the test.
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: LivePhotoResult?
+    var result: LivePhotoResult? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
