@@ -97,6 +97,17 @@ int cpc_exif_set_bytes(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const uin
     return 0;
 }
 
+int cpc_exif_set_thumbnail(cpc_exif *exif, const uint8_t *jpeg, size_t size) {
+    if (!exif || !jpeg || size == 0 || size > 60000) return -1;  // the whole block must fit a 64 KB APP1 segment
+    unsigned char *copy = exif_mem_alloc(exif->mem, (ExifLong)size);
+    if (!copy) return -1;
+    memcpy(copy, jpeg, size);
+    if (exif->data->data) exif_mem_free(exif->mem, exif->data->data);
+    exif->data->data = copy;
+    exif->data->size = (unsigned int)size;
+    return 0;
+}
+
 int cpc_exif_save(cpc_exif *exif, uint8_t **data, size_t *size) {
     if (!exif || !data || !size) return -1;
     unsigned char *bytes = NULL;

@@ -41,7 +41,7 @@ static int copy_plane(struct heif_image *image, enum heif_channel channel, const
 }
 
 int cpc_heic_encode(const cpc_heic_picture *p, int quality, const char *preset,
-                    const uint8_t *exif, size_t exif_size,
+                    const uint8_t *exif, size_t exif_size, int thumbnail_size,
                     uint8_t **data, size_t *size, char *message, size_t message_size) {
     if (!p || p->width <= 0 || p->height <= 0 || !data || !size) {
         struct heif_error e = { heif_error_Usage_error, heif_suberror_Unspecified, "invalid picture" };
@@ -51,6 +51,7 @@ int cpc_heic_encode(const cpc_heic_picture *p, int quality, const char *preset,
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
     struct heif_image_handle *handle = NULL;
+    struct heif_image_handle *thumbnail = NULL;
     struct heif_color_profile_nclx *nclx = NULL;
     struct heif_error error = { heif_error_Ok, heif_suberror_Unspecified, "" };
     output out = { NULL, 0, 0 };
@@ -87,6 +88,10 @@ int cpc_heic_encode(const cpc_heic_picture *p, int quality, const char *preset,
     }
     error = heif_context_encode_image(context, image, encoder, NULL, &handle);
     if (error.code) goto done;
+    if (thumbnail_size > 0) {
+        error = heif_context_encode_thumbnail(context, image, handle, encoder, NULL, thumbnail_size, &thumbnail);
+        if (error.code) goto done;
+    }
     if (exif && exif_size) {
         error = heif_context_add_exif_metadata(context, handle, exif, (int)exif_size);
         if (error.code) goto done;
@@ -102,6 +107,7 @@ done:
     if (status != 0) fail(error, message, message_size);
     free(out.bytes);
     if (nclx) heif_nclx_color_profile_free(nclx);
+    if (thumbnail) heif_image_handle_release(thumbnail);
     if (handle) heif_image_handle_release(handle);
     if (image) heif_image_release(image);
     if (encoder) heif_encoder_release(encoder);

@@ -433,6 +433,28 @@ final class PhotoFileTests: CaptureTestCase {
         XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).previewPixelBuffer, "no preview unless asked for")
     }
 
+    func testAnEmbeddedThumbnailGoesIntoTheEXIFOfAJPEGAndIntoAHEIC() throws {
+        try XCTSkipUnless(ImageTools.hasExifTool && ImageTools.hasHeifInfo, "exiftool and heif-info read the thumbnails")
+        let (_, output) = try photoSession()
+        let jpegSettings = AVCapturePhotoSettings()
+        XCTAssertEqual(jpegSettings.availableEmbeddedThumbnailPhotoCodecTypes, [.jpeg])
+        jpegSettings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 160, AVVideoHeightKey: 160]
+        let jpeg = try take(jpegSettings, with: output)
+        XCTAssertEqual(jpeg.resolvedSettings.embeddedThumbnailDimensions, CMVideoDimensions(width: 160, height: 120))
+        let tags = try ImageTools.exif(of: try XCTUnwrap(jpeg.fileDataRepresentation()), fileExtension: "jpg")
+        XCTAssertGreaterThan(tags["ThumbnailLength"] as? Int ?? 0, 500, "a JPEG thumbnail in IFD1")
+        XCTAssertEqual(tags["ImageWidth"] as? Int, 640, "and the photo is still the photo")
+
+        let heicSettings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+        XCTAssertEqual(heicSettings.availableEmbeddedThumbnailPhotoCodecTypes, [.hevc])
+        heicSettings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.hevc]
+        heicSettings.photoQualityPrioritization = .speed
+        let heic = try take(heicSettings, with: output)
+        XCTAssertEqual(heic.resolvedSettings.embeddedThumbnailDimensions, CMVideoDimensions(width: 320, height: 240))
+        let info = try XCTUnwrap(try ImageTools.heifInfo(of: try XCTUnwrap(heic.fileDataRepresentation())))
+        XCTAssertTrue(info.contains("thumbnail"), info)
+    }
+
     func testTheFlashLightsADarkSceneAndEXIFSaysItFired() throws {
         let (_, output) = try photoSession()
         backCamera.virtualScene!.goDark()

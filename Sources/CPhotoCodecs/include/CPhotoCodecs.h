@@ -29,6 +29,8 @@ int cpc_exif_set_rationals(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const
 int cpc_exif_set_srational(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, int32_t numerator, int32_t denominator);
 /// Sets a tag to `count` bytes (EXIF BYTE, or UNDEFINED when `undefined`); 0 on success.
 int cpc_exif_set_bytes(cpc_exif *exif, cpc_exif_ifd ifd, uint16_t tag, const uint8_t *values, unsigned count, int undefined);
+/// Embeds a JPEG thumbnail (IFD1) in the block; the bytes are copied. 0 on success.
+int cpc_exif_set_thumbnail(cpc_exif *exif, const uint8_t *jpeg, size_t size);
 /// The block as it goes into a file: "Exif\0\0" and a TIFF structure. Free with free(); 0 on success.
 int cpc_exif_save(cpc_exif *exif, uint8_t **data, size_t *size);
 
@@ -48,10 +50,11 @@ typedef struct cpc_heic_picture {
 } cpc_heic_picture;
 
 /// Encodes `picture` as a HEIC file at `quality` (0...100) with x265's `preset`, with an EXIF
-/// block (or none when `exif` is NULL). The file is returned in `data` (free with free()).
+/// block (or none when `exif` is NULL) and, when `thumbnail_size` is not 0, a thumbnail whose
+/// longer side is that many pixels. The file is returned in `data` (free with free()).
 /// On failure returns nonzero and puts libheif's message in `error` (size `error_size`).
 int cpc_heic_encode(const cpc_heic_picture *picture, int quality, const char *preset,
-                    const uint8_t *exif, size_t exif_size,
+                    const uint8_t *exif, size_t exif_size, int thumbnail_size,
                     uint8_t **data, size_t *size, char *error, size_t error_size);
 
 // MARK: PNG

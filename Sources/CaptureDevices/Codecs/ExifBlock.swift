@@ -64,6 +64,12 @@ package final class ExifBlock {
         _ = values.withUnsafeBufferPointer { cpc_exif_set_bytes(block, directory.ifd, tag, $0.baseAddress, UInt32($0.count), undefined ? 1 : 0) }
     }
 
+    /// Embeds a JPEG thumbnail (at most 60,000 bytes, so the block fits one JPEG segment); false when it cannot.
+    @discardableResult
+    package func setThumbnail(_ jpeg: Data) -> Bool {
+        jpeg.withUnsafeBytes { cpc_exif_set_thumbnail(block, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) == 0 }
+    }
+
     /// The block as it goes into a file: "Exif\0\0" and the TIFF structure; nil when it cannot be made.
     package func data() -> Data? {
         var bytes: UnsafeMutablePointer<UInt8>?

@@ -27,8 +27,9 @@ package final class HEICEncoder: @unchecked Sendable {
     package init() {}
 
     /// The frame as a HEIC file at `quality` (0...100) with x265's `preset`, carrying `exif`
-    /// ("Exif\0\0" and the TIFF structure) when given.
-    package func encode(_ frame: CVPixelBuffer, quality: Int, preset: String, exif: Data?) throws -> Data {
+    /// ("Exif\0\0" and the TIFF structure) when given, and a thumbnail whose longer side is
+    /// `thumbnailSize` pixels unless it is 0.
+    package func encode(_ frame: CVPixelBuffer, quality: Int, preset: String, exif: Data?, thumbnailSize: Int = 0) throws -> Data {
         var source = frame
         let format = frame.pixelFormatType
         if format != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange && format != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
@@ -65,7 +66,7 @@ package final class HEICEncoder: @unchecked Sendable {
                     y_stride: Int32(luma.bytesPerRow), cb_stride: Int32(chromaWidth), cr_stride: Int32(chromaWidth),
                     full_range: fullRange ? 1 : 0, matrix: matrix, primaries: 1, transfer: fullRange ? 13 : 1)
                 return withExif(exif) { exif, exifSize in
-                    cpc_heic_encode(&picture, Int32(quality), preset, exif, exifSize, &bytes, &size, &message, message.count)
+                    cpc_heic_encode(&picture, Int32(quality), preset, exif, exifSize, Int32(thumbnailSize), &bytes, &size, &message, message.count)
                 }
             }
         }

@@ -208,6 +208,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 ProgrammingError.invalidArgument("\(method) Unsupported previewPhotoFormat pixel format; see availablePreviewPhotoPixelFormatTypes")
             }
         }
+        if let thumbnail = settings.embeddedThumbnailPhotoFormat {
+            let codec = (thumbnail[AVVideoCodecKey] as? AVVideoCodecType) ?? (thumbnail[AVVideoCodecKey] as? String).map(AVVideoCodecType.init(rawValue:))
+            if codec == nil || !settings.availableEmbeddedThumbnailPhotoCodecTypes.contains(codec!) {
+                ProgrammingError.invalidArgument("\(method) Unsupported embeddedThumbnailPhotoFormat codec; see availableEmbeddedThumbnailPhotoCodecTypes")
+            }
+        }
         if settings.isDepthDataDeliveryEnabled && !isDepthDataDeliveryEnabled {
             ProgrammingError.invalidArgument("\(method) depthDataDeliveryEnabled must be NO if self.isDepthDataDeliveryEnabled is NO")
         }
@@ -271,11 +277,19 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 previewSize = PreviewScaler.size(of: pixels.width, pixels.height, fittingIn: attributeInt(preview[kCVPixelBufferWidthKey]) ?? pixels.width,
                                                  attributeInt(preview[kCVPixelBufferHeightKey]) ?? pixels.height)
             }
+            // An embedded thumbnail fits the box its format gives (320x240 when it gives none).
+            var thumbnailSize: (width: Int, height: Int)?
+            if let thumbnail = request.settings.embeddedThumbnailPhotoFormat {
+                thumbnailSize = PreviewScaler.size(of: pixels.width, pixels.height, fittingIn: attributeInt(thumbnail[AVVideoWidthKey]) ?? 320,
+                                                   attributeInt(thumbnail[AVVideoHeightKey]) ?? 240)
+            }
             let ring = request.settings.livePhotoMovieFileURL == nil ? nil : state.withLock { $0.livePhotoRing }
             let movieSize = ring?.frameSize ?? (0, 0)
             let resolved = AVCaptureResolvedPhotoSettings(uniqueID: request.settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: request.flash,
                                                           previewDimensions: CMVideoDimensions(width: Int32(previewSize.width), height: Int32(previewSize.height)),
                                                           livePhotoMovieDimensions: CMVideoDimensions(width: Int32(movieSize.0), height: Int32(movieSize.1)),
+                                                          embeddedThumbnailDimensions: CMVideoDimensions(width: Int32(thumbnailSize?.width ?? 0),
+                                                                                                         height: Int32(thumbnailSize?.height ?? 0)),
                                                           photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
             let delegate = request.delegate
             delegate.photoOutput(self, willBeginCaptureFor: resolved)
@@ -288,7 +302,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             var pixelBuffer: CVPixelBuffer?
             var failure: Error?
             if let codec = request.settings.photoCodecType {
-                do { encoded = try encoders.encode(pixels, codec: codec, prioritization: request.settings.photoQualityPrioritization, metadata: metadata) } catch {
+                do { encoded = try encoders.encode(pixels, codec: codec, prioritization: request.settings.photoQualityPrioritization, metadata: metadata,
+                                                  thumbnail: thumbnailSize) } catch {
                     failure = error
                 }
             } else if let format = request.settings.photoPixelFormatType {

@@ -80,6 +80,12 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
     public var availablePreviewPhotoPixelFormatTypes: [OSType] { [kCVPixelFormatType_32BGRA] }
     /// The pixel formats a preview image can be delivered in, as numbers (Objective-C's spelling).
     public var __availablePreviewPhotoPixelFormatTypes: [NSNumber] { availablePreviewPhotoPixelFormatTypes.map { NSNumber(value: $0) } }
-    /// The codecs an embedded thumbnail can be compressed with.
-    public var availableEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] { [] }
+    /// The codecs an embedded thumbnail can be compressed with: the photo's own (JPEG in EXIF, HEVC in HEIC); none for uncompressed photos.
+    public var availableEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] {
+        switch photoCodecType {
+        case .jpeg?: [.jpeg]
+        case .hevc?: [.hevc]
+        default: []
+        }
+    }
 }

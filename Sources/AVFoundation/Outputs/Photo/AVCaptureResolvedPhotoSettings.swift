@@ -20,12 +20,12 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let photoProcessingTimeRange: CMTimeRange
 
     init(uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, previewDimensions: CMVideoDimensions,
-         livePhotoMovieDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange) {
+         livePhotoMovieDimensions: CMVideoDimensions, embeddedThumbnailDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
         self.isFlashEnabled = isFlashEnabled
         self.previewDimensions = previewDimensions
-        embeddedThumbnailDimensions = CMVideoDimensions()
+        self.embeddedThumbnailDimensions = embeddedThumbnailDimensions
         self.livePhotoMovieDimensions = livePhotoMovieDimensions
         expectedPhotoCount = 1
         self.photoProcessingTimeRange = photoProcessingTimeRange

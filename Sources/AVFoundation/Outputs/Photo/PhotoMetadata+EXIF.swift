@@ -81,11 +81,13 @@ extension PhotoMetadata {
         Tag(key: kCGImagePropertyGPSHPositioningError, tag: 0x001F, kind: .rational),
     ]
 
-    /// The EXIF block ("Exif\0\0" and the TIFF structure) for `metadata`; nil when it cannot be made.
+    /// The EXIF block ("Exif\0\0" and the TIFF structure) for `metadata`, with a JPEG thumbnail
+    /// when given; nil when it cannot be made.
     ///
     /// Keys this table does not know are left out; values of the wrong type are skipped.
-    static func exif(from metadata: [String: Any]) -> Data? {
+    static func exif(from metadata: [String: Any], thumbnail: Data? = nil) -> Data? {
         let block = ExifBlock()
+        if let thumbnail { block.setThumbnail(thumbnail) }
         if let orientation = number(metadata[kCGImagePropertyOrientation]) ?? number((metadata[kCGImagePropertyTIFFDictionary] as? [String: Any])?[kCGImagePropertyTIFFOrientation]) {
             block.set(0x0112, in: .image, shorts: [UInt16(clamping: Int(orientation))])
         }
