@@ -10,7 +10,7 @@ if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
 fi
 if [ "${1:-}" = "--with-peers" ]; then
   # Peers the benchmarks compare against, in the same run.
-  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs)
+  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs libheif-examples)
 fi
 missing=()
 for package in "${packages[@]}"; do

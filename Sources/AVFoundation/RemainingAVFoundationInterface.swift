@@ -6,15 +6,17 @@
 
 // MARK: Outputs
 
-// AVCapturePhotoOutput: implemented for JPEG (libjpeg-turbo) and uncompressed BGRA/420v/420f photos of the
-//     video's size, with zero shutter lag, the delegate timeline and flash resolution. Still to come: HEIC (libheif),
-//     PNG, EXIF/TIFF/GPS metadata written into the files (libexif), photos larger than the video
-//     (supportedMaxPhotoDimensions), the flash showing in the virtual picture, previewPhotoFormat and embedded
-//     thumbnails, fileDataRepresentation() of uncompressed photos (TIFF), multi-frame noise reduction for .quality,
-//     Live Photos and their delegate calls, AVDepthData, AVCaptureDeferredPhotoProxy, responsive capture.
-// AVCaptureStillImageOutput: implemented (JPEG and uncompressed stills of the video's size); its EXIF attachments
-//     (CMGetAttachment(buffer, key: kCGImagePropertyExifDictionary, ...)) and their merging into
-//     jpegStillImageNSDataRepresentation(_:) come with EXIF writing (libexif).
+// AVCapturePhotoOutput: implemented (JPEG, HEIC, uncompressed; EXIF; previews and embedded thumbnails; Live Photos;
+//     depth from the virtual back camera; zero shutter lag; flash). Still to come:
+//     func fileDataRepresentation(with customizer: AVCapturePhotoFileDataRepresentationCustomizer) -> Data?
+//     func cgImageRepresentation() -> CGImage?  (Linux has no CGImage)
+//     fileDataRepresentation() of uncompressed photos as TIFF (nil for now; avcapture writes them as PNG)
+//     var isResponsiveCaptureSupported / isFastCapturePrioritizationSupported / isAutoDeferredPhotoDeliverySupported: false
+//         (AVCaptureDeferredPhotoProxy, AVCapturePhotoOutputReadinessCoordinator)
+//     multi-frame noise reduction for .quality (it uses q95 4:4:4 JPEG and x265's medium preset instead)
+//     depth embedded in HEIC files as an auxiliary image; Live Photo content identifiers linking still and movie
+//     photos larger than the video (supportedMaxPhotoDimensions is the video's size: a larger still would need the
+//     stream reconfigured); V4L2 flash controls (no camera here has them)
 // open class AVCaptureMetadataOutput: AVCaptureOutput
 //     func setMetadataObjectsDelegate(_ objectsDelegate: AVCaptureMetadataOutputObjectsDelegate?, queue objectsCallbackQueue: DispatchQueue?)
 //     var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] { get }
@@ -60,7 +62,6 @@
 //     output settings: a written movie's colour is its frames' convention, not read from the settings.
 // func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray?
 //     (compressed samples mark non-keyframes with kCMSampleAttachmentKey_NotSync set on the sample buffer itself)
-// Photos taken while recording: the photo output is not implemented yet.
 
 // MARK: Audio session
 
