@@ -14,7 +14,7 @@ enum ImageTools {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("image-tools-\(getpid())-\(UUID().uuidString).\(fileExtension)")
         try data.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let output = try XCTUnwrap(run("/usr/bin/exiftool", ["-j", "-n", url.path]), "exiftool reads the file")
+        let output = try XCTUnwrap(runTool("/usr/bin/exiftool", ["-j", "-n", url.path]), "exiftool reads the file")
         let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
         return try XCTUnwrap(list.first)
     }
@@ -24,20 +24,7 @@ enum ImageTools {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("image-tools-\(getpid())-\(UUID().uuidString).heic")
         try data.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        return run("/usr/bin/heif-info", [url.path]).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? data : nil
+        return runTool("/usr/bin/heif-info", [url.path]).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A JPEG file without its EXIF APP1 segment.

@@ -81,18 +81,7 @@ struct MediaProbe {
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") }
 
-    private static func run(_ arguments: [String]) -> Data? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? data : nil
-    }
+    private static func run(_ arguments: [String]) -> Data? { runTool("/usr/bin/ffprobe", arguments) }
 }
 
 /// A scratch folder for a test's files.
@@ -102,4 +91,18 @@ func makeScratchFolder(_ name: String = #function) -> URL {
     try? FileManager.default.removeItem(at: folder)
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
+}
+
+/// Runs a command-line tool and returns its standard output, or nil when it fails.
+func runTool(_ tool: String, _ arguments: [String]) -> Data? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return process.terminationStatus == 0 ? data : nil
 }

@@ -39,18 +39,7 @@ final class PhotoOutputTests: CaptureTestCase {
         }
     }
 
-    private func photoSession(preset: AVCaptureSession.Preset = .vga640x480) throws -> (AVCaptureSession, AVCapturePhotoOutput) {
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.sessionPreset = preset
-        session.addInput(try AVCaptureDeviceInput(device: backCamera))
-        let output = AVCapturePhotoOutput()
-        XCTAssertTrue(session.canAddOutput(output))
-        session.addOutput(output)
-        session.startRunning()
-        XCTAssertTrue(waitUntil { output.maxPhotoDimensions.width > 0 })
-        return (session, output)
-    }
+    private func photoSession() throws -> (AVCaptureSession, AVCapturePhotoOutput) { try makePhotoSession() }
 
     func testAJPEGPhotoFollowsSeed001sTimelineAndDecodes() throws {
         let (_, output) = try photoSession()
@@ -146,15 +135,8 @@ final class PhotoOutputTests: CaptureTestCase {
 /// (read back by heif-info), and a flash that lights a dark scene.
 final class PhotoFileTests: CaptureTestCase {
     private func photoSession() throws -> (AVCaptureSession, AVCapturePhotoOutput) {
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.sessionPreset = .vga640x480
-        session.addInput(try AVCaptureDeviceInput(device: backCamera))
-        let output = AVCapturePhotoOutput()
-        session.addOutput(output)
+        let (session, output) = try makePhotoSession()
         output.maxPhotoQualityPrioritization = .quality
-        session.startRunning()
-        XCTAssertTrue(waitUntil { output.maxPhotoDimensions.width > 0 })
         return (session, output)
     }
 
@@ -484,5 +466,21 @@ final class FrameSizeRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDel
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         guard let pixels = CMSampleBufferGetImageBuffer(sampleBuffer) else { return }
         sizes.append("\(CVPixelBufferGetWidth(pixels))x\(CVPixelBufferGetHeight(pixels))")
+    }
+}
+
+extension CaptureTestCase {
+    /// A running 640x480 session from the virtual back camera to a photo output that has had its first frame.
+    func makePhotoSession() throws -> (AVCaptureSession, AVCapturePhotoOutput) {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .vga640x480
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let output = AVCapturePhotoOutput()
+        XCTAssertTrue(session.canAddOutput(output))
+        session.addOutput(output)
+        session.startRunning()
+        XCTAssertTrue(waitUntil { output.maxPhotoDimensions.width > 0 })
+        return (session, output)
     }
 }

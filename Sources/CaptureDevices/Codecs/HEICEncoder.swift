@@ -19,8 +19,7 @@ package final class HEICEncoder: @unchecked Sendable {
     /// Whether this machine's libheif can encode HEVC (its x265 plugin is installed).
     package static let isAvailable: Bool = cpc_heic_can_encode() != 0
 
-    private let converter = PixelFormatConverter()
-    private var biplanar: CVPixelBuffer?
+    private let adapter = FormatAdapter()
     private var cb: [UInt8] = []
     private var cr: [UInt8] = []
 
@@ -30,16 +29,10 @@ package final class HEICEncoder: @unchecked Sendable {
     /// ("Exif\0\0" and the TIFF structure) when given, and a thumbnail whose longer side is
     /// `thumbnailSize` pixels unless it is 0.
     package func encode(_ frame: CVPixelBuffer, quality: Int, preset: String, exif: Data?, thumbnailSize: Int = 0) throws -> Data {
-        var source = frame
         let format = frame.pixelFormatType
-        if format != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange && format != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
-            if biplanar?.width != frame.width || biplanar?.height != frame.height {
-                biplanar = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
-            }
-            guard let biplanar, converter.convert(frame, into: biplanar) else {
-                throw Failure(description: "frames in \(format.fourCharacterString) cannot be encoded as HEIC")
-            }
-            source = biplanar
+        let isBiplanar = format == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+        guard let source = isBiplanar ? frame : adapter.frame(frame, in: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange) else {
+            throw Failure(description: "frames in \(format.fourCharacterString) cannot be encoded as HEIC")
         }
         let chromaWidth = (source.width + 1) / 2, chromaHeight = (source.height + 1) / 2
         if cb.count != chromaWidth * chromaHeight {

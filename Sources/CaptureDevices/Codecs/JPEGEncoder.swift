@@ -9,8 +9,7 @@ import Foundation
 /// Thread ownership: one encoder belongs to one thread at a time.
 package final class JPEGEncoder: @unchecked Sendable {
     private let handle: tjhandle?
-    private let converter = PixelFormatConverter()
-    private var bgra: CVPixelBuffer?
+    private let adapter = FormatAdapter()
     private var output: UnsafeMutablePointer<UInt8>?
     private var outputCapacity = 0
 
@@ -26,14 +25,7 @@ package final class JPEGEncoder: @unchecked Sendable {
     package func encode(_ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true) -> Data? {
         let subsampling = Int32(fullChroma ? TJSAMP_444.rawValue : TJSAMP_420.rawValue)
         guard let handle else { return nil }
-        var source = frame
-        if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
-            if bgra?.width != frame.width || bgra?.height != frame.height {
-                bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
-            }
-            guard let bgra, converter.convert(frame, into: bgra) else { return nil }
-            source = bgra
-        }
+        guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
         let needed = Int(tjBufSize(Int32(frame.width), Int32(frame.height), subsampling))
         if needed > outputCapacity {
             if let output { tjFree(output) }

@@ -7,22 +7,14 @@ import Foundation
 /// A frame in another format is converted to BGRA first, in memory the encoder keeps.
 /// Thread ownership: one encoder belongs to one thread at a time.
 package final class PNGEncoder: @unchecked Sendable {
-    private let converter = PixelFormatConverter()
-    private var bgra: CVPixelBuffer?
+    private let adapter = FormatAdapter()
 
     package init() {}
 
     /// The frame as an opaque RGB PNG carrying `exif` ("Exif\0\0" and the TIFF structure) as its
     /// eXIf chunk when given; nil when it cannot be encoded.
     package func encode(_ frame: CVPixelBuffer, exif: Data?) -> Data? {
-        var source = frame
-        if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
-            if bgra?.width != frame.width || bgra?.height != frame.height {
-                bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
-            }
-            guard let bgra, converter.convert(frame, into: bgra) else { return nil }
-            source = bgra
-        }
+        guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
         // The eXIf chunk holds the TIFF structure alone, without JPEG's "Exif\0\0" prefix.
         let tiff = exif.map { $0.starts(with: "Exif\0\0".utf8) ? $0.dropFirst(6) : $0 }
         let plane = source.planes[0]

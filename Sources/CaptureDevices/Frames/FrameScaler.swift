@@ -10,7 +10,7 @@ package final class FrameScaler: @unchecked Sendable {
     private static let scalable = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA]
     private let converter = PixelFormatConverter()
     private var scaled: CVPixelBuffer?
-    private var bgra: CVPixelBuffer?
+    private let adapter = FormatAdapter()
 
     package init() {}
 
@@ -37,12 +37,7 @@ package final class FrameScaler: @unchecked Sendable {
 
     /// The frame itself when libyuv can scale its format, else a BGRA copy.
     private func scalableSource(_ frame: CVPixelBuffer) -> CVPixelBuffer? {
-        if Self.scalable.contains(frame.pixelFormatType) { return frame }
-        if bgra?.width != frame.width || bgra?.height != frame.height {
-            bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
-        }
-        guard let bgra, converter.convert(frame, into: bgra) else { return nil }
-        return bgra
+        Self.scalable.contains(frame.pixelFormatType) ? frame : adapter.frame(frame, in: kCVPixelFormatType_32BGRA)
     }
 
     /// Scales between two buffers of the same scalable format with a box filter.

@@ -5,8 +5,7 @@ import CoreVideo
 ///
 /// Thread ownership: one scaler belongs to one thread at a time.
 package final class PreviewScaler: @unchecked Sendable {
-    private let converter = PixelFormatConverter()
-    private var bgra: CVPixelBuffer?
+    private let adapter = FormatAdapter()
 
     package init() {}
 
@@ -20,14 +19,7 @@ package final class PreviewScaler: @unchecked Sendable {
 
     /// A new BGRA buffer of `width` x `height` holding the frame scaled with a box filter; nil when it cannot be made.
     package func preview(of frame: CVPixelBuffer, width: Int, height: Int) -> CVPixelBuffer? {
-        var source = frame
-        if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
-            if bgra?.width != frame.width || bgra?.height != frame.height {
-                bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA)
-            }
-            guard let bgra, converter.convert(frame, into: bgra) else { return nil }
-            source = bgra
-        }
+        guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
         guard let preview = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
         let from = source.planes[0], to = preview.planes[0]
         let status = ARGBScale(from.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(from.bytesPerRow), Int32(source.width), Int32(source.height),

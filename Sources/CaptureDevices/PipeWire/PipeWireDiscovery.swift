@@ -1,6 +1,7 @@
 import CPipeWire
 import CoreMedia
 import Foundation
+import Synchronization
 
 /// Finds a PipeWire server's cameras and follows them as they come and go.
 ///
@@ -17,7 +18,6 @@ package enum PipeWireDiscovery {
         var lastAttempt: Int64?
         var known: [PipeWireCamera] = []
         var retryScheduled = false
-        var refreshScheduled = false
         var everConnected = false
     }
     private static let state = LockedValue(State())
@@ -110,15 +110,16 @@ package enum PipeWireDiscovery {
         for listener in listeners.withLock({ $0 }) { listener() }
     }
 
+    /// Whether a look after a change is already due. Not under the state lock: the monitor's
+    /// callback runs with libpipewire's loop lock held, and a lookup holds the state lock while it
+    /// waits for the loop lock, so taking the state lock there would deadlock.
+    private static let refreshPending = Atomic<Bool>(false)
+
     /// The monitor saw a change: look again soon, on another thread, once for a burst of changes.
     fileprivate static func scheduleRefresh() {
-        let schedule = state.withLock { state -> Bool in
-            defer { state.refreshScheduled = true }
-            return !state.refreshScheduled
-        }
-        guard schedule else { return }
+        guard refreshPending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
-            state.withLock { $0.refreshScheduled = false }
+            refreshPending.store(false, ordering: .releasing)
             state.withLock { if $0.monitor == nil { $0.lastAttempt = nil } }
             refreshAndNotify()
         }
