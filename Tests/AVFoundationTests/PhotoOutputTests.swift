@@ -318,6 +318,25 @@ final class PhotoFileTests: CaptureTestCase {
         }
     }
 
+    func testSuspendingLivePhotoCaptureEndsTheMovieThere() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed: apt-get install ffmpeg")
+        let (_, output) = try makePhotoSession()
+        output.isLivePhotoCaptureEnabled = true
+        spin(2)
+        let settings = AVCapturePhotoSettings()
+        settings.livePhotoMovieFileURL = makeScratchFolder().appendingPathComponent("suspended.mov")
+        let processor = PhotoOutputTests.Processor()
+        output.capturePhoto(with: settings, delegate: processor)
+        spin(0.4)
+        output.isLivePhotoCaptureSuspended = true
+        XCTAssertTrue(waitUntil(timeout: 20) { processor.isFinished })
+        output.isLivePhotoCaptureSuspended = false
+        let (_, duration, displayTime) = try XCTUnwrap(processor.movies.values.first)
+        XCTAssertEqual(displayTime.seconds, 1.5, accuracy: 0.15, "what came before the still is all there")
+        XCTAssertLessThan(duration.seconds, 2.3, "the movie ends where the suspension began, not 1.5 s after the still")
+        XCTAssertGreaterThan(duration.seconds, 1.6)
+    }
+
     func testLivePhotoCaptureMustBeEnabledFirst() throws {
         let (_, output) = try photoSession()
         XCTAssertFalse(output.isLivePhotoCaptureEnabled)

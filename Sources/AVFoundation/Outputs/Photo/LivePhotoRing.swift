@@ -4,7 +4,7 @@ import Foundation
 /// The last few seconds of video and audio a photo output keeps for Live Photos.
 ///
 /// Video frames are scaled into buffers allocated once (enough for `seconds` at the camera's
-/// rate, at a size that fits 960x720); audio samples are copied into one preallocated ring of
+/// rate up to 30 frames a second, at a size that fits 960x720: at most 125 MB for four seconds); audio samples are copied into one preallocated ring of
 /// 16-bit PCM. Nothing is allocated per frame in steady state. A clip pins the frames it uses
 /// until its movie is written; a frame that would overwrite a pinned one is left out of the ring.
 /// Thread-safe: `receive` runs on device threads and only scales and copies under the lock.
@@ -30,6 +30,8 @@ package final class LivePhotoRing: @unchecked Sendable {
     private struct Video {
         var slots: [Slot]
         var next = 0
+        /// The capture time of the last frame kept.
+        var lastKept = CMTime.invalid
         /// Which allocation of slots this is; a clip of an earlier one has nothing to unpin.
         var generation: Int
     }
@@ -43,6 +45,9 @@ package final class LivePhotoRing: @unchecked Sendable {
         var anchorFrame: Int64 = 0
         var anchorTime = CMTime.invalid
     }
+
+    /// The most frames a second the ring keeps (faster cameras have frames skipped), which bounds its memory.
+    static let maxFrameRate = 30.0
 
     /// The largest movie picture: 960x720, or 720x960 for portrait streams.
     static let largestSize = (width: 960, height: 720)
@@ -79,7 +84,7 @@ package final class LivePhotoRing: @unchecked Sendable {
         let size = Self.movieSize(width: frame.width, height: frame.height)
         if video == nil || video!.slots[0].buffer.width != size.width || video!.slots[0].buffer.height != size.height {
             // Allocated once per stream size: the steady state reuses these.
-            let count = Int((seconds * max(1, min(frameRate, 120))).rounded(.up))
+            let count = Int((seconds * max(1, min(frameRate, Self.maxFrameRate))).rounded(.up))
             var slots: [Slot] = []
             for _ in 0..<count {
                 guard let buffer = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return }
@@ -87,10 +92,14 @@ package final class LivePhotoRing: @unchecked Sendable {
             }
             video = Video(slots: slots, generation: (video?.generation ?? 0) + 1)
         }
+        // Faster streams are thinned to the ring's rate (a tenth of a frame's slack for jitter).
+        let time = sampleBuffer.presentationTimeStamp
+        if video!.lastKept.isNumeric, (time - video!.lastKept).seconds < 0.9 / Self.maxFrameRate { return }
         let index = video!.next
         guard video!.slots[index].pins == 0 else { return }  // a clip still needs this one
         if scaler.scale(frame, into: video!.slots[index].buffer) {
-            video!.slots[index].time = sampleBuffer.presentationTimeStamp
+            video!.slots[index].time = time
+            video!.lastKept = time
             video!.next = (index + 1) % video!.slots.count
         }
     }
