@@ -30,6 +30,7 @@ public final class LivePhotoCamera: NSObject, @unchecked Sendable {
         photoOutput.isPortraitEffectsMatteDeliveryEnabled = photoOutput.isPortraitEffectsMatteDeliverySupported
         photoOutput.enabledSemanticSegmentationMatteTypes = photoOutput.availableSemanticSegmentationMatteTypes
         photoOutput.maxPhotoQualityPrioritization = .quality
+        photoOutput.isHighResolutionCaptureEnabled = true
     }
 
     /// Takes a Live Photo and saves it; `completion` gets the PhotoKit error, if any, and what the capture delivered.
@@ -47,6 +48,7 @@ public final class LivePhotoCamera: NSObject, @unchecked Sendable {
                 settings.livePhotoMovieFileURL = URL(fileURLWithPath: (NSTemporaryDirectory() as NSString).appendingPathComponent((name as NSString).appendingPathExtension("mov")!))
             }
             settings.isDepthDataDeliveryEnabled = photoOutput.isDepthDataDeliveryEnabled
+            settings.isHighResolutionPhotoEnabled = true
             settings.photoQualityPrioritization = .speed
             let uniqueID = settings.uniqueID
             let processor = LivePhotoProcessor(settings: settings) { [self] result in
@@ -91,8 +93,6 @@ final class LivePhotoProcessor: NSObject, AVCapturePhotoCaptureDelegate, @unchec
         photoData = photo.fileDataRepresentation()
         if let value = photo.metadata[String(kCGImagePropertyOrientation)] as? UInt32 {
             result.orientation = CGImagePropertyOrientation(rawValue: value)
-        } else if let value = photo.metadata[kCGImagePropertyOrientation as String] as? Int {
-            result.orientation = CGImagePropertyOrientation(rawValue: UInt32(value))
         }
         result.hadDepth = photo.depthData != nil
     }

@@ -29,6 +29,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var isLivePhotoCaptureSuspended = false
         var isLivePhotoAutoTrimmingEnabled = true
         var isDepthDataDeliveryEnabled = false
+        var isHighResolutionCaptureEnabled = false
     }
     private let state = LockedValue(State())
     private let newest = NewestFrame()
@@ -76,6 +77,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             }
         }
     }
+    /// Whether photos are taken at the highest resolution the active format supports (its video size here).
+    open var isHighResolutionCaptureEnabled: Bool {
+        get { state.withLock { $0.isHighResolutionCaptureEnabled } }
+        set { state.withLock { $0.isHighResolutionCaptureEnabled = newValue } }
+    }
+
     /// Whether Live Photos can be captured: when the output takes video from a camera.
     open var isLivePhotoCaptureSupported: Bool { connections.contains { $0.mediaType == .video } }
     /// Whether Live Photo capture is on: the output keeps the last seconds of video and audio for movies.

@@ -113,7 +113,7 @@ enum PhotoMetadata {
             kCGImagePropertyTIFFYResolution: 72,
             kCGImagePropertyTIFFResolutionUnit: 2,
         ]
-        return [
+        return bridged([
             kCGImagePropertyOrientation: Int(capture.orientation.rawValue),
             kCGImagePropertyPixelWidth: capture.width,
             kCGImagePropertyPixelHeight: capture.height,
@@ -121,7 +121,23 @@ enum PhotoMetadata {
             kCGImagePropertyDPIHeight: 72,
             kCGImagePropertyExifDictionary: exif,
             kCGImagePropertyTIFFDictionary: tiff,
-        ]
+        ])
+    }
+
+    /// The dictionary with its numbers as `NSNumber`s, as Image I/O's are, so that apps may read
+    /// them as any numeric type (`as? UInt32` for the orientation, `as? Double` for the exposure).
+    static func bridged(_ dictionary: [String: Any]) -> [String: Any] {
+        dictionary.mapValues(bridgedValue)
+    }
+
+    private static func bridgedValue(_ value: Any) -> Any {
+        switch value {
+        case let value as Int: NSNumber(value: value)
+        case let value as Double: NSNumber(value: value)
+        case let value as [Int]: value.map { NSNumber(value: $0) }
+        case let value as [String: Any]: bridged(value)
+        default: value
+        }
     }
 
     /// `base` with `overrides` laid over it; dictionaries such as `{Exif}` merge key by key.
