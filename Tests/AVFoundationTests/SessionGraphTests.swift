@@ -211,4 +211,19 @@ extension SessionGraphTests {
         XCTAssertEqual(second.sessionPreset, .inputPriority, "choosing a format by hand, even the active one, leaves presets")
         XCTAssertTrue(backCamera.activeFormat == sixty, "the second session's preset must not replace the chosen format")
     }
+
+    func testAStoppedSessionLeavesASharedCameraToTheRunningOne() throws {
+        let idle = AVCaptureSession()
+        sessions.append(idle)
+        idle.sessionPreset = .vga640x480
+        idle.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let running = AVCaptureSession()
+        sessions.append(running)
+        running.sessionPreset = .hd1280x720
+        running.addInput(try AVCaptureDeviceInput(device: backCamera))
+        running.startRunning()
+        spin(0.3)
+        XCTAssertEqual(backCamera.activeFormat.formatDescription.dimensions, CMVideoDimensions(width: 1280, height: 720),
+                       "the idle session's preset does not take the format back")
+    }
 }

@@ -479,8 +479,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     /// A device's format or frame rate changed.
     func deviceConfigurationDidChange(_ device: AVCaptureDevice, formatChangedByClient: Bool) {
-        let (applying, inSession, depth) = model.withLock { model in
-            (model.isApplying, model.inputs.contains { ($0 as? AVCaptureDeviceInput)?.device == device }, model.configurationDepth)
+        let (applying, inSession, depth, running) = model.withLock { model in
+            (model.isApplying, model.inputs.contains { ($0 as? AVCaptureDeviceInput)?.device == device }, model.configurationDepth, model.isRunning)
         }
         guard !applying, inSession else { return }
         if formatChangedByClient {
@@ -488,7 +488,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             model.withLock { $0.preset = .inputPriority }
             _observations.didChange([\AVCaptureSession.sessionPreset])
         }
-        if depth == 0 { applyAndReport() }
+        // A stopped session leaves the device alone: re-applying its preset would take the format
+        // back from the session that changed it (two sessions sharing a camera would fight over it).
+        if depth == 0, running || formatChangedByClient { applyAndReport() }
     }
 
     /// A device reported an event.
