@@ -67,8 +67,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     /// The session's inputs.
     open var inputs: [AVCaptureInput] { model.withLock { $0.inputs } }
-    /// The session's outputs.
-    open var outputs: [AVCaptureOutput] { model.withLock { $0.outputs } }
+    /// The session's outputs (a preview layer's connection point is not one).
+    open var outputs: [AVCaptureOutput] { model.withLock { $0.outputs.filter { !($0 is PreviewLayerOutput) } } }
     /// The session's connections.
     open var connections: [AVCaptureConnection] { model.withLock { $0.connections } }
 

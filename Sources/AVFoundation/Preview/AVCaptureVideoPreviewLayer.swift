@@ -1,0 +1,194 @@
+import CaptureDevices
+import Foundation
+
+/// A layer that displays video from a camera device.
+///
+/// Linux has no compositor to draw into, so the layer is what Apple's is to an app's code (its
+/// session, connection, gravity, geometry and coordinate conversions) plus a Linux companion that
+/// hands the newest frame, turned, mirrored and scaled for the layer's bounds and gravity, to
+/// whoever draws it (`previewFrames`, `setPreviewFrameHandler(_:queue:)`). A slow drawer misses
+/// frames; it never slows the session or its other outputs.
+open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
+    private struct State {
+        var session: AVCaptureSession?
+        var gravity: AVLayerVideoGravity = .resizeAspect
+        var handler: (@Sendable (CVPixelBuffer) -> Void, DispatchQueue)?
+        var streams: [UUID: AsyncStream<CVPixelBuffer>.Continuation] = [:]
+        var isRendering = false
+    }
+    private let state = LockedValue(State())
+    let previewOutput = PreviewLayerOutput()
+    /// Where frames are turned and scaled for drawing, one at a time.
+    private let rendering = DispatchQueue(label: "AVCaptureVideoPreviewLayer")
+    private let renderer = PreviewFrameRenderer()
+
+    /// Creates a layer that previews the session's camera, connected to it.
+    public init(session: AVCaptureSession) {
+        super.init()
+        previewOutput.layer = self
+        attach(to: session, connecting: true)
+    }
+
+    /// Creates a layer for a session without connecting it; connect it with `AVCaptureConnection(inputPort:videoPreviewLayer:)`.
+    public init(sessionWithNoConnection session: AVCaptureSession) {
+        super.init()
+        previewOutput.layer = self
+        attach(to: session, connecting: false)
+    }
+
+    /// Creates a layer with no session.
+    public override init() {
+        super.init()
+        previewOutput.layer = self
+    }
+
+    /// Creates a copy of a layer's geometry.
+    public override init(layer: Any) {
+        super.init(layer: layer)
+        previewOutput.layer = self
+    }
+
+    /// The session the layer previews, held strongly; setting it connects the layer to the session's camera.
+    open var session: AVCaptureSession? {
+        get { state.withLock { $0.session } }
+        set {
+            detach()
+            if let newValue { attach(to: newValue, connecting: true) }
+        }
+    }
+
+    /// Sets the session without connecting the layer to it.
+    open func setSessionWithNoConnection(_ session: AVCaptureSession) {
+        detach()
+        attach(to: session, connecting: false)
+    }
+
+    private func attach(to session: AVCaptureSession, connecting: Bool) {
+        state.withLock { $0.session = session }
+        if connecting { session.addOutput(previewOutput) } else { session.addOutputWithNoConnections(previewOutput) }
+    }
+
+    private func detach() {
+        let old = state.withLock { state -> AVCaptureSession? in
+            defer { state.session = nil }
+            return state.session
+        }
+        old?.removeOutput(previewOutput)
+    }
+
+    /// The connection from the session's camera to the layer.
+    open var connection: AVCaptureConnection? { previewOutput.connections.first }
+
+    /// How the video is displayed within the layer's bounds.
+    open var videoGravity: AVLayerVideoGravity {
+        get { state.withLock { $0.gravity } }
+        set { state.withLock { $0.gravity = newValue } }
+    }
+
+    /// Whether the layer is showing video: its session runs and its connection is active.
+    open var isPreviewing: Bool {
+        guard let session, session.isRunning, let connection else { return false }
+        return connection.isEnabled && connection.isActive
+    }
+
+    // MARK: Coordinate conversions
+
+    /// The geometry of the picture in the layer now, for the camera's active format.
+    var geometry: PreviewGeometry {
+        let dimensions = connection?.sourceDevice?.activeFormat.formatDescription.dimensions ?? CMVideoDimensions(width: 4, height: 3)
+        return geometry(sensorSize: CGSize(width: CGFloat(dimensions.width), height: CGFloat(dimensions.height)))
+    }
+
+    /// The geometry of a picture of `sensorSize` in the layer now.
+    func geometry(sensorSize: CGSize) -> PreviewGeometry {
+        let connection = self.connection
+        let rotation = Int(connection?.videoRotationAngle ?? 0)
+        let mirrored = (connection?.isVideoMirroringSupported ?? false) && (connection?.isVideoMirrored ?? false)
+        return PreviewGeometry(sensorSize: sensorSize, rotationDegrees: rotation,
+                               mirrored: mirrored, gravity: videoGravity, bounds: bounds)
+    }
+
+    /// Converts a point in the layer's coordinates to a point of interest in device coordinates.
+    open func captureDevicePointConverted(fromLayerPoint pointInLayer: CGPoint) -> CGPoint {
+        geometry.devicePoint(fromLayerPoint: pointInLayer)
+    }
+
+    /// Converts a point of interest in device coordinates to a point in the layer's coordinates.
+    open func layerPointConverted(fromCaptureDevicePoint captureDevicePointOfInterest: CGPoint) -> CGPoint {
+        geometry.layerPoint(fromDevicePoint: captureDevicePointOfInterest)
+    }
+
+    /// Converts a rectangle in the layer's coordinates to one in metadata output coordinates.
+    open func metadataOutputRectConverted(fromLayerRect rectInLayerCoordinates: CGRect) -> CGRect {
+        geometry.deviceRect(fromLayerRect: rectInLayerCoordinates)
+    }
+
+    /// Converts a rectangle in metadata output coordinates to one in the layer's coordinates.
+    open func layerRectConverted(fromMetadataOutputRect rectInMetadataOutputCoordinates: CGRect) -> CGRect {
+        geometry.layerRect(fromDeviceRect: rectInMetadataOutputCoordinates)
+    }
+
+    /// A copy of a metadata object with its geometry in the layer's coordinates, or nil when the object has none to convert.
+    open func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject? {
+        let geometry = self.geometry
+        return metadataObject.transformed(rect: geometry.layerRect(fromDeviceRect:), point: geometry.layerPoint(fromDevicePoint:))
+    }
+
+    // MARK: Frames for drawing (Linux)
+
+    /// Calls `handler` on `queue` with each new frame as the layer shows it (BGRA, turned, mirrored
+    /// and scaled for the bounds and gravity); a frame arriving while the last is still being
+    /// handled is skipped. Pass nil to stop.
+    public func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
+        state.withLock { $0.handler = handler.map { ($0, queue) } }
+    }
+
+    /// The frames as the layer shows them, newest first served: a slow reader sees the newest frame, never a backlog.
+    public var previewFrames: AsyncStream<CVPixelBuffer> {
+        let id = UUID()
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            state.withLock { $0.streams[id] = continuation }
+            continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
+        }
+    }
+
+    /// A new camera frame: drawn for the viewers unless the last one is still being drawn.
+    func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let start = state.withLock { state -> Bool in
+            guard state.handler != nil || !state.streams.isEmpty, !state.isRendering else { return false }
+            state.isRendering = true
+            return true
+        }
+        guard start, let frame = sampleBuffer.imageBufferStorage else {
+            if start { state.withLock { $0.isRendering = false } }
+            return
+        }
+        let geometry = self.geometry(sensorSize: CGSize(width: frame.width, height: frame.height))
+        rendering.async { [self] in
+            let drawn = renderer.render(frame, geometry: geometry)
+            let (handler, streams) = state.withLock { ($0.handler, Array($0.streams.values)) }
+            if let drawn {
+                for stream in streams { stream.yield(drawn) }
+            }
+            if let drawn, let (body, queue) = handler {
+                // The next frame is drawn once the handler has had this one.
+                queue.async { [self] in
+                    body(drawn)
+                    state.withLock { $0.isRendering = false }
+                }
+            } else {
+                state.withLock { $0.isRendering = false }
+            }
+        }
+    }
+}
+
+extension AVCaptureConnection {
+    /// The preview layer this connection feeds, if it feeds one.
+    public var videoPreviewLayer: AVCaptureVideoPreviewLayer? { (output as? PreviewLayerOutput)?.layer }
+
+    /// Creates a connection from a camera's port to a preview layer; add it with `AVCaptureSession.addConnection(_:)`.
+    public convenience init(inputPort port: AVCaptureInput.Port, videoPreviewLayer layer: AVCaptureVideoPreviewLayer) {
+        self.init(inputPorts: [port], output: layer.previewOutput)
+    }
+}

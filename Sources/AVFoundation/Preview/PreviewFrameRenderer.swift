@@ -1,0 +1,51 @@
+import CYUV
+import CaptureDevices
+import Foundation
+
+/// Turns, mirrors and scales frames for a preview layer's bounds and gravity, into BGRA.
+///
+/// Each drawn frame is a new buffer (a drawer may keep it as long as it likes); the turned
+/// intermediate is kept between frames. Thread ownership: the layer's rendering queue.
+final class PreviewFrameRenderer: @unchecked Sendable {
+    private let converter = PixelFormatConverter()
+    private var turned: CVPixelBuffer?
+
+    /// The frame as the layer shows it: the picture's size for aspect fit (the letterbox is the
+    /// drawer's), the bounds' size for aspect fill (cropped) and resize; the picture's own size
+    /// when the layer has no bounds.
+    func render(_ frame: CVPixelBuffer, geometry: PreviewGeometry) -> CVPixelBuffer? {
+        let orientation = PixelOrientation(rotationDegrees: geometry.rotationDegrees, mirrored: geometry.mirrored)
+        let (width, height) = orientation.swapsDimensions ? (frame.height, frame.width) : (frame.width, frame.height)
+        if turned?.width != width || turned?.height != height {
+            turned = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
+        }
+        guard let turned, converter.convert(frame, into: turned, orientation: orientation) else { return nil }
+        // What part of the turned picture is shown, and at what size.
+        var crop = CGRect(x: 0, y: 0, width: width, height: height)
+        var target = CGSize(width: width, height: height)
+        let bounds = geometry.bounds.size
+        if bounds.width >= 2, bounds.height >= 2 {
+            switch geometry.gravity {
+            case .resizeAspectFill:
+                let scale = max(bounds.width / CGFloat(width), bounds.height / CGFloat(height))
+                let shown = CGSize(width: bounds.width / scale, height: bounds.height / scale)
+                crop = CGRect(x: (CGFloat(width) - shown.width) / 2, y: (CGFloat(height) - shown.height) / 2, width: shown.width, height: shown.height)
+                target = bounds
+            case .resize:
+                target = bounds
+            default:
+                target = geometry.videoRect.size
+            }
+        }
+        let outWidth = max(2, Int(target.width.rounded()) & ~1), outHeight = max(2, Int(target.height.rounded()) & ~1)
+        guard let drawn = CVPixelBuffer(width: outWidth, height: outHeight, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
+        let source = turned.planes[0], destination = drawn.planes[0]
+        let x = max(0, Int(crop.minX.rounded())), y = max(0, Int(crop.minY.rounded()))
+        let cropWidth = min(width - x, max(1, Int(crop.width.rounded()))), cropHeight = min(height - y, max(1, Int(crop.height.rounded())))
+        let status = ARGBScale((source.baseAddress + y * source.bytesPerRow + x * 4).assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow),
+                               Int32(cropWidth), Int32(cropHeight),
+                               destination.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(destination.bytesPerRow),
+                               Int32(outWidth), Int32(outHeight), kFilterBilinear)
+        return status == 0 ? drawn : nil
+    }
+}
