@@ -22,19 +22,9 @@
 //     var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] { get }
 //     var metadataObjectTypes: [AVMetadataObject.ObjectType]!
 //     var rectOfInterest: CGRect
-// open class AVMetadataObject, AVMetadataMachineReadableCodeObject, AVMetadataFaceObject
-// open class AVCaptureVideoPreviewLayer
-//     init(session: AVCaptureSession)
-//     var videoGravity: AVLayerVideoGravity
-//     func metadataOutputRectConverted(fromLayerRect rectInLayerCoordinates: CGRect) -> CGRect
-//     func layerRectConverted(fromMetadataOutputRect rectInMetadataOutputCoordinates: CGRect) -> CGRect
-//     func transformedMetadataObject(for metadataObject: AVMetadataObject) -> AVMetadataObject?
-//     func captureDevicePointConverted(fromLayerPoint pointInLayer: CGPoint) -> CGPoint
-
-// MARK: Connections
-
-// extension AVCaptureConnection
-//     var videoPreviewLayer: AVCaptureVideoPreviewLayer? { get }
+// open class AVMetadataMachineReadableCodeObject, AVMetadataFaceObject (AVMetadataObject, their base class, exists)
+// AVCaptureVideoPreviewLayer: implemented (geometry, conversions, frames for drawing); the browser live view
+//     (avcapture preview) is still to come.
 
 // MARK: Devices
 
@@ -46,7 +36,7 @@
 //     var systemPressureState: AVCaptureDevice.SystemPressureState { get }
 //     func chromaticityValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceChromaticityValues
 // class RotationCoordinator: implemented, but a Linux machine reports no orientation, so its
-//     angles stay 0 (upright cameras); it has no preview layer to read until the preview layer exists.
+//     angles stay 0 (upright cameras).
 // 10-bit capture: V4L2 cameras that offer P010 deliver 'x420'; PipeWire cameras' 10-bit formats
 //     are not offered yet, and no camera here (vivid, PipeWire's test camera) offers 10-bit to test with.
 // Hardware backends not written yet: DMABUF for V4L2 and PipeWire; PipeWire camera controls (the node's Props);

@@ -59,6 +59,32 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertEqual(Set(saved.map { ($0 as NSString).deletingPathExtension }).count, 1, "one base name")
     }
 
+    func testATapOnAnUprightFilledPreviewFocusesWhereTheFingerWas() throws {
+        for (position, mirrored) in [(AVCaptureDevice.Position.back, false), (.front, true)] {
+            let preview = TapToFocusPreview()
+            try preview.configure(position: position, viewSize: CGSize(width: 390, height: 844))
+            preview.session.startRunning()
+            defer { preview.session.stopRunning() }
+            XCTAssertEqual(preview.previewLayer.connection?.isVideoMirrored, mirrored)
+            // A 16:9 picture turned upright and filling a 390x844 view: the view's top left is the
+            // sensor's left edge (turned to the top), a little in from the picture's bottom edge (turned to the left).
+            try preview.tapped(at: CGPoint(x: 195, y: 211))   // halfway across, a quarter down
+            let device = try XCTUnwrap(preview.device)
+            // The exposure point is where the tap was; so is the focus point where the camera can focus there.
+            XCTAssertEqual(device.exposurePointOfInterest.x, 0.25, accuracy: 1e-6, "a quarter down the upright picture is a quarter along the sensor")
+            XCTAssertEqual(device.exposurePointOfInterest.y, 0.5, accuracy: 1e-6)
+            if device.isFocusPointOfInterestSupported {
+                XCTAssertEqual(device.focusPointOfInterest, device.exposurePointOfInterest)
+            }
+            try preview.tapped(at: CGPoint(x: 0, y: 422))
+            // The view's left edge is cropped in fill: it is this far in from the sensor's bottom edge
+            // (its top edge when mirrored, the front camera's preview being mirrored).
+            let edge = (1 - 390.0 / (844.0 * 9 / 16)) / 2
+            XCTAssertEqual(device.exposurePointOfInterest.x, 0.5, accuracy: 1e-6)
+            XCTAssertEqual(device.exposurePointOfInterest.y, mirrored ? edge : 1 - edge, accuracy: 1e-6)
+        }
+    }
+
     func testEveryZeroInitializerOfAnImportedStructure() {
         XCTAssertEqual(CMVideoDimensions(), CMVideoDimensions(width: 0, height: 0))
         XCTAssertFalse(CMTime().isValid)
