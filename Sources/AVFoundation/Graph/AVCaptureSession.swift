@@ -389,9 +389,12 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                     device.setActiveFormat(index: index, byClient: false)
                 }
                 let format = device.activeFormat
-                let size = (Int(format.dimensions.width), Int(format.dimensions.height))
-                // The photo preset streams the camera's largest size for photos; other outputs get
-                // a preview-sized copy (852x640, as Apple's photo preset gives them).
+                var size = (Int(format.dimensions.width), Int(format.dimensions.height))
+                // The photo preset streams the camera's largest size when a photo output takes
+                // stills from it, and other outputs get a preview-sized copy (852x640, as Apple's
+                // photo preset gives them); with no photo output the stream itself is preview-sized.
+                let takesStills = connections.contains { $0.output?.takesStillsAtFullSize == true }
+                if snapshot.preset == .photo && !takesStills { size = (852, 640) }
                 let previewSize: (width: Int, height: Int)? = snapshot.preset == .photo && size != (852, 640) ? (852, 640) : nil
                 let native = format.backing.pixelFormat
                 let wanted = connections.map { $0.output?.requestedPixelFormat ?? native }
