@@ -58,6 +58,10 @@ public func CVBufferPropagateAttachments(_ sourceBuffer: CVBuffer, _ destination
 public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
 /// The key of the attachments that do not propagate, as a dictionary, in a buffer's attributes.
 public let kCVBufferNonPropagatedAttachmentsKey: CFString = "NonPropagatedAttachments"
+/// The attachment key for the value of a buffer's time (a number, over `kCVBufferTimeScaleKey`).
+public let kCVBufferTimeValueKey: CFString = "TimeValue"
+/// The attachment key for the scale of a buffer's time, in units a second.
+public let kCVBufferTimeScaleKey: CFString = "TimeScale"
 
 /// The attachment key for an image's colour primaries.
 public let kCVImageBufferColorPrimariesKey: CFString = "CVImageBufferColorPrimaries"

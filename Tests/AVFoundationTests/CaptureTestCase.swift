@@ -103,6 +103,7 @@ final class Recorder<Value>: @unchecked Sendable {
     private var storage: [Value] = []
     var values: [Value] { lock.lock(); defer { lock.unlock() }; return storage }
     func append(_ value: Value) { lock.lock(); storage.append(value); lock.unlock() }
+    func removeAll() { lock.lock(); storage.removeAll(); lock.unlock() }
 }
 
 /// Records what a data output delivers: frames, drops, the queue and the order of calls.

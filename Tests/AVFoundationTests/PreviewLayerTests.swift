@@ -149,4 +149,25 @@ final class PreviewLayerTests: CaptureTestCase {
         XCTAssertLessThan(drawn.values.count, 10, "the slow viewer drew only what it could")
         XCTAssertGreaterThan(drawn.values.count, 3)
     }
+
+    func testADrawerThatKeepsFramesHoldsAtMostThePoolAndGetsMoreOnceItLetsGo() throws {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .vga640x480
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        let layer = AVCaptureVideoPreviewLayer(session: session)
+        layer.frame = CGRect(x: 0, y: 0, width: 320, height: 240)
+        let kept = Recorder<CVPixelBuffer>()
+        layer.setPreviewFrameHandler({ kept.append($0) }, queue: DispatchQueue(label: "hoarder"))
+        session.startRunning()
+        spin(1)
+        XCTAssertEqual(kept.values.count, PreviewFrameRenderer.poolSize, "a drawer holding every frame gets the pool's worth and no more")
+        layer.setPreviewFrameHandler(nil)
+        kept.removeAll()
+        let counted = Recorder<Int>()
+        layer.setPreviewFrameHandler({ counted.append(CVPixelBufferGetWidth($0)) }, queue: DispatchQueue(label: "viewer"))
+        spin(1)
+        layer.setPreviewFrameHandler(nil)
+        XCTAssertGreaterThan(counted.values.count, 15, "frames flow again once the held ones are let go")
+    }
 }

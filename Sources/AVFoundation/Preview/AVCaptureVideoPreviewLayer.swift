@@ -137,8 +137,9 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     // MARK: Frames for drawing (Linux)
 
     /// Calls `handler` on `queue` with each new frame as the layer shows it (BGRA, turned, mirrored
-    /// and scaled for the bounds and gravity); a frame arriving while the last is still being
-    /// handled is skipped. Pass nil to stop.
+    /// and scaled for the bounds and gravity, its capture time on the host clock attached under
+    /// `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`); a frame arriving while the last is
+    /// still being handled is skipped. Pass nil to stop.
     public func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
         state.withLock { $0.handler = handler.map { ($0, queue) } }
     }
@@ -164,8 +165,14 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
             return
         }
         let geometry = self.geometry(sensorSize: CGSize(width: frame.width, height: frame.height))
+        let time = sampleBuffer.presentationTimeStamp
         rendering.async { [self] in
             let drawn = renderer.render(frame, geometry: geometry)
+            if let drawn, time.isValid {
+                // The capture time on the host clock, as Core Video's time attachments spell it.
+                CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: time.value), .shouldNotPropagate)
+                CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: time.timescale), .shouldNotPropagate)
+            }
             let (handler, streams) = state.withLock { ($0.handler, Array($0.streams.values)) }
             if let drawn {
                 for stream in streams { stream.yield(drawn) }

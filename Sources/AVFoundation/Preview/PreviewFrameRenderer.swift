@@ -4,11 +4,17 @@ import Foundation
 
 /// Turns, mirrors and scales frames for a preview layer's bounds and gravity, into BGRA.
 ///
-/// Each drawn frame is a new buffer (a drawer may keep it as long as it likes); the turned
-/// intermediate is kept between frames. Thread ownership: the layer's rendering queue.
+/// Drawn frames come from a small pool, back in it once the drawer lets go of them (a drawer
+/// that holds all of them gets no new frame until it lets one go); the turned intermediate is
+/// kept between frames, and skipped when the picture is shown whole at its own size. Nothing is
+/// allocated per frame once the size settles. Thread ownership:
+/// the layer's rendering queue.
 final class PreviewFrameRenderer: @unchecked Sendable {
+    /// The most drawn frames a drawer may hold at once.
+    static let poolSize = 4
     private let converter = PixelFormatConverter()
     private var turned: CVPixelBuffer?
+    private var pool: CVPixelBufferPool?
 
     /// The frame as the layer shows it: the picture's size for aspect fit (the letterbox is the
     /// drawer's), the bounds' size for aspect fill (cropped) and resize; the picture's own size
@@ -16,10 +22,6 @@ final class PreviewFrameRenderer: @unchecked Sendable {
     func render(_ frame: CVPixelBuffer, geometry: PreviewGeometry) -> CVPixelBuffer? {
         let orientation = PixelOrientation(rotationDegrees: geometry.rotationDegrees, mirrored: geometry.mirrored)
         let (width, height) = orientation.swapsDimensions ? (frame.height, frame.width) : (frame.width, frame.height)
-        if turned?.width != width || turned?.height != height {
-            turned = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
-        }
-        guard let turned, converter.convert(frame, into: turned, orientation: orientation) else { return nil }
         // What part of the turned picture is shown, and at what size.
         var crop = CGRect(x: 0, y: 0, width: width, height: height)
         var target = CGSize(width: width, height: height)
@@ -38,7 +40,18 @@ final class PreviewFrameRenderer: @unchecked Sendable {
             }
         }
         let outWidth = max(2, Int(target.width.rounded()) & ~1), outHeight = max(2, Int(target.height.rounded()) & ~1)
-        guard let drawn = CVPixelBuffer(width: outWidth, height: outHeight, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
+        if pool?.width != outWidth || pool?.height != outHeight {
+            pool = CVPixelBufferPool(width: outWidth, height: outHeight, pixelFormatType: kCVPixelFormatType_32BGRA, maximumBufferCount: Self.poolSize)
+        }
+        guard let drawn = pool?.dequeue() else { return nil }
+        if outWidth == width, outHeight == height {
+            // Shown whole at its own size: turned straight into the drawn frame, no second pass.
+            return converter.convert(frame, into: drawn, orientation: orientation) ? drawn : nil
+        }
+        if turned?.width != width || turned?.height != height {
+            turned = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
+        }
+        guard let turned, converter.convert(frame, into: turned, orientation: orientation) else { return nil }
         let source = turned.planes[0], destination = drawn.planes[0]
         let x = max(0, Int(crop.minX.rounded())), y = max(0, Int(crop.minY.rounded()))
         let cropWidth = min(width - x, max(1, Int(crop.width.rounded()))), cropHeight = min(height - y, max(1, Int(crop.height.rounded())))
