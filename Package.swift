@@ -16,6 +16,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
     ],
     targets: [
         // C shims over the system libraries the media path is built on.
@@ -51,9 +55,18 @@ let package = Package(
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
         .target(name: "Photos"),
 
+        // The live view: a preview layer's frames and controls served to a browser (Linux).
+        .target(name: "LiveView", dependencies: [
+            "AVFoundation", "CaptureDevices", "CoreVideo",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ]),
+
         // The command-line tool.
         .executableTarget(name: "avcapture", dependencies: [
-            "AVFoundation", "Photos",
+            "AVFoundation", "Photos", "LiveView",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -67,6 +80,12 @@ let package = Package(
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
+        .testTarget(name: "LiveViewTests", dependencies: [
+            "LiveView", "AVFoundation",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
         .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos"], path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation"]),

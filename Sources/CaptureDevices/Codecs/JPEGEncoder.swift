@@ -23,6 +23,13 @@ package final class JPEGEncoder: @unchecked Sendable {
     /// The frame as a baseline JPEG at `quality` (1...100), with 4:2:0 chroma (or 4:4:4 when
     /// `fullChroma`) and the accurate DCT (or the fast one); nil when it cannot be encoded.
     package func encode(_ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true) -> Data? {
+        encode(frame, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT) { Data($0) }
+    }
+
+    /// Encodes the frame as `encode(_:quality:fullChroma:accurateDCT:)` does and lends the JPEG's
+    /// bytes to `body` (valid only during the call), so a caller copies them once, where it needs them.
+    package func encode<Result>(_ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true,
+                                _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
         let subsampling = Int32(fullChroma ? TJSAMP_444.rawValue : TJSAMP_420.rawValue)
         guard let handle else { return nil }
         guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
@@ -42,6 +49,6 @@ package final class JPEGEncoder: @unchecked Sendable {
                                  TJFLAG_NOREALLOC | (accurateDCT ? TJFLAG_ACCURATEDCT : TJFLAG_FASTDCT))
         guard result == 0 else { return nil }
         guard let buffer else { return nil }
-        return Data(bytes: buffer, count: Int(size))
+        return try body(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
     }
 }

@@ -1,0 +1,162 @@
+/// The live view's page: one HTML document with its script, served at `/`.
+///
+/// The page draws each frame message (see `FrameMessage`) on a canvas the size of the layer's
+/// bounds, placing it as the layer's gravity does (the picture centred for aspect fit); a click
+/// sends the layer point to `/api/focus`. It decodes one frame at a time and skips to the newest,
+/// so a slow browser never builds a backlog; it acknowledges every frame, drawn or skipped,
+/// and the server sends no more than two ahead of it. `window.liveView` holds what it measured (frames
+/// drawn, capture-to-canvas latencies in milliseconds) for tests and benchmarks.
+enum LiveViewPage {
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>avcapture live view</title>
+<style>
+  body { margin: 0; background: #111; color: #ddd; font: 14px system-ui, sans-serif; }
+  #bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 8px; background: #222; }
+  #stage { display: flex; justify-content: center; padding: 8px; }
+  canvas { background: #000; max-width: 100%; max-height: calc(100vh - 80px); cursor: crosshair; }
+  button, select { background: #333; color: #ddd; border: 1px solid #555; border-radius: 4px; padding: 4px 8px; }
+  button.on { background: #a22; }
+  #stats { margin-left: auto; font-variant-numeric: tabular-nums; }
+  #error { color: #f77; }
+</style>
+</head>
+<body>
+<div id="bar">
+  <select id="camera" title="Camera"></select>
+  <select id="gravity" title="Video gravity">
+    <option value="resizeAspect">Aspect fit</option>
+    <option value="resizeAspectFill">Aspect fill</option>
+    <option value="resize">Stretch</option>
+  </select>
+  <label><input type="checkbox" id="mirror"> Mirror</label>
+  <button id="torch">Torch</button>
+  <label>Zoom <input type="range" id="zoom" min="1" max="1" step="0.1" value="1"></label>
+  <button id="photo">Photo</button>
+  <button id="record">Record</button>
+  <label>Audio <meter id="level" min="-80" max="0" value="-80"></meter></label>
+  <span id="error"></span>
+  <span id="stats">connecting…</span>
+</div>
+<div id="stage"><canvas id="view" width="1280" height="720"></canvas></div>
+<script>
+"use strict";
+const token = new URLSearchParams(location.search).get("token");
+const query = token ? "?token=" + encodeURIComponent(token) : "";
+const canvas = document.getElementById("view");
+const context = canvas.getContext("2d");
+const $ = (id) => document.getElementById(id);
+const live = window.liveView = { frames: 0, latencies: [], lastNumber: 0, state: null, focus: null, errors: [] };
+let pending = null, decoding = false, drawnInSecond = 0, fps = 0, focusMark = null;
+
+function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+async function control(name, body) {
+  const response = await fetch("/api/" + name + query, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
+  const answer = await response.json().catch(() => ({}));
+  $("error").textContent = response.ok ? "" : (answer.error || response.statusText);
+  if (!response.ok) live.errors.push(answer.error);
+  return answer;
+}
+
+function applyState(state) {
+  live.state = state;
+  if (canvas.width !== state.width || canvas.height !== state.height) { canvas.width = state.width; canvas.height = state.height; }
+  $("gravity").value = state.gravity;
+  $("mirror").checked = state.mirrored;
+  $("torch").disabled = !state.hasTorch;
+  $("torch").classList.toggle("on", state.torch);
+  $("zoom").min = state.minZoom; $("zoom").max = state.maxZoom;
+  if (document.activeElement !== $("zoom")) $("zoom").value = state.zoom;
+  $("photo").disabled = !state.canTakePhotos;
+  $("record").disabled = !state.canRecord;
+  $("record").classList.toggle("on", state.recording);
+  $("level").value = state.audioLevel ?? -80;
+  const select = $("camera");
+  if (select.options.length !== state.cameras.length) {
+    select.replaceChildren(...state.cameras.map((c) => new Option(c.name, c.uniqueID)));
+  }
+  select.value = state.camera;
+}
+
+async function draw(message) {
+  const view = new DataView(message);
+  const captured = view.getFloat64(0, true), number = view.getUint32(8, true);
+  const width = view.getUint16(12, true), height = view.getUint16(14, true);
+  const image = await createImageBitmap(new Blob([new Uint8Array(message, 16)], { type: "image/jpeg" }));
+  // Aspect fit: the frame is the picture's part of the layer, centred; otherwise it fills the layer.
+  const x = Math.round((canvas.width - width) / 2), y = Math.round((canvas.height - height) / 2);
+  if (width < canvas.width || height < canvas.height) context.clearRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image, x, y, width, height);
+  image.close();
+  if (focusMark && performance.now() - focusMark.at < 1000) {
+    context.strokeStyle = "#fc0"; context.lineWidth = 2;
+    context.strokeRect(focusMark.x - 40, focusMark.y - 40, 80, 80);
+  }
+  const latency = performance.timeOrigin + performance.now() - captured;
+  live.latencies.push(latency);
+  if (live.latencies.length > 100000) live.latencies.shift();
+  live.frames += 1; live.lastNumber = number; drawnInSecond += 1;
+}
+
+async function pump(socket) {
+  if (decoding) return;
+  decoding = true;
+  while (pending) {
+    const message = pending; pending = null;
+    try { await draw(message); } catch (error) { live.errors.push(String(error)); }
+    // Drawn: the server may send the next frame.
+    if (socket.readyState === WebSocket.OPEN) socket.send("drawn");
+  }
+  decoding = false;
+}
+
+function connect() {
+  const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/frames" + query);
+  socket.binaryType = "arraybuffer";
+  socket.onmessage = (event) => {
+    if (typeof event.data === "string") { applyState(JSON.parse(event.data)); return; }
+    if (pending && socket.readyState === WebSocket.OPEN) socket.send("drawn");   // skipped, never drawn: acknowledged all the same
+    pending = event.data;   // the newest frame replaces one not yet drawn
+    pump(socket);
+  };
+  socket.onclose = () => { $("stats").textContent = "disconnected; retrying…"; setTimeout(connect, 1000); };
+}
+
+setInterval(() => {
+  fps = drawnInSecond; drawnInSecond = 0;
+  const recent = live.latencies.slice(-120);
+  $("stats").textContent = fps + " fps · latency " + percentile(recent, 0.5).toFixed(0) + " ms (p95 " +
+    percentile(recent, 0.95).toFixed(0) + " ms)" + (live.state ? " · " + live.state.viewers + " viewer(s)" : "");
+}, 1000);
+
+canvas.addEventListener("click", async (event) => {
+  const rect = canvas.getBoundingClientRect();
+  const x = (event.clientX - rect.left) * canvas.width / rect.width;
+  const y = (event.clientY - rect.top) * canvas.height / rect.height;
+  focusMark = { x, y, at: performance.now() };
+  live.focus = await control("focus", { x, y });
+});
+$("gravity").onchange = () => control("gravity", { gravity: $("gravity").value });
+$("mirror").onchange = () => control("mirror", { mirrored: $("mirror").checked });
+$("torch").onclick = () => control("torch", { on: !$("torch").classList.contains("on") });
+$("zoom").onchange = () => control("zoom", { factor: Number($("zoom").value) });
+$("camera").onchange = () => control("camera", { uniqueID: $("camera").value });
+$("photo").onclick = async () => { const answer = await control("photo"); if (answer.file) $("error").textContent = "saved " + answer.file; };
+$("record").onclick = () => control("record", { recording: !$("record").classList.contains("on") });
+fetch("/api/state" + query).then((r) => r.json()).then(applyState).catch(() => {});
+connect();
+</script>
+</body>
+</html>
+"""#
+}

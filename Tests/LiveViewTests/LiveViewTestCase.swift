@@ -1,0 +1,118 @@
+import AVFoundation
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HummingbirdWSClient
+@testable import LiveView
+import Logging
+import NIOCore
+import XCTest
+
+/// A session on the virtual back camera at 1280x720, previewed in a 640x360 layer, served by a
+/// live view on a free loopback port; and clients for it: HTTP through URLSession, WebSocket
+/// viewers through swift-websocket's client.
+class LiveViewTestCase: XCTestCase {
+    var session: AVCaptureSession!
+    var layer: AVCaptureVideoPreviewLayer!
+    var server: LiveViewServer!
+    var serverTask: Task<Void, any Error>?
+    var port = 0
+
+    /// Starts the session and a server for it with `configuration` (its port is replaced by a free one).
+    func startServer(_ configuration: LiveViewConfiguration = LiveViewConfiguration(), outputs: [AVCaptureOutput] = [],
+                     file: StaticString = #filePath, line: UInt = #line) throws {
+        session = AVCaptureSession()
+        session.beginConfiguration()
+        session.sessionPreset = .hd1280x720
+        let camera = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        // The virtual camera outlives each test: start from its defaults.
+        try camera.lockForConfiguration()
+        camera.focusPointOfInterest = CGPoint(x: 0.5, y: 0.5)
+        camera.exposurePointOfInterest = CGPoint(x: 0.5, y: 0.5)
+        camera.torchMode = .off
+        camera.videoZoomFactor = 1
+        camera.unlockForConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        for output in outputs { session.addOutput(output) }
+        layer = AVCaptureVideoPreviewLayer(session: session)
+        layer.frame = CGRect(x: 0, y: 0, width: 640, height: 360)
+        session.commitConfiguration()
+        var configuration = configuration
+        configuration.port = 0
+        let server = LiveViewServer(session: session, previewLayer: layer, photoOutput: outputs.lazy.compactMap { $0 as? AVCapturePhotoOutput }.first,
+                                    movieOutput: outputs.lazy.compactMap { $0 as? AVCaptureMovieFileOutput }.first, configuration: configuration)
+        self.server = server
+        serverTask = Task { try await server.run() }
+        session.startRunning()
+        let deadline = Date().addingTimeInterval(10)
+        while server.port == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        port = try XCTUnwrap(server.port, "the server listens", file: file, line: line)
+    }
+
+    override func tearDown() {
+        serverTask?.cancel()
+        session?.stopRunning()
+        super.tearDown()
+    }
+
+    /// An HTTP request to the server: its status and body.
+    func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)\(path)")))
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The JSON object of a response body.
+    func object(_ body: String) throws -> [String: Any] {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
+    }
+
+    /// What one viewer received: the state messages and the frame messages, in order.
+    struct Received: Sendable {
+        var states: [String] = []
+        var frames: [ByteBuffer] = []
+        var receivedAt: [Double] = []
+    }
+
+    /// Watches `/frames` until `frames` frames arrived or `seconds` passed.
+    func watch(frames count: Int, seconds: Double = 10, query: String = "") async throws -> Received {
+        try await Self.watch(port: port, frames: count, seconds: seconds, query: query)
+    }
+
+    /// Watches `/frames` on `port` until `frames` frames arrived or `seconds` passed.
+    static func watch(port: Int, frames count: Int, seconds: Double = 10, query: String = "") async throws -> Received {
+        let collected = ReceivedBox()
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/frames\(query)", configuration: .init(maxFrameSize: 1 << 24),
+                                          logger: Logger(label: "viewer")) { inbound, outbound, _ in
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+            while ContinuousClock.now < deadline, collected.frameCount < count, let message = try await iterator.next() {
+                collected.add(message)
+                if case .binary = message { try await outbound.write(.text(FrameMessage.acknowledgement)) }
+            }
+            try await outbound.close(.normalClosure, reason: nil)
+        }
+        return collected.value
+    }
+}
+
+/// What a viewer has received, from its handler's task.
+final class ReceivedBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received = LiveViewTestCase.Received()
+    var value: LiveViewTestCase.Received { lock.lock(); defer { lock.unlock() }; return received }
+    var frameCount: Int { value.frames.count }
+    func add(_ message: WebSocketMessage) {
+        lock.lock(); defer { lock.unlock() }
+        switch message {
+        case .text(let text): received.states.append(text)
+        case .binary(let buffer):
+            received.frames.append(buffer)
+            received.receivedAt.append(Date().timeIntervalSince1970 * 1000)
+        }
+    }
+}
