@@ -75,6 +75,9 @@ mount_bind /dev/pts "$root/dev/pts"
 mount_bind /sys "$root/sys"
 mount_bind "$toolchain" "$root$toolchain" ro
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# A debootstrapped root has no /etc/hosts, which every installed Debian machine (and container)
+# has: without it "localhost" does not resolve (chromium-driver's clients connect to it by name).
+[ -e "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 
 # What Swift's own installation guide lists for Debian 12 (with libncurses6, which its driver
 # needs), and git, which cloning and package resolution need. Nothing of the project's.

@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
 set -euo pipefail
+lean=()
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config)
 if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private
   # PipeWire stack (scripts/servers/pipewire.sh) with its session manager and session bus.
   packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus libimage-exiftool-perl libheif-examples)
+  # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
+  # python3-selenium; installed without its recommendations (printing, desktop portals).
+  lean+=(chromium chromium-driver python3-selenium)
 fi
 if [ "${1:-}" = "--with-peers" ]; then
   # Peers the benchmarks compare against, in the same run.
   packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs libheif-examples)
+  # The live view's peer, Debian's MJPEG streamer, and a WebSocket client to watch ours the same way.
+  lean+=(ustreamer python3-websocket)
 fi
-missing=()
+missing=() missing_lean=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
-if [ ${#missing[@]} -gt 0 ]; then
+for package in "${lean[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing_lean+=("$package")
+done
+if [ $(( ${#missing[@]} + ${#missing_lean[@]} )) -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
-  echo "Installing ${#missing[@]} Debian packages: ${missing[*]}"
+  echo "Installing $(( ${#missing[@]} + ${#missing_lean[@]} )) Debian packages: ${missing[*]} ${missing_lean[*]}"
   log=$(mktemp)
-  if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
+  if ! { $sudo apt-get update -qq &&
+         { [ ${#missing[@]} -eq 0 ] || $sudo apt-get install -y -qq "${missing[@]}"; } &&
+         { [ ${#missing_lean[@]} -eq 0 ] || $sudo apt-get install -y -qq --no-install-recommends "${missing_lean[@]}"; }; } >"$log" 2>&1; then
     tail -30 "$log" >&2
     rm -f "$log"
     echo "install-deps: apt-get failed (above)" >&2

@@ -1,0 +1,68 @@
+import XCTest
+import Foundation
+
+/// `avcapture preview`, as users run it: its page in a real headless Chromium, and its options.
+final class PreviewCommandTests: XCTestCase {
+    /// The page driven by Debian's chromium through chromium-driver (Tests/Browser/live_view_page.py).
+    func testThePageShowsMovingVideoAndAClickFocusesWhereItLandsInARealBrowser() throws {
+        let parts = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
+        let missing = parts.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+        if ProcessInfo.processInfo.environment["CI"] == nil {
+            try XCTSkipUnless(missing.isEmpty, "the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps.sh --with-servers)")
+        }
+        XCTAssertEqual(missing, [], "install chromium, chromium-driver and python3-selenium")
+        let executable = try XCTUnwrap(AVCaptureTool.executable)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Browser/live_view_page.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, executable.path, "--seconds", "4"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, complaints)
+        let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: printed) as? [String: Any], String(decoding: printed, as: UTF8.self) + complaints)
+        XCTAssertEqual(results["screenshotsDiffer"] as? Bool, true, "the video moves: two screenshots differ")
+        // The scene's frame counter read off the canvas every 0.3 s: about 9 frames apart at 30 fps.
+        let counters = try XCTUnwrap(results["counters"] as? [Any], "\(results)")
+        let read = counters.compactMap { $0 as? Int }
+        XCTAssertEqual(read.count, counters.count, "every reading of the frame counter is digits: \(counters)")
+        for (earlier, later) in zip(read, read.dropFirst()) {
+            XCTAssertTrue((3...25).contains((later - earlier + 100) % 100), "the frame counter advances: \(read)")
+        }
+        XCTAssertGreaterThan(results["fps"] as? Double ?? 0, 20, "frames drawn a second: \(results)")
+        XCTAssertLessThan(results["latencyP95"] as? Double ?? .infinity, 250, "capture to canvas at the 95th percentile, ms: \(results)")
+        // Aspect fill of 16:9 in an 800x800 layer: the picture is 1422.2 wide, 311.1 cropped each
+        // side; the layer point (200, 400) is the picture's (511.1, 400) of 1422.2x800.
+        let focus = try XCTUnwrap(results["focusPoint"] as? [Double], "\(results)")
+        XCTAssertEqual(focus[0], 511.1 / 1422.2, accuracy: 0.005, "the device's focus point of interest")
+        XCTAssertEqual(focus[1], 0.5, accuracy: 0.005)
+        XCTAssertEqual(results["torch"] as? Bool, true, "the torch button turned the torch on")
+        XCTAssertEqual(results["badTokenRefused"] as? Bool, true, "a wrong token is refused")
+        XCTAssertEqual((results["pageErrors"] as? [Any])?.count, 0, "the page met no errors: \(results)")
+    }
+
+    func testBadOptionsAreRefusedBeforeAnythingStarts() throws {
+        let gravity = try AVCaptureTool.run(["preview", "--gravity", "sideways"])
+        XCTAssertNotEqual(gravity.status, 0)
+        XCTAssertTrue(gravity.standardError.contains("--gravity is fit, fill or stretch"), gravity.output)
+        let folder = try AVCaptureTool.run(["preview", "--save-to", "/no/such/folder"])
+        XCTAssertNotEqual(folder.status, 0)
+        XCTAssertTrue(folder.standardError.contains("is not a folder"), folder.output)
+        let size = try AVCaptureTool.run(["preview", "--size", "huge"])
+        XCTAssertNotEqual(size.status, 0)
+        XCTAssertTrue(size.standardError.contains("--size is WIDTHxHEIGHT"), size.output)
+    }
+
+    func testListeningBeyondLoopbackPrintsTheGeneratedToken() throws {
+        let result = try AVCaptureTool.run(["preview", "--listen", "0.0.0.0", "--port", "0", "--seconds", "1", "--no-audio"])
+        XCTAssertEqual(result.status, 0, result.output)
+        let token = try XCTUnwrap(result.standardOutput.components(separatedBy: "Access token: ").dropFirst().first?.prefix(32))
+        XCTAssertEqual(token.count, 32)
+        XCTAssertTrue(result.standardOutput.contains("?token=\(token)"), "the printed address carries it: \(result.standardOutput)")
+    }
+}
