@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LinuxAVFoundation builds on; does nothing when they are present.
 set -euo pipefail
-lean=()
+lean=() servers="" peers=""
+for argument in "$@"; do
+  case $argument in
+    --with-servers) servers=1 ;;
+    --with-peers) peers=1 ;;
+    *) echo "usage: $0 [--with-servers] [--with-peers]" >&2; exit 2 ;;
+  esac
+done
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config)
-if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
+if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private
   # PipeWire stack (scripts/servers/pipewire.sh) with its session manager and session bus.
@@ -12,13 +19,20 @@ if [ "${1:-}" = "--with-servers" ] || [ -n "${CI:-}" ]; then
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)
 fi
-if [ "${1:-}" = "--with-peers" ]; then
+if [ -n "$peers" ]; then
   # Peers the benchmarks compare against, in the same run.
   packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs libheif-examples)
   # The live view's peer, Debian's MJPEG streamer, and a WebSocket client to watch ours the same way.
   lean+=(ustreamer python3-websocket)
 fi
-missing=() missing_lean=()
+missing=() missing_lean=() servers="" peers=""
+for argument in "$@"; do
+  case $argument in
+    --with-servers) servers=1 ;;
+    --with-peers) peers=1 ;;
+    *) echo "usage: $0 [--with-servers] [--with-peers]" >&2; exit 2 ;;
+  esac
+done
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
