@@ -144,8 +144,11 @@ final class V4L2Stream: @unchecked Sendable {
         do throws(V4L2Error) {
             try requeueReleased()
             var poller = pollfd(fd: node.fd, events: Int16(POLLIN), revents: 0)
-            let waiting = outstanding.contains(true)
-            let ready = poll(&poller, 1, waiting ? 2 : 100)
+            // Frames clients have let go of go back to the driver at the next wake-up, which the
+            // next frame brings; only when the driver has no buffer left to fill (clients hold
+            // them all) does the wait wake every 2 ms to notice one coming back.
+            let starved = !outstanding.contains(false)
+            let ready = poll(&poller, 1, starved ? 2 : 100)
             if ready == 0 { return .idle }
             if ready < 0 { return errno == EINTR ? .idle : .failed(V4L2Error(errno: errno, call: "poll")) }
             // Drain what is ready and keep only the newest: no stale-frame lag.
