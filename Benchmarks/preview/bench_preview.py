@@ -33,6 +33,13 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def resident_megabytes(pid):
+    """A process's resident memory now, in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        kilobytes = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    return kilobytes / 1024
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -77,10 +84,10 @@ def browser(avcapture, seconds, device):
             time.sleep(0.2)
         drawn0 = driver.execute_script("return window.liveView.frames")
         count0 = driver.execute_script("return window.liveView.latencies.length")
-        cpu0, wall0 = cpu_seconds(server.pid), time.time()
+        cpu0, wall0, memory0 = cpu_seconds(server.pid), time.time(), resident_megabytes(server.pid)
         state0 = json.load(urllib.request.urlopen(url.rstrip("/") + "/api/state"))["framesSent"]
         time.sleep(seconds)
-        cpu1, wall1 = cpu_seconds(server.pid), time.time()
+        cpu1, wall1, memory1 = cpu_seconds(server.pid), time.time(), resident_megabytes(server.pid)
         state1 = json.load(urllib.request.urlopen(url.rstrip("/") + "/api/state"))["framesSent"]
         drawn1 = driver.execute_script("return window.liveView.frames")
         latencies = driver.execute_script(f"return window.liveView.latencies.slice({count0})")
@@ -96,7 +103,8 @@ def browser(avcapture, seconds, device):
           f"max {max(latencies):.1f} ms; first tenth median {percentile(latencies[:tenth], 0.5):.1f} ms, "
           f"last tenth {percentile(latencies[-tenth:], 0.5):.1f} ms")
     print(f"  server (avcapture preview, whole process): {(cpu1 - cpu0) / max(1, encoded) * 1000:.2f} ms CPU a frame encoded "
-          f"({encoded} frames, {(cpu1 - cpu0) / elapsed * 100:.0f}% of a core)")
+          f"({encoded} frames, {(cpu1 - cpu0) / elapsed * 100:.0f}% of a core); resident memory {memory0:.1f} MB "
+          f"after warm-up, {memory1:.1f} MB at the end")
 
 
 def read_ustreamer(port, seconds, counts):
