@@ -25,14 +25,7 @@ if [ -n "$peers" ]; then
   # The live view's peer, Debian's MJPEG streamer, and a WebSocket client to watch ours the same way.
   lean+=(ustreamer python3-websocket)
 fi
-missing=() missing_lean=() servers="" peers=""
-for argument in "$@"; do
-  case $argument in
-    --with-servers) servers=1 ;;
-    --with-peers) peers=1 ;;
-    *) echo "usage: $0 [--with-servers] [--with-peers]" >&2; exit 2 ;;
-  esac
-done
+missing=() missing_lean=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
