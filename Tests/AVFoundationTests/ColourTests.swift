@@ -37,6 +37,30 @@ final class ColourTests: CaptureTestCase {
         }
     }
 
+    func testPackedFourTwoTwoFramesDecodeWithTheMatrixTheyAreTaggedWith() throws {
+        // vivid's 75% red, (191, 0, 0), as its driver encodes it in each matrix (limited range).
+        let encodings: [(VideoColorimetry.Matrix, (y: UInt8, cb: UInt8, cr: UInt8))] = [(.bt601, (64, 99, 211)), (.bt709, (50, 108, 211))]
+        for format in [kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8] {
+            for (encoded, sample) in encodings {
+                for tagged in [VideoColorimetry.Matrix.bt601, .bt709] {
+                    let packed = try XCTUnwrap(CVPixelBuffer(width: 64, height: 16, pixelFormatType: format))
+                    let bytes = packed.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
+                    let group: [UInt8] = format == kCVPixelFormatType_422YpCbCr8_yuvs ? [sample.y, sample.cb, sample.y, sample.cr] : [sample.cb, sample.y, sample.cr, sample.y]
+                    for y in 0..<16 { for pair in 0..<32 { for k in 0..<4 { bytes[y * packed.planes[0].bytesPerRow + pair * 4 + k] = group[k] } } }
+                    var colour = VideoColorimetry.hd
+                    colour.matrix = tagged
+                    colour.tag(packed)
+                    let decoded = try XCTUnwrap(CVPixelBuffer(width: 64, height: 16, pixelFormatType: kCVPixelFormatType_32BGRA))
+                    XCTAssertTrue(PixelFormatConverter().convert(packed, into: decoded))
+                    let pixel = decoded.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self) + 8 * decoded.planes[0].bytesPerRow + 32 * 4
+                    let seen = (Int(pixel[2]), Int(pixel[1]), Int(pixel[0]))
+                    let right = abs(seen.0 - 191) <= 4 && seen.1 <= 4 && seen.2 <= 4
+                    XCTAssertEqual(right, encoded == tagged, "\(format.fourCharacterString) encoded \(encoded), tagged \(tagged): \(seen)")
+                }
+            }
+        }
+    }
+
     func testTheTagSaysWhatTheNumbersMean() throws {
         // The virtual camera draws HD in BT.709: decoding its Y'CbCr with the tagged matrix gives
         // the picture it draws in BGRA; decoding with BT.601 does not.

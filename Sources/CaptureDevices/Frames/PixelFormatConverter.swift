@@ -86,10 +86,20 @@ package final class PixelFormatConverter: @unchecked Sendable {
         case (kCVPixelFormatType_24RGB, kCVPixelFormatType_32BGRA):
             // RGB24 holds R, G, B in memory: libyuv calls that RAW.
             return RAWToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
-        case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_32BGRA):
-            return YUY2ToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
-        case (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA):
-            return UYVYToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_32BGRA),
+             (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA):
+            let yuy2 = from == kCVPixelFormatType_422YpCbCr8_yuvs
+            // libyuv's packed 4:2:2 conversions decode with BT.601: a frame tagged BT.709 is
+            // unpacked into planes first and decoded with its own matrix.
+            guard VideoColorimetry.matrix(of: source) == .bt709 else {
+                return (yuy2 ? YUY2ToARGB : UYVYToARGB)(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+            }
+            let chromaWidth = (Int(w) + 1) / 2, lumaSize = Int(w) * Int(h)
+            let y = scratchMemory(lumaSize + 2 * chromaWidth * Int(h))
+            let u = y + lumaSize, v = u + chromaWidth * Int(h)
+            let chromaStride = Int32(chromaWidth)
+            guard (yuy2 ? YUY2ToI422 : UYVYToI422)(p(s[0]), r(s[0]), y, w, u, chromaStride, v, chromaStride, w, h) == 0 else { return false }
+            return I422ToARGBMatrix(y, w, u, chromaStride, v, chromaStride, p(d[0]), r(d[0]), Self.constants(matrix: .bt709, fullRange: false), w, h) == 0
         case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
             return YUY2ToNV12(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), w, h) == 0
         case (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
