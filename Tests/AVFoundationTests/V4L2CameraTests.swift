@@ -110,6 +110,45 @@ final class V4L2CameraTests: CaptureTestCase {
         camera.unlockForConfiguration()
     }
 
+    func testHDFramesDecodeWithTheMatrixTheDriverReports() throws {
+        let colorspace = try XCTUnwrap(camera.linuxControl(named: "Colorspace"), "vivid's colorspace control")
+        defer {
+            try? camera.lockForConfiguration()
+            try? camera.setValue(colorspace.defaultValue, of: colorspace)
+            camera.unlockForConfiguration()
+        }
+        // vivid's menu: 2 (its default) is sRGB, whose Y'CbCr encoding is BT.601 at every size; 1 is Rec. 709.
+        for (value, matrix) in [(Int64(2), kCVImageBufferYCbCrMatrix_ITU_R_601_4), (1, kCVImageBufferYCbCrMatrix_ITU_R_709_2)] {
+            try camera.lockForConfiguration()
+            try camera.setValue(value, of: colorspace)
+            camera.unlockForConfiguration()
+            let collector = FrameCollector()
+            let latest = LockedBox<CMSampleBuffer?>(nil)
+            collector.onFrame = { latest.value = $0 }
+            let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs, 1280, 720), deliver: kCVPixelFormatType_32BGRA, collector: collector)
+            session.startRunning()
+            XCTAssertTrue(waitUntil(timeout: 20) { collector.frames.count >= 3 })
+            session.stopRunning()
+            session.inputs.forEach(session.removeInput)
+            let image = try XCTUnwrap(try XCTUnwrap(latest.value).imageBuffer)
+            XCTAssertEqual(CMGetAttachment(image, key: kCVImageBufferYCbCrMatrixKey, attachmentModeOut: nil) as? String, matrix, "the driver's encoding, not the size's convention")
+            // vivid's 75% colour bars, in the middle of each: white, yellow, cyan, green, magenta, red, blue, black.
+            let bars: [(Int, Int, Int)] = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0), (0, 0, 191), (0, 0, 0)]
+            CVPixelBufferLockBaseAddress(image, .readOnly)
+            defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+            let row = CVPixelBufferGetBaseAddress(image)!.advanced(by: 540 * CVPixelBufferGetBytesPerRow(image)).assumingMemoryBound(to: UInt8.self)
+            // Decoded with the other matrix, the bars are up to 31 off and 7 on average; libyuv's
+            // BT.709 decoding is itself up to 12 short in blue (its blue coefficient is clamped to 8 bits).
+            var errors: [Int] = []
+            for (index, (red, green, blue)) in bars.enumerated() {
+                let pixel = row + (2 * index + 1) * 1280 / 16 * 4
+                errors += [abs(Int(pixel[2]) - red), abs(Int(pixel[1]) - green), abs(Int(pixel[0]) - blue)]
+            }
+            XCTAssertLessThanOrEqual(errors.max() ?? .max, 13, "with \(matrix): \(errors)")
+            XCTAssertLessThan(Double(errors.reduce(0, +)) / Double(errors.count), 4, "with \(matrix): \(errors)")
+        }
+    }
+
     func testBrightnessIsReachableAndChangesThePicture() throws {
         let brightness = try XCTUnwrap(camera.linuxControl(named: "Brightness"))
         let collector = FrameCollector()

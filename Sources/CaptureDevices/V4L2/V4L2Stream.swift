@@ -28,6 +28,8 @@ final class V4L2Stream: @unchecked Sendable {
     let configuration: VideoStreamConfiguration
     let native: V4L2PixelFormat
     let width: Int, height: Int, bytesPerLine: Int
+    /// The colour the driver says its frames are in.
+    let colorimetry: VideoColorimetry
     let frameDuration: CMTime
     private var wrappers: [CVPixelBuffer] = []
     private var shells: [CMSampleBuffer] = []
@@ -64,6 +66,7 @@ final class V4L2Stream: @unchecked Sendable {
         width = Int(format.fmt.pix.width)
         height = Int(format.fmt.pix.height)
         bytesPerLine = Int(format.fmt.pix.bytesperline)
+        colorimetry = .v4l2(colorspace: format.fmt.pix.colorspace, ycbcrEncoding: format.fmt.pix.ycbcr_enc, width: width, height: height)
         var parm = v4l2_streamparm()
         parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         if let (value, timescale) = configuration.frameDurationFraction, value > 0, timescale > 0 {
@@ -106,7 +109,7 @@ final class V4L2Stream: @unchecked Sendable {
         }
         let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: native.delivered, planes: planes, dataSize: length,
                                    release: { _ = keep })
-        VideoColorimetry.standard(width: width, height: height).tag(buffer)
+        colorimetry.tag(buffer)
         return buffer
     }
 
