@@ -345,9 +345,11 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
     }
 
     private func stopAfterRuntimeError(_ error: AVError) {
-        MainThreadPoster.post(.AVCaptureSessionRuntimeError, object: self, userInfo: [AVCaptureSessionErrorKey: error])
         if isRunning { for output in outputs { output.sessionWillStop(because: error) } }
-        if stopStreams() {
+        // The session has stopped by the time its observers hear of the error.
+        let stopped = stopStreams()
+        MainThreadPoster.post(.AVCaptureSessionRuntimeError, object: self, userInfo: [AVCaptureSessionErrorKey: error])
+        if stopped {
             for output in outputs { output.sessionRunningDidChange(false) }
             _observations.didChange([\AVCaptureSession.isRunning])
             MainThreadPoster.post(.AVCaptureSessionDidStopRunning, object: self)
