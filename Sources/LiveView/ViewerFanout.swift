@@ -90,9 +90,10 @@ final class ViewerFanout: Sendable {
     func publish(_ frame: ByteBuffer) {
         state.withLock { state in
             state.frames += 1
-            for (id, viewer) in state.viewers {
-                if case .dropped = viewer.continuation.yield(frame) {
-                    state.viewers[id]?.dropped += 1
+            // In place: changing the dictionary while iterating a copy of it would copy it.
+            for index in state.viewers.values.indices {
+                if case .dropped = state.viewers.values[index].continuation.yield(frame) {
+                    state.viewers.values[index].dropped += 1
                 }
             }
         }
