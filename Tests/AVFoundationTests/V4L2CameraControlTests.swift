@@ -31,7 +31,6 @@ final class V4L2CameraControlTests: CaptureTestCase {
         XCTAssertTrue(camera.isExposureModeSupported(.locked))
         XCTAssertTrue(camera.isWhiteBalanceModeSupported(.continuousAutoWhiteBalance), "AUTO_WHITE_BALANCE")
         XCTAssertTrue(camera.isWhiteBalanceModeSupported(.locked))
-        XCTAssertFalse(camera.hasTorch)
     }
 
     func testFocusExposureAndWhiteBalanceModesSetTheDriversControls() throws {

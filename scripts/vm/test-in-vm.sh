@@ -13,10 +13,11 @@ chmod 600 /dev/video*
 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp LINUXAVFOUNDATION_EXPECT_DENIED=1 $bundle AVFoundationTests.V4L2PermissionTests
 chmod 660 /dev/video*
 $bundle AVFoundationTests.V4L2CameraTests
-# A node with a UVC camera's focus, exposure, white balance and zoom controls (scripts/vm/lafcam).
+# A camera with a UVC camera's focus, exposure, white balance and zoom controls and an LED flash (scripts/vm/lafcam).
 if [ -f .build/vm-modules/lafcam/lafcam.ko ]; then
   insmod .build/vm-modules/lafcam/lafcam.ko
   $bundle AVFoundationTests.V4L2CameraControlTests
+  $bundle AVFoundationTests.V4L2FlashTests
 else
   echo 'the lafcam test module was not built: the control mapping tests did not run'; [ -z '${CI:-}' ]
 fi

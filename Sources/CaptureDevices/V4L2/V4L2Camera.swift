@@ -71,6 +71,12 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         if controlIDs.contains(V4L2ControlID.exposureAuto) { capabilities.exposureModes = [0, 2] }
         if controlIDs.contains(V4L2ControlID.exposureAbsolute) { capabilities.exposureModes.formUnion([0, 3]) }
         if controlIDs.contains(V4L2ControlID.autoWhiteBalance) { capabilities.whiteBalanceModes = [0, 2] }
+        // An LED flash (as v4l2-flash-led-class drivers expose one): a flash if the LED mode menu
+        // offers V4L2_FLASH_LED_MODE_FLASH and the flash can be strobed, a torch if it offers TORCH.
+        if let ledMode = controls.first(where: { $0.id == V4L2ControlID.flashLEDMode }) {
+            capabilities.hasFlash = ledMode.menu[V4L2ControlID.ledModeFlash] != nil && controlIDs.contains(V4L2ControlID.flashStrobe)
+            capabilities.hasTorch = ledMode.menu[V4L2ControlID.ledModeTorch] != nil
+        }
         var initial = ImagingState()
         initial.focusMode = controlIDs.contains(V4L2ControlID.focusAuto) ? 2 : 0
         initial.exposureMode = capabilities.exposureModes.contains(2) ? 2 : 0
@@ -128,11 +134,35 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             let value = min(temperature.maximum, max(temperature.minimum, temperature.minimum + (kelvin - temperature.minimum + step / 2) / step * step))
             try? setValue(Int32(value), of: temperature.id)
         }
+        applyLight(old, new)
         if old.videoZoomFactor != new.videoZoomFactor, opticalZoomFactor > 1, let zoom = controls.first(where: { $0.id == V4L2ControlID.zoomAbsolute }) {
             // The lens takes the zoom up to its longest focal length; the frame path does the rest.
             let optical = min(new.videoZoomFactor, opticalZoomFactor)
             try? setValue(Int32(min(zoom.maximum, max(zoom.minimum, Int64((Double(zoom.minimum) * optical).rounded())))), of: zoom.id)
         }
+    }
+
+    /// Lights the LED as the torch and a photo's flash ask: a flash is strobed when a photo
+    /// fires it and stopped when the photo has its frame; the torch burns between flashes.
+    private func applyLight(_ old: ImagingState, _ new: ImagingState) {
+        guard capabilities.hasFlash || capabilities.hasTorch else { return }
+        func mode(_ state: ImagingState) -> Int64 {
+            if state.isFlashFiring, capabilities.hasFlash { return V4L2ControlID.ledModeFlash }
+            return state.isTorchActive && capabilities.hasTorch ? V4L2ControlID.ledModeTorch : V4L2ControlID.ledModeNone
+        }
+        if new.torchLevel != old.torchLevel, new.torchLevel > 0,
+           let intensity = controls.first(where: { $0.id == V4L2ControlID.flashTorchIntensity }), intensity.maximum > intensity.minimum {
+            let range = Double(intensity.maximum - intensity.minimum)
+            let value = max(intensity.minimum + max(1, intensity.step), intensity.minimum + Int64((Double(new.torchLevel) * range).rounded()))
+            try? setValue(Int32(min(intensity.maximum, value)), of: intensity.id)
+        }
+        let (before, after) = (mode(old), mode(new))
+        guard before != after else { return }
+        if before == V4L2ControlID.ledModeFlash, controlIDs.contains(V4L2ControlID.flashStrobeStop) {
+            try? setValue(1, of: V4L2ControlID.flashStrobeStop)
+        }
+        try? setValue(Int32(after), of: V4L2ControlID.flashLEDMode)
+        if after == V4L2ControlID.ledModeFlash { try? setValue(1, of: V4L2ControlID.flashStrobe) }
     }
 
     // MARK: Streaming
@@ -231,4 +261,11 @@ package enum V4L2ControlID {
     package static let autoWhiteBalance: UInt32 = 0x0098_090C
     package static let whiteBalanceTemperature: UInt32 = 0x0098_091A
     package static let brightness: UInt32 = 0x0098_0900
+    static let flashClassBase: UInt32 = 0x009C_0900
+    package static let flashLEDMode = flashClassBase + 1
+    package static let flashStrobe = flashClassBase + 3
+    package static let flashStrobeStop = flashClassBase + 4
+    package static let flashTorchIntensity = flashClassBase + 8
+    /// V4L2_FLASH_LED_MODE_NONE, _FLASH and _TORCH.
+    package static let ledModeNone: Int64 = 0, ledModeFlash: Int64 = 1, ledModeTorch: Int64 = 2
 }

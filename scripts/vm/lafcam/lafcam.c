@@ -1,23 +1,179 @@
 // SPDX-License-Identifier: GPL-2.0
 // lafcam: a V4L2 capture node with the camera-class controls USB (UVC) cameras expose
-// (focus, exposure, white balance, zoom), for testing how LinuxAVFoundation maps them.
-// It streams nothing; vivid and v4l2loopback cover streaming. Built for the test VM's kernel.
+// (focus, exposure, white balance, zoom) and the flash-class controls of a camera with an LED
+// flash, for testing how LinuxAVFoundation maps them. It streams 640x480 YUYV at 30 fps: a
+// flat grey picture, brighter while the torch is lit and brightest while the flash is, so a
+// test can see in the frames when the light was on. Built for the test VM's kernel.
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/jiffies.h>
 #include <media/v4l2-device.h>
 #include <media/v4l2-dev.h>
 #include <media/v4l2-ioctl.h>
 #include <media/v4l2-ctrls.h>
 #include <media/v4l2-fh.h>
 #include <media/v4l2-event.h>
+#include <media/videobuf2-v4l2.h>
+#include <media/videobuf2-vmalloc.h>
 
 static struct v4l2_device lafcam_v4l2;
 static struct video_device lafcam_video;
 static struct v4l2_ctrl_handler lafcam_controls;
+static struct vb2_queue lafcam_queue;
 static DEFINE_MUTEX(lafcam_lock);
 
-static int lafcam_s_ctrl(struct v4l2_ctrl *ctrl) { return 0; }  // values are kept by the control framework
+// The picture's luma (Y'): the room, the room with the torch, the room with the flash.
+#define LAFCAM_DARK 60
+#define LAFCAM_TORCH 150
+#define LAFCAM_FLASH 235
+
+// How many times the flash has been strobed, for tests: /sys/module/lafcam/parameters/strobes.
+static int strobes;
+module_param(strobes, int, 0444);
+MODULE_PARM_DESC(strobes, "how many times the flash was strobed");
+
+static struct v4l2_ctrl *lafcam_led_mode;
+static struct v4l2_ctrl *lafcam_flash_timeout;
+static DEFINE_SPINLOCK(lafcam_flash_lock);
+static unsigned long lafcam_flash_until;  // jiffies; the flash is lit before it
+static bool lafcam_flash_lit;
+
+static int lafcam_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	unsigned long flags;
+
+	// Other values are kept by the control framework.
+	switch (ctrl->id) {
+	case V4L2_CID_FLASH_STROBE:
+		if (lafcam_led_mode->val != V4L2_FLASH_LED_MODE_FLASH)
+			return -EBUSY;  // as flash drivers do: strobing needs flash mode
+		spin_lock_irqsave(&lafcam_flash_lock, flags);
+		lafcam_flash_lit = true;
+		lafcam_flash_until = jiffies + usecs_to_jiffies(lafcam_flash_timeout->val);
+		spin_unlock_irqrestore(&lafcam_flash_lock, flags);
+		strobes++;
+		break;
+	case V4L2_CID_FLASH_STROBE_STOP:
+	case V4L2_CID_FLASH_LED_MODE:
+		spin_lock_irqsave(&lafcam_flash_lock, flags);
+		lafcam_flash_lit = false;
+		spin_unlock_irqrestore(&lafcam_flash_lock, flags);
+		break;
+	}
+	return 0;
+}
 static const struct v4l2_ctrl_ops lafcam_ctrl_ops = { .s_ctrl = lafcam_s_ctrl };
+
+// The luma of the next frame: lit by the flash while it is strobed, by the torch in torch mode.
+static u8 lafcam_luma(void)
+{
+	unsigned long flags;
+	u8 luma = LAFCAM_DARK;
+
+	spin_lock_irqsave(&lafcam_flash_lock, flags);
+	if (lafcam_flash_lit && time_before(jiffies, lafcam_flash_until))
+		luma = LAFCAM_FLASH;
+	spin_unlock_irqrestore(&lafcam_flash_lock, flags);
+	if (luma == LAFCAM_DARK && READ_ONCE(lafcam_led_mode->cur.val) == V4L2_FLASH_LED_MODE_TORCH)
+		luma = LAFCAM_TORCH;
+	return luma;
+}
+
+// Streaming: buffers the client queued wait in a list; a delayed work fills one every 33 ms.
+struct lafcam_buffer {
+	struct vb2_v4l2_buffer vb;
+	struct list_head list;
+};
+static LIST_HEAD(lafcam_queued);
+static DEFINE_SPINLOCK(lafcam_queued_lock);
+static struct delayed_work lafcam_frame_work;
+static u32 lafcam_sequence;
+
+static void lafcam_produce(struct work_struct *work)
+{
+	struct lafcam_buffer *buf = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lafcam_queued_lock, flags);
+	if (!list_empty(&lafcam_queued)) {
+		buf = list_first_entry(&lafcam_queued, struct lafcam_buffer, list);
+		list_del(&buf->list);
+	}
+	spin_unlock_irqrestore(&lafcam_queued_lock, flags);
+	if (buf) {
+		u16 *pixels = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+		u16 pair = lafcam_luma() | (128 << 8);  // Y' then a neutral Cb or Cr
+		size_t i;
+
+		for (i = 0; i < 640 * 480; i++)
+			pixels[i] = pair;
+		vb2_set_plane_payload(&buf->vb.vb2_buf, 0, 640 * 480 * 2);
+		buf->vb.vb2_buf.timestamp = ktime_get_ns();
+		buf->vb.sequence = lafcam_sequence++;
+		buf->vb.field = V4L2_FIELD_NONE;
+		vb2_buffer_done(&buf->vb.vb2_buf, VB2_BUF_STATE_DONE);
+	} else {
+		lafcam_sequence++;  // a frame lost: the client held every buffer
+	}
+	schedule_delayed_work(&lafcam_frame_work, msecs_to_jiffies(33));
+}
+
+static int lafcam_queue_setup(struct vb2_queue *q, unsigned int *nbuffers, unsigned int *nplanes,
+			      unsigned int sizes[], struct device *alloc_devs[])
+{
+	if (*nplanes)
+		return sizes[0] < 640 * 480 * 2 ? -EINVAL : 0;
+	*nplanes = 1;
+	sizes[0] = 640 * 480 * 2;
+	return 0;
+}
+
+static void lafcam_buf_queue(struct vb2_buffer *vb)
+{
+	struct lafcam_buffer *buf = container_of(to_vb2_v4l2_buffer(vb), struct lafcam_buffer, vb);
+	unsigned long flags;
+
+	spin_lock_irqsave(&lafcam_queued_lock, flags);
+	list_add_tail(&buf->list, &lafcam_queued);
+	spin_unlock_irqrestore(&lafcam_queued_lock, flags);
+}
+
+static void lafcam_return_all(enum vb2_buffer_state state)
+{
+	struct lafcam_buffer *buf, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lafcam_queued_lock, flags);
+	list_for_each_entry_safe(buf, next, &lafcam_queued, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+	spin_unlock_irqrestore(&lafcam_queued_lock, flags);
+}
+
+static int lafcam_start_streaming(struct vb2_queue *q, unsigned int count)
+{
+	lafcam_sequence = 0;
+	schedule_delayed_work(&lafcam_frame_work, msecs_to_jiffies(33));
+	return 0;
+}
+
+static void lafcam_stop_streaming(struct vb2_queue *q)
+{
+	cancel_delayed_work_sync(&lafcam_frame_work);
+	lafcam_return_all(VB2_BUF_STATE_ERROR);
+}
+
+static const struct vb2_ops lafcam_vb2_ops = {
+	.queue_setup = lafcam_queue_setup,
+	.buf_queue = lafcam_buf_queue,
+	.start_streaming = lafcam_start_streaming,
+	.stop_streaming = lafcam_stop_streaming,
+	.wait_prepare = vb2_ops_wait_prepare,
+	.wait_finish = vb2_ops_wait_finish,
+};
 
 static void lafcam_format(struct v4l2_pix_format *pix)
 {
@@ -95,6 +251,14 @@ static const struct v4l2_ioctl_ops lafcam_ioctl_ops = {
 	.vidioc_enum_input = lafcam_enum_input,
 	.vidioc_g_input = lafcam_g_input,
 	.vidioc_s_input = lafcam_s_input,
+	.vidioc_reqbufs = vb2_ioctl_reqbufs,
+	.vidioc_create_bufs = vb2_ioctl_create_bufs,
+	.vidioc_querybuf = vb2_ioctl_querybuf,
+	.vidioc_qbuf = vb2_ioctl_qbuf,
+	.vidioc_dqbuf = vb2_ioctl_dqbuf,
+	.vidioc_expbuf = vb2_ioctl_expbuf,
+	.vidioc_streamon = vb2_ioctl_streamon,
+	.vidioc_streamoff = vb2_ioctl_streamoff,
 	.vidioc_subscribe_event = v4l2_ctrl_subscribe_event,
 	.vidioc_unsubscribe_event = v4l2_event_unsubscribe,
 };
@@ -102,8 +266,10 @@ static const struct v4l2_ioctl_ops lafcam_ioctl_ops = {
 static const struct v4l2_file_operations lafcam_fops = {
 	.owner = THIS_MODULE,
 	.open = v4l2_fh_open,
-	.release = v4l2_fh_release,
+	.release = vb2_fop_release,
 	.unlocked_ioctl = video_ioctl2,
+	.mmap = vb2_fop_mmap,
+	.poll = vb2_fop_poll,
 };
 
 static int __init lafcam_init(void)
@@ -115,7 +281,7 @@ static int __init lafcam_init(void)
 	ret = v4l2_device_register(NULL, &lafcam_v4l2);
 	if (ret)
 		return ret;
-	v4l2_ctrl_handler_init(h, 8);
+	v4l2_ctrl_handler_init(h, 14);
 	// As a typical UVC camera: continuous autofocus or a manual lens position; exposure in
 	// aperture-priority (auto) or manual mode with an absolute time in 100 us units; automatic
 	// or fixed white balance with a temperature; an optical zoom.
@@ -127,10 +293,32 @@ static int __init lafcam_init(void)
 	v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_AUTO_WHITE_BALANCE, 0, 1, 1, 1);
 	v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_WHITE_BALANCE_TEMPERATURE, 2800, 6500, 10, 4600);
 	v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_ZOOM_ABSOLUTE, 100, 500, 1, 100);
+	// As an LED flash driver (v4l2-flash-led-class): off, flash or torch; a software strobe
+	// that lights the flash until its timeout or a stop; the torch's intensity.
+	lafcam_led_mode = v4l2_ctrl_new_std_menu(h, &lafcam_ctrl_ops, V4L2_CID_FLASH_LED_MODE, V4L2_FLASH_LED_MODE_TORCH, 0,
+						 V4L2_FLASH_LED_MODE_NONE);
+	v4l2_ctrl_new_std_menu(h, &lafcam_ctrl_ops, V4L2_CID_FLASH_STROBE_SOURCE, V4L2_FLASH_STROBE_SOURCE_SOFTWARE,
+			       ~(1 << V4L2_FLASH_STROBE_SOURCE_SOFTWARE), V4L2_FLASH_STROBE_SOURCE_SOFTWARE);
+	v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_FLASH_STROBE, 0, 0, 0, 0);
+	v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_FLASH_STROBE_STOP, 0, 0, 0, 0);
+	lafcam_flash_timeout = v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_FLASH_TIMEOUT, 1000, 1000000, 1000, 1000000);
+	v4l2_ctrl_new_std(h, &lafcam_ctrl_ops, V4L2_CID_FLASH_TORCH_INTENSITY, 0, 100, 1, 100);
 	if (h->error) {
 		ret = h->error;
 		goto fail;
 	}
+	INIT_DELAYED_WORK(&lafcam_frame_work, lafcam_produce);
+	lafcam_queue.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	lafcam_queue.io_modes = VB2_MMAP;
+	lafcam_queue.buf_struct_size = sizeof(struct lafcam_buffer);
+	lafcam_queue.ops = &lafcam_vb2_ops;
+	lafcam_queue.mem_ops = &vb2_vmalloc_memops;
+	lafcam_queue.timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+	lafcam_queue.lock = &lafcam_lock;
+	ret = vb2_queue_init(&lafcam_queue);
+	if (ret)
+		goto fail;
+	lafcam_video.queue = &lafcam_queue;
 	lafcam_video.v4l2_dev = &lafcam_v4l2;
 	lafcam_video.fops = &lafcam_fops;
 	lafcam_video.ioctl_ops = &lafcam_ioctl_ops;
@@ -159,5 +347,5 @@ static void __exit lafcam_exit(void)
 
 module_init(lafcam_init);
 module_exit(lafcam_exit);
-MODULE_DESCRIPTION("A V4L2 node with a UVC camera's controls, for tests");
+MODULE_DESCRIPTION("A V4L2 camera with a UVC camera's controls and an LED flash, for tests");
 MODULE_LICENSE("GPL");
