@@ -103,4 +103,33 @@ final class V4L2FlashTests: CaptureTestCase {
         XCTAssertEqual(flashTag.map { $0 & 1 }, 1, "EXIF's Flash says it fired")
         XCTAssertEqual(try driver(V4L2ControlID.flashLEDMode), V4L2ControlID.ledModeNone, "the flash is stopped once the photo has its frame")
     }
+
+    /// Dims lafcam's room to `luma` (Y', 16-235) for the rest of a test.
+    private func dimRoom(to luma: Int) throws {
+        try "\(luma)\n".write(toFile: "/sys/module/lafcam/parameters/room", atomically: false, encoding: .utf8)
+        addTeardownBlock { try? "60\n".write(toFile: "/sys/module/lafcam/parameters/room", atomically: false, encoding: .utf8) }
+    }
+
+    func testAnAutomaticFlashFiresWhenThePictureShowsADarkRoom() throws {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        let output = AVCapturePhotoOutput()
+        session.addOutput(output)
+        session.startRunning()
+        XCTAssertTrue(waitUntil(timeout: 10) { output.maxPhotoDimensions.width > 0 })
+        func auto() throws -> Bool {
+            let settings = AVCapturePhotoSettings()
+            settings.flashMode = .auto
+            let processor = PhotoOutputTests.Processor()
+            output.capturePhoto(with: settings, delegate: processor)
+            XCTAssertTrue(waitUntil(timeout: 20) { processor.isFinished })
+            return try XCTUnwrap(processor.photos.values.first).resolvedSettings.isFlashEnabled
+        }
+        spin(1)
+        XCTAssertFalse(try auto(), "a lit room (Y' 60 under the camera's exposure) needs no flash")
+        try dimRoom(to: 20)
+        XCTAssertTrue(waitUntil(timeout: 10) { camera.backend.imaging.current.sceneLuminance < 0.3 }, "the meter reads the dim frames")
+        XCTAssertTrue(try auto(), "a dark one does")
+    }
 }

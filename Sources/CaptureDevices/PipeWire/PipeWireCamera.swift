@@ -184,6 +184,7 @@ final class PipeWireStreamContext: @unchecked Sendable {
     private let decoder = MJPEGDecoder()
     private let digitalZoom = DigitalZoom()
     private var lastTick: Int64?
+    private var meter = SceneLightMeter()
     /// Pixel buffers over the server's buffers, one per buffer address: made once, reused for every frame.
     private var wrappers: [UnsafeRawPointer: CVPixelBuffer] = [:]
 
@@ -244,6 +245,7 @@ final class PipeWireStreamContext: @unchecked Sendable {
             return
         }
         pool.prepare(sample, pixelBuffer: target, presentationTime: time, duration: frameDuration)
+        if let luminance = meter.reading(of: sample) { camera.imaging.meter(luminance) }
         camera.deliver(sample, generation: generation)
     }
 

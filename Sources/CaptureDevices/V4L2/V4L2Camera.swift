@@ -207,6 +207,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         var current: V4L2Stream?
         var generation = -1
         var lastTick = CMClock.hostTimeNanoseconds()
+        var meter = SceneLightMeter()
         while let currentGeneration = currentGeneration(token: token) {
             // Zoom ramps (digital zoom) advance with time, like the rest of the imaging model.
             let now = CMClock.hostTimeNanoseconds()
@@ -228,6 +229,7 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             }
             switch active.next(zoom: zoom / min(zoom, opticalZoomFactor)) {
             case .frame(let sample):
+                if let luminance = meter.reading(of: sample) { imaging.meter(luminance) }
                 deliver(sample, generation: generation)
             case .dropped(let time, let reason):
                 drop(at: time, duration: active.frameDuration, reason: reason, generation: generation)

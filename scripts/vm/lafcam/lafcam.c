@@ -24,8 +24,10 @@ static struct v4l2_ctrl_handler lafcam_controls;
 static struct vb2_queue lafcam_queue;
 static DEFINE_MUTEX(lafcam_lock);
 
-// The picture's luma (Y'): the room, the room with the torch, the room with the flash.
-#define LAFCAM_DARK 60
+// The picture's luma (Y'): the room (a test may dim it), with the torch, with the flash.
+static int room = 60;
+module_param(room, int, 0644);
+MODULE_PARM_DESC(room, "the luma of the unlit room, 16-235");
 #define LAFCAM_TORCH 150
 #define LAFCAM_FLASH 235
 
@@ -70,13 +72,14 @@ static const struct v4l2_ctrl_ops lafcam_ctrl_ops = { .s_ctrl = lafcam_s_ctrl };
 static u8 lafcam_luma(void)
 {
 	unsigned long flags;
-	u8 luma = LAFCAM_DARK;
+	u8 luma = clamp(READ_ONCE(room), 16, 235);
+	bool lit = false;
 
 	spin_lock_irqsave(&lafcam_flash_lock, flags);
 	if (lafcam_flash_lit && time_before(jiffies, lafcam_flash_until))
-		luma = LAFCAM_FLASH;
+		lit = true, luma = LAFCAM_FLASH;
 	spin_unlock_irqrestore(&lafcam_flash_lock, flags);
-	if (luma == LAFCAM_DARK && READ_ONCE(lafcam_led_mode->cur.val) == V4L2_FLASH_LED_MODE_TORCH)
+	if (!lit && READ_ONCE(lafcam_led_mode->cur.val) == V4L2_FLASH_LED_MODE_TORCH)
 		luma = LAFCAM_TORCH;
 	return luma;
 }
