@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "CMediaCodecs", linkerSettings: [
             .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
         ]),
+        // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).
+        .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("png16")]),
 
         // Media types and geometry, spelled as Apple spells them.
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CPhotoCodecs"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CPhotoCodecs", "CZXing"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),

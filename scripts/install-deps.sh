@@ -9,7 +9,8 @@ for argument in "$@"; do
     *) echo "usage: $0 [--with-servers] [--with-peers]" >&2; exit 2 ;;
   esac
 done
-packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config)
+packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config
+  cmake g++ make curl ca-certificates)
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private
@@ -21,7 +22,7 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
 fi
 if [ -n "$peers" ]; then
   # Peers the benchmarks compare against, in the same run.
-  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs libheif-examples)
+  packages+=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-pipewire libjpeg-turbo-progs libheif-examples zbar-tools)
   # The live view's peer, Debian's MJPEG streamer, and a WebSocket client to watch ours the same way.
   lean+=(ustreamer python3-websocket)
 fi
@@ -48,3 +49,5 @@ if [ $(( ${#missing[@]} + ${#missing_lean[@]} )) -gt 0 ]; then
   fi
   rm -f "$log"
 fi
+# ZXing-C++ 3, which Debian does not package, from its source distribution.
+bash "$(dirname "$0")/build-zxing.sh"

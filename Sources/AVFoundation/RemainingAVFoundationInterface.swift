@@ -16,7 +16,7 @@
 //     multi-frame noise reduction for .quality (it uses q95 4:4:4 JPEG and x265's medium preset instead)
 //     depth embedded in HEIC files as an auxiliary image; Live Photo content identifiers linking still and movie
 //     photos larger than the video (supportedMaxPhotoDimensions is the video's size: a larger still would need the
-//     stream reconfigured); V4L2 flash controls (no camera here has them)
+//     stream reconfigured)
 // open class AVCaptureMetadataOutput: AVCaptureOutput
 //     func setMetadataObjectsDelegate(_ objectsDelegate: AVCaptureMetadataOutputObjectsDelegate?, queue objectsCallbackQueue: DispatchQueue?)
 //     var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] { get }

@@ -1,0 +1,106 @@
+import XCTest
+@testable import AVFoundation
+@testable import CaptureDevices
+
+/// ZXing-C++ 3 behind the metadata output: every symbology it draws is read back, in every
+/// pixel format cameras deliver, and many one-dimensional codes in one picture never abort.
+final class CodeReaderTests: XCTestCase {
+    /// Payloads valid for each symbology the writer draws.
+    static let payloads: [CodeSymbology: String] = [
+        .upce: "01234565", .ean8: "96385074", .ean13: "4006381333931", .code39: "LINUX-AV", .code39Mod43: "CODE39",
+        .code93: "CODE93", .code128: "Code 128 text", .pdf417: "PDF417 payload", .qr: "https://example.com/qr",
+        .aztec: "Aztec payload", .interleaved2of5: "12345678", .itf14: "10012345678902", .dataMatrix: "Data Matrix",
+        .codabar: "A123456B",
+    ]
+
+    /// A grey picture with `bitmap` printed at `scale` pixels a module with its top-left corner at `origin`.
+    private func print(_ bitmaps: [(CodeBitmap, CGPoint)], scale: Int, width: Int = 640, height: Int = 480) -> [UInt8] {
+        var picture = [UInt8](repeating: 200, count: width * height)
+        for (bitmap, origin) in bitmaps {
+            for y in 0..<bitmap.height * scale {
+                for x in 0..<bitmap.width * scale {
+                    let px = Int(origin.x) + x, py = Int(origin.y) + y
+                    guard px < width, py < height else { continue }
+                    picture[py * width + px] = bitmap.pixels[(y / scale) * bitmap.width + x / scale] < 128 ? 20 : 235
+                }
+            }
+        }
+        return picture
+    }
+
+    /// A pixel buffer over a grey picture.
+    private func buffer(_ picture: [UInt8], width: Int = 640, height: Int = 480) throws -> CVPixelBuffer {
+        var image: CVPixelBuffer?
+        XCTAssertEqual(CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_OneComponent8, nil, &image), kCVReturnSuccess)
+        let buffer = try XCTUnwrap(image)
+        CVPixelBufferLockBaseAddress(buffer, [])
+        let base = try XCTUnwrap(CVPixelBufferGetBaseAddress(buffer)).assumingMemoryBound(to: UInt8.self)
+        let stride = CVPixelBufferGetBytesPerRow(buffer)
+        for y in 0..<height { for x in 0..<width { base[y * stride + x] = picture[y * width + x] } }
+        CVPixelBufferUnlockBaseAddress(buffer, [])
+        return buffer
+    }
+
+    func testEverySymbologyTheWriterDrawsIsReadBackWithItsPayloadAndCorners() throws {
+        for (symbology, payload) in Self.payloads.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let bitmap = try CodeBitmap(symbology, payload: payload)
+            let scale = max(1, min(6, 300 / max(bitmap.width, bitmap.height)))
+            let origin = CGPoint(x: 40, y: 30)
+            let image = try buffer(print([(bitmap, origin)], scale: scale))
+            let codes = CodeReader(symbologies: [symbology]).read(image)
+            XCTAssertEqual(codes.count, 1, "\(symbology)")
+            guard let code = codes.first else { continue }
+            XCTAssertEqual(code.symbology, symbology)
+            let expected = symbology == .ean13 && payload.count == 12 ? "0" + payload : payload
+            XCTAssertEqual(code.text, expected, "\(symbology)")
+            if symbology.isMatrix {
+                let symbol = bitmap.symbolBounds
+                let topLeft = CGPoint(x: origin.x + symbol.minX * CGFloat(scale), y: origin.y + symbol.minY * CGFloat(scale))
+                XCTAssertEqual(code.corners[0].x, topLeft.x, accuracy: CGFloat(scale) + 1, "\(symbology) top left")
+                XCTAssertEqual(code.corners[0].y, topLeft.y, accuracy: CGFloat(scale) + 1, "\(symbology) top left")
+                XCTAssertEqual(code.corners[2].x, origin.x + symbol.maxX * CGFloat(scale), accuracy: CGFloat(scale) + 1, "\(symbology) bottom right")
+            }
+        }
+    }
+
+    func testOnlyTheSymbologiesAskedForAndTheRegionAreSearched() throws {
+        let qr = try CodeBitmap(.qr, payload: "left"), ean = try CodeBitmap(.ean13, payload: "4006381333931")
+        let image = try buffer(print([(qr, CGPoint(x: 20, y: 20)), (ean, CGPoint(x: 290, y: 200))], scale: 3))
+        XCTAssertEqual(CodeReader(symbologies: [.qr]).read(image).map(\.text), ["left"])
+        XCTAssertEqual(Set(CodeReader(symbologies: [.qr, .ean13]).read(image).compactMap(\.text)), ["left", "4006381333931"])
+        let right = CodeReader(symbologies: [.qr, .ean13]).read(image, region: CGRect(x: 280, y: 0, width: 360, height: 480))
+        XCTAssertEqual(right.map(\.text), ["4006381333931"], "the QR code lies outside the region")
+        XCTAssertGreaterThan(try XCTUnwrap(right.first).corners[0].x, 280, "corners are in the whole picture's pixels")
+    }
+
+    func testManyOneDimensionalCodesInOnePictureAreReadWithoutAborting() throws {
+        // Debian's ZXing 1.4 aborts the process (an assertion in Result::operator==) on pictures like this.
+        var placed: [(CodeBitmap, CGPoint)] = []
+        let kinds: [CodeSymbology] = [.ean13, .code128, .code39, .ean8, .codabar, .code93]
+        for row in 0..<6 {
+            for column in 0..<2 {
+                let symbology = kinds[(row + column) % kinds.count]
+                placed.append((try CodeBitmap(symbology, payload: Self.payloads[symbology]!), CGPoint(x: 10 + column * 320, y: 8 + row * 78)))
+            }
+        }
+        let image = try buffer(print(placed, scale: 2, width: 640, height: 480))
+        let reader = CodeReader(symbologies: Set(kinds), maximumCodes: 20)
+        let codes = reader.read(image)
+        XCTAssertGreaterThanOrEqual(codes.count, 8, "most of the twelve: \(codes.map(\.symbology))")
+        XCTAssertEqual(CodeReader(symbologies: Set(kinds)).read(image).count, 4, "four at most unless more are asked for")
+    }
+
+    func testUPCENumbersAreGivenAsTheirEightDigits() {
+        XCTAssertEqual(CodeReader.upcE(fromExpanded: "0012345000065"), "01234565", "the fourth rule: 0000 and a last digit of 5 to 9")
+        XCTAssertEqual(CodeReader.upcE(fromExpanded: "012000003455"), "01234505", "the first rule: a manufacturer ending 000, 100 or 200")
+        XCTAssertEqual(CodeReader.upcE(fromExpanded: "012300000645"), "01236435", "the second rule: ending 00")
+        XCTAssertEqual(CodeReader.upcE(fromExpanded: "012340000055"), "01234545", "the third rule: ending 0")
+        XCTAssertNil(CodeReader.upcE(fromExpanded: "036000291452"), "a UPC-A number with no UPC-E form")
+    }
+
+    func testInvalidPayloadsAreRefusedWithAReason() {
+        XCTAssertThrowsError(try CodeBitmap(.ean13, payload: "not digits")) { XCTAssertFalse("\($0)".isEmpty) }
+        XCTAssertThrowsError(try CodeBitmap(.code39Mod43, payload: "lower case"))
+        XCTAssertThrowsError(try CodeBitmap(.microQR, payload: "x"), "the writer draws no Micro QR codes")
+    }
+}
