@@ -17,12 +17,12 @@
 //     depth embedded in HEIC files as an auxiliary image; Live Photo content identifiers linking still and movie
 //     photos larger than the video (supportedMaxPhotoDimensions is the video's size: a larger still would need the
 //     stream reconfigured)
-// open class AVCaptureMetadataOutput: AVCaptureOutput
-//     func setMetadataObjectsDelegate(_ objectsDelegate: AVCaptureMetadataOutputObjectsDelegate?, queue objectsCallbackQueue: DispatchQueue?)
-//     var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] { get }
-//     var metadataObjectTypes: [AVMetadataObject.ObjectType]!
-//     var rectOfInterest: CGRect
-// open class AVMetadataMachineReadableCodeObject, AVMetadataFaceObject (AVMetadataObject, their base class, exists)
+// AVCaptureMetadataOutput: implemented for machine-readable codes (ZXing-C++ 3). Still to come:
+//     faces: open class AVMetadataFaceObject (faceID, hasRollAngle/rollAngle, hasYawAngle/yawAngle) and .face in
+//         availableMetadataObjectTypes; bodies and salient objects (.humanBody, .catBody, .dogBody, .salientObject)
+//     requiredMetadataObjectTypesForCinematicVideoCapture and other Cinematic Video API
+// extension AVMetadataMachineReadableCodeObject
+//     var descriptor: CIBarcodeDescriptor? { get }  (Core Image; the payload's bytes are `payloadData`, a Linux extension)
 // AVCaptureVideoPreviewLayer: implemented (geometry, conversions, frames for drawing); the browser live view
 //     (avcapture preview) is still to come.
 

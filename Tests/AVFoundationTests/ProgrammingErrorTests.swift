@@ -196,6 +196,23 @@ struct ProgrammingErrorTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Video orientation is not supported") } == true)
     }
 
+    @Test("Asking a metadata output for a type it does not have traps, as before it is connected")
+    func unavailableMetadataObjectType() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // Before the output is connected to a camera, no type is available (a classic mistake on Apple's platforms too).
+            AVCaptureMetadataOutput().metadataObjectTypes = [.qr]
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Unsupported type found") } == true)
+    }
+
+    @Test("A rect of interest outside the picture traps")
+    func rectOfInterestOutsideThePicture() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            AVCaptureMetadataOutput().rectOfInterest = CGRect(x: 0.5, y: 0.5, width: 0.8, height: 0.2)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("rectOfInterest must lie within") } == true)
+    }
+
     @Test("The same misuse done right does not trap")
     func correctUseDoesNotTrap() async {
         await #expect(processExitsWith: .success) {

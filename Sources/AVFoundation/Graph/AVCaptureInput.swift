@@ -53,6 +53,8 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
         self.device = device
         super.init()
         ports = [Port(input: self, mediaType: device.mediaType)]
+        // A camera's frames also feed metadata outputs, through a port of its own, as on Apple's platforms.
+        if device.mediaType == .video { ports.append(Port(input: self, mediaType: .metadataObject)) }
     }
 
     /// Creates an input for a device, or returns `nil` and an error, as Objective-C code does.
@@ -61,6 +63,7 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     }
 
     override func formatDescription(for port: Port) -> CMFormatDescription? {
+        if port.mediaType == .metadataObject { return nil }
         if port.mediaType == .audio { return CMFormatDescription(audio: device.backend.audioFormat ?? VirtualMicrophone.streamDescription(rate: Double(VirtualMicrophone.sampleRate))) }
         return device.activeFormat.formatDescription
     }

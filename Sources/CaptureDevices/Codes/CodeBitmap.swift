@@ -12,8 +12,10 @@ package struct CodeBitmap: Sendable {
     package let symbolBounds: CGRect
 
     /// Why a code could not be drawn.
-    package struct Failure: Error, CustomStringConvertible {
+    package struct Failure: LocalizedError, CustomStringConvertible {
         package let description: String
+        package init(description: String) { self.description = description }
+        package var errorDescription: String? { description }
     }
 
     /// Draws `payload` as a code of `symbology`; a Code 39 mod 43 code gets its check character.

@@ -12,6 +12,8 @@ package struct SceneFrameParameters: Sendable {
     package var defocus: Float
     package var image: CVPixelBuffer?
     package var mirrored = false
+    /// Codes printed over the scene or picture.
+    package var codes: [SceneCode] = []
 
     package init(frameNumber: Int64, seconds: Double, zoom: Double, brightness: Double, colourGains: (red: Float, green: Float, blue: Float),
                  defocus: Float, image: CVPixelBuffer?) {
@@ -78,6 +80,7 @@ package final class SceneRenderer: @unchecked Sendable {
         } else {
             drawScene(canvas: canvas, parameters)
         }
+        for code in parameters.codes { drawCode(code, canvas: canvas, parameters) }
         colour.tag(buffer)
         if parameters.defocus > 0.02 { blur(buffer, amount: parameters.defocus) }
         drawOverlay(canvas: canvas, parameters)
@@ -194,6 +197,33 @@ package final class SceneRenderer: @unchecked Sendable {
 
     private lazy var imageConverter = PixelFormatConverter()
 
+    // MARK: Codes
+
+    /// Prints a code: each pixel inside its quadrilateral takes the module it sees, black or white, lit as the scene is.
+    private func drawCode(_ code: SceneCode, canvas: Canvas, _ p: SceneFrameParameters) {
+        let zoom = max(1, p.zoom)
+        let visible = 1 / zoom, origin = 0.5 - visible / 2
+        let w = Double(width), h = Double(height)
+        let quad = code.corners.map { CGPoint(x: (Double($0.x) - origin) / visible * w, y: (Double($0.y) - origin) / visible * h) }
+        let toCode = Homography(unitSquareTo: quad).inverse
+        let x0 = max(0, Int(quad.map(\.x).min()!.rounded(.down))), x1 = min(width, Int(quad.map(\.x).max()!.rounded(.up)))
+        let y0 = max(0, Int(quad.map(\.y).min()!.rounded(.down))), y1 = min(height, Int(quad.map(\.y).max()!.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return }
+        let light = min(1, max(0, p.brightness))
+        let dark = canvas.greyPixel(0.04 * light), bright = canvas.greyPixel(0.9 * light)
+        let bitmap = code.bitmap
+        bitmap.pixels.withUnsafeBufferPointer { modules in
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let uv = toCode.apply(CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                    guard uv.x >= 0, uv.x < 1, uv.y >= 0, uv.y < 1 else { continue }
+                    let module = modules[Int(uv.y * CGFloat(bitmap.height)) * bitmap.width + Int(uv.x * CGFloat(bitmap.width))]
+                    canvas.set(x: x, y: y, module < 128 ? dark : bright)
+                }
+            }
+        }
+    }
+
     // MARK: Defocus
 
     private func blur(_ buffer: CVPixelBuffer, amount: Float) {
@@ -289,6 +319,26 @@ private struct Canvas {
         width = buffer.width
         height = buffer.height
         format = buffer.pixelFormatType
+    }
+
+    /// A grey in the canvas's format: a BGRA pixel, or a luma byte (chroma is neutral).
+    func greyPixel(_ level: Double) -> UInt32 {
+        let v = min(1, max(0, level))
+        if format == kCVPixelFormatType_32BGRA {
+            let byte = UInt32(v * 255 + 0.5)
+            return byte | byte << 8 | byte << 16 | 0xFF00_0000
+        }
+        return UInt32(format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange ? v * 255 + 0.5 : 16 + v * 219 + 0.5)
+    }
+
+    /// Sets one pixel (x and y within the canvas) to a grey from `greyPixel`.
+    func set(x: Int, y: Int, _ grey: UInt32) {
+        if format == kCVPixelFormatType_32BGRA {
+            UnsafeMutableRawPointer(plane0.base + y * plane0.bytesPerRow + x * 4).storeBytes(of: grey, as: UInt32.self)
+            return
+        }
+        plane0.base[y * plane0.bytesPerRow + x] = UInt8(truncatingIfNeeded: grey)
+        UnsafeMutableRawPointer(plane1.base + (y / 2) * plane1.bytesPerRow + (x / 2) * 2).storeBytes(of: 0x8080, as: UInt16.self)
     }
 
     /// Fills pixels x0..<x1, y0..<y1 (clipped) with a linear RGB colour in 0...1.

@@ -96,10 +96,11 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                 drop(at: captureTime, duration: duration, reason: .outOfBuffers, generation: generation)
                 continue
             }
-            let parameters = SceneFrameParameters(
+            var parameters = SceneFrameParameters(
                 frameNumber: frameNumber, seconds: Double(deadline - epoch) / 1e9, zoom: state.videoZoomFactor,
                 brightness: state.renderedBrightness, colourGains: state.renderedColourGains, defocus: state.defocus,
                 image: content.image)
+            parameters.codes = content.codes
             let renderStart = StreamClock.now
             if let renderPool, let (scratch, _) = renderPool.dequeue() {
                 renderer.render(into: scratch, parameters)

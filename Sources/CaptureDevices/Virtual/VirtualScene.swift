@@ -8,6 +8,8 @@ import Foundation
 public final class VirtualScene: @unchecked Sendable {
     struct Content {
         var image: CVPixelBuffer?
+        var codes: [SceneCode] = []
+        var nextCodeID = 1
         var toneFrequency: Double = 440
         var toneAmplitude: Double = 0.3
         var isInterrupted = false
@@ -31,6 +33,44 @@ public final class VirtualScene: @unchecked Sendable {
     public func showGeneratedScene() {
         content.withLock { $0.image = nil }
     }
+
+    /// Prints a code of `symbology` carrying `payload` with its picture's corners (top left, top
+    /// right, bottom right, bottom left, quiet zone included) at `corners` in scene coordinates;
+    /// returns its identifier.
+    package func placeCode(_ symbology: CodeSymbology, payload: String, corners: [CGPoint]) throws(CodeBitmap.Failure) -> Int {
+        guard corners.count == 4 else { throw CodeBitmap.Failure(description: "a code has four corners; got \(corners.count)") }
+        let bitmap = try CodeBitmap(symbology, payload: payload)
+        return content.withLock { content in
+            defer { content.nextCodeID += 1 }
+            content.codes.append(SceneCode(id: content.nextCodeID, symbology: symbology, payload: payload, bitmap: bitmap, corners: corners))
+            return content.nextCodeID
+        }
+    }
+
+    /// The picture of a code, to place it by its centre, width and turn (see `SceneCode.corners(for:...)`).
+    package func codeBitmap(_ symbology: CodeSymbology, payload: String) throws(CodeBitmap.Failure) -> CodeBitmap {
+        try CodeBitmap(symbology, payload: payload)
+    }
+
+    /// Moves a printed code's corners; returns false when there is no such code.
+    @discardableResult
+    package func moveCode(_ id: Int, to corners: [CGPoint]) -> Bool {
+        guard corners.count == 4 else { return false }
+        return content.withLock { content in
+            guard let index = content.codes.firstIndex(where: { $0.id == id }) else { return false }
+            content.codes[index].corners = corners
+            return true
+        }
+    }
+
+    /// The codes printed in the scene.
+    package var codes: [SceneCode] { content.withLock { $0.codes } }
+
+    /// Takes a printed code out of the scene.
+    public func removeCode(_ id: Int) { content.withLock { $0.codes.removeAll { $0.id == id } } }
+
+    /// Takes every printed code out of the scene.
+    public func removeAllCodes() { content.withLock { $0.codes.removeAll() } }
 
     /// The scene's light, relative to a normally lit room: 1 is normal, 0 is darkness.
     public var luminance: Double {

@@ -1,0 +1,147 @@
+import CaptureDevices
+import Foundation
+
+/// Methods a metadata output calls with the objects it detects.
+public protocol AVCaptureMetadataOutputObjectsDelegate: NSObjectProtocol {
+    /// The objects detected in a frame; called once with an empty array when they are gone.
+    func metadataOutput(_ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection)
+}
+
+extension AVCaptureMetadataOutputObjectsDelegate {
+    /// Does nothing with detected objects.
+    public func metadataOutput(_ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection) {}
+}
+
+/// An output that detects machine-readable codes in a camera's frames and reports them to a
+/// delegate.
+///
+/// Detection (ZXing-C++ 3) runs on a thread of the output's own, beside the frame path, never
+/// in it: the camera's thread only leaves the newest frame in a one-frame mailbox, so a slow
+/// detector skips stale frames and never delays video data, movie or preview outputs, and a
+/// delegate still busy with the last objects misses the next ones rather than queueing them.
+/// Objects are in the device's normalized coordinates ((0,0) top left, (1,1) bottom right of
+/// the unturned picture); only `rectOfInterest` is searched.
+open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
+    private struct Settings {
+        weak var delegate: AVCaptureMetadataOutputObjectsDelegate?
+        var queue: DispatchQueue?
+        var types: [AVMetadataObject.ObjectType] = []
+        var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+        var maximumCodes = 4
+    }
+    private let settings = LockedValue(Settings())
+    private let detection = MetadataDetection()
+
+    /// Creates a metadata output that detects nothing until `metadataObjectTypes` is set.
+    public override init() {
+        super.init()
+        detection.deliver = { [weak self] result in self?.deliver(result) ?? false }
+    }
+
+    deinit { detection.stop() }
+
+    // MARK: Delegate
+
+    /// Sets the delegate and the serial queue its method runs on; `nil` stops delivery.
+    open func setMetadataObjectsDelegate(_ objectsDelegate: AVCaptureMetadataOutputObjectsDelegate?, queue objectsCallbackQueue: DispatchQueue?) {
+        if objectsDelegate != nil, objectsCallbackQueue == nil {
+            ProgrammingError.invalidArgument("-[AVCaptureMetadataOutput setMetadataObjectsDelegate:queue:] a queue is required with a delegate")
+        }
+        settings.withLock { settings in
+            settings.delegate = objectsDelegate
+            settings.queue = objectsDelegate == nil ? nil : objectsCallbackQueue
+        }
+    }
+
+    /// The delegate that receives detected objects.
+    open var metadataObjectsDelegate: AVCaptureMetadataOutputObjectsDelegate? { settings.withLock { $0.delegate } }
+    /// The queue the delegate's method runs on.
+    open var metadataObjectsCallbackQueue: DispatchQueue? { settings.withLock { $0.queue } }
+
+    // MARK: What to detect
+
+    /// The object types the output can detect: every machine-readable code symbology, once the
+    /// output is connected to a camera; none before.
+    open var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
+        guard connections.contains(where: { connection in
+            connection.inputPorts.contains { port in (port.input as? AVCaptureDeviceInput)?.device.hasMediaType(.video) == true }
+        }) else { return [] }
+        return CodeSymbology.allCases.map { AVMetadataObject.ObjectType(rawValue: $0.rawValue) }
+    }
+
+    /// The object types to detect; empty (the default) detects nothing. Setting a type not in
+    /// `availableMetadataObjectTypes` raises, as on Apple's platforms.
+    open var metadataObjectTypes: [AVMetadataObject.ObjectType]! {
+        get { settings.withLock { $0.types } }
+        set {
+            let types = newValue ?? []
+            let available = Set(availableMetadataObjectTypes)
+            if let unsupported = types.first(where: { !available.contains($0) }) {
+                ProgrammingError.invalidArgument(
+                    "-[AVCaptureMetadataOutput setMetadataObjectTypes:] Unsupported type found (\(unsupported.rawValue)) - use -availableMetadataObjectTypes")
+            }
+            settings.withLock { $0.types = types }
+            updateDetection()
+        }
+    }
+
+    /// The part of the picture searched, in the device's normalized coordinates; (0, 0, 1, 1), the whole picture, by default.
+    open var rectOfInterest: CGRect {
+        get { settings.withLock { $0.rectOfInterest } }
+        set {
+            let whole = CGRect(x: 0, y: 0, width: 1, height: 1)
+            guard newValue.width >= 0, newValue.height >= 0, whole.contains(newValue.standardized) || whole == newValue else {
+                ProgrammingError.invalidArgument("-[AVCaptureMetadataOutput setRectOfInterest:] rectOfInterest must lie within (0, 0, 1, 1); got \(newValue)")
+            }
+            settings.withLock { $0.rectOfInterest = newValue }
+            updateDetection()
+        }
+    }
+
+    /// The most machine-readable codes reported for one frame: 4, as on Apple's platforms, unless raised (Linux).
+    public var maximumMachineReadableCodeCount: Int {
+        get { settings.withLock { $0.maximumCodes } }
+        set {
+            if newValue < 1 { ProgrammingError.invalidArgument("maximumMachineReadableCodeCount must be at least 1; got \(newValue)") }
+            settings.withLock { $0.maximumCodes = newValue }
+            updateDetection()
+        }
+    }
+
+    /// How detection went so far (Linux): frames searched, frames skipped for newer ones, and the time searching took.
+    public var detectionStatistics: (framesSearched: Int, framesSkipped: Int, secondsSearching: Double) { detection.statistics }
+
+    private func updateDetection() {
+        let (types, rect, maximum) = settings.withLock { ($0.types, $0.rectOfInterest, $0.maximumCodes) }
+        detection.configure(symbologies: Set(types.compactMap(\.codeSymbology)), rectOfInterest: rect, maximumCodes: maximum)
+    }
+
+    // MARK: Session hooks
+
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .metadataObject }
+    override var supportsVideoOrientationAndMirroring: Bool { false }
+    override var mirrorsFrontCameraAutomatically: Bool { false }
+
+    /// Leaves the frame for the detector, if anything is to be detected and someone listens.
+    override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard sampleBuffer.imageBufferStorage != nil, settings.withLock({ $0.delegate != nil }) else { return }
+        detection.offer(sampleBuffer, from: connection)
+    }
+
+    override func didDetach() { detection.clear() }
+    override func sessionRunningDidChange(_ running: Bool) { if !running { detection.clear() } }
+
+    /// Hands a detection's objects to the delegate on its queue, unless it is still busy with the last ones.
+    private func deliver(_ result: MetadataDetection.Result) -> Bool {
+        let (delegate, queue) = settings.withLock { ($0.delegate, $0.queue) }
+        guard let delegate, let queue, detection.beginDelivery() else { return false }
+        let objects = result.objects
+        let connection = result.connection
+        nonisolated(unsafe) let unsafeDelegate = delegate
+        queue.async { [self] in
+            defer { detection.endDelivery() }
+            unsafeDelegate.metadataOutput(self, didOutput: objects, from: connection)
+        }
+        return true
+    }
+}

@@ -1,0 +1,133 @@
+import CaptureDevices
+import Foundation
+import Synchronization
+
+/// The metadata output's detector: a thread of its own that searches the newest frame the
+/// camera left in its one-frame mailbox, and hands what it found to the output.
+///
+/// Thread ownership: `offer` runs on the camera's thread and only stores the frame and wakes
+/// the detector (no allocation, no waiting); the detector thread owns the reader; `configure`
+/// and `clear` run on any thread.
+final class MetadataDetection: @unchecked Sendable {
+    /// What one frame held.
+    struct Result: @unchecked Sendable {
+        let objects: [AVMetadataObject]
+        let connection: AVCaptureConnection
+    }
+
+    private struct Mailbox {
+        var frame: CMSampleBuffer?
+        var connection: AVCaptureConnection?
+        var symbologies: Set<CodeSymbology> = []
+        var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+        var maximumCodes = 4
+        var framesSearched = 0
+        var framesSkipped = 0
+        var nanosecondsSearching: Int64 = 0
+        var threadStarted = false
+        var stopped = false
+    }
+    private let mailbox = LockedValue(Mailbox())
+    private let wake = DispatchSemaphore(value: 0)
+    private let delivering = Atomic<Bool>(false)
+    /// Called on the detector's thread with each frame's objects (and once with none when they are
+    /// gone); returns whether they were delivered.
+    var deliver: (@Sendable (Result) -> Bool)?
+
+    /// Ends the detector's thread.
+    func stop() {
+        mailbox.withLock { box in
+            box.stopped = true
+            box.frame = nil
+            box.connection = nil
+        }
+        wake.signal()
+    }
+
+    /// Sets what to look for and where; no symbologies means no detection.
+    func configure(symbologies: Set<CodeSymbology>, rectOfInterest: CGRect, maximumCodes: Int) {
+        mailbox.withLock { box in
+            box.symbologies = symbologies
+            box.rectOfInterest = rectOfInterest
+            box.maximumCodes = maximumCodes
+            if symbologies.isEmpty { box.frame = nil }
+        }
+    }
+
+    /// Leaves a frame for the detector, replacing one it has not started on (which is skipped).
+    func offer(_ frame: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let start = mailbox.withLock { box -> Bool in
+            guard !box.symbologies.isEmpty else { return false }
+            if box.frame != nil { box.framesSkipped += 1 }
+            box.frame = frame
+            box.connection = connection
+            defer { box.threadStarted = true }
+            return !box.threadStarted
+        }
+        if start {
+            let thread = Thread { [self] in run() }
+            thread.name = "AVCaptureMetadataOutput detection"
+            thread.qualityOfService = .userInitiated
+            thread.start()
+        }
+        wake.signal()
+    }
+
+    /// Lets go of a waiting frame, so its buffer returns to the camera.
+    func clear() {
+        mailbox.withLock { box in
+            box.frame = nil
+            box.connection = nil
+        }
+    }
+
+    /// Frames searched, frames skipped, and seconds spent searching.
+    var statistics: (framesSearched: Int, framesSkipped: Int, secondsSearching: Double) {
+        mailbox.withLock { ($0.framesSearched, $0.framesSkipped, Double($0.nanosecondsSearching) / 1e9) }
+    }
+
+    /// Marks a delivery under way; false when the last one has not finished.
+    func beginDelivery() -> Bool { delivering.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
+    /// Marks the delivery under way finished.
+    func endDelivery() { delivering.store(false, ordering: .releasing) }
+
+    // MARK: The detector's thread
+
+    private func run() {
+        var reader: CodeReader?
+        var lastHadObjects = false
+        while true {
+            wake.wait()
+            let job = mailbox.withLock { box -> (CMSampleBuffer, AVCaptureConnection, Set<CodeSymbology>, CGRect, Int)?? in
+                if box.stopped { return .some(nil) }
+                guard let frame = box.frame, let connection = box.connection else { return nil }
+                box.frame = nil
+                return (frame, connection, box.symbologies, box.rectOfInterest, box.maximumCodes)
+            }
+            guard let job else { continue }
+            guard let (frame, connection, symbologies, rect, maximum) = job else { return }
+            if reader == nil || reader!.symbologies != symbologies || reader!.maximumCodes != maximum {
+                reader = CodeReader(symbologies: symbologies, maximumCodes: maximum)
+            }
+            guard let image = frame.imageBufferStorage, let reader else { continue }
+            let width = CGFloat(image.width), height = CGFloat(image.height)
+            let region = rect == CGRect(x: 0, y: 0, width: 1, height: 1) ? nil
+                : CGRect(x: rect.minX * width, y: rect.minY * height, width: rect.width * width, height: rect.height * height)
+            let start = CMClock.hostTimeNanoseconds()
+            let codes = reader.read(image, region: region)
+            let elapsed = CMClock.hostTimeNanoseconds() - start
+            mailbox.withLock { box in
+                box.framesSearched += 1
+                box.nanosecondsSearching += elapsed
+            }
+            guard !codes.isEmpty || lastHadObjects else { continue }
+            let time = frame.presentationTimeStamp, duration = frame.duration
+            let objects: [AVMetadataObject] = codes.map { code in
+                AVMetadataMachineReadableCodeObject(
+                    type: AVMetadataObject.ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
+                    corners: code.corners.map { CGPoint(x: $0.x / width, y: $0.y / height) }, stringValue: code.text, payloadData: Data(code.bytes))
+            }
+            if deliver?(Result(objects: objects, connection: connection)) == true { lastHadObjects = !codes.isEmpty }
+        }
+    }
+}
