@@ -85,6 +85,35 @@ final class AppleStyleCodeTests: XCTestCase {
         }
     }
 
+    func testAClassicQRScannerReadsACodeOnTheMainQueueAndHighlightsIt() throws {
+        let camera = try XCTUnwrap(AVCaptureDevice.default(for: .video))
+        let scene = try XCTUnwrap(camera.virtualScene)
+        let id = try scene.placeCode(.qr, payload: "https://example.com/menu", center: CGPoint(x: 0.4, y: 0.55), width: 0.2, aspectRatio: 16.0 / 9.0)
+        defer { scene.removeAllCodes() }
+        let scanner = QRCodeScanner()
+        try scanner.setup(viewBounds: CGRect(x: 0, y: 0, width: 640, height: 480))
+        scanner.start()
+        defer { scanner.stop() }
+        let deadline = Date().addingTimeInterval(5)
+        while scanner.scannedCodes.isEmpty, Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.02)) }
+        XCTAssertEqual(scanner.scannedCodes, ["https://example.com/menu"])
+        // The session's default preset (.high) streams 16:9: filling a 640x480 view, it is scaled
+        // to 853x480 and its sides are cut, so the highlight is the symbol's place in that picture.
+        let dimensions = CMVideoFormatDescriptionGetDimensions(camera.activeFormat.formatDescription)
+        XCTAssertEqual(Double(dimensions.width) / Double(dimensions.height), 16.0 / 9.0, accuracy: 0.01)
+        let scale = 480 / CGFloat(dimensions.height), cut = (CGFloat(dimensions.width) * scale - 640) / 2
+        let symbol = try XCTUnwrap(scene.symbolCorners(ofCode: id))
+        XCTAssertEqual(scanner.highlightFrame.midX, symbol.map(\.x).reduce(0, +) / 4 * CGFloat(dimensions.width) * scale - cut, accuracy: 6)
+        XCTAssertEqual(scanner.highlightFrame.midY, symbol.map(\.y).reduce(0, +) / 4 * 480, accuracy: 6)
+        scanner.toggleTorch(on: true)
+        XCTAssertEqual(camera.torchMode, .on)
+        scanner.toggleTorch(on: false)
+        scene.removeCode(id)
+        let gone = Date().addingTimeInterval(5)
+        while scanner.highlightFrame != .zero, Date() < gone { RunLoop.main.run(until: Date().addingTimeInterval(0.02)) }
+        XCTAssertEqual(scanner.highlightFrame, .zero, "the highlight goes when the code does")
+    }
+
     func testEveryZeroInitializerOfAnImportedStructure() {
         XCTAssertEqual(CMVideoDimensions(), CMVideoDimensions(width: 0, height: 0))
         XCTAssertFalse(CMTime().isValid)
