@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),
-        .testTarget(name: "avcaptureTests", dependencies: ["avcapture"]),
+        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(name: "LiveViewTests", dependencies: [
             "LiveView", "AVFoundation",

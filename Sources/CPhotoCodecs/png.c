@@ -2,6 +2,7 @@
 #include "CPhotoCodecs.h"
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,5 +57,40 @@ int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride
     *data = out->bytes;
     *size = out->size;
     free(out);
+    return 0;
+}
+
+int cpc_png_decode_gray(const uint8_t *data, size_t size, uint8_t **pixels, int *width, int *height,
+                        char *message, size_t message_size) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    *pixels = NULL;
+    if (!png_image_begin_read_from_memory(&image, data, size)) {
+        snprintf(message, message_size, "%s", image.message);
+        return -1;
+    }
+    image.format = PNG_FORMAT_GRAY;
+    if (image.width == 0 || image.height == 0 || image.width > 65535 || image.height > 65535) {
+        png_image_free(&image);
+        snprintf(message, message_size, "a PNG of %ux%u pixels", image.width, image.height);
+        return -1;
+    }
+    uint8_t *buffer = malloc(PNG_IMAGE_SIZE(image));
+    if (!buffer) {
+        png_image_free(&image);
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
+    // Transparent parts are composed over white, as paper is.
+    png_color white = {255, 255, 255};
+    if (!png_image_finish_read(&image, &white, buffer, 0, NULL)) {
+        snprintf(message, message_size, "%s", image.message);
+        free(buffer);
+        return -1;
+    }
+    *pixels = buffer;
+    *width = (int)image.width;
+    *height = (int)image.height;
     return 0;
 }
