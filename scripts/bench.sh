@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Installs the benchmark's peers (GStreamer, libjpeg-turbo's tools), then runs the benchmarks in
 # release mode: `scripts/bench.sh [case ...] [seconds-per-case]`, cases frames, encode, record, rotate, photo,
-# pipewire, mjpeg (all of them when none is named) and v4l2 (in the VM).
+# livephoto, scan, scancorpus, pipewire, mjpeg (all of them when none is named) and v4l2 (in the VM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --with-peers
 swift build -c release --product avbench
+swift build -c release --product avcapture
+# ZXing-C++'s own reader, the same version as the project's, for the scancorpus case.
+[ -d .build/bench-python/zxingcpp ] || ls .build/bench-python 2>/dev/null | grep -q '^zxingcpp' \
+  || /usr/bin/python3 -m pip install -q --target .build/bench-python "zxing-cpp==3.1.1" pillow \
+  || echo "ZXing-C++'s Python module could not be installed; scancorpus compares with zbarimg only" >&2
 if [ -z "${PIPEWIRE_RUNTIME_DIR:-}" ] && { [ $# -eq 0 ] || [[ " $* " == *" pipewire "* ]] || ! printf '%s\n' "$@" | grep -qv '^[0-9.]*$'; }; then
   # A private PipeWire stack with a test camera for the pipewire case.
   bash scripts/install-deps.sh --with-servers

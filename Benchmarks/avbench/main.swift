@@ -40,4 +40,6 @@ if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
 if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
+if runs("scan") { try ScanBenchmark.run(seconds: secondsPerCase) }
+if runs("scancorpus") { try ScanCorpusBenchmark.run() }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

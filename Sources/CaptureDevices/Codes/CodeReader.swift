@@ -86,9 +86,31 @@ package final class CodeReader: @unchecked Sendable {
             guard let barcode = ZXing_Barcodes_at(barcodes, index), ZXing_Barcode_isValid(barcode),
                   let code = Self.code(from: barcode, origin: origin, wanted: symbologies) else { continue }
             codes.append(code)
-            if codes.count == maximumCodes { break }
         }
-        return codes
+        return Array(Self.withoutPartialReads(codes).prefix(maximumCodes))
+    }
+
+    /// Interleaved 2 of 5 has no check digit of its own, so a scan line crossing a turned ITF-14
+    /// code can read a shorter number from part of it: a code of that family on a scan line near a
+    /// longer one's (within half its length, where ZXing-C++ gives a one-dimensional code's position
+    /// as the line it was read along) is such a partial read, and is left out.
+    static func withoutPartialReads(_ codes: [DetectedCode]) -> [DetectedCode] {
+        let family: Set<CodeSymbology> = [.interleaved2of5, .itf14]
+        return codes.filter { code in
+            guard family.contains(code.symbology) else { return true }
+            let box = Self.box(code.corners)
+            return !codes.contains { other in
+                guard family.contains(other.symbology), other.bytes.count > code.bytes.count else { return false }
+                let longer = Self.box(other.corners)
+                let reach = max(longer.width, longer.height) / 2
+                return longer.insetBy(dx: -reach, dy: -reach).intersects(box)
+            }
+        }
+    }
+
+    private static func box(_ points: [CGPoint]) -> CGRect {
+        let xs = points.map(\.x), ys = points.map(\.y)
+        return CGRect(x: xs.min() ?? 0, y: ys.min() ?? 0, width: (xs.max() ?? 0) - (xs.min() ?? 0), height: (ys.max() ?? 0) - (ys.min() ?? 0))
     }
 
     /// A found barcode as the symbology AVFoundation names, if it is one of `wanted`.
@@ -155,7 +177,7 @@ package final class CodeReader: @unchecked Sendable {
     }
 
     /// The eight digits of a UPC-E code from the 12- or 13-digit number it stands for (zero suppression reversed).
-    static func upcE(fromExpanded number: String) -> String? {
+    package static func upcE(fromExpanded number: String) -> String? {
         let digits = Array(number.count == 13 && number.first == "0" ? String(number.dropFirst()) : number)
         guard digits.count == 12, digits.allSatisfy(\.isNumber), digits[0] == "0" || digits[0] == "1" else { return nil }
         let m = String(digits[1...5]), p = String(digits[6...10])

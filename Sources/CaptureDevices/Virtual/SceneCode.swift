@@ -10,6 +10,14 @@ package struct SceneCode: Sendable {
     package let bitmap: CodeBitmap
     package var corners: [CGPoint]
 
+    package init(id: Int, symbology: CodeSymbology, payload: String, bitmap: CodeBitmap, corners: [CGPoint]) {
+        self.id = id
+        self.symbology = symbology
+        self.payload = payload
+        self.bitmap = bitmap
+        self.corners = corners
+    }
+
     /// The mapping from the picture's unit square to the corners.
     package var mapping: Homography { Homography(unitSquareTo: corners) }
 
