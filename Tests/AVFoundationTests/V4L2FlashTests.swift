@@ -74,13 +74,7 @@ final class V4L2FlashTests: CaptureTestCase {
     }
 
     func testAFlashPhotoStrobesTheFlashAndIsTheFrameItLit() throws {
-        let session = AVCaptureSession()
-        sessions.append(session)
-        session.addInput(try AVCaptureDeviceInput(device: camera))
-        let output = AVCapturePhotoOutput()
-        session.addOutput(output)
-        session.startRunning()
-        XCTAssertTrue(waitUntil(timeout: 10) { output.maxPhotoDimensions.width > 0 })
+        let output = try runningPhotoOutput()
         func photo(flash: AVCaptureDevice.FlashMode) throws -> AVCapturePhoto {
             let settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             settings.flashMode = flash
@@ -104,13 +98,8 @@ final class V4L2FlashTests: CaptureTestCase {
         XCTAssertEqual(try driver(V4L2ControlID.flashLEDMode), V4L2ControlID.ledModeNone, "the flash is stopped once the photo has its frame")
     }
 
-    /// Dims lafcam's room to `luma` (Y', 16-235) for the rest of a test.
-    private func dimRoom(to luma: Int) throws {
-        try "\(luma)\n".write(toFile: "/sys/module/lafcam/parameters/room", atomically: false, encoding: .utf8)
-        addTeardownBlock { try? "60\n".write(toFile: "/sys/module/lafcam/parameters/room", atomically: false, encoding: .utf8) }
-    }
-
-    func testAnAutomaticFlashFiresWhenThePictureShowsADarkRoom() throws {
+    /// A running session from lafcam to a photo output that has had its first frame.
+    private func runningPhotoOutput() throws -> AVCapturePhotoOutput {
         let session = AVCaptureSession()
         sessions.append(session)
         session.addInput(try AVCaptureDeviceInput(device: camera))
@@ -118,6 +107,17 @@ final class V4L2FlashTests: CaptureTestCase {
         session.addOutput(output)
         session.startRunning()
         XCTAssertTrue(waitUntil(timeout: 10) { output.maxPhotoDimensions.width > 0 })
+        return output
+    }
+
+    /// Dims lafcam's room to `luma` (Y', 16-235) for the rest of a test.
+    private func dimRoom(to luma: Int) throws {
+        try "\(luma)\n".write(toFile: "/sys/module/lafcam/parameters/room", atomically: false, encoding: .utf8)
+        addTeardownBlock { try? "60\n".write(toFile: "/sys/module/lafcam/parameters/room", atomically: false, encoding: .utf8) }
+    }
+
+    func testAnAutomaticFlashFiresWhenThePictureShowsADarkRoom() throws {
+        let output = try runningPhotoOutput()
         func auto() throws -> Bool {
             let settings = AVCapturePhotoSettings()
             settings.flashMode = .auto
