@@ -10,12 +10,14 @@ for argument in "$@"; do
   esac
 done
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config
-  cmake g++ make curl ca-certificates)
+  cmake g++ make curl ca-certificates libdlib-dev libblas-dev liblapack-dev)
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private
   # PipeWire stack (scripts/servers/pipewire.sh) with its session manager and session bus.
   packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus libimage-exiftool-perl libheif-examples)
+  # dlib's 68-point landmark model, for faces' roll and yaw.
+  packages+=(libdlib-data)
   # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)
@@ -51,3 +53,5 @@ if [ $(( ${#missing[@]} + ${#missing_lean[@]} )) -gt 0 ]; then
 fi
 # ZXing-C++ 3, which Debian does not package, from its source distribution.
 bash "$(dirname "$0")/build-zxing.sh"
+# Photographs of faces for the face detection tests.
+if [ -n "$servers" ] || [ -n "${CI:-}" ]; then bash "$(dirname "$0")/fetch-test-pictures.sh"; fi

@@ -17,9 +17,8 @@
 //     depth embedded in HEIC files as an auxiliary image; Live Photo content identifiers linking still and movie
 //     photos larger than the video (supportedMaxPhotoDimensions is the video's size: a larger still would need the
 //     stream reconfigured)
-// AVCaptureMetadataOutput: implemented for machine-readable codes (ZXing-C++ 3). Still to come:
-//     faces: open class AVMetadataFaceObject (faceID, hasRollAngle/rollAngle, hasYawAngle/yawAngle) and .face in
-//         availableMetadataObjectTypes; bodies and salient objects (.humanBody, .catBody, .dogBody, .salientObject)
+// AVCaptureMetadataOutput: implemented for machine-readable codes (ZXing-C++ 3) and faces (dlib). Still to come:
+//     bodies and salient objects (.humanBody, .catBody, .dogBody, .salientObject; no detector for them in Debian)
 //     requiredMetadataObjectTypesForCinematicVideoCapture and other Cinematic Video API
 // extension AVMetadataMachineReadableCodeObject
 //     var descriptor: CIBarcodeDescriptor? { get }  (Core Image; the payload's bytes are `payloadData`, a Linux extension)

@@ -32,3 +32,30 @@ extension VirtualScene {
     /// Where a printed code's symbol (without its quiet zone) lies, in the device's normalized coordinates at zoom 1.
     public func symbolCorners(ofCode id: Int) -> [CGPoint]? { codes.first { $0.id == id }?.symbolCorners }
 }
+
+/// Pictures placed in a virtual camera's scene, such as photographs of faces for testing face
+/// detection (Linux).
+extension VirtualScene {
+    /// Places the picture in a JPEG, PNG, PGM or PPM file, in grey, with its corners (top left,
+    /// top right, bottom right, bottom left) at `corners` in the device's normalized coordinates
+    /// at zoom 1. Returns the picture's identifier; throws when the file cannot be read.
+    @discardableResult
+    public func placePicture(contentsOf url: URL, corners: [CGPoint]) throws -> Int {
+        guard corners.count == 4 else { throw CodeBitmap.Failure(description: "a picture has four corners; got \(corners.count)") }
+        return placePicture(try GreyPicture.decode(Data(contentsOf: url)), corners: corners)
+    }
+
+    /// Places a picture `width` wide (a fraction of the frame's width) centred at `center`,
+    /// turned `rotation` radians clockwise, upright in a frame `aspectRatio` times as wide as high.
+    @discardableResult
+    public func placePicture(contentsOf url: URL, center: CGPoint, width: CGFloat, rotation: CGFloat = 0, aspectRatio: CGFloat = 4.0 / 3.0) throws -> Int {
+        let picture = try GreyPicture.decode(Data(contentsOf: url))
+        let corners = ScenePicture.corners(width: picture.width, height: picture.height, center: center, width: width, rotation: rotation,
+                                           aspectRatio: aspectRatio)
+        return placePicture(picture, corners: corners)
+    }
+
+    /// Moves a placed picture, or returns false when there is no such picture.
+    @discardableResult
+    public func movePicture(_ id: Int, toCorners corners: [CGPoint]) -> Bool { movePicture(id, to: corners) }
+}

@@ -12,10 +12,10 @@ extension AVCaptureMetadataOutputObjectsDelegate {
     public func metadataOutput(_ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection) {}
 }
 
-/// An output that detects machine-readable codes in a camera's frames and reports them to a
-/// delegate.
+/// An output that detects machine-readable codes and faces in a camera's frames and reports
+/// them to a delegate.
 ///
-/// Detection (ZXing-C++ 3) runs on a thread of the output's own, beside the frame path, never
+/// Detection (ZXing-C++ 3 for codes, dlib for faces) runs on a thread of the output's own, beside the frame path, never
 /// in it: the camera's thread only leaves the newest frame in a one-frame mailbox, so a slow
 /// detector skips stale frames and never delays video data, movie or preview outputs, and a
 /// delegate still busy with the last objects misses the next ones rather than queueing them.
@@ -60,13 +60,13 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: What to detect
 
-    /// The object types the output can detect: every machine-readable code symbology, once the
-    /// output is connected to a camera; none before.
+    /// The object types the output can detect: every machine-readable code symbology and faces,
+    /// once the output is connected to a camera; none before.
     open var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
         guard connections.contains(where: { connection in
             connection.inputPorts.contains { port in (port.input as? AVCaptureDeviceInput)?.device.hasMediaType(.video) == true }
         }) else { return [] }
-        return CodeSymbology.allCases.map { AVMetadataObject.ObjectType(rawValue: $0.rawValue) }
+        return CodeSymbology.allCases.map { AVMetadataObject.ObjectType(rawValue: $0.rawValue) } + [.face]
     }
 
     /// The object types to detect; empty (the default) detects nothing. Setting a type not in
@@ -113,7 +113,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
 
     private func updateDetection() {
         let (types, rect, maximum) = settings.withLock { ($0.types, $0.rectOfInterest, $0.maximumCodes) }
-        detection.configure(symbologies: Set(types.compactMap(\.codeSymbology)), rectOfInterest: rect, maximumCodes: maximum)
+        detection.configure(symbologies: Set(types.compactMap(\.codeSymbology)), faces: types.contains(.face), rectOfInterest: rect, maximumCodes: maximum)
     }
 
     // MARK: Session hooks

@@ -19,6 +19,7 @@ final class MetadataDetection: @unchecked Sendable {
         var frame: CMSampleBuffer?
         var connection: AVCaptureConnection?
         var symbologies: Set<CodeSymbology> = []
+        var detectsFaces = false
         var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
         var maximumCodes = 4
         var framesSearched = 0
@@ -44,20 +45,21 @@ final class MetadataDetection: @unchecked Sendable {
         wake.signal()
     }
 
-    /// Sets what to look for and where; no symbologies means no detection.
-    func configure(symbologies: Set<CodeSymbology>, rectOfInterest: CGRect, maximumCodes: Int) {
+    /// Sets what to look for and where; no symbologies and no faces means no detection.
+    func configure(symbologies: Set<CodeSymbology>, faces: Bool, rectOfInterest: CGRect, maximumCodes: Int) {
         mailbox.withLock { box in
             box.symbologies = symbologies
+            box.detectsFaces = faces
             box.rectOfInterest = rectOfInterest
             box.maximumCodes = maximumCodes
-            if symbologies.isEmpty { box.frame = nil }
+            if symbologies.isEmpty && !faces { box.frame = nil }
         }
     }
 
     /// Leaves a frame for the detector, replacing one it has not started on (which is skipped).
     func offer(_ frame: CMSampleBuffer, from connection: AVCaptureConnection) {
         let start = mailbox.withLock { box -> Bool in
-            guard !box.symbologies.isEmpty else { return false }
+            guard !box.symbologies.isEmpty || box.detectsFaces else { return false }
             if box.frame != nil { box.framesSkipped += 1 }
             box.frame = frame
             box.connection = connection
@@ -95,39 +97,68 @@ final class MetadataDetection: @unchecked Sendable {
 
     private func run() {
         var reader: CodeReader?
+        var faceDetector: FaceDetector?
+        var tracker = FaceTracker()
         var lastHadObjects = false
         while true {
             wake.wait()
-            let job = mailbox.withLock { box -> (CMSampleBuffer, AVCaptureConnection, Set<CodeSymbology>, CGRect, Int)?? in
+            let job = mailbox.withLock { box -> Job?? in
                 if box.stopped { return .some(nil) }
                 guard let frame = box.frame, let connection = box.connection else { return nil }
                 box.frame = nil
-                return (frame, connection, box.symbologies, box.rectOfInterest, box.maximumCodes)
+                return Job(frame: frame, connection: connection, symbologies: box.symbologies, faces: box.detectsFaces,
+                           rectOfInterest: box.rectOfInterest, maximumCodes: box.maximumCodes)
             }
             guard let job else { continue }
-            guard let (frame, connection, symbologies, rect, maximum) = job else { return }
-            if reader == nil || reader!.symbologies != symbologies || reader!.maximumCodes != maximum {
-                reader = CodeReader(symbologies: symbologies, maximumCodes: maximum)
-            }
-            guard let image = frame.imageBufferStorage, let reader else { continue }
+            guard let job else { return }
+            guard let image = job.frame.imageBufferStorage else { continue }
             let width = CGFloat(image.width), height = CGFloat(image.height)
+            let rect = job.rectOfInterest
             let region = rect == CGRect(x: 0, y: 0, width: 1, height: 1) ? nil
                 : CGRect(x: rect.minX * width, y: rect.minY * height, width: rect.width * width, height: rect.height * height)
             let start = CMClock.hostTimeNanoseconds()
-            let codes = reader.read(image, region: region)
+            var codes: [DetectedCode] = []
+            if !job.symbologies.isEmpty {
+                if reader == nil || reader!.symbologies != job.symbologies || reader!.maximumCodes != job.maximumCodes {
+                    reader = CodeReader(symbologies: job.symbologies, maximumCodes: job.maximumCodes)
+                }
+                codes = reader!.read(image, region: region)
+            }
+            var faces: [DetectedFace] = []
+            if job.faces {
+                // The landmark model takes about a second to load: once, on this thread.
+                if faceDetector == nil { faceDetector = FaceDetector() }
+                faces = faceDetector?.detect(image, region: region) ?? []
+            }
             let elapsed = CMClock.hostTimeNanoseconds() - start
             mailbox.withLock { box in
                 box.framesSearched += 1
                 box.nanosecondsSearching += elapsed
             }
-            guard !codes.isEmpty || lastHadObjects else { continue }
-            let time = frame.presentationTimeStamp, duration = frame.duration
-            let objects: [AVMetadataObject] = codes.map { code in
+            let time = job.frame.presentationTimeStamp, duration = job.frame.duration
+            let faceBounds = faces.map { CGRect(x: $0.bounds.minX / width, y: $0.bounds.minY / height, width: $0.bounds.width / width, height: $0.bounds.height / height) }
+            let ids = job.faces ? tracker.identify(faceBounds, at: time.seconds) : []
+            guard !codes.isEmpty || !faces.isEmpty || lastHadObjects else { continue }
+            var objects: [AVMetadataObject] = codes.map { code in
                 AVMetadataMachineReadableCodeObject(
                     type: AVMetadataObject.ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
                     corners: code.corners.map { CGPoint(x: $0.x / width, y: $0.y / height) }, stringValue: code.text, payloadData: Data(code.bytes))
             }
-            if deliver?(Result(objects: objects, connection: connection)) == true { lastHadObjects = !codes.isEmpty }
+            for (index, face) in faces.enumerated() {
+                objects.append(AVMetadataFaceObject(faceID: ids[index], time: time, duration: duration, bounds: faceBounds[index],
+                                                    rollAngle: face.roll.map { CGFloat($0) }, yawAngle: face.yaw.map { CGFloat($0) }))
+            }
+            if deliver?(Result(objects: objects, connection: job.connection)) == true { lastHadObjects = !objects.isEmpty }
         }
+    }
+
+    /// One frame to search and what to search it for.
+    private struct Job {
+        let frame: CMSampleBuffer
+        let connection: AVCaptureConnection
+        let symbologies: Set<CodeSymbology>
+        let faces: Bool
+        let rectOfInterest: CGRect
+        let maximumCodes: Int
     }
 }

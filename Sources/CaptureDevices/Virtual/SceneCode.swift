@@ -32,12 +32,7 @@ package struct SceneCode: Sendable {
     /// Corners for a picture `width` wide (a fraction of the frame's width) centred at `center` and turned by
     /// `rotation` radians clockwise, in a frame `aspectRatio` times as wide as it is high.
     package static func corners(for bitmap: CodeBitmap, center: CGPoint, width: CGFloat, rotation: CGFloat, aspectRatio: CGFloat) -> [CGPoint] {
-        // In units of the frame's height, where a square is square.
-        let halfW = width * aspectRatio / 2, halfH = halfW * CGFloat(bitmap.height) / CGFloat(bitmap.width)
-        let c = cos(rotation), s = sin(rotation)
-        return [(-halfW, -halfH), (halfW, -halfH), (halfW, halfH), (-halfW, halfH)].map { (x, y) in
-            CGPoint(x: center.x + (x * c - y * s) / aspectRatio, y: center.y + (x * s + y * c))
-        }
+        ScenePicture.corners(width: bitmap.width, height: bitmap.height, center: center, width: width, rotation: rotation, aspectRatio: aspectRatio)
     }
 }
 

@@ -14,6 +14,8 @@ package struct SceneFrameParameters: Sendable {
     package var mirrored = false
     /// Codes printed over the scene or picture.
     package var codes: [SceneCode] = []
+    /// Grey pictures placed over the scene or picture, under the codes.
+    package var pictures: [ScenePicture] = []
 
     package init(frameNumber: Int64, seconds: Double, zoom: Double, brightness: Double, colourGains: (red: Float, green: Float, blue: Float),
                  defocus: Float, image: CVPixelBuffer?) {
@@ -80,7 +82,12 @@ package final class SceneRenderer: @unchecked Sendable {
         } else {
             drawScene(canvas: canvas, parameters)
         }
-        for code in parameters.codes { drawCode(code, canvas: canvas, parameters) }
+        for picture in parameters.pictures {
+            drawGrey(picture.pixels, width: picture.width, height: picture.height, at: picture.corners, threshold: false, canvas: canvas, parameters)
+        }
+        for code in parameters.codes {
+            drawGrey(code.bitmap.pixels, width: code.bitmap.width, height: code.bitmap.height, at: code.corners, threshold: true, canvas: canvas, parameters)
+        }
         colour.tag(buffer)
         if parameters.defocus > 0.02 { blur(buffer, amount: parameters.defocus) }
         drawOverlay(canvas: canvas, parameters)
@@ -199,26 +206,29 @@ package final class SceneRenderer: @unchecked Sendable {
 
     // MARK: Codes
 
-    /// Prints a code: each pixel inside its quadrilateral takes the module it sees, black or white, lit as the scene is.
-    private func drawCode(_ code: SceneCode, canvas: Canvas, _ p: SceneFrameParameters) {
+    /// Prints a grey picture: each pixel inside its quadrilateral takes the picture's pixel it sees
+    /// (for a code, its module, black or white), lit as the scene is.
+    private func drawGrey(_ pixels: [UInt8], width pictureWidth: Int, height pictureHeight: Int, at corners: [CGPoint], threshold: Bool,
+                          canvas: Canvas, _ p: SceneFrameParameters) {
         let zoom = max(1, p.zoom)
         let visible = 1 / zoom, origin = 0.5 - visible / 2
         let w = Double(width), h = Double(height)
-        let quad = code.corners.map { CGPoint(x: (Double($0.x) - origin) / visible * w, y: (Double($0.y) - origin) / visible * h) }
-        let toCode = Homography(unitSquareTo: quad).inverse
+        let quad = corners.map { CGPoint(x: (Double($0.x) - origin) / visible * w, y: (Double($0.y) - origin) / visible * h) }
+        let toPicture = Homography(unitSquareTo: quad).inverse
         let x0 = max(0, Int(quad.map(\.x).min()!.rounded(.down))), x1 = min(width, Int(quad.map(\.x).max()!.rounded(.up)))
         let y0 = max(0, Int(quad.map(\.y).min()!.rounded(.down))), y1 = min(height, Int(quad.map(\.y).max()!.rounded(.up)))
         guard x1 > x0, y1 > y0 else { return }
         let light = min(1, max(0, p.brightness))
-        let dark = canvas.greyPixel(0.04 * light), bright = canvas.greyPixel(0.9 * light)
-        let bitmap = code.bitmap
-        bitmap.pixels.withUnsafeBufferPointer { modules in
+        // Grey levels as the canvas writes them: black and white for codes, 256 levels for pictures.
+        let levels: [UInt32] = threshold ? [canvas.greyPixel(0.04 * light), canvas.greyPixel(0.9 * light)]
+            : (0..<256).map { canvas.greyPixel(Double($0) / 255 * light) }
+        pixels.withUnsafeBufferPointer { source in
             for y in y0..<y1 {
                 for x in x0..<x1 {
-                    let uv = toCode.apply(CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                    let uv = toPicture.apply(CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5))
                     guard uv.x >= 0, uv.x < 1, uv.y >= 0, uv.y < 1 else { continue }
-                    let module = modules[Int(uv.y * CGFloat(bitmap.height)) * bitmap.width + Int(uv.x * CGFloat(bitmap.width))]
-                    canvas.set(x: x, y: y, module < 128 ? dark : bright)
+                    let value = source[Int(uv.y * CGFloat(pictureHeight)) * pictureWidth + Int(uv.x * CGFloat(pictureWidth))]
+                    canvas.set(x: x, y: y, levels[threshold ? (value < 128 ? 0 : 1) : Int(value)])
                 }
             }
         }

@@ -101,6 +101,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                 brightness: state.renderedBrightness, colourGains: state.renderedColourGains, defocus: state.defocus,
                 image: content.image)
             parameters.codes = content.codes
+            parameters.pictures = content.pictures
             let renderStart = StreamClock.now
             if let renderPool, let (scratch, _) = renderPool.dequeue() {
                 renderer.render(into: scratch, parameters)

@@ -9,6 +9,7 @@ public final class VirtualScene: @unchecked Sendable {
     struct Content {
         var image: CVPixelBuffer?
         var codes: [SceneCode] = []
+        var pictures: [ScenePicture] = []
         var nextCodeID = 1
         var toneFrequency: Double = 440
         var toneAmplitude: Double = 0.3
@@ -71,6 +72,35 @@ public final class VirtualScene: @unchecked Sendable {
 
     /// Takes every printed code out of the scene.
     public func removeAllCodes() { content.withLock { $0.codes.removeAll() } }
+
+    /// Places an 8-bit grey picture with its corners at `corners` in scene coordinates; returns its identifier.
+    package func placePicture(_ grey: CVPixelBuffer, corners: [CGPoint]) -> Int {
+        content.withLock { content in
+            defer { content.nextCodeID += 1 }
+            content.pictures.append(ScenePicture(id: content.nextCodeID, grey: grey, corners: corners))
+            return content.nextCodeID
+        }
+    }
+
+    /// Moves a placed picture's corners; returns false when there is no such picture.
+    @discardableResult
+    package func movePicture(_ id: Int, to corners: [CGPoint]) -> Bool {
+        guard corners.count == 4 else { return false }
+        return content.withLock { content in
+            guard let index = content.pictures.firstIndex(where: { $0.id == id }) else { return false }
+            content.pictures[index].corners = corners
+            return true
+        }
+    }
+
+    /// The pictures placed in the scene.
+    package var pictures: [ScenePicture] { content.withLock { $0.pictures } }
+
+    /// Takes a placed picture out of the scene.
+    public func removePicture(_ id: Int) { content.withLock { $0.pictures.removeAll { $0.id == id } } }
+
+    /// Takes every placed picture out of the scene.
+    public func removeAllPictures() { content.withLock { $0.pictures.removeAll() } }
 
     /// The scene's light, relative to a normally lit room: 1 is normal, 0 is darkness.
     public var luminance: Double {

@@ -1,0 +1,106 @@
+// dlib's HOG face detector and landmark model behind a C interface; pictures are read in place.
+#include "CFaceDetection.h"
+
+#include <dlib/image_processing.h>
+#include <dlib/image_processing/frontal_face_detector.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <new>
+
+namespace cfd {
+/// An 8-bit grey picture in memory the caller owns, as dlib's generic image interface reads it
+/// (its functions found by argument-dependent lookup).
+struct grey_view {
+    const unsigned char *data;
+    long rows, columns, stride;
+};
+inline long num_rows(const grey_view &view) { return view.rows; }
+inline long num_columns(const grey_view &view) { return view.columns; }
+inline const void *image_data(const grey_view &view) { return view.data; }
+inline long width_step(const grey_view &view) { return view.stride; }
+}  // namespace cfd
+
+namespace dlib {
+template <> struct image_traits<cfd::grey_view> { typedef unsigned char pixel_type; };
+}  // namespace dlib
+
+struct cfd_detector {
+    dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
+    std::unique_ptr<dlib::shape_predictor> landmarks;
+    std::vector<std::pair<double, dlib::rectangle>> found;
+};
+
+extern "C" cfd_detector *cfd_detector_new(void) {
+    try {
+        return new cfd_detector();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void cfd_detector_free(cfd_detector *detector) { delete detector; }
+
+extern "C" int cfd_detector_load_landmarks(cfd_detector *detector, const char *path, char *message, size_t message_size) {
+    try {
+        auto model = std::make_unique<dlib::shape_predictor>();
+        dlib::deserialize(path) >> *model;
+        if (model->num_parts() != 68) {
+            std::snprintf(message, message_size, "%s has %lu landmarks, not 68", path, (unsigned long)model->num_parts());
+            return -1;
+        }
+        detector->landmarks = std::move(model);
+        return 0;
+    } catch (const std::exception &error) {
+        std::snprintf(message, message_size, "%s", error.what());
+        return -1;
+    }
+}
+
+namespace {
+dlib::dpoint centre(const dlib::full_object_detection &shape, unsigned long first, unsigned long last) {
+    dlib::dpoint sum(0, 0);
+    for (unsigned long index = first; index <= last; ++index) sum += shape.part(index);
+    return sum / double(last - first + 1);
+}
+
+double normalized(double degrees) { return std::fmod(std::fmod(degrees, 360.0) + 360.0, 360.0); }
+}  // namespace
+
+extern "C" int cfd_detect(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride, double threshold,
+                          cfd_face *faces, int capacity) {
+    try {
+        const cfd::grey_view view{grey, height, width, stride};
+        detector->found.clear();
+        detector->detector(view, detector->found, threshold);
+        std::sort(detector->found.begin(), detector->found.end(),
+                  [](const auto &a, const auto &b) { return a.first > b.first; });
+        int count = 0;
+        for (const auto &[score, box] : detector->found) {
+            if (count == capacity) break;
+            cfd_face &face = faces[count++];
+            face.x = box.left();
+            face.y = box.top();
+            face.width = box.width();
+            face.height = box.height();
+            face.score = score;
+            face.has_angles = 0;
+            face.roll = face.yaw = 0;
+            if (!detector->landmarks) continue;
+            const dlib::full_object_detection shape = (*detector->landmarks)(view, box);
+            // The subject's right eye is on the picture's left (points 36-41), the left eye 42-47.
+            const dlib::dpoint right = centre(shape, 36, 41), left = centre(shape, 42, 47);
+            face.roll = normalized(std::atan2(left.y() - right.y(), left.x() - right.x()) * 180 / M_PI);
+            // The nose tip (30) between the jaw's ends (0 and 16): centred facing the camera.
+            const double toLeft = shape.part(30).x() - shape.part(0).x(), toRight = shape.part(16).x() - shape.part(30).x();
+            const double balance = (toLeft - toRight) / std::max(1.0, toLeft + toRight);
+            face.yaw = normalized(std::asin(std::clamp(balance, -1.0, 1.0)) * 180 / M_PI);
+            face.has_angles = 1;
+        }
+        return count;
+    } catch (...) {
+        return -1;
+    }
+}
