@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --with-peers
 swift build -c release --product avbench
 swift build -c release --product avcapture
+bash scripts/fetch-test-pictures.sh
 # ZXing-C++'s own reader, the same version as the project's, for the scancorpus case.
 [ -d .build/bench-python/zxingcpp ] || ls .build/bench-python 2>/dev/null | grep -q '^zxingcpp' \
   || /usr/bin/python3 -m pip install -q --target .build/bench-python "zxing-cpp==3.1.1" pillow \
