@@ -16,8 +16,8 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # to read the photos back, and a private
   # PipeWire stack (scripts/servers/pipewire.sh) with its session manager and session bus.
   packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus libimage-exiftool-perl libheif-examples)
-  # dlib's 68-point landmark model, for faces' roll and yaw.
-  packages+=(libdlib-data)
+  # dlib's 68-point landmark model, for faces' roll and yaw; zint, for codes ZXing-C++ does not draw.
+  packages+=(libdlib-data zint)
   # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)

@@ -22,6 +22,7 @@ final class MetadataOutputTests: CaptureTestCase {
 
     override func tearDown() {
         scene.removeAllCodes()
+        scene.removeAllPictures()
         super.tearDown()
     }
 
@@ -93,6 +94,63 @@ final class MetadataOutputTests: CaptureTestCase {
                 }
             }
         }
+    }
+
+    func testSymbologiesZXingDoesNotDrawAreReadThroughTheCameraFromZintsPictures() throws {
+        // GS1 DataBar, its Expanded and Limited forms, Micro QR and MicroPDF417, drawn by Debian's zint.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zint") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("zint (Debian's zint package) draws these codes") }
+            throw XCTSkip("zint is not installed")
+        }
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("zint-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [(AVMetadataObject.ObjectType, zint: String, data: String, expected: String)] = [
+            (.gs1DataBar, "29", "0101234567890", "(01)01012345678904"),
+            (.gs1DataBarExpanded, "31", "[01]98898765432106[3103]000123", "(01)98898765432106(3103)000123"),
+            (.gs1DataBarLimited, "30", "0100123456789", "(01)01001234567894"),
+            (.microQR, "97", "01234567", "01234567"),
+            (.microPDF417, "84", "MicroPDF417", "MicroPDF417"),
+        ]
+        let (_, output) = try metadataSession([.qr])
+        for (type, symbology, data, expected) in cases {
+            let file = folder.appendingPathComponent("\(symbology).png")
+            let zint = Process()
+            zint.executableURL = URL(fileURLWithPath: "/usr/bin/zint")
+            zint.arguments = ["-b", symbology, "-d", data, "--scale=2", "--whitesp=4", "--vwhitesp=4", "-o", file.path]
+            try zint.run()
+            zint.waitUntilExit()
+            XCTAssertEqual(zint.terminationStatus, 0, "zint drew \(type.rawValue)")
+            let grey = try GreyPicture.decode(Data(contentsOf: file))
+            scene.removeAllPictures()
+            receiver.calls.removeAll()
+            output.metadataObjectTypes = [type]
+            // Printed at its own size: one of zint's pixels to one of the frame's.
+            let corners = ScenePicture.corners(width: grey.width, height: grey.height, center: CGPoint(x: 0.5, y: 0.5),
+                                               width: CGFloat(grey.width) / 640, rotation: 0, aspectRatio: 4.0 / 3.0)
+            _ = scene.placePicture(grey, corners: corners)
+            XCTAssertTrue(waitUntil(timeout: 5) { receiver.codes.contains { $0.type == type } }, "\(type.rawValue) read through the camera")
+            XCTAssertEqual(receiver.codes.first { $0.type == type }?.stringValue, expected)
+        }
+        scene.removeAllPictures()
+    }
+
+    func testZoomKeepsCoordinatesRelativeToWhatTheFrameShows() throws {
+        let (_, _) = try metadataSession([.qr])
+        try scene.placeCode(.qr, payload: "zoomed", center: CGPoint(x: 0.55, y: 0.5), width: 0.15)
+        XCTAssertTrue(waitUntil(timeout: 5) { !receiver.codes.isEmpty })
+        let unzoomed = try XCTUnwrap(receiver.codes.first).bounds
+        try backCamera.lockForConfiguration()
+        backCamera.videoZoomFactor = 2
+        backCamera.unlockForConfiguration()
+        defer { try? backCamera.lockForConfiguration(); backCamera.videoZoomFactor = 1; backCamera.unlockForConfiguration() }
+        receiver.calls.removeAll()
+        XCTAssertTrue(waitUntil(timeout: 5) { (receiver.codes.first?.bounds.width ?? 0) > unzoomed.width * 1.8 })
+        let zoomed = try XCTUnwrap(receiver.codes.first).bounds
+        // Seed 004: at 2x the visible frame is the middle half, so a code twice as far from the centre and twice as big.
+        XCTAssertEqual(zoomed.width, unzoomed.width * 2, accuracy: 0.02)
+        XCTAssertEqual(zoomed.midX - 0.5, (unzoomed.midX - 0.5) * 2, accuracy: 0.02)
+        XCTAssertEqual(zoomed.midY - 0.5, (unzoomed.midY - 0.5) * 2, accuracy: 0.02)
     }
 
     func testTurnedAndTiltedCodesAreFoundWhereTheyAre() throws {
