@@ -50,7 +50,7 @@ const query = token ? "?token=" + encodeURIComponent(token) : "";
 const canvas = document.getElementById("view");
 const context = canvas.getContext("2d");
 const $ = (id) => document.getElementById(id);
-const live = window.liveView = { frames: 0, latencies: [], lastNumber: 0, state: null, focus: null, errors: [] };
+const live = window.liveView = { frames: 0, latencies: [], lastNumber: 0, state: null, focus: null, errors: [], objects: [] };
 let pending = null, decoding = false, drawnInSecond = 0, fps = 0, focusMark = null;
 
 function percentile(values, p) {
@@ -98,6 +98,15 @@ async function draw(message) {
   if (width < canvas.width || height < canvas.height) context.clearRect(0, 0, canvas.width, canvas.height);
   context.drawImage(image, x, y, width, height);
   image.close();
+  // Codes and faces where the metadata output found them, in the layer's coordinates.
+  for (const object of live.objects) {
+    context.strokeStyle = object.kind === "face" ? "#fc0" : "#3f6"; context.lineWidth = 3;
+    context.beginPath();
+    object.points.forEach(([px, py], index) => index ? context.lineTo(px, py) : context.moveTo(px, py));
+    context.closePath(); context.stroke();
+    context.font = "16px sans-serif"; context.fillStyle = context.strokeStyle;
+    context.fillText(object.label, object.points[0][0], object.points[0][1] - 6);
+  }
   if (focusMark && performance.now() - focusMark.at < 1000) {
     context.strokeStyle = "#fc0"; context.lineWidth = 2;
     context.strokeRect(focusMark.x - 40, focusMark.y - 40, 80, 80);
@@ -124,7 +133,11 @@ function connect() {
   const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/frames" + query);
   socket.binaryType = "arraybuffer";
   socket.onmessage = (event) => {
-    if (typeof event.data === "string") { applyState(JSON.parse(event.data)); return; }
+    if (typeof event.data === "string") {
+      const message = JSON.parse(event.data);
+      if (message.objects) live.objects = message.objects; else applyState(message);
+      return;
+    }
     if (pending && socket.readyState === WebSocket.OPEN) socket.send("drawn");   // skipped, never drawn: acknowledged all the same
     pending = event.data;   // the newest frame replaces one not yet drawn
     pump(socket);

@@ -49,13 +49,17 @@ public final class LiveViewServer: Sendable {
     private let configuration: LiveViewConfiguration
     private let controls: LiveViewControls
     private let fanout: ViewerFanout
+    private let overlay: MetadataOverlay?
     private let listening = LockedValue<Int?>(nil)
 
-    /// Creates a server for a session previewed by `previewLayer`, with the outputs its page may use.
+    /// Creates a server for a session previewed by `previewLayer`, with the outputs its page may
+    /// use; a metadata output's codes and faces are drawn on the page where they are (the server
+    /// becomes its delegate).
     public init(session: AVCaptureSession, previewLayer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput? = nil,
                 movieOutput: AVCaptureMovieFileOutput? = nil, audioOutput: AVCaptureAudioDataOutput? = nil,
-                configuration: LiveViewConfiguration = LiveViewConfiguration()) {
+                metadataOutput: AVCaptureMetadataOutput? = nil, configuration: LiveViewConfiguration = LiveViewConfiguration()) {
         self.configuration = configuration
+        overlay = metadataOutput.map { MetadataOverlay(output: $0, layer: previewLayer) }
         accessToken = configuration.accessToken ?? (configuration.isLoopback ? nil : Self.newToken())
         controls = LiveViewControls(session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
                                     audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
@@ -119,7 +123,7 @@ public final class LiveViewServer: Sendable {
     }
 
     private func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
-        let controls = self.controls, fanout = self.fanout
+        let controls = self.controls, fanout = self.fanout, overlay = self.overlay
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: LiveViewPage.html)))
@@ -159,6 +163,7 @@ public final class LiveViewServer: Sendable {
                     var acknowledged = acknowledgements.makeAsyncIterator()
                     var frames = mailbox.makeAsyncIterator()
                     var lastState = ContinuousClock.now
+                    var overlayVersion = 0
                     while true {
                         // A page that has not drawn its frames gets no more; newer ones replace
                         // older ones in its mailbox meanwhile, so what it gets next is the newest.
@@ -171,6 +176,12 @@ public final class LiveViewServer: Sendable {
                         if ContinuousClock.now - lastState > .milliseconds(500) {
                             lastState = .now
                             try await outbound.write(.text(try Self.text(controls.state(viewers: fanout.viewerCount, framesSent: fanout.frameCount))))
+                        }
+                        // Codes and faces, when they changed, just before the frame they were found in or after.
+                        if let overlay, overlay.current.version != overlayVersion {
+                            let (version, objects) = overlay.current
+                            overlayVersion = version
+                            try await outbound.write(.text(try Self.text(MetadataOverlay.Message(objects: objects))))
                         }
                         try await outbound.write(.binary(frame))
                         credits -= 1

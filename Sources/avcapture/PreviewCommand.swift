@@ -23,6 +23,21 @@ struct Preview: ParsableCommand, Sendable {
     @Option(help: "The JPEG quality of the frames, 1 to 100.") var quality: Int = 80
     @Option(help: "Where photos and movies taken from the page are saved.") var saveTo: String = "."
     @Option(help: "Stop after this many seconds; by default run until Ctrl-C.") var seconds: Double?
+    @Option(help: "What to find and draw on the page: codes, faces, both (codes,faces) or none.") var detect: String = "codes"
+
+    /// The metadata object types `--detect` names.
+    private func detectedTypes() throws -> [AVMetadataObject.ObjectType] {
+        var types: [AVMetadataObject.ObjectType] = []
+        for name in detect.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            switch name {
+            case "codes": types += Scan.typeNames.values.sorted { $0.rawValue < $1.rawValue }
+            case "faces": types.append(.face)
+            case "none": break
+            default: throw CommandFailure("--detect is codes, faces, codes,faces or none; got \(detect).")
+            }
+        }
+        return types
+    }
 
     // The other commands wait on the main thread's run loop, so the tool's entry point stays
     // synchronous; the server runs on Swift's concurrency pool while the main thread waits.
@@ -41,6 +56,7 @@ struct Preview: ParsableCommand, Sendable {
         let gravities: [String: AVLayerVideoGravity] = ["fit": .resizeAspect, "fill": .resizeAspectFill, "stretch": .resize]
         guard let videoGravity = gravities[gravity] else { throw CommandFailure("--gravity is fit, fill or stretch; got \(gravity).") }
         guard (1...100).contains(quality) else { throw CommandFailure("--quality is 1 to 100; got \(quality).") }
+        let detected = try detectedTypes()
         guard (0...65535).contains(port) else { throw CommandFailure("--port is 0 to 65535; got \(port).") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: saveTo, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -62,9 +78,12 @@ struct Preview: ParsableCommand, Sendable {
             audio.setSampleBufferDelegate(levels, queue: DispatchQueue(label: "avcapture.audio"))
             if session.canAddOutput(audio) { session.addOutput(audio) }
         }
+        let metadata = AVCaptureMetadataOutput()
+        if !detected.isEmpty, session.canAddOutput(metadata) { session.addOutput(metadata) }
         let layer = AVCaptureVideoPreviewLayer(session: session)
         layer.videoGravity = videoGravity
         session.commitConfiguration()
+        if session.outputs.contains(metadata) { metadata.metadataObjectTypes = detected }
         let dimensions = camera.activeFormat.formatDescription.dimensions
         var bounds = CGSize(width: CGFloat(dimensions.width), height: CGFloat(dimensions.height))
         if let size {
@@ -79,6 +98,7 @@ struct Preview: ParsableCommand, Sendable {
         let server = LiveViewServer(
             session: session, previewLayer: layer, photoOutput: session.outputs.contains(photos) ? photos : nil,
             movieOutput: session.outputs.contains(movies) ? movies : nil, audioOutput: session.outputs.contains(audio) ? audio : nil,
+            metadataOutput: session.outputs.contains(metadata) ? metadata : nil,
             configuration: LiveViewConfiguration(host: listen, port: port, accessToken: token, jpegQuality: quality,
                                                  saveDirectory: URL(fileURLWithPath: saveTo)))
         session.startRunning()

@@ -53,6 +53,29 @@ final class LiveViewServerTests: LiveViewTestCase {
         XCTAssertEqual(server.framesEncoded, encoded, "nothing is encoded while nobody watches")
     }
 
+    func testCodesAreSentToThePageWhereTheLayerShowsThem() async throws {
+        let metadata = AVCaptureMetadataOutput()
+        try startServer(outputs: [metadata])
+        metadata.metadataObjectTypes = [.qr]
+        let scene = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)?.virtualScene)
+        let id = try scene.placeCode(.qr, payload: "on the page", center: CGPoint(x: 0.3, y: 0.6), width: 0.15, aspectRatio: 16.0 / 9.0)
+        defer { scene.removeAllCodes() }
+        let view = try await Self.watch(port: port, frames: 45)
+        let messages = view.states.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let objects = try XCTUnwrap(messages.last { $0["objects"] != nil }?["objects"] as? [[String: Any]], "an objects message among \(view.states.count)")
+        let code = try XCTUnwrap(objects.first)
+        XCTAssertEqual(code["kind"] as? String, "code")
+        XCTAssertEqual(code["label"] as? String, "on the page")
+        let points = try XCTUnwrap(code["points"] as? [[Double]])
+        // Where the layer shows the symbol's corners: the 1280x720 picture fitted to the 640x360 layer.
+        let expected = try XCTUnwrap(scene.symbolCorners(ofCode: id)).map { layer.layerPointConverted(fromCaptureDevicePoint: $0) }
+        XCTAssertEqual(points.count, 4)
+        for corner in expected {
+            let nearest = points.map { hypot($0[0] - Double(corner.x), $0[1] - Double(corner.y)) }.min() ?? .infinity
+            XCTAssertLessThan(nearest, 4, "a corner within 4 layer points of \(corner): \(points)")
+        }
+    }
+
     func testAStalledViewerSlowsNeitherTheOtherViewersNorARecording() async throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe counts the movie's frames")
         let movies = AVCaptureMovieFileOutput()

@@ -41,7 +41,8 @@ class LiveViewTestCase: XCTestCase {
         var configuration = configuration
         configuration.port = 0
         let server = LiveViewServer(session: session, previewLayer: layer, photoOutput: outputs.lazy.compactMap { $0 as? AVCapturePhotoOutput }.first,
-                                    movieOutput: outputs.lazy.compactMap { $0 as? AVCaptureMovieFileOutput }.first, configuration: configuration)
+                                    movieOutput: outputs.lazy.compactMap { $0 as? AVCaptureMovieFileOutput }.first,
+                                    metadataOutput: outputs.lazy.compactMap { $0 as? AVCaptureMetadataOutput }.first, configuration: configuration)
         self.server = server
         serverTask = Task { try await server.run() }
         session.startRunning()

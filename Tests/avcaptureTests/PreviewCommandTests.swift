@@ -56,6 +56,9 @@ final class PreviewCommandTests: XCTestCase {
         let size = try AVCaptureTool.run(["preview", "--size", "huge"])
         XCTAssertNotEqual(size.status, 0)
         XCTAssertTrue(size.standardError.contains("--size is WIDTHxHEIGHT"), size.output)
+        let detect = try AVCaptureTool.run(["preview", "--detect", "cats"])
+        XCTAssertNotEqual(detect.status, 0)
+        XCTAssertTrue(detect.standardError.contains("--detect is codes, faces, codes,faces or none"), detect.output)
     }
 
     func testListeningBeyondLoopbackPrintsTheGeneratedToken() throws {
