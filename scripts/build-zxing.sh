@@ -7,7 +7,6 @@
 set -euo pipefail
 version=3.1.1
 sha256=1051a521b21a9fe206702ad4186aeb195154e3e1badcd99576d030723f36382b
-url=https://files.pythonhosted.org/packages/b9/30/ad0e0352c593712ebb47143571ff11b130812e2852d7540e7c80cdf23340/zxing_cpp-$version.tar.gz
 if [ "$(pkg-config --modversion zxing 2>/dev/null)" = "$version" ] && [ -f /usr/local/include/ZXing/ZXingC.h ]; then
   exit 0
 fi
@@ -16,9 +15,12 @@ sudo=""
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "Building ZXing-C++ $version from PyPI's source distribution (about a minute)"
-curl -fsSL --retry 3 -o "$work/zxing.tar.gz" "$url"
-echo "$sha256  $work/zxing.tar.gz" | sha256sum -c --quiet
-tar -xzf "$work/zxing.tar.gz" -C "$work"
+# pip fetches the source distribution (never a wheel) and checks its hash.
+echo "zxing-cpp==$version --hash=sha256:$sha256" >"$work/requirement.txt"
+python3 -m pip download -q --disable-pip-version-check --no-deps --no-binary zxing-cpp --require-hashes \
+  -r "$work/requirement.txt" --dest "$work" >"$work/log" 2>&1 \
+  || { tail -20 "$work/log" >&2; echo "build-zxing: pip could not download zxing-cpp $version's source distribution (above)" >&2; exit 1; }
+tar -xzf "$work/zxing_cpp-$version.tar.gz" -C "$work"
 # The reader, the writer with its bundled libzint, and the C API; shared, with Debian's compilers.
 cmake -S "$work/zxing_cpp-$version/core" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr/local \
   -DBUILD_SHARED_LIBS=ON -DZXING_READERS=ON -DZXING_WRITERS=NEW -DZXING_USE_BUNDLED_ZINT=ON -DZXING_C_API=ON \

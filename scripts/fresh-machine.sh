@@ -79,6 +79,14 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 # has: without it "localhost" does not resolve (chromium-driver's clients connect to it by name).
 [ -e "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 
+# A machine on this network trusts the certificate authorities its administrator installed (a
+# network that inspects TLS has its own): so does the new root, for PyPI over HTTPS. Installing
+# ca-certificates below adds them to the root's bundle.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
+
 # What Swift's own installation guide lists for Debian 12 (with libncurses6, which its driver
 # needs), and git, which cloning and package resolution need. Nothing of the project's.
 say "installing Swift's prerequisites"

@@ -10,7 +10,7 @@ for argument in "$@"; do
   esac
 done
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libheif-dev libexif-dev libpng-dev pkg-config
-  cmake g++ make curl ca-certificates libdlib-dev libblas-dev liblapack-dev)
+  cmake g++ make python3-pip ca-certificates libdlib-dev libblas-dev liblapack-dev)
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private
