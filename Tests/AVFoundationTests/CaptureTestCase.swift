@@ -238,11 +238,16 @@ enum PixelStatistics {
     }
 }
 
-/// What a run of captured audio sounds like: the left channel's frequency, by counting rising zero crossings.
+/// What a run of captured audio sounds like: the left channel's frequency, from the time between rising zero crossings.
 enum ToneAnalysis {
+    /// The tone's frequency in hertz.
+    /// The period is the median time between rising crossings (each placed between its two samples
+    /// by interpolation), so a moment of silence, when the player falls behind under emulation,
+    /// lengthens one period and leaves the median alone.
     static func frequency(_ buffers: [CMSampleBuffer]) -> Double {
-        var crossings = 0, frames = 0
+        var crossings: [Double] = []
         var previous: Int16 = 0
+        var position = 0
         var rate = 0.0
         for buffer in buffers {
             guard let block = buffer.dataBuffer, let asbd = buffer.formatDescription?.audioStreamBasicDescription else { continue }
@@ -251,11 +256,15 @@ enum ToneAnalysis {
             let samples = block.bytes.assumingMemoryBound(to: Int16.self)
             for frame in 0..<(block.length / (2 * channels)) {
                 let sample = samples[frame * channels]
-                if previous < 0, sample >= 0 { crossings += 1 }
+                if previous < 0, sample >= 0 {
+                    crossings.append(Double(position - 1) + Double(-Int(previous)) / Double(Int(sample) - Int(previous)))
+                }
                 previous = sample
-                frames += 1
+                position += 1
             }
         }
-        return frames > 0 ? Double(crossings) * rate / Double(frames) : 0
+        guard crossings.count > 2, rate > 0 else { return 0 }
+        let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()
+        return rate / periods[periods.count / 2]
     }
 }
