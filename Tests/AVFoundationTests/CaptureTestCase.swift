@@ -241,6 +241,7 @@ enum PixelStatistics {
 /// What a run of captured audio sounds like: the left channel's frequency, from the time between rising zero crossings.
 enum ToneAnalysis {
     /// The tone's frequency in hertz.
+    ///
     /// The period is the median time between rising crossings (each placed between its two samples
     /// by interpolation), so a moment of silence, when the player falls behind under emulation,
     /// lengthens one period and leaves the median alone.
