@@ -38,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.
         .target(name: "CFaceDetection", linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        .target(name: "CPictureFilters", linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("png16")]),
 
         // Media types and geometry, spelled as Apple spells them.
@@ -51,7 +52,7 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["CoreVideo"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CPhotoCodecs", "CZXing", "CFaceDetection"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),

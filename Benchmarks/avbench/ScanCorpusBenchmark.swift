@@ -90,7 +90,7 @@ enum ScanCorpusBenchmark {
     }
 
     struct Score {
-        var read = 0, missed = 0, falseReads = 0, crashes = 0, seconds = 0.0
+        var read = 0, missed = 0, falseReads = 0, crashes = 0, seconds = 0.0, cpuSeconds: Double?
         var missedNames: [String] = []
         mutating func count(_ codes: [String], for picture: Picture) {
             if let expected = picture.expected {
@@ -124,9 +124,10 @@ enum ScanCorpusBenchmark {
                 if status < 0 || status >= 128 { score.crashes += 1 }
                 score.count(output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }, for: picture)
             }
-            let started = now()
+            let started = now(), cpuBefore = childCPUSeconds()
             _ = runProcess(command(pictures.map(\.url.path)))
             score.seconds = now() - started
+            score.cpuSeconds = childCPUSeconds() - cpuBefore
             scores.append((name, score))
         }
         if FileManager.default.isExecutableFile(atPath: tool) {
@@ -170,14 +171,44 @@ enum ScanCorpusBenchmark {
             print("  (ZXing-C++'s Python module is not in .build/bench-python: scripts/bench.sh installs it)")
         }
         for (name, score) in scores {
-            print(String(format: "  %@: read %d of %d (%.0f %%), %d false reads, %d crashes, %.2f s for all (%.1f ms a picture)",
+            print(String(format: "  %@: read %d of %d (%.0f %%), %d false reads, %d crashes, %.2f s for all (%.1f ms a picture)%@",
                          name, score.read, codes, Double(score.read) / Double(codes) * 100, score.falseReads, score.crashes,
-                         score.seconds, score.seconds / Double(pictures.count) * 1000))
+                         score.seconds, score.seconds / Double(pictures.count) * 1000,
+                         score.cpuSeconds.map { String(format: ", %.2f s of CPU", $0) } ?? ""))
             print("    missed: " + score.missedNames.joined(separator: " "))
         }
+        try attemptCosts(pictures)
         if let ours = scores.first(where: { $0.0.hasPrefix("avcapture") })?.1, let zbar = scores.first(where: { $0.0 == "zbarimg" })?.1 {
-            print(String(format: "  avcapture/zbarimg: %.2fx the time (one process reading every picture, each), %+d codes read",
-                         ours.seconds / zbar.seconds, ours.read - zbar.read))
+            print(String(format: "  avcapture/zbarimg: %.2fx the time and %.2fx the CPU time (one process reading every picture, each), %+d codes read",
+                         ours.seconds / zbar.seconds, (ours.cpuSeconds ?? 0) / (zbar.cpuSeconds ?? 1), ours.read - zbar.read))
+        }
+    }
+
+    /// In this process, what each of the still reader's attempts costs over the corpus and how
+    /// many codes it is the first to find (each attempt runs only where the ones before found nothing).
+    static func attemptCosts(_ pictures: [Picture]) throws {
+        let reader = CodeReader(symbologies: Set(CodeSymbology.allCases))
+        var seconds: [CodeReader.StillAttempt: Double] = [:], found: [CodeReader.StillAttempt: Int] = [:], runs: [CodeReader.StillAttempt: Int] = [:]
+        for picture in pictures {
+            let image = try GreyPicture.decode(Data(contentsOf: picture.url))
+            for attempt in CodeReader.StillAttempt.allCases {
+                let started = now()
+                let codes = reader.readStill(image, attempts: [attempt]).codes
+                seconds[attempt, default: 0] += now() - started
+                runs[attempt, default: 0] += 1
+                if !codes.isEmpty {
+                    if let expected = picture.expected, codes.contains(where: { $0.text.map { matches($0, expected, picture.symbology) } ?? false }) {
+                        found[attempt, default: 0] += 1
+                    }
+                    break
+                }
+            }
+        }
+        print("  avcapture's still reader, attempt by attempt (in this process):")
+        for attempt in CodeReader.StillAttempt.allCases {
+            let total = seconds[attempt] ?? 0, count = runs[attempt] ?? 0
+            print(String(format: "    %@: %d pictures, %.0f ms (%.1f ms each), first to read %d", attempt.rawValue, count, total * 1000,
+                         count > 0 ? total * 1000 / Double(count) : 0, found[attempt] ?? 0))
         }
     }
 

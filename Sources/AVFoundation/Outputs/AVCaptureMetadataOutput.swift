@@ -147,15 +147,16 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
 }
 
 extension AVCaptureMetadataOutput {
-    /// The machine-readable codes of `types` in a still picture (JPEG, PNG, PGM or PPM), with the
-    /// same reader the output uses, their corners normalized to the picture (Linux). Throws when
-    /// the picture cannot be read.
+    /// The machine-readable codes of `types` in a still picture (JPEG, PNG, PGM or PPM), their
+    /// corners normalized to the picture (Linux). The output's reader looks first; where it finds
+    /// nothing, the picture is looked at again thresholded at one level, at half size, sharpened,
+    /// and turned either way. Throws when the picture cannot be read.
     public static func machineReadableCodes(inImageData data: Data, types: [AVMetadataObject.ObjectType],
                                             maximumCount: Int = 4) throws -> [AVMetadataMachineReadableCodeObject] {
         let picture = try GreyPicture.decode(data)
         let reader = CodeReader(symbologies: Set(types.compactMap(\.codeSymbology)), maximumCodes: maximumCount)
         let width = CGFloat(picture.width), height = CGFloat(picture.height)
-        return reader.read(picture).map { code in
+        return reader.readStill(picture).map { code in
             AVMetadataMachineReadableCodeObject(
                 type: AVMetadataObject.ObjectType(rawValue: code.symbology.rawValue), time: .invalid, duration: .invalid,
                 corners: code.corners.map { CGPoint(x: $0.x / width, y: $0.y / height) }, stringValue: code.text, payloadData: Data(code.bytes))

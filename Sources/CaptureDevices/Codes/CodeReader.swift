@@ -23,22 +23,40 @@ package struct DetectedCode: Sendable, Equatable {
 package final class CodeReader: @unchecked Sendable {
     package let symbologies: Set<CodeSymbology>
     package let maximumCodes: Int
+    private let formats: [ZXing_BarcodeFormat]
     private let options: OpaquePointer
 
     /// A reader of `symbologies` that reports at most `maximumCodes` codes a picture.
     package init(symbologies: Set<CodeSymbology>, maximumCodes: Int = 4) {
         self.symbologies = symbologies
         self.maximumCodes = max(1, maximumCodes)
-        options = ZXing_ReaderOptions_new()
         var formats: [ZXing_BarcodeFormat] = []
         for symbology in CodeSymbology.allCases where symbologies.contains(symbology) {
             for format in symbology.readerFormats where !formats.contains(format) { formats.append(format) }
         }
-        ZXing_ReaderOptions_setFormats(options, formats, Int32(formats.count))
-        ZXing_ReaderOptions_setMaxNumberOfSymbols(options, Int32(self.maximumCodes))
+        self.formats = formats
+        options = Self.options(formats: formats, maximumCodes: self.maximumCodes, binarizer: ZXing_Binarizer_LocalAverage)
     }
 
     deinit { ZXing_ReaderOptions_delete(options) }
+
+    /// ZXing's options for reading `formats` with `binarizer`; the caller deletes them.
+    static func options(formats: [ZXing_BarcodeFormat], maximumCodes: Int, binarizer: ZXing_Binarizer) -> OpaquePointer {
+        let options = ZXing_ReaderOptions_new()!
+        ZXing_ReaderOptions_setFormats(options, formats, Int32(formats.count))
+        ZXing_ReaderOptions_setMaxNumberOfSymbols(options, Int32(maximumCodes))
+        ZXing_ReaderOptions_setBinarizer(options, binarizer)
+        return options
+    }
+
+    /// Options like the reader's own but with `binarizer`, and without ZXing's own second looks
+    /// (inverted and downscaled); the caller deletes them.
+    func options(binarizer: ZXing_Binarizer) -> OpaquePointer {
+        let options = Self.options(formats: formats, maximumCodes: maximumCodes, binarizer: binarizer)
+        ZXing_ReaderOptions_setTryInvert(options, false)
+        ZXing_ReaderOptions_setTryDownscale(options, false)
+        return options
+    }
 
     /// The pixel formats the reader reads.
     package static let readableFormats: Set<OSType> = [
@@ -69,7 +87,7 @@ package final class CodeReader: @unchecked Sendable {
 
     /// The codes in a picture in memory (`format` one of ZXing's, `pixelStride` bytes between pixels).
     func read(luma bytes: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int, format: ZXing_ImageFormat, pixelStride: Int32,
-              region: CGRect?) -> [DetectedCode] {
+              region: CGRect?, options: OpaquePointer? = nil) -> [DetectedCode] {
         guard let view = ZXing_ImageView_new(bytes, Int32(width), Int32(height), format, Int32(rowStride), pixelStride) else { return [] }
         defer { ZXing_ImageView_delete(view) }
         var origin = CGPoint.zero
@@ -79,7 +97,7 @@ package final class CodeReader: @unchecked Sendable {
             ZXing_ImageView_crop(view, Int32(crop.minX), Int32(crop.minY), Int32(crop.width), Int32(crop.height))
             origin = crop.origin
         }
-        guard let barcodes = ZXing_ReadBarcodes(view, options) else { return [] }
+        guard let barcodes = ZXing_ReadBarcodes(view, options ?? self.options) else { return [] }
         defer { ZXing_Barcodes_delete(barcodes) }
         var codes: [DetectedCode] = []
         for index in 0..<ZXing_Barcodes_size(barcodes) {
