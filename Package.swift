@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CoreGraphics", targets: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .library(name: "QuartzCore", targets: ["QuartzCore"]),
         .library(name: "ImageIO", targets: ["ImageIO"]),
+        .library(name: "CoreImage", targets: ["CoreImage", "_Testing_CoreImage"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
@@ -50,12 +51,16 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
         // Image I/O's property keys, the vocabulary of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo"]),
+        // Core Image's barcode descriptors, the symbols a metadata output's codes describe.
+        .target(name: "CoreImage"),
+        // The cross-import overlay Swift Testing expects beside CoreImage (see its one file).
+        .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // The capture graph, devices, outputs and errors.
-        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
+        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
         .target(name: "Photos"),

@@ -1,9 +1,11 @@
 // `import AVFoundation` gives what it gives on Apple's platforms: Foundation (and with it
-// Dispatch and the C library), the Core Graphics geometry, Core Media and Core Video.
+// Dispatch and the C library), the Core Graphics geometry, Core Media and Core Video, and Core
+// Image's barcode descriptors, which the metadata output's code objects carry.
 @_exported import Foundation
 @_exported import CoreGraphics
 @_exported import CoreMedia
 @_exported import CoreVideo
 @_exported import ImageIO
+@_exported import CoreImage
 @_exported import class CaptureDevices.VirtualScene
 @_exported import class QuartzCore.CALayer

@@ -21,9 +21,11 @@
 //     bodies and salient objects (.humanBody, .catBody, .dogBody, .salientObject; no detector for them in Debian)
 //     requiredMetadataObjectTypesForCinematicVideoCapture and other Cinematic Video API
 // extension AVMetadataMachineReadableCodeObject
-//     var descriptor: CIBarcodeDescriptor? { get }  (Core Image; the payload's bytes are `payloadData`, a Linux extension)
-// AVCaptureVideoPreviewLayer: implemented (geometry, conversions, frames for drawing); the browser live view
-//     (avcapture preview) is still to come.
+//     descriptor for Aztec and PDF417 codes (nil: ZXing-C++ does not tell a compact Aztec code from a
+//     full one, nor a PDF417 code's rows and columns); QR and Data Matrix codes have theirs, with
+//     errorCorrectedPayload in the simplest encodation of the payload, not the symbol's own codewords
+// AVCaptureVideoPreviewLayer: implemented (geometry, conversions, frames for drawing, the browser live view
+//     of avcapture preview); no Core Animation compositing (Linux has none).
 
 // MARK: Devices
 

@@ -85,6 +85,12 @@ final class MetadataOutputTests: CaptureTestCase {
             XCTAssertEqual(code.corners.count, 4)
             XCTAssertTrue(code.bounds.contains(CGPoint(x: 0.5, y: 0.55)), "\(symbology): \(code.bounds)")
             XCTAssertGreaterThan(code.time.seconds, 0)
+            // Core Image's descriptor where the reader tells enough of the symbol: QR and Data Matrix codes.
+            switch symbology {
+            case .qr: XCTAssertTrue(code.descriptor is CIQRCodeDescriptor, "\(String(describing: code.descriptor))")
+            case .dataMatrix: XCTAssertTrue(code.descriptor is CIDataMatrixCodeDescriptor, "\(String(describing: code.descriptor))")
+            default: XCTAssertNil(code.descriptor, "\(symbology)")
+            }
             if symbology.isMatrix {
                 let placed = try XCTUnwrap(scene.symbolCorners(ofCode: id))
                 for (found, expected) in zip(code.corners, placed) {

@@ -14,12 +14,51 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
     public let stringValue: String?
     /// The code's payload as the bytes it carries (a Linux extension: Apple gives them through Core Image's descriptors).
     public let payloadData: Data
+    /// A barcode description for use in Core Image: a `CIQRCodeDescriptor` for QR codes and a
+    /// `CIDataMatrixCodeDescriptor` for Data Matrix codes, nil for other types.
+    ///
+    /// On Linux the symbol's version, error correction level and mask come from the symbol read;
+    /// its `errorCorrectedPayload` holds the payload in the symbology's simplest encodation
+    /// (a QR code's byte mode, a Data Matrix code's ASCII), which a codeword parser reads back to
+    /// `payloadData`, not the symbol's own codewords, which the reader does not return. Aztec and
+    /// PDF417 codes have none: the reader does not tell a compact Aztec code from a full one, nor a
+    /// PDF417 code's rows and columns.
+    public let descriptor: CIBarcodeDescriptor?
 
-    init(type: ObjectType, time: CMTime, duration: CMTime, corners: [CGPoint], stringValue: String?, payloadData: Data) {
+    init(type: ObjectType, time: CMTime, duration: CMTime, corners: [CGPoint], stringValue: String?, payloadData: Data,
+         descriptor: CIBarcodeDescriptor?) {
         self.corners = corners
         self.stringValue = stringValue
         self.payloadData = payloadData
+        self.descriptor = descriptor
         super.init(type: type, time: time, duration: duration, bounds: Self.boundingBox(of: corners))
+    }
+
+    /// The object for a code read from a picture of `size` pixels, its corners normalized to the picture.
+    convenience init(_ code: DetectedCode, in size: CGSize, time: CMTime, duration: CMTime) {
+        self.init(type: ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
+                  corners: code.corners.map { CGPoint(x: $0.x / size.width, y: $0.y / size.height) }, stringValue: code.text,
+                  payloadData: Data(code.bytes), descriptor: Self.descriptor(of: code))
+    }
+
+    /// Core Image's description of a QR or Data Matrix code's symbol, from what the reader reports of it.
+    static func descriptor(of code: DetectedCode) -> CIBarcodeDescriptor? {
+        switch code.symbology {
+        case .qr:
+            let levels: [String: CIQRCodeDescriptor.ErrorCorrectionLevel] = ["L": .levelL, "M": .levelM, "Q": .levelQ, "H": .levelH]
+            guard let version = Int(code.symbol.version), let mask = code.symbol.dataMask, let level = levels[code.symbol.errorCorrectionLevel] else {
+                return nil
+            }
+            return CIQRCodeDescriptor(payload: Data(SymbolCodewords.qrCode(code.bytes, version: version)), symbolVersion: version,
+                                      maskPattern: UInt8(clamping: mask), errorCorrectionLevel: level)
+        case .dataMatrix:
+            let size = code.symbol.version.split(separator: "x").compactMap { Int($0) }
+            guard size.count == 2 else { return nil }
+            return CIDataMatrixCodeDescriptor(payload: Data(SymbolCodewords.dataMatrix(code.bytes)), rowCount: size[0], columnCount: size[1],
+                                              eccVersion: .v200)
+        default:
+            return nil
+        }
     }
 
     /// The smallest rectangle holding every corner.
@@ -32,7 +71,7 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
 
     override func transformed(rect convert: (CGRect) -> CGRect, point: (CGPoint) -> CGPoint) -> AVMetadataObject {
         AVMetadataMachineReadableCodeObject(type: type, time: time, duration: duration, corners: corners.map(point),
-                                            stringValue: stringValue, payloadData: payloadData)
+                                            stringValue: stringValue, payloadData: payloadData, descriptor: descriptor)
     }
 
     /// A description such as `<AVMetadataMachineReadableCodeObject: org.iso.QRCode "hello">`.

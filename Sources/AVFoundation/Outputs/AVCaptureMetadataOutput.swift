@@ -155,11 +155,7 @@ extension AVCaptureMetadataOutput {
                                             maximumCount: Int = 4) throws -> [AVMetadataMachineReadableCodeObject] {
         let picture = try GreyPicture.decode(data)
         let reader = CodeReader(symbologies: Set(types.compactMap(\.codeSymbology)), maximumCodes: maximumCount)
-        let width = CGFloat(picture.width), height = CGFloat(picture.height)
-        return reader.readStill(picture).map { code in
-            AVMetadataMachineReadableCodeObject(
-                type: AVMetadataObject.ObjectType(rawValue: code.symbology.rawValue), time: .invalid, duration: .invalid,
-                corners: code.corners.map { CGPoint(x: $0.x / width, y: $0.y / height) }, stringValue: code.text, payloadData: Data(code.bytes))
-        }
+        let size = CGSize(width: picture.width, height: picture.height)
+        return reader.readStill(picture).map { AVMetadataMachineReadableCodeObject($0, in: size, time: .invalid, duration: .invalid) }
     }
 }

@@ -140,9 +140,7 @@ final class MetadataDetection: @unchecked Sendable {
             let ids = job.faces ? tracker.identify(faceBounds, at: time.seconds) : []
             guard !codes.isEmpty || !faces.isEmpty || lastHadObjects else { continue }
             var objects: [AVMetadataObject] = codes.map { code in
-                AVMetadataMachineReadableCodeObject(
-                    type: AVMetadataObject.ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
-                    corners: code.corners.map { CGPoint(x: $0.x / width, y: $0.y / height) }, stringValue: code.text, payloadData: Data(code.bytes))
+                AVMetadataMachineReadableCodeObject(code, in: CGSize(width: width, height: height), time: time, duration: duration)
             }
             for (index, face) in faces.enumerated() {
                 objects.append(AVMetadataFaceObject(faceID: ids[index], time: time, duration: duration, bounds: faceBounds[index],

@@ -13,6 +13,34 @@ package struct DetectedCode: Sendable, Equatable {
     /// The symbol's corners in pixels of the picture read, in the code's own top-left,
     /// top-right, bottom-right, bottom-left order (a 1D code's are the ends of the lines read).
     package var corners: [CGPoint]
+    /// What the reader tells of the symbol beyond its payload.
+    package var symbol = SymbolFacts()
+
+    /// A code found at `corners`.
+    package init(symbology: CodeSymbology, text: String?, bytes: [UInt8], corners: [CGPoint], symbol: SymbolFacts = SymbolFacts()) {
+        self.symbology = symbology
+        self.text = text
+        self.bytes = bytes
+        self.corners = corners
+        self.symbol = symbol
+    }
+}
+
+/// What ZXing-C++ reports of a symbol beyond its payload, as it spells it; empty where it reports nothing.
+package struct SymbolFacts: Sendable, Equatable {
+    /// The symbol's version: a QR code's 1 to 40 (or M1 to M4), a Data Matrix code's rows x columns ("12x12"), an Aztec code's layers.
+    package var version = ""
+    /// The error correction level: a QR code's L, M, Q or H; a PDF417 or Aztec code's share of error correction codewords ("23%").
+    package var errorCorrectionLevel = ""
+    /// A QR code's data mask, 0 to 7.
+    package var dataMask: Int?
+
+    /// Facts from nothing.
+    package init(version: String = "", errorCorrectionLevel: String = "", dataMask: Int? = nil) {
+        self.version = version
+        self.errorCorrectionLevel = errorCorrectionLevel
+        self.dataMask = dataMask
+    }
 }
 
 /// Reads machine-readable codes from pictures with ZXing-C++ 3, straight from the picture's
@@ -191,7 +219,16 @@ package final class CodeReader: @unchecked Sendable {
         let corners = [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map {
             CGPoint(x: CGFloat($0.x) + origin.x, y: CGFloat($0.y) + origin.y)
         }
-        return DetectedCode(symbology: symbology, text: text, bytes: bytes, corners: corners)
+        let symbol = SymbolFacts(version: extra(barcode, "Version"), errorCorrectionLevel: extra(barcode, "ECLevel"),
+                                 dataMask: Int(extra(barcode, "DataMask")))
+        return DetectedCode(symbology: symbology, text: text, bytes: bytes, corners: corners, symbol: symbol)
+    }
+
+    /// One of ZXing's extra facts about a barcode ("" when it has none).
+    private static func extra(_ barcode: OpaquePointer, _ key: String) -> String {
+        guard let raw = ZXing_Barcode_extra(barcode, key) else { return "" }
+        defer { ZXing_free(raw) }
+        return String(cString: raw)
     }
 
     /// The eight digits of a UPC-E code from the 12- or 13-digit number it stands for (zero suppression reversed).
