@@ -11,6 +11,8 @@ public final class QRCodeScanner: NSObject, AVCaptureMetadataOutputObjectsDelega
     public private(set) var scannedCodes: [String] = []
     /// Where the last code was in the preview, or zero when none is in view.
     public private(set) var highlightFrame: CGRect = .zero
+    /// The last QR code's symbol version and error correction level, from its Core Image descriptor.
+    public private(set) var lastQRSymbol: (version: Int, level: CIQRCodeDescriptor.ErrorCorrectionLevel)?
 
     public enum SetupError: Error { case noCamera, cannotAddInput, cannotAddOutput }
 
@@ -78,6 +80,9 @@ public final class QRCodeScanner: NSObject, AVCaptureMetadataOutputObjectsDelega
             guard let stringValue = readableObject.stringValue else { return }
             let barCodeObject = previewLayer?.transformedMetadataObject(for: metadataObject)
             highlightFrame = barCodeObject?.bounds ?? .zero
+            if let descriptor = readableObject.descriptor as? CIQRCodeDescriptor {
+                lastQRSymbol = (descriptor.symbolVersion, descriptor.errorCorrectionLevel)
+            }
             if scannedCodes.last != stringValue { scannedCodes.append(stringValue) }
         }
     }

@@ -97,6 +97,8 @@ final class AppleStyleCodeTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while scanner.scannedCodes.isEmpty, Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.02)) }
         XCTAssertEqual(scanner.scannedCodes, ["https://example.com/menu"])
+        let qrSymbol = try XCTUnwrap(scanner.lastQRSymbol, "the code's Core Image descriptor")
+        XCTAssertTrue((1...40).contains(qrSymbol.version))
         // The session's default preset (.high) streams 16:9: filling a 640x480 view, it is scaled
         // to 853x480 and its sides are cut, so the highlight is the symbol's place in that picture.
         let dimensions = CMVideoFormatDescriptionGetDimensions(camera.activeFormat.formatDescription)
