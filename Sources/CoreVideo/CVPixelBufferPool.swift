@@ -41,7 +41,7 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     /// Returns a free buffer, making one if the limit allows, or `nil` when every buffer is in use.
     package func dequeue(threshold: Int? = nil) -> CVPixelBuffer? {
         buffers.withLock { buffers in
-            for index in buffers.indices where isKnownUniquelyReferenced(&buffers[index]) {
+            for index in buffers.indices where isOnlyReferencedByPool(&buffers[index]) {
                 return buffers[index]
             }
             let limit = [threshold, maximumBufferCount].compactMap { $0 }.min()

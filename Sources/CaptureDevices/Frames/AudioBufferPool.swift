@@ -1,4 +1,5 @@
 import CoreMedia
+import CoreVideo
 import Foundation
 
 /// A fixed set of audio sample buffers, each with its own block of samples.
@@ -23,7 +24,7 @@ package final class AudioBufferPool: @unchecked Sendable {
 
     /// The index of a free buffer, or nil when clients hold them all.
     package func dequeue() -> Int? {
-        for index in shells.indices where isKnownUniquelyReferenced(&shells[index]) { return index }
+        for index in shells.indices where isOnlyReferencedByPool(&shells[index]) { return index }
         return nil
     }
 

@@ -42,9 +42,9 @@ package final class VideoFramePool: @unchecked Sendable {
     /// Returns a free frame's pixel buffer and sample buffer, the sample buffer emptied, or `nil` if all are held.
     package func dequeue() -> (CVPixelBuffer, CMSampleBuffer)? {
         slots.withLock { slots in
-            for index in slots.indices where isKnownUniquelyReferenced(&slots[index].sampleBuffer) {
+            for index in slots.indices where isOnlyReferencedByPool(&slots[index].sampleBuffer) {
                 slots[index].sampleBuffer.imageBufferStorage = nil
-                guard isKnownUniquelyReferenced(&slots[index].pixelBuffer) else { continue }
+                guard isOnlyReferencedByPool(&slots[index].pixelBuffer) else { continue }
                 let sample = slots[index].sampleBuffer
                 sample.reset()
                 return (slots[index].pixelBuffer, sample)
@@ -86,7 +86,7 @@ package final class SampleBufferShellPool: @unchecked Sendable {
     /// Returns an emptied shell, or a new one when all are held.
     package func dequeue() -> CMSampleBuffer {
         shells.withLock { shells in
-            for index in shells.indices where isKnownUniquelyReferenced(&shells[index]) {
+            for index in shells.indices where isOnlyReferencedByPool(&shells[index]) {
                 shells[index].reset()
                 return shells[index]
             }

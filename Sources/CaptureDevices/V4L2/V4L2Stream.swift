@@ -132,9 +132,9 @@ final class V4L2Stream: @unchecked Sendable {
 
     /// Gives back to the driver every buffer clients have let go of.
     private func requeueReleased() throws(V4L2Error) {
-        for index in shells.indices where outstanding[index] && isKnownUniquelyReferenced(&shells[index]) {
+        for index in shells.indices where outstanding[index] && isOnlyReferencedByPool(&shells[index]) {
             shells[index].imageBufferStorage = nil
-            if isKnownUniquelyReferenced(&wrappers[index]) { try queue(index) }
+            if isOnlyReferencedByPool(&wrappers[index]) { try queue(index) }
         }
     }
 
