@@ -140,20 +140,34 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     private var inCallback = false
     private var retained: [CMSampleBuffer] = []
 
+    /// How the collector behaves; a test sets it while frames arrive on the delivery queue, so
+    /// it is read and written under the lock.
+    private struct Settings {
+        var work: TimeInterval = 0
+        var framesToRetain = 0
+        var measures = false
+        var keepsAudio = true
+        var audioBuffersToKeep = Int.max
+        var onFrame: ((CMSampleBuffer) -> Void)?
+    }
+    private var settings = Settings()
+    private func setting<Value>(_ path: KeyPath<Settings, Value>) -> Value { lock.lock(); defer { lock.unlock() }; return settings[keyPath: path] }
+    private func set<Value>(_ path: WritableKeyPath<Settings, Value>, _ value: Value) { lock.lock(); settings[keyPath: path] = value; lock.unlock() }
+
     /// Time spent in each video callback.
-    var work: TimeInterval = 0
+    var work: TimeInterval { get { setting(\.work) } set { set(\.work, newValue) } }
     /// How many frames to hold on to rather than return.
-    var framesToRetain = 0
+    var framesToRetain: Int { get { setting(\.framesToRetain) } set { set(\.framesToRetain, newValue) } }
     /// Whether to measure pixel statistics.
-    var measures = false
+    var measures: Bool { get { setting(\.measures) } set { set(\.measures, newValue) } }
     /// Whether to keep audio buffers; a client that keeps them all starves the microphone.
-    var keepsAudio = true
+    var keepsAudio: Bool { get { setting(\.keepsAudio) } set { set(\.keepsAudio, newValue) } }
     /// How many audio buffers to keep at most.
-    var audioBuffersToKeep = Int.max
+    var audioBuffersToKeep: Int { get { setting(\.audioBuffersToKeep) } set { set(\.audioBuffersToKeep, newValue) } }
     private var _audioCount = 0
     var audioBufferCount: Int { lock.lock(); defer { lock.unlock() }; return _audioCount }
     /// Called with each frame, on the delivery queue.
-    var onFrame: ((CMSampleBuffer) -> Void)?
+    var onFrame: ((CMSampleBuffer) -> Void)? { get { setting(\.onFrame) } set { set(\.onFrame, newValue) } }
 
     init(label: String = "collector") {
         queue = DispatchQueue(label: label)
@@ -171,8 +185,11 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
 
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let onQueue = DispatchQueue.getSpecific(key: key) == 1
+        lock.lock()
+        let settings = self.settings
+        lock.unlock()
         if output is AVCaptureAudioDataOutput {
-            lock.lock(); _audioCount += 1; if keepsAudio, _audio.count < audioBuffersToKeep { _audio.append(sampleBuffer) }; lock.unlock()
+            lock.lock(); _audioCount += 1; if settings.keepsAudio, _audio.count < settings.audioBuffersToKeep { _audio.append(sampleBuffer) }; lock.unlock()
             return
         }
         lock.lock(); inCallback = true; lock.unlock()
@@ -180,14 +197,14 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
         var frame = Frame(presentationTime: sampleBuffer.presentationTimeStamp, width: image.map(CVPixelBufferGetWidth) ?? 0,
                           height: image.map(CVPixelBufferGetHeight) ?? 0, pixelFormat: image.map(CVPixelBufferGetPixelFormatType) ?? 0,
                           onQueue: onQueue, pixelBufferID: image.map(ObjectIdentifier.init), output: ObjectIdentifier(output))
-        if measures, let image { (frame.meanLuma, frame.meanBGR) = PixelStatistics.measure(image) }
-        onFrame?(sampleBuffer)
-        if work > 0 { Thread.sleep(forTimeInterval: work) }
+        if settings.measures, let image { (frame.meanLuma, frame.meanBGR) = PixelStatistics.measure(image) }
+        settings.onFrame?(sampleBuffer)
+        if settings.work > 0 { Thread.sleep(forTimeInterval: settings.work) }
         frame.callbackEnd = CMClockGetTime(CMClockGetHostTimeClock())
         lock.lock()
         _frames.append(frame)
         _events.append(.frame(frame.presentationTime))
-        if retained.count < framesToRetain { retained.append(sampleBuffer) }
+        if retained.count < settings.framesToRetain { retained.append(sampleBuffer) }
         inCallback = false
         lock.unlock()
     }
