@@ -3,6 +3,7 @@
 #include <pulse/pulseaudio.h>
 #include <pulse/simple.h>
 #include <pulse/error.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,7 +176,9 @@ struct cpulse_monitor {
     pa_context *context;
     void (*changed)(void *);
     void *changed_context;
-    volatile int ready, dead;
+    /// Set on the loop's thread, read on any: the monitor's owner asks whether it still stands
+    /// without the loop's lock (which a thread of the loop's own may not take).
+    atomic_int ready, dead;
 };
 
 static void on_monitor_event(pa_context *context, pa_subscription_event_type_t type, uint32_t index, void *userdata) {
@@ -191,15 +194,15 @@ static void on_monitor_state(pa_context *context, void *userdata) {
         pa_context_set_subscribe_callback(context, on_monitor_event, m);
         pa_operation *operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SOURCE | PA_SUBSCRIPTION_MASK_SERVER, NULL, NULL);
         if (operation) pa_operation_unref(operation);
-        m->ready = 1;
+        atomic_store(&m->ready, 1);
         pa_threaded_mainloop_signal(m->loop, 0);
         break;
     }
     case PA_CONTEXT_FAILED:
     case PA_CONTEXT_TERMINATED:
-        m->dead = 1;
+        atomic_store(&m->dead, 1);
         pa_threaded_mainloop_signal(m->loop, 0);
-        if (m->ready && m->changed) m->changed(m->changed_context);
+        if (atomic_load(&m->ready) && m->changed) m->changed(m->changed_context);
         break;
     default:
         break;
@@ -224,16 +227,16 @@ cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context
     }
     long long deadline = now_ms() + timeout_ms;
     pa_threaded_mainloop_lock(m->loop);
-    while (!m->ready && !m->dead && now_ms() < deadline) {
+    while (!atomic_load(&m->ready) && !atomic_load(&m->dead) && now_ms() < deadline) {
         // The loop's wait has no deadline: look again every few milliseconds.
         pa_threaded_mainloop_unlock(m->loop);
         struct timespec pause = {0, 5 * 1000 * 1000};
         nanosleep(&pause, NULL);
         pa_threaded_mainloop_lock(m->loop);
     }
-    int ready = m->ready && !m->dead;
+    int ready = atomic_load(&m->ready) && !atomic_load(&m->dead);
     if (ready) { m->changed = changed; m->changed_context = context; }
-    else *error = m->dead ? -pa_context_errno(m->context) : -PA_ERR_TIMEOUT;
+    else *error = atomic_load(&m->dead) ? -pa_context_errno(m->context) : -PA_ERR_TIMEOUT;
     pa_threaded_mainloop_unlock(m->loop);
     if (!ready) {
         if (*error == 0) *error = -PA_ERR_CONNECTIONREFUSED;
@@ -244,7 +247,7 @@ cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context
     return m;
 }
 
-int cpulse_monitor_is_alive(cpulse_monitor *m) { return !m->dead; }
+int cpulse_monitor_is_alive(cpulse_monitor *m) { return !atomic_load(&m->dead); }
 
 void cpulse_monitor_free(cpulse_monitor *m) {
     if (!m) return;
