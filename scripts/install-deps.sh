@@ -18,6 +18,9 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   packages+=(pulseaudio pulseaudio-utils sox pipewire pipewire-bin pipewire-pulse wireplumber dbus libimage-exiftool-perl libheif-examples)
   # dlib's 68-point landmark model, for faces' roll and yaw; zint, for codes ZXing-C++ does not draw.
   packages+=(libdlib-data zint)
+  # Streaming servers the live stream output publishes to: nginx's RTMP module and an SRT
+  # listener (the tests start them on loopback; no init system means none starts on its own).
+  lean+=(nginx-light libnginx-mod-rtmp srt-tools)
   # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)

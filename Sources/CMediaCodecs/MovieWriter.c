@@ -7,6 +7,7 @@
 #include <libavutil/audio_fifo.h>
 #include <libavutil/display.h>
 #include <libavutil/opt.h>
+#include <libavutil/time.h>
 #include <libswresample/swresample.h>
 
 // MARK: - FFmpeg's log, handed to the client
@@ -51,7 +52,25 @@ struct cmc_writer {
     int header_written;
     int64_t bytes_muxed;
     int64_t durable_bytes;
+    int live;
+    int64_t timeout_us;
+    int64_t deadline;        // when the network operation under way gives up (av_gettime_relative), 0 for none
 };
+
+// MARK: - Live streams: every network operation has a deadline
+
+static int past_deadline(void *opaque) {
+    cmc_writer *w = opaque;
+    return w->deadline && av_gettime_relative() > w->deadline;
+}
+
+/// Starts the clock of one network operation (a no-op for files).
+static void arm(cmc_writer *w) {
+    if (w->live) w->deadline = av_gettime_relative() + w->timeout_us;
+}
+
+/// The output's I/O error, if it has an I/O context (an RTSP muxer keeps its own connection).
+static int io_error(cmc_writer *w) { return w->format->pb ? w->format->pb->error : 0; }
 
 static const char *codec_name_of(const char *encoder) {
     return encoder && strstr(encoder, "265") ? "hevc" : "h264";
@@ -205,16 +224,25 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     int err = 0;
     cmc_writer *w = av_mallocz(sizeof(cmc_writer));
     if (!w) { *error = AVERROR(ENOMEM); return NULL; }
-    w->fragmented = c->fragmented;
-    w->faststart = c->faststart;
+    w->fragmented = c->fragmented && !c->live;
+    w->faststart = c->faststart && !c->live;
+    w->live = c->live;
+    w->timeout_us = (int64_t)(c->timeout_ms > 0 ? c->timeout_ms : 5000) * 1000;
     w->packet = av_packet_alloc();
     if (!w->packet) { err = AVERROR(ENOMEM); goto fail; }
+    if (c->live) avformat_network_init();
     if ((err = avformat_alloc_output_context2(&w->format, NULL, c->format, c->path)) < 0) goto fail;
+    w->format->interrupt_callback = (AVIOInterruptCB){past_deadline, w};
     if (c->video_passthrough) { if ((err = add_passthrough_stream(w, c, 1)) < 0) goto fail; }
     else if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
     if (c->audio_passthrough) { if ((err = add_passthrough_stream(w, c, 0)) < 0) goto fail; }
     else if (c->has_audio && (err = open_audio(w, c)) < 0) goto fail;
-    if ((err = avio_open(&w->format->pb, c->path, AVIO_FLAG_WRITE)) < 0) goto fail;
+    if (!(w->format->oformat->flags & AVFMT_NOFILE)) {
+        arm(w);
+        err = avio_open2(&w->format->pb, c->path, AVIO_FLAG_WRITE, &w->format->interrupt_callback, NULL);
+        w->deadline = 0;
+        if (err < 0) goto fail;
+    }
     *error = 0;
     return w;
 fail:
@@ -230,16 +258,23 @@ int cmc_writer_set_metadata(cmc_writer *w, const char *key, const char *value) {
 static int write_header(cmc_writer *w) {
     if (w->header_written) return 0;
     AVDictionary *options = NULL;
-    if (w->fragmented) av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+use_metadata_tags", 0);
+    if (w->live) {
+        // RTSP over TCP: what servers accept by default, and nothing is lost on the way.
+        if (strcmp(w->format->oformat->name, "rtsp") == 0) av_dict_set(&options, "rtsp_transport", "tcp", 0);
+        // FLV over RTMP cannot seek back to write the duration and size.
+        if (strcmp(w->format->oformat->name, "flv") == 0) av_dict_set(&options, "flvflags", "no_duration_filesize", 0);
+    } else if (w->fragmented) av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+use_metadata_tags", 0);
     else av_dict_set(&options, "movflags", w->faststart ? "+faststart+use_metadata_tags" : "+use_metadata_tags", 0);
+    arm(w);
     int err = avformat_write_header(w->format, &options);
+    w->deadline = 0;
     av_dict_free(&options);
     if (err < 0) return err;
-    avio_flush(w->format->pb);
+    if (w->format->pb) avio_flush(w->format->pb);
     w->header_written = 1;
-    w->bytes_muxed = avio_tell(w->format->pb);
+    w->bytes_muxed = w->format->pb ? avio_tell(w->format->pb) : 0;
     w->durable_bytes = w->bytes_muxed;
-    return w->format->pb->error;
+    return io_error(w);
 }
 
 static int cut_fragment(cmc_writer *w) {
@@ -264,9 +299,11 @@ static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
         av_packet_rescale_ts(w->packet, ctx->time_base, stream->time_base);
         w->packet->stream_index = stream->index;
         w->bytes_muxed += w->packet->size;
+        arm(w);
         err = av_interleaved_write_frame(w->format, w->packet);
+        w->deadline = 0;
         if (err < 0) return err;
-        if (w->format->pb->error) return w->format->pb->error;
+        if (io_error(w)) return io_error(w);
     }
 }
 
@@ -375,9 +412,11 @@ int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int s
         if ((err = cut_fragment(w)) < 0) { av_packet_unref(w->packet); return err; }
     }
     w->bytes_muxed += size;
+    arm(w);
     err = av_interleaved_write_frame(w->format, w->packet);
+    w->deadline = 0;
     if (err < 0) return err;
-    return w->format->pb->error;
+    return io_error(w);
 }
 
 void cmc_writer_request_fragment(cmc_writer *w) { w->fragment_requested = 1; }
@@ -398,7 +437,11 @@ int cmc_writer_finish(cmc_writer *w) {
         if ((err = avcodec_send_frame(w->audio, NULL)) < 0 && err != AVERROR_EOF) return err;
         if ((err = drain(w, w->audio, w->audio_stream)) < 0) return err;
     }
-    if ((err = av_write_trailer(w->format)) < 0) return err;
+    arm(w);
+    err = av_write_trailer(w->format);
+    w->deadline = 0;
+    if (err < 0) return err;
+    if (!w->format->pb) return 0;
     avio_flush(w->format->pb);
     if (w->format->pb->error) return w->format->pb->error;
     w->durable_bytes = avio_tell(w->format->pb);
@@ -407,6 +450,8 @@ int cmc_writer_finish(cmc_writer *w) {
 
 void cmc_writer_free(cmc_writer *w) {
     if (!w) return;
+    // Closing a connection that is gone must not wait long either.
+    arm(w);
     if (w->format && w->format->pb) avio_closep(&w->format->pb);
     if (w->format) avformat_free_context(w->format);
     avcodec_free_context(&w->video);

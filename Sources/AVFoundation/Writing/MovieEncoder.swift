@@ -42,6 +42,9 @@ struct MovieEncoding: Sendable {
     var mirrored = false
     /// The colour the video's frames are in; nil for the convention of their size.
     var colour: VideoColorimetry?
+    /// Where a live stream goes instead of a file: the muxer its URL's scheme takes, and how
+    /// long any network operation may take before it fails.
+    var live: (muxer: String, timeoutMilliseconds: Int)?
 
     /// The bit rate Apple-like devices record a size and rate at: 10.5 Mbit/s for 1280x720 at 30 fps (seed 002), scaled by pixels per second.
     static func bitRate(width: Int, height: Int, frameRate: Double) -> Int {
@@ -101,8 +104,8 @@ final class MovieEncoder {
         let audioExtradata = [UInt8](encoding.audioPassthrough?.extradata ?? Data())
         let videoCodec = encoding.videoPassthrough.map { strdup($0.codec) }, audioCodec = encoding.audioPassthrough.map { strdup($0.codec) }
         defer { free(videoCodec ?? nil); free(audioCodec ?? nil) }
-        let opened: OpaquePointer? = url.path.withCString { path in
-            encoding.fileType.muxerName.withCString { format in
+        let opened: OpaquePointer? = (encoding.live == nil ? url.path : url.absoluteString).withCString { path in
+            (encoding.live?.muxer ?? encoding.fileType.muxerName).withCString { format in
                 (ValidatedSettings.encoder(for: encoding.video?.codec ?? .h264) ?? "libx264").withCString { encoder in
                     (encoding.video?.preset ?? "veryfast").withCString { preset in
                         var config = cmc_writer_config()
@@ -110,6 +113,10 @@ final class MovieEncoder {
                         config.format = format
                         config.fragmented = encoding.fragmented ? 1 : 0
                         config.faststart = encoding.fastStart ? 1 : 0
+                        if let live = encoding.live {
+                            config.live = 1
+                            config.timeout_ms = Int32(live.timeoutMilliseconds)
+                        }
                         if let video = encoding.video {
                             config.has_video = 1
                             config.video_encoder = encoder
@@ -229,7 +236,7 @@ final class MovieEncoder {
         let durable = durableBytes
         if let writer { cmc_writer_free(writer) }
         writer = nil
-        if durable > 0 { truncate(url.path, off_t(durable)) }
+        if durable > 0, url.isFileURL { truncate(url.path, off_t(durable)) }
     }
 
     /// Rewrites a fragmented movie as an ordinary one with its index first, with metadata and rotation, in place.

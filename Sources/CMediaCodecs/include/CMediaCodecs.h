@@ -1,6 +1,7 @@
 // A small C interface over FFmpeg's libraries (Debian: libavcodec-dev, libavformat-dev,
 // libavutil-dev, libswresample-dev) for writing movies: H.264/HEVC video and AAC audio,
-// muxed into QuickTime or MPEG-4, fragmented while recording, remuxed fast-start at the end.
+// muxed into QuickTime or MPEG-4, fragmented while recording, remuxed fast-start at the end;
+// or published live to a streaming server (FLV over RTMP, MPEG-TS over SRT or UDP, RTSP).
 #ifndef CMEDIACODECS_H
 #define CMEDIACODECS_H
 #include <stddef.h>
@@ -12,6 +13,10 @@ typedef struct cmc_writer_config {
     const char *format;           ///< "mov" or "mp4"
     int fragmented;               ///< write fragments as they are cut (cmc_writer_request_fragment)
     int faststart;                ///< for unfragmented files: move the index to the front when finishing
+    /// A live stream: `path` is a network URL (rtmp://, srt://, rtsp://, udp://) the muxer opens
+    /// and publishes to; every network operation gives up after `timeout_ms`.
+    int live;
+    int timeout_ms;
 
     int has_video;
     const char *video_encoder;    ///< "libx264" or "libx265"

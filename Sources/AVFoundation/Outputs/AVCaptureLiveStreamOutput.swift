@@ -1,0 +1,145 @@
+import Foundation
+import Synchronization
+
+/// Methods a live stream output calls as its stream starts, loses and regains its server, and ends (Linux).
+public protocol AVCaptureLiveStreamOutputDelegate: AnyObject {
+    /// Tells the delegate that the first frames reached the server.
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection])
+    /// Tells the delegate that the server went away or refused the stream; the output tries again.
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error)
+    /// Tells the delegate that the stream reached the server again after losing it.
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL)
+    /// Tells the delegate that the stream ended: `error` is nil when it was stopped, an `AVError` otherwise.
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?)
+}
+
+extension AVCaptureLiveStreamOutputDelegate {
+    /// Does nothing by default.
+    public func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {}
+    /// Does nothing by default.
+    public func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {}
+    /// Does nothing by default.
+    public func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) {}
+}
+
+/// A capture output that publishes a session's video and audio live, as H.264 and AAC, to the
+/// streaming servers people run: RTMP (`rtmp://`, FLV), SRT (`srt://`, MPEG-TS), RTSP
+/// (`rtsp://`) and UDP (`udp://`, MPEG-TS), through FFmpeg's libavformat (Linux).
+///
+/// The camera never waits for the network: frames go through a short queue to the output's own
+/// thread, which encodes and sends them; when the network is slower than the camera the queue
+/// fills and frames are dropped before they are encoded, so what is sent always decodes and
+/// memory stays bounded. When the server goes away, the output tries again with growing pauses
+/// (half a second, doubling to eight) without stopping the session, and starts the new
+/// connection with a keyframe.
+open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
+    struct Settings: Sendable {
+        var videoBitRate = 0
+        var reconnectsAutomatically = true
+        var connectionTimeout: TimeInterval = 5
+    }
+    private let settings = LockedValue(Settings())
+    private let current = LockedValue<LiveStream?>(nil)
+    let delegateQueue = DispatchQueue(label: "AVCaptureLiveStreamOutput delegate")
+    let counters = LiveStreamCounters()
+
+    /// Creates a live stream output.
+    public override init() { super.init() }
+
+    /// The URL being streamed to, or `nil`.
+    open var streamURL: URL? { current.withLock { $0?.url } }
+    /// Whether a stream is under way (connected or trying to connect).
+    open var isStreaming: Bool { current.withLock { $0 != nil } }
+    /// The video bit rate in bits per second; 0 chooses one by the picture's size and rate.
+    open var videoBitRate: Int {
+        get { settings.withLock { $0.videoBitRate } }
+        set { settings.withLock { $0.videoBitRate = max(0, newValue) } }
+    }
+    /// Whether the output connects again when the server goes away or refuses it; when false, the stream ends.
+    open var reconnectsAutomatically: Bool {
+        get { settings.withLock { $0.reconnectsAutomatically } }
+        set { settings.withLock { $0.reconnectsAutomatically = newValue } }
+    }
+    /// How long connecting, or sending one frame, may take before the connection counts as lost.
+    open var connectionTimeout: TimeInterval {
+        get { settings.withLock { $0.connectionTimeout } }
+        set { settings.withLock { $0.connectionTimeout = max(0.1, newValue) } }
+    }
+    /// Video frames sent since the output was created.
+    open var framesSent: Int { counters.framesSent.load(ordering: .relaxed) }
+    /// Video frames dropped since the output was created: while the network was slow or the server away.
+    open var framesDropped: Int { counters.framesDropped.load(ordering: .relaxed) }
+    /// Times the stream reached its server again after losing it.
+    open var reconnectionCount: Int { counters.reconnections.load(ordering: .relaxed) }
+    /// Bytes handed to the network since the output was created.
+    open var bytesSent: Int64 { counters.bytesSent.load(ordering: .relaxed) }
+
+    /// The URL schemes the output publishes to, with the container each carries.
+    public static let supportedURLSchemes: [String: String] = ["rtmp": "flv", "rtmps": "flv", "srt": "mpegts", "udp": "mpegts", "rtsp": "rtsp"]
+
+    /// Starts publishing to `url`; the delegate hears when the first frames reach the server, and
+    /// when the stream ends. A URL of a scheme the output does not publish to, or a session that is
+    /// not running, ends the stream at once with an error.
+    open func startStreaming(to url: URL, delegate: AVCaptureLiveStreamOutputDelegate) {
+        let connections = self.connections
+        let client = UncheckedSendable((delegate, connections))
+        let refuse = { [self] (code: AVError.Code, message: String) in
+            delegateQueue.async { [self] in
+                client.value.0.liveStreamOutput(self, didFinishStreamingTo: url, from: client.value.1,
+                                                error: AVError(code, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: message]))
+            }
+        }
+        guard let scheme = url.scheme?.lowercased(), let muxer = Self.supportedURLSchemes[scheme], url.host != nil else {
+            refuse(.invalidOutputURLPathExtension, "Cannot stream to \(url.absoluteString): the URL is not rtmp://, rtmps://, srt://, udp:// or rtsp:// with a host.")
+            return
+        }
+        guard session?.isRunning ?? false else {
+            refuse(.sessionNotRunning, "Cannot stream: the session is not running.")
+            return
+        }
+        current.withLock { $0 }?.end(reason: nil)
+        let stream = LiveStream(output: self, url: url, muxer: muxer, delegate: delegate, connections: connections, settings: settings.withLock { $0 })
+        current.withLock { $0 = stream }
+    }
+
+    /// Stops the stream; the delegate hears when it has ended.
+    open func stopStreaming() {
+        current.withLock { $0 }?.end(reason: nil)
+    }
+
+    // MARK: Session hooks
+
+    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
+
+    override func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
+
+    override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard isAttached, let stream = current.withLock({ $0 }) else { return }
+        stream.receive(sampleBuffer, from: connection)
+    }
+
+    override func sessionWillStop(because error: AVError?) {
+        current.withLock { $0 }?.end(reason: error ?? AVError(.sessionNotRunning))
+    }
+
+    override func sessionWasInterrupted() {
+        current.withLock { $0 }?.end(reason: AVError(.sessionWasInterrupted))
+    }
+
+    override func didDetach() {
+        current.withLock { $0 }?.end(reason: AVError(.sessionNotRunning))
+    }
+
+    /// The stream ended; forget it unless another has started.
+    func streamDidFinish(_ stream: LiveStream) {
+        current.withLock { if $0 === stream { $0 = nil } }
+    }
+}
+
+/// What a live stream output has sent and dropped, counted on its threads.
+final class LiveStreamCounters: Sendable {
+    let framesSent = Atomic<Int>(0)
+    let framesDropped = Atomic<Int>(0)
+    let reconnections = Atomic<Int>(0)
+    let bytesSent = Atomic<Int64>(0)
+}
