@@ -1,0 +1,110 @@
+import ArgumentParser
+import AVFoundation
+import Foundation
+
+/// `avcapture stream`: publishes a camera and a microphone to a streaming server.
+struct Stream: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Publish the camera and microphone live, H.264 and AAC, to an RTMP, SRT, RTSP or UDP server.",
+        discussion: """
+            URL is rtmp://HOST[:PORT]/APP/KEY (nginx-rtmp, MediaMTX, go2rtc, YouTube and Twitch ingest), \
+            srt://HOST:PORT (a listener such as srt-live-transmit or MediaMTX), rtsp://HOST:PORT/PATH (MediaMTX, \
+            go2rtc) or udp://HOST:PORT (MPEG-TS). When the server goes away the stream tries again, with pauses \
+            growing to eight seconds, until Ctrl-C or --seconds.
+            """)
+
+    @Argument(help: "Where to publish.") var url: String
+    @Option(help: "The unique ID of the camera (see `avcapture devices`).") var video: String?
+    @Option(help: "The unique ID of the microphone.") var audio: String?
+    @Flag(help: "Stream no audio.") var noAudio = false
+    @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@30.") var format: String?
+    @Option(help: "The video bit rate in bits per second (default: by size and rate).") var bitrate: Int?
+    @Option(help: "How long to stream, in seconds; without it, until Ctrl-C.") var seconds: Double?
+    @Flag(help: "End when the server goes away rather than trying again.") var noReconnect = false
+
+    func validate() throws {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+              AVCaptureLiveStreamOutput.supportedURLSchemes[scheme] != nil, parsed.host != nil else {
+            throw ValidationError("\(url) is not an rtmp://, rtmps://, srt://, rtsp:// or udp:// URL with a host.")
+        }
+        if let bitrate, bitrate < 100_000 { throw ValidationError("--bitrate is in bits per second: at least 100000.") }
+        if let seconds, seconds <= 0 { throw ValidationError("--seconds must be more than 0.") }
+    }
+
+    func run() throws {
+        let destination = URL(string: url)!
+        let session = AVCaptureSession()
+        session.beginConfiguration()
+        let camera = try CameraChoice.addCamera(video, preset: nil, format: format, to: session)
+        var microphoneName: String?
+        if !noAudio {
+            let microphone = try audio.map { id in
+                guard let device = AVCaptureDevice(uniqueID: id), device.hasMediaType(.audio) else {
+                    throw CommandFailure("No microphone \(id) found; see `avcapture devices`.")
+                }
+                return device
+            } ?? AVCaptureDevice.default(for: .audio)
+            if let microphone {
+                session.addInput(try AVCaptureDeviceInput(device: microphone))
+                microphoneName = microphone.localizedName
+            }
+        }
+        let output = AVCaptureLiveStreamOutput()
+        session.addOutput(output)
+        if let bitrate { output.videoBitRate = bitrate }
+        output.reconnectsAutomatically = !noReconnect
+        session.commitConfiguration()
+
+        let progress = StreamProgress()
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler { output.stopStreaming() }
+        interrupt.activate()
+        session.startRunning()
+        guard session.isRunning else { throw CommandFailure("The session could not start.") }
+        FileHandle.standardError.write(Data("Streaming \(camera.localizedName)\(microphoneName.map { " and \($0)" } ?? "") to \(url); Ctrl-C stops.\n".utf8))
+        output.startStreaming(to: destination, delegate: progress)
+        let start = Date()
+        var lastLine = Date()
+        while !progress.isFinished {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.25))
+            if let seconds, Date().timeIntervalSince(start) >= seconds { output.stopStreaming() }
+            if Date().timeIntervalSince(lastLine) >= 1 {
+                lastLine = Date()
+                print(String(format: "%7.1fs  %@  %d frames sent, %d dropped, %.2f MB, %d reconnections", Date().timeIntervalSince(start), progress.state,
+                             output.framesSent, output.framesDropped, Double(output.bytesSent) / 1_000_000, output.reconnectionCount))
+            }
+        }
+        session.stopRunning()
+        if let error = progress.error { throw CommandFailure("Streaming failed: \(error.localizedDescription)") }
+        print(String(format: "Streamed %d frames (%.2f MB) to %@; %d dropped, %d reconnections.", output.framesSent,
+                     Double(output.bytesSent) / 1_000_000, url, output.framesDropped, output.reconnectionCount))
+    }
+}
+
+/// Follows a live stream's delegate callbacks.
+final class StreamProgress: AVCaptureLiveStreamOutputDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var finished = false, failure: Error?, current = "connecting"
+
+    var isFinished: Bool { lock.withLock { finished } }
+    var error: Error? { lock.withLock { failure } }
+    var state: String { lock.withLock { current } }
+
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {
+        lock.withLock { current = "streaming" }
+    }
+
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
+        lock.withLock { current = "reconnecting" }
+        FileHandle.standardError.write(Data("avcapture stream: \(error.localizedDescription); trying again.\n".utf8))
+    }
+
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) {
+        lock.withLock { current = "streaming" }
+    }
+
+    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
+        lock.withLock { finished = true; failure = error }
+    }
+}
