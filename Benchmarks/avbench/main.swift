@@ -42,4 +42,5 @@ if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("scan") { try ScanBenchmark.run(seconds: secondsPerCase) }
 if runs("scancorpus") { try ScanCorpusBenchmark.run() }
+if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }
