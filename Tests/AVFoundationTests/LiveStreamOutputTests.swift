@@ -29,12 +29,17 @@ final class LiveStreamOutputTests: CaptureTestCase {
     }
 
     /// A running session from the virtual back camera (640x480) and microphone to a live stream output.
-    private func streamingSession() throws -> AVCaptureLiveStreamOutput {
+    private func streamingSession(collector: FrameCollector? = nil) throws -> AVCaptureLiveStreamOutput {
         let session = AVCaptureSession()
         sessions.append(session)
         session.sessionPreset = .vga640x480
         session.addInput(try AVCaptureDeviceInput(device: backCamera))
         session.addInput(try AVCaptureDeviceInput(device: microphone))
+        if let collector {
+            let video = AVCaptureVideoDataOutput()
+            video.setSampleBufferDelegate(collector, queue: collector.queue)
+            session.addOutput(video)
+        }
         let output = AVCaptureLiveStreamOutput()
         XCTAssertTrue(session.canAddOutput(output))
         session.addOutput(output)
@@ -137,6 +142,37 @@ final class LiveStreamOutputTests: CaptureTestCase {
         XCTAssertTrue(error.localizedDescription.contains("could not reach"), error.localizedDescription)
         XCTAssertFalse(events.has("start"))
         XCTAssertFalse(output.isStreaming)
+    }
+
+    func testAServerThatNeverAnswersNeitherSlowsTheCameraNorGrowsMemory() throws {
+        // A port that listens and never reads: the RTMP handshake waits until the connection timeout, again and again.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        XCTAssertEqual(withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }, 0)
+        XCTAssertEqual(listen(listener, 4), 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let collector = FrameCollector()
+        let output = try streamingSession(collector: collector)
+        output.connectionTimeout = 1
+        let events = Events()
+        let residentBefore = residentMegabytes()
+        output.startStreaming(to: URL(string: "rtmp://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/live/stalled")!, delegate: events)
+        spin(1)
+        collector.reset()
+        spin(3)
+        let frames = collector.frames.count
+        XCTAssertGreaterThanOrEqual(frames, 81, "the video data output beside it keeps 30 fps: \(frames) frames in 3 s")
+        XCTAssertTrue(events.has("lost"), "a server that never answers counts as lost")
+        XCTAssertFalse(events.has("start"))
+        XCTAssertEqual(output.framesSent, 0)
+        XCTAssertGreaterThanOrEqual(output.framesDropped, 90, "its frames are dropped, not kept")
+        XCTAssertLessThan(residentMegabytes() - residentBefore, 40, "nothing piles up")
+        output.stopStreaming()
+        XCTAssertTrue(waitUntil(timeout: 5) { events.has("finish") }, "stopping does not wait for the server")
     }
 
     func testAURLOfAnotherKindIsRefusedAtOnce() throws {
