@@ -21,6 +21,20 @@ package enum DeviceRegistry {
         descriptor: .init(uniqueID: "virtual:microphone", modelID: "LinuxAVFoundation Virtual Microphone", localizedName: "Virtual Microphone",
                           manufacturer: "LinuxAVFoundation", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
 
+    /// More virtual cameras, for code that records many cameras at once (NVRs, labs, robots):
+    /// `LINUXAVFOUNDATION_VIRTUAL_CAMERAS=N` (up to 16) adds external cameras `virtual:camera:1`
+    /// to `virtual:camera:N`, named "Virtual Camera 1" and so on, each with the back camera's
+    /// formats and its own scene.
+    package static let extraVirtualCameras: [VirtualCamera] = {
+        let count = min(16, max(0, Int(ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_VIRTUAL_CAMERAS"] ?? "") ?? 0))
+        return (0..<count).map { index in
+            VirtualCamera(descriptor: .init(uniqueID: "virtual:camera:\(index + 1)", modelID: "LinuxAVFoundation Virtual Camera",
+                                            localizedName: "Virtual Camera \(index + 1)", manufacturer: "LinuxAVFoundation", mediaKind: .video,
+                                            position: .unspecified, kind: .external),
+                          formats: VirtualFormats.backCamera, capabilities: .fullCamera)
+        }
+    }()
+
     /// Which devices are offered: `LINUXAVFOUNDATION_DEVICES` is `virtual` (only the virtual
     /// devices), `hardware` (only real ones), or unset (real ones first, then the virtual ones).
     package static var policy: String { ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_DEVICES"] ?? "all" }
@@ -29,7 +43,7 @@ package enum DeviceRegistry {
     /// the sound server's sources (its default first), sound cards read directly, then the
     /// virtual devices.
     package static var backends: [CaptureDeviceBackend] {
-        let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera, virtualMicrophone]
+        let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera] + extraVirtualCameras + [virtualMicrophone]
         if policy == "virtual" { return virtual }
         let hardware: [CaptureDeviceBackend] = V4L2Discovery.cameras() + PipeWireDiscovery.cameras() + PulseDiscovery.microphones()
             + ALSADiscovery.microphones()

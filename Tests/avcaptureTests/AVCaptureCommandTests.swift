@@ -18,6 +18,20 @@ final class AVCaptureCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("Virtual Microphone"))
     }
 
+    func testMoreVirtualCamerasAreThereWhenAskedForAndEachRecords() throws {
+        let listed = try AVCaptureTool.run(["devices"], environment: ["LINUXAVFOUNDATION_VIRTUAL_CAMERAS": "3"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        for index in 1...3 { XCTAssertTrue(listed.output.contains("Virtual Camera \(index) (virtual:camera:\(index))"), listed.output) }
+        XCTAssertFalse(listed.output.contains("virtual:camera:4"))
+        XCTAssertTrue(listed.output.contains("Type: External"))
+        XCTAssertFalse(try run(["devices"]).output.contains("virtual:camera:1"), "none unless asked for")
+        let movie = AVCaptureTool.folder("extra-camera").appendingPathComponent("third.mov")
+        let recorded = try AVCaptureTool.run(["record", movie.path, "--video", "virtual:camera:3", "--seconds", "1", "--no-audio"],
+                                             environment: ["LINUXAVFOUNDATION_VIRTUAL_CAMERAS": "3"])
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
+    }
+
     func testMonitorCapturesAndReportsRateDropsAndLevel() throws {
         let (status, output) = try run(["monitor", "--seconds", "1.5", "--preset", "640x480"])
         XCTAssertEqual(status, 0, output)
