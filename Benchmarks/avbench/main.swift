@@ -32,6 +32,10 @@ if isOneCoreChild {
     try FrameBenchmark.runOnOneCore()
     exit(0)
 }
+if arguments.first == "cameras-child" {
+    try ManyCamerasBenchmark.runChild(arguments: arguments)
+    exit(0)
+}
 if runs("frames") { try FrameBenchmark.run() }
 if runs("encode") { try EncodeBenchmark.run() }
 if chosen.contains("v4l2") { try V4L2Benchmark.run(seconds: secondsPerCase) }
@@ -43,4 +47,6 @@ if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("scan") { try ScanBenchmark.run(seconds: secondsPerCase) }
 if runs("scancorpus") { try ScanCorpusBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
+// Many cameras at once takes a minute or more and both cores: only when asked for.
+if chosen.contains("cameras") { try ManyCamerasBenchmark.run(seconds: secondsPerCase != 4 ? secondsPerCase : 10) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

@@ -1,0 +1,115 @@
+import AVFoundation
+import Foundation
+
+/// Many cameras recorded at once in one process: N virtual cameras (LINUXAVFOUNDATION_VIRTUAL_CAMERAS)
+/// at 1280x720 30 fps, each in its own session with a movie file output (H.264, x264 veryfast
+/// with zero-latency tuning, 10.5 Mbit/s, a keyframe a second), next to one `gst-launch-1.0`
+/// running N pipelines that do the same (`videotestsrc is-live=true ! x264enc` with the same
+/// preset, tuning, bit rate and keyframe interval `! mp4mux ! filesink`). Both are measured from
+/// outside as whole processes: CPU per camera-second, frames missing from the files, peak memory.
+enum ManyCamerasBenchmark {
+    static let counts = [1, 2, 4, 8]
+
+    static func run(seconds: Double) throws {
+        print("")
+        print("Many cameras, each 1280x720 at 30 fps recorded to H.264 (x264 veryfast, zerolatency, 10.5 Mbit/s) for \(Int(seconds)) s, whole processes:")
+        let gstreamer = FileManager.default.isExecutableFile(atPath: "/usr/bin/gst-launch-1.0")
+            && shell(["/usr/bin/gst-inspect-1.0", "x264enc"]).status == 0 && shell(["/usr/bin/gst-inspect-1.0", "mp4mux"]).status == 0
+        if !gstreamer { print("  (GStreamer's x264enc or mp4mux is not installed: apt-get install gstreamer1.0-plugins-ugly gstreamer1.0-plugins-good)") }
+        for count in counts {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-cameras-\(getpid())-\(count)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let self_ = URL(fileURLWithPath: CommandLine.arguments[0]).path
+            let ours = measure(["/usr/bin/env", "LINUXAVFOUNDATION_VIRTUAL_CAMERAS=\(count)", self_, "cameras-child", String(count), String(seconds), folder.path],
+                               stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
+            print(line("avcapture sessions", count, ours, seconds))
+            guard gstreamer else { continue }
+            var pipeline: [String] = ["/usr/bin/gst-launch-1.0", "-q", "-e"]
+            for index in 1...count {
+                pipeline += ["videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=1280,height=720,framerate=30/1,format=NV12", "!",
+                             "x264enc", "speed-preset=veryfast", "tune=zerolatency", "bitrate=10500", "key-int-max=30", "!", "mp4mux", "!",
+                             "filesink", "location=\(folder.appendingPathComponent("gst-\(index).mp4").path)"]
+            }
+            let theirs = measure(pipeline, stopAfter: seconds, files: (1...count).map { folder.appendingPathComponent("gst-\($0).mp4") }, seconds: seconds)
+            print(line("gst-launch-1.0 pipelines", count, theirs, seconds))
+            print(String(format: "    ratio, ours to GStreamer's CPU a camera-second: %.2fx", ours.cpu / max(theirs.cpu, 1e-6)))
+        }
+    }
+
+    struct Result {
+        var cpu = 0.0, peakMegabytes = 0.0
+        var frames: [Int] = []
+    }
+
+    static func line(_ name: String, _ count: Int, _ result: Result, _ seconds: Double) -> String {
+        let expected = Int((seconds * 30).rounded())
+        let missing = result.frames.map { max(0, expected - $0) }
+        return String(format: "  %d x %@: %.3f s CPU a camera-second, frames missing %@ of %d each, peak %.0f MB", count, name,
+                      result.cpu / (seconds * Double(count)), missing.map(String.init).joined(separator: "/"), expected, result.peakMegabytes)
+    }
+
+    /// Runs `command` (stopped with SIGINT after `stopAfter` seconds, or left to finish), sampling its resident memory; counts the frames in `files`.
+    static func measure(_ command: [String], stopAfter: Double?, files: [URL], seconds: Double) -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let cpuBefore = childCPUSeconds()
+        var result = Result()
+        guard (try? process.run()) != nil else { return result }
+        let started = now()
+        var interrupted = false
+        while process.isRunning {
+            let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            // The process itself and, for env, the program it became.
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") {
+                result.peakMegabytes = max(result.peakMegabytes, kilobytes / 1024)
+            }
+            if let stopAfter, !interrupted, now() - started >= stopAfter {
+                process.interrupt()
+                interrupted = true
+            }
+            usleep(200_000)
+        }
+        process.waitUntilExit()
+        result.cpu = childCPUSeconds() - cpuBefore
+        result.frames = files.map { file in
+            Int(shell(["/usr/bin/ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
+                       "-of", "default=nw=1:nk=1", file.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        return result
+    }
+
+    /// The child: `count` sessions recording `seconds` from virtual:camera:1...count into `folder`.
+    static func runChild(arguments: [String]) throws {
+        guard arguments.count >= 4, let count = Int(arguments[1]), let seconds = Double(arguments[2]) else { return }
+        let folder = URL(fileURLWithPath: arguments[3])
+        final class Finish: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+            let done = DispatchSemaphore(value: 0)
+            func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
+                done.signal()
+            }
+        }
+        var sessions: [(AVCaptureSession, AVCaptureMovieFileOutput)] = []
+        for index in 1...count {
+            guard let camera = AVCaptureDevice(uniqueID: "virtual:camera:\(index)") else { return }
+            let session = AVCaptureSession()
+            session.sessionPreset = .hd1280x720
+            session.addInput(try AVCaptureDeviceInput(device: camera))
+            let movie = AVCaptureMovieFileOutput()
+            movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1000)
+            session.addOutput(movie)
+            session.startRunning()
+            sessions.append((session, movie))
+        }
+        let finish = Finish()
+        for (index, (_, movie)) in sessions.enumerated() {
+            movie.startRecording(to: folder.appendingPathComponent("ours-\(index + 1).mov"), recordingDelegate: finish)
+        }
+        for _ in sessions { finish.done.wait() }
+        for (session, _) in sessions { session.stopRunning() }
+    }
+}
