@@ -219,8 +219,15 @@ package final class CodeReader: @unchecked Sendable {
         let corners = [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map {
             CGPoint(x: CGFloat($0.x) + origin.x, y: CGFloat($0.y) + origin.y)
         }
-        let symbol = SymbolFacts(version: extra(barcode, "Version"), errorCorrectionLevel: extra(barcode, "ECLevel"),
+        // Only QR and Data Matrix codes have descriptors: other codes skip the lookups (each a copy
+        // out of ZXing), which run for every code of every frame searched.
+        var symbol = SymbolFacts()
+        if symbology == .qr {
+            symbol = SymbolFacts(version: extra(barcode, "Version"), errorCorrectionLevel: extra(barcode, "ECLevel"),
                                  dataMask: Int(extra(barcode, "DataMask")))
+        } else if symbology == .dataMatrix {
+            symbol = SymbolFacts(version: extra(barcode, "Version"))
+        }
         return DetectedCode(symbology: symbology, text: text, bytes: bytes, corners: corners, symbol: symbol)
     }
 
