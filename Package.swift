@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "CoreImage", targets: ["CoreImage", "_Testing_CoreImage"]),
         .library(name: "Photos", targets: ["Photos"]),
+        .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -51,6 +52,8 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
         // Image I/O's property keys, the vocabulary of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo"]),
+        // Video Toolbox's compression property keys, which output settings are written with.
+        .target(name: "VideoToolbox", dependencies: ["CoreVideo"]),
         // Core Image's barcode descriptors, the symbols a metadata output's codes describe.
         .target(name: "CoreImage"),
         // The cross-import overlay Swift Testing expects beside CoreImage (see its one file).
@@ -76,13 +79,13 @@ let package = Package(
 
         // The command-line tool.
         .executableTarget(name: "avcapture", dependencies: [
-            "AVFoundation", "Photos", "LiveView",
+            "AVFoundation", "Photos", "LiveView", "VideoToolbox",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "CaptureDevices", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
 
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
@@ -97,7 +100,7 @@ let package = Package(
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
-        .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos"], path: "Tests/AppleStyleCode"),
+        .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox"], path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation"]),
     ],
     swiftLanguageModes: [.v6],

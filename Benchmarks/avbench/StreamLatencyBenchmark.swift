@@ -104,7 +104,7 @@ enum StreamLatencyBenchmark {
             let scene = camera.virtualScene!
             scene.showImage(black)
             // The scene follows the switch as soon as it flips (checked every millisecond).
-            nonisolated(unsafe) let pages = (black, white, scene)
+            let pages = (black, white, scene)
             watcher = Thread {
                 var shown = false
                 while !Thread.current.isCancelled {

@@ -284,3 +284,12 @@ private final class ReleaseContext: @unchecked Sendable {
     }
     func run() { callback(refCon, UnsafeRawPointer(base)) }
 }
+
+/// Reads a Boolean out of a settings or attributes value: a `Bool`, or a number that is 0 or 1.
+package func attributeBool(_ value: Any?) -> Bool? {
+    switch value {
+    case let flag as Bool: return flag
+    case let number as NSNumber where number.intValue == 0 || number.intValue == 1: return number.intValue == 1
+    default: return nil
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import VideoToolbox
 
 /// `avcapture record`: records a movie from a camera and a microphone.
 struct Record: ParsableCommand {
@@ -10,28 +11,90 @@ struct Record: ParsableCommand {
     @Argument(help: "The movie to write; it must not exist. With --library it may be left out.") var output: String?
     @Option(help: "How long to record, in seconds; without it, until Ctrl-C.") var seconds: Double?
     @Option(help: "The largest the file may grow, in bytes.") var maxSize: Int64?
-    @Option(help: "The unique ID of the camera (see `avcapture devices`).") var video: String?
-    @Option(help: "The unique ID of the microphone.") var audio: String?
+    @Option(help: "The unique ID of a camera (see `avcapture devices`); name several to record each to its own file, MOVIE-1.mov, MOVIE-2.mov, ...")
+    var video: [String] = []
+    @Option(help: "The unique ID of the microphone (recorded with the first camera).") var audio: String?
     @Flag(help: "Record no audio.") var noAudio = false
     @Option(help: "A session preset, such as high, medium, 640x480, 1280x720.") var preset: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
     @Option(help: "The video codec: h264 or hevc.") var codec: String = "h264"
+    @Flag(help: "Encode with the codec's fastest preset: more cameras on fewer cores, larger files for the same quality.") var fast = false
     @Option(help: "Seconds between fragments written while recording.") var fragmentInterval: Double = 10
     @Option(help: "A title for the movie's metadata.") var title: String?
     @Option(help: "A location for the movie's metadata, in ISO 6709, such as +48.8584+002.2945/.") var location: String?
     @Flag(help: "Move the finished movie into the photo library (the Videos folder).") var library = false
 
+    /// One camera's session and the movie it records.
+    private struct Recorder {
+        let session: AVCaptureSession
+        let movie: AVCaptureMovieFileOutput
+        let url: URL
+        let progress = RecordingProgress()
+    }
+
     func run() throws {
         guard output != nil || library else { throw CommandFailure("Name the movie to write, or pass --library to save it into the Videos folder.") }
-        let url = output.map { URL(fileURLWithPath: $0) }
+        let base = output.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(getpid())-\(Int(Date().timeIntervalSince1970)).mov")
+        let cameras: [String?] = video.isEmpty ? [nil] : video
+        let stem = base.deletingPathExtension().lastPathComponent, suffix = base.pathExtension.isEmpty ? "" : "." + base.pathExtension
+        let urls = cameras.count == 1 ? [base] : cameras.indices.map { base.deletingLastPathComponent().appendingPathComponent("\(stem)-\($0 + 1)\(suffix)") }
         // Everything that can be refused is refused before a device starts.
-        try RecordingRequest.checkDestination(url)
+        for url in urls { try RecordingRequest.checkDestination(url) }
         if let location { try RecordingRequest.checkLocation(location) }
+        var recorders: [Recorder] = []
+        for (index, camera) in cameras.enumerated() {
+            recorders.append(try recorder(camera: camera, withAudio: index == 0 && !noAudio, to: urls[index]))
+        }
+
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler { for recorder in recorders { recorder.movie.stopRecording() } }
+        interrupt.activate()
+
+        for recorder in recorders {
+            recorder.session.startRunning()
+            guard recorder.session.isRunning else { throw CommandFailure("The session could not start.") }
+        }
+        for recorder in recorders { recorder.movie.startRecording(to: recorder.url, recordingDelegate: recorder.progress) }
+        let start = Date()
+        let interactive = isatty(STDOUT_FILENO) != 0
+        while !recorders.allSatisfy(\.progress.isFinished) {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.5))
+            guard recorders.contains(where: { $0.progress.hasStarted && !$0.progress.isFinished }) else { continue }
+            let elapsed = recorders.map(\.movie.recordedDuration.seconds).filter(\.isFinite).max()
+            let bytes = recorders.reduce(Int64(0)) { $0 + $1.movie.recordedFileSize }
+            let line = String(format: "%7.1fs  %9.2f MB  %@", elapsed ?? Date().timeIntervalSince(start), Double(bytes) / 1_000_000,
+                              recorders.count == 1 ? "recording" : "recording \(recorders.count) cameras")
+            if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
+        }
+        for recorder in recorders { recorder.session.stopRunning() }
+        if interactive { print("") }
+        var failures: [String] = []
+        for recorder in recorders {
+            let url = recorder.url
+            if let error = recorder.progress.error as? AVError, error.recordingSuccessfullyFinished != true {
+                failures.append(recorders.count == 1 ? error.localizedDescription : "\(url.lastPathComponent): \(error.localizedDescription)")
+                continue
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
+            var reason = ""
+            if let error = recorder.progress.error as? AVError {
+                reason = " (\(error.code == .maximumDurationReached ? "duration limit" : error.code == .maximumFileSizeReached ? "size limit" : error.localizedDescription))"
+            }
+            var saved = url.path
+            if library { saved = try Library.saveVideo(movingFileAt: url) }
+            print(String(format: "Recorded %@: %.2f MB%@.", saved, Double(size) / 1_000_000, reason))
+        }
+        if !failures.isEmpty { throw CommandFailure("Recording failed: \(failures.joined(separator: "; "))") }
+    }
+
+    /// A session recording one camera (and the microphone, if asked) to `url`, configured but not started.
+    private func recorder(camera: String?, withAudio: Bool, to url: URL) throws -> Recorder {
         let session = AVCaptureSession()
         session.beginConfiguration()
-        _ = try CameraChoice.addCamera(video, preset: preset, format: format, to: session)
-        if !noAudio {
+        _ = try CameraChoice.addCamera(camera, preset: preset, format: format, to: session)
+        if withAudio {
             if let audio {
                 guard let microphone = AVCaptureDevice(uniqueID: audio), microphone.hasMediaType(.audio) else {
                     throw CommandFailure("No microphone \(audio) found; see `avcapture devices`.")
@@ -47,7 +110,11 @@ struct Record: ParsableCommand {
         guard movie.availableVideoCodecTypes.contains(codecType) else {
             throw CommandFailure("Cannot encode \(codec) here; available: \(movie.availableVideoCodecTypes.map(\.rawValue).joined(separator: ", ")).")
         }
-        if let connection = movie.connection(with: .video) { movie.setOutputSettings([AVVideoCodecKey: codecType], for: connection) }
+        if let connection = movie.connection(with: .video) {
+            var settings: [String: Any] = [AVVideoCodecKey: codecType]
+            if fast { settings[AVVideoCompressionPropertiesKey] = [kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality as String: true] }
+            movie.setOutputSettings(settings, for: connection)
+        }
         movie.movieFragmentInterval = CMTime(seconds: fragmentInterval, preferredTimescale: 1000)
         if let maxSize { movie.maxRecordedFileSize = maxSize }
         if let seconds { movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1000) }
@@ -58,37 +125,7 @@ struct Record: ParsableCommand {
         items.append(Self.item(.commonKeyCreationDate, ISO8601DateFormatter().string(from: Date())))
         movie.metadata = items
         session.commitConfiguration()
-
-        let progress = RecordingProgress()
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { movie.stopRecording() }
-        interrupt.activate()
-
-        session.startRunning()
-        guard session.isRunning else { throw CommandFailure("The session could not start.") }
-        movie.startRecording(to: url, recordingDelegate: progress)
-        let start = Date()
-        let interactive = isatty(STDOUT_FILENO) != 0
-        while !progress.isFinished {
-            RunLoop.main.run(until: Date().addingTimeInterval(0.5))
-            guard progress.hasStarted, !progress.isFinished else { continue }
-            let elapsed = movie.recordedDuration.seconds
-            let line = String(format: "%7.1fs  %9.2f MB  %@", elapsed.isFinite ? elapsed : Date().timeIntervalSince(start),
-                              Double(movie.recordedFileSize) / 1_000_000, progress.summary)
-            if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
-        }
-        session.stopRunning()
-        if interactive { print("") }
-        if let error = progress.error as? AVError, error.recordingSuccessfullyFinished != true {
-            throw CommandFailure("Recording failed: \(error.localizedDescription)")
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
-        var reason = ""
-        if let error = progress.error as? AVError { reason = " (\(error.code == .maximumDurationReached ? "duration limit" : error.code == .maximumFileSizeReached ? "size limit" : error.localizedDescription))" }
-        var saved = url.path
-        if library { saved = try Library.saveVideo(movingFileAt: url) }
-        print(String(format: "Recorded %@: %.2f MB%@.", saved, Double(size) / 1_000_000, reason))
+        return Recorder(session: session, movie: movie, url: url)
     }
 
     static func item(_ key: AVMetadataKey, _ value: String) -> AVMetadataItem {

@@ -347,6 +347,57 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertEqual(MediaProbe.probe(url)?.video?.codec, "hevc")
     }
 
+    /// The x264 option string the encoder writes into the stream, which names its preset's choices.
+    private func encoderOptions(_ url: URL) throws -> String {
+        let data = try Data(contentsOf: url)
+        guard let start = data.range(of: Data("options: ".utf8)) else { return "" }
+        return String(decoding: data[start.upperBound..<min(data.endIndex, start.upperBound + 600)], as: UTF8.self)
+    }
+
+    func testSpeedBeforeQualityRecordsWithTheFastestPreset() throws {
+        let (session, movie) = try recordingSession(preset: .cif352x288, audio: false)
+        let connection = try XCTUnwrap(movie.connection(with: .video))
+        session.startRunning()
+        let standard = makeScratchFolder().appendingPathComponent("standard.mov")
+        _ = record(movie, to: standard, for: 0.3)
+        XCTAssertTrue(try encoderOptions(standard).contains(" subme=2 "), "veryfast by default")
+
+        movie.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.h264,
+                                 AVVideoCompressionPropertiesKey: ["PrioritizeEncodingSpeedOverQuality": true, AVVideoAverageBitRateKey: 400_000]],
+                                for: connection)
+        let compression = try XCTUnwrap(movie.outputSettings(for: connection)[AVVideoCompressionPropertiesKey] as? [String: Any])
+        XCTAssertEqual(attributeBool(compression["PrioritizeEncodingSpeedOverQuality"]), true)
+        XCTAssertEqual(attributeInt(compression[AVVideoAverageBitRateKey]), 400_000, "the bit rate asked for is the one reported")
+        let fast = makeScratchFolder().appendingPathComponent("fast.mov")
+        _ = record(movie, to: fast, for: 0.3)
+        let options = try encoderOptions(fast)
+        XCTAssertTrue(options.contains(" subme=0 ") && options.contains("cabac=0"), "ultrafast: \(options.prefix(80))")
+        XCTAssertTrue(options.contains("bitrate=400 "), "the bit rate asked for is the one encoded: \(options.prefix(400))")
+
+        movie.setOutputSettings(nil, for: connection)
+        XCTAssertNil((movie.outputSettings(for: connection)[AVVideoCompressionPropertiesKey] as? [String: Any])?["PrioritizeEncodingSpeedOverQuality"])
+    }
+
+    func testARecordingStoppedBeforeItsFirstFrameLeavesNoFileAndSaysNoDataWasCaptured() throws {
+        // At one frame a second, the file opens with the first frame and the recording's first
+        // frame is the next one, a second later: stopping in between records nothing.
+        let (session, movie) = try recordingSession(audio: false)
+        try backCamera.lockForConfiguration()
+        backCamera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 1)
+        backCamera.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 1)
+        backCamera.unlockForConfiguration()
+        session.startRunning()
+        let url = makeScratchFolder().appendingPathComponent("empty.mov")
+        let log = RecordingLog()
+        movie.startRecording(to: url, recordingDelegate: log)
+        XCTAssertTrue(waitUntil(timeout: 3) { log.calls.contains("start") }, "the file opens with the first frame")
+        movie.stopRecording()
+        XCTAssertTrue(waitUntil(timeout: 5) { log.finished })
+        XCTAssertEqual(log.error?.code, .noDataCaptured)
+        XCTAssertEqual((log.error! as NSError).userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool, false)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "no empty movie is left behind")
+    }
+
     func testOutputSettingsFollowTheActiveFormat() throws {
         let (_, movie) = try recordingSession(preset: .hd1280x720)
         let settings = movie.outputSettings(for: try XCTUnwrap(movie.connection(with: .video)))

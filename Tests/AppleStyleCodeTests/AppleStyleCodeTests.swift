@@ -145,6 +145,18 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertEqual(temporaryMovieURL(named: "clip").pathExtension, "mov")
     }
 
+    func testVideoToolboxKeysAskTheEncoderForSpeed() throws {
+        let url = temporaryMovieURL(named: "fast-\(getpid())-\(UUID().uuidString.prefix(8))").deletingPathExtension().appendingPathExtension("mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        XCTAssertEqual(try writeGreyFrames(to: url, settings: fastWriterSettings(width: 320, height: 240, bitRate: 500_000), frames: 10), .completed)
+        let data = try Data(contentsOf: url)
+        let options = try XCTUnwrap(data.range(of: Data("options: ".utf8)).map {
+            String(decoding: data[$0.upperBound..<min(data.endIndex, $0.upperBound + 600)], as: UTF8.self)
+        })
+        XCTAssertTrue(options.contains(" subme=0 ") && options.contains("cabac=0"), "x264's fastest preset: \(options.prefix(100))")
+        XCTAssertTrue(options.contains("bitrate=500 "), String(options.prefix(400)))
+    }
+
     func testAWritersTransformBecomesTheMoviesDisplayMatrix() throws {
         let url = temporaryMovieURL(named: "transform-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: url) }

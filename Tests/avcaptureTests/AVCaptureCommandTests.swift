@@ -32,6 +32,37 @@ final class AVCaptureCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
     }
 
+    func testEightCamerasRecordAtOnceWithEveryFrame() throws {
+        // Issue 13's many cameras: eight 1280x720 cameras at 30 fps, each its own file, on the
+        // fastest preset. Opening eight encoders at once takes several frames' time; no file may
+        // lose a frame to it (or to anything else), and each starts with a keyframe and plays.
+        let folder = AVCaptureTool.folder("eight-cameras")
+        let movie = folder.appendingPathComponent("camera.mp4")
+        let arguments = ["record", movie.path, "--seconds", "1", "--no-audio", "--fast", "--preset", "1280x720"]
+            + (1...8).flatMap { ["--video", "virtual:camera:\($0)"] }
+        let recorded = try AVCaptureTool.run(arguments, environment: ["LINUXAVFOUNDATION_VIRTUAL_CAMERAS": "8"])
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: movie.path), "several cameras are numbered files")
+        for index in 1...8 {
+            let url = folder.appendingPathComponent("camera-\(index).mp4")
+            XCTAssertTrue(recorded.output.contains("Recorded \(url.path)"), recorded.output)
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+            probe.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", url.path]
+            let pipe = Pipe()
+            probe.standardOutput = pipe
+            try probe.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            probe.waitUntilExit()
+            let packets = text.split(separator: "\n").map { $0.split(separator: ",") }
+            let times = packets.compactMap { $0.first.flatMap { Double($0) } }.sorted()
+            XCTAssertEqual(times.count, 30, "camera \(index): every frame of one second")
+            let gaps = zip(times, times.dropFirst()).filter { $1 - $0 > 1.5 / 30 }.map(\.0)
+            XCTAssertTrue(gaps.isEmpty, "camera \(index) has gaps after \(gaps)")
+            XCTAssertTrue(packets.first?.last?.hasPrefix("K") == true, "camera \(index) starts with a keyframe")
+        }
+    }
+
     func testMonitorCapturesAndReportsRateDropsAndLevel() throws {
         let (status, output) = try run(["monitor", "--seconds", "1.5", "--preset", "640x480"])
         XCTAssertEqual(status, 0, output)

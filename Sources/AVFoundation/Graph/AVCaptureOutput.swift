@@ -56,6 +56,9 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     /// Whether the output takes stills from the stream at the camera's full size (the photo
     /// preset's other outputs get a preview-sized copy).
     var takesStillsAtFullSize: Bool { false }
+    /// Whether the output queues frames for a real-time encoder, which holds them for a few
+    /// frames' time: the device keeps `MovieWriterThread.realTimeVideoQueue` more frames for it.
+    var queuesFramesForEncoder: Bool { false }
     /// Whether a front camera's video is mirrored unless the client says otherwise.
     var mirrorsFrontCameraAutomatically: Bool { true }
 

@@ -416,9 +416,15 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                     }
                     targets.append(.init(connection: connection, output: connection.output!, conversion: index))
                 }
+                // An encoder's queue holds frames on top of what the other outputs hold.
+                let encoderQueue = MovieWriterThread.realTimeVideoQueue - 4
+                for target in targets where target.conversion >= 0 && target.output.queuesFramesForEncoder {
+                    conversions[target.conversion].capacity = DeviceRoute.Conversion.bufferCount + encoderQueue
+                }
+                let encodes = targets.contains { $0.conversion < 0 && $0.output.queuesFramesForEncoder }
                 let duration = device.activeVideoMinFrameDuration.convertScale(1_000_000_000, method: .default).value
-                configuration = VideoStreamConfiguration(width: size.0, height: size.1, pixelFormat: primary,
-                                                         frameDurationNanoseconds: duration, bufferCount: 8, isPaced: !deliversFramesUnpaced)
+                configuration = VideoStreamConfiguration(width: size.0, height: size.1, pixelFormat: primary, frameDurationNanoseconds: duration,
+                                                         bufferCount: 8 + (encodes ? encoderQueue : 0), isPaced: !deliversFramesUnpaced)
                 configuration?.sourceCode = format.backing.sourceCode
                 let exact = device.activeVideoMinFrameDuration
                 if exact.isNumeric { configuration?.frameDurationFraction = (exact.value, exact.timescale) }

@@ -30,6 +30,8 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
         private var cachedSource: CMSampleBuffer?
         private var cachedResult: CMSampleBuffer?
         static let bufferCount = 6
+        /// Frames the conversion keeps: more where an output queues them for an encoder.
+        var capacity = Conversion.bufferCount
 
         init(pixelFormat: OSType, orientation: PixelOrientation = .identity, size: (width: Int, height: Int)? = nil) {
             self.pixelFormat = pixelFormat
@@ -52,7 +54,7 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
             }
             let (width, height) = orientation.swapsDimensions ? (source.height, source.width) : (source.width, source.height)
             if pool == nil || pool!.width != width || pool!.height != height {
-                pool = VideoFramePool(width: width, height: height, pixelFormat: pixelFormat, capacity: Self.bufferCount)
+                pool = VideoFramePool(width: width, height: height, pixelFormat: pixelFormat, capacity: capacity)
             }
             cachedSource = sampleBuffer
             cachedResult = nil

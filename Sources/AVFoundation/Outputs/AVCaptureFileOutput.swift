@@ -168,6 +168,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
 struct RecordingPlan: Sendable {
     var fileType: AVFileType
     var videoCodec: AVVideoCodecType
+    /// The compression properties the client set; nil members are the output's own choices.
+    var compression = ValidatedSettings.Compression()
     var fragmentInterval: CMTime
     /// The metadata at the time it is asked for, so that items set during recording land in the file.
     var metadata: @Sendable () -> [AVMetadataItem]

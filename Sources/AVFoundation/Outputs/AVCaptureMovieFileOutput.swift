@@ -13,6 +13,7 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         var fragmentInterval = CMTime(value: 10, timescale: 1)
         var metadata: [AVMetadataItem]?
         var videoCodec: AVVideoCodecType = .h264
+        var compression = ValidatedSettings.Compression()
     }
     private let settings = LockedValue(Settings())
 
@@ -42,36 +43,54 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
             return [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: asbd?.mSampleRate ?? 44_100),
                     AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: 64_000 * channels)]
         }
-        var result: [String: Any] = [AVVideoCodecKey: settings.withLock { $0.videoCodec }.rawValue]
+        let (codec, compression) = settings.withLock { ($0.videoCodec, $0.compression) }
+        var result: [String: Any] = [AVVideoCodecKey: codec.rawValue]
         if let device = connection.sourceDevice {
             let size = device.activeFormat.dimensions
             let rate = 1 / device.activeVideoMinFrameDuration.seconds
             result[AVVideoWidthKey] = NSNumber(value: size.width)
             result[AVVideoHeightKey] = NSNumber(value: size.height)
-            result[AVVideoCompressionPropertiesKey] = [
-                AVVideoAverageBitRateKey: NSNumber(value: MovieEncoding.bitRate(width: Int(size.width), height: Int(size.height), frameRate: rate)),
+            var properties: [String: Any] = [
+                AVVideoAverageBitRateKey: NSNumber(value: compression.bitRate
+                    ?? MovieEncoding.bitRate(width: Int(size.width), height: Int(size.height), frameRate: rate)),
                 AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(rate.rounded())),
-                AVVideoMaxKeyFrameIntervalKey: NSNumber(value: Int(rate.rounded())),
+                AVVideoMaxKeyFrameIntervalKey: NSNumber(value: compression.keyframeInterval ?? Int(rate.rounded())),
             ]
+            if let speed = compression.prioritizesSpeed { properties[ValidatedSettings.prioritizeSpeedKey] = NSNumber(value: speed) }
+            result[AVVideoCompressionPropertiesKey] = properties
         }
         return result
     }
 
-    /// Sets the codec a video connection is recorded with; `nil` restores H.264.
+    /// Sets the codec and compression properties a video connection is recorded with; `nil` restores H.264 with the output's own choices.
+    ///
+    /// Of the compression properties, the average bit rate, the keyframe interval and
+    /// `kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality` (the encoder's fastest
+    /// preset, for many cameras on few cores) are honoured; the frame rate is the device's.
     open func setOutputSettings(_ outputSettings: [String: Any]?, for connection: AVCaptureConnection) {
         guard connection.mediaType == .video else { return }
         let value = outputSettings?[AVVideoCodecKey]
         let codec = (value as? AVVideoCodecType) ?? (value as? String).map(AVVideoCodecType.init(rawValue:)) ?? .h264
         ProgrammingError.requireSupported(availableVideoCodecTypes.contains(codec),
                                           "-[AVCaptureMovieFileOutput setOutputSettings:forConnection:] codec \(codec.rawValue) is not in availableVideoCodecTypes")
-        settings.withLock { $0.videoCodec = codec }
+        var compression = ValidatedSettings.Compression()
+        if let properties = outputSettings?[AVVideoCompressionPropertiesKey] {
+            let parsed = ValidatedSettings.compression(properties)
+            if case .failure(let error) = parsed {
+                ProgrammingError.requireSupported(false, "-[AVCaptureMovieFileOutput setOutputSettings:forConnection:] \(error)")
+            }
+            compression = (try? parsed.get()) ?? compression
+        }
+        settings.withLock { ($0.videoCodec, $0.compression) = (codec, compression) }
     }
 
     override func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
 
+    override var queuesFramesForEncoder: Bool { true }
+
     override func recordingPlan(for url: URL) -> RecordingPlan {
         let current = settings.withLock { $0 }
-        return RecordingPlan(fileType: AVFileType.forPathExtension(url.pathExtension), videoCodec: current.videoCodec,
+        return RecordingPlan(fileType: AVFileType.forPathExtension(url.pathExtension), videoCodec: current.videoCodec, compression: current.compression,
                              fragmentInterval: current.fragmentInterval, metadata: { [weak self] in self?.metadata ?? [] })
     }
 }

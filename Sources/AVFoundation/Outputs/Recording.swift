@@ -26,6 +26,10 @@ final class Recording: @unchecked Sendable {
         var ended = false
         var endReason: AVError?
         var droppedFrames = 0
+        /// Whether a frame has gone to the writer thread to open the file with.
+        var opening = false
+        /// Whether the file is open: the recording's time starts with the first frame after this.
+        var isOpen = false
     }
     private let clock = LockedValue(Clock())
     private let bytes = Atomic<Int64>(0)
@@ -51,7 +55,7 @@ final class Recording: @unchecked Sendable {
         self.plan = plan
         hasVideo = connections.contains { $0.mediaType == .video && $0.isEnabled }
         hasAudio = connections.contains { $0.mediaType == .audio && $0.isEnabled }
-        writer = MovieWriterThread(name: "recording \(url.lastPathComponent)") { [self] item in handle(item) }
+        writer = MovieWriterThread(name: "recording \(url.lastPathComponent)", videoCapacity: MovieWriterThread.realTimeVideoQueue) { [self] item in handle(item) }
     }
 
     var isPaused: Bool { clock.withLock { $0.isPaused } }
@@ -65,6 +69,15 @@ final class Recording: @unchecked Sendable {
         if let pixelBuffer = sampleBuffer.imageBuffer {
             let time = clock.withLock { clock -> CMTime? in
                 guard !clock.ended, !clock.isPaused else { return nil }
+                if sampleBuffer.timing.duration.isNumeric { clock.frameDuration = sampleBuffer.timing.duration }
+                // The file is opened (the encoder set up) with a first frame that is not written, and
+                // the recording starts with the first frame after: frames never queue up behind the
+                // opening, which takes several frames' time when many cameras start recording at once.
+                if !clock.isOpen {
+                    if clock.opening { return nil }
+                    clock.opening = true
+                    return .indefinite
+                }
                 if clock.resumePending {
                     // The pause leaves no gap: time stops while paused.
                     clock.pausedTotal = clock.pausedTotal + (pts - clock.lastVideoAbsolute) - clock.frameDuration
@@ -72,7 +85,6 @@ final class Recording: @unchecked Sendable {
                 }
                 if clock.start == nil { clock.start = pts }
                 let relative = pts - clock.start! - clock.pausedTotal
-                if sampleBuffer.timing.duration.isNumeric { clock.frameDuration = sampleBuffer.timing.duration }
                 // A frame is recorded only if it ends within the limit.
                 if limits.maxRecordedDuration.isNumeric, relative + clock.frameDuration > limits.maxRecordedDuration + CMTime(value: 1, timescale: 1000) {
                     clock.ended = true
@@ -84,6 +96,10 @@ final class Recording: @unchecked Sendable {
                 return relative
             }
             guard let time else { return }
+            if time.isIndefinite {
+                if !writer.enqueue(.video(pixelBuffer, time)) { clock.withLock { $0.opening = false } }
+                return
+            }
             if !time.isValid { writer.enqueue(.finish); return }
             if !writer.enqueue(.video(pixelBuffer, time)) { clock.withLock { $0.droppedFrames += 1 } }
         } else if sampleBuffer.dataBuffer != nil, let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription {
@@ -148,6 +164,10 @@ final class Recording: @unchecked Sendable {
 
     private func handle(_ item: MovieWriterThread.Item) -> Bool {
         switch item {
+        case .video(let pixelBuffer, let time) where time.isIndefinite:
+            // The frame the file is opened with.
+            guard failure == nil, encoder != nil || open(firstFrame: pixelBuffer) else { return true }
+            clock.withLock { $0.isOpen = true }
         case .video(let pixelBuffer, let time):
             guard failure == nil else { return true }
             if encoder == nil, !open(firstFrame: pixelBuffer) { return true }
@@ -199,11 +219,12 @@ final class Recording: @unchecked Sendable {
             let rate = frameDuration.isNumeric && frameDuration.seconds > 0 ? 1 / frameDuration.seconds : 30
             let width = frame.width & ~1, height = frame.height & ~1
             let pixelsPerSecond = Double(width * height) * rate
+            let compression = plan.compression
             encoding.video = .init(codec: plan.videoCodec, width: width, height: height,
-                                   bitRate: MovieEncoding.bitRate(width: width, height: height, frameRate: rate),
-                                   keyframeInterval: max(1, Int(rate.rounded())), expectedFrameRate: rate,
+                                   bitRate: compression.bitRate ?? MovieEncoding.bitRate(width: width, height: height, frameRate: rate),
+                                   keyframeInterval: compression.keyframeInterval ?? max(1, Int(rate.rounded())), expectedFrameRate: rate,
                                    fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                                   preset: pixelsPerSecond > 1920 * 1080 * 30 ? "superfast" : "veryfast")
+                                   preset: compression.preset(standard: pixelsPerSecond > 1920 * 1080 * 30 ? "superfast" : "veryfast"))
             // The movie says the colour its first frame is tagged with; R'G'B' frames are turned into
             // Y'CbCr with BT.601 on the way to the encoder.
             if var colour = VideoColorimetry.of(frame) {
@@ -272,7 +293,7 @@ final class Recording: @unchecked Sendable {
         var result: AVError?
         if let failure {
             result = failure
-        } else if let encoder {
+        } else if let encoder, !(hasVideo && videoFrames == 0) {
             do {
                 try encoder.finish()
                 // An ordinary movie, index first, with the metadata as it is now.
@@ -290,6 +311,11 @@ final class Recording: @unchecked Sendable {
             }
             if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64 { bytes.store(size, ordering: .relaxed) }
         } else {
+            // Opened but ended before its first frame: no file is left.
+            if let encoder {
+                encoder.abandon()
+                unlink(url.path)
+            }
             var info = reason?.userInfo ?? [:]
             info[AVErrorRecordingSuccessfullyFinishedKey] = false
             info[NSLocalizedDescriptionKey] = "No data was captured before the recording ended."

@@ -153,11 +153,11 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         var encoding = MovieEncoding(fileType: outputFileType, fragmented: fragmentInterval.isNumeric)
         encoding.fastStart = optimize
         if let video = inputs.first(where: { $0.mediaType == .video })?.video {
-            let rate = video.expectedFrameRate ?? 30
+            let compression = video.compression, rate = compression.expectedFrameRate ?? 30
             encoding.video = .init(codec: video.codec, width: video.width, height: video.height,
-                                   bitRate: video.bitRate ?? MovieEncoding.bitRate(width: video.width, height: video.height, frameRate: rate),
-                                   keyframeInterval: video.keyframeInterval ?? max(1, Int(rate.rounded())), expectedFrameRate: rate,
-                                   fullRange: false, preset: "veryfast")
+                                   bitRate: compression.bitRate ?? MovieEncoding.bitRate(width: video.width, height: video.height, frameRate: rate),
+                                   keyframeInterval: compression.keyframeInterval ?? max(1, Int(rate.rounded())), expectedFrameRate: rate,
+                                   fullRange: false, preset: compression.preset(standard: "veryfast"))
         }
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? 64_000 * audio.channels)

@@ -48,9 +48,20 @@ struct ValidatedSettings {
         var codec: AVVideoCodecType
         var width: Int
         var height: Int
+        var compression = Compression()
+    }
+    /// The compression properties of video settings, each as given or nil.
+    struct Compression: Equatable, Sendable {
         var bitRate: Int?
         var keyframeInterval: Int?
         var expectedFrameRate: Double?
+        /// `kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality`: the encoder's fastest preset.
+        var prioritizesSpeed: Bool?
+        /// `kVTCompressionPropertyKey_RealTime`.
+        var realTime: Bool?
+
+        /// The x264/x265 speed preset: the fastest where speed is asked for before quality, else `standard`.
+        func preset(standard: String) -> String { prioritizesSpeed == true ? "ultrafast" : standard }
     }
     struct Audio: Equatable {
         var sampleRate: Int
@@ -75,7 +86,10 @@ struct ValidatedSettings {
 
     private static let videoKeys: Set<String> = [AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoScalingModeKey]
     private static let compressionKeys: Set<String> = [AVVideoAverageBitRateKey, AVVideoMaxKeyFrameIntervalKey, AVVideoMaxKeyFrameIntervalDurationKey,
-                                                       AVVideoExpectedSourceFrameRateKey, AVVideoProfileLevelKey, AVVideoAllowFrameReorderingKey]
+                                                       AVVideoExpectedSourceFrameRateKey, AVVideoProfileLevelKey, AVVideoAllowFrameReorderingKey,
+                                                       prioritizeSpeedKey, realTimeKey]
+    /// Video Toolbox's keys for speed before quality and for real time, by their raw values.
+    static let prioritizeSpeedKey = "PrioritizeEncodingSpeedOverQuality", realTimeKey = "RealTime"
     private static let audioKeys: Set<String> = [AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey,
                                                  AVEncoderBitRatePerChannelKey, AVChannelLayoutKey]
 
@@ -95,22 +109,37 @@ struct ValidatedSettings {
         }
         var video = Video(codec: codec, width: width, height: height)
         if let properties = settings[AVVideoCompressionPropertiesKey] {
-            guard let dictionary = properties as? [String: Any] else { return .failure(.init("AVVideoCompressionPropertiesKey must be a dictionary")) }
-            if let unknown = dictionary.keys.first(where: { !compressionKeys.contains($0) }) { return .failure(.init("unknown compression property \(unknown)")) }
-            if let value = dictionary[AVVideoAverageBitRateKey] {
-                guard let bitRate = attributeInt(value), bitRate > 0 else { return .failure(.init("AVVideoAverageBitRateKey must be a positive number")) }
-                video.bitRate = bitRate
-            }
-            if let value = dictionary[AVVideoMaxKeyFrameIntervalKey] {
-                guard let interval = attributeInt(value), interval > 0 else { return .failure(.init("AVVideoMaxKeyFrameIntervalKey must be positive")) }
-                video.keyframeInterval = interval
-            }
-            if let value = dictionary[AVVideoExpectedSourceFrameRateKey] {
-                guard let rate = attributeInt(value), rate > 0 else { return .failure(.init("AVVideoExpectedSourceFrameRateKey must be positive")) }
-                video.expectedFrameRate = Double(rate)
+            switch compression(properties) {
+            case .success(let compression): video.compression = compression
+            case .failure(let error): return .failure(error)
             }
         }
         return .success(video)
+    }
+
+    /// Reads the dictionary given for `AVVideoCompressionPropertiesKey`; the error says what is wrong with it.
+    static func compression(_ properties: Any) -> Result<Compression, SettingsError> {
+        guard let dictionary = properties as? [String: Any] else { return .failure(.init("AVVideoCompressionPropertiesKey must be a dictionary")) }
+        if let unknown = dictionary.keys.first(where: { !compressionKeys.contains($0) }) { return .failure(.init("unknown compression property \(unknown)")) }
+        var result = Compression()
+        if let value = dictionary[AVVideoAverageBitRateKey] {
+            guard let bitRate = attributeInt(value), bitRate > 0 else { return .failure(.init("AVVideoAverageBitRateKey must be a positive number")) }
+            result.bitRate = bitRate
+        }
+        if let value = dictionary[AVVideoMaxKeyFrameIntervalKey] {
+            guard let interval = attributeInt(value), interval > 0 else { return .failure(.init("AVVideoMaxKeyFrameIntervalKey must be positive")) }
+            result.keyframeInterval = interval
+        }
+        if let value = dictionary[AVVideoExpectedSourceFrameRateKey] {
+            guard let rate = attributeInt(value), rate > 0 else { return .failure(.init("AVVideoExpectedSourceFrameRateKey must be positive")) }
+            result.expectedFrameRate = Double(rate)
+        }
+        for (key, path) in [(prioritizeSpeedKey, \Compression.prioritizesSpeed), (realTimeKey, \Compression.realTime)] {
+            guard let value = dictionary[key] else { continue }
+            guard let flag = attributeBool(value) else { return .failure(.init("\(key) must be a Boolean")) }
+            result[keyPath: path] = flag
+        }
+        return .success(result)
     }
 
     /// Reads audio settings; the error says what is wrong with them.

@@ -23,6 +23,11 @@ final class MovieWriterThread: @unchecked Sendable {
     private let videoCapacity: Int
     private var running = true
 
+    /// How many frames a recording may queue for its encoder: a quarter of a second at 30 fps,
+    /// which absorbs the bursts of encoders that start (or stall) together, as when many cameras
+    /// start recording at once; the device's frame pool grows by as many for it.
+    static let realTimeVideoQueue = 8
+
     /// Creates and starts a writer thread.
     init(name: String, capacity: Int = 64, videoCapacity: Int = 4, handler: @escaping @Sendable (Item) -> Bool) {
         self.capacity = capacity

@@ -1,0 +1,23 @@
+// The compression property keys of Video Toolbox, spelled as Apple spells them.
+// They go in an output settings dictionary under `AVVideoCompressionPropertiesKey`, for an
+// asset writer input or a movie file output; each value is the key's raw string, as on Apple
+// platforms, so that `kVTCompressionPropertyKey_RealTime as String` is the same key everywhere.
+
+@_exported import CoreVideo
+
+/// Whether compression runs in real time, keeping up with a live source.
+public let kVTCompressionPropertyKey_RealTime: CFString = "RealTime"
+/// Whether the encoder favours its speed over the quality of the pictures it makes.
+public let kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality: CFString = "PrioritizeEncodingSpeedOverQuality"
+/// The long-term average bit rate, in bits per second.
+public let kVTCompressionPropertyKey_AverageBitRate: CFString = "AverageBitRate"
+/// The most frames from one keyframe to the next.
+public let kVTCompressionPropertyKey_MaxKeyFrameInterval: CFString = "MaxKeyFrameInterval"
+/// The most time from one keyframe to the next, in seconds.
+public let kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration: CFString = "MaxKeyFrameIntervalDuration"
+/// The frame rate the source is expected to have.
+public let kVTCompressionPropertyKey_ExpectedFrameRate: CFString = "ExpectedFrameRate"
+/// Whether frames may be reordered (B-frames).
+public let kVTCompressionPropertyKey_AllowFrameReordering: CFString = "AllowFrameReordering"
+/// The profile and level of the encoded stream.
+public let kVTCompressionPropertyKey_ProfileLevel: CFString = "ProfileLevel"
