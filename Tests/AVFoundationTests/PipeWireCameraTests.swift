@@ -92,6 +92,75 @@ final class PipeWireCameraTests: CaptureTestCase {
         }
     }
 
+    /// Keeps the first `keep` frames and notes, for every frame, where its pixels are and a checksum of them.
+    final class BufferWatcher: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+        let queue = DispatchQueue(label: "buffer-watcher")
+        private let lock = NSLock()
+        private var _kept: [CMSampleBuffer] = []
+        private var _addresses: [UInt] = []
+        private var _sums: [UInt64] = []
+        let keep: Int
+        init(keep: Int) { self.keep = keep }
+        var addresses: [UInt] { lock.withLock { _addresses } }
+        var kept: [CMSampleBuffer] { lock.withLock { _kept } }
+        var keptSums: [UInt64] { lock.withLock { Array(_sums.prefix(_kept.count)) } }
+        func letGo() { lock.withLock { _kept.removeAll() } }
+
+        static func checksum(_ image: CVPixelBuffer) -> UInt64 {
+            CVPixelBufferLockBaseAddress(image, .readOnly)
+            defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+            let bytes = UnsafeRawBufferPointer(start: CVPixelBufferGetBaseAddress(image),
+                                               count: CVPixelBufferGetBytesPerRow(image) * CVPixelBufferGetHeight(image))
+            return bytes.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }
+        }
+
+        func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+            guard let image = sampleBuffer.imageBuffer else { return }
+            let address = UInt(bitPattern: CVPixelBufferGetBaseAddress(image))
+            let sum = Self.checksum(image)
+            lock.withLock {
+                _addresses.append(address)
+                if _kept.count < keep { _kept.append(sampleBuffer); _sums.append(sum) }
+            }
+        }
+    }
+
+    func testFramesAClientHoldsNeverChangeUnderIt() throws {
+        // The server reuses a stream's buffer at its next cycle whether or not the client has given
+        // it back (the server side of the link acknowledges each buffer at once; PipeWire issue
+        // 190), so a frame handed out as the stream's own buffer would change while a client still
+        // reads it. Frames are copied once, in the callback: held ones stay as they were, while
+        // the camera streams and after it stops.
+        let device = try XCTUnwrap(camera("test-camera"))
+        let format = try XCTUnwrap(device.formats.first {
+            let size = CMVideoFormatDescriptionGetDimensions($0.formatDescription)
+            return size.width == 640 && size.height == 480 && CMFormatDescriptionGetMediaSubType($0.formatDescription) == kCVPixelFormatType_422YpCbCr8
+        })
+        let watcher = BufferWatcher(keep: 6)
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.beginConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: device))
+        let output = AVCaptureVideoDataOutput()
+        output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_422YpCbCr8]
+        output.setSampleBufferDelegate(watcher, queue: watcher.queue)
+        session.addOutput(output)
+        try device.lockForConfiguration()
+        device.activeFormat = format
+        device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30)
+        device.unlockForConfiguration()
+        session.commitConfiguration()
+        session.startRunning()
+        spin(1.5)
+        XCTAssertGreaterThan(watcher.addresses.count, 30, "holding six frames does not stop the camera")
+        XCTAssertEqual(watcher.kept.count, 6)
+        XCTAssertEqual(watcher.kept.compactMap { $0.imageBuffer.map(BufferWatcher.checksum) }, watcher.keptSums, "held frames do not change while streaming")
+        session.stopRunning()
+        spin(0.3)
+        XCTAssertEqual(watcher.kept.compactMap { $0.imageBuffer.map(BufferWatcher.checksum) }, watcher.keptSums, "nor once the stream has ended")
+        watcher.letGo()
+    }
+
     /// How many bars of even colour, at least 24 pixels wide, the row a third of the way down a BGRA frame crosses (the SMPTE bars).
     static func bars(_ sample: CMSampleBuffer) -> Int {
         guard let image = sample.imageBuffer else { return -1 }
