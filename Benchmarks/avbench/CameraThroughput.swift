@@ -1,4 +1,5 @@
 import AVFoundation
+import CBenchmarkSupport
 import Foundation
 
 /// A delegate that does nothing but count the frames it receives and the frames dropped.
@@ -17,9 +18,9 @@ final class CountingDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDele
 
 /// Streams `camera` in `format` (at `framesPerSecond` when given) to a counting delegate that asks
 /// for `delivered`, and measures `seconds` after a second of warm-up: frames delivered, this
-/// process's CPU seconds, and wall-clock seconds.
+/// process's CPU seconds, wall-clock seconds, and the process's heap allocations per frame.
 func measureCamera(_ camera: AVCaptureDevice, format: AVCaptureDevice.Format, delivered: OSType, framesPerSecond: Int32? = nil,
-                   seconds: Double) throws -> (frames: Int, cpu: Double, elapsed: Double) {
+                   seconds: Double) throws -> (frames: Int, cpu: Double, elapsed: Double, allocationsPerFrame: Double) {
     let session = AVCaptureSession()
     session.beginConfiguration()
     session.addInput(try AVCaptureDeviceInput(device: camera))
@@ -38,9 +39,11 @@ func measureCamera(_ camera: AVCaptureDevice, format: AVCaptureDevice.Format, de
     session.commitConfiguration()
     session.startRunning()
     Thread.sleep(forTimeInterval: 1)
-    let frames0 = counter.counts.frames, cpu0 = cpuSeconds(), time0 = now()
+    let frames0 = counter.counts.frames, cpu0 = cpuSeconds(), time0 = now(), allocations0 = avbench_allocation_count()
     Thread.sleep(forTimeInterval: seconds)
-    let measured = (frames: counter.counts.frames - frames0, cpu: cpuSeconds() - cpu0, elapsed: now() - time0)
+    let allocations = avbench_allocation_count() - allocations0
+    let frames = counter.counts.frames - frames0
+    let measured = (frames: frames, cpu: cpuSeconds() - cpu0, elapsed: now() - time0, allocationsPerFrame: Double(allocations) / Double(max(1, frames)))
     session.stopRunning()
     return measured
 }

@@ -2,7 +2,10 @@ import AVFoundation
 import Foundation
 
 /// A PipeWire camera at 1280x720, 60 frames per second, to an empty delegate, next to
-/// `gst-launch-1.0 pipewiresrc ! fakesink` on the same node and format in the same run.
+/// `gst-launch-1.0` doing the same work on the same node and format in the same run: in the
+/// camera's own format, `pipewiresrc ! fakesink` (which hands on the server's buffer without
+/// copying it, though the server reuses it a cycle later) and `pipewiresrc always-copy=true !
+/// fakesink` (one copy, as ours makes); in BGRA, `pipewiresrc ! videoconvert ! BGRx ! fakesink`.
 /// `scripts/bench.sh pipewire` starts a private PipeWire stack with a test camera for it.
 enum PipeWireBenchmark {
     static func run(seconds: Double) throws {
@@ -13,33 +16,45 @@ enum PipeWireBenchmark {
         }
         let node = String(camera.uniqueID.dropFirst("pipewire:".count))
         print("PipeWire \(camera.localizedName) (\(node)) at 1280x720, 60 frames/s, \(seconds) s per case; CPU is this process's (the server's is not counted for either):")
-        for (name, delivered, gstFormat) in [("UYVY -> BGRA", kCVPixelFormatType_32BGRA, "UYVY"), ("UYVY -> 2vuy", kCVPixelFormatType_422YpCbCr8, "UYVY")] {
+        let caps = "video/x-raw,format=UYVY,width=1280,height=720,framerate=60/1"
+        let cases: [(String, OSType, [(String, [String])])] = [
+            ("UYVY -> BGRA", kCVPixelFormatType_32BGRA,
+             [("pipewiresrc ! videoconvert ! BGRx ! fakesink", ["pipewiresrc", "target-object=\(node)", "!", caps, "!", "videoconvert", "!",
+                                                                 "video/x-raw,format=BGRx", "!", "fakesink"])]),
+            ("UYVY -> 2vuy", kCVPixelFormatType_422YpCbCr8,
+             [("pipewiresrc always-copy=true ! fakesink", ["pipewiresrc", "target-object=\(node)", "always-copy=true", "!", caps, "!", "fakesink"]),
+              ("pipewiresrc ! fakesink (no copy)", ["pipewiresrc", "target-object=\(node)", "!", caps, "!", "fakesink"])]),
+        ]
+        for (name, delivered, peers) in cases {
             guard let format = camera.formats.first(where: {
                 $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
             }) else { print("  no 1280x720 UYVY format"); return }
-            let (frames, cpu, elapsed) = try measureCamera(camera, format: format, delivered: delivered, framesPerSecond: 60, seconds: seconds)
+            let (frames, cpu, elapsed, allocations) = try measureCamera(camera, format: format, delivered: delivered, framesPerSecond: 60, seconds: seconds)
             let ours = cpu / Double(max(1, frames))
-            var line = String(format: "  %@: %.1f frames/s, %.3f ms CPU per frame", name, Double(frames) / elapsed, ours * 1000)
-            guard ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] == nil,
-                  let gst = ["/usr/bin/gst-launch-1.0"].first(where: FileManager.default.isExecutableFile) else {
-                print(line + "; gst-launch-1.0 not available (install gstreamer1.0-tools gstreamer1.0-pipewire)")
+            print(String(format: "  %@: %.1f frames/s, %.3f ms CPU per frame, %.2f heap allocations per frame (the whole process, libpipewire's threads too)",
+                         name, Double(frames) / elapsed, ours * 1000, allocations))
+            guard ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] == nil else { continue }
+            guard let gst = ["/usr/bin/gst-launch-1.0"].first(where: FileManager.default.isExecutableFile) else {
+                print("    gst-launch-1.0 not available (install gstreamer1.0-tools gstreamer1.0-pipewire)")
                 continue
             }
-            // The peer's start (process, connection, negotiation) is taken out: a one-second run is subtracted from a longer one.
-            func peerRun(_ frames: Int) -> (cpu: Double, elapsed: Double, status: Int32, output: String) {
-                let cpu0 = childCPUSeconds(), time0 = now()
-                let result = shell([gst, "-q", "pipewiresrc", "target-object=\(node)", "num-buffers=\(frames)", "!",
-                                    "video/x-raw,format=\(gstFormat),width=1280,height=720,framerate=60/1", "!", "fakesink"])
-                return (childCPUSeconds() - cpu0, now() - time0, result.status, result.output)
+            for (peerName, pipeline) in peers {
+                // The peer's start (process, connection, negotiation) is taken out: a one-second run is subtracted from a longer one.
+                func peerRun(_ frames: Int) -> (cpu: Double, elapsed: Double, status: Int32, output: String) {
+                    let cpu0 = childCPUSeconds(), time0 = now()
+                    var arguments = [gst, "-q"] + pipeline
+                    arguments.insert("num-buffers=\(frames)", at: 4)
+                    let result = shell(arguments)
+                    return (childCPUSeconds() - cpu0, now() - time0, result.status, result.output)
+                }
+                let count = Int(60 * (seconds + 1))
+                let short = peerRun(60), peer = peerRun(count)
+                guard short.status == 0, peer.status == 0 else { print("    \(peerName): gst-launch-1.0 failed: \(peer.output.prefix(200))"); continue }
+                let (peerCPU, peerElapsed) = (peer.cpu - short.cpu, peer.elapsed - short.elapsed)
+                let theirs = peerCPU / Double(count - 60)
+                print(String(format: "    %@: %.1f frames/s, %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
+                             peerName, Double(count - 60) / peerElapsed, theirs * 1000, ours / theirs))
             }
-            let count = Int(60 * (seconds + 1))
-            let short = peerRun(60), peer = peerRun(count)
-            guard short.status == 0, peer.status == 0 else { print(line + "; gst-launch-1.0 failed: \(peer.output.prefix(200))"); continue }
-            let (peerCPU, peerElapsed) = (peer.cpu - short.cpu, peer.elapsed - short.elapsed)
-            let theirs = peerCPU / Double(count - 60)
-            line += String(format: "; gst-launch-1.0 pipewiresrc ! fakesink %.1f frames/s, %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
-                           Double(count - 60) / peerElapsed, theirs * 1000, ours / theirs)
-            print(line)
         }
     }
 }

@@ -27,23 +27,42 @@ final class MJPEGDecoderTests: XCTestCase {
     }
 
     func testDecodesCameraJPEGsIntoEveryCarriedFormatAsFFmpegDoes() throws {
-        for subsampling in ["yuvj422p", "yuvj420p"] {
-            let (jpeg, reference) = try frame(width: 1280, height: 720, subsampling: subsampling)
-            XCTAssertEqual(reference.count, 1280 * 720)
+        // Every subsampling cameras send, and a size that is no whole number of blocks.
+        for (subsampling, width, height) in [("yuvj422p", 1280, 720), ("yuvj420p", 1280, 720), ("yuvj444p", 640, 480), ("gray", 640, 480),
+                                              ("yuvj420p", 650, 490)] {
+            let (jpeg, reference) = try frame(width: width, height: height, subsampling: subsampling)
+            XCTAssertEqual(reference.count, width * height)
             let decoder = MJPEGDecoder()
             for format in [kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA] {
-                let target = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: format))
+                let target = try XCTUnwrap(CVPixelBuffer(width: width, height: height, pixelFormatType: format))
                 XCTAssertTrue(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) }, "\(subsampling) into \(format)")
                 guard format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange else { continue }
                 // Full-range luma straight from the JPEG: FFmpeg's decode, to within rounding.
                 let plane = target.planes[0]
                 var difference = 0
-                for row in 0..<720 {
+                for row in 0..<height {
                     let line = plane.baseAddress.advanced(by: row * plane.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                    for column in 0..<1280 { difference += abs(Int(line[column]) - Int(reference[row * 1280 + column])) }
+                    for column in 0..<width { difference += abs(Int(line[column]) - Int(reference[row * width + column])) }
                 }
-                XCTAssertLessThan(Double(difference) / Double(1280 * 720), 1.0, "mean luma difference from FFmpeg's decode (\(subsampling))")
+                XCTAssertLessThan(Double(difference) / Double(width * height), 1.0, "mean luma difference from FFmpeg's decode (\(subsampling) \(width)x\(height))")
             }
+        }
+    }
+
+    func testSteadyDecodingAsksTheSystemForNoMemory() throws {
+        // Issue 13: libjpeg's memory for a picture comes from arenas the decoder keeps; after the
+        // first frame of a size, decoding allocates nothing, into planes or into BGRA.
+        let (jpeg, _) = try frame(width: 1280, height: 720, subsampling: "yuvj422p")
+        let decoder = MJPEGDecoder()
+        for format in [kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA] {
+            let target = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: format))
+            XCTAssertTrue(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) })
+            let settled = decoder.systemAllocations
+            XCTAssertGreaterThan(settled, 0, "the first frame sets the decoder up")
+            for _ in 0..<20 {
+                XCTAssertTrue(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) })
+            }
+            XCTAssertEqual(decoder.systemAllocations, settled, "no memory asked for after the first frame (\(format))")
         }
     }
 

@@ -145,12 +145,17 @@ package struct ImagingState: Sendable, Equatable {
 /// `onChange` after the lock is released.
 package final class ImagingModel: @unchecked Sendable {
     private let state: LockedValue<ImagingState>
-    private let observer = LockedValue<(@Sendable (ImagingState, ImagingState) -> Void)?>(nil)
-    private let controlHandler = LockedValue<(@Sendable (ImagingState, ImagingState) -> Void)?>(nil)
+    /// A receiver of changes, held in a structure so that reading it from the lock is a copy,
+    /// not a re-abstraction of the closure (which allocates a thunk each time).
+    private struct Receiver: Sendable {
+        let call: @Sendable (ImagingState, ImagingState) -> Void
+    }
+    private let observer = LockedValue<Receiver?>(nil)
+    private let controlHandler = LockedValue<Receiver?>(nil)
 
     /// Sets the receiver of every change, before observers hear of it: a hardware backend that applies controls.
     package func setControlHandler(_ handler: (@Sendable (ImagingState, ImagingState) -> Void)?) {
-        controlHandler.withLock { $0 = handler }
+        controlHandler.withLock { $0 = handler.map(Receiver.init) }
     }
 
     package init(_ initial: ImagingState = ImagingState()) {
@@ -166,7 +171,7 @@ package final class ImagingModel: @unchecked Sendable {
 
     /// Sets the receiver of changes: old state, new state.
     package func setObserver(_ handler: (@Sendable (ImagingState, ImagingState) -> Void)?) {
-        observer.withLock { $0 = handler }
+        observer.withLock { $0 = handler.map(Receiver.init) }
     }
 
     /// Changes the state, then reports the change.
@@ -179,8 +184,8 @@ package final class ImagingModel: @unchecked Sendable {
             return (old, state)
         }
         if old != new {
-            controlHandler.withLock { $0 }?(old, new)
-            observer.withLock { $0 }?(old, new)
+            controlHandler.withLock { $0 }?.call(old, new)
+            observer.withLock { $0 }?.call(old, new)
         }
         return new
     }
