@@ -1,4 +1,5 @@
 import AVFoundation
+import CBenchmarkSupport
 import Foundation
 
 /// A long 1080p30 recording from the virtual camera: frames dropped and CPU per second of video.
@@ -30,6 +31,12 @@ enum RecordBenchmark {
         let finish = Finish()
         let cpu0 = cpuSeconds()
         movie.startRecording(to: url, recordingDelegate: finish)
+        // Heap allocations a frame while recording, from the third second to the last: the
+        // process's, which includes FFmpeg's (x264's packets, the muxer's).
+        Thread.sleep(forTimeInterval: min(2, seconds / 3))
+        let allocations0 = avbench_allocation_count(), recorded0 = movie.recordedDuration.seconds
+        Thread.sleep(forTimeInterval: max(0.5, seconds - min(2, seconds / 3) - 1))
+        let allocations = avbench_allocation_count() - allocations0, recorded = movie.recordedDuration.seconds - recorded0
         finish.done.wait()
         let cpu = cpuSeconds() - cpu0
         session.stopRunning()
@@ -39,5 +46,7 @@ enum RecordBenchmark {
         let frames = Int(counted) ?? -1
         print(String(format: "  frames in the file: %d of %d expected: %d dropped", frames, expected, expected - frames))
         print(String(format: "  process CPU: %.2f s per second of video (of 2 cores), file %.1f MB", cpu / seconds, EncodeBenchmark.size(url) / 1e6))
+        print(String(format: "  heap allocations per video frame while recording: %.2f (the whole process, FFmpeg's included)",
+                     Double(allocations) / max(1, recorded * 30)))
     }
 }

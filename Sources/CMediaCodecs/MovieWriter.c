@@ -42,6 +42,9 @@ struct cmc_writer {
     AVStream *audio_stream;
     SwrContext *resampler;
     AVAudioFifo *fifo;
+    /// Planar float samples converted from the client's, kept and grown: none allocated per call.
+    uint8_t **converted;
+    int converted_capacity;
     AVFrame *audio_frame;
     AVPacket *packet;
     int64_t next_audio_pts;
@@ -386,13 +389,15 @@ int cmc_writer_write_audio(cmc_writer *w, const int16_t *samples, int frames, in
         samples += (size_t)skip * w->audio->ch_layout.nb_channels;
         frames -= skip;
     }
-    uint8_t **converted = NULL;
-    if ((err = av_samples_alloc_array_and_samples(&converted, NULL, w->audio->ch_layout.nb_channels, frames, AV_SAMPLE_FMT_FLTP, 0)) < 0) return err;
+    if (frames > w->converted_capacity) {
+        if (w->converted) { av_freep(&w->converted[0]); av_freep(&w->converted); }
+        w->converted_capacity = 0;
+        if ((err = av_samples_alloc_array_and_samples(&w->converted, NULL, w->audio->ch_layout.nb_channels, frames, AV_SAMPLE_FMT_FLTP, 0)) < 0) return err;
+        w->converted_capacity = frames;
+    }
     const uint8_t *in[1] = {(const uint8_t *)samples};
-    int got = swr_convert(w->resampler, converted, frames, in, frames);
-    if (got > 0) av_audio_fifo_write(w->fifo, (void **)converted, got);
-    av_freep(&converted[0]);
-    av_freep(&converted);
+    int got = swr_convert(w->resampler, w->converted, frames, in, frames);
+    if (got > 0) av_audio_fifo_write(w->fifo, (void **)w->converted, got);
     if (got < 0) return got;
     return encode_audio_fifo(w, 0);
 }
@@ -458,6 +463,7 @@ void cmc_writer_free(cmc_writer *w) {
     avcodec_free_context(&w->audio);
     swr_free(&w->resampler);
     if (w->fifo) av_audio_fifo_free(w->fifo);
+    if (w->converted) { av_freep(&w->converted[0]); av_freep(&w->converted); }
     av_frame_free(&w->audio_frame);
     av_packet_free(&w->packet);
     av_free(w);
