@@ -12,11 +12,13 @@ bash scripts/fetch-test-pictures.sh
 [ -d .build/bench-python/zxingcpp ] || ls .build/bench-python 2>/dev/null | grep -q '^zxingcpp' \
   || /usr/bin/python3 -m pip install -q --target .build/bench-python "zxing-cpp==3.1.1" pillow \
   || echo "ZXing-C++'s Python module could not be installed; scancorpus compares with zbarimg only" >&2
-if [ -z "${PIPEWIRE_RUNTIME_DIR:-}" ] && { [ $# -eq 0 ] || [[ " $* " == *" pipewire "* ]] || ! printf '%s\n' "$@" | grep -qv '^[0-9.]*$'; }; then
-  # A private PipeWire stack with a test camera for the pipewire case.
+if [ -z "${PIPEWIRE_RUNTIME_DIR:-}" ] && { [ $# -eq 0 ] || [[ " $* " == *" pipewire "* ]] || [[ " $* " == *" cameras "* ]] || ! printf '%s\n' "$@" | grep -qv '^[0-9.]*$'; }; then
+  # A private PipeWire stack with a test camera for the pipewire case (and more test cameras
+  # for the cameras case, which it names the stack for).
   bash scripts/install-deps.sh --with-servers
   stack=$(mktemp -d)
   trap 'bash scripts/servers/pipewire.sh stop "$stack"; rm -rf "$stack"' EXIT
   eval "$(bash scripts/servers/pipewire.sh start "$stack")"
+  export AVBENCH_PIPEWIRE_STACK=$stack
 fi
 .build/release/avbench "$@"

@@ -8,28 +8,66 @@ import Foundation
 /// running N pipelines that do the same (`videotestsrc is-live=true ! x264enc` with the same
 /// preset, tuning, bit rate and keyframe interval `! mp4mux ! filesink`). Both are measured from
 /// outside as whole processes: CPU per camera-second, frames missing from the files, peak memory.
+/// With a private PipeWire stack (`scripts/bench.sh cameras` starts one and names it in
+/// `AVBENCH_PIPEWIRE_STACK`), the same again with N PipeWire test cameras created on it, next
+/// to `pipewiresrc ! videoconvert ! x264enc ! mp4mux` pipelines; the server's CPU, which makes
+/// the pictures for both, is counted for neither.
 enum ManyCamerasBenchmark {
     static let counts = [1, 2, 4, 8, 12]
 
+    /// Where the cameras come from.
+    enum Source {
+        case virtual
+        /// Test cameras `avbench-camera-1...N` on the PipeWire stack in this folder.
+        case pipeWire(stack: String)
+    }
+
     static func run(seconds: Double) throws {
-        print("")
-        print("Many cameras, each 1280x720 at 30 fps recorded to H.264 (x264 ultrafast, zerolatency, 10.5 Mbit/s) for \(Int(seconds)) s, whole processes:")
         let gstreamer = FileManager.default.isExecutableFile(atPath: "/usr/bin/gst-launch-1.0")
             && shell(["/usr/bin/gst-inspect-1.0", "x264enc"]).status == 0 && shell(["/usr/bin/gst-inspect-1.0", "mp4mux"]).status == 0
+        print("")
+        print("Many virtual cameras, each 1280x720 at 30 fps recorded to H.264 (x264 ultrafast, zerolatency, 10.5 Mbit/s) for \(Int(seconds)) s, whole processes:")
         if !gstreamer { print("  (GStreamer's x264enc or mp4mux is not installed: apt-get install gstreamer1.0-plugins-ugly gstreamer1.0-plugins-good)") }
+        if ProcessInfo.processInfo.environment["AVBENCH_CAMERAS"] != "pipewire" { try run(.virtual, seconds: seconds, gstreamer: gstreamer) }
+        guard let stack = ProcessInfo.processInfo.environment["AVBENCH_PIPEWIRE_STACK"] else {
+            print("  (PipeWire cameras: run through scripts/bench.sh cameras, which starts a private PipeWire stack)")
+            return
+        }
+        print("")
+        print("Many PipeWire test cameras (a private stack's videotestsrc, UYVY), the same recording, whole processes (the server not counted):")
+        for index in 1...(counts.max() ?? 1) {
+            _ = shell(["/bin/bash", "scripts/servers/pipewire.sh", "add-camera", stack, "avbench-camera-\(index)"])
+        }
+        defer {
+            for index in 1...(counts.max() ?? 1) {
+                _ = shell(["/bin/bash", "scripts/servers/pipewire.sh", "remove-camera", stack, "avbench-camera-\(index)"])
+            }
+        }
+        Thread.sleep(forTimeInterval: 1)
+        try run(.pipeWire(stack: stack), seconds: seconds, gstreamer: gstreamer && shell(["/usr/bin/gst-inspect-1.0", "pipewiresrc"]).status == 0)
+    }
+
+    private static func run(_ source: Source, seconds: Double, gstreamer: Bool) throws {
         for count in counts {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-cameras-\(getpid())-\(count)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let self_ = URL(fileURLWithPath: CommandLine.arguments[0]).path
-            let ours = measure(["/usr/bin/env", "LINUXAVFOUNDATION_VIRTUAL_CAMERAS=\(count)", self_, "cameras-child", String(count), String(seconds), folder.path],
-                               stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
+            var child = ["/usr/bin/env", "LINUXAVFOUNDATION_VIRTUAL_CAMERAS=\(count)", self_, "cameras-child", String(count), String(seconds), folder.path]
+            if case .pipeWire = source { child.append("pipewire") }
+            let ours = measure(child, stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
             print(line("avcapture sessions", count, ours, seconds))
             guard gstreamer else { continue }
             var pipeline: [String] = ["/usr/bin/gst-launch-1.0", "-q", "-e"]
             for index in 1...count {
-                pipeline += ["videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=1280,height=720,framerate=30/1,format=NV12", "!",
-                             "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "bitrate=10500", "key-int-max=30", "!", "mp4mux", "!",
+                switch source {
+                case .virtual:
+                    pipeline += ["videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=1280,height=720,framerate=30/1,format=NV12", "!"]
+                case .pipeWire:
+                    pipeline += ["pipewiresrc", "target-object=avbench-camera-\(index)", "!", "video/x-raw,format=UYVY,width=1280,height=720,framerate=30/1", "!",
+                                 "videoconvert", "!", "video/x-raw,format=NV12", "!"]
+                }
+                pipeline += ["x264enc", "speed-preset=ultrafast", "tune=zerolatency", "bitrate=10500", "key-int-max=30", "!", "mp4mux", "!",
                              "filesink", "location=\(folder.appendingPathComponent("gst-\(index).mp4").path)"]
             }
             let theirs = measure(pipeline, stopAfter: seconds, files: (1...count).map { folder.appendingPathComponent("gst-\($0).mp4") }, seconds: seconds)
@@ -84,25 +122,52 @@ enum ManyCamerasBenchmark {
         return result
     }
 
-    /// The child: `count` sessions recording `seconds` from virtual:camera:1...count into `folder`.
+    /// The child: `count` sessions recording `seconds` from virtual:camera:1...count (or, with
+    /// `pipewire`, the PipeWire cameras avbench-camera-1...count in UYVY) into `folder`.
     static func runChild(arguments: [String]) throws {
         guard arguments.count >= 4, let count = Int(arguments[1]), let seconds = Double(arguments[2]) else { return }
         let folder = URL(fileURLWithPath: arguments[3])
+        let pipeWire = arguments.count > 4 && arguments[4] == "pipewire"
+        if pipeWire {
+            // The registry finds the server's cameras a moment after it starts.
+            let deadline = Date().addingTimeInterval(5)
+            while AVCaptureDevice.devices(for: .video).filter({ $0.uniqueID.hasPrefix("pipewire:avbench-camera-") }).count < count, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
         final class Finish: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
             let done = DispatchSemaphore(value: 0)
             func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
+                if let error = error as? AVError, error.code != .maximumDurationReached {
+                    FileHandle.standardError.write(Data("\(outputFileURL.lastPathComponent): \(error.localizedDescription)\n".utf8))
+                }
                 done.signal()
             }
         }
         var sessions: [(AVCaptureSession, AVCaptureMovieFileOutput)] = []
         for index in 1...count {
-            guard let camera = AVCaptureDevice(uniqueID: "virtual:camera:\(index)") else { return }
+            guard let camera = AVCaptureDevice(uniqueID: pipeWire ? "pipewire:avbench-camera-\(index)" : "virtual:camera:\(index)") else {
+                FileHandle.standardError.write(Data("no camera \(index)\n".utf8))
+                return
+            }
             let session = AVCaptureSession()
-            session.sessionPreset = .hd1280x720
+            session.beginConfiguration()
             session.addInput(try AVCaptureDeviceInput(device: camera))
+            if pipeWire, let format = camera.formats.first(where: {
+                $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
+            }) {
+                try camera.lockForConfiguration()
+                camera.activeFormat = format
+                camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30)
+                camera.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 30)
+                camera.unlockForConfiguration()
+            } else {
+                session.sessionPreset = .hd1280x720
+            }
             let movie = AVCaptureMovieFileOutput()
             movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1000)
             session.addOutput(movie)
+            session.commitConfiguration()
             if let connection = movie.connection(with: .video) {
                 movie.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.h264,
                                          AVVideoCompressionPropertiesKey: [kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality as String: true]],
@@ -115,7 +180,16 @@ enum ManyCamerasBenchmark {
         for (index, (_, movie)) in sessions.enumerated() {
             movie.startRecording(to: folder.appendingPathComponent("ours-\(index + 1).mov"), recordingDelegate: finish)
         }
-        for _ in sessions { finish.done.wait() }
+        // A camera that never delivers (a starved server) must not hold the run forever: past
+        // the time asked for and a margin, what is still recording is stopped.
+        var finished = 0
+        let deadline = DispatchTime.now() + seconds + 20
+        while finished < sessions.count, finish.done.wait(timeout: deadline) == .success { finished += 1 }
+        if finished < sessions.count {
+            FileHandle.standardError.write(Data("\(sessions.count - finished) recordings did not end in time; stopped\n".utf8))
+            for (_, movie) in sessions { movie.stopRecording() }
+            while finished < sessions.count, finish.done.wait(timeout: .now() + 10) == .success { finished += 1 }
+        }
         for (session, _) in sessions { session.stopRunning() }
     }
 }
