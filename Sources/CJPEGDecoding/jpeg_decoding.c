@@ -176,13 +176,15 @@ static int reserve(void **buffer, size_t *capacity, size_t needed, uint64_t *all
     return 0;
 }
 
-/// Reads the header of a picture of the expected size; 0, or -1.
+/// Reads the header of a picture of the expected size; 0, or -1 with the picture abandoned.
 static int begin(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height) {
-    if (!jpeg || size < 4) return -1;
-    jpeg_mem_src(&d->cinfo, jpeg, (unsigned long)size);
-    if (jpeg_read_header(&d->cinfo, TRUE) != JPEG_HEADER_OK) return -1;
-    if ((int)d->cinfo.image_width != width || (int)d->cinfo.image_height != height) return -1;
-    return 0;
+    if (jpeg && size >= 4) {
+        jpeg_mem_src(&d->cinfo, jpeg, (unsigned long)size);
+        if (jpeg_read_header(&d->cinfo, TRUE) == JPEG_HEADER_OK
+            && (int)d->cinfo.image_width == width && (int)d->cinfo.image_height == height) return 0;
+    }
+    jpeg_abort_decompress(&d->cinfo);
+    return -1;
 }
 
 int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height, cjd_planes *out) {
@@ -192,10 +194,7 @@ int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int widt
         jpeg_abort_decompress(cinfo);
         return -1;
     }
-    if (begin(d, jpeg, size, width, height) != 0) {
-        jpeg_abort_decompress(cinfo);
-        return -1;
-    }
+    if (begin(d, jpeg, size, width, height) != 0) return -1;
     int components = cinfo->num_components;
     cjd_subsampling subsampling;
     if (components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE) {
@@ -270,10 +269,7 @@ int cjd_decode_bgra(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *b
         jpeg_abort_decompress(cinfo);
         return -1;
     }
-    if (begin(d, jpeg, size, width, height) != 0) {
-        jpeg_abort_decompress(cinfo);
-        return -1;
-    }
+    if (begin(d, jpeg, size, width, height) != 0) return -1;
     cinfo->out_color_space = JCS_EXT_BGRA;
     if (reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), &d->allocations) != 0) {
         jpeg_abort_decompress(cinfo);
