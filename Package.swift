@@ -36,7 +36,7 @@ let package = Package(
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .target(name: "CPipeWire", dependencies: ["CPipeWireSystem"]),
         .target(name: "CMediaCodecs", linkerSettings: [
-            .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"),
+            .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"), .linkedLibrary("swscale"),
         ]),
         // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),

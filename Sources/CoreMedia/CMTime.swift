@@ -6,6 +6,10 @@ public typealias CMTimeValue = Int64
 public typealias CMTimeScale = Int32
 /// The epoch of a `CMTime`, which distinguishes loops of a timeline.
 public typealias CMTimeEpoch = Int64
+/// A track's identifier within its movie, which stays the same when the movie is edited.
+public typealias CMPersistentTrackID = Int32
+/// The identifier that stands for no track.
+public let kCMPersistentTrackID_Invalid: CMPersistentTrackID = 0
 
 /// Flags that say what a `CMTime` holds.
 public struct CMTimeFlags: OptionSet, Sendable, Hashable {

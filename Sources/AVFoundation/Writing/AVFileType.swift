@@ -10,6 +10,8 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
     public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
     /// An MPEG-4 file with Apple extensions (.m4v).
     public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
+    /// An MPEG-4 audio file (.m4a).
+    public static let m4a = AVFileType(rawValue: "com.apple.m4a-audio")
     /// A JPEG image (.jpg).
     public static let jpg = AVFileType(rawValue: "public.jpeg")
     /// A HEIC image (.heic).

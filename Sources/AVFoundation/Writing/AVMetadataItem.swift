@@ -104,6 +104,20 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
     /// The value as a date, if it is one or parses as ISO 8601.
     public var dateValue: Date? { (value as? NSDate).map { $0 as Date } ?? stringValue.flatMap { ISO8601DateFormatter().date(from: $0) } }
 
+    /// The item's key in the common key space, for items that have one.
+    public var commonKey: AVMetadataKey? {
+        guard let key = keyString else { return nil }
+        if resolvedKeySpace == .common { return AVMetadataKey(rawValue: key) }
+        let common: [String: AVMetadataKey] = [
+            "com.apple.quicktime.title": .commonKeyTitle, "@nam": .commonKeyTitle, "©nam": .commonKeyTitle,
+            "com.apple.quicktime.location.ISO6709": .commonKeyLocation, "@xyz": .commonKeyLocation, "©xyz": .commonKeyLocation,
+            "com.apple.quicktime.creationdate": .commonKeyCreationDate, "@day": .commonKeyCreationDate,
+            "com.apple.quicktime.description": .commonKeyDescription, "com.apple.quicktime.software": .commonKeySoftware,
+            "com.apple.quicktime.author": .commonKeyAuthor, "com.apple.quicktime.make": .commonKeyMake, "com.apple.quicktime.model": .commonKeyModel,
+        ]
+        return common[key]
+    }
+
     /// The key as a string, from the key or the identifier.
     var keyString: String? {
         if let key = key as? NSString { return key as String }

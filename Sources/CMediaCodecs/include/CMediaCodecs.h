@@ -88,4 +88,5 @@ int cmc_encoder_available(const char *name);
 void cmc_error_string(int error, char *buffer, size_t size);
 /// FFmpeg's error for "no space left on device".
 int cmc_error_no_space(void);
+#include "CMovieReading.h"
 #endif

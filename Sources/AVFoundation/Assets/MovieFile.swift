@@ -1,0 +1,213 @@
+import CMediaCodecs
+import CoreGraphics
+import CoreMedia
+import Foundation
+
+/// What an asset's track is, as its container describes it.
+struct TrackFacts: @unchecked Sendable {
+    var streamIndex: Int
+    var trackID: CMPersistentTrackID
+    var mediaType: AVMediaType
+    var codecName: String
+    var formatDescription: CMFormatDescription
+    var naturalSize: CGSize
+    var preferredTransform: CGAffineTransform
+    var nominalFrameRate: Float
+    var minFrameDuration: CMTime
+    var timeRange: CMTimeRange
+    var naturalTimeScale: CMTimeScale
+    var estimatedDataRate: Float
+    var totalSampleDataLength: Int64
+    var isEnabled: Bool
+    var isDecodable: Bool
+    var requiresFrameReordering: Bool
+    var languageCode: String?
+    var sampleRate: Int
+    var channels: Int
+}
+
+/// A movie file opened with FFmpeg's demuxers.
+///
+/// Thread ownership: one movie file belongs to one thread at a time; an asset opens one to learn
+/// its contents, and each asset reader opens its own.
+final class MovieFile {
+    let reader: OpaquePointer
+    let url: URL
+
+    /// Opens a file, or throws the `AVError` that says why it cannot be read.
+    init(url: URL) throws {
+        guard url.isFileURL else {
+            throw AVError(.fileFormatNotRecognized, userInfo: [NSLocalizedDescriptionKey: "Only files can be opened as assets: \(url.absoluteString)",
+                                                               NSURLErrorKey: url])
+        }
+        var error: Int32 = 0
+        guard let reader = cmc_reader_open(url.path, &error) else { throw Self.error(error, url: url) }
+        self.reader = reader
+        self.url = url
+    }
+
+    deinit { cmc_reader_free(reader) }
+
+    /// The `AVError` for an FFmpeg error met while opening or reading `url`.
+    static func error(_ code: Int32, url: URL, reading: Bool = false) -> AVError {
+        let reason = Self.describe(code)
+        var info: [String: Any] = [NSURLErrorKey: url, NSLocalizedFailureReasonErrorKey: reason]
+        // FFmpeg's errors for system calls are negated errno values.
+        if code < 0, -code < 4096 {
+            info[NSUnderlyingErrorKey] = NSError(domain: NSPOSIXErrorDomain, code: Int(-code))
+            info[NSLocalizedDescriptionKey] = "\(url.path) cannot be read: \(reason)"
+            return AVError(.failedToLoadMediaData, userInfo: info)
+        }
+        info[NSLocalizedDescriptionKey] = reading ? "\(url.path) is damaged: \(reason)" : "\(url.path) is not a movie this system can read: \(reason)"
+        return AVError(reading ? .undecodableMediaData : .fileFormatNotRecognized, userInfo: info)
+    }
+
+    /// FFmpeg's description of an error.
+    static func describe(_ code: Int32) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { text in
+            cmc_error_string(code, text.baseAddress!, text.count)
+            return String(cString: text.baseAddress!)
+        }
+    }
+
+    /// The movie's length in microseconds, if the container says.
+    var durationMicroseconds: Int64? {
+        let value = cmc_reader_duration_us(reader)
+        return value == Int64.min ? nil : value
+    }
+
+    /// The container's metadata, key and value.
+    var metadataEntries: [(String, String)] {
+        var entries: [(String, String)] = []
+        var index: Int32 = 0
+        var value: UnsafePointer<CChar>?
+        while let key = cmc_reader_metadata(reader, index, &value), let value {
+            entries.append((String(cString: key), String(cString: value)))
+            index += 1
+        }
+        return entries
+    }
+
+    /// The movie's audio and video streams as tracks; other streams (timecode, chapters) are left out.
+    var tracks: [TrackFacts] {
+        var tracks: [TrackFacts] = []
+        for index in 0..<Int(cmc_reader_stream_count(reader)) {
+            var info = cmc_stream_info()
+            guard cmc_reader_stream_info(reader, Int32(index), &info) == 0 else { continue }
+            let kind = Int(info.kind)
+            guard kind == CMC_STREAM_VIDEO || kind == CMC_STREAM_AUDIO, info.time_base_num > 0, info.time_base_den > 0 else { continue }
+            tracks.append(facts(of: info, index: index))
+        }
+        return tracks
+    }
+
+    /// A time in a stream's time base as a `CMTime`, exactly when the base is 1/N.
+    static func time(_ value: Int64, _ info: cmc_stream_info) -> CMTime {
+        guard value != Int64.min else { return .invalid }
+        if info.time_base_num == 1 { return CMTime(value: value, timescale: info.time_base_den) }
+        return CMTime(value: value * Int64(info.time_base_num), timescale: info.time_base_den)
+    }
+
+    private func facts(of info: cmc_stream_info, index: Int) -> TrackFacts {
+        let codec = String(cString: info.codec_name)
+        let extradata = info.extradata.map { Data(bytes: $0, count: Int(info.extradata_size)) } ?? Data()
+        var samples: Int64 = 0, bytes: Int64 = 0, shortest: Int64 = 0
+        var reorders: Int32 = 0
+        cmc_reader_index_summary(reader, Int32(index), &samples, &bytes, &shortest, &reorders)
+        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, info)
+        var duration = Self.time(info.duration, info)
+        if !duration.isValid, let micros = durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) - start }
+        let timeRange = duration.isValid ? CMTimeRange(start: start, duration: duration) : CMTimeRange(start: start, duration: .zero)
+        let seconds = duration.isValid ? duration.seconds : 0
+        let dataRate: Float = info.bit_rate > 0 ? Float(info.bit_rate) : (seconds > 0 ? Float(Double(bytes) * 8 / seconds) : 0)
+        let isVideo = Int(info.kind) == CMC_STREAM_VIDEO
+        let formatDescription: CMFormatDescription
+        var naturalSize = CGSize.zero
+        var transform = CGAffineTransform.identity
+        var nominalRate: Float = 0
+        var minFrameDuration = CMTime.invalid
+        if isVideo {
+            let (codecType, atom): (CMVideoCodecType, String?) = switch codec {
+            case "h264": (kCMVideoCodecType_H264, "avcC")
+            case "hevc": (kCMVideoCodecType_HEVC, "hvcC")
+            case "mjpeg": (kCMVideoCodecType_JPEG, nil)
+            default: (Self.fourCC(codec), nil)
+            }
+            var atoms: [String: Data] = [:]
+            if let atom, !extradata.isEmpty { atoms[atom] = extradata }
+            formatDescription = CMFormatDescription(video: codecType, width: info.width, height: info.height, extensionAtoms: atoms)
+            var width = CGFloat(info.width)
+            if info.sample_aspect_num > 0, info.sample_aspect_den > 0 { width = width * CGFloat(info.sample_aspect_num) / CGFloat(info.sample_aspect_den) }
+            naturalSize = CGSize(width: width, height: CGFloat(info.height))
+            transform = Self.displayTransform(degrees: Int(info.rotation_degrees), mirrored: info.mirrored != 0, size: naturalSize)
+            if info.avg_rate_num > 0, info.avg_rate_den > 0 {
+                nominalRate = Float(Double(info.avg_rate_num) / Double(info.avg_rate_den))
+            } else if samples > 0, seconds > 0 {
+                nominalRate = Float(Double(samples) / seconds)
+            }
+            if shortest != Int64.min, shortest > 0 {
+                minFrameDuration = Self.time(shortest, info)
+            } else if nominalRate > 0 {
+                minFrameDuration = CMTime(value: 1_000_000, timescale: CMTimeScale((1_000_000 * nominalRate).rounded()))
+            }
+        } else {
+            var asbd = AudioStreamBasicDescription()
+            asbd.mSampleRate = Float64(info.sample_rate)
+            asbd.mChannelsPerFrame = UInt32(max(0, info.channels))
+            switch codec {
+            case "aac":
+                asbd.mFormatID = kAudioFormatMPEG4AAC
+                asbd.mFramesPerPacket = 1024
+            case "pcm_s16le":
+                asbd.mFormatID = kAudioFormatLinearPCM
+                asbd.mFormatFlags = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked
+                asbd.mBitsPerChannel = 16
+                asbd.mFramesPerPacket = 1
+                asbd.mBytesPerFrame = 2 * asbd.mChannelsPerFrame
+                asbd.mBytesPerPacket = asbd.mBytesPerFrame
+            case "pcm_f32le":
+                asbd.mFormatID = kAudioFormatLinearPCM
+                asbd.mFormatFlags = kAudioFormatFlagsNativeFloatPacked
+                asbd.mBitsPerChannel = 32
+                asbd.mFramesPerPacket = 1
+                asbd.mBytesPerFrame = 4 * asbd.mChannelsPerFrame
+                asbd.mBytesPerPacket = asbd.mBytesPerFrame
+            case "alac": asbd.mFormatID = kAudioFormatAppleLossless
+            case "opus": asbd.mFormatID = kAudioFormatOpus
+            case "flac": asbd.mFormatID = kAudioFormatFLAC
+            default: asbd.mFormatID = Self.fourCC(codec)
+            }
+            formatDescription = CMFormatDescription(audio: asbd, magicCookie: extradata.isEmpty ? nil : extradata)
+        }
+        return TrackFacts(
+            streamIndex: index, trackID: info.id > 0 ? CMPersistentTrackID(info.id) : CMPersistentTrackID(index + 1),
+            mediaType: isVideo ? .video : .audio, codecName: codec, formatDescription: formatDescription,
+            naturalSize: naturalSize, preferredTransform: transform, nominalFrameRate: nominalRate,
+            minFrameDuration: minFrameDuration, timeRange: timeRange,
+            naturalTimeScale: info.time_base_num == 1 ? info.time_base_den : 0, estimatedDataRate: dataRate,
+            totalSampleDataLength: bytes, isEnabled: info.is_default != 0, isDecodable: cmc_decoder_available(codec) != 0,
+            requiresFrameReordering: reorders != 0, languageCode: info.language.map { String(cString: $0) },
+            sampleRate: Int(info.sample_rate), channels: Int(info.channels))
+    }
+
+    /// A four-character code from the first four characters of a codec's name.
+    private static func fourCC(_ name: String) -> FourCharCode {
+        var code: FourCharCode = 0
+        for byte in (name.utf8 + [32, 32, 32, 32]).prefix(4) { code = code << 8 | FourCharCode(byte) }
+        return code
+    }
+
+    /// The transform that displays pictures of `size` turned `degrees` clockwise and, first, mirrored:
+    /// QuickTime's display matrix, with the translation that keeps the picture in positive coordinates.
+    static func displayTransform(degrees: Int, mirrored: Bool, size: CGSize) -> CGAffineTransform {
+        let (w, h) = (size.width, size.height)
+        let rotation: CGAffineTransform = switch degrees {
+        case 90: CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+        case 180: CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case 270: CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+        default: .identity
+        }
+        guard mirrored else { return rotation }
+        return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0).concatenating(rotation)
+    }
+}

@@ -1,0 +1,378 @@
+// Reading movies with FFmpeg's libraries: see CMovieReading.h.
+#include "CMovieReading.h"
+#include <errno.h>
+#include <string.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/display.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+struct cmc_reader {
+    AVFormatContext *format;
+    AVPacket *packet;
+};
+
+struct cmc_decoder {
+    cmc_reader *reader;
+    int stream;
+    AVCodecContext *codec;
+    AVFrame *frame;
+    AVPacket *packet;        // wraps the bytes handed to cmc_decoder_send
+    int drained;
+    // Pictures: a scaler kept while the pictures and the target stay the same.
+    struct SwsContext *scaler;
+    int scaler_width, scaler_height, scaler_format, scaler_target, scaler_matrix, scaler_range;
+    // Sound: a resampler kept while the sound and the target stay the same, and its output.
+    SwrContext *resampler;
+    int resampler_in_rate, resampler_in_format, resampler_in_channels;
+    int resampler_out_rate, resampler_out_format, resampler_out_channels;
+    uint8_t *samples;
+    int samples_capacity;   // bytes
+};
+
+cmc_reader *cmc_reader_open(const char *path, int *error) {
+    cmc_reader *reader = av_mallocz(sizeof *reader);
+    if (!reader) { *error = AVERROR(ENOMEM); return NULL; }
+    int result = avformat_open_input(&reader->format, path, NULL, NULL);
+    if (result < 0) { av_free(reader); *error = result; return NULL; }
+    result = avformat_find_stream_info(reader->format, NULL);
+    reader->packet = av_packet_alloc();
+    if (result < 0 || !reader->packet) {
+        *error = result < 0 ? result : AVERROR(ENOMEM);
+        cmc_reader_free(reader);
+        return NULL;
+    }
+    *error = 0;
+    return reader;
+}
+
+void cmc_reader_free(cmc_reader *reader) {
+    if (!reader) return;
+    av_packet_free(&reader->packet);
+    avformat_close_input(&reader->format);
+    av_free(reader);
+}
+
+const char *cmc_reader_format_name(const cmc_reader *reader) {
+    return reader->format->iformat && reader->format->iformat->name ? reader->format->iformat->name : "";
+}
+
+int cmc_reader_stream_count(const cmc_reader *reader) { return (int)reader->format->nb_streams; }
+
+int cmc_reader_stream_info(const cmc_reader *reader, int index, cmc_stream_info *info) {
+    if (index < 0 || (unsigned)index >= reader->format->nb_streams) return AVERROR(EINVAL);
+    const AVStream *stream = reader->format->streams[index];
+    const AVCodecParameters *parameters = stream->codecpar;
+    memset(info, 0, sizeof *info);
+    info->kind = parameters->codec_type == AVMEDIA_TYPE_VIDEO && !(stream->disposition & AV_DISPOSITION_ATTACHED_PIC) ? CMC_STREAM_VIDEO
+               : parameters->codec_type == AVMEDIA_TYPE_AUDIO ? CMC_STREAM_AUDIO : CMC_STREAM_OTHER;
+    info->id = stream->id;
+    const char *name = avcodec_get_name(parameters->codec_id);
+    info->codec_name = name ? name : "";
+    info->width = parameters->width;
+    info->height = parameters->height;
+    info->sample_aspect_num = parameters->sample_aspect_ratio.num;
+    info->sample_aspect_den = parameters->sample_aspect_ratio.den;
+    info->sample_rate = parameters->sample_rate;
+    info->channels = parameters->ch_layout.nb_channels;
+    info->time_base_num = stream->time_base.num;
+    info->time_base_den = stream->time_base.den;
+    info->start_time = stream->start_time == AV_NOPTS_VALUE ? INT64_MIN : stream->start_time;
+    info->duration = stream->duration == AV_NOPTS_VALUE ? INT64_MIN : stream->duration;
+    info->frame_count = stream->nb_frames;
+    info->avg_rate_num = stream->avg_frame_rate.num;
+    info->avg_rate_den = stream->avg_frame_rate.den;
+    info->bit_rate = parameters->bit_rate;
+    const int32_t *matrix = (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    if (matrix) {
+        // The determinant's sign says whether the matrix mirrors; FFmpeg's angle is counterclockwise.
+        int64_t determinant = (int64_t)matrix[0] * matrix[4] - (int64_t)matrix[1] * matrix[3];
+        int32_t unmirrored[9];
+        memcpy(unmirrored, matrix, sizeof unmirrored);
+        if (determinant < 0) {
+            info->mirrored = 1;
+            av_display_matrix_flip(unmirrored, 1, 0);
+        }
+        double angle = -av_display_rotation_get(unmirrored);
+        if (angle == angle) {  // not NaN
+            int quarter = (int)((angle < 0 ? angle + 360 : angle) / 90.0 + 0.5) % 4;
+            info->rotation_degrees = quarter * 90;
+        }
+    }
+    info->extradata = parameters->extradata;
+    info->extradata_size = parameters->extradata_size;
+    info->is_default = (stream->disposition & AV_DISPOSITION_DEFAULT) != 0;
+    const AVDictionaryEntry *language = av_dict_get(stream->metadata, "language", NULL, 0);
+    info->language = language && strcmp(language->value, "und") != 0 ? language->value : NULL;
+    return 0;
+}
+
+int64_t cmc_reader_duration_us(const cmc_reader *reader) {
+    return reader->format->duration == AV_NOPTS_VALUE ? INT64_MIN : reader->format->duration;
+}
+
+const char *cmc_reader_metadata(const cmc_reader *reader, int index, const char **value) {
+    const AVDictionaryEntry *entry = NULL;
+    for (int i = 0; i <= index; i++) {
+        entry = av_dict_get(reader->format->metadata, "", entry, AV_DICT_IGNORE_SUFFIX);
+        if (!entry) return NULL;
+    }
+    *value = entry->value;
+    return entry->key;
+}
+
+void cmc_reader_index_summary(const cmc_reader *reader, int index, int64_t *samples, int64_t *bytes, int64_t *shortest_step,
+                              int *reorders) {
+    *samples = 0; *bytes = 0; *shortest_step = INT64_MIN; *reorders = 0;
+    if (index < 0 || (unsigned)index >= reader->format->nb_streams) return;
+    AVStream *stream = reader->format->streams[index];
+    int count = avformat_index_get_entries_count(stream);
+    int64_t previous = INT64_MIN;
+    for (int i = 0; i < count; i++) {
+        const AVIndexEntry *entry = avformat_index_get_entry(stream, i);
+        if (!entry) break;
+        *bytes += entry->size;
+        if (previous != INT64_MIN && entry->timestamp > previous) {
+            int64_t step = entry->timestamp - previous;
+            if (*shortest_step == INT64_MIN || step < *shortest_step) *shortest_step = step;
+        }
+        previous = entry->timestamp;
+    }
+    *samples = count;
+    *reorders = stream->codecpar->video_delay > 0;
+}
+
+int cmc_reader_read(cmc_reader *reader, cmc_packet *packet) {
+    av_packet_unref(reader->packet);
+    int result = av_read_frame(reader->format, reader->packet);
+    if (result == AVERROR_EOF) return 1;
+    if (result < 0) return result;
+    const AVPacket *p = reader->packet;
+    packet->stream = p->stream_index;
+    packet->data = p->data;
+    packet->size = p->size;
+    packet->pts = p->pts == AV_NOPTS_VALUE ? INT64_MIN : p->pts;
+    packet->dts = p->dts == AV_NOPTS_VALUE ? INT64_MIN : p->dts;
+    packet->duration = p->duration > 0 ? p->duration : INT64_MIN;
+    packet->keyframe = (p->flags & AV_PKT_FLAG_KEY) != 0;
+    return 0;
+}
+
+int cmc_reader_seek(cmc_reader *reader, int stream, int64_t timestamp) {
+    av_packet_unref(reader->packet);
+    return av_seek_frame(reader->format, stream, timestamp, AVSEEK_FLAG_BACKWARD);
+}
+
+// MARK: - Decoding
+
+int cmc_decoder_available(const char *codec_name) {
+    const AVCodecDescriptor *descriptor = avcodec_descriptor_get_by_name(codec_name);
+    return descriptor && avcodec_find_decoder(descriptor->id) != NULL;
+}
+
+cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error) {
+    if (index < 0 || (unsigned)index >= reader->format->nb_streams) { *error = AVERROR(EINVAL); return NULL; }
+    const AVCodecParameters *parameters = reader->format->streams[index]->codecpar;
+    const AVCodec *codec = avcodec_find_decoder(parameters->codec_id);
+    if (!codec) { *error = AVERROR_DECODER_NOT_FOUND; return NULL; }
+    cmc_decoder *decoder = av_mallocz(sizeof *decoder);
+    if (!decoder) { *error = AVERROR(ENOMEM); return NULL; }
+    decoder->reader = reader;
+    decoder->stream = index;
+    decoder->codec = avcodec_alloc_context3(codec);
+    decoder->frame = av_frame_alloc();
+    decoder->packet = av_packet_alloc();
+    int result = decoder->codec && decoder->frame && decoder->packet ? avcodec_parameters_to_context(decoder->codec, parameters) : AVERROR(ENOMEM);
+    if (result >= 0) {
+        decoder->codec->pkt_timebase = reader->format->streams[index]->time_base;
+        // Frame threads add a frame of delay each; slices keep the order and the latency.
+        decoder->codec->thread_count = 0;
+        decoder->codec->thread_type = FF_THREAD_SLICE | FF_THREAD_FRAME;
+        result = avcodec_open2(decoder->codec, codec, NULL);
+    }
+    if (result < 0) { cmc_decoder_free(decoder); *error = result; return NULL; }
+    *error = 0;
+    return decoder;
+}
+
+void cmc_decoder_free(cmc_decoder *decoder) {
+    if (!decoder) return;
+    sws_freeContext(decoder->scaler);
+    swr_free(&decoder->resampler);
+    av_free(decoder->samples);
+    av_frame_free(&decoder->frame);
+    av_packet_free(&decoder->packet);
+    avcodec_free_context(&decoder->codec);
+    av_free(decoder);
+}
+
+int cmc_decoder_send(cmc_decoder *decoder, const cmc_packet *packet) {
+    if (!packet) {
+        if (decoder->drained) return 0;
+        decoder->drained = 1;
+        return avcodec_send_packet(decoder->codec, NULL);
+    }
+    if (packet->stream != decoder->stream || !packet->data || packet->size <= 0) return AVERROR(EINVAL);
+    AVPacket *p = decoder->packet;
+    av_packet_unref(p);
+    p->data = (uint8_t *)packet->data;
+    p->size = packet->size;
+    p->pts = packet->pts == INT64_MIN ? AV_NOPTS_VALUE : packet->pts;
+    p->dts = packet->dts == INT64_MIN ? AV_NOPTS_VALUE : packet->dts;
+    p->duration = packet->duration == INT64_MIN ? 0 : packet->duration;
+    p->flags = packet->keyframe ? AV_PKT_FLAG_KEY : 0;
+    p->stream_index = packet->stream;
+    // Not reference counted: the decoder copies what it keeps.
+    int result = avcodec_send_packet(decoder->codec, p);
+    p->data = NULL;
+    p->size = 0;
+    // The caller receives every frame before sending again, so a full decoder is the stream's own fault.
+    return result == AVERROR(EAGAIN) ? AVERROR_INVALIDDATA : result;
+}
+
+int cmc_decoder_receive(cmc_decoder *decoder) {
+    int result = avcodec_receive_frame(decoder->codec, decoder->frame);
+    if (result == AVERROR(EAGAIN)) return 1;
+    if (result == AVERROR_EOF) return 2;
+    return result;
+}
+
+void cmc_decoder_flush(cmc_decoder *decoder) {
+    avcodec_flush_buffers(decoder->codec);
+    decoder->drained = 0;
+    if (decoder->resampler) swr_init(decoder->resampler);
+}
+
+void cmc_decoder_frame_time(const cmc_decoder *decoder, int64_t *pts, int64_t *duration) {
+    const AVFrame *frame = decoder->frame;
+    int64_t time = frame->best_effort_timestamp != AV_NOPTS_VALUE ? frame->best_effort_timestamp : frame->pts;
+    *pts = time == AV_NOPTS_VALUE ? INT64_MIN : time;
+    *duration = frame->pkt_duration > 0 ? frame->pkt_duration : INT64_MIN;
+}
+
+void cmc_decoder_picture_info(const cmc_decoder *decoder, int *width, int *height, int *primaries, int *transfer,
+                              int *matrix, int *full_range) {
+    const AVFrame *frame = decoder->frame;
+    *width = frame->width;
+    *height = frame->height;
+    *primaries = frame->color_primaries;
+    *transfer = frame->color_trc;
+    *matrix = frame->colorspace;
+    *full_range = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P
+               || frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
+}
+
+/// The libswscale matrix for FFmpeg's colour space value: BT.709 as tagged, BT.601 otherwise
+/// (video's convention for unspecified matrices below HD; above it, BT.709).
+static int sws_matrix(const AVFrame *frame) {
+    switch (frame->colorspace) {
+    case AVCOL_SPC_BT709: return SWS_CS_ITU709;
+    case AVCOL_SPC_BT2020_NCL: case AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020;
+    case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M;
+    case AVCOL_SPC_UNSPECIFIED: return frame->height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601;
+    default: return SWS_CS_ITU601;
+    }
+}
+
+int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, uint8_t *const planes[2], const int strides[2]) {
+    const AVFrame *frame = decoder->frame;
+    if (frame->width <= 0 || frame->height <= 0 || frame->format < 0) return AVERROR_INVALIDDATA;
+    int full_in = 0, full_out = target != CMC_PICTURE_NV12_VIDEO_RANGE;
+    int w, h, p, t, m;
+    cmc_decoder_picture_info(decoder, &w, &h, &p, &t, &m, &full_in);
+    int matrix = sws_matrix(frame);
+    if (!decoder->scaler || decoder->scaler_width != frame->width || decoder->scaler_height != frame->height
+        || decoder->scaler_format != frame->format || decoder->scaler_target != target
+        || decoder->scaler_matrix != matrix || decoder->scaler_range != full_in) {
+        sws_freeContext(decoder->scaler);
+        enum AVPixelFormat out = target == CMC_PICTURE_BGRA ? AV_PIX_FMT_BGRA : AV_PIX_FMT_NV12;
+        // Same size: no scaling, only the format (point sampling is exact here, and fastest). The
+        // ranges are set before the scaler is made: libswscale picks its unscaled copy between
+        // Y'CbCr formats only when they agree, and would otherwise ignore a change of range.
+        decoder->scaler = sws_alloc_context();
+        if (!decoder->scaler) return AVERROR(ENOMEM);
+        av_opt_set_int(decoder->scaler, "srcw", frame->width, 0);
+        av_opt_set_int(decoder->scaler, "srch", frame->height, 0);
+        av_opt_set_int(decoder->scaler, "src_format", frame->format, 0);
+        av_opt_set_int(decoder->scaler, "dstw", frame->width, 0);
+        av_opt_set_int(decoder->scaler, "dsth", frame->height, 0);
+        av_opt_set_int(decoder->scaler, "dst_format", out, 0);
+        av_opt_set_int(decoder->scaler, "src_range", full_in, 0);
+        av_opt_set_int(decoder->scaler, "dst_range", full_out, 0);
+        av_opt_set_int(decoder->scaler, "sws_flags", SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, 0);
+        if (sws_init_context(decoder->scaler, NULL, NULL) < 0) {
+            sws_freeContext(decoder->scaler);
+            decoder->scaler = NULL;
+            return AVERROR(EINVAL);
+        }
+        const int *coefficients = sws_getCoefficients(matrix);
+        sws_setColorspaceDetails(decoder->scaler, coefficients, full_in, coefficients, full_out, 0, 1 << 16, 1 << 16);
+        decoder->scaler_width = frame->width;
+        decoder->scaler_height = frame->height;
+        decoder->scaler_format = frame->format;
+        decoder->scaler_target = target;
+        decoder->scaler_matrix = matrix;
+        decoder->scaler_range = full_in;
+    }
+    int result = sws_scale(decoder->scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+    return result == frame->height || (target != CMC_PICTURE_BGRA && result > 0) ? 0 : AVERROR_EXTERNAL;
+}
+
+/// Makes room for `frames` frames of the converter's output.
+static int reserve_samples(cmc_decoder *decoder, int frames) {
+    int bytes = frames * decoder->resampler_out_channels * av_get_bytes_per_sample(decoder->resampler_out_format);
+    if (bytes > decoder->samples_capacity) {
+        av_free(decoder->samples);
+        decoder->samples = av_malloc(bytes > 0 ? bytes : 1);
+        decoder->samples_capacity = decoder->samples ? bytes : 0;
+        if (!decoder->samples) return AVERROR(ENOMEM);
+    }
+    return 0;
+}
+
+int cmc_decoder_convert_samples(cmc_decoder *decoder, int format, int sample_rate, int channels, const uint8_t **samples) {
+    const AVFrame *frame = decoder->frame;
+    enum AVSampleFormat out_format = format == CMC_SAMPLES_FLOAT ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_S16;
+    if (sample_rate <= 0 || channels <= 0 || channels > 64) return AVERROR(EINVAL);
+    if (frame->sample_rate <= 0 || frame->ch_layout.nb_channels <= 0 || frame->nb_samples < 0) return AVERROR_INVALIDDATA;
+    if (!decoder->resampler || decoder->resampler_in_rate != frame->sample_rate
+        || decoder->resampler_in_format != frame->format || decoder->resampler_in_channels != frame->ch_layout.nb_channels
+        || decoder->resampler_out_rate != sample_rate || decoder->resampler_out_format != (int)out_format
+        || decoder->resampler_out_channels != channels) {
+        swr_free(&decoder->resampler);
+        AVChannelLayout out_layout;
+        av_channel_layout_default(&out_layout, channels);
+        int result = swr_alloc_set_opts2(&decoder->resampler, &out_layout, out_format, sample_rate,
+                                         (AVChannelLayout *)&frame->ch_layout, frame->format, frame->sample_rate, 0, NULL);
+        av_channel_layout_uninit(&out_layout);
+        if (result < 0 || (result = swr_init(decoder->resampler)) < 0) { swr_free(&decoder->resampler); return result; }
+        decoder->resampler_in_rate = frame->sample_rate;
+        decoder->resampler_in_format = frame->format;
+        decoder->resampler_in_channels = frame->ch_layout.nb_channels;
+        decoder->resampler_out_rate = sample_rate;
+        decoder->resampler_out_format = out_format;
+        decoder->resampler_out_channels = channels;
+    }
+    int capacity = swr_get_out_samples(decoder->resampler, frame->nb_samples);
+    if (capacity < 0) return capacity;
+    int result = reserve_samples(decoder, capacity);
+    if (result < 0) return result;
+    uint8_t *out[1] = { decoder->samples };
+    int made = swr_convert(decoder->resampler, out, capacity, (const uint8_t **)frame->extended_data, frame->nb_samples);
+    *samples = decoder->samples;
+    return made;
+}
+
+int cmc_decoder_drain_samples(cmc_decoder *decoder, const uint8_t **samples) {
+    if (!decoder->resampler) return 0;
+    int capacity = swr_get_out_samples(decoder->resampler, 0);
+    if (capacity <= 0) return capacity;
+    int result = reserve_samples(decoder, capacity);
+    if (result < 0) return result;
+    uint8_t *out[1] = { decoder->samples };
+    int made = swr_convert(decoder->resampler, out, capacity, NULL, 0);
+    *samples = decoder->samples;
+    return made;
+}
