@@ -41,6 +41,12 @@ public let AVEncoderBitRatePerChannelKey = "AVEncoderBitRatePerChannelKey"
 public let AVChannelLayoutKey = "AVChannelLayoutKey"
 /// The settings key for the bit depth of linear PCM.
 public let AVLinearPCMBitDepthKey = "AVLinearPCMBitDepthKey"
+/// Whether linear PCM samples are floating point.
+public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
+/// Whether linear PCM samples are big-endian.
+public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
+/// Whether linear PCM channels are in separate buffers rather than interleaved.
+public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
 
 /// Output settings read and checked against what this machine can encode.
 struct ValidatedSettings {

@@ -1,0 +1,346 @@
+import CMediaCodecs
+import CoreMedia
+import CoreVideo
+import Foundation
+import Synchronization
+
+/// An object that reads media samples from one track of an asset: as they are stored, with
+/// `outputSettings` nil, or decoded into the pixel format or linear PCM the settings ask for.
+open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
+    /// The track the output reads.
+    public let track: AVAssetTrack
+    /// The settings samples are decoded with; nil gives the samples as they are stored.
+    public let outputSettings: [String: Any]?
+
+    /// How samples are given.
+    private enum Mode {
+        case passthrough
+        case pictures(target: Int32, pixelFormat: OSType)
+        case sound(format: Int32, bitsPerChannel: Int, sampleRate: Int, channels: Int)
+    }
+    private let mode: Mode
+
+    /// Reading state, owned by whichever thread is asking for the next sample.
+    private struct Reading {
+        var demuxer: Demuxer?
+        var decoder: OpaquePointer?
+        var timeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
+        var inputEnded = false
+        var drained = false
+        var done = false
+        var pool: CVPixelBufferPool?
+        var soundFormat: CMFormatDescription?
+        var nextSampleTime: CMTime = .invalid
+        var failures = 0
+    }
+    /// Guarded by `readingLock`.
+    private var reading = Reading()
+    private let readingLock = NSLock()
+    private let timeAlgorithm = Mutex(AVAudioTimePitchAlgorithm.spectral)
+
+    /// Creates an output for a track, with the settings its samples are decoded with (nil: as stored).
+    public init(track: AVAssetTrack, outputSettings: [String: Any]?) {
+        self.track = track
+        self.outputSettings = outputSettings
+        guard let settings = outputSettings else {
+            mode = .passthrough
+            super.init()
+            return
+        }
+        switch track.mediaType {
+        case .video:
+            if settings[AVVideoCodecKey] != nil {
+                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] an asset reader output decodes; AVVideoCodecKey is not allowed")
+            }
+            let format = (settings[kCVPixelBufferPixelFormatTypeKey as String] as? NSNumber)?.uint32Value
+                ?? (settings[kCVPixelBufferPixelFormatTypeKey as String] as? OSType) ?? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
+            let target: Int32
+            switch format {
+            case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: target = Int32(CMC_PICTURE_NV12_VIDEO_RANGE)
+            case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: target = Int32(CMC_PICTURE_NV12_FULL_RANGE)
+            case kCVPixelFormatType_32BGRA: target = Int32(CMC_PICTURE_BGRA)
+            default:
+                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] pixel format \(format) is not supported: use '420v', '420f' or 'BGRA'")
+            }
+            mode = .pictures(target: target, pixelFormat: format)
+        case .audio:
+            let formatID = (settings[AVFormatIDKey] as? NSNumber)?.uint32Value ?? (settings[AVFormatIDKey] as? AudioFormatID)
+            guard formatID == kAudioFormatLinearPCM else {
+                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] sound is decoded to kAudioFormatLinearPCM only")
+            }
+            func flag(_ key: String) -> Bool { (settings[key] as? NSNumber)?.boolValue ?? (settings[key] as? Bool) ?? false }
+            func number(_ key: String) -> Int? { (settings[key] as? NSNumber)?.intValue ?? (settings[key] as? Int) }
+            if flag(AVLinearPCMIsNonInterleaved) || flag(AVLinearPCMIsBigEndianKey) {
+                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] linear PCM is given interleaved and little-endian")
+            }
+            let isFloat = flag(AVLinearPCMIsFloatKey)
+            let bits = number(AVLinearPCMBitDepthKey) ?? (isFloat ? 32 : 16)
+            guard (isFloat && bits == 32) || (!isFloat && bits == 16) else {
+                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] linear PCM is 16-bit integer or 32-bit float, not \(bits)-bit \(isFloat ? "float" : "integer")")
+            }
+            let rate = number(AVSampleRateKey) ?? track.facts.sampleRate
+            let channels = number(AVNumberOfChannelsKey) ?? track.facts.channels
+            guard rate > 0, rate <= 768_000, channels > 0, channels <= 64 else {
+                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] \(rate) Hz and \(channels) channels cannot be given")
+            }
+            mode = .sound(format: Int32(isFloat ? CMC_SAMPLES_FLOAT : CMC_SAMPLES_S16), bitsPerChannel: bits, sampleRate: rate, channels: channels)
+        default:
+            ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] tracks of type \(track.mediaType.rawValue) can only be read with nil settings")
+        }
+        super.init()
+    }
+
+    deinit {
+        if let decoder = reading.decoder { cmc_decoder_free(decoder) }
+    }
+
+    /// The kind of media the output gives: its track's.
+    open override var mediaType: AVMediaType { track.mediaType }
+
+    /// How sound is stretched when the asset's time is scaled; reading itself keeps the asset's time.
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { timeAlgorithm.withLock { $0 } }
+        set { timeAlgorithm.withLock { $0 = newValue } }
+    }
+
+    override var streamIndex: Int? { track.facts.streamIndex }
+
+    override var seekStream: (index: Int, timeBase: (Int32, Int32))? {
+        guard track.mediaType == .video else { return nil }
+        return (track.facts.streamIndex, timeBase)
+    }
+
+    private var timeBase: (Int32, Int32) {
+        let scale = track.facts.naturalTimeScale
+        return scale > 0 ? (1, scale) : (1, 1_000_000)
+    }
+
+    override func belongs(to asset: AVAsset) -> Bool { track.asset === asset }
+
+    override func prepare(demuxer: Demuxer, timeRange: CMTimeRange) throws {
+        var decoder: OpaquePointer?
+        if case .passthrough = mode {} else {
+            var error: Int32 = 0
+            guard let made = cmc_decoder_open(demuxer.file.reader, Int32(track.facts.streamIndex), &error) else {
+                throw AVError(.decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "No decoder here reads the \(track.facts.codecName) track: \(MovieFile.describe(error))"])
+            }
+            decoder = made
+        }
+        readingLock.withLock {
+            if let old = reading.decoder { cmc_decoder_free(old) }
+            reading = Reading(demuxer: demuxer, decoder: decoder, timeRange: timeRange)
+        }
+    }
+
+    override func release() {
+        readingLock.withLock {
+            if let decoder = reading.decoder { cmc_decoder_free(decoder) }
+            reading = Reading(done: true)
+        }
+    }
+
+    /// A stream time as a `CMTime`.
+    private func time(_ value: Int64) -> CMTime {
+        guard value != Int64.min else { return .invalid }
+        let (numerator, denominator) = timeBase
+        return CMTime(value: value * Int64(numerator), timescale: denominator)
+    }
+
+    override func nextSampleBuffer() throws -> CMSampleBuffer? {
+        readingLock.lock()
+        defer { readingLock.unlock() }
+        guard !reading.done, let demuxer = reading.demuxer else { return nil }
+        switch mode {
+        case .passthrough: return try nextStored(&reading, demuxer)
+        case .pictures(let target, let format):
+            return try nextDecoded(&reading, demuxer) { try picture(&$0, target: target, format: format) }
+        case .sound(let format, let bits, let rate, let channels):
+            return try nextDecoded(&reading, demuxer) { try sound(&$0, format: format, bits: bits, rate: rate, channels: channels, draining: false) }
+        }
+    }
+
+    // MARK: Samples as they are stored
+
+    private func nextStored(_ reading: inout Reading, _ demuxer: Demuxer) throws -> CMSampleBuffer? {
+        let range = reading.timeRange
+        while true {
+            var made: CMSampleBuffer?
+            var pastEnd = false
+            let next = demuxer.next(for: track.facts.streamIndex) { packet in
+                let pts = time(packet.pts), dts = time(packet.dts), duration = time(packet.duration)
+                let decodeTime = dts.isValid ? dts : pts
+                if range.end.isNumeric, decodeTime.isValid, decodeTime >= range.end { pastEnd = true; return }
+                // Sound wholly before the range is left out; pictures come from the keyframe the reader sought to.
+                // (From the start, everything is kept: AAC's first packet is the encoder's priming, before zero.)
+                if range.start > .zero, track.mediaType != .video, pts.isValid, duration.isValid, pts + duration <= range.start { return }
+                made = storedSample(packet, pts: pts, dts: dts, duration: duration)
+            }
+            switch next {
+            case .end: reading.done = true; return nil
+            case .failure(let error): throw error
+            case .packet:
+                if pastEnd { reading.done = true; return nil }
+                if let made { return made }
+            }
+        }
+    }
+
+    private func storedSample(_ packet: cmc_packet, pts: CMTime, dts: CMTime, duration: CMTime) -> CMSampleBuffer? {
+        let size = Int(packet.size)
+        let block = CMBlockBuffer(capacity: size)
+        block.bytes.copyMemory(from: packet.data, byteCount: size)
+        block.length = size
+        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: dts)
+        var sizes = size
+        var buffer: CMSampleBuffer?
+        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
+                             formatDescription: track.facts.formatDescription, sampleCount: 1, sampleTimingEntryCount: 1,
+                             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sizes, sampleBufferOut: &buffer)
+        if let buffer, packet.keyframe == 0 {
+            CMSetAttachment(buffer, key: kCMSampleAttachmentKey_NotSync, value: NSNumber(value: true), attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        }
+        return buffer
+    }
+
+    // MARK: Decoded samples
+
+    /// Runs the decoder until `make` gives a sample (nil from `make` skips a frame), or the stream ends.
+    private func nextDecoded(_ reading: inout Reading, _ demuxer: Demuxer, make: (inout Reading) throws -> CMSampleBuffer?) throws -> CMSampleBuffer? {
+        guard let decoder = reading.decoder else { return nil }
+        while true {
+            let received = cmc_decoder_receive(decoder)
+            switch received {
+            case 0:
+                reading.failures = 0
+                if let sample = try make(&reading) { return sample }
+                if reading.done { return nil }
+            case 1:
+                if reading.inputEnded {
+                    _ = cmc_decoder_send(decoder, nil)
+                    continue
+                }
+                var sent: Int32 = 0
+                switch demuxer.next(for: track.facts.streamIndex, { packet in var packet = packet; sent = cmc_decoder_send(decoder, &packet) }) {
+                case .end: reading.inputEnded = true
+                case .failure(let error): throw error
+                case .packet:
+                    // A damaged packet is left out, as players do; a stream of nothing else ends in an error.
+                    if sent < 0 { try noteFailure(&reading, sent) }
+                }
+            case 2:
+                reading.done = true
+                if case .sound(let format, let bits, let rate, let channels) = mode, !reading.drained {
+                    reading.drained = true
+                    return try sound(&reading, format: format, bits: bits, rate: rate, channels: channels, draining: true)
+                }
+                return nil
+            default:
+                try noteFailure(&reading, received)
+            }
+        }
+    }
+
+    private func noteFailure(_ reading: inout Reading, _ code: Int32) throws {
+        reading.failures += 1
+        if reading.failures >= 64 {
+            throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The \(track.facts.codecName) track cannot be decoded: \(MovieFile.describe(code))"])
+        }
+    }
+
+    private func picture(_ reading: inout Reading, target: Int32, format: OSType) throws -> CMSampleBuffer? {
+        guard let decoder = reading.decoder else { return nil }
+        var ptsValue: Int64 = 0, durationValue: Int64 = 0
+        cmc_decoder_frame_time(decoder, &ptsValue, &durationValue)
+        let pts = time(ptsValue)
+        var duration = time(durationValue)
+        if !duration.isValid { duration = track.facts.minFrameDuration }
+        let range = reading.timeRange
+        if range.end.isNumeric, pts.isValid, pts >= range.end { reading.done = true; return nil }
+        if pts.isValid, duration.isValid, pts + duration <= range.start { return nil }
+        var width: Int32 = 0, height: Int32 = 0, primaries: Int32 = 0, transfer: Int32 = 0, matrix: Int32 = 0, full: Int32 = 0
+        cmc_decoder_picture_info(decoder, &width, &height, &primaries, &transfer, &matrix, &full)
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
+        if reading.pool == nil || reading.pool!.width != Int(width) || reading.pool!.height != Int(height) {
+            reading.pool = CVPixelBufferPool(width: Int(width), height: Int(height), pixelFormatType: format)
+        }
+        guard let pixels = reading.pool?.dequeue() else { throw AVError(.outOfMemory) }
+        let planes = pixels.planes
+        let converted: Int32 = withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<UInt8>?.self, capacity: 2) { pointers in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2) { strides in
+                for index in 0..<2 {
+                    let plane = index < planes.count ? planes[index] : planes[0]
+                    pointers[index] = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
+                    strides[index] = Int32(plane.bytesPerRow)
+                }
+                return cmc_decoder_convert_picture(decoder, target, pointers.baseAddress!, strides.baseAddress!)
+            }
+        }
+        guard converted == 0 else { try noteFailure(&reading, converted); return nil }
+        // BT.709 as tagged; BT.601 as tagged (5, 6); otherwise video's convention for the size.
+        let colour: VideoColorimetry = switch matrix {
+        case 1: .hd
+        case 5, 6: .sd
+        default: .standard(width: Int(width), height: Int(height))
+        }
+        colour.tag(pixels)
+        var description: CMVideoFormatDescription?
+        CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels, formatDescriptionOut: &description)
+        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
+        var buffer: CMSampleBuffer?
+        guard let description else { return nil }
+        CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: pixels, formatDescription: description, sampleTiming: &timing, sampleBufferOut: &buffer)
+        return buffer
+    }
+
+    private func sound(_ reading: inout Reading, format: Int32, bits: Int, rate: Int, channels: Int, draining: Bool) throws -> CMSampleBuffer? {
+        guard let decoder = reading.decoder else { return nil }
+        var samples: UnsafePointer<UInt8>?
+        let frames: Int32
+        if draining {
+            frames = cmc_decoder_drain_samples(decoder, &samples)
+        } else {
+            var ptsValue: Int64 = 0, durationValue: Int64 = 0
+            cmc_decoder_frame_time(decoder, &ptsValue, &durationValue)
+            let pts = time(ptsValue)
+            let range = reading.timeRange
+            if range.end.isNumeric, pts.isValid, pts >= range.end { reading.done = true; return nil }
+            if !reading.nextSampleTime.isValid {
+                reading.nextSampleTime = pts.isValid ? pts.convertScale(Int32(rate), method: .roundHalfAwayFromZero) : CMTime(value: 0, timescale: Int32(rate))
+            }
+            frames = cmc_decoder_convert_samples(decoder, format, Int32(rate), Int32(channels), &samples)
+        }
+        if frames < 0 { try noteFailure(&reading, frames); return nil }
+        guard frames > 0, let samples else { return nil }
+        let start = reading.nextSampleTime.isValid ? reading.nextSampleTime : CMTime(value: 0, timescale: Int32(rate))
+        let length = CMTime(value: Int64(frames), timescale: Int32(rate))
+        reading.nextSampleTime = start + length
+        if start + length <= reading.timeRange.start { return nil }
+        let bytesPerFrame = channels * bits / 8
+        let size = Int(frames) * bytesPerFrame
+        let block = CMBlockBuffer(capacity: size)
+        block.bytes.copyMemory(from: samples, byteCount: size)
+        block.length = size
+        if reading.soundFormat == nil {
+            var asbd = AudioStreamBasicDescription()
+            asbd.mSampleRate = Float64(rate)
+            asbd.mFormatID = kAudioFormatLinearPCM
+            asbd.mFormatFlags = (bits == 32 ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
+            asbd.mBitsPerChannel = UInt32(bits)
+            asbd.mChannelsPerFrame = UInt32(channels)
+            asbd.mFramesPerPacket = 1
+            asbd.mBytesPerFrame = UInt32(bytesPerFrame)
+            asbd.mBytesPerPacket = UInt32(bytesPerFrame)
+            var description: CMAudioFormatDescription?
+            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil,
+                                           extensions: nil, formatDescriptionOut: &description)
+            reading.soundFormat = description
+        }
+        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: Int32(rate)), presentationTimeStamp: start, decodeTimeStamp: .invalid)
+        var sampleSize = bytesPerFrame
+        var buffer: CMSampleBuffer?
+        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
+                             formatDescription: reading.soundFormat, sampleCount: CMItemCount(frames), sampleTimingEntryCount: 1,
+                             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sampleSize, sampleBufferOut: &buffer)
+        return buffer
+    }
+}
