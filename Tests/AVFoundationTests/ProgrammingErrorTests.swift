@@ -276,3 +276,56 @@ struct AssetWriterMisuseTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("must start a session") } == true)
     }
 }
+
+@Suite("Asset reader misuse")
+struct AssetReaderMisuseTests {
+    /// A one-second movie made by the ffmpeg command, in a folder of this process's own.
+    static func movie() -> URL {
+        let url = URL(fileURLWithPath: "/tmp/linuxavfoundation-reader-\(getpid()).mp4")
+        _ = runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=30:d=1", "-c:v", "libx264", url.path])
+        return url
+    }
+
+    @Test("Copying a sample before startReading traps")
+    func copyBeforeStart() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            let reader = try! AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: nil)
+            reader.add(output)
+            _ = output.copyNextSampleBuffer()
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("before startReading") } == true)
+    }
+
+    @Test("Adding an output once reading has started traps")
+    func addAfterStart() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            let reader = try! AVAssetReader(asset: asset)
+            reader.add(AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: nil))
+            reader.startReading()
+            reader.add(AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: nil))
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("after reading has started") } == true)
+    }
+
+    @Test("A pixel format the reader cannot give traps at the output's creation")
+    func unsupportedPixelFormat() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            _ = AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_24RGB])
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("is not supported") } == true)
+    }
+
+    @Test("An output of another asset's track traps")
+    func anotherAssetsTrack() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let url = AssetReaderMisuseTests.movie()
+            let reader = try! AVAssetReader(asset: AVURLAsset(url: url))
+            reader.add(AVAssetReaderTrackOutput(track: AVURLAsset(url: url).tracks[0], outputSettings: nil))
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("another asset") } == true)
+    }
+}
