@@ -23,6 +23,7 @@ struct cmc_decoder {
     int drained;
     // Pictures: a scaler kept while the pictures and the target stay the same.
     struct SwsContext *scaler;
+    int scaler_out_width, scaler_out_height;
     int scaler_width, scaler_height, scaler_format, scaler_target, scaler_matrix, scaler_range;
     // Sound: a resampler kept while the sound and the target stay the same, and its output.
     SwrContext *resampler;
@@ -276,19 +277,22 @@ static int sws_matrix(const AVFrame *frame) {
     }
 }
 
-int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, uint8_t *const planes[2], const int strides[2]) {
+int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, int width, int height, uint8_t *const planes[2], const int strides[2]) {
     const AVFrame *frame = decoder->frame;
     if (frame->width <= 0 || frame->height <= 0 || frame->format < 0) return AVERROR_INVALIDDATA;
+    if (width <= 0 || height <= 0) return AVERROR(EINVAL);
     int full_in = 0, full_out = target != CMC_PICTURE_NV12_VIDEO_RANGE;
     int w, h, p, t, m;
     cmc_decoder_picture_info(decoder, &w, &h, &p, &t, &m, &full_in);
     int matrix = sws_matrix(frame);
     if (!decoder->scaler || decoder->scaler_width != frame->width || decoder->scaler_height != frame->height
+        || decoder->scaler_out_width != width || decoder->scaler_out_height != height
         || decoder->scaler_format != frame->format || decoder->scaler_target != target
         || decoder->scaler_matrix != matrix || decoder->scaler_range != full_in) {
         sws_freeContext(decoder->scaler);
         enum AVPixelFormat out = target == CMC_PICTURE_BGRA ? AV_PIX_FMT_BGRA : AV_PIX_FMT_NV12;
-        // Same size: no scaling, only the format (point sampling is exact here, and fastest). The
+        // At the same size, no scaling, only the format (point sampling is exact there, and fastest);
+        // smaller, an area average. The
         // ranges are set before the scaler is made: libswscale picks its unscaled copy between
         // Y'CbCr formats only when they agree, and would otherwise ignore a change of range.
         decoder->scaler = sws_alloc_context();
@@ -296,12 +300,13 @@ int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, uint8_t *const
         av_opt_set_int(decoder->scaler, "srcw", frame->width, 0);
         av_opt_set_int(decoder->scaler, "srch", frame->height, 0);
         av_opt_set_int(decoder->scaler, "src_format", frame->format, 0);
-        av_opt_set_int(decoder->scaler, "dstw", frame->width, 0);
-        av_opt_set_int(decoder->scaler, "dsth", frame->height, 0);
+        av_opt_set_int(decoder->scaler, "dstw", width, 0);
+        av_opt_set_int(decoder->scaler, "dsth", height, 0);
         av_opt_set_int(decoder->scaler, "dst_format", out, 0);
         av_opt_set_int(decoder->scaler, "src_range", full_in, 0);
         av_opt_set_int(decoder->scaler, "dst_range", full_out, 0);
-        av_opt_set_int(decoder->scaler, "sws_flags", SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, 0);
+        int same_size = width == frame->width && height == frame->height;
+        av_opt_set_int(decoder->scaler, "sws_flags", (same_size ? SWS_POINT : SWS_AREA) | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, 0);
         if (sws_init_context(decoder->scaler, NULL, NULL) < 0) {
             sws_freeContext(decoder->scaler);
             decoder->scaler = NULL;
@@ -309,6 +314,8 @@ int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, uint8_t *const
         }
         const int *coefficients = sws_getCoefficients(matrix);
         sws_setColorspaceDetails(decoder->scaler, coefficients, full_in, coefficients, full_out, 0, 1 << 16, 1 << 16);
+        decoder->scaler_out_width = width;
+        decoder->scaler_out_height = height;
         decoder->scaler_width = frame->width;
         decoder->scaler_height = frame->height;
         decoder->scaler_format = frame->format;
@@ -317,7 +324,7 @@ int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, uint8_t *const
         decoder->scaler_range = full_in;
     }
     int result = sws_scale(decoder->scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
-    return result == frame->height || (target != CMC_PICTURE_BGRA && result > 0) ? 0 : AVERROR_EXTERNAL;
+    return result > 0 ? 0 : AVERROR_EXTERNAL;
 }
 
 /// Makes room for `frames` frames of the converter's output.

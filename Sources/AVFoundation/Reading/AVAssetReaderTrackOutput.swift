@@ -15,7 +15,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// How samples are given.
     private enum Mode {
         case passthrough
-        case pictures(target: Int32, pixelFormat: OSType)
+        case pictures(target: Int32, pixelFormat: OSType, size: (width: Int, height: Int)?)
         case sound(format: Int32, bitsPerChannel: Int, sampleRate: Int, channels: Int)
     }
     private let mode: Mode
@@ -62,7 +62,16 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             default:
                 ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] pixel format \(format) is not supported: use '420v', '420f' or 'BGRA'")
             }
-            mode = .pictures(target: target, pixelFormat: format)
+            let width = (settings[kCVPixelBufferWidthKey as String] as? NSNumber)?.intValue ?? (settings[kCVPixelBufferWidthKey as String] as? Int)
+            let height = (settings[kCVPixelBufferHeightKey as String] as? NSNumber)?.intValue ?? (settings[kCVPixelBufferHeightKey as String] as? Int)
+            var size: (Int, Int)?
+            if let width, let height {
+                guard width >= 2, height >= 2, width <= 16384, height <= 16384 else {
+                    ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] \(width)x\(height) pictures cannot be given")
+                }
+                size = (width, height)
+            }
+            mode = .pictures(target: target, pixelFormat: format, size: size)
         case .audio:
             let formatID = (settings[AVFormatIDKey] as? NSNumber)?.uint32Value ?? (settings[AVFormatIDKey] as? AudioFormatID)
             guard formatID == kAudioFormatLinearPCM else {
@@ -152,8 +161,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         guard !reading.done, let demuxer = reading.demuxer else { return nil }
         switch mode {
         case .passthrough: return try nextStored(&reading, demuxer)
-        case .pictures(let target, let format):
-            return try nextDecoded(&reading, demuxer) { try picture(&$0, target: target, format: format) }
+        case .pictures(let target, let format, let size):
+            return try nextDecoded(&reading, demuxer) { try picture(&$0, target: target, format: format, size: size) }
         case .sound(let format, let bits, let rate, let channels):
             return try nextDecoded(&reading, demuxer) { try sound(&$0, format: format, bits: bits, rate: rate, channels: channels, draining: false) }
         }
@@ -247,7 +256,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
     }
 
-    private func picture(_ reading: inout Reading, target: Int32, format: OSType) throws -> CMSampleBuffer? {
+    private func picture(_ reading: inout Reading, target: Int32, format: OSType, size: (width: Int, height: Int)?) throws -> CMSampleBuffer? {
         guard let decoder = reading.decoder else { return nil }
         var ptsValue: Int64 = 0, durationValue: Int64 = 0
         cmc_decoder_frame_time(decoder, &ptsValue, &durationValue)
@@ -260,8 +269,9 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var width: Int32 = 0, height: Int32 = 0, primaries: Int32 = 0, transfer: Int32 = 0, matrix: Int32 = 0, full: Int32 = 0
         cmc_decoder_picture_info(decoder, &width, &height, &primaries, &transfer, &matrix, &full)
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
-        if reading.pool == nil || reading.pool!.width != Int(width) || reading.pool!.height != Int(height) {
-            reading.pool = CVPixelBufferPool(width: Int(width), height: Int(height), pixelFormatType: format)
+        let (outWidth, outHeight) = size ?? (Int(width), Int(height))
+        if reading.pool == nil || reading.pool!.width != outWidth || reading.pool!.height != outHeight {
+            reading.pool = CVPixelBufferPool(width: outWidth, height: outHeight, pixelFormatType: format)
         }
         guard let pixels = reading.pool?.dequeue() else { throw AVError(.outOfMemory) }
         let planes = pixels.planes
@@ -272,7 +282,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                     pointers[index] = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
                     strides[index] = Int32(plane.bytesPerRow)
                 }
-                return cmc_decoder_convert_picture(decoder, target, pointers.baseAddress!, strides.baseAddress!)
+                return cmc_decoder_convert_picture(decoder, target, Int32(outWidth), Int32(outHeight), pointers.baseAddress!, strides.baseAddress!)
             }
         }
         guard converted == 0 else { try noteFailure(&reading, converted); return nil }

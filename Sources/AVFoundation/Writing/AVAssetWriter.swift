@@ -38,6 +38,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         var optimizeForNetwork = true
         var finishHandler: (@Sendable () -> Void)?
         var lastFragment = CMTime.zero
+        /// Signalled once a cancelled file is gone.
+        var cancelled: DispatchSemaphore?
     }
     private let state = LockedValue(State())
     private var thread: MovieWriterThread?
@@ -48,8 +50,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         guard outputURL.isFileURL else {
             throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "An asset writer writes only to file URLs, not \(outputURL)."])
         }
-        guard [AVFileType.mov, .mp4, .m4v].contains(outputFileType) else {
-            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The file type \(outputFileType.rawValue) cannot be written; use .mov, .mp4 or .m4v."])
+        guard [AVFileType.mov, .mp4, .m4v, .m4a].contains(outputFileType) else {
+            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The file type \(outputFileType.rawValue) cannot be written; use .mov, .mp4, .m4v or .m4a."])
         }
         self.outputURL = outputURL
         self.outputFileType = outputFileType
@@ -217,15 +219,19 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Stops writing and removes the file.
+    /// Stops writing and removes the file; returns once the file is gone.
     open func cancelWriting() {
+        let done = DispatchSemaphore(value: 0)
         let thread = state.withLock { state -> MovieWriterThread? in
             guard state.status == .writing || state.status == .unknown else { return nil }
             state.status = .cancelled
+            state.cancelled = done
             return self.thread
         }
-        thread?.enqueueWaiting(.finish)
-        if thread == nil { try? FileManager.default.removeItem(at: outputURL) }
+        guard let thread else { return }
+        thread.enqueueWaiting(.finish)
+        // The writer thread closes and removes the file; an encoder that never answers is not waited for forever.
+        if done.wait(timeout: .now() + 30) == .timedOut { try? FileManager.default.removeItem(at: outputURL) }
     }
 
     // MARK: Inputs
@@ -277,7 +283,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     // MARK: The writer thread
 
     private func handle(_ item: MovieWriterThread.Item) -> Bool {
-        guard let encoder else { return false }
+        guard let encoder else {
+            state.withLock { $0.cancelled }?.signal()
+            return false
+        }
         do {
             switch item {
             case .video(let pixelBuffer, let time):
@@ -323,6 +332,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             encoder.abandon()
             self.encoder = nil
             try? FileManager.default.removeItem(at: outputURL)
+            state.withLock { $0.cancelled }?.signal()
             return
         }
         var failure: AVError?

@@ -22,11 +22,12 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
     /// The FFmpeg muxer that writes this type.
     var muxerName: String { self == .mov ? "mov" : "mp4" }
 
-    /// The type a file name's extension implies: MPEG-4 for .mp4 and .m4v, QuickTime otherwise.
+    /// The type a file name's extension implies: MPEG-4 for .mp4, .m4v and .m4a, QuickTime otherwise.
     static func forPathExtension(_ pathExtension: String) -> AVFileType {
         switch pathExtension.lowercased() {
         case "mp4": return .mp4
         case "m4v": return .m4v
+        case "m4a": return .m4a
         default: return .mov
         }
     }

@@ -97,8 +97,9 @@ void cmc_decoder_frame_time(const cmc_decoder *decoder, int64_t *pts, int64_t *d
 /// The received picture's size, and its colour as FFmpeg's AVCOL_* values.
 void cmc_decoder_picture_info(const cmc_decoder *decoder, int *width, int *height, int *primaries, int *transfer,
                               int *matrix, int *full_range);
-/// Converts the received picture into `planes` (NV12: two planes; BGRA: one) of its own size.
-int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, uint8_t *const planes[2], const int strides[2]);
+/// Converts the received picture into `planes` (NV12: two planes; BGRA: one) of `width` x `height`,
+/// scaling it by area averaging when that is not its own size.
+int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, int width, int height, uint8_t *const planes[2], const int strides[2]);
 /// Converts the received sound to `channels` channels at `sample_rate` in `format`, into memory
 /// the decoder keeps until the next call; returns the frames made (0 or more) or a negative error.
 int cmc_decoder_convert_samples(cmc_decoder *decoder, int format, int sample_rate, int channels, const uint8_t **samples);

@@ -1,0 +1,286 @@
+import CoreMedia
+import Foundation
+import Synchronization
+
+/// An object that exports an asset's contents to a new file, as a preset describes: the samples
+/// as they are (passthrough), or decoded and encoded again at a size and codec.
+///
+/// The export runs on a thread of the session's own: an asset reader's samples go to an asset
+/// writer, interleaved by time. It never overwrites a file. Thread-safe.
+open class AVAssetExportSession: NSObject, @unchecked Sendable {
+    /// The states an export passes through.
+    public enum Status: Int, Sendable {
+        /// The export has not started.
+        case unknown = 0
+        /// The export waits to start.
+        case waiting = 1
+        /// The export is under way.
+        case exporting = 2
+        /// The file is written.
+        case completed = 3
+        /// The export failed; `error` says why.
+        case failed = 4
+        /// The export was cancelled; no file is left.
+        case cancelled = 5
+    }
+
+    /// The asset the session exports.
+    public let asset: AVAsset
+    /// The name of the preset the session exports with.
+    public let presetName: String
+    private let preset: ExportPreset
+
+    private struct State {
+        var outputURL: URL?
+        var outputFileType: AVFileType?
+        var timeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
+        var metadata: [AVMetadataItem]?
+        var optimizeForNetwork = false
+        var timePitch = AVAudioTimePitchAlgorithm.spectral
+        var status = Status.unknown
+        var error: (any Error)?
+        var progress: Float = 0
+        var cancelled = false
+    }
+    private let state = Mutex(State())
+
+    /// Creates a session that exports an asset with a preset; nil for a preset this system does not have.
+    public init?(asset: AVAsset, presetName: String) {
+        guard let preset = ExportPreset.named(presetName) else { return nil }
+        self.asset = asset
+        self.presetName = presetName
+        self.preset = preset
+        super.init()
+    }
+
+    /// The names of every preset.
+    open class func allExportPresets() -> [String] { ExportPreset.all }
+
+    /// The presets an asset can be exported with: all of them for an asset with video, the
+    /// passthrough and audio presets for one with only sound, none for one that cannot be read.
+    open class func exportPresets(compatibleWith asset: AVAsset) -> [String] {
+        guard let tracks = try? asset.loadedContents().tracks, !tracks.isEmpty else { return [] }
+        if tracks.contains(where: { $0.mediaType == .video }) { return ExportPreset.all }
+        return [AVAssetExportPresetPassthrough, AVAssetExportPresetAppleM4A]
+    }
+
+    /// The file to write; it must not exist yet.
+    open var outputURL: URL? {
+        get { state.withLock { $0.outputURL } }
+        set { state.withLock { $0.outputURL = newValue } }
+    }
+    /// The type of file to write, one of `supportedFileTypes`.
+    open var outputFileType: AVFileType? {
+        get { state.withLock { $0.outputFileType } }
+        set { state.withLock { $0.outputFileType = newValue } }
+    }
+    /// The file types the session's preset writes.
+    open var supportedFileTypes: [AVFileType] { preset.fileTypes }
+    /// The part of the asset to export; all of it by default.
+    open var timeRange: CMTimeRange {
+        get { state.withLock { $0.timeRange } }
+        set { state.withLock { $0.timeRange = newValue } }
+    }
+    /// Metadata for the file; nil keeps the asset's own.
+    open var metadata: [AVMetadataItem]? {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+    /// Whether the file's index goes first, so that it can play while it downloads.
+    open var shouldOptimizeForNetworkUse: Bool {
+        get { state.withLock { $0.optimizeForNetwork } }
+        set { state.withLock { $0.optimizeForNetwork = newValue } }
+    }
+    /// How sound is stretched where the asset's time is scaled.
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { state.withLock { $0.timePitch } }
+        set { state.withLock { $0.timePitch = newValue } }
+    }
+    /// The export's state.
+    open var status: Status { state.withLock { $0.status } }
+    /// Why the export failed, when it did.
+    open var error: (any Error)? { state.withLock { $0.error } }
+    /// How much of the export is done, from 0 to 1.
+    open var progress: Float { state.withLock { $0.progress } }
+
+    /// Starts exporting on the session's own thread; the handler runs when the export completes, fails or is cancelled.
+    open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
+        let start = state.withLock { state -> Bool in
+            guard state.status == .unknown else { return false }
+            state.status = .waiting
+            return true
+        }
+        guard start else {
+            ProgrammingError.invalidState("-[AVAssetExportSession exportAsynchronouslyWithCompletionHandler:] an export session exports once")
+        }
+        let thread = Thread { [self] in
+            run()
+            handler()
+        }
+        thread.name = "AVAssetExportSession"
+        thread.start()
+    }
+
+    /// Exports, and returns when the export completes, fails or is cancelled.
+    open func export() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            exportAsynchronously { continuation.resume() }
+        }
+    }
+
+    /// Exports to a file of a type, and throws the error when the export fails.
+    open func export(to url: URL, as fileType: AVFileType, isolation: isolated (any Actor)? = #isolation) async throws {
+        outputURL = url
+        outputFileType = fileType
+        await export()
+        switch status {
+        case .completed: return
+        case .cancelled: throw CancellationError()
+        default: throw error ?? AVError(.exportFailed)
+        }
+    }
+
+    /// Stops the export; no file is left.
+    open func cancelExport() {
+        state.withLock { state in
+            state.cancelled = true
+            if state.status == .unknown || state.status == .waiting { state.status = .cancelled }
+        }
+    }
+
+    // MARK: Exporting
+
+    private func finish(_ status: Status, _ error: (any Error)? = nil) {
+        state.withLock { state in
+            state.status = status
+            state.error = error
+            if status == .completed { state.progress = 1 }
+        }
+    }
+
+    private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    private func run() {
+        let (url, fileType, range, metadata, optimize) = state.withLock { state in
+            if state.status == .waiting && !state.cancelled { state.status = .exporting }
+            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork)
+        }
+        guard !isCancelled else { return finish(.cancelled) }
+        guard let url else { return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The export session has no outputURL."])) }
+        let type = fileType ?? AVFileType.forPathExtension(url.pathExtension)
+        guard preset.fileTypes.contains(type) else {
+            return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "\(presetName) writes \(preset.fileTypes.map(\.rawValue).joined(separator: ", ")), not \(type.rawValue)."]))
+        }
+        if FileManager.default.fileExists(atPath: url.path) {
+            return finish(.failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
+        }
+        do {
+            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize)
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            finish(isCancelled ? .cancelled : .failed, isCancelled ? nil : error)
+        }
+    }
+
+    /// A reader output and the writer input its samples go to.
+    private struct Lane {
+        var output: AVAssetReaderTrackOutput
+        var input: AVAssetWriterInput
+        var next: CMSampleBuffer?
+        var ended = false
+    }
+
+    private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool) throws {
+        let contents = try asset.loadedContents()
+        let reader = try AVAssetReader(asset: asset)
+        let duration = contents.duration
+        let clipped = CMTimeRange(start: max(.zero, range.start), end: range.end.isNumeric ? min(range.end, duration) : duration)
+        guard clipped.duration > .zero else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The time range holds none of the asset."]) }
+        reader.timeRange = clipped
+        let writer = try AVAssetWriter(outputURL: url, fileType: type)
+        writer.metadata = metadata ?? contents.metadata
+        writer.shouldOptimizeForNetworkUse = optimize
+
+        var lanes: [Lane] = []
+        let video = preset.audioOnly ? nil : contents.tracks.first { $0.mediaType == .video && $0.isEnabled } ?? contents.tracks.first { $0.mediaType == .video }
+        let audio = contents.tracks.first { $0.mediaType == .audio && $0.isEnabled } ?? contents.tracks.first { $0.mediaType == .audio }
+        if let video {
+            if preset.passthrough {
+                let input = AVAssetWriterInput(mediaType: .video, outputSettings: nil, sourceFormatHint: video.facts.formatDescription)
+                input.transform = video.preferredTransform
+                lanes.append(Lane(output: AVAssetReaderTrackOutput(track: video, outputSettings: nil), input: input))
+            } else if let codec = preset.codec {
+                let (width, height) = preset.size(for: (Int(video.naturalSize.width), Int(video.naturalSize.height)))
+                let output = AVAssetReaderTrackOutput(track: video, outputSettings: [
+                    kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                    kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
+                ])
+                let rate = video.nominalFrameRate > 0 ? Double(video.nominalFrameRate) : 30
+                let input = AVAssetWriterInput(mediaType: .video, outputSettings: [
+                    AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
+                    AVVideoCompressionPropertiesKey: [AVVideoExpectedSourceFrameRateKey: rate],
+                ])
+                input.transform = video.preferredTransform
+                lanes.append(Lane(output: output, input: input))
+            }
+        }
+        if let audio {
+            if preset.passthrough {
+                lanes.append(Lane(output: AVAssetReaderTrackOutput(track: audio, outputSettings: nil),
+                                  input: AVAssetWriterInput(mediaType: .audio, outputSettings: nil, sourceFormatHint: audio.facts.formatDescription)))
+            } else {
+                let channels = min(2, max(1, audio.facts.channels)), rate = audio.facts.sampleRate > 0 ? audio.facts.sampleRate : 48_000
+                let output = AVAssetReaderTrackOutput(track: audio, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16,
+                                                                                     AVSampleRateKey: rate, AVNumberOfChannelsKey: channels])
+                let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: rate,
+                                                                                  AVNumberOfChannelsKey: channels, AVEncoderBitRateKey: 64_000 * channels])
+                lanes.append(Lane(output: output, input: input))
+            }
+        }
+        guard !lanes.isEmpty else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "\(presetName) finds nothing to export in the asset."]) }
+        for lane in lanes {
+            reader.add(lane.output)
+            lane.input.expectsMediaDataInRealTime = false
+            writer.add(lane.input)
+        }
+        guard reader.startReading() else { throw reader.error ?? AVError(.exportFailed) }
+        for index in lanes.indices { lanes[index].next = lanes[index].output.copyNextSampleBuffer() }
+        guard writer.startWriting() else { reader.cancelReading(); throw writer.error ?? AVError(.exportFailed) }
+        // The timeline starts at the first sample: for passthrough, the keyframe at or before the range.
+        let first = lanes.compactMap { $0.next?.presentationTimeStamp }.filter(\.isNumeric).min() ?? clipped.start
+        writer.startSession(atSourceTime: min(first, clipped.start))
+
+        // Samples go to the writer in time order, so the file interleaves without buffering a track.
+        while true {
+            if isCancelled {
+                reader.cancelReading()
+                writer.cancelWriting()
+                return finish(.cancelled)
+            }
+            guard let index = lanes.indices.filter({ lanes[$0].next != nil })
+                .min(by: { lanes[$0].next!.presentationTimeStamp < lanes[$1].next!.presentationTimeStamp }) else { break }
+            let sample = lanes[index].next!
+            let input = lanes[index].input
+            while !input.isReadyForMoreMediaData {
+                guard writer.status == .writing else { break }
+                usleep(500)
+            }
+            guard input.append(sample) else {
+                reader.cancelReading()
+                throw writer.error ?? AVError(.exportFailed)
+            }
+            if lanes[index].output.mediaType == .video || lanes.count == 1 {
+                let done = (sample.presentationTimeStamp - clipped.start).seconds / clipped.duration.seconds
+                state.withLock { $0.progress = Float(min(0.99, max(0, done))) }
+            }
+            lanes[index].next = lanes[index].output.copyNextSampleBuffer()
+        }
+        if reader.status == .failed { writer.cancelWriting(); throw reader.error ?? AVError(.exportFailed) }
+        for lane in lanes { lane.input.markAsFinished() }
+        let finished = DispatchSemaphore(value: 0)
+        writer.finishWriting { finished.signal() }
+        finished.wait()
+        guard writer.status == .completed else { throw writer.error ?? AVError(.exportFailed) }
+        finish(.completed)
+    }
+}
