@@ -1,0 +1,71 @@
+import XCTest
+import Foundation
+
+/// `avcapture export IN OUT [--preset NAME] [--range START-END]`.
+final class ExportCommandTests: XCTestCase {
+    /// A 3-second 320x240 movie with a tone, made by the ffmpeg command.
+    private func movie(in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("source.mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=3", "-f", "lavfi", "-i", "sine=frequency=1000:duration=3",
+                             "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", url.path]
+        try process.run()
+        process.waitUntilExit()
+        try XCTSkipUnless(process.terminationStatus == 0, "ffmpeg is needed")
+        return url
+    }
+
+    private func probe(_ url: URL, _ entries: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-show_entries", entries, "-of", "csv=p=0", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testARangeIsExportedAsItIsAndAPresetEncodesAgain() throws {
+        let folder = AVCaptureTool.folder("export")
+        let source = try movie(in: folder)
+        let part = folder.appendingPathComponent("part.mov")
+        let result = try AVCaptureTool.run(["export", source.path, part.path, "--range", "1-2"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.standardOutput.contains("Exported"), result.output)
+        XCTAssertEqual(Double(probe(part, "format=duration")) ?? 0, 1.0, accuracy: 0.15)
+
+        let small = folder.appendingPathComponent("small.mp4")
+        let encoded = try AVCaptureTool.run(["export", source.path, small.path, "--preset", "low"])
+        XCTAssertEqual(encoded.status, 0, encoded.output)
+        XCTAssertEqual(probe(small, "stream=codec_name,width,height").split(separator: "\n").first, "h264,224,168")
+    }
+
+    func testItRefusesAnExistingFileAnUnknownPresetAndABadRange() throws {
+        let folder = AVCaptureTool.folder("export-refusals")
+        let source = try movie(in: folder)
+        let existing = folder.appendingPathComponent("exists.mov")
+        try Data("keep".utf8).write(to: existing)
+        let refused = try AVCaptureTool.run(["export", source.path, existing.path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.standardError.contains("never overwritten"), refused.output)
+        XCTAssertEqual(try Data(contentsOf: existing), Data("keep".utf8))
+
+        let unknown = try AVCaptureTool.run(["export", source.path, folder.appendingPathComponent("a.mov").path, "--preset", "fancy"])
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.standardError.contains("fancy is no export preset"), unknown.output)
+
+        let backwards = try AVCaptureTool.run(["export", source.path, folder.appendingPathComponent("b.mov").path, "--range", "3-1"])
+        XCTAssertNotEqual(backwards.status, 0)
+        XCTAssertTrue(backwards.standardError.contains("--range is START-END"), backwards.output)
+
+        let notAMovie = folder.appendingPathComponent("notes.mov")
+        try Data("words".utf8).write(to: notAMovie)
+        let unreadable = try AVCaptureTool.run(["export", notAMovie.path, folder.appendingPathComponent("c.mov").path])
+        XCTAssertNotEqual(unreadable.status, 0)
+        XCTAssertTrue(unreadable.standardError.contains("not a movie"), unreadable.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("c.mov").path))
+    }
+}
