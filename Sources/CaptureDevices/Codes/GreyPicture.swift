@@ -53,7 +53,7 @@ package enum GreyPicture {
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard cpc_png_decode_gray(bytes, bytes.count, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
-            throw Failure(description: "a damaged PNG: \(String(cString: message))")
+            throw Failure(description: "a damaged PNG: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { free(pixels) }
         return try buffer(width: Int(width), height: Int(height)) { destination, stride in

@@ -46,7 +46,9 @@ package final class FaceDetector: @unchecked Sendable {
         if let path = landmarkModelPath {
             if FileManager.default.fileExists(atPath: path) {
                 var message = [CChar](repeating: 0, count: 256)
-                if cfd_detector_load_landmarks(handle, path, &message, message.count) != 0 { problem = String(cString: message) }
+                if cfd_detector_load_landmarks(handle, path, &message, message.count) != 0 {
+                    problem = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                }
             } else {
                 problem = "\(path) is not installed (Debian's libdlib-data)"
             }
