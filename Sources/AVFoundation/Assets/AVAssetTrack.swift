@@ -8,14 +8,16 @@ import Foundation
 /// are. Immutable and thread-safe.
 open class AVAssetTrack: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @unchecked Sendable {
     /// What the container says of the track.
-    let facts: TrackFacts
+    private let containerFacts: TrackFacts
+    /// What the track is: the container's facts, or, for a composition track, its segments'.
+    var facts: TrackFacts { containerFacts }
 
     /// The asset that contains the track.
     public private(set) weak var asset: AVAsset?
 
     init(asset: AVAsset, facts: TrackFacts) {
         self.asset = asset
-        self.facts = facts
+        self.containerFacts = facts
         super.init()
     }
 

@@ -161,9 +161,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     private func run() {
-        let (url, fileType, range, metadata, optimize) = state.withLock { state in
+        let (url, fileType, range, metadata, optimize, algorithm) = state.withLock { state in
             if state.status == .waiting && !state.cancelled { state.status = .exporting }
-            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork)
+            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch)
         }
         guard !isCancelled else { return finish(.cancelled) }
         guard let url else { return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The export session has no outputURL."])) }
@@ -175,7 +175,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             return finish(.failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
         }
         do {
-            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize)
+            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm)
         } catch {
             try? FileManager.default.removeItem(at: url)
             finish(isCancelled ? .cancelled : .failed, isCancelled ? nil : error)
@@ -190,7 +190,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         var ended = false
     }
 
-    private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool) throws {
+    private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
+                        algorithm: AVAudioTimePitchAlgorithm) throws {
         let contents = try asset.loadedContents()
         let reader = try AVAssetReader(asset: asset)
         let duration = contents.duration
@@ -225,13 +226,16 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             }
         }
         if let audio {
-            if preset.passthrough {
+            // Sound in a scaled section cannot be retimed as it is stored: it is stretched and encoded again.
+            let scaledSound = (audio as? AVCompositionTrack)?.segments.contains { $0.isScaled } ?? false
+            if preset.passthrough && !scaledSound {
                 lanes.append(Lane(output: AVAssetReaderTrackOutput(track: audio, outputSettings: nil),
                                   input: AVAssetWriterInput(mediaType: .audio, outputSettings: nil, sourceFormatHint: audio.facts.formatDescription)))
             } else {
                 let channels = min(2, max(1, audio.facts.channels)), rate = audio.facts.sampleRate > 0 ? audio.facts.sampleRate : 48_000
                 let output = AVAssetReaderTrackOutput(track: audio, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16,
                                                                                      AVSampleRateKey: rate, AVNumberOfChannelsKey: channels])
+                output.audioTimePitchAlgorithm = algorithm
                 let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: rate,
                                                                                   AVNumberOfChannelsKey: channels, AVEncoderBitRateKey: 64_000 * channels])
                 lanes.append(Lane(output: output, input: input))

@@ -86,6 +86,12 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
             return (state.outputs, state.timeRange)
         }
         do {
+            if asset is AVComposition {
+                // A composition's outputs read their segments' sources themselves.
+                for output in outputs { try output.prepare(demuxer: nil, timeRange: range) }
+                state.withLock { $0.status = .reading }
+                return true
+            }
             let file = try MovieFile(url: asset.sourceURL ?? URL(fileURLWithPath: "/"))
             let demuxer = Demuxer(file: file)
             demuxer.want(Set(outputs.compactMap { $0.streamIndex }))

@@ -61,7 +61,7 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// Whether the output reads one of an asset's tracks.
     func belongs(to asset: AVAsset) -> Bool { false }
     /// Gets ready to read from a demuxer.
-    func prepare(demuxer: Demuxer, timeRange: CMTimeRange) throws {}
+    func prepare(demuxer: Demuxer?, timeRange: CMTimeRange) throws {}
     /// Makes the next sample buffer: nil at the end.
     func nextSampleBuffer() throws -> CMSampleBuffer? { nil }
     /// Lets go of decoders and memory once reading ends.

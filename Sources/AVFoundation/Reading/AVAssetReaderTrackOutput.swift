@@ -32,6 +32,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var soundFormat: CMFormatDescription?
         var nextSampleTime: CMTime = .invalid
         var failures = 0
+        /// For a composition's track: its segments' samples, read from their sources.
+        var composed: ComposedReading?
     }
     /// Guarded by `readingLock`.
     private var reading = Reading()
@@ -112,10 +114,10 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         set { timeAlgorithm.withLock { $0 = newValue } }
     }
 
-    override var streamIndex: Int? { track.facts.streamIndex }
+    override var streamIndex: Int? { track is AVCompositionTrack ? nil : track.facts.streamIndex }
 
     override var seekStream: (index: Int, timeBase: (Int32, Int32))? {
-        guard track.mediaType == .video else { return nil }
+        guard track.mediaType == .video, !(track is AVCompositionTrack) else { return nil }
         return (track.facts.streamIndex, timeBase)
     }
 
@@ -126,7 +128,13 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
 
     override func belongs(to asset: AVAsset) -> Bool { track.asset === asset }
 
-    override func prepare(demuxer: Demuxer, timeRange: CMTimeRange) throws {
+    override func prepare(demuxer: Demuxer?, timeRange: CMTimeRange) throws {
+        if let track = track as? AVCompositionTrack {
+            let composed = try ComposedReading(track: track, settings: outputSettings, algorithm: audioTimePitchAlgorithm, timeRange: timeRange)
+            readingLock.withLock { reading = Reading(timeRange: timeRange, composed: composed) }
+            return
+        }
+        guard let demuxer else { throw AVError(.failedToLoadMediaData) }
         var decoder: OpaquePointer?
         if case .passthrough = mode {} else {
             var error: Int32 = 0
@@ -158,6 +166,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     override func nextSampleBuffer() throws -> CMSampleBuffer? {
         readingLock.lock()
         defer { readingLock.unlock() }
+        if let composed = reading.composed { return try composed.next() }
         guard !reading.done, let demuxer = reading.demuxer else { return nil }
         switch mode {
         case .passthrough: return try nextStored(&reading, demuxer)
