@@ -43,6 +43,8 @@ let package = Package(
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.
         .target(name: "CFaceDetection", linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
         .target(name: "CPictureFilters", linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept.
+        .target(name: "CTimePitch", linkerSettings: [.linkedLibrary("rubberband"), .linkedLibrary("SoundTouch")]),
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("png16")]),
 
         // Media types and geometry, spelled as Apple spells them.
@@ -65,7 +67,7 @@ let package = Package(
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CJPEGDecoding", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // The capture graph, devices, outputs and errors.
-        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs"]),
+        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs", "CTimePitch"]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
         .target(name: "Photos"),

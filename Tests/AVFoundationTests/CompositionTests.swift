@@ -91,36 +91,63 @@ final class CompositionTests: XCTestCase {
         XCTAssertTrue(MediaProbe.decodesCleanly(output))
 
         // Varispeed: the slowed second's 1 kHz tone plays at 250 Hz; the rest stays at 1 kHz.
-        let asset = AVURLAsset(url: output)
-        func tone(from start: Double, to end: Double) throws -> Double {
-            let reader = try AVAssetReader(asset: asset)
-            reader.timeRange = CMTimeRange(start: seconds(start), end: seconds(end))
-            let sound = AVAssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0], outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM])
-            reader.add(sound)
-            reader.startReading()
-            var buffers: [CMSampleBuffer] = []
-            while let buffer = sound.copyNextSampleBuffer() { buffers.append(buffer) }
-            return ToneAnalysis.frequency(buffers)
-        }
-        XCTAssertEqual(try tone(from: 0.2, to: 0.8), 1000, accuracy: 10)
-        XCTAssertEqual(try tone(from: 2, to: 4), 250, accuracy: 5)
-        XCTAssertEqual(try tone(from: 5.5, to: 6.5), 1000, accuracy: 10)
+        XCTAssertEqual(try tone(of: output, from: 0.2, to: 0.8), 1000, accuracy: 10)
+        XCTAssertEqual(try tone(of: output, from: 2, to: 4), 250, accuracy: 5)
+        XCTAssertEqual(try tone(of: output, from: 5.5, to: 6.5), 1000, accuracy: 10)
         let soundTrack = try XCTUnwrap(probe.audio)
         XCTAssertEqual(soundTrack.duration ?? 0, 7, accuracy: 0.1)
     }
 
-    func testAPitchKeepingStretchThatIsNotAvailableIsAClearError() async throws {
+    /// The tone of a movie's sound between two times, read back with an asset reader.
+    private func tone(of url: URL, from start: Double, to end: Double) throws -> Double {
+        let asset = AVURLAsset(url: url)
+        let reader = try AVAssetReader(asset: asset)
+        reader.timeRange = CMTimeRange(start: seconds(start), end: seconds(end))
+        let sound = AVAssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0], outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM])
+        reader.add(sound)
+        reader.startReading()
+        var buffers: [CMSampleBuffer] = []
+        while let buffer = sound.copyNextSampleBuffer() { buffers.append(buffer) }
+        return ToneAnalysis.frequency(buffers)
+    }
+
+    func testSpectralAndTimeDomainStretchesKeepThePitch() async throws {
+        let folder = makeScratchFolder()
+        // Spectral (Rubber Band) at a quarter speed, the default algorithm.
+        let (_, quarter) = try slowMotion(folder)
+        let spectral = try XCTUnwrap(AVAssetExportSession(asset: quarter, presetName: AVAssetExportPresetPassthrough))
+        XCTAssertEqual(spectral.audioTimePitchAlgorithm, .spectral, "the default")
+        let slow = folder.appendingPathComponent("spectral.mov")
+        try await spectral.export(to: slow, as: .mov)
+        XCTAssertEqual(try tone(of: slow, from: 2, to: 4), 1000, accuracy: 10, "a quarter speed, the same pitch")
+        XCTAssertEqual(try tone(of: slow, from: 5.5, to: 6.5), 1000, accuracy: 10)
+        XCTAssertEqual(MediaProbe.probe(slow)?.audio?.duration ?? 0, 7, accuracy: 0.1)
+
+        // Time domain (SoundTouch) at half speed.
+        let half = AVMutableComposition()
+        let source = AVURLAsset(url: folder.appendingPathComponent("sixty.mp4"))
+        try half.insertTimeRange(CMTimeRange(start: .zero, duration: source.duration), of: source, at: .zero)
+        half.scaleTimeRange(CMTimeRange(start: seconds(1), duration: seconds(1)), toDuration: seconds(2))
+        let timeDomain = try XCTUnwrap(AVAssetExportSession(asset: half, presetName: AVAssetExportPresetPassthrough))
+        timeDomain.audioTimePitchAlgorithm = .timeDomain
+        let halfSpeed = folder.appendingPathComponent("timedomain.mov")
+        try await timeDomain.export(to: halfSpeed, as: .mov)
+        XCTAssertEqual(try tone(of: halfSpeed, from: 1.3, to: 2.7), 1000, accuracy: 10)
+        XCTAssertEqual(MediaProbe.probe(halfSpeed)?.duration ?? 0, 5, accuracy: 0.1)
+    }
+
+    func testAStretchBeyondTheAlgorithmsRangeIsAClearError() async throws {
         let folder = makeScratchFolder()
         let (_, composition) = try slowMotion(folder)
         let session = try XCTUnwrap(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetPassthrough))
-        XCTAssertEqual(session.audioTimePitchAlgorithm, .spectral, "the default")
-        let output = folder.appendingPathComponent("spectral.mov")
+        session.audioTimePitchAlgorithm = .timeDomain
+        let output = folder.appendingPathComponent("too-slow.mov")
         do {
             try await session.export(to: output, as: .mov)
-            XCTFail("spectral stretching is not built yet")
+            XCTFail("time domain plays 0.5x to 2x (seed 000)")
         } catch let error as AVError {
             XCTAssertEqual(error.code, .operationNotSupportedForAsset)
-            XCTAssertTrue(error.localizedDescription.contains("Spectral"), error.localizedDescription)
+            XCTAssertTrue(error.localizedDescription.contains("0.5x to 2.0x"), error.localizedDescription)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
     }

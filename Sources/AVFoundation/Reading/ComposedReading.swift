@@ -1,3 +1,4 @@
+import CTimePitch
 import CoreMedia
 import Foundation
 
@@ -8,7 +9,9 @@ import Foundation
 /// Pictures and stored samples are read a run at a time, so a scaled section's edges need no
 /// second decode from the keyframe before them. Decoded sound is read a segment at a time and
 /// cut at the segment's edges; in a scaled segment it is stretched as the output's time-pitch
-/// algorithm says (`.varispeed`: resampled, so its pitch follows the rate).
+/// algorithm says: `.varispeed` resamples it, so its pitch follows the rate; `.spectral` keeps
+/// the pitch through Rubber Band, `.timeDomain` through SoundTouch, and `.lowQualityZeroLatency`
+/// through SoundTouch at the nearest of seed 000's snapped rates.
 ///
 /// Thread ownership: owned by its output, and used under the output's lock.
 final class ComposedReading {
@@ -26,6 +29,44 @@ final class ComposedReading {
     private var index = 0
     private var current: (reader: AVAssetReader, output: AVAssetReaderTrackOutput)?
     private var soundFormats: [Int: CMFormatDescription] = [:]
+
+    /// A scaled segment's sound on its way through a stretcher that keeps its pitch.
+    private final class Stretching {
+        let stretcher: OpaquePointer
+        let rate: Int, channels: Int
+        let length: Int            // frames the segment lasts on the target timeline
+        var made = 0               // frames given so far
+        var inputEnded = false
+        var scratch: [Float]
+        init?(kind: Int32, rate: Int, channels: Int, ratio: Double, length: Int) {
+            guard let made = ctp_new(kind, Int32(rate), Int32(channels), ratio) else { return nil }
+            stretcher = made
+            self.rate = rate
+            self.channels = channels
+            self.length = length
+            scratch = [Float](repeating: 0, count: 4096 * channels)
+        }
+        deinit { ctp_free(stretcher) }
+    }
+    private var stretching: Stretching?
+
+    /// Seed 000's rates for the low-quality algorithm, which snaps to the nearest.
+    static let snappedRates: [Double] = [0.5, 0.666667, 0.8, 1.0, 1.25, 1.5, 2.0]
+
+    /// Refuses a scaled segment's rate outside the algorithm's range (seed 000's table).
+    static func checkRate(of segment: AVCompositionTrackSegment, algorithm: AVAudioTimePitchAlgorithm) throws {
+        let rate = segment.timeMapping.source.duration.seconds / segment.timeMapping.target.duration.seconds
+        let range: ClosedRange<Double> = switch algorithm {
+        case .timeDomain: 0.5...2
+        case .spectral, .varispeed: (1.0 / 32)...32
+        case AVAudioTimePitchAlgorithm(rawValue: "LowQualityZeroLatency"): 0.5...2
+        default: 1...1
+        }
+        guard range.contains(rate) else {
+            throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey:
+                "\(algorithm.rawValue) plays sound at \(range.lowerBound)x to \(range.upperBound)x, not the \(String(format: "%.3g", rate))x a scaled section asks for."])
+        }
+    }
 
     init(track: AVCompositionTrack, settings: [String: Any]?, algorithm: AVAudioTimePitchAlgorithm, timeRange: CMTimeRange) throws {
         self.settings = settings
@@ -47,10 +88,7 @@ final class ComposedReading {
                     throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey:
                         "Sound in a scaled time range cannot be read as stored packets: ask for linear PCM, which is stretched."])
                 }
-                guard algorithm == .varispeed else {
-                    throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey:
-                        "Sound in a scaled time range is stretched with .varispeed here; \(algorithm.rawValue) is not available yet."])
-                }
+                try Self.checkRate(of: part, algorithm: algorithm)
             }
             if !decodedSound, var last = runs.last, last.track === source, last.segments.last!.timeMapping.source.end == part.timeMapping.source.start {
                 last.segments.append(part)
@@ -68,6 +106,13 @@ final class ComposedReading {
             let run = runs[index]
             if current == nil { current = try open(run) }
             guard let (reader, output) = current else { return nil }
+            if let stretching {
+                if let sample = try nextStretched(stretching, reader: reader, output: output, run: run) { return sample }
+                self.stretching = nil
+                current = nil
+                index += 1
+                continue
+            }
             if let sample = output.copyNextSampleBuffer() {
                 if let placed = try place(sample, in: run) { return placed }
                 continue
@@ -85,10 +130,31 @@ final class ComposedReading {
         var settings = self.settings
         let segment = run.segments[0]
         if mediaType == .audio, segment.isScaled, var sound = settings {
-            // Varispeed: resampled to rate x stretch and shown at the rate, so it lasts that much longer.
             let rate = (sound[AVSampleRateKey] as? NSNumber)?.intValue ?? (sound[AVSampleRateKey] as? Int) ?? run.track.facts.sampleRate
+            let channels = (sound[AVNumberOfChannelsKey] as? NSNumber)?.intValue ?? (sound[AVNumberOfChannelsKey] as? Int) ?? run.track.facts.channels
             let stretch = segment.timeMapping.target.duration.seconds / segment.timeMapping.source.duration.seconds
-            sound[AVSampleRateKey] = max(1000, min(768_000, Int((Double(rate) * stretch).rounded())))
+            if algorithm == .varispeed {
+                // Resampled to rate x stretch and shown at the rate, so it lasts that much longer.
+                sound[AVSampleRateKey] = max(1000, min(768_000, Int((Double(rate) * stretch).rounded())))
+            } else {
+                // Read as float at the output's rate and channels, and stretched keeping the pitch.
+                sound[AVSampleRateKey] = rate
+                sound[AVNumberOfChannelsKey] = channels
+                sound[AVLinearPCMIsFloatKey] = true
+                sound[AVLinearPCMBitDepthKey] = 32
+                var ratio = stretch
+                var kind = Int32(CTP_SPECTRAL)
+                if algorithm != .spectral { kind = Int32(CTP_TIME_DOMAIN) }
+                if algorithm.rawValue == "LowQualityZeroLatency" {
+                    let wanted = 1 / stretch
+                    ratio = 1 / (Self.snappedRates.min { abs($0 - wanted) < abs($1 - wanted) } ?? wanted)
+                }
+                let length = Int((segment.timeMapping.target.duration.seconds * Double(rate)).rounded())
+                guard let made = Stretching(kind: kind, rate: rate, channels: channels, ratio: ratio, length: length) else {
+                    throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "The \(algorithm.rawValue) stretcher refused \(rate) Hz, \(channels) channels."])
+                }
+                stretching = made
+            }
             settings = sound
         }
         let output = AVAssetReaderTrackOutput(track: run.track, outputSettings: settings)
@@ -115,6 +181,79 @@ final class ComposedReading {
                 ? CMTimeMapTimeFromRangeToRange(sample.decodeTimeStamp, fromRange: mapping.source, toRange: mapping.target) : sample.decodeTimeStamp)
         var placed: CMSampleBuffer?
         CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sample, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
+        return placed
+    }
+
+    /// The next block of a stretched segment: the stretcher's output, then silence to the segment's
+    /// length if it falls short; nil once the segment is complete.
+    private func nextStretched(_ s: Stretching, reader: AVAssetReader, output: AVAssetReaderTrackOutput, run: Run) throws -> CMSampleBuffer? {
+        let segment = run.segments[0]
+        while s.made < s.length {
+            let room = min(4096, s.length - s.made)
+            let got = s.scratch.withUnsafeMutableBufferPointer { Int(ctp_retrieve(s.stretcher, $0.baseAddress!, Int32(room))) }
+            if got > 0 { return emit(s, frames: got, segment: segment) }
+            if s.inputEnded {
+                // The stretcher has given all it will: silence to the segment's end.
+                s.scratch.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+                return emit(s, frames: room, segment: segment)
+            }
+            guard let sample = output.copyNextSampleBuffer() else {
+                if reader.status == .failed { throw reader.error ?? AVError(.decodeFailed) }
+                ctp_process(s.stretcher, nil, 0, 1)
+                s.inputEnded = true
+                continue
+            }
+            // Only the segment's own source range goes in.
+            guard let block = sample.dataBuffer else { continue }
+            let frames = sample.numSamples
+            let offset = Int(((segment.timeMapping.source.start - sample.presentationTimeStamp).seconds * Double(s.rate)).rounded())
+            let endOffset = Int(((segment.timeMapping.source.end - sample.presentationTimeStamp).seconds * Double(s.rate)).rounded())
+            let from = max(0, offset), to = min(frames, endOffset)
+            guard to > from else { continue }
+            let floats = block.bytes.assumingMemoryBound(to: Float.self) + from * s.channels
+            ctp_process(s.stretcher, floats, Int32(to - from), 0)
+        }
+        return nil
+    }
+
+    /// A buffer of the stretcher's scratch frames at the segment's next target time, in the output's sample format.
+    private func emit(_ s: Stretching, frames: Int, segment: AVCompositionTrackSegment) -> CMSampleBuffer? {
+        let isFloat = (settings?[AVLinearPCMIsFloatKey] as? NSNumber)?.boolValue ?? (settings?[AVLinearPCMIsFloatKey] as? Bool) ?? false
+        let bytesPerFrame = s.channels * (isFloat ? 4 : 2)
+        let block = CMBlockBuffer(capacity: frames * bytesPerFrame)
+        block.length = frames * bytesPerFrame
+        s.scratch.withUnsafeBufferPointer { source in
+            if isFloat {
+                block.bytes.copyMemory(from: source.baseAddress!, byteCount: frames * bytesPerFrame)
+            } else {
+                let target = block.bytes.assumingMemoryBound(to: Int16.self)
+                for index in 0..<(frames * s.channels) { target[index] = Int16(max(-32768, min(32767, (source[index] * 32768).rounded()))) }
+            }
+        }
+        let start = segment.timeMapping.target.start + CMTime(value: CMTimeValue(s.made), timescale: Int32(s.rate))
+        s.made += frames
+        var format = soundFormats[s.rate]
+        if format == nil {
+            var asbd = AudioStreamBasicDescription()
+            asbd.mSampleRate = Float64(s.rate)
+            asbd.mFormatID = kAudioFormatLinearPCM
+            asbd.mFormatFlags = (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
+            asbd.mBitsPerChannel = isFloat ? 32 : 16
+            asbd.mChannelsPerFrame = UInt32(s.channels)
+            asbd.mFramesPerPacket = 1
+            asbd.mBytesPerFrame = UInt32(bytesPerFrame)
+            asbd.mBytesPerPacket = UInt32(bytesPerFrame)
+            var made: CMAudioFormatDescription?
+            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &made)
+            format = made
+            soundFormats[s.rate] = made
+        }
+        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: Int32(s.rate)), presentationTimeStamp: start, decodeTimeStamp: .invalid)
+        var size = bytesPerFrame
+        var placed: CMSampleBuffer?
+        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
+                             sampleCount: frames, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
+                             sampleSizeArray: &size, sampleBufferOut: &placed)
         return placed
     }
 
