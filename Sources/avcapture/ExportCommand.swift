@@ -10,13 +10,19 @@ struct Export: ParsableCommand {
             PRESET is passthrough (the default: no encoding, from the keyframe at or before the range's start), \
             low, medium, highest, 640x480, 960x540, 1280x720, 1920x1080, 3840x2160 (H.264 fitted into that box), \
             hevc, hevc1920x1080, hevc3840x2160, or m4a (sound alone); Apple's names (AVAssetExportPreset...) work too. \
-            The output's extension gives its type: .mov, .mp4, .m4v or .m4a. An existing file is never overwritten.
+            The output's extension gives its type: .mov, .mp4, .m4v or .m4a. An existing file is never overwritten. \
+            --slow scales sections of the input (a slow-motion section of a 60 fps recording: --slow 1-2:4); with \
+            passthrough their pictures keep their packets and are retimed, their sound is stretched as --pitch says.
             """)
 
     @Argument(help: "The movie to read.") var input: String
     @Argument(help: "The file to write; it must not exist.") var output: String
     @Option(help: "The export preset (see above).") var preset = "passthrough"
     @Option(help: "The part to export, as START-END in seconds, such as 1.5-4.") var range: String?
+    @Option(help: "Play a section slower (or faster), as START-END:FACTOR in seconds of the input, such as 1-2:4 for a quarter speed; may be repeated.")
+    var slow: [String] = []
+    @Option(help: "How scaled sound is stretched: spectral (pitch kept, Rubber Band), timeDomain (pitch kept, SoundTouch), varispeed (pitch follows the speed).")
+    var pitch = "spectral"
 
     static let shortNames: [String: String] = [
         "passthrough": AVAssetExportPresetPassthrough, "low": AVAssetExportPresetLowQuality, "medium": AVAssetExportPresetMediumQuality,
@@ -39,7 +45,29 @@ struct Export: ParsableCommand {
         return CMTimeRange(start: CMTime(seconds: start, preferredTimescale: 600), end: CMTime(seconds: end, preferredTimescale: 600))
     }
 
+    /// The sections to scale, in input seconds, with their factors (4: four times as long).
+    func sections() throws -> [(start: Double, end: Double, factor: Double)] {
+        try slow.map { text in
+            let halves = text.split(separator: ":", maxSplits: 1)
+            let bounds = halves.first.map { $0.split(separator: "-", maxSplits: 1).compactMap { Double($0) } } ?? []
+            guard halves.count == 2, bounds.count == 2, let factor = Double(halves[1]), bounds[0] >= 0, bounds[1] > bounds[0],
+                  factor >= 1.0 / 32, factor <= 32 else {
+                throw ValidationError("--slow is START-END:FACTOR with FACTOR from 1/32 to 32, such as 1-2:4, not \(text).")
+            }
+            return (bounds[0], bounds[1], factor)
+        }.sorted { $0.start < $1.start }
+    }
+
+    static let algorithms: [String: AVAudioTimePitchAlgorithm] = ["spectral": .spectral, "timedomain": .timeDomain, "varispeed": .varispeed]
+
     func validate() throws {
+        if Self.algorithms[pitch.lowercased()] == nil {
+            throw ValidationError("--pitch is spectral, timeDomain or varispeed, not \(pitch).")
+        }
+        let scaled = try sections()
+        for (earlier, later) in zip(scaled, scaled.dropFirst()) where later.start < earlier.end {
+            throw ValidationError("--slow sections overlap: \(earlier.start)-\(earlier.end) and \(later.start)-\(later.end).")
+        }
         if presetName == nil {
             throw ValidationError("\(preset) is no export preset: use \(Self.shortNames.keys.sorted().joined(separator: ", ")).")
         }
@@ -58,7 +86,27 @@ struct Export: ParsableCommand {
         guard asset.statusOfValue(forKey: "tracks", error: &loadError) == .loaded else {
             throw CommandFailure(loadError?.localizedDescription ?? "\(input) cannot be read.")
         }
-        guard let session = AVAssetExportSession(asset: asset, presetName: presetName!) else { throw CommandFailure("No such preset.") }
+        // Scaled sections make a composition of the movie; later sections first, so earlier times stay put.
+        var exported: AVAsset = asset
+        let scaled = try sections()
+        if !scaled.isEmpty {
+            let composition = AVMutableComposition()
+            do {
+                try composition.insertTimeRange(CMTimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
+            } catch {
+                throw CommandFailure("\(input) cannot be edited: \(error.localizedDescription)")
+            }
+            for section in scaled.reversed() {
+                guard section.end <= asset.duration.seconds + 0.001 else {
+                    throw CommandFailure(String(format: "--slow %g-%g runs past the movie's end at %.3f s.", section.start, section.end, asset.duration.seconds))
+                }
+                let range = CMTimeRange(start: CMTime(seconds: section.start, preferredTimescale: 600), end: CMTime(seconds: section.end, preferredTimescale: 600))
+                composition.scaleTimeRange(range, toDuration: CMTime(seconds: (section.end - section.start) * section.factor, preferredTimescale: 600))
+            }
+            exported = composition
+        }
+        guard let session = AVAssetExportSession(asset: exported, presetName: presetName!) else { throw CommandFailure("No such preset.") }
+        session.audioTimePitchAlgorithm = Self.algorithms[pitch.lowercased()]!
         let types: [String: AVFileType] = ["mov": .mov, "mp4": .mp4, "m4v": .m4v, "m4a": .m4a]
         let names = types.filter { session.supportedFileTypes.contains($0.value) }.keys.sorted().map { ".\($0)" }.joined(separator: ", ")
         guard let type = types[destination.pathExtension.lowercased()], session.supportedFileTypes.contains(type) else {

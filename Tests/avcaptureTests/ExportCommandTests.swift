@@ -43,6 +43,22 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(probe(small, "stream=codec_name,width,height").split(separator: "\n").first, "h264,224,168")
     }
 
+    func testASlowSectionIsRetimedAndItsSoundStretched() throws {
+        let folder = AVCaptureTool.folder("export-slow")
+        let source = try movie(in: folder)
+        let slow = folder.appendingPathComponent("slow.mov")
+        let result = try AVCaptureTool.run(["export", source.path, slow.path, "--slow", "1-2:3", "--pitch", "varispeed"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(Double(probe(slow, "format=duration")) ?? 0, 5.0, accuracy: 0.15, "3 s with one second three times as long")
+        XCTAssertEqual(probe(slow, "stream=nb_frames").split(separator: "\n").first.flatMap { Int($0) }, 90, "every frame, none encoded again")
+
+        let overlapping = try AVCaptureTool.run(["export", source.path, folder.appendingPathComponent("x.mov").path, "--slow", "1-2:2", "--slow", "1.5-2.5:2"])
+        XCTAssertNotEqual(overlapping.status, 0)
+        XCTAssertTrue(overlapping.standardError.contains("overlap"), overlapping.output)
+        let badPitch = try AVCaptureTool.run(["export", source.path, folder.appendingPathComponent("y.mov").path, "--slow", "1-2:2", "--pitch", "chipmunk"])
+        XCTAssertTrue(badPitch.standardError.contains("--pitch is"), badPitch.output)
+    }
+
     func testItRefusesAnExistingFileAnUnknownPresetAndABadRange() throws {
         let folder = AVCaptureTool.folder("export-refusals")
         let source = try movie(in: folder)

@@ -171,14 +171,18 @@ final class ComposedReading {
     /// Moves a source sample onto the composition's timeline; nil for sound wholly outside its segment.
     private func place(_ sample: CMSampleBuffer, in run: Run) throws -> CMSampleBuffer? {
         if mediaType == .audio, settings != nil { return try placeSound(sample, in: run.segments[0], track: run.track) }
+        // Each time goes through the segment that holds it: the map is increasing, so decode times
+        // stay in order and never pass their presentation times, B-frames at a section's edge included.
+        func map(_ time: CMTime) -> CMTime {
+            guard time.isNumeric else { return time }
+            let mapping = segment(holding: time, in: run).timeMapping
+            return CMTimeMapTimeFromRangeToRange(time, fromRange: mapping.source, toRange: mapping.target)
+        }
         let pts = sample.presentationTimeStamp
-        let holder = segment(holding: pts.isNumeric ? pts : sample.decodeTimeStamp, in: run)
-        let mapping = holder.timeMapping
+        let mapping = segment(holding: pts.isNumeric ? pts : sample.decodeTimeStamp, in: run).timeMapping
         var timing = CMSampleTimingInfo(
             duration: sample.duration.isNumeric ? CMTimeMapDurationFromRangeToRange(sample.duration, fromRange: mapping.source, toRange: mapping.target) : sample.duration,
-            presentationTimeStamp: pts.isNumeric ? CMTimeMapTimeFromRangeToRange(pts, fromRange: mapping.source, toRange: mapping.target) : pts,
-            decodeTimeStamp: sample.decodeTimeStamp.isNumeric
-                ? CMTimeMapTimeFromRangeToRange(sample.decodeTimeStamp, fromRange: mapping.source, toRange: mapping.target) : sample.decodeTimeStamp)
+            presentationTimeStamp: map(pts), decodeTimeStamp: map(sample.decodeTimeStamp))
         var placed: CMSampleBuffer?
         CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sample, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
         return placed
