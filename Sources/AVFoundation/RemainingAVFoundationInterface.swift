@@ -45,9 +45,19 @@
 
 // MARK: Writing, playback, editing and export
 
-// class AVAsset, AVURLAsset, AVAssetReader, AVPlayer, AVPlayerItem (rate, audioTimePitchAlgorithm)
-// class AVMutableComposition (insertTimeRange(_:of:at:), scaleTimeRange(_:toDuration:)), AVMutableVideoComposition
-// class AVAssetExportSession (AVAssetExportPresetPassthrough, audioTimePitchAlgorithm)
+// AVAsset, AVURLAsset, AVAssetTrack, AVAssetReader, AVAssetReaderTrackOutput, AVMutableComposition,
+//     AVAssetExportSession: implemented. Still to come:
+// class AVPlayer, AVQueuePlayer, AVPlayerItem (rate, seek(to:), time observers, audioTimePitchAlgorithm),
+//     AVPlayerItemVideoOutput (copyPixelBuffer(forItemTime:itemTimeForDisplay:)), AVPlayerLayer
+// class AVMutableVideoComposition (frameDuration for a constant frame rate export, renderSize), AVMutableAudioMix
+// class AVAssetReaderAudioMixOutput, AVAssetReaderVideoCompositionOutput, AVAssetImageGenerator
+// extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
+// extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),
+//     videoComposition, audioMix, fileLengthLimit
+// extension AVMutableComposition: the async insertTimeRange forms; AVURLAsset options other than precise timing
+// Edit lists: a passthrough export of a time range starts at the keyframe before it (no edit list hides
+//     the frames before the start); a composition's empty segments leave gaps rather than edits.
+// AVAssetTrack.metadata and commonMetadata: a track's own metadata is not read (the asset's is).
 // extension AVAssetWriterInput: var metadata: [AVMetadataItem]
 // AVVideoColorPropertiesKey (AVVideoColorPrimariesKey, AVVideoTransferFunctionKey, AVVideoYCbCrMatrixKey) in
 //     output settings: a written movie's colour is its frames' convention, not read from the settings.
