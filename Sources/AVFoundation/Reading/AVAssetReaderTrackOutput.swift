@@ -339,27 +339,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         let block = CMBlockBuffer(capacity: size)
         block.bytes.copyMemory(from: samples, byteCount: size)
         block.length = size
-        if reading.soundFormat == nil {
-            var asbd = AudioStreamBasicDescription()
-            asbd.mSampleRate = Float64(rate)
-            asbd.mFormatID = kAudioFormatLinearPCM
-            asbd.mFormatFlags = (bits == 32 ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
-            asbd.mBitsPerChannel = UInt32(bits)
-            asbd.mChannelsPerFrame = UInt32(channels)
-            asbd.mFramesPerPacket = 1
-            asbd.mBytesPerFrame = UInt32(bytesPerFrame)
-            asbd.mBytesPerPacket = UInt32(bytesPerFrame)
-            var description: CMAudioFormatDescription?
-            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil,
-                                           extensions: nil, formatDescriptionOut: &description)
-            reading.soundFormat = description
-        }
-        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: Int32(rate)), presentationTimeStamp: start, decodeTimeStamp: .invalid)
-        var sampleSize = bytesPerFrame
-        var buffer: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
-                             formatDescription: reading.soundFormat, sampleCount: CMItemCount(frames), sampleTimingEntryCount: 1,
-                             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sampleSize, sampleBufferOut: &buffer)
-        return buffer
+        if reading.soundFormat == nil { reading.soundFormat = LinearPCM.format(rate: Double(rate), channels: channels, isFloat: bits == 32) }
+        return LinearPCM.sampleBuffer(block, format: reading.soundFormat, frames: Int(frames), bytesPerFrame: bytesPerFrame, start: start, rate: Int32(rate))
     }
 }

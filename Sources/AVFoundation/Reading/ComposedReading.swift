@@ -236,29 +236,9 @@ final class ComposedReading {
         }
         let start = segment.timeMapping.target.start + CMTime(value: CMTimeValue(s.made), timescale: Int32(s.rate))
         s.made += frames
-        var format = soundFormats[s.rate]
-        if format == nil {
-            var asbd = AudioStreamBasicDescription()
-            asbd.mSampleRate = Float64(s.rate)
-            asbd.mFormatID = kAudioFormatLinearPCM
-            asbd.mFormatFlags = (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
-            asbd.mBitsPerChannel = isFloat ? 32 : 16
-            asbd.mChannelsPerFrame = UInt32(s.channels)
-            asbd.mFramesPerPacket = 1
-            asbd.mBytesPerFrame = UInt32(bytesPerFrame)
-            asbd.mBytesPerPacket = UInt32(bytesPerFrame)
-            var made: CMAudioFormatDescription?
-            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &made)
-            format = made
-            soundFormats[s.rate] = made
-        }
-        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: Int32(s.rate)), presentationTimeStamp: start, decodeTimeStamp: .invalid)
-        var size = bytesPerFrame
-        var placed: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-                             sampleCount: frames, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
-                             sampleSizeArray: &size, sampleBufferOut: &placed)
-        return placed
+        let format = soundFormats[s.rate] ?? LinearPCM.format(rate: Double(s.rate), channels: s.channels, isFloat: isFloat)
+        soundFormats[s.rate] = format
+        return LinearPCM.sampleBuffer(block, format: format, frames: frames, bytesPerFrame: bytesPerFrame, start: start, rate: Int32(s.rate))
     }
 
     /// Decoded sound: shown at the output's rate from its segment's target start, cut at the segment's edges.
@@ -282,21 +262,9 @@ final class ComposedReading {
         kept.length = (keepTo - keepFrom) * bytesPerFrame
         let scale = Int32(rate.rounded())
         let start = mapping.target.start + CMTime(value: CMTimeValue(firstIndex + keepFrom), timescale: scale)
-        var format = soundFormats[Int(scale)]
-        if format == nil {
-            var shown = asbd
-            shown.mSampleRate = rate
-            var made: CMAudioFormatDescription?
-            CMAudioFormatDescriptionCreate(allocator: nil, asbd: &shown, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &made)
-            format = made
-            soundFormats[Int(scale)] = made
-        }
-        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: scale), presentationTimeStamp: start, decodeTimeStamp: .invalid)
-        var size = bytesPerFrame
-        var placed: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: kept, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-                             sampleCount: keepTo - keepFrom, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
-                             sampleSizeArray: &size, sampleBufferOut: &placed)
-        return placed
+        let isFloat = asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        let format = soundFormats[Int(scale)] ?? LinearPCM.format(rate: rate, channels: Int(asbd.mChannelsPerFrame), isFloat: isFloat)
+        soundFormats[Int(scale)] = format
+        return LinearPCM.sampleBuffer(kept, format: format, frames: keepTo - keepFrom, bytesPerFrame: bytesPerFrame, start: start, rate: scale)
     }
 }
