@@ -49,11 +49,13 @@
 //     AVAssetExportSession: implemented. Still to come:
 // class AVPlayer, AVQueuePlayer, AVPlayerItem (rate, seek(to:), time observers, audioTimePitchAlgorithm),
 //     AVPlayerItemVideoOutput (copyPixelBuffer(forItemTime:itemTimeForDisplay:)), AVPlayerLayer
-// class AVMutableVideoComposition (frameDuration for a constant frame rate export, renderSize), AVMutableAudioMix
+// AVMutableVideoComposition: frameDuration, renderSize and init(propertiesOf:) are implemented (a constant frame
+//     rate export). Still to come: instructions (AVMutableVideoCompositionInstruction, layer instructions),
+//     customVideoCompositorClass, animationTool, and the async init(propertiesOf:) form; AVMutableAudioMix
 // class AVAssetReaderAudioMixOutput, AVAssetReaderVideoCompositionOutput, AVAssetImageGenerator
 // extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
 // extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),
-//     videoComposition, audioMix, fileLengthLimit
+//     audioMix, fileLengthLimit
 // extension AVMutableComposition: the async insertTimeRange forms; AVURLAsset options other than precise timing
 // Edit lists: a passthrough export of a time range starts at the keyframe before it (no edit list hides
 //     the frames before the start); a composition's empty segments leave gaps rather than edits.

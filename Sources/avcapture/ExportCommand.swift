@@ -21,6 +21,8 @@ struct Export: ParsableCommand {
     @Option(help: "The part to export, as START-END in seconds, such as 1.5-4.") var range: String?
     @Option(help: "Play a section slower (or faster), as START-END:FACTOR in seconds of the input, such as 1-2:4 for a quarter speed; may be repeated.")
     var slow: [String] = []
+    @Option(help: "Export at a constant frame rate, such as 30: pictures are encoded again, repeated or dropped to the rate.")
+    var fps: Double?
     @Option(help: "How scaled sound is stretched: spectral (pitch kept, Rubber Band), timeDomain (pitch kept, SoundTouch), varispeed (pitch follows the speed).")
     var pitch = "spectral"
 
@@ -61,6 +63,7 @@ struct Export: ParsableCommand {
     static let algorithms: [String: AVAudioTimePitchAlgorithm] = ["spectral": .spectral, "timedomain": .timeDomain, "varispeed": .varispeed]
 
     func validate() throws {
+        if let fps, !(fps >= 1 && fps <= 240) { throw ValidationError("--fps is a frame rate from 1 to 240, not \(fps).") }
         if Self.algorithms[pitch.lowercased()] == nil {
             throw ValidationError("--pitch is spectral, timeDomain or varispeed, not \(pitch).")
         }
@@ -105,7 +108,18 @@ struct Export: ParsableCommand {
             }
             exported = composition
         }
-        guard let session = AVAssetExportSession(asset: exported, presetName: presetName!) else { throw CommandFailure("No such preset.") }
+        // A constant rate is rendered and encoded again: passthrough becomes the highest quality preset.
+        var name = presetName!
+        if fps != nil, name == AVAssetExportPresetPassthrough {
+            name = AVAssetExportPresetHighestQuality
+            FileHandle.standardError.write(Data("--fps encodes the pictures again: exporting with the highest quality preset.\n".utf8))
+        }
+        guard let session = AVAssetExportSession(asset: exported, presetName: name) else { throw CommandFailure("No such preset.") }
+        if let fps {
+            let composition = AVMutableVideoComposition(propertiesOf: exported)
+            composition.frameDuration = CMTime(seconds: 1 / fps, preferredTimescale: 600_000)
+            session.videoComposition = composition
+        }
         session.audioTimePitchAlgorithm = Self.algorithms[pitch.lowercased()]!
         let types: [String: AVFileType] = ["mov": .mov, "mp4": .mp4, "m4v": .m4v, "m4a": .m4a]
         let names = types.filter { session.supportedFileTypes.contains($0.value) }.keys.sorted().map { ".\($0)" }.joined(separator: ", ")

@@ -136,6 +136,36 @@ final class CompositionTests: XCTestCase {
         XCTAssertEqual(MediaProbe.probe(halfSpeed)?.duration ?? 0, 5, accuracy: 0.1)
     }
 
+    func testAConstantRateExportGivesOnePictureEveryTick() async throws {
+        // Seed 000: "Use a constant frame rate export for maximum playback compatibility. Set the
+        // frameDuration property of the video composition to 30 fps."
+        let folder = makeScratchFolder()
+        let (_, composition) = try slowMotion(folder)
+        let video = AVMutableVideoComposition(propertiesOf: composition)
+        XCTAssertEqual(video.frameDuration.seconds, 1.0 / 60, accuracy: 0.0005, "the shortest frame: the unscaled sections' 60 fps")
+        XCTAssertEqual(video.renderSize, CGSize(width: 320, height: 240))
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        let session = try XCTUnwrap(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetHighestQuality))
+        session.videoComposition = video
+        let output = folder.appendingPathComponent("constant.mp4")
+        try await session.export(to: output, as: .mp4)
+        let times = TestMovies.packets(output, stream: "v:0").map(\.pts).sorted()
+        XCTAssertEqual(times.count, 210, "7 s at 30 fps")
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        XCTAssertEqual(steps.min() ?? 0, 1.0 / 30, accuracy: 0.001)
+        XCTAssertEqual(steps.max() ?? 0, 1.0 / 30, accuracy: 0.001, "constant, through the slowed section too")
+        XCTAssertEqual(try tone(of: output, from: 2, to: 4), 1000, accuracy: 10, "the sound stretched keeping its pitch")
+
+        let refused = try XCTUnwrap(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetPassthrough))
+        refused.videoComposition = video
+        do {
+            try await refused.export(to: folder.appendingPathComponent("refused.mov"), as: .mov)
+            XCTFail("passthrough copies samples as they are")
+        } catch let error as AVError {
+            XCTAssertEqual(error.code, .invalidVideoComposition)
+        }
+    }
+
     func testAStretchBeyondTheAlgorithmsRangeIsAClearError() async throws {
         let folder = makeScratchFolder()
         let (_, composition) = try slowMotion(folder)

@@ -52,6 +52,11 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(Double(probe(slow, "format=duration")) ?? 0, 5.0, accuracy: 0.15, "3 s with one second three times as long")
         XCTAssertEqual(probe(slow, "stream=nb_frames").split(separator: "\n").first.flatMap { Int($0) }, 90, "every frame, none encoded again")
 
+        let constant = folder.appendingPathComponent("constant.mp4")
+        let steady = try AVCaptureTool.run(["export", source.path, constant.path, "--slow", "1-2:3", "--fps", "30"])
+        XCTAssertEqual(steady.status, 0, steady.output)
+        XCTAssertEqual(probe(constant, "stream=nb_frames").split(separator: "\n").first.flatMap { Int($0) }, 150, "5 s at 30 fps")
+
         let overlapping = try AVCaptureTool.run(["export", source.path, folder.appendingPathComponent("x.mov").path, "--slow", "1-2:2", "--slow", "1.5-2.5:2"])
         XCTAssertNotEqual(overlapping.status, 0)
         XCTAssertTrue(overlapping.standardError.contains("overlap"), overlapping.output)

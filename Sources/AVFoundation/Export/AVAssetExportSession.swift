@@ -37,6 +37,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         var metadata: [AVMetadataItem]?
         var optimizeForNetwork = false
         var timePitch = AVAudioTimePitchAlgorithm.spectral
+        var videoComposition: AVVideoComposition?
         var status = Status.unknown
         var error: (any Error)?
         var progress: Float = 0
@@ -95,6 +96,12 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { state.withLock { $0.timePitch } }
         set { state.withLock { $0.timePitch = newValue } }
+    }
+    /// How the pictures are put together: with one, they are encoded again at its render size and
+    /// at its constant frame rate; a preset that encodes is needed.
+    open var videoComposition: AVVideoComposition? {
+        get { state.withLock { $0.videoComposition } }
+        set { state.withLock { $0.videoComposition = newValue } }
     }
     /// The export's state.
     open var status: Status { state.withLock { $0.status } }
@@ -161,9 +168,9 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     private func run() {
-        let (url, fileType, range, metadata, optimize, algorithm) = state.withLock { state in
+        let (url, fileType, range, metadata, optimize, algorithm, composition) = state.withLock { state in
             if state.status == .waiting && !state.cancelled { state.status = .exporting }
-            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch)
+            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch, state.videoComposition)
         }
         guard !isCancelled else { return finish(.cancelled) }
         guard let url else { return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The export session has no outputURL."])) }
@@ -171,11 +178,17 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         guard preset.fileTypes.contains(type) else {
             return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "\(presetName) writes \(preset.fileTypes.map(\.rawValue).joined(separator: ", ")), not \(type.rawValue)."]))
         }
+        if let composition, preset.passthrough || composition.renderSize.width < 2 || composition.renderSize.height < 2
+            || !composition.frameDuration.isNumeric || composition.frameDuration <= .zero {
+            return finish(.failed, AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: preset.passthrough
+                ? "A video composition is rendered and encoded again: passthrough copies samples as they are; use a preset that encodes."
+                : "The video composition needs a render size and a frame duration of more than zero."]))
+        }
         if FileManager.default.fileExists(atPath: url.path) {
             return finish(.failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
         }
         do {
-            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm)
+            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm, composition: composition)
         } catch {
             try? FileManager.default.removeItem(at: url)
             finish(isCancelled ? .cancelled : .failed, isCancelled ? nil : error)
@@ -187,11 +200,13 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         var output: AVAssetReaderTrackOutput
         var input: AVAssetWriterInput
         var next: CMSampleBuffer?
-        var ended = false
+        /// Pictures at a video composition's constant rate, when there is one.
+        var constantRate: ConstantRate?
+        mutating func pull() -> CMSampleBuffer? { constantRate?.next() ?? (constantRate == nil ? output.copyNextSampleBuffer() : nil) }
     }
 
     private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
-                        algorithm: AVAudioTimePitchAlgorithm) throws {
+                        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?) throws {
         let contents = try asset.loadedContents()
         let reader = try AVAssetReader(asset: asset)
         let duration = contents.duration
@@ -211,18 +226,20 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 input.transform = video.preferredTransform
                 lanes.append(Lane(output: AVAssetReaderTrackOutput(track: video, outputSettings: nil), input: input))
             } else if let codec = preset.codec {
-                let (width, height) = preset.size(for: (Int(video.naturalSize.width), Int(video.naturalSize.height)))
+                var (width, height) = preset.size(for: (Int(video.naturalSize.width), Int(video.naturalSize.height)))
+                if let composition { (width, height) = (Int(composition.renderSize.width) & ~1, Int(composition.renderSize.height) & ~1) }
                 let output = AVAssetReaderTrackOutput(track: video, outputSettings: [
                     kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
                     kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
                 ])
-                let rate = video.nominalFrameRate > 0 ? Double(video.nominalFrameRate) : 30
+                let rate = composition.map { 1 / $0.frameDuration.seconds } ?? (video.nominalFrameRate > 0 ? Double(video.nominalFrameRate) : 30)
                 let input = AVAssetWriterInput(mediaType: .video, outputSettings: [
                     AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
                     AVVideoCompressionPropertiesKey: [AVVideoExpectedSourceFrameRateKey: rate],
                 ])
                 input.transform = video.preferredTransform
-                lanes.append(Lane(output: output, input: input))
+                let steady = composition.map { ConstantRate(output: output, frameDuration: $0.frameDuration, start: clipped.start, end: clipped.end) }
+                lanes.append(Lane(output: output, input: input, constantRate: steady))
             }
         }
         if let audio {
@@ -248,7 +265,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             writer.add(lane.input)
         }
         guard reader.startReading() else { throw reader.error ?? AVError(.exportFailed) }
-        for index in lanes.indices { lanes[index].next = lanes[index].output.copyNextSampleBuffer() }
+        for index in lanes.indices { lanes[index].next = lanes[index].pull() }
         guard writer.startWriting() else { reader.cancelReading(); throw writer.error ?? AVError(.exportFailed) }
         // The timeline starts at the first sample: for passthrough, the keyframe at or before the range.
         let first = lanes.compactMap { $0.next?.presentationTimeStamp }.filter(\.isNumeric).min() ?? clipped.start
@@ -277,7 +294,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 let done = (sample.presentationTimeStamp - clipped.start).seconds / clipped.duration.seconds
                 state.withLock { $0.progress = Float(min(0.99, max(0, done))) }
             }
-            lanes[index].next = lanes[index].output.copyNextSampleBuffer()
+            lanes[index].next = lanes[index].pull()
         }
         if reader.status == .failed { writer.cancelWriting(); throw reader.error ?? AVError(.exportFailed) }
         for lane in lanes { lane.input.markAsFinished() }

@@ -1,0 +1,113 @@
+import CoreGraphics
+import CoreMedia
+import Foundation
+import Synchronization
+
+/// How an asset's pictures are put together for export: the size they are rendered at and the
+/// constant rate they are given at (seed 000, "Export": "Set the frameDuration property of the
+/// video composition to 30 fps").
+open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+    let settings: Mutex<(frameDuration: CMTime, renderSize: CGSize, renderScale: Float)>
+
+    init(frameDuration: CMTime, renderSize: CGSize) {
+        settings = Mutex((frameDuration, renderSize, 1))
+        super.init()
+    }
+
+    /// Creates a video composition for an asset: its shortest frame duration (30 fps when it has
+    /// none), and the size its first video track is shown at.
+    public convenience init(propertiesOf asset: AVAsset) {
+        let video = asset.tracks(withMediaType: .video).first
+        var duration = video?.minFrameDuration ?? .invalid
+        if !duration.isNumeric || duration <= .zero { duration = CMTime(value: 1, timescale: 30) }
+        var size = video.map { CGRect(origin: .zero, size: $0.naturalSize).applying($0.preferredTransform).size } ?? .zero
+        size = CGSize(width: abs(size.width), height: abs(size.height))
+        self.init(frameDuration: duration, renderSize: size)
+    }
+
+    /// The time each picture of the composition lasts: the constant rate it is exported at.
+    open var frameDuration: CMTime { settings.withLock { $0.frameDuration } }
+    /// The size the pictures are rendered at.
+    open var renderSize: CGSize { settings.withLock { $0.renderSize } }
+    /// The scale pictures are rendered at: 1.
+    open var renderScale: Float { settings.withLock { $0.renderScale } }
+
+    /// A copy with the same settings.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let (duration, size, _) = settings.withLock { $0 }
+        return AVVideoComposition(frameDuration: duration, renderSize: size)
+    }
+
+    /// A mutable copy with the same settings.
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
+        let (duration, size, _) = settings.withLock { $0 }
+        return AVMutableVideoComposition(frameDuration: duration, renderSize: size)
+    }
+}
+
+/// A video composition whose frame duration and render size can be set.
+open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
+    /// Creates a video composition at 30 fps with no render size; set both before use.
+    public init() { super.init(frameDuration: CMTime(value: 1, timescale: 30), renderSize: .zero) }
+
+    override init(frameDuration: CMTime, renderSize: CGSize) { super.init(frameDuration: frameDuration, renderSize: renderSize) }
+
+    /// The time each picture of the composition lasts: the constant rate it is exported at.
+    open override var frameDuration: CMTime {
+        get { super.frameDuration }
+        set { settings.withLock { $0.frameDuration = newValue } }
+    }
+    /// The size the pictures are rendered at.
+    open override var renderSize: CGSize {
+        get { super.renderSize }
+        set { settings.withLock { $0.renderSize = newValue } }
+    }
+    /// The scale pictures are rendered at.
+    open override var renderScale: Float {
+        get { super.renderScale }
+        set { settings.withLock { $0.renderScale = newValue } }
+    }
+}
+
+/// Gives a reader output's pictures at a constant rate: at each tick from `start` to `end`, the
+/// newest picture presented at or before it, so pictures repeat where the source is slower and
+/// are dropped where it is faster.
+final class ConstantRate {
+    private let output: AVAssetReaderOutput
+    private let frameDuration: CMTime
+    private let end: CMTime
+    private var tick: CMTime
+    private var current: CMSampleBuffer?
+    private var upcoming: CMSampleBuffer?
+    private var started = false
+
+    init(output: AVAssetReaderOutput, frameDuration: CMTime, start: CMTime, end: CMTime) {
+        self.output = output
+        self.frameDuration = frameDuration
+        self.tick = start
+        self.end = end
+    }
+
+    func next() -> CMSampleBuffer? {
+        guard tick < end else { return nil }
+        if !started { upcoming = output.copyNextSampleBuffer(); started = true }
+        // Half a microsecond of slack: times rescaled on the way may fall a hair after the tick.
+        let slack = CMTime(value: 1, timescale: 2_000_000)
+        while let candidate = upcoming, candidate.presentationTimeStamp <= tick + slack {
+            current = candidate
+            upcoming = output.copyNextSampleBuffer()
+        }
+        if current == nil {
+            // Nothing before the first tick: the first picture stands in.
+            guard let first = upcoming else { return nil }
+            current = first
+            upcoming = output.copyNextSampleBuffer()
+        }
+        guard let current else { return nil }
+        var timing = CMSampleTimingInfo(duration: frameDuration, presentationTimeStamp: tick, decodeTimeStamp: .invalid)
+        var placed: CMSampleBuffer?
+        CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: current, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
+        tick = tick + frameDuration
+        return placed
+    }
+}
