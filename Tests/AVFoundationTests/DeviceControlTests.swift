@@ -59,6 +59,8 @@ final class DeviceControlTests: CaptureTestCase {
         let blurredFrame = collector.frames.count
         XCTAssertTrue(waitUntil { self.backCamera.focusMode == .locked })
         XCTAssertFalse(backCamera.isAdjustingFocus)
+        // Observers are called on the device's thread after the property changes: wait for the calls.
+        XCTAssertTrue(waitUntil { adjusting.values.count >= 2 && modes.values.count >= 2 })
         XCTAssertEqual(adjusting.values, [true, false], "observers see the scan start and end")
         XCTAssertEqual(modes.values, [.autoFocus, .locked])
         XCTAssertEqual(backCamera.lensPosition, 0.39, accuracy: 0.01, "the lens settles where the subject at the point is sharp")
