@@ -15,7 +15,6 @@ struct cmc_reader {
 };
 
 struct cmc_decoder {
-    cmc_reader *reader;
     int stream;
     AVCodecContext *codec;
     AVFrame *frame;
@@ -180,7 +179,6 @@ cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error) {
     if (!codec) { *error = AVERROR_DECODER_NOT_FOUND; return NULL; }
     cmc_decoder *decoder = av_mallocz(sizeof *decoder);
     if (!decoder) { *error = AVERROR(ENOMEM); return NULL; }
-    decoder->reader = reader;
     decoder->stream = index;
     decoder->codec = avcodec_alloc_context3(codec);
     decoder->frame = av_frame_alloc();

@@ -24,6 +24,8 @@ struct TrackFacts: @unchecked Sendable {
     var languageCode: String?
     var sampleRate: Int
     var channels: Int
+    /// The stream's time base: its times count units of numerator/denominator seconds.
+    var timeBase: (numerator: Int32, denominator: Int32) = (1, 600)
 }
 
 /// A movie file opened with FFmpeg's demuxers.
@@ -101,21 +103,21 @@ final class MovieFile {
         return tracks
     }
 
-    /// A time in a stream's time base as a `CMTime`, exactly when the base is 1/N.
-    static func time(_ value: Int64, _ info: cmc_stream_info) -> CMTime {
+    /// A time counted in a stream's time base as a `CMTime` (invalid for FFmpeg's "unknown").
+    static func time(_ value: Int64, timeBase: (numerator: Int32, denominator: Int32)) -> CMTime {
         guard value != Int64.min else { return .invalid }
-        if info.time_base_num == 1 { return CMTime(value: value, timescale: info.time_base_den) }
-        return CMTime(value: value * Int64(info.time_base_num), timescale: info.time_base_den)
+        return CMTime(value: value * Int64(timeBase.numerator), timescale: timeBase.denominator)
     }
 
     private func facts(of info: cmc_stream_info, index: Int) -> TrackFacts {
         let codec = String(cString: info.codec_name)
+        let timeBase = (numerator: info.time_base_num, denominator: info.time_base_den)
         let extradata = info.extradata.map { Data(bytes: $0, count: Int(info.extradata_size)) } ?? Data()
         var samples: Int64 = 0, bytes: Int64 = 0, shortest: Int64 = 0
         var reorders: Int32 = 0
         cmc_reader_index_summary(reader, Int32(index), &samples, &bytes, &shortest, &reorders)
-        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, info)
-        var duration = Self.time(info.duration, info)
+        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, timeBase: timeBase)
+        var duration = Self.time(info.duration, timeBase: timeBase)
         if !duration.isValid, let micros = durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) - start }
         let timeRange = duration.isValid ? CMTimeRange(start: start, duration: duration) : CMTimeRange(start: start, duration: .zero)
         let seconds = duration.isValid ? duration.seconds : 0
@@ -146,7 +148,7 @@ final class MovieFile {
                 nominalRate = Float(Double(samples) / seconds)
             }
             if shortest != Int64.min, shortest > 0 {
-                minFrameDuration = Self.time(shortest, info)
+                minFrameDuration = Self.time(shortest, timeBase: timeBase)
             } else if nominalRate > 0 {
                 minFrameDuration = CMTime(value: 1_000_000, timescale: CMTimeScale((1_000_000 * nominalRate).rounded()))
             }
@@ -187,7 +189,7 @@ final class MovieFile {
             naturalTimeScale: info.time_base_num == 1 ? info.time_base_den : 0, estimatedDataRate: dataRate,
             totalSampleDataLength: bytes, isEnabled: info.is_default != 0, isDecodable: cmc_decoder_available(codec) != 0,
             requiresFrameReordering: reorders != 0, languageCode: info.language.map { String(cString: $0) },
-            sampleRate: Int(info.sample_rate), channels: Int(info.channels))
+            sampleRate: Int(info.sample_rate), channels: Int(info.channels), timeBase: timeBase)
     }
 
     /// A four-character code from the first four characters of a codec's name.

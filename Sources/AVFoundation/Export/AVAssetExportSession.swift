@@ -202,7 +202,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         var next: CMSampleBuffer?
         /// Pictures at a video composition's constant rate, when there is one.
         var constantRate: ConstantRate?
-        mutating func pull() -> CMSampleBuffer? { constantRate?.next() ?? (constantRate == nil ? output.copyNextSampleBuffer() : nil) }
+        func pull() -> CMSampleBuffer? { constantRate.map { $0.next() } ?? output.copyNextSampleBuffer() }
     }
 
     private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,

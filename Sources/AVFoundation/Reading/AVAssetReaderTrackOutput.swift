@@ -118,12 +118,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
 
     override var seekStream: (index: Int, timeBase: (Int32, Int32))? {
         guard track.mediaType == .video, !(track is AVCompositionTrack) else { return nil }
-        return (track.facts.streamIndex, timeBase)
-    }
-
-    private var timeBase: (Int32, Int32) {
-        let scale = track.facts.naturalTimeScale
-        return scale > 0 ? (1, scale) : (1, 1_000_000)
+        return (track.facts.streamIndex, track.facts.timeBase)
     }
 
     override func belongs(to asset: AVAsset) -> Bool { track.asset === asset }
@@ -157,11 +152,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     }
 
     /// A stream time as a `CMTime`.
-    private func time(_ value: Int64) -> CMTime {
-        guard value != Int64.min else { return .invalid }
-        let (numerator, denominator) = timeBase
-        return CMTime(value: value * Int64(numerator), timescale: denominator)
-    }
+    private func time(_ value: Int64) -> CMTime { MovieFile.time(value, timeBase: track.facts.timeBase) }
 
     override func nextSampleBuffer() throws -> CMSampleBuffer? {
         readingLock.lock()
