@@ -9,3 +9,5 @@
 @_exported import CoreImage
 @_exported import class CaptureDevices.VirtualScene
 @_exported import class QuartzCore.CALayer
+@_exported import func QuartzCore.CACurrentMediaTime
+@_exported import typealias QuartzCore.CFTimeInterval

@@ -10,8 +10,11 @@ public class AVAnyAsyncProperty: @unchecked Sendable {
     init(key: String) { self.key = key }
 }
 
+/// An asynchronous property of an asset or track, known by the type it belongs to.
+public class AVPartialAsyncProperty<Root>: AVAnyAsyncProperty, @unchecked Sendable {}
+
 /// A property of an asset or track that loads asynchronously, such as `.duration` or `.tracks`.
-public final class AVAsyncProperty<Root, Value>: AVAnyAsyncProperty, @unchecked Sendable, CustomStringConvertible {
+public final class AVAsyncProperty<Root, Value>: AVPartialAsyncProperty<Root>, @unchecked Sendable, CustomStringConvertible {
     private let getter: (Root) throws -> Value
 
     init(key: String, getter: @escaping (Root) throws -> Value) {

@@ -48,4 +48,21 @@ int cpulse_error_connection_terminated(void);
 int cpulse_error_no_entity(void);
 int cpulse_error_connection_refused(void);
 int cpulse_error_access(void);
+
+typedef struct cpulse_playback cpulse_playback;
+
+/// Opens a playback stream of interleaved 32-bit float samples to the server's default sink,
+/// buffering about `latency_ms`; NULL and a negative PA_ERR_* when no server answers within
+/// `timeout_ms` (no server is ever started for it).
+cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error);
+/// Writes `frames` frames, waiting while the server's buffer is full; 0, or a negative PA_ERR_*.
+int cpulse_play_write(cpulse_playback *playback, const float *samples, size_t frames);
+/// Drops what the server has not played yet (after a seek or a change of rate); 0 or a negative PA_ERR_*.
+int cpulse_play_flush(cpulse_playback *playback);
+/// Waits until everything written has been played; 0 or a negative PA_ERR_*.
+int cpulse_play_drain(cpulse_playback *playback);
+/// How long, in microseconds, a sample written now waits before it is heard.
+long long cpulse_play_latency_usec(cpulse_playback *playback);
+/// Closes the stream and its connection.
+void cpulse_play_close(cpulse_playback *playback);
 #endif

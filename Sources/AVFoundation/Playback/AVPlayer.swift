@@ -1,0 +1,540 @@
+import CoreMedia
+import Foundation
+import Synchronization
+
+/// An object that controls the playback of one item: its rate, its time and its sound.
+///
+/// Time runs on the host clock (the one `CACurrentMediaTime()` reads) at the player's rate:
+/// 1.0 is normal speed, 0.5 half speed, 5.0 five times faster, negative rates play backwards.
+/// Sound goes to the sound server (PulseAudio, or PipeWire through pipewire-pulse) through the
+/// item's `audioTimePitchAlgorithm`; with no server, playback runs silently on the host clock.
+/// Pictures go to the item's `AVPlayerItemVideoOutput`s.
+///
+/// Thread ownership: thread-safe. The player's own serial queue keeps time (ends of items, time
+/// observers); observers' blocks run on the queues they were added with, seek completion handlers
+/// on the player's queue, key-value changes on the thread that made them.
+open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
+    /// Whether a player can play.
+    public enum Status: Int, Sendable {
+        /// The player's state is not known yet.
+        case unknown = 0
+        /// The player can play items.
+        case readyToPlay = 1
+        /// The player cannot play any more; `error` says why.
+        case failed = 2
+    }
+
+    /// Whether playback is under way, waiting, or paused.
+    public enum TimeControlStatus: Int, Sendable {
+        /// The player is paused.
+        case paused = 0
+        /// The player waits, at a rate other than zero, for something it needs; `reasonForWaitingToPlay` says what.
+        case waitingToPlayAtSpecifiedRate = 1
+        /// The player plays.
+        case playing = 2
+    }
+
+    /// Why a player waits to play.
+    public struct WaitingReason: RawRepresentable, Hashable, Sendable {
+        /// The reason's name.
+        public let rawValue: String
+        /// Creates a reason from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The player waits so that playback does not stall.
+        public static let toMinimizeStalls = WaitingReason(rawValue: "AVPlayerWaitingToMinimizeStallsReason")
+        /// The player waits while it learns how fast its item's media arrive (here: while the item loads).
+        public static let evaluatingBufferingRate = WaitingReason(rawValue: "AVPlayerWaitingWhileEvaluatingBufferingRateReason")
+        /// The player has no item it can play.
+        public static let noItemToPlay = WaitingReason(rawValue: "AVPlayerWaitingWithNoItemToPlayReason")
+    }
+
+    /// What a player does when its item reaches its end.
+    public enum ActionAtItemEnd: Int, Sendable {
+        /// Advance to the next item, if there is one (queue players only).
+        case advance = 0
+        /// Pause.
+        case pause = 1
+        /// Do nothing.
+        case none = 2
+    }
+
+    /// Posted when the player's rate changes.
+    public static let rateDidChangeNotification = NSNotification.Name("AVPlayerRateDidChangeNotification")
+
+    /// The registry of the player's key-value observations.
+    public let _observations = KeyValueObservationRegistry()
+
+    struct State {
+        var items: [AVPlayerItem] = []
+        var rate: Float = 0
+        var defaultRate: Float = 1
+        var timeControlStatus = TimeControlStatus.paused
+        var waitingReason: WaitingReason?
+        var actionAtItemEnd: ActionAtItemEnd
+        var volume: Float = 1
+        var isMuted = false
+        var automaticallyWaitsToMinimizeStalling = true
+        var periodic: [PeriodicTimeObserver] = []
+        var boundary: [BoundaryTimeObserver] = []
+        /// The item time the last evaluation saw, for boundary crossings.
+        var lastEvaluated = CMTime.invalid
+        /// Whether the current item's end was reached and reported (until it moves away from it).
+        var endReported = false
+        var seekGeneration = 0
+        var pendingSeeks: [@Sendable (Bool) -> Void] = []
+        var sound: PlayerSound?
+        /// The rate and time the sound was last started for.
+        var soundKey: (rate: Double, item: ObjectIdentifier?)?
+    }
+    let state: Mutex<State>
+    /// Keeps time: ends of items and time observers.
+    let engine = DispatchQueue(label: "AVPlayer")
+    private let timer: DispatchSourceTimer
+
+    /// Creates a player with no item.
+    public override init() {
+        state = Mutex(State(actionAtItemEnd: .pause))
+        timer = DispatchSource.makeTimerSource(queue: engine)
+        super.init()
+        startTimer()
+    }
+
+    /// Creates a player for one item.
+    public convenience init(playerItem item: AVPlayerItem?) {
+        self.init()
+        if let item { replaceCurrentItem(with: item) }
+    }
+
+    /// Creates a player for the media at a URL.
+    public convenience init(url URL: URL) {
+        self.init(playerItem: AVPlayerItem(url: URL))
+    }
+
+    init(items: [AVPlayerItem], actionAtItemEnd: ActionAtItemEnd) {
+        state = Mutex(State(actionAtItemEnd: actionAtItemEnd))
+        timer = DispatchSource.makeTimerSource(queue: engine)
+        super.init()
+        startTimer()
+        for item in items { item.attach(to: self) }
+        state.withLock { $0.items = items }
+        for item in items { prepare(item) }
+    }
+
+    private func startTimer() {
+        timer.setEventHandler { [weak self] in self?.evaluate() }
+        timer.schedule(deadline: .distantFuture)
+        timer.resume()
+    }
+
+    deinit {
+        timer.cancel()
+        let (items, sound) = state.withLock { ($0.items, $0.sound) }
+        sound?.stop()
+        for item in items { item.detach(from: self) }
+    }
+
+    // MARK: Status
+
+    /// Whether the player can play: ready from its creation.
+    open var status: Status { .readyToPlay }
+    /// Why the player failed; nil while it has not.
+    open var error: (any Error)? { nil }
+    /// Whether playback is under way, waiting, or paused.
+    open var timeControlStatus: TimeControlStatus { state.withLock { $0.timeControlStatus } }
+    /// Why the player waits, while `timeControlStatus` is `.waitingToPlayAtSpecifiedRate`.
+    open var reasonForWaitingToPlay: WaitingReason? { state.withLock { $0.waitingReason } }
+    /// Whether the player waits for enough media before it plays: a local file needs no wait.
+    open var automaticallyWaitsToMinimizeStalling: Bool {
+        get { state.withLock { $0.automaticallyWaitsToMinimizeStalling } }
+        set { state.withLock { $0.automaticallyWaitsToMinimizeStalling = newValue } }
+    }
+
+    // MARK: The current item
+
+    /// The item the player plays.
+    open var currentItem: AVPlayerItem? { state.withLock { $0.items.first } }
+
+    /// Replaces the item the player plays; the new item starts where its time is, at the player's rate.
+    open func replaceCurrentItem(with item: AVPlayerItem?) {
+        let old = state.withLock { state -> [AVPlayerItem] in
+            let old = state.items
+            state.items = item.map { [$0] } ?? []
+            return old
+        }
+        if let item, !old.contains(where: { $0 === item }) { item.attach(to: self) }
+        for gone in old where gone !== item { gone.detach(from: self) }
+        currentItemChanged()
+    }
+
+    /// Starts the current item: its loading, then its time and media.
+    func currentItemChanged() {
+        state.withLock { state in
+            state.endReported = false
+            state.lastEvaluated = .invalid
+            state.soundKey = nil
+        }
+        notify([\AVPlayer.currentItem])
+        if let item = currentItem {
+            for output in item.outputs { output.attach(to: item) }
+            prepare(item)
+        }
+        update(jumped: true)
+    }
+
+    /// Loads an item off the caller's thread; when it is the current one, it starts playing.
+    func prepare(_ item: AVPlayerItem) {
+        guard item.status == .unknown else { return }
+        DispatchQueue.global().async { [weak self] in
+            item.load()
+            guard let self else { return }
+            self.engine.async {
+                guard self.currentItem === item else { return }
+                self.state.withLock { $0.soundKey = nil }
+                self.update(jumped: true)
+            }
+        }
+    }
+
+    // MARK: Rate
+
+    /// The playback rate: 0 paused, 1 normal speed, 0.5 half speed, 5.0 five times faster,
+    /// negative backwards. Setting it plays or pauses.
+    open var rate: Float {
+        get { state.withLock { $0.rate } }
+        set { setRate(newValue) }
+    }
+
+    /// The rate `play()` plays at.
+    open var defaultRate: Float {
+        get { state.withLock { $0.defaultRate } }
+        set { state.withLock { $0.defaultRate = newValue } }
+    }
+
+    /// Plays at the default rate.
+    open func play() { setRate(defaultRate) }
+
+    /// Pauses; the same as setting the rate to 0.
+    open func pause() { setRate(0) }
+
+    /// Plays at a rate at once, without waiting to minimize stalls.
+    open func playImmediately(atRate rate: Float) { setRate(rate) }
+
+    /// Sets the rate, and the item time the rate starts from at a host time (on the host clock).
+    open func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
+        if let item = currentItem, itemTime.isNumeric {
+            let host = hostClockTime.isNumeric ? hostClockTime.seconds : PlaybackClock.hostNow()
+            item.state.withLock { $0.clock.jump(to: itemTime, host: host) }
+            state.withLock { $0.lastEvaluated = .invalid; $0.endReported = false; $0.soundKey = nil }
+        }
+        setRate(rate)
+    }
+
+    func setRate(_ newRate: Float) {
+        guard newRate.isFinite else { ProgrammingError.invalidArgument("-[AVPlayer setRate:] the rate must be a finite number") }
+        let changed = state.withLock { state -> Bool in
+            guard state.rate != newRate else { return false }
+            state.rate = newRate
+            return true
+        }
+        guard changed else { return }
+        update(jumped: false)
+        notify([\AVPlayer.rate])
+        NotificationCenter.default.post(name: Self.rateDidChangeNotification, object: self)
+    }
+
+    // MARK: Sound
+
+    /// The sound's volume, from 0 (silent) to 1 (the media's own level).
+    open var volume: Float {
+        get { state.withLock { $0.volume } }
+        set {
+            state.withLock { $0.volume = max(0, min(1, newValue)) }
+            notify([\AVPlayer.volume])
+        }
+    }
+
+    /// Whether the sound is muted.
+    open var isMuted: Bool {
+        get { state.withLock { $0.isMuted } }
+        set {
+            state.withLock { $0.isMuted = newValue }
+            notify([\AVPlayer.isMuted])
+        }
+    }
+
+    /// The gain the sound is played with now.
+    var gain: Float { state.withLock { $0.isMuted ? 0 : $0.volume } }
+
+    // MARK: Items' ends
+
+    /// What the player does when its item reaches its end: pause, by default.
+    open var actionAtItemEnd: ActionAtItemEnd {
+        get { state.withLock { $0.actionAtItemEnd } }
+        set {
+            if newValue == .advance, !(self is AVQueuePlayer) {
+                ProgrammingError.invalidArgument("-[AVPlayer setActionAtItemEnd:] AVPlayerActionAtItemEndAdvance is supported only by AVQueuePlayer")
+            }
+            state.withLock { $0.actionAtItemEnd = newValue }
+            engine.async { [weak self] in self?.evaluate() }
+        }
+    }
+
+    // MARK: Time
+
+    /// The current item's current time; zero without an item.
+    open func currentTime() -> CMTime { currentItem?.currentTime() ?? .zero }
+
+    /// Moves the current time, within any tolerance.
+    open func seek(to time: CMTime) {
+        seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: { _ in })
+    }
+
+    /// Moves the current time; `completionHandler` says whether the seek finished or was interrupted.
+    open func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
+        seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
+    }
+
+    /// Moves the current time within tolerances (zero tolerances: exactly).
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
+        seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler: { _ in })
+    }
+
+    /// Moves the current time to the moment of a date, for items whose media carry dates; files have none.
+    open func seek(to date: Date) {}
+
+    /// Moves the current time, returning whether the seek finished.
+    open func seek(to time: CMTime) async -> Bool {
+        await withCheckedContinuation { continuation in seek(to: time) { continuation.resume(returning: $0) } }
+    }
+
+    /// Moves the current time within tolerances, returning whether the seek finished.
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
+        await withCheckedContinuation { continuation in
+            seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Moves the current time within tolerances; `completionHandler` says whether the seek finished.
+    ///
+    /// Seeks land exactly on the time asked for, which every tolerance allows: the file is local,
+    /// and a picture output decodes from the keyframe before it.
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
+        guard time.isNumeric else { ProgrammingError.invalidArgument("-[AVPlayer seekToTime:] the time must be numeric") }
+        if toleranceBefore < .zero || toleranceAfter < .zero || !toleranceBefore.isValid || !toleranceAfter.isValid {
+            ProgrammingError.invalidArgument("-[AVPlayer seekToTime:toleranceBefore:toleranceAfter:] tolerances must be valid and not negative")
+        }
+        guard let item = currentItem, item.status != .failed else {
+            completionHandler(false)
+            return
+        }
+        let target = item.state.withLock { itemState -> CMTime in
+            var target = time < .zero ? .zero : time
+            if itemState.duration.isNumeric, target > itemState.duration { target = itemState.duration }
+            itemState.clock.jump(to: target)
+            return target
+        }
+        let (interrupted, generation) = state.withLock { state -> ([@Sendable (Bool) -> Void], Int) in
+            let interrupted = state.pendingSeeks
+            state.pendingSeeks = [completionHandler]
+            state.seekGeneration += 1
+            state.endReported = false
+            state.lastEvaluated = target
+            state.soundKey = nil
+            return (interrupted, state.seekGeneration)
+        }
+        for handler in interrupted { engine.async { handler(false) } }
+        update(jumped: true)
+        NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item)
+        // Finished once every picture output has the picture at the new time.
+        let outputs = item.outputs
+        DispatchQueue.global().async { [weak self] in
+            for output in outputs { output.waitForMedia(timeout: 2) }
+            guard let self else { return }
+            self.engine.async {
+                let finished = self.state.withLock { state -> [@Sendable (Bool) -> Void] in
+                    guard state.seekGeneration == generation else { return [] }
+                    defer { state.pendingSeeks = [] }
+                    return state.pendingSeeks
+                }
+                for handler in finished { handler(true) }
+            }
+        }
+    }
+
+    /// Tells the completion handlers of seeks in progress that they did not finish.
+    func cancelPendingSeeks() {
+        let interrupted = state.withLock { state -> [@Sendable (Bool) -> Void] in
+            state.seekGeneration += 1
+            defer { state.pendingSeeks = [] }
+            return state.pendingSeeks
+        }
+        for handler in interrupted { engine.async { handler(false) } }
+    }
+
+    // MARK: Keeping time
+
+    /// The clock rate an item moves at for a player rate: the low-quality algorithm snaps to its rates (seed 000).
+    static func clockRate(_ rate: Float, algorithm: AVAudioTimePitchAlgorithm) -> Double {
+        let rate = Double(rate)
+        guard algorithm == .lowQualityZeroLatency, (0.5...2).contains(abs(rate)) else { return rate }
+        let snapped = ComposedReading.snappedRates.min { abs($0 - abs(rate)) < abs($1 - abs(rate)) } ?? abs(rate)
+        return rate < 0 ? -snapped : snapped
+    }
+
+    /// Brings status, the current item's clock and its media up to date after a change of rate,
+    /// item, readiness or time (`jumped`).
+    func update(jumped: Bool) {
+        var changed: [PartialKeyPath<AVPlayer>] = []
+        let plan = state.withLock { state -> (item: AVPlayerItem?, rate: Double, time: CMTime, startSound: Bool, oldSound: PlayerSound?, startedOrStopped: Bool) in
+            let item = state.items.first
+            let status: TimeControlStatus
+            var reason: WaitingReason?
+            if state.rate == 0 {
+                status = .paused
+            } else if let item, item.status == .readyToPlay {
+                status = .playing
+            } else {
+                status = .waitingToPlayAtSpecifiedRate
+                reason = item == nil || item?.status == .failed ? .noItemToPlay : .evaluatingBufferingRate
+            }
+            if status != state.timeControlStatus { state.timeControlStatus = status; changed.append(\AVPlayer.timeControlStatus) }
+            if reason != state.waitingReason { state.waitingReason = reason; changed.append(\AVPlayer.reasonForWaitingToPlay) }
+            guard let item else {
+                let old = state.sound
+                state.sound = nil
+                return (nil, 0, .zero, false, old, false)
+            }
+            var effective = status == .playing ? Self.clockRate(state.rate, algorithm: item.audioTimePitchAlgorithm) : 0
+            if state.endReported, state.actionAtItemEnd == .none { effective = 0 }
+            let (old, time) = item.state.withLock { itemState -> (Double, CMTime) in
+                let old = itemState.clock.rate
+                itemState.clock.set(rate: effective)
+                return (old, AVPlayerItem.clamped(itemState.clock.now, itemState))
+            }
+            if jumped || state.lastEvaluated == .invalid { state.lastEvaluated = time }
+            let key = (rate: effective, item: Optional(ObjectIdentifier(item)))
+            let soundChanged = jumped || state.soundKey == nil || state.soundKey!.rate != key.rate || state.soundKey!.item != key.item
+            var oldSound: PlayerSound?
+            if soundChanged {
+                oldSound = state.sound
+                state.sound = nil
+                state.soundKey = key
+            }
+            return (item, effective, time, soundChanged && effective != 0, oldSound, old != effective)
+        }
+        plan.oldSound?.stop()
+        if let item = plan.item {
+            if plan.startSound, let track = item.assetTracks(.audio).first {
+                let sound = PlayerSound(asset: item.asset, track: track, from: plan.time, end: plan.rate > 0 ? item.forwardEnd : item.reverseEnd,
+                                        rate: plan.rate, algorithm: item.audioTimePitchAlgorithm) { [weak self] in self?.gain ?? 0 }
+                state.withLock { $0.sound = sound }
+                sound.start()
+            }
+            for output in item.outputs { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped) }
+        }
+        if plan.startedOrStopped || jumped { firePeriodicObservers(at: plan.time) }
+        notify(changed)
+        engine.async { [weak self] in self?.evaluate() }
+    }
+
+    /// The item's settings changed (algorithm, end times): its clock and sound follow.
+    func itemSettingsChanged(_ item: AVPlayerItem) {
+        guard currentItem === item else { return }
+        state.withLock { $0.soundKey = nil }
+        update(jumped: false)
+    }
+
+    /// An output was added to an item the player holds.
+    func outputAdded(_ output: AVPlayerItemOutput, to item: AVPlayerItem) {
+        guard currentItem === item else { return }
+        output.attach(to: item)
+        let (time, rate) = item.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) }
+        output.playerMoved(time: time, rate: rate, jumped: true)
+    }
+
+    /// On the engine queue: reports crossed boundaries, due periodic times and the item's end, and
+    /// sets the timer for the next of them.
+    func evaluate() {
+        guard let item = currentItem, item.status == .readyToPlay else {
+            timer.schedule(deadline: .distantFuture)
+            return
+        }
+        let clock = item.state.withLock { $0.clock }
+        let forwardEnd = item.forwardEnd, reverseEnd = item.reverseEnd
+        let now = clock.now
+        let forward = clock.rate > 0
+        var deadlines: [Double] = []
+        var fires: [() -> Void] = []
+        var reachedEnd = false
+        state.withLock { state in
+            guard clock.rate != 0 else { return }
+            let last = state.lastEvaluated.isNumeric ? state.lastEvaluated : now
+            let endTime = forward ? forwardEnd : reverseEnd
+            let clampedNow = forward ? min(now, endTime) : max(now, endTime)
+            for observer in state.boundary {
+                for time in observer.times {
+                    let crossed = forward ? (time > last && time <= clampedNow) : (time < last && time >= clampedNow)
+                    if crossed { fires.append(observer.fire) }
+                    let ahead = forward ? time > clampedNow : time < clampedNow
+                    if ahead, let host = clock.host(reaching: time) { deadlines.append(host) }
+                }
+            }
+            state.lastEvaluated = clampedNow
+            for index in state.periodic.indices {
+                let observer = state.periodic[index]
+                let due = forward ? observer.nextDue <= clampedNow.seconds + 0.0005 : observer.nextDue >= clampedNow.seconds - 0.0005
+                if due {
+                    fires.append { observer.fire(clampedNow) }
+                    state.periodic[index].nextDue = observer.next(after: clampedNow.seconds, forward: forward)
+                }
+                if let host = clock.host(reaching: CMTime(seconds: state.periodic[index].nextDue, preferredTimescale: 1_000_000_000)) { deadlines.append(host) }
+            }
+            if forward ? now >= forwardEnd : now <= reverseEnd {
+                if !state.endReported { reachedEnd = true }
+            } else if let host = clock.host(reaching: endTime) {
+                deadlines.append(host)
+            }
+        }
+        for fire in fires { fire() }
+        if reachedEnd {
+            itemReachedEnd(item, at: forward ? forwardEnd : reverseEnd)
+            return
+        }
+        if let next = deadlines.min() {
+            let wait = max(0, next - PlaybackClock.hostNow())
+            timer.schedule(deadline: .now() + .nanoseconds(Int(min(wait, 3600) * 1_000_000_000)), leeway: .microseconds(500))
+        } else {
+            timer.schedule(deadline: .distantFuture)
+        }
+    }
+
+    /// On the engine queue: the current item reached its end; tells observers and does `actionAtItemEnd`.
+    private func itemReachedEnd(_ item: AVPlayerItem, at end: CMTime) {
+        let action = state.withLock { state -> ActionAtItemEnd in
+            state.endReported = true
+            state.lastEvaluated = end
+            return state.actionAtItemEnd
+        }
+        item.state.withLock { $0.clock.jump(to: end); $0.clock.set(rate: 0) }
+        NotificationCenter.default.post(name: AVPlayerItem.didPlayToEndTimeNotification, object: item)
+        switch action {
+        case .pause:
+            setRate(0)
+        case .advance:
+            if let queue = self as? AVQueuePlayer, queue.currentItem === item { queue.advanceToNextItem() } else { setRate(0) }
+        case .none:
+            update(jumped: false)
+        }
+    }
+
+    // MARK: Key-value observing
+
+    /// Tells observers of these properties (and of the same properties of a subclass) that they changed.
+    func notify(_ keyPaths: [PartialKeyPath<AVPlayer>]) {
+        guard !keyPaths.isEmpty else { return }
+        _observations.didChange(keyPaths + keyPaths.flatMap(subclassKeyPaths))
+    }
+
+    /// A subclass's spelling of a property's key path, which observers of the subclass use.
+    func subclassKeyPaths(_ keyPath: PartialKeyPath<AVPlayer>) -> [AnyKeyPath] { [] }
+}

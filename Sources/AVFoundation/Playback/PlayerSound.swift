@@ -1,0 +1,141 @@
+import CaptureDevices
+import CTimePitch
+import CoreMedia
+import Foundation
+import Synchronization
+
+/// Plays an item's sound from a time at a rate, on a thread of its own, to the sound server.
+///
+/// The sound is decoded to float at the track's rate and changed for the rate as the item's
+/// time-pitch algorithm says (seed 000's table): `.spectral` through Rubber Band and
+/// `.timeDomain` through SoundTouch keep the pitch; `.lowQualityZeroLatency` through SoundTouch
+/// at the snapped rate the player's clock runs at; `.varispeed` resamples, so the pitch follows
+/// the rate. Rates outside an algorithm's range, and backwards play, are silent, as are rates
+/// when no sound server runs: the player's time goes on on the host clock all the same.
+///
+/// Thread ownership: its thread reads, stretches and writes; `stop()` may come from any thread.
+final class PlayerSound: @unchecked Sendable {
+    private let asset: AVAsset
+    private let track: AVAssetTrack
+    private let from: CMTime
+    private let end: CMTime
+    private let rate: Double
+    private let algorithm: AVAudioTimePitchAlgorithm
+    private let gain: @Sendable () -> Float
+    private let stopped = Atomic(false)
+
+    /// Why the last sound could not be played, for the command line to say.
+    static let lastProblem = Mutex<String?>(nil)
+
+    init(asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, gain: @escaping @Sendable () -> Float) {
+        self.asset = asset
+        self.track = track
+        self.from = from
+        self.end = end
+        self.rate = rate
+        self.algorithm = algorithm
+        self.gain = gain
+    }
+
+    /// Whether an algorithm plays sound at a rate (seed 000's ranges).
+    static func plays(rate: Double, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
+        guard rate > 0 else { return false }
+        switch algorithm {
+        case .timeDomain, .lowQualityZeroLatency: return (0.5...2).contains(rate)
+        case .spectral, .varispeed: return ((1.0 / 32)...32).contains(rate)
+        default: return rate == 1
+        }
+    }
+
+    func start() {
+        guard Self.plays(rate: rate, algorithm: algorithm), end > from else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "AVPlayer sound"
+        thread.start()
+    }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    private func run() {
+        let sampleRate = max(8000, min(192_000, track.facts.sampleRate > 0 ? track.facts.sampleRate : 48_000))
+        let channels = max(1, min(8, track.facts.channels > 0 ? track.facts.channels : 2))
+        let output: PulseSoundOutput
+        do {
+            output = try PulseSoundOutput(name: "AVPlayer", rate: sampleRate, channels: channels)
+            Self.lastProblem.withLock { $0 = nil }
+        } catch {
+            Self.lastProblem.withLock { $0 = "\(error)" }
+            return
+        }
+        defer { output.close() }
+        // Varispeed reads the sound resampled to rate / speed and plays it at the rate.
+        let readRate = algorithm == .varispeed ? Int((Double(sampleRate) / rate).rounded()) : sampleRate
+        guard let reader = try? AVAssetReader(asset: asset) else { return }
+        reader.timeRange = CMTimeRange(start: from, end: end)
+        let trackOutput = AVAssetReaderTrackOutput(track: track, outputSettings: [
+            AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
+            AVSampleRateKey: max(1000, min(768_000, readRate)), AVNumberOfChannelsKey: channels,
+        ])
+        reader.add(trackOutput)
+        guard reader.startReading() else { return }
+        defer { reader.cancelReading() }
+
+        var stretcher: OpaquePointer?
+        if rate != 1, algorithm != .varispeed {
+            let kind = Int32(algorithm == .spectral ? CTP_SPECTRAL : CTP_TIME_DOMAIN)
+            stretcher = ctp_new(kind, Int32(sampleRate), Int32(channels), 1 / rate)
+            if stretcher == nil { return }
+        }
+        defer { if let stretcher { ctp_free(stretcher) } }
+        var scratch = [Float](repeating: 0, count: 4096 * channels)
+        var skip = -1  // samples before the start time, counted at the first block
+
+        func play(_ samples: UnsafeMutableBufferPointer<Float>) -> Bool {
+            let level = gain()
+            if level != 1 { for index in samples.indices { samples[index] *= level } }
+            do { try output.write(UnsafeBufferPointer(samples)) } catch { return false }
+            return !isStopped
+        }
+
+        func drainStretcher(_ stretcher: OpaquePointer) -> Bool {
+            while true {
+                let got = scratch.withUnsafeMutableBufferPointer { Int(ctp_retrieve(stretcher, $0.baseAddress!, 4096)) }
+                if got <= 0 { return true }
+                let ok = scratch.withUnsafeMutableBufferPointer { play(UnsafeMutableBufferPointer(rebasing: $0[0..<(got * channels)])) }
+                if !ok { return false }
+            }
+        }
+
+        while !isStopped, let sample = trackOutput.copyNextSampleBuffer() {
+            guard let block = sample.dataBuffer else { continue }
+            var frames = sample.numSamples
+            var floats = block.bytes.assumingMemoryBound(to: Float.self)
+            if skip < 0 {
+                let early = (from - sample.presentationTimeStamp).seconds * Double(readRate)
+                skip = max(0, Int(early.rounded()))
+            }
+            if skip > 0 {
+                let dropped = min(skip, frames)
+                skip -= dropped
+                frames -= dropped
+                floats += dropped * channels
+                if frames == 0 { continue }
+            }
+            if let stretcher {
+                ctp_process(stretcher, floats, Int32(frames), 0)
+                if !drainStretcher(stretcher) { return }
+            } else {
+                // The reader's block is this thread's own: played in place.
+                if !play(UnsafeMutableBufferPointer(start: floats, count: frames * channels)) { return }
+            }
+        }
+        if isStopped { output.flush(); return }
+        if let stretcher {
+            ctp_process(stretcher, nil, 0, 1)
+            if !drainStretcher(stretcher) { output.flush(); return }
+        }
+        output.drain()
+    }
+}

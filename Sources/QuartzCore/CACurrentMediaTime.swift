@@ -1,0 +1,13 @@
+import Foundation
+
+#if !canImport(Darwin)
+/// A time interval in seconds, as Core Foundation spells it.
+public typealias CFTimeInterval = Double
+#endif
+
+/// Returns the current absolute time, in seconds, on the host clock that media timing uses.
+public func CACurrentMediaTime() -> CFTimeInterval {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+}
