@@ -49,6 +49,7 @@ if runs("scancorpus") { try ScanCorpusBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("export") { try ExportBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
+if runs("play") { try PlayBenchmark.run() }
 // Many cameras at once takes a minute or more and both cores: only when asked for.
 if chosen.contains("cameras") { try ManyCamerasBenchmark.run(seconds: secondsPerCase != 4 ? secondsPerCase : 10) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

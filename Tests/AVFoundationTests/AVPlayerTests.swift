@@ -98,7 +98,7 @@ final class AVPlayerTests: CaptureTestCase {
         player.rate = 4
         wait(for: [ended], timeout: 5)
         XCTAssertEqual(Date().timeIntervalSince(started), 0.25, accuracy: 0.15, "a second of movie at four times the speed")
-        XCTAssertTrue(waitUntil { player.rate == 0 }, "actionAtItemEnd .pause sets the rate to 0")
+        XCTAssertTrue(waitUntil { rates.values.count == 2 }, "actionAtItemEnd .pause sets the rate to 0: \(rates.values)")
         XCTAssertEqual(player.timeControlStatus, .paused)
         XCTAssertEqual(player.currentTime(), item.duration, "time stops at the end")
         XCTAssertEqual(rates.values, [4, 0])
@@ -122,8 +122,12 @@ final class AVPlayerTests: CaptureTestCase {
         let (player, item) = try readyPlayer()
         let first = Recorder<Bool>(), second = Recorder<Bool>()
         let target = CMTime(value: 3, timescale: 2)
+        // The player's queue is held, so the first seek cannot finish before the second starts.
+        let held = DispatchSemaphore(value: 0)
+        player.engine.async { held.wait() }
         player.seek(to: CMTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { first.append($0) }
         player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero) { second.append($0) }
+        held.signal()
         XCTAssertTrue(waitUntil { first.values.count == 1 && second.values.count == 1 })
         XCTAssertEqual(first.values, [false], "the first seek was interrupted")
         XCTAssertEqual(second.values, [true])
@@ -144,14 +148,18 @@ final class AVPlayerTests: CaptureTestCase {
         let times = Recorder<Double>()
         let queue = DispatchQueue(label: "observer")
         let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 4), queue: queue) { times.append($0.seconds) }
-        XCTAssertTrue(waitUntil { times.values.count == 1 }, "called at once with the current time")
+        XCTAssertTrue(waitUntil { !times.values.isEmpty }, "called at once with the current time")
+        XCTAssertEqual(times.values.first, 0)
+        spin(0.2)
+        times.removeAll()
         player.rate = 2
         spin(1.05)
         player.pause()
         spin(0.1)
         let values = times.values
-        // At once, on starting, at 0.25 ... 2.0 (item time at twice the speed), and on stopping.
-        let during = values.dropFirst(2).dropLast()
+        // On starting (at 0), at 0.25 ... 2.0 (item time at twice the speed), and on stopping.
+        XCTAssertEqual(values.first ?? -1, 0, accuracy: 0.01, "called when playback starts: \(values)")
+        let during = values.dropFirst().dropLast()
         XCTAssertEqual(during.count, 8, accuracy: 1, "\(values)")
         for time in during { XCTAssertEqual(time.truncatingRemainder(dividingBy: 0.25), 0, accuracy: 0.02, "multiples of the interval: \(values)") }
         player.removeTimeObserver(token)
@@ -246,7 +254,7 @@ final class AVPlayerTests: CaptureTestCase {
         wait(for: [ended], timeout: 2)
         XCTAssertEqual(times, times.sorted(by: >), "latest first")
         XCTAssertGreaterThan(times.count, 20, "\(times)")
-        XCTAssertEqual(times.first ?? 0, 1, accuracy: 0.05)
+        XCTAssertEqual(times.first ?? 0, 1, accuracy: 0.1, "from the time it started at (a picture may be passed over while the first window decodes)")
         XCTAssertEqual(times.last ?? 1, 0, accuracy: 0.05)
         XCTAssertEqual(player.currentTime(), .zero, "backwards play ends at zero")
         XCTAssertEqual(player.rate, 0)

@@ -329,3 +329,33 @@ struct AssetReaderMisuseTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("another asset") } == true)
     }
 }
+
+/// What Apple's player raises an exception for traps here.
+struct PlayerMisuseTests {
+    @Test("Advancing at an item's end is for queue players only")
+    func advanceOnAPlainPlayer() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            AVPlayer().actionAtItemEnd = .advance
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("only by AVQueuePlayer") } == true)
+    }
+
+    @Test("An item plays in one player at a time")
+    func oneItemTwoPlayers() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let item = AVPlayerItem(url: URL(fileURLWithPath: "/nonexistent.mp4"))
+            let first = AVPlayer(playerItem: item)
+            let second = AVPlayer(playerItem: item)
+            withExtendedLifetime((first, second)) {}
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("more than one instance of AVPlayer") } == true)
+    }
+
+    @Test("A boundary observer needs times")
+    func emptyBoundaries() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = AVPlayer().addBoundaryTimeObserver(forTimes: [], queue: nil) {}
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("times must not be empty") } == true)
+    }
+}

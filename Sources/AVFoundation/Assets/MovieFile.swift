@@ -42,6 +42,7 @@ final class MovieFile {
             throw AVError(.fileFormatNotRecognized, userInfo: [NSLocalizedDescriptionKey: "Only files can be opened as assets: \(url.absoluteString)",
                                                                NSURLErrorKey: url])
         }
+        FFmpegLog.installed  // FFmpeg's messages about damaged files go to the library log, not standard error
         var error: Int32 = 0
         guard let reader = cmc_reader_open(url.path, &error) else { throw Self.error(error, url: url) }
         self.reader = reader

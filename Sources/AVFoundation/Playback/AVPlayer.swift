@@ -1,6 +1,5 @@
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// An object that controls the playback of one item: its rate, its time and its sound.
 ///
@@ -86,14 +85,14 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         /// The rate and time the sound was last started for.
         var soundKey: (rate: Double, item: ObjectIdentifier?)?
     }
-    let state: Mutex<State>
+    let state: LockedValue<State>
     /// Keeps time: ends of items and time observers.
     let engine = DispatchQueue(label: "AVPlayer")
     private let timer: DispatchSourceTimer
 
     /// Creates a player with no item.
     public override init() {
-        state = Mutex(State(actionAtItemEnd: .pause))
+        state = LockedValue(State(actionAtItemEnd: .pause))
         timer = DispatchSource.makeTimerSource(queue: engine)
         super.init()
         startTimer()
@@ -111,7 +110,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     }
 
     init(items: [AVPlayerItem], actionAtItemEnd: ActionAtItemEnd) {
-        state = Mutex(State(actionAtItemEnd: actionAtItemEnd))
+        state = LockedValue(State(actionAtItemEnd: actionAtItemEnd))
         timer = DispatchSource.makeTimerSource(queue: engine)
         super.init()
         startTimer()
@@ -537,4 +536,14 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     /// A subclass's spelling of a property's key path, which observers of the subclass use.
     func subclassKeyPaths(_ keyPath: PartialKeyPath<AVPlayer>) -> [AnyKeyPath] { [] }
+}
+
+extension AVPlayer {
+    /// Why the latest sound could not be played (no sound server, for one); nil when it was.
+    package static var soundProblem: String? { PlayerSound.lastProblem.withLock { $0 } }
+
+    /// Whether an algorithm plays sound at a player rate (seed 000's ranges, after snapping).
+    package static func playsSound(atRate rate: Float, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
+        PlayerSound.plays(rate: clockRate(rate, algorithm: algorithm), algorithm: algorithm)
+    }
 }

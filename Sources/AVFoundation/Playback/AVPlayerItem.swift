@@ -1,7 +1,6 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// An object that models the timing and presentation state of an asset during playback.
 ///
@@ -56,7 +55,7 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
         var videoComposition: AVVideoComposition?
         var loading = false
     }
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     /// Creates an item for an asset.
     public convenience init(asset: AVAsset) {
@@ -321,7 +320,7 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
 open class AVPlayerItemTrack: NSObject, @unchecked Sendable {
     /// The asset track it presents.
     open private(set) var assetTrack: AVAssetTrack?
-    private let enabled = Mutex(true)
+    private let enabled = LockedValue(true)
 
     init(assetTrack: AVAssetTrack) {
         self.assetTrack = assetTrack

@@ -1,6 +1,5 @@
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// The methods a pull output's delegate implements to learn when media are coming.
 public protocol AVPlayerItemOutputPullDelegate: NSObjectProtocol {
@@ -19,9 +18,9 @@ extension AVPlayerItemOutputPullDelegate {
 
 /// An object that takes an item's media during playback; subclasses say which.
 open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
-    private let attached = Mutex<AttachedItem>(AttachedItem())
+    private let attached = LockedValue<AttachedItem>(AttachedItem())
     private struct AttachedItem { weak var item: AVPlayerItem? }
-    private let suppresses = Mutex(false)
+    private let suppresses = LockedValue(false)
 
     /// Creates an output.
     public override init() { super.init() }

@@ -1,7 +1,6 @@
 import CoreMedia
 import CoreVideo
 import Foundation
-import Synchronization
 
 /// An output that gives an item's pictures as pixel buffers, for the moment they should be shown.
 ///
@@ -19,10 +18,10 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         var queue: DispatchQueue?
         var notifyOnNextPicture = false
     }
-    private let delegation = Mutex(Delegation())
-    private let feedLock = Mutex<PictureFeed?>(nil)
+    private let delegation = LockedValue(Delegation())
+    private let feedLock = LockedValue<PictureFeed?>(nil)
     /// The direction of the running feed.
-    private let direction = Mutex<Bool>(true)
+    private let direction = LockedValue<Bool>(true)
 
     /// Creates an output with pixel buffer attributes (pixel format, width, height); nil takes the decoder's size in '420v'.
     public init(pixelBufferAttributes: [String: Any]?) {

@@ -25,7 +25,7 @@ final class PlayerSound: @unchecked Sendable {
     private let stopped = Atomic(false)
 
     /// Why the last sound could not be played, for the command line to say.
-    static let lastProblem = Mutex<String?>(nil)
+    static let lastProblem = LockedValue<String?>(nil)
 
     init(asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, gain: @escaping @Sendable () -> Float) {
         self.asset = asset

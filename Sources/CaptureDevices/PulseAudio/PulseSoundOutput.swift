@@ -54,7 +54,7 @@ package struct PulseSoundOutputError: Error, CustomStringConvertible {
     /// A negative PulseAudio error code.
     package let code: Int32
     package var description: String {
-        code == cpulse_error_connection_refused() || code == cpulse_error_no_entity()
+        -code == cpulse_error_connection_refused() || -code == cpulse_error_no_entity()
             ? "no sound server is running" : "the sound server refused playback (PulseAudio error \(-code))"
     }
 }

@@ -1,0 +1,100 @@
+import ArgumentParser
+import AVFoundation
+import Foundation
+
+/// `avcapture play`: plays a movie through AVPlayer, its sound to the sound server.
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a movie: its sound to the sound server, its pictures decoded in time and counted.",
+        discussion: """
+            --rate plays faster or slower (0.5 is half speed, 2 twice as fast; negative plays backwards). \
+            --pitch says how sound at other rates is played (seed 000's table): spectral (1/32x to 32x, pitch kept, \
+            Rubber Band), timeDomain (0.5x to 2x, pitch kept, SoundTouch), varispeed (1/32x to 32x, pitch follows \
+            the speed) or lowQualityZeroLatency (snaps to 0.5, 0.667, 0.8, 1, 1.25, 1.5 or 2). Outside an \
+            algorithm's range, and backwards, the sound is silent. With no sound server the movie plays silently \
+            on the host clock. Ctrl-C stops.
+            """)
+
+    @Argument(help: "The movie to play.") var file: String
+    @Option(parsing: .unconditional, help: "The playback rate, such as 0.5 or 2; negative plays backwards from the end.") var rate: Float = 1
+    @Option(help: "How sound is played at other rates: spectral, timeDomain, varispeed or lowQualityZeroLatency.") var pitch = "spectral"
+    @Option(help: "Where to start, in seconds.") var start: Double?
+    @Option(help: "The volume, from 0 to 1.") var volume: Float = 1
+
+    static let algorithms: [String: AVAudioTimePitchAlgorithm] = [
+        "spectral": .spectral, "timedomain": .timeDomain, "varispeed": .varispeed, "lowqualityzerolatency": .lowQualityZeroLatency,
+    ]
+
+    func validate() throws {
+        guard rate.isFinite, rate != 0, abs(rate) <= 64 else { throw ValidationError("--rate is a speed from -64 to 64 other than 0, not \(rate).") }
+        guard Self.algorithms[pitch.lowercased()] != nil else {
+            throw ValidationError("--pitch is spectral, timeDomain, varispeed or lowQualityZeroLatency, not \(pitch).")
+        }
+        if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start is a time in seconds, not \(start).") }
+        guard volume >= 0, volume <= 1 else { throw ValidationError("--volume is from 0 to 1, not \(volume).") }
+    }
+
+    func run() throws {
+        let url = URL(fileURLWithPath: file)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(file) does not exist.") }
+        let item = AVPlayerItem(url: url)
+        item.audioTimePitchAlgorithm = Self.algorithms[pitch.lowercased()]!
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        player.volume = volume
+
+        let ready = DispatchSemaphore(value: 0)
+        let observation = item.observe(\.status, options: [.initial]) { item, _ in if item.status != .unknown { ready.signal() } }
+        ready.wait()
+        observation.invalidate()
+        guard item.status == .readyToPlay else { throw CommandFailure("\(file) cannot be played: \(item.error?.localizedDescription ?? "unknown error").") }
+        let duration = item.duration.seconds
+
+        let startTime = start ?? (rate < 0 ? duration : 0)
+        guard startTime <= duration else { throw CommandFailure(String(format: "--start %g is past the movie's end at %.3f s.", startTime, duration)) }
+        let seeked = DispatchSemaphore(value: 0)
+        player.seek(to: CMTime(seconds: startTime, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero) { _ in seeked.signal() }
+        seeked.wait()
+
+        let ended = DispatchSemaphore(value: 0)
+        let endObserver = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in ended.signal() }
+        defer { NotificationCenter.default.removeObserver(endObserver) }
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler { ended.signal() }
+        interrupt.activate()
+
+        let began = Date()
+        player.rate = rate
+        // Pictures are asked for as a 60 Hz display would ask: the ones due are shown, the ones passed over dropped.
+        var pictures = 0
+        let terminal = isatty(STDERR_FILENO) != 0
+        var lastLine = Date.distantPast
+        while ended.wait(timeout: .now() + .milliseconds(16)) == .timedOut {
+            let now = output.itemTime(forHostTime: CACurrentMediaTime())
+            if output.hasNewPixelBuffer(forItemTime: now), output.copyPixelBuffer(forItemTime: now, itemTimeForDisplay: nil) != nil { pictures += 1 }
+            if terminal, Date().timeIntervalSince(lastLine) > 0.25 {
+                lastLine = Date()
+                let line = String(format: "Playing %@: %6.2f / %.2f s at %gx  %d pictures", url.lastPathComponent, now.seconds, duration, rate, pictures)
+                FileHandle.standardError.write(Data("\r\(line)".utf8))
+            }
+        }
+        let finished = player.currentTime().seconds
+        player.pause()
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let sound: String
+        if item.asset.tracks(withMediaType: .audio).isEmpty {
+            sound = "no sound track"
+        } else if !AVPlayer.playsSound(atRate: rate, algorithm: item.audioTimePitchAlgorithm) {
+            sound = "silent at \(rate)x with \(item.audioTimePitchAlgorithm.rawValue)"
+        } else if let problem = AVPlayer.soundProblem {
+            sound = "silent: \(problem)"
+        } else {
+            sound = "played to the sound server"
+        }
+        print(String(format: "Played %@ from %.2f to %.2f s in %.2f s at %gx; %d pictures; sound %@.",
+                     file, startTime, finished, Date().timeIntervalSince(began), rate, pictures, sound))
+    }
+}
+
