@@ -22,7 +22,7 @@ struct Play: ParsableCommand {
     @Option(help: "The volume, from 0 to 1.") var volume: Float = 1
 
     static let algorithms: [String: AVAudioTimePitchAlgorithm] = [
-        "spectral": .spectral, "timedomain": .timeDomain, "varispeed": .varispeed, "lowqualityzerolatency": .lowQualityZeroLatency,
+        "spectral": .spectral, "timedomain": .timeDomain, "varispeed": .varispeed, "lowqualityzerolatency": .snapping,
     ]
 
     func validate() throws {

@@ -76,9 +76,10 @@ final class AVPlayerSoundTests: CaptureTestCase {
     }
 
     /// Plays a 2-second 1 kHz tone at a rate with an algorithm; what the sink heard.
-    private func play(rate: Float, algorithm: AVAudioTimePitchAlgorithm, volume: Float = 1) throws -> [Int16] {
+    private func play(rate: Float, algorithm: AVAudioTimePitchAlgorithm, volume: Float = 1, mix: ((AVAssetTrack) -> AVAudioMix)? = nil) throws -> [Int16] {
         let item = AVPlayerItem(url: tone)
         item.audioTimePitchAlgorithm = algorithm
+        if let mix { item.audioMix = mix(item.asset.tracks(withMediaType: .audio)[0]) }
         let player = AVPlayer(playerItem: item)
         player.volume = volume
         XCTAssertTrue(waitUntil { item.status == .readyToPlay })
@@ -117,6 +118,22 @@ final class AVPlayerSoundTests: CaptureTestCase {
         let half = heard(try play(rate: 1, algorithm: .spectral, volume: 0.5))
         let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.sorted()[samples.count * 99 / 100]) }
         XCTAssertEqual(peak(half) / peak(full), 0.5, accuracy: 0.05, "volume 0.5 halves the level")
+    }
+
+    func testTheItemsAudioMixSetsTheVolumeOverTime() throws {
+        let sound = heard(try play(rate: 1, algorithm: .spectral) { track in
+            let parameters = AVMutableAudioMixInputParameters(track: track)
+            parameters.setVolume(0.5, at: CMTime(value: 1, timescale: 1))
+            let mix = AVMutableAudioMix()
+            mix.inputParameters = [parameters]
+            return mix
+        })
+        XCTAssertEqual(Double(sound.count) / 48_000, 2, accuracy: 0.2)
+        guard sound.count > 90_000 else { return }
+        let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.max() ?? 0) }
+        let start = sound.startIndex
+        let first = peak(sound[(start + 12_000)..<(start + 36_000)]), second = peak(sound[(start + 60_000)..<(start + 84_000)])
+        XCTAssertEqual(second / first, 0.5, accuracy: 0.05, "half the volume from 1 s")
     }
 
     func testTimeDomainOutsideItsRangeIsSilentButTimeGoesOn() throws {

@@ -68,18 +68,18 @@ final class AVPlayerTests: CaptureTestCase {
 
     func testLowQualityZeroLatencySnapsTheRateAsSeed000Says() throws {
         let (player, item) = try readyPlayer()
-        item.audioTimePitchAlgorithm = .lowQualityZeroLatency
+        item.audioTimePitchAlgorithm = .snapping
         player.rate = 0.7
         XCTAssertEqual(player.rate, 0.7, "the rate asked for is kept")
         spin(1.5)
         let snapped = player.currentTime().seconds
         player.pause()
         XCTAssertEqual(snapped, 1.5 * 0.666667, accuracy: 0.04, "0.7 plays at 0.666667")
-        XCTAssertEqual(AVPlayer.clockRate(0.7, algorithm: .lowQualityZeroLatency), 0.666667, accuracy: 1e-6)
-        XCTAssertEqual(AVPlayer.clockRate(1.1, algorithm: .lowQualityZeroLatency), 1.0)
-        XCTAssertEqual(AVPlayer.clockRate(1.4, algorithm: .lowQualityZeroLatency), 1.5)
+        XCTAssertEqual(AVPlayer.clockRate(0.7, algorithm: .snapping), 0.666667, accuracy: 1e-6)
+        XCTAssertEqual(AVPlayer.clockRate(1.1, algorithm: .snapping), 1.0)
+        XCTAssertEqual(AVPlayer.clockRate(1.4, algorithm: .snapping), 1.5)
         XCTAssertEqual(AVPlayer.clockRate(0.7, algorithm: .timeDomain), 0.7, accuracy: 1e-6, "other algorithms play the rate asked for")
-        XCTAssertEqual(AVPlayer.clockRate(4, algorithm: .lowQualityZeroLatency), 4, "outside its range nothing snaps (the sound is silent)")
+        XCTAssertEqual(AVPlayer.clockRate(4, algorithm: .snapping), 4, "outside its range nothing snaps (the sound is silent)")
         // The same rate with the spectral algorithm is not snapped.
         item.audioTimePitchAlgorithm = .spectral
         player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)

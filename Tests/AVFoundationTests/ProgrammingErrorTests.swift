@@ -359,3 +359,15 @@ struct PlayerMisuseTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("times must not be empty") } == true)
     }
 }
+
+/// An audio mix output takes sound tracks only.
+struct AudioMixMisuseTests {
+    @Test("A video track cannot be mixed")
+    func videoTrack() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            _ = AVAssetReaderAudioMixOutput(audioTracks: asset.tracks, audioSettings: nil)
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("must be audio tracks") } == true)
+    }
+}

@@ -38,6 +38,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         var optimizeForNetwork = false
         var timePitch = AVAudioTimePitchAlgorithm.spectral
         var videoComposition: AVVideoComposition?
+        var audioMix: AVAudioMix?
         var status = Status.unknown
         var error: (any Error)?
         var progress: Float = 0
@@ -102,6 +103,12 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open var videoComposition: AVVideoComposition? {
         get { state.withLock { $0.videoComposition } }
         set { state.withLock { $0.videoComposition = newValue } }
+    }
+    /// The tracks' volumes over time; the sound is mixed into one track and encoded again (passthrough
+    /// keeps the stored sound as it is and leaves the mix out).
+    open var audioMix: AVAudioMix? {
+        get { state.withLock { $0.audioMix } }
+        set { state.withLock { $0.audioMix = newValue?.copy() as? AVAudioMix } }
     }
     /// The export's state.
     open var status: Status { state.withLock { $0.status } }
@@ -168,9 +175,10 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     private func run() {
-        let (url, fileType, range, metadata, optimize, algorithm, composition) = state.withLock { state in
+        let (url, fileType, range, metadata, optimize, algorithm, composition, mix) = state.withLock { state in
             if state.status == .waiting && !state.cancelled { state.status = .exporting }
-            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch, state.videoComposition)
+            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch, state.videoComposition,
+                    state.audioMix)
         }
         guard !isCancelled else { return finish(.cancelled) }
         guard let url else { return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The export session has no outputURL."])) }
@@ -188,7 +196,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             return finish(.failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
         }
         do {
-            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm, composition: composition)
+            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm, composition: composition, mix: mix)
         } catch {
             try? FileManager.default.removeItem(at: url)
             finish(isCancelled ? .cancelled : .failed, isCancelled ? nil : error)
@@ -197,7 +205,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// A reader output and the writer input its samples go to.
     private struct Lane {
-        var output: AVAssetReaderTrackOutput
+        var output: AVAssetReaderOutput
         var input: AVAssetWriterInput
         var next: CMSampleBuffer?
         /// Pictures at a video composition's constant rate, when there is one.
@@ -206,7 +214,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     }
 
     private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
-                        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?) throws {
+                        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?, mix: AVAudioMix?) throws {
         let contents = try asset.loadedContents()
         let reader = try AVAssetReader(asset: asset)
         let duration = contents.duration
@@ -250,9 +258,21 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                                   input: AVAssetWriterInput(mediaType: .audio, outputSettings: nil, sourceFormatHint: audio.facts.formatDescription)))
             } else {
                 let channels = min(2, max(1, audio.facts.channels)), rate = audio.facts.sampleRate > 0 ? audio.facts.sampleRate : 48_000
-                let output = AVAssetReaderTrackOutput(track: audio, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16,
-                                                                                     AVSampleRateKey: rate, AVNumberOfChannelsKey: channels])
-                output.audioTimePitchAlgorithm = algorithm
+                let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16, AVSampleRateKey: rate, AVNumberOfChannelsKey: channels]
+                let output: AVAssetReaderOutput
+                if let mix {
+                    // Every enabled sound track and every one the mix names, mixed at the volumes the mix gives.
+                    let named = Set(mix.inputParameters.map(\.trackID))
+                    let tracks = contents.tracks.filter { $0.mediaType == .audio && ($0.isEnabled || named.contains($0.trackID)) }
+                    let mixing = AVAssetReaderAudioMixOutput(audioTracks: tracks.isEmpty ? [audio] : tracks, audioSettings: settings)
+                    mixing.audioMix = mix
+                    mixing.audioTimePitchAlgorithm = algorithm
+                    output = mixing
+                } else {
+                    let track = AVAssetReaderTrackOutput(track: audio, outputSettings: settings)
+                    track.audioTimePitchAlgorithm = algorithm
+                    output = track
+                }
                 let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: rate,
                                                                                   AVNumberOfChannelsKey: channels, AVEncoderBitRateKey: 64_000 * channels])
                 lanes.append(Lane(output: output, input: input))

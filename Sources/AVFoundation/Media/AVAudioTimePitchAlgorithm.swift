@@ -15,4 +15,7 @@ public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     public static let spectral = AVAudioTimePitchAlgorithm(rawValue: "Spectral")
     /// High-quality playback with no pitch correction: pitch follows the rate. Rates from 1/32 to 32x.
     public static let varispeed = AVAudioTimePitchAlgorithm(rawValue: "Varispeed")
+
+    /// The low-quality algorithm, named without the deprecation its public constant carries.
+    package static let snapping = AVAudioTimePitchAlgorithm(rawValue: "LowQualityZeroLatency")
 }

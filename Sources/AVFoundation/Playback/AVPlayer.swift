@@ -375,7 +375,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// The clock rate an item moves at for a player rate: the low-quality algorithm snaps to its rates (seed 000).
     static func clockRate(_ rate: Float, algorithm: AVAudioTimePitchAlgorithm) -> Double {
         let rate = Double(rate)
-        guard algorithm == .lowQualityZeroLatency, (0.5...2).contains(abs(rate)) else { return rate }
+        guard algorithm == .snapping, (0.5...2).contains(abs(rate)) else { return rate }
         let snapped = ComposedReading.snappedRates.min { abs($0 - abs(rate)) < abs($1 - abs(rate)) } ?? abs(rate)
         return rate < 0 ? -snapped : snapped
     }
@@ -425,7 +425,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         if let item = plan.item {
             if plan.startSound, let track = item.assetTracks(.audio).first {
                 let sound = PlayerSound(asset: item.asset, track: track, from: plan.time, end: plan.rate > 0 ? item.forwardEnd : item.reverseEnd,
-                                        rate: plan.rate, algorithm: item.audioTimePitchAlgorithm) { [weak self] in self?.gain ?? 0 }
+                                        rate: plan.rate, algorithm: item.audioTimePitchAlgorithm, mix: item.audioMix) { [weak self] in self?.gain ?? 0 }
                 state.withLock { $0.sound = sound }
                 sound.start()
             }

@@ -53,6 +53,7 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
         var reverseEnd = CMTime.invalid
         var preferredForwardBufferDuration: TimeInterval = 0
         var videoComposition: AVVideoComposition?
+        var audioMix: AVAudioMix?
         var loading = false
     }
     let state = LockedValue(State())
@@ -159,6 +160,15 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
     open var videoComposition: AVVideoComposition? {
         get { state.withLock { $0.videoComposition } }
         set { state.withLock { $0.videoComposition = newValue } }
+    }
+
+    /// The tracks' volumes over time while the item plays.
+    open var audioMix: AVAudioMix? {
+        get { state.withLock { $0.audioMix } }
+        set {
+            state.withLock { $0.audioMix = newValue?.copy() as? AVAudioMix }
+            player?.itemSettingsChanged(self)
+        }
     }
 
     /// The end of forward playback, once the item is ready.

@@ -22,12 +22,17 @@ final class PlayerSound: @unchecked Sendable {
     private let rate: Double
     private let algorithm: AVAudioTimePitchAlgorithm
     private let gain: @Sendable () -> Float
+    /// The track's volume changes in the item's audio mix, as (start, end, start volume, end volume) in seconds.
+    private let ramps: [(Double, Double, Float, Float)]
     private let stopped = Atomic(false)
 
     /// Why the last sound could not be played, for the command line to say.
     static let lastProblem = LockedValue<String?>(nil)
 
-    init(asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, gain: @escaping @Sendable () -> Float) {
+    init(asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, mix: AVAudioMix?,
+         gain: @escaping @Sendable () -> Float) {
+        ramps = mix?.inputParameters.first { $0.trackID == track.trackID }?.state.withLock { $0.ramps }
+            .map { ($0.timeRange.start.seconds, $0.timeRange.end.seconds, $0.start, $0.end) } ?? []
         self.asset = asset
         self.track = track
         self.from = from
@@ -41,7 +46,7 @@ final class PlayerSound: @unchecked Sendable {
     static func plays(rate: Double, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
         guard rate > 0 else { return false }
         switch algorithm {
-        case .timeDomain, .lowQualityZeroLatency: return (0.5...2).contains(rate)
+        case .timeDomain, .snapping: return (0.5...2).contains(rate)
         case .spectral, .varispeed: return ((1.0 / 32)...32).contains(rate)
         default: return rate == 1
         }
@@ -91,10 +96,21 @@ final class PlayerSound: @unchecked Sendable {
         defer { if let stretcher { ctp_free(stretcher) } }
         var scratch = [Float](repeating: 0, count: 4096 * channels)
         var skip = -1  // samples before the start time, counted at the first block
+        var played = 0  // frames written, which tell the item time of the next
+        let start = from.seconds, step = rate / Double(sampleRate)
 
         func play(_ samples: UnsafeMutableBufferPointer<Float>) -> Bool {
             let level = gain()
-            if level != 1 { for index in samples.indices { samples[index] *= level } }
+            let frames = samples.count / channels
+            if ramps.isEmpty {
+                if level != 1 { for index in samples.indices { samples[index] *= level } }
+            } else {
+                for frame in 0..<frames {
+                    let volume = level * AVAudioMixInputParameters.volume(at: start + Double(played + frame) * step, ramps: ramps)
+                    for channel in 0..<channels { samples[frame * channels + channel] *= volume }
+                }
+            }
+            played += frames
             do { try output.write(UnsafeBufferPointer(samples)) } catch { return false }
             return !isStopped
         }

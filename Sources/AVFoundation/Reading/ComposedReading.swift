@@ -59,7 +59,7 @@ final class ComposedReading {
         let range: ClosedRange<Double> = switch algorithm {
         case .timeDomain: 0.5...2
         case .spectral, .varispeed: (1.0 / 32)...32
-        case AVAudioTimePitchAlgorithm(rawValue: "LowQualityZeroLatency"): 0.5...2
+        case .snapping: 0.5...2
         default: 1...1
         }
         guard range.contains(rate) else {
@@ -145,7 +145,7 @@ final class ComposedReading {
                 var ratio = stretch
                 var kind = Int32(CTP_SPECTRAL)
                 if algorithm != .spectral { kind = Int32(CTP_TIME_DOMAIN) }
-                if algorithm.rawValue == "LowQualityZeroLatency" {
+                if algorithm == .snapping {
                     let wanted = 1 / stretch
                     ratio = 1 / (Self.snappedRates.min { abs($0 - wanted) < abs($1 - wanted) } ?? wanted)
                 }
