@@ -45,17 +45,24 @@
 
 // MARK: Writing, playback, editing and export
 
-// AVAsset, AVURLAsset, AVAssetTrack, AVAssetReader, AVAssetReaderTrackOutput, AVMutableComposition,
-//     AVAssetExportSession: implemented. Still to come:
-// class AVPlayer, AVQueuePlayer, AVPlayerItem (rate, seek(to:), time observers, audioTimePitchAlgorithm),
-//     AVPlayerItemVideoOutput (copyPixelBuffer(forItemTime:itemTimeForDisplay:)), AVPlayerLayer
+// AVAsset, AVURLAsset, AVAssetTrack, AVAssetReader, AVAssetReaderTrackOutput, AVAssetReaderAudioMixOutput,
+//     AVMutableComposition, AVMutableAudioMix, AVAssetExportSession, AVPlayer, AVQueuePlayer, AVPlayerItem,
+//     AVPlayerItemVideoOutput: implemented. Still to come:
+// class AVPlayerLayer (no compositor on Linux), AVPlayerLooper, AVPlayerItemMetadataOutput,
+//     AVPlayerItemLegibleOutput, AVPlayerItemAccessLog/ErrorLog, AVPlayerInterstitialEventController
+// extension AVPlayer: preroll(atRate:completionHandler:), cancelPendingPrerolls(), audioOutputDeviceUniqueID,
+//     sourceClock, preventsDisplaySleepDuringVideoPlayback, seek(to date:) (files carry no dates: it does nothing)
+// extension AVPlayerItem: the audio mix's audioTimePitchAlgorithm per track (the item's applies),
+//     step(byCount:) lands on frame boundaries of the first video track only
+// Sound plays to the server's default sink; the player's clock is the host's, and a sound card that
+//     drifts from it over a long film is not corrected for
 // AVMutableVideoComposition: frameDuration, renderSize and init(propertiesOf:) are implemented (a constant frame
 //     rate export). Still to come: instructions (AVMutableVideoCompositionInstruction, layer instructions),
-//     customVideoCompositorClass, animationTool, and the async init(propertiesOf:) form; AVMutableAudioMix
-// class AVAssetReaderAudioMixOutput, AVAssetReaderVideoCompositionOutput, AVAssetImageGenerator
+//     customVideoCompositorClass, animationTool, and the async init(propertiesOf:) form
+// class AVAssetReaderVideoCompositionOutput, AVAssetImageGenerator
 // extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
 // extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),
-//     audioMix, fileLengthLimit
+//     fileLengthLimit
 // extension AVMutableComposition: the async insertTimeRange forms; AVURLAsset options other than precise timing
 // Edit lists: a passthrough export of a time range starts at the keyframe before it (no edit list hides
 //     the frames before the start); a composition's empty segments leave gaps rather than edits.

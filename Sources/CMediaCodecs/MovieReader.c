@@ -35,7 +35,16 @@ struct cmc_decoder {
 cmc_reader *cmc_reader_open(const char *path, int *error) {
     cmc_reader *reader = av_mallocz(sizeof *reader);
     if (!reader) { *error = AVERROR(ENOMEM); return NULL; }
-    int result = avformat_open_input(&reader->format, path, NULL, NULL);
+    // A movie is read from its own file by the demuxers of audiovisual files: never a playlist,
+    // a concatenation or an image sequence, which would open other files or addresses a hostile
+    // file names.
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "protocol_whitelist", "file", 0);
+    av_dict_set(&options, "format_whitelist", "mov,matroska,webm,avi,mpegts,mpeg,flv,mp3,aac,ac3,eac3,wav,w64,flac,ogg,aiff,caf,amr", 0);
+    int result = avformat_open_input(&reader->format, path, NULL, &options);
+    av_dict_free(&options);
+    // A format off the list is refused as invalid: to the caller it is a file that is no movie.
+    if (result == AVERROR(EINVAL)) result = AVERROR_INVALIDDATA;
     if (result < 0) { av_free(reader); *error = result; return NULL; }
     result = avformat_find_stream_info(reader->format, NULL);
     reader->packet = av_packet_alloc();

@@ -121,6 +121,28 @@ final class AVAssetTests: XCTestCase {
         XCTAssertEqual(missing.tracks.count, 0)
     }
 
+    func testAFileThatNamesOtherFilesIsNotFollowed() async throws {
+        // A playlist, a concatenation list and an image sequence are formats FFmpeg reads that open
+        // the files they name: a movie file here is read from itself alone.
+        let folder = makeScratchFolder()
+        let real = folder.appendingPathComponent("real.mp4")
+        try TestMovies.picturesAndTone(real, seconds: 1)
+        let tracks = try await AVURLAsset(url: real).load(.tracks)
+        XCTAssertEqual(tracks.count, 2, "the movie itself opens")
+        let playlist = folder.appendingPathComponent("list.mov")
+        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nreal.mp4\n#EXT-X-ENDLIST\n".utf8).write(to: playlist)
+        let concat = folder.appendingPathComponent("concat.mp4")
+        try Data("ffconcat version 1.0\nfile real.mp4\n".utf8).write(to: concat)
+        for url in [playlist, concat] {
+            do {
+                _ = try await AVURLAsset(url: url).load(.tracks)
+                XCTFail("\(url.lastPathComponent) opened the file it names")
+            } catch let error as AVError {
+                XCTAssertEqual(error.code, .fileFormatNotRecognized, "\(url.lastPathComponent): \(error.localizedDescription)")
+            }
+        }
+    }
+
     func testTheOlderKeyValueLoadingCallsItsHandlerOnceLoaded() throws {
         let url = makeScratchFolder().appendingPathComponent("movie.mp4")
         try TestMovies.picturesAndTone(url, seconds: 1)
