@@ -43,6 +43,23 @@ static int wait_operation(cpulse_playback *p, pa_operation *op) {
     return result;
 }
 
+/// Runs the loop until the context (and the stream, once there is one) is ready: 0, or a negative PA_ERR_*.
+static int wait_ready(cpulse_playback *p, long long deadline) {
+    for (;;) {
+        pa_context_state_t context = pa_context_get_state(p->context);
+        if (context == PA_CONTEXT_FAILED || context == PA_CONTEXT_TERMINATED) return -pa_context_errno(p->context);
+        int ready = context == PA_CONTEXT_READY;
+        if (ready && p->stream) {
+            pa_stream_state_t stream = pa_stream_get_state(p->stream);
+            if (stream == PA_STREAM_FAILED || stream == PA_STREAM_TERMINATED) return -pa_context_errno(p->context);
+            ready = stream == PA_STREAM_READY;
+        }
+        if (ready) return 0;
+        if (play_now_ms() > deadline) return -PA_ERR_TIMEOUT;
+        if (pa_mainloop_prepare(p->loop, 50000) < 0 || pa_mainloop_poll(p->loop) < 0 || pa_mainloop_dispatch(p->loop) < 0) return -PA_ERR_INTERNAL;
+    }
+}
+
 cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error) {
     long long deadline = play_now_ms() + timeout_ms;
     *error = -PA_ERR_INTERNAL;
@@ -53,13 +70,7 @@ cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned chan
     if (!(p->loop = pa_mainloop_new())) goto fail;
     if (!(p->context = pa_context_new(pa_mainloop_get_api(p->loop), "LinuxAVFoundation"))) goto fail;
     if (pa_context_connect(p->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) { *error = -pa_context_errno(p->context); goto fail; }
-    for (;;) {
-        pa_context_state_t state = pa_context_get_state(p->context);
-        if (state == PA_CONTEXT_READY) break;
-        if (state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED) { *error = -pa_context_errno(p->context); goto fail; }
-        if (play_now_ms() > deadline) { *error = -PA_ERR_TIMEOUT; goto fail; }
-        if (pa_mainloop_prepare(p->loop, 50000) < 0 || pa_mainloop_poll(p->loop) < 0 || pa_mainloop_dispatch(p->loop) < 0) goto fail;
-    }
+    if ((*error = wait_ready(p, deadline)) < 0) goto fail;
     pa_sample_spec spec = {.format = PA_SAMPLE_FLOAT32LE, .rate = rate, .channels = (uint8_t)channels};
     pa_channel_map map;
     pa_channel_map_init_extend(&map, channels, PA_CHANNEL_MAP_DEFAULT);
@@ -68,13 +79,7 @@ cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned chan
     pa_buffer_attr attr = {.maxlength = (uint32_t)-1, .tlength = target, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1, .fragsize = (uint32_t)-1};
     pa_stream_flags_t flags = PA_STREAM_ADJUST_LATENCY | PA_STREAM_AUTO_TIMING_UPDATE | PA_STREAM_INTERPOLATE_TIMING;
     if (pa_stream_connect_playback(p->stream, NULL, &attr, flags, NULL, NULL) < 0) { *error = -pa_context_errno(p->context); goto fail; }
-    for (;;) {
-        pa_stream_state_t state = pa_stream_get_state(p->stream);
-        if (state == PA_STREAM_READY) break;
-        if (state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED) { *error = -pa_context_errno(p->context); goto fail; }
-        if (play_now_ms() > deadline) { *error = -PA_ERR_TIMEOUT; goto fail; }
-        if (pa_mainloop_prepare(p->loop, 50000) < 0 || pa_mainloop_poll(p->loop) < 0 || pa_mainloop_dispatch(p->loop) < 0) goto fail;
-    }
+    if ((*error = wait_ready(p, deadline)) < 0) goto fail;
     *error = 0;
     return p;
 fail:
