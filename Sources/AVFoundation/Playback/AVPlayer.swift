@@ -80,6 +80,8 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         /// Whether the current item's end was reached and reported (until it moves away from it).
         var endReported = false
         var seekGeneration = 0
+        /// Counts updates of the item's time and rate, which outputs follow in order.
+        var moves = 0
         var pendingSeeks: [@Sendable (Bool) -> Void] = []
         var sound: PlayerSound?
         /// The rate and time the sound was last started for.
@@ -384,7 +386,11 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// item, readiness or time (`jumped`).
     func update(jumped: Bool) {
         var changed: [PartialKeyPath<AVPlayer>] = []
-        let plan = state.withLock { state -> (item: AVPlayerItem?, rate: Double, time: CMTime, startSound: Bool, oldSound: PlayerSound?, startedOrStopped: Bool) in
+        // Decided under one lock, so that of two updates racing, the later one's sound and
+        // pictures are the ones that stay: the sound is made here, and outputs ignore moves older
+        // than the last they followed.
+        let plan = state.withLock { state -> (item: AVPlayerItem?, rate: Double, time: CMTime, newSound: PlayerSound?, oldSound: PlayerSound?,
+                                              startedOrStopped: Bool, move: Int) in
             let item = state.items.first
             let status: TimeControlStatus
             var reason: WaitingReason?
@@ -398,10 +404,11 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             }
             if status != state.timeControlStatus { state.timeControlStatus = status; changed.append(\AVPlayer.timeControlStatus) }
             if reason != state.waitingReason { state.waitingReason = reason; changed.append(\AVPlayer.reasonForWaitingToPlay) }
+            state.moves += 1
             guard let item else {
                 let old = state.sound
                 state.sound = nil
-                return (nil, 0, .zero, false, old, false)
+                return (nil, 0, .zero, nil, old, false, state.moves)
             }
             var effective = status == .playing ? Self.clockRate(state.rate, algorithm: item.audioTimePitchAlgorithm) : 0
             if state.endReported, state.actionAtItemEnd == .none { effective = 0 }
@@ -413,23 +420,20 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             if jumped || state.lastEvaluated == .invalid { state.lastEvaluated = time }
             let key = (rate: effective, item: Optional(ObjectIdentifier(item)))
             let soundChanged = jumped || state.soundKey == nil || state.soundKey!.rate != key.rate || state.soundKey!.item != key.item
-            var oldSound: PlayerSound?
-            if soundChanged {
-                oldSound = state.sound
-                state.sound = nil
-                state.soundKey = key
+            guard soundChanged else { return (item, effective, time, nil, nil, old != effective, state.moves) }
+            let oldSound = state.sound
+            state.sound = nil
+            state.soundKey = key
+            if effective != 0, let track = item.assetTracks(.audio).first {
+                state.sound = PlayerSound(asset: item.asset, track: track, from: time, end: effective > 0 ? item.forwardEnd : item.reverseEnd,
+                                          rate: effective, algorithm: item.audioTimePitchAlgorithm, mix: item.audioMix) { [weak self] in self?.gain ?? 0 }
             }
-            return (item, effective, time, soundChanged && effective != 0, oldSound, old != effective)
+            return (item, effective, time, state.sound, oldSound, old != effective, state.moves)
         }
         plan.oldSound?.stop()
+        plan.newSound?.start()
         if let item = plan.item {
-            if plan.startSound, let track = item.assetTracks(.audio).first {
-                let sound = PlayerSound(asset: item.asset, track: track, from: plan.time, end: plan.rate > 0 ? item.forwardEnd : item.reverseEnd,
-                                        rate: plan.rate, algorithm: item.audioTimePitchAlgorithm, mix: item.audioMix) { [weak self] in self?.gain ?? 0 }
-                state.withLock { $0.sound = sound }
-                sound.start()
-            }
-            for output in item.outputs { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped) }
+            for output in item.outputs { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, move: plan.move) }
         }
         if plan.startedOrStopped || jumped { firePeriodicObservers(at: plan.time) }
         notify(changed)
@@ -447,8 +451,11 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     func outputAdded(_ output: AVPlayerItemOutput, to item: AVPlayerItem) {
         guard currentItem === item else { return }
         output.attach(to: item)
-        let (time, rate) = item.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) }
-        output.playerMoved(time: time, rate: rate, jumped: true)
+        let (time, rate, move) = state.withLock { state in
+            state.moves += 1
+            return item.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate, state.moves) }
+        }
+        output.playerMoved(time: time, rate: rate, jumped: true, move: move)
     }
 
     /// On the engine queue: reports crossed boundaries, due periodic times and the item's end, and

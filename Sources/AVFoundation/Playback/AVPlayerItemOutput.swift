@@ -56,8 +56,9 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
         attached.withLock { $0.item = nil }
     }
 
-    /// The item's time moved: a new time (`jumped`) or a new rate (0 while paused).
-    func playerMoved(time: CMTime, rate: Double, jumped: Bool) {}
+    /// The item's time moved: a new time (`jumped`) or a new rate (0 while paused); `move` counts
+    /// the player's updates, so a move older than one already followed is left alone.
+    func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {}
 
     /// Waits until the output has media for the item's current time, at most `timeout` seconds.
     func waitForMedia(timeout: Double) {}

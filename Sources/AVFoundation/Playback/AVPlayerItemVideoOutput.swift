@@ -19,9 +19,13 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         var notifyOnNextPicture = false
     }
     private let delegation = LockedValue(Delegation())
-    private let feedLock = LockedValue<PictureFeed?>(nil)
-    /// The direction of the running feed.
-    private let direction = LockedValue<Bool>(true)
+    /// The feed following the player, the direction it reads in and the player's last move it followed.
+    private struct Following {
+        var feed: PictureFeed?
+        var forward = true
+        var move = 0
+    }
+    private let following = LockedValue(Following())
 
     /// Creates an output with pixel buffer attributes (pixel format, width, height); nil takes the decoder's size in '420v'.
     public init(pixelBufferAttributes: [String: Any]?) {
@@ -66,20 +70,20 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     /// Asks that the delegate be told once when the next picture is available.
     open func requestNotificationOfMediaDataChange(withAdvanceInterval interval: TimeInterval) {
-        let ready = feedLock.withLock { $0?.hasPictures ?? false }
+        let ready = following.withLock { $0.feed?.hasPictures ?? false }
         if ready { tellDelegate { $0.outputMediaDataWillChange(self) } } else { delegation.withLock { $0.notifyOnNextPicture = true } }
     }
 
     /// Whether a picture not yet copied is due at an item time.
     open func hasNewPixelBuffer(forItemTime itemTime: CMTime) -> Bool {
-        guard let feed = feedLock.withLock({ $0 }) else { return false }
+        guard let feed = following.withLock({ $0.feed }) else { return false }
         return feed.hasDue(at: itemTime)
     }
 
     /// The picture to show at an item time, if one not yet copied is due; its own time goes to
     /// `outItemTimeForDisplay`. Pictures due earlier are passed over.
     open func copyPixelBuffer(forItemTime itemTime: CMTime, itemTimeForDisplay outItemTimeForDisplay: UnsafeMutablePointer<CMTime>?) -> CVPixelBuffer? {
-        guard let feed = feedLock.withLock({ $0 }), let sample = feed.take(dueAt: itemTime) else { return nil }
+        guard let feed = following.withLock({ $0.feed }), let sample = feed.take(dueAt: itemTime) else { return nil }
         outItemTimeForDisplay?.pointee = sample.presentationTimeStamp
         return sample.imageBuffer
     }
@@ -88,39 +92,40 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     override func detach() {
         super.detach()
-        feedLock.withLock { feed in
-            feed?.stop()
-            feed = nil
+        following.withLock { following in
+            following.feed?.stop()
+            following = Following()
         }
     }
 
-    override func playerMoved(time: CMTime, rate: Double, jumped: Bool) {
+    override func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {
         guard let item, let track = item.assetTracks(.video).first else { return }
         let forward = rate >= 0
-        let restart = direction.withLock { current -> Bool in
-            defer { current = forward }
-            return jumped || current != forward
-        }
-        let running = feedLock.withLock { $0 != nil }
-        guard restart || !running else {
-            feedLock.withLock { $0 }?.wake()
-            return
-        }
-        let feed = PictureFeed(asset: item.asset, track: track, settings: settings, from: time,
-                               end: forward ? item.forwardEnd : item.reverseEnd, forward: forward,
-                               clock: { [weak item] in item?.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) } ?? (.zero, 0) },
-                               arrived: { [weak self] in self?.pictureArrived() })
-        let old = feedLock.withLock { current -> PictureFeed? in
-            defer { current = feed }
-            return current
+        // Under the lock from the decision to the swap, so feeds are made in the order of the moves.
+        let (feed, old) = following.withLock { following -> (PictureFeed?, PictureFeed?) in
+            guard move > following.move else { return (nil, nil) }
+            following.move = move
+            let restart = jumped || following.forward != forward || following.feed == nil
+            following.forward = forward
+            guard restart else {
+                following.feed?.wake()
+                return (nil, nil)
+            }
+            let feed = PictureFeed(asset: item.asset, track: track, settings: settings, from: time,
+                                   end: forward ? item.forwardEnd : item.reverseEnd, forward: forward,
+                                   clock: { [weak item] in item?.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) } ?? (.zero, 0) },
+                                   arrived: { [weak self] in self?.pictureArrived() })
+            let old = following.feed
+            following.feed = feed
+            return (feed, old)
         }
         old?.stop()
-        feed.start()
+        feed?.start()
         if old != nil { tellDelegate { $0.outputSequenceWasFlushed(self) } }
     }
 
     override func waitForMedia(timeout: Double) {
-        feedLock.withLock { $0 }?.waitForFirst(timeout: timeout)
+        following.withLock { $0.feed }?.waitForFirst(timeout: timeout)
     }
 
     private func pictureArrived() {

@@ -53,7 +53,7 @@ final class PlayerSound: @unchecked Sendable {
     }
 
     func start() {
-        guard Self.plays(rate: rate, algorithm: algorithm), end > from else { return }
+        guard !isStopped, Self.plays(rate: rate, algorithm: algorithm), end > from else { return }
         let thread = Thread { [self] in run() }
         thread.name = "AVPlayer sound"
         thread.start()
