@@ -47,10 +47,10 @@
 
 // AVAsset, AVURLAsset, AVAssetTrack, AVAssetReader, AVAssetReaderTrackOutput, AVAssetReaderAudioMixOutput,
 //     AVMutableComposition, AVMutableAudioMix, AVAssetExportSession, AVPlayer, AVQueuePlayer, AVPlayerItem,
-//     AVPlayerItemVideoOutput: implemented. Still to come:
-// class AVPlayerLayer (no compositor on Linux), AVPlayerLooper, AVPlayerItemMetadataOutput,
+//     AVPlayerItemVideoOutput, AVPlayerLooper: implemented. Still to come:
+// class AVPlayerLayer (no compositor on Linux), AVPlayerItemMetadataOutput,
 //     AVPlayerItemLegibleOutput, AVPlayerItemAccessLog/ErrorLog, AVPlayerInterstitialEventController
-// extension AVPlayer: preroll(atRate:completionHandler:), cancelPendingPrerolls(), audioOutputDeviceUniqueID,
+// extension AVPlayer: audioOutputDeviceUniqueID,
 //     sourceClock, preventsDisplaySleepDuringVideoPlayback, seek(to date:) (files carry no dates: it does nothing)
 // extension AVPlayerItem: the audio mix's audioTimePitchAlgorithm per track (the item's applies),
 //     step(byCount:) lands on frame boundaries of the first video track only

@@ -290,6 +290,42 @@ final class AVPlayerTests: CaptureTestCase {
         observation.invalidate()
     }
 
+    func testALooperPlaysItsRangeAgainAndAgainUntilDisabled() throws {
+        let player = AVQueuePlayer()
+        let template = AVPlayerItem(url: try movie(seconds: 1))
+        let range = CMTimeRange(start: CMTime(value: 1, timescale: 4), end: CMTime(value: 3, timescale: 4))
+        let looper = AVPlayerLooper(player: player, templateItem: template, timeRange: range)
+        XCTAssertEqual(looper.loopingPlayerItems.count, 3, "replicas queued ahead")
+        XCTAssertTrue(player.items() == looper.loopingPlayerItems)
+        XCTAssertFalse(player.items().contains { $0 === template }, "the template itself is not played")
+        XCTAssertTrue(waitUntil { looper.status == .ready && player.currentItem?.status == .readyToPlay })
+        XCTAssertEqual(player.currentTime().seconds, 0.25, accuracy: 0.001, "each replica starts at the range's start")
+        let times = Recorder<Double>()
+        _ = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 20), queue: DispatchQueue(label: "loop")) { times.append($0.seconds) }
+        player.rate = 2
+        XCTAssertTrue(waitUntil(timeout: 5) { looper.loopCount >= 4 }, "a half-second range at twice the speed loops four times in a second: \(looper.loopCount)")
+        XCTAssertEqual(player.items().count, 3, "the queue stays three long")
+        XCTAssertTrue(times.values.allSatisfy { $0 >= 0.25 - 0.001 && $0 <= 0.75 + 0.001 }, "only the range plays: \(times.values)")
+        looper.disableLooping()
+        XCTAssertEqual(looper.status, .cancelled)
+        XCTAssertTrue(waitUntil(timeout: 5) { player.currentItem == nil }, "the queued replicas play out")
+    }
+
+    func testPrerollTellsWhenTheItemCanPlayAndCancelTellsAtOnce() throws {
+        let (player, _) = try readyPlayer()
+        let told = Recorder<Bool>()
+        player.preroll(atRate: 1) { told.append($0) }
+        XCTAssertTrue(waitUntil { told.values == [true] })
+        let slow = AVPlayer(playerItem: AVPlayerItem(url: try movie(seconds: 1, "slow")))
+        slow.preroll(atRate: 1) { told.append($0) }
+        slow.cancelPendingPrerolls()
+        XCTAssertTrue(waitUntil { told.values.count == 2 })
+        XCTAssertEqual(told.values.last, false, "cancelled before the item was ready")
+        AVPlayer().preroll(atRate: 1) { told.append($0) }
+        XCTAssertTrue(waitUntil { told.values.count == 3 })
+        XCTAssertEqual(told.values.last, false, "no item")
+    }
+
     func testAnItemThatCannotBeOpenedFailsWithAnAVError() throws {
         let missing = makeScratchFolder().appendingPathComponent("missing.mov")
         let item = AVPlayerItem(url: missing)

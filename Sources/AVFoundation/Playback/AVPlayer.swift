@@ -82,6 +82,9 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         var seekGeneration = 0
         /// Counts updates of the item's time and rate, which outputs follow in order.
         var moves = 0
+        /// Prerolls waiting for their item, by number.
+        var prerolls = 0
+        var pendingPrerolls: [Int: @Sendable (Bool) -> Void] = [:]
         var pendingSeeks: [@Sendable (Bool) -> Void] = []
         var sound: PlayerSound?
         /// The rate and time the sound was last started for.
@@ -241,6 +244,37 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         update(jumped: false)
         notify([\AVPlayer.rate])
         NotificationCenter.default.post(name: Self.rateDidChangeNotification, object: self)
+    }
+
+    /// Gets ready to play at a rate: the handler is told true once the current item can play,
+    /// false when there is none, it failed, or `cancelPendingPrerolls()` came first.
+    open func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        let handler = completionHandler ?? { _ in }
+        guard let item = currentItem else {
+            engine.async { handler(false) }
+            return
+        }
+        let id = state.withLock { state -> Int in
+            state.prerolls += 1
+            state.pendingPrerolls[state.prerolls] = handler
+            return state.prerolls
+        }
+        // A local item settles within moments of being taken (it is loading already).
+        DispatchQueue.global().async { [weak self] in
+            let deadline = Date().addingTimeInterval(30)
+            while item.status == .unknown, Date() < deadline { usleep(2000) }
+            guard let self, let pending = self.state.withLock({ $0.pendingPrerolls.removeValue(forKey: id) }) else { return }
+            self.engine.async { pending(item.status == .readyToPlay) }
+        }
+    }
+
+    /// Tells the handlers of prerolls in progress, at once, that they did not finish.
+    open func cancelPendingPrerolls() {
+        let pending = state.withLock { state -> [@Sendable (Bool) -> Void] in
+            defer { state.pendingPrerolls = [:] }
+            return state.pendingPrerolls.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for handler in pending { engine.async { handler(false) } }
     }
 
     // MARK: Sound
