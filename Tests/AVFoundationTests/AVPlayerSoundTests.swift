@@ -52,18 +52,7 @@ final class AVPlayerSoundTests: CaptureTestCase {
         }
     }
 
-    /// The frequency of a run of samples, from the median time between rising zero crossings.
-    private func frequency(_ samples: ArraySlice<Int16>) -> Double {
-        var crossings: [Double] = []
-        var previous: Int16 = 0
-        for (offset, sample) in samples.enumerated() {
-            if previous < 0, sample >= 0 { crossings.append(Double(offset - 1) + Double(-Int(previous)) / Double(Int(sample) - Int(previous))) }
-            previous = sample
-        }
-        guard crossings.count > 2 else { return 0 }
-        let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()
-        return 48_000 / periods[periods.count / 2]
-    }
+    private func frequency(_ samples: ArraySlice<Int16>) -> Double { ToneAnalysis.frequency(samples, rate: 48_000) }
 
     /// The samples from the first to the last 10 ms stretch louder than a quiet floor.
     private func heard(_ samples: [Int16]) -> ArraySlice<Int16> {

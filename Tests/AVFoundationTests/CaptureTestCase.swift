@@ -263,23 +263,27 @@ enum ToneAnalysis {
     /// by interpolation), so a moment of silence, when the player falls behind under emulation,
     /// lengthens one period and leaves the median alone.
     static func frequency(_ buffers: [CMSampleBuffer]) -> Double {
-        var crossings: [Double] = []
-        var previous: Int16 = 0
-        var position = 0
+        var left: [Int16] = []
         var rate = 0.0
         for buffer in buffers {
             guard let block = buffer.dataBuffer, let asbd = buffer.formatDescription?.audioStreamBasicDescription else { continue }
             rate = asbd.mSampleRate
             let channels = Int(asbd.mChannelsPerFrame)
             let samples = block.bytes.assumingMemoryBound(to: Int16.self)
-            for frame in 0..<(block.length / (2 * channels)) {
-                let sample = samples[frame * channels]
-                if previous < 0, sample >= 0 {
-                    crossings.append(Double(position - 1) + Double(-Int(previous)) / Double(Int(sample) - Int(previous)))
-                }
-                previous = sample
-                position += 1
+            for frame in 0..<(block.length / (2 * channels)) { left.append(samples[frame * channels]) }
+        }
+        return frequency(left[...], rate: rate)
+    }
+
+    /// The frequency in hertz of one channel's samples at a rate.
+    static func frequency(_ samples: ArraySlice<Int16>, rate: Double) -> Double {
+        var crossings: [Double] = []
+        var previous: Int16 = 0
+        for (position, sample) in samples.enumerated() {
+            if previous < 0, sample >= 0 {
+                crossings.append(Double(position - 1) + Double(-Int(previous)) / Double(Int(sample) - Int(previous)))
             }
+            previous = sample
         }
         guard crossings.count > 2, rate > 0 else { return 0 }
         let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()

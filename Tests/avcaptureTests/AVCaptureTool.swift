@@ -47,6 +47,21 @@ enum AVCaptureTool {
                       standardError: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
     }
 
+    /// A movie of `seconds` of 320x240 30 fps H.264 (a keyframe every 15) with a 1 kHz tone in AAC,
+    /// made by the ffmpeg command in `folder`.
+    static func movie(in folder: URL, seconds: Int, name: String = "movie.mp4") throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=\(seconds)", "-f", "lavfi", "-i",
+                             "sine=frequency=1000:duration=\(seconds)", "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                             "-shortest", url.path]
+        try process.run()
+        process.waitUntilExit()
+        try XCTSkipUnless(process.terminationStatus == 0, "ffmpeg is needed")
+        return url
+    }
+
     /// A new empty folder for one test.
     static func folder(_ name: String) -> URL {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))")

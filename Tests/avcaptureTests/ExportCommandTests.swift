@@ -4,17 +4,7 @@ import Foundation
 /// `avcapture export IN OUT [--preset NAME] [--range START-END]`.
 final class ExportCommandTests: XCTestCase {
     /// A 3-second 320x240 movie with a tone, made by the ffmpeg command.
-    private func movie(in folder: URL) throws -> URL {
-        let url = folder.appendingPathComponent("source.mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=3", "-f", "lavfi", "-i", "sine=frequency=1000:duration=3",
-                             "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", url.path]
-        try process.run()
-        process.waitUntilExit()
-        try XCTSkipUnless(process.terminationStatus == 0, "ffmpeg is needed")
-        return url
-    }
+    private func movie(in folder: URL) throws -> URL { try AVCaptureTool.movie(in: folder, seconds: 3, name: "source.mp4") }
 
     private func probe(_ url: URL, _ entries: String) -> String {
         let process = Process()

@@ -3,18 +3,8 @@ import Foundation
 
 /// `avcapture play FILE [--rate R] [--pitch ALGORITHM] [--start S] [--volume V]`.
 final class PlayCommandTests: XCTestCase {
-    /// A 2-second 320x240 30 fps movie with a tone, made by the ffmpeg command.
-    private func movie(in folder: URL) throws -> URL {
-        let url = folder.appendingPathComponent("movie.mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-f", "lavfi", "-i", "sine=frequency=1000:duration=2",
-                             "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", url.path]
-        try process.run()
-        process.waitUntilExit()
-        try XCTSkipUnless(process.terminationStatus == 0, "ffmpeg is needed")
-        return url
-    }
+    /// A 2-second 320x240 movie with a tone, made by the ffmpeg command.
+    private func movie(in folder: URL) throws -> URL { try AVCaptureTool.movie(in: folder, seconds: 2, name: "movie.mp4") }
 
     /// The numbers of a "Played ... from A to B s in C s ...; N pictures" line.
     private func figures(_ text: String) -> (from: Double, to: Double, took: Double, pictures: Int)? {

@@ -18,4 +18,13 @@ public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
 
     /// The low-quality algorithm, named without the deprecation its public constant carries.
     package static let snapping = AVAudioTimePitchAlgorithm(rawValue: "LowQualityZeroLatency")
+
+    /// The rates the algorithm plays sound at (seed 000's table): 1 alone for an algorithm it does not list.
+    var rateRange: ClosedRange<Double> {
+        switch self {
+        case .timeDomain, .snapping: 0.5...2
+        case .spectral, .varispeed: (1.0 / 32)...32
+        default: 1...1
+        }
+    }
 }

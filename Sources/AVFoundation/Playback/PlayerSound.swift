@@ -44,12 +44,7 @@ final class PlayerSound: @unchecked Sendable {
 
     /// Whether an algorithm plays sound at a rate (seed 000's ranges).
     static func plays(rate: Double, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
-        guard rate > 0 else { return false }
-        switch algorithm {
-        case .timeDomain, .snapping: return (0.5...2).contains(rate)
-        case .spectral, .varispeed: return ((1.0 / 32)...32).contains(rate)
-        default: return rate == 1
-        }
+        rate > 0 && algorithm.rateRange.contains(rate)
     }
 
     func start() {

@@ -123,16 +123,7 @@ final class AudioMixing {
             }
         }
         let bytesPerFrame = channels * (isFloat ? 4 : 2)
-        let block = CMBlockBuffer(capacity: frames * bytesPerFrame)
-        block.length = frames * bytesPerFrame
-        mixed.withUnsafeBufferPointer { source in
-            if isFloat {
-                block.bytes.copyMemory(from: source.baseAddress!, byteCount: frames * bytesPerFrame)
-            } else {
-                let target = block.bytes.assumingMemoryBound(to: Int16.self)
-                for index in 0..<(frames * channels) { target[index] = Int16(max(-32768, min(32767, (source[index] * 32768).rounded()))) }
-            }
-        }
+        let block = mixed.withUnsafeBufferPointer { LinearPCM.block(from: $0, frames: frames, channels: channels, isFloat: isFloat) }
         let start = CMTime(value: CMTimeValue(position), timescale: Int32(rate))
         position += frames
         return LinearPCM.sampleBuffer(block, format: format, frames: frames, bytesPerFrame: bytesPerFrame, start: start, rate: Int32(rate))

@@ -56,12 +56,7 @@ final class ComposedReading {
     /// Refuses a scaled segment's rate outside the algorithm's range (seed 000's table).
     static func checkRate(of segment: AVCompositionTrackSegment, algorithm: AVAudioTimePitchAlgorithm) throws {
         let rate = segment.timeMapping.source.duration.seconds / segment.timeMapping.target.duration.seconds
-        let range: ClosedRange<Double> = switch algorithm {
-        case .timeDomain: 0.5...2
-        case .spectral, .varispeed: (1.0 / 32)...32
-        case .snapping: 0.5...2
-        default: 1...1
-        }
+        let range = algorithm.rateRange
         guard range.contains(rate) else {
             throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey:
                 "\(algorithm.rawValue) plays sound at \(range.lowerBound)x to \(range.upperBound)x, not the \(String(format: "%.3g", rate))x a scaled section asks for."])
@@ -224,16 +219,7 @@ final class ComposedReading {
     private func emit(_ s: Stretching, frames: Int, segment: AVCompositionTrackSegment) -> CMSampleBuffer? {
         let isFloat = (settings?[AVLinearPCMIsFloatKey] as? NSNumber)?.boolValue ?? (settings?[AVLinearPCMIsFloatKey] as? Bool) ?? false
         let bytesPerFrame = s.channels * (isFloat ? 4 : 2)
-        let block = CMBlockBuffer(capacity: frames * bytesPerFrame)
-        block.length = frames * bytesPerFrame
-        s.scratch.withUnsafeBufferPointer { source in
-            if isFloat {
-                block.bytes.copyMemory(from: source.baseAddress!, byteCount: frames * bytesPerFrame)
-            } else {
-                let target = block.bytes.assumingMemoryBound(to: Int16.self)
-                for index in 0..<(frames * s.channels) { target[index] = Int16(max(-32768, min(32767, (source[index] * 32768).rounded()))) }
-            }
-        }
+        let block = s.scratch.withUnsafeBufferPointer { LinearPCM.block(from: $0, frames: frames, channels: s.channels, isFloat: isFloat) }
         let start = segment.timeMapping.target.start + CMTime(value: CMTimeValue(s.made), timescale: Int32(s.rate))
         s.made += frames
         let format = soundFormats[s.rate] ?? LinearPCM.format(rate: Double(s.rate), channels: s.channels, isFloat: isFloat)

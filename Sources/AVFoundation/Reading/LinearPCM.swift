@@ -31,4 +31,18 @@ enum LinearPCM {
                              sampleSizeArray: &size, sampleBufferOut: &buffer)
         return buffer
     }
+
+    /// A block of `frames` interleaved frames made from float samples: as they are, or as 16-bit integers.
+    static func block(from samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int, isFloat: Bool) -> CMBlockBuffer {
+        let bytes = frames * channels * (isFloat ? 4 : 2)
+        let block = CMBlockBuffer(capacity: bytes)
+        block.length = bytes
+        if isFloat {
+            block.bytes.copyMemory(from: samples.baseAddress!, byteCount: bytes)
+        } else {
+            let target = block.bytes.assumingMemoryBound(to: Int16.self)
+            for index in 0..<(frames * channels) { target[index] = Int16(max(-32768, min(32767, (samples[index] * 32768).rounded()))) }
+        }
+        return block
+    }
 }
