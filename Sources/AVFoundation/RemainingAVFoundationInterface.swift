@@ -47,8 +47,9 @@
 
 // AVAsset, AVURLAsset, AVAssetTrack, AVAssetReader, AVAssetReaderTrackOutput, AVAssetReaderAudioMixOutput,
 //     AVMutableComposition, AVMutableAudioMix, AVAssetExportSession, AVPlayer, AVQueuePlayer, AVPlayerItem,
-//     AVPlayerItemVideoOutput, AVPlayerLooper: implemented. Still to come:
-// class AVPlayerLayer (no compositor on Linux), AVPlayerItemMetadataOutput,
+//     AVPlayerItemVideoOutput, AVPlayerLooper, AVPlayerLayer (its pictures handed to a drawer): implemented.
+//     Still to come:
+// class AVPlayerItemMetadataOutput,
 //     AVPlayerItemLegibleOutput, AVPlayerItemAccessLog/ErrorLog, AVPlayerInterstitialEventController
 // extension AVPlayer: audioOutputDeviceUniqueID,
 //     sourceClock, preventsDisplaySleepDuringVideoPlayback, seek(to date:) (files carry no dates: it does nothing)

@@ -87,6 +87,8 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         var pendingPrerolls: [Int: @Sendable (Bool) -> Void] = [:]
         var pendingSeeks: [@Sendable (Bool) -> Void] = []
         var sound: PlayerSound?
+        /// The outputs of the layers that show the player, which follow whatever item is current.
+        var layerOutputs: [AVPlayerItemVideoOutput] = []
         /// The rate and time the sound was last started for.
         var soundKey: (rate: Double, item: ObjectIdentifier?)?
     }
@@ -178,7 +180,12 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             state.soundKey = nil
         }
         notify([\AVPlayer.currentItem])
-        if let item = currentItem {
+        let item = currentItem
+        for output in state.withLock({ $0.layerOutputs }) {
+            output.detach()
+            if let item { output.attach(to: item) }
+        }
+        if let item {
             for output in item.outputs { output.attach(to: item) }
             prepare(item)
         }
@@ -381,7 +388,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         update(jumped: true)
         NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item)
         // Finished once every picture output has the picture at the new time.
-        let outputs = item.outputs
+        let outputs = renderingOutputs(of: item)
         DispatchQueue.global().async { [weak self] in
             for output in outputs { output.waitForMedia(timeout: 2) }
             guard let self else { return }
@@ -467,7 +474,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         plan.oldSound?.stop()
         plan.newSound?.start()
         if let item = plan.item {
-            for output in item.outputs { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, move: plan.move) }
+            for output in renderingOutputs(of: item) { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, move: plan.move) }
         }
         if plan.startedOrStopped || jumped { firePeriodicObservers(at: plan.time) }
         notify(changed)
@@ -479,6 +486,27 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         guard currentItem === item else { return }
         state.withLock { $0.soundKey = nil }
         update(jumped: false)
+    }
+
+    /// The outputs that take an item's media: its own and, while it is current, the layers'.
+    func renderingOutputs(of item: AVPlayerItem) -> [AVPlayerItemOutput] {
+        let layers = state.withLock { $0.items.first === item ? $0.layerOutputs : [] }
+        return item.outputs + layers
+    }
+
+    /// A layer began showing the player: its output follows the current item from now on.
+    func addLayerOutput(_ output: AVPlayerItemVideoOutput) {
+        let item = state.withLock { state -> AVPlayerItem? in
+            state.layerOutputs.append(output)
+            return state.items.first
+        }
+        if let item { outputAdded(output, to: item) }
+    }
+
+    /// A layer stopped showing the player.
+    func removeLayerOutput(_ output: AVPlayerItemVideoOutput) {
+        state.withLock { $0.layerOutputs.removeAll { $0 === output } }
+        output.detach()
     }
 
     /// An output was added to an item the player holds.

@@ -68,14 +68,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     }
 
     /// The clockwise quarter-turn rotation and mirroring that `transform` describes.
-    var displayRotation: (degrees: Int, mirrored: Bool) {
-        let t = transform
-        let mirrored = t.a * t.d - t.b * t.c < 0
-        // A mirrored transform is the mirror followed by a rotation: take the mirror off first.
-        let rotation = mirrored ? CGAffineTransform(scaleX: -1, y: 1).concatenating(t) : t
-        let degrees = Int((atan2(rotation.b, rotation.a) * 180 / .pi / 90).rounded()) * 90
-        return ((degrees % 360 + 360) % 360, mirrored)
-    }
+    var displayRotation: (degrees: Int, mirrored: Bool) { transform.quarterTurn }
 
     /// Whether samples come in real time, from a capture session; the writer then favours keeping up.
     open var expectsMediaDataInRealTime: Bool {
