@@ -7,6 +7,13 @@
       it (the capture time travels with each frame), whether it creeps (the median of the first
       and last tenth), and the server's CPU per frame from /proc.
 
+  bench_preview.py AVCAPTURE player [--seconds N]
+      `avcapture play MOVIE --preview` of a 1280x720 30 fps H.264 movie, watched by a headless
+      Chromium (frames drawn a second, due-to-canvas latency, the server's CPU per frame), then
+      the same movie turned into JPEG frames in real time by `ffmpeg -re ... -f mpjpeg` (decoding
+      and JPEG encoding, the same work without the page) read by one client: CPU per frame, each
+      process measured from outside, and the ratio.
+
   bench_preview.py AVCAPTURE peer --v4l2 /dev/videoN [--avdevice ID] [--seconds N]
       The same V4L2 camera at 1280x720 (30 fps, or the most the camera gives up to that) served by ustreamer (MJPEG over HTTP, one client
       reading /stream) and by `avcapture preview` (JPEG over a WebSocket, one client
@@ -19,6 +26,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -46,10 +54,10 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def start_preview(avcapture, arguments, rate=30):
-    process = subprocess.Popen([avcapture, "preview", "--port", "0", "--no-audio", "--quality", "80",
-                                "--format", f"1280x720@{rate}", "--size", "1280x720"] + arguments,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def start_preview(avcapture, arguments, rate=30, command=None):
+    command = command or [avcapture, "preview", "--port", "0", "--no-audio", "--quality", "80",
+                          "--format", f"1280x720@{rate}", "--size", "1280x720"] + arguments
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     said = []
     for line in process.stdout:
         said.append(line)
@@ -66,12 +74,12 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else float("nan")
 
 
-def browser(avcapture, seconds, device):
+def browser(avcapture, seconds, device, command=None, what="live view in Chromium, 1280x720 30 fps", start="capture"):
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
-    server, url = start_preview(avcapture, ["--device", device] if device else [])
+    server, url = start_preview(avcapture, ["--device", device] if device else [], command=command)
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900", "--disable-gpu"]:
@@ -98,13 +106,15 @@ def browser(avcapture, seconds, device):
     tenth = max(1, len(latencies) // 10)
     elapsed = wall1 - wall0
     encoded = state1 - state0
-    print(f"live view in Chromium, 1280x720 30 fps, {elapsed:.0f} s: {(drawn1 - drawn0) / elapsed:.1f} fps drawn, "
-          f"capture to canvas median {percentile(latencies, 0.5):.1f} ms, p95 {percentile(latencies, 0.95):.1f} ms, "
+    print(f"{what}, {elapsed:.0f} s: {(drawn1 - drawn0) / elapsed:.1f} fps drawn, "
+          f"{start} to canvas median {percentile(latencies, 0.5):.1f} ms, p95 {percentile(latencies, 0.95):.1f} ms, "
           f"max {max(latencies):.1f} ms; first tenth median {percentile(latencies[:tenth], 0.5):.1f} ms, "
           f"last tenth {percentile(latencies[-tenth:], 0.5):.1f} ms")
-    print(f"  server (avcapture preview, whole process): {(cpu1 - cpu0) / max(1, encoded) * 1000:.2f} ms CPU a frame encoded "
+    print(f"  server ({' '.join(os.path.basename(word) for word in (command or ['avcapture', 'preview'])[:2])}, whole process): "
+          f"{(cpu1 - cpu0) / max(1, encoded) * 1000:.2f} ms CPU a frame encoded "
           f"({encoded} frames, {(cpu1 - cpu0) / elapsed * 100:.0f}% of a core); resident memory {memory0:.1f} MB "
           f"after warm-up, {memory1:.1f} MB at the end")
+    return (cpu1 - cpu0) / max(1, encoded) * 1000
 
 
 def read_ustreamer(port, seconds, counts):
@@ -183,12 +193,47 @@ def peer(avcapture, seconds, v4l2, avdevice):
     print(f"  ratio, ours to ustreamer's CPU a frame: {ours[1] / theirs[1]:.2f}x")
 
 
+def read_mpjpeg(process, seconds, counts):
+    """Reads an MJPEG multipart stream from a process's standard output for `seconds`, counting its parts."""
+    end = time.time() + seconds
+    pending = b""
+    while time.time() < end:
+        chunk = process.stdout.read1(65536)
+        if not chunk:
+            break
+        pending += chunk
+        counts[0] += pending.count(b"Content-type: image/jpeg")
+        pending = pending[-64:]
+
+
+def player(avcapture, seconds):
+    folder = tempfile.mkdtemp(prefix="bench-player-")
+    movie = os.path.join(folder, "movie.mp4")
+    length = int(seconds) + 40
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=s=1280x720:r=30:d={length}",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-pix_fmt", "yuv420p", movie], check=True)
+    ours = browser(avcapture, seconds, None, command=[avcapture, "play", movie, "--preview", "--port", "0", "--quality", "80"],
+                   what="player page in Chromium, 1280x720 30 fps movie", start="due")
+    # The peer: decoding and JPEG encoding in real time, the frames read by one client.
+    ffmpeg = subprocess.Popen(["ffmpeg", "-v", "error", "-re", "-i", movie, "-an", "-c:v", "mjpeg", "-q:v", "5", "-f", "mpjpeg", "pipe:1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        fps, theirs = measure(ffmpeg, lambda s, c: read_mpjpeg(ffmpeg, s, c), seconds)
+    finally:
+        ffmpeg.terminate()
+        ffmpeg.wait(timeout=10)
+    print(f"  peer (ffmpeg -re ... -c:v mjpeg -q:v 5 -f mpjpeg, whole process): {fps:.1f} fps, {theirs:.2f} ms CPU a frame")
+    print(f"  ratio, ours to ffmpeg's CPU a frame: {ours / theirs:.2f}x")
+
+
 def main():
     avcapture, mode = sys.argv[1], sys.argv[2]
     option = lambda name, default=None: sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
     seconds = float(option("--seconds", 20))
     if mode == "browser":
         browser(avcapture, seconds, option("--device"))
+    elif mode == "player":
+        player(avcapture, seconds)
     elif mode == "peer":
         peer(avcapture, seconds, option("--v4l2", "/dev/video0"), option("--avdevice"))
     else:

@@ -52,7 +52,7 @@ enum ControlAnswer: Encodable, Sendable, Equatable {
 /// through `captureDevicePointConverted(fromLayerPoint:)`, zoom ramps, the torch and camera switch
 /// go through the device and the session. Thread-safe: controls run on the server's tasks and
 /// configure the session and device under their own locks.
-final class LiveViewControls: @unchecked Sendable {
+final class LiveViewControls: LiveViewContent, @unchecked Sendable {
     let session: AVCaptureSession
     let layer: AVCaptureVideoPreviewLayer
     let photoOutput: AVCapturePhotoOutput?
@@ -75,19 +75,25 @@ final class LiveViewControls: @unchecked Sendable {
     /// The camera the layer shows.
     var camera: AVCaptureDevice? { (layer.connection?.inputPorts.first?.input as? AVCaptureDeviceInput)?.device }
 
-    /// The names the page uses for the gravities.
-    static let gravities: [String: AVLayerVideoGravity] = [
-        "resizeAspect": .resizeAspect, "resizeAspectFill": .resizeAspectFill, "resize": .resize,
-    ]
+    /// The camera's page.
+    var page: String { LiveViewPage.camera }
+
+    /// Hands the preview layer's frames to `handler`.
+    func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue) {
+        layer.setPreviewFrameHandler(handler, queue: queue)
+    }
 
     /// The state the page shows.
-    func state(viewers: Int, framesSent: Int) -> LiveViewState {
+    func state(viewers: Int, framesSent: Int) -> any Encodable & Sendable { cameraState(viewers: viewers, framesSent: framesSent) }
+
+    /// The state the page shows, as its type.
+    func cameraState(viewers: Int, framesSent: Int) -> LiveViewState {
         let camera = self.camera
         let connection = layer.connection
         let level = audioOutput?.connections.first?.audioChannels.first?.averagePowerLevel
         return LiveViewState(
             width: Int(layer.bounds.width), height: Int(layer.bounds.height),
-            gravity: Self.gravities.first { $0.value == layer.videoGravity }?.key ?? "resizeAspect",
+            gravity: GravityName.name(of: layer.videoGravity),
             mirrored: connection?.isVideoMirrored ?? false, rotation: Double(connection?.videoRotationAngle ?? 0),
             camera: camera?.uniqueID ?? "",
             cameras: AVCaptureDevice.devices(for: .video).map { LiveViewState.Camera(uniqueID: $0.uniqueID, name: $0.localizedName) },
@@ -108,10 +114,9 @@ final class LiveViewControls: @unchecked Sendable {
         case "torch": return try torch(ControlRequest(body: body, allowed: ["on"]))
         case "zoom": return try zoom(ControlRequest(body: body, allowed: ["factor"]))
         case "gravity":
-            let request = try ControlRequest(body: body, allowed: ["gravity"])
-            let gravity = try request.string("gravity", oneOf: Self.gravities.keys.sorted())
-            layer.videoGravity = Self.gravities[gravity]!
-            return ["gravity": .string(gravity)]
+            let (name, gravity) = try GravityName.requested(ControlRequest(body: body, allowed: ["gravity"]))
+            layer.videoGravity = gravity
+            return ["gravity": .string(name)]
         case "mirror": return try mirror(ControlRequest(body: body, allowed: ["mirrored"]))
         case "camera": return try switchCamera(ControlRequest(body: body, allowed: ["uniqueID"]))
         case "photo":

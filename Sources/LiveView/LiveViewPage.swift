@@ -1,20 +1,49 @@
-/// The live view's page: one HTML document with its script, served at `/`.
+/// The live view's pages: one HTML document each, with its script, served at `/`.
 ///
-/// The page draws each frame message (see `FrameMessage`) on a canvas the size of the layer's
-/// bounds, placing it as the layer's gravity does (the picture centred for aspect fit); a click
-/// sends the layer point to `/api/focus`. It decodes one frame at a time and skips to the newest,
-/// so a slow browser never builds a backlog; it acknowledges every frame, drawn or skipped,
-/// and the server sends no more than two ahead of it. `window.liveView` holds what it measured (frames
-/// drawn, capture-to-canvas latencies in milliseconds) for tests and benchmarks.
+/// Both pages draw each frame message (see `FrameMessage`) on a canvas the size of the layer's
+/// bounds, placing it as the layer's gravity does (the picture centred for aspect fit). They decode
+/// one frame at a time and skip to the newest, so a slow browser never builds a backlog; they
+/// acknowledge every frame, drawn or skipped, and the server sends no more than two ahead.
+/// `window.liveView` holds what the page measured (frames drawn, latencies from capture, or from
+/// the moment a player's picture was due, to the canvas, in milliseconds) for tests and benchmarks.
 enum LiveViewPage {
-    static let html = #"""
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>avcapture live view</title>
-<style>
+    /// The camera's page: its controls, and a click focusing and exposing at that point.
+    static let camera = document(title: "avcapture live view", bar: cameraBar, script: cameraScript)
+
+    /// The player's page: play and pause (a click on the picture too), position, rate, time-pitch
+    /// algorithm, volume and gravity.
+    static let player = document(title: "avcapture player", bar: playerBar, script: playerScript)
+
+    private static func document(title: String, bar: String, script: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title)</title>
+        <style>
+        \(style)</style>
+        </head>
+        <body>
+        <div id="bar">
+        \(bar)  <span id="error"></span>
+          <span id="stats">connecting…</span>
+        </div>
+        <div id="stage"><canvas id="view" width="1280" height="720"></canvas></div>
+        <script>
+        "use strict";
+        \(common)
+        \(script)
+        fetch("/api/state" + query).then((r) => r.json()).then(applyState).catch(() => {});
+        connect();
+        </script>
+        </body>
+        </html>
+        """
+    }
+
+    private static let style = #"""
   body { margin: 0; background: #111; color: #ddd; font: 14px system-ui, sans-serif; }
   #bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 8px; background: #222; }
   #stage { display: flex; justify-content: center; padding: 8px; }
@@ -23,34 +52,17 @@ enum LiveViewPage {
   button.on { background: #a22; }
   #stats { margin-left: auto; font-variant-numeric: tabular-nums; }
   #error { color: #f77; }
-</style>
-</head>
-<body>
-<div id="bar">
-  <select id="camera" title="Camera"></select>
-  <select id="gravity" title="Video gravity">
-    <option value="resizeAspect">Aspect fit</option>
-    <option value="resizeAspectFill">Aspect fill</option>
-    <option value="resize">Stretch</option>
-  </select>
-  <label><input type="checkbox" id="mirror"> Mirror</label>
-  <button id="torch">Torch</button>
-  <label>Zoom <input type="range" id="zoom" min="1" max="1" step="0.1" value="1"></label>
-  <button id="photo">Photo</button>
-  <button id="record">Record</button>
-  <label>Audio <meter id="level" min="-80" max="0" value="-80"></meter></label>
-  <span id="error"></span>
-  <span id="stats">connecting…</span>
-</div>
-<div id="stage"><canvas id="view" width="1280" height="720"></canvas></div>
-<script>
-"use strict";
+"""#
+
+    /// What both pages do: controls, drawing frames, the socket, the figures shown. Each page
+    /// defines `applyState(state)`.
+    private static let common = #"""
 const token = new URLSearchParams(location.search).get("token");
 const query = token ? "?token=" + encodeURIComponent(token) : "";
 const canvas = document.getElementById("view");
 const context = canvas.getContext("2d");
 const $ = (id) => document.getElementById(id);
-const live = window.liveView = { frames: 0, latencies: [], lastNumber: 0, state: null, focus: null, errors: [], objects: [] };
+const live = window.liveView = { frames: 0, latencies: [], lastNumber: 0, state: null, focus: null, errors: [], objects: [], answers: [] };
 let pending = null, decoding = false, drawnInSecond = 0, fps = 0, focusMark = null;
 
 function percentile(values, p) {
@@ -66,26 +78,6 @@ async function control(name, body) {
   $("error").textContent = response.ok ? "" : (answer.error || response.statusText);
   if (!response.ok) live.errors.push(answer.error);
   return answer;
-}
-
-function applyState(state) {
-  live.state = state;
-  if (canvas.width !== state.width || canvas.height !== state.height) { canvas.width = state.width; canvas.height = state.height; }
-  $("gravity").value = state.gravity;
-  $("mirror").checked = state.mirrored;
-  $("torch").disabled = !state.hasTorch;
-  $("torch").classList.toggle("on", state.torch);
-  $("zoom").min = state.minZoom; $("zoom").max = state.maxZoom;
-  if (document.activeElement !== $("zoom")) $("zoom").value = state.zoom;
-  $("photo").disabled = !state.canTakePhotos;
-  $("record").disabled = !state.canRecord;
-  $("record").classList.toggle("on", state.recording);
-  $("level").value = state.audioLevel ?? -80;
-  const select = $("camera");
-  if (select.options.length !== state.cameras.length) {
-    select.replaceChildren(...state.cameras.map((c) => new Option(c.name, c.uniqueID)));
-  }
-  select.value = state.camera;
 }
 
 async function draw(message) {
@@ -152,6 +144,44 @@ setInterval(() => {
     percentile(recent, 0.95).toFixed(0) + " ms)" + (live.state ? " · " + live.state.viewers + " viewer(s)" : "");
 }, 1000);
 
+"""#
+
+    private static let cameraBar = #"""
+  <select id="camera" title="Camera"></select>
+  <select id="gravity" title="Video gravity">
+    <option value="resizeAspect">Aspect fit</option>
+    <option value="resizeAspectFill">Aspect fill</option>
+    <option value="resize">Stretch</option>
+  </select>
+  <label><input type="checkbox" id="mirror"> Mirror</label>
+  <button id="torch">Torch</button>
+  <label>Zoom <input type="range" id="zoom" min="1" max="1" step="0.1" value="1"></label>
+  <button id="photo">Photo</button>
+  <button id="record">Record</button>
+  <label>Audio <meter id="level" min="-80" max="0" value="-80"></meter></label>
+"""#
+
+    private static let cameraScript = #"""
+function applyState(state) {
+  live.state = state;
+  if (canvas.width !== state.width || canvas.height !== state.height) { canvas.width = state.width; canvas.height = state.height; }
+  $("gravity").value = state.gravity;
+  $("mirror").checked = state.mirrored;
+  $("torch").disabled = !state.hasTorch;
+  $("torch").classList.toggle("on", state.torch);
+  $("zoom").min = state.minZoom; $("zoom").max = state.maxZoom;
+  if (document.activeElement !== $("zoom")) $("zoom").value = state.zoom;
+  $("photo").disabled = !state.canTakePhotos;
+  $("record").disabled = !state.canRecord;
+  $("record").classList.toggle("on", state.recording);
+  $("level").value = state.audioLevel ?? -80;
+  const select = $("camera");
+  if (select.options.length !== state.cameras.length) {
+    select.replaceChildren(...state.cameras.map((c) => new Option(c.name, c.uniqueID)));
+  }
+  select.value = state.camera;
+}
+
 canvas.addEventListener("click", async (event) => {
   const rect = canvas.getBoundingClientRect();
   const x = (event.clientX - rect.left) * canvas.width / rect.width;
@@ -166,10 +196,72 @@ $("zoom").onchange = () => control("zoom", { factor: Number($("zoom").value) });
 $("camera").onchange = () => control("camera", { uniqueID: $("camera").value });
 $("photo").onclick = async () => { const answer = await control("photo"); if (answer.file) $("error").textContent = "saved " + answer.file; };
 $("record").onclick = () => control("record", { recording: !$("record").classList.contains("on") });
-fetch("/api/state" + query).then((r) => r.json()).then(applyState).catch(() => {});
-connect();
-</script>
-</body>
-</html>
+"""#
+
+    private static let playerBar = #"""
+  <button id="play">Play</button>
+  <input type="range" id="position" min="0" max="0" step="0.01" value="0" title="Position">
+  <span id="time">0:00.0 / 0:00.0</span>
+  <label>Rate <select id="rate">
+    <option value="-2">−2×</option><option value="-1">−1×</option><option value="-0.5">−0.5×</option>
+    <option value="0.25">0.25×</option><option value="0.5">0.5×</option><option value="1">1×</option>
+    <option value="1.5">1.5×</option><option value="2">2×</option><option value="4">4×</option>
+  </select></label>
+  <label>Pitch <select id="pitch">
+    <option value="spectral">Spectral</option><option value="timeDomain">Time domain</option>
+    <option value="varispeed">Varispeed</option><option value="lowQualityZeroLatency">Low quality</option>
+  </select></label>
+  <label>Volume <input type="range" id="volume" min="0" max="1" step="0.05" value="1"></label>
+  <label><input type="checkbox" id="muted"> Mute</label>
+  <select id="gravity" title="Video gravity">
+    <option value="resizeAspect">Aspect fit</option>
+    <option value="resizeAspectFill">Aspect fill</option>
+    <option value="resize">Stretch</option>
+  </select>
+  <span id="title"></span>
+"""#
+
+    private static let playerScript = #"""
+function clock(seconds) {
+  if (!isFinite(seconds)) return "–";
+  const minutes = Math.floor(seconds / 60);
+  return minutes + ":" + (seconds - minutes * 60).toFixed(1).padStart(4, "0");
+}
+
+function applyState(state) {
+  live.state = state;
+  if (canvas.width !== state.width || canvas.height !== state.height) { canvas.width = state.width; canvas.height = state.height; }
+  $("title").textContent = state.title + (state.error ? " — " + state.error : "");
+  $("play").textContent = state.playing ? "Pause" : "Play";
+  $("play").classList.toggle("on", state.playing);
+  $("position").max = state.duration;
+  if (document.activeElement !== $("position")) $("position").value = state.time;
+  $("time").textContent = clock(state.time) + " / " + clock(state.duration);
+  if (document.activeElement !== $("rate")) $("rate").value = String(state.defaultRate);
+  $("pitch").value = state.pitch;
+  if (document.activeElement !== $("volume")) $("volume").value = state.volume;
+  $("muted").checked = state.muted;
+  $("gravity").value = state.gravity;
+}
+
+// Each control answers; the page then shows the player's state as it is now.
+async function act(name, body) {
+  const answer = await control(name, body);
+  live.answers.push({ name, answer });
+  fetch("/api/state" + query).then((r) => r.json()).then(applyState).catch(() => {});
+  return answer;
+}
+
+const toggle = () => act(live.state && live.state.playing ? "pause" : "play");
+canvas.addEventListener("click", toggle);
+$("play").onclick = toggle;
+$("position").onchange = () => act("seek", { time: Number($("position").value) });
+$("rate").onchange = () => act("rate", { rate: Number($("rate").value) });
+$("pitch").onchange = () => act("pitch", { algorithm: $("pitch").value });
+$("volume").onchange = () => act("volume", { volume: Number($("volume").value) });
+$("muted").onchange = () => act("mute", { muted: $("muted").checked });
+$("gravity").onchange = () => act("gravity", { gravity: $("gravity").value });
+// Paused, no frames come with the state: ask for it.
+setInterval(() => { if (!live.state || !live.state.playing) fetch("/api/state" + query).then((r) => r.json()).then(applyState).catch(() => {}); }, 1000);
 """#
 }

@@ -36,18 +36,19 @@ public struct LiveViewConfiguration: Sendable {
     }
 }
 
-/// Serves a preview layer's frames and the session's controls to a page in any browser.
+/// Serves a layer's frames and its controls to a page in any browser: a camera's preview layer
+/// and its session, or a player layer and its player.
 ///
 /// The page is a client of the layer: frames are the layer's (turned, mirrored and scaled for its
 /// bounds and gravity), encoded once as JPEG with libjpeg-turbo and sent over a WebSocket to every
-/// viewer, newest only; clicks come back as layer points and become points of interest through
-/// `captureDevicePointConverted(fromLayerPoint:)`. HTTP and WebSocket are Hummingbird's.
-/// Thread-safe.
+/// viewer, newest only; on a camera's page, clicks come back as layer points and become points of
+/// interest through `captureDevicePointConverted(fromLayerPoint:)`. HTTP and WebSocket are
+/// Hummingbird's. Thread-safe.
 public final class LiveViewServer: Sendable {
     /// The token requests must carry, or nil when none is needed.
     public let accessToken: String?
     private let configuration: LiveViewConfiguration
-    private let controls: LiveViewControls
+    private let controls: any LiveViewContent
     private let fanout: ViewerFanout
     private let overlay: MetadataOverlay?
     private let listening = LockedValue<Int?>(nil)
@@ -58,26 +59,42 @@ public final class LiveViewServer: Sendable {
     public init(session: AVCaptureSession, previewLayer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput? = nil,
                 movieOutput: AVCaptureMovieFileOutput? = nil, audioOutput: AVCaptureAudioDataOutput? = nil,
                 metadataOutput: AVCaptureMetadataOutput? = nil, configuration: LiveViewConfiguration = LiveViewConfiguration()) {
-        self.configuration = configuration
         overlay = metadataOutput.map { MetadataOverlay(output: $0, layer: previewLayer) }
-        accessToken = configuration.accessToken ?? (configuration.isLoopback ? nil : Self.newToken())
-        controls = LiveViewControls(session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
-                                    audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
-        let encoder = FrameMessageEncoder(quality: Int32(max(1, min(100, configuration.jpegQuality))))
+        let controls = LiveViewControls(session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
+                                        audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
+        (self.configuration, self.controls, accessToken) = (configuration, controls, Self.token(for: configuration))
+        fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
+    }
+
+    /// Creates a server for a player shown by `playerLayer`: its page plays, pauses, seeks and
+    /// sets the rate, time-pitch algorithm, volume and gravity; `title` names the movie on it.
+    public init(player: AVPlayer, playerLayer: AVPlayerLayer, title: String, configuration: LiveViewConfiguration = LiveViewConfiguration()) {
+        overlay = nil
+        let controls = PlayerViewControls(player: player, layer: playerLayer, title: title)
+        (self.configuration, self.controls, accessToken) = (configuration, controls, Self.token(for: configuration))
+        fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
+    }
+
+    private static func token(for configuration: LiveViewConfiguration) -> String? {
+        configuration.accessToken ?? (configuration.isLoopback ? nil : newToken())
+    }
+
+    /// A fanout of the content's frames, which the layer draws and the encoder encodes only while someone watches.
+    private static func fanout(showing content: any LiveViewContent, quality: Int) -> ViewerFanout {
+        let encoder = FrameMessageEncoder(quality: Int32(max(1, min(100, quality))))
         let encoding = DispatchQueue(label: "LiveViewServer.encoding")
-        fanout = ViewerFanout()
-        // The layer draws and the encoder encodes only while someone watches.
-        let fanout = self.fanout
-        fanout.setActivityHandler { [weak previewLayer] active in
-            guard let previewLayer else { return }
-            if active {
-                previewLayer.setPreviewFrameHandler({ frame in
-                    if let message = encoder.message(for: frame) { fanout.publish(message) }
-                }, queue: encoding)
-            } else {
-                previewLayer.setPreviewFrameHandler(nil)
+        let fanout = ViewerFanout()
+        fanout.setActivityHandler { [weak content, weak fanout] active in
+            guard let content, let fanout else { return }
+            guard active else {
+                content.setFrameHandler(nil, queue: encoding)
+                return
             }
+            content.setFrameHandler({ (frame: CVPixelBuffer) in
+                if let message = encoder.message(for: frame) { fanout.publish(message) }
+            }, queue: encoding)
         }
+        return fanout
     }
 
     /// The port the server listens on, once it does.
@@ -126,7 +143,7 @@ public final class LiveViewServer: Sendable {
         let controls = self.controls, fanout = self.fanout, overlay = self.overlay
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: LiveViewPage.html)))
+                     body: .init(byteBuffer: ByteBuffer(string: controls.page)))
         }
         router.get("/api/state") { _, _ in
             try Self.json(controls.state(viewers: fanout.viewerCount, framesSent: fanout.frameCount))

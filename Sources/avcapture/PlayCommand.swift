@@ -1,6 +1,7 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import LiveView
 
 /// `avcapture play`: plays a movie through AVPlayer, its sound to the sound server.
 struct Play: ParsableCommand {
@@ -12,7 +13,8 @@ struct Play: ParsableCommand {
             Rubber Band), timeDomain (0.5x to 2x, pitch kept, SoundTouch), varispeed (1/32x to 32x, pitch follows \
             the speed) or lowQualityZeroLatency (snaps to 0.5, 0.667, 0.8, 1, 1.25, 1.5 or 2). Outside an \
             algorithm's range, and backwards, the sound is silent. With no sound server the movie plays silently \
-            on the host clock. Ctrl-C stops.
+            on the host clock. Ctrl-C stops. With --preview, the pictures are shown on a page in any browser, which \
+            plays, pauses, seeks and sets the rate, pitch algorithm, volume and gravity; it serves until Ctrl-C or --seconds.
             """)
 
     @Argument(help: "The movie to play.") var file: String
@@ -20,6 +22,9 @@ struct Play: ParsableCommand {
     @Option(help: "How sound is played at other rates: spectral, timeDomain, varispeed or lowQualityZeroLatency.") var pitch = "spectral"
     @Option(help: "Where to start, in seconds.") var start: Double?
     @Option(help: "The volume, from 0 to 1.") var volume: Float = 1
+    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).") var seconds: Double?
+    @Flag(help: "Show the pictures on a page in a browser: open the printed address.") var preview = false
+    @OptionGroup var view: LiveViewOptions
 
     static let algorithms: [String: AVAudioTimePitchAlgorithm] = [
         "spectral": .spectral, "timedomain": .timeDomain, "varispeed": .varispeed, "lowqualityzerolatency": .snapping,
@@ -32,6 +37,8 @@ struct Play: ParsableCommand {
         }
         if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start is a time in seconds, not \(start).") }
         guard volume >= 0, volume <= 1 else { throw ValidationError("--volume is from 0 to 1, not \(volume).") }
+        if let seconds, !(seconds > 0 && seconds.isFinite) { throw ValidationError("--seconds is a time in seconds, not \(seconds).") }
+        try view.check()
     }
 
     func run() throws {
@@ -40,7 +47,7 @@ struct Play: ParsableCommand {
         let item = AVPlayerItem(url: url)
         item.audioTimePitchAlgorithm = Self.algorithms[pitch.lowercased()]!
         let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
-        item.add(output)
+        if !preview { item.add(output) }
         let player = AVPlayer(playerItem: item)
         player.volume = volume
 
@@ -56,6 +63,7 @@ struct Play: ParsableCommand {
         let seeked = DispatchSemaphore(value: 0)
         player.seek(to: CMTime(seconds: startTime, preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero) { _ in seeked.signal() }
         seeked.wait()
+        if preview { return try show(player, item: item, startTime: startTime) }
 
         let ended = DispatchSemaphore(value: 0)
         let endObserver = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in ended.signal() }
@@ -71,7 +79,8 @@ struct Play: ParsableCommand {
         var pictures = 0
         let terminal = isatty(STDERR_FILENO) != 0
         var lastLine = Date.distantPast
-        while ended.wait(timeout: .now() + .milliseconds(16)) == .timedOut {
+        let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
+        while ended.wait(timeout: .now() + .milliseconds(16)) == .timedOut, Date() < deadline {
             let now = output.itemTime(forHostTime: CACurrentMediaTime())
             if output.hasNewPixelBuffer(forItemTime: now), output.copyPixelBuffer(forItemTime: now, itemTimeForDisplay: nil) != nil { pictures += 1 }
             if terminal, Date().timeIntervalSince(lastLine) > 0.25 {
@@ -96,5 +105,24 @@ struct Play: ParsableCommand {
         print(String(format: "Played %@ from %.2f to %.2f s in %.2f s at %gx; %d pictures; sound %@.",
                      file, startTime, finished, Date().timeIntervalSince(began), rate, pictures, sound))
     }
-}
 
+    /// Plays on the live view's page through an AVPlayerLayer until Ctrl-C or `--seconds`.
+    private func show(_ player: AVPlayer, item: AVPlayerItem, startTime: Double) throws {
+        let layer = AVPlayerLayer(player: player)
+        layer.videoGravity = try view.videoGravity()
+        // The picture as the track's preferred transform shows it, unless --size says otherwise.
+        var natural = CGSize(width: 640, height: 360)
+        if let track = item.asset.tracks(withMediaType: .video).first {
+            let shown = CGRect(origin: .zero, size: track.naturalSize).applying(track.preferredTransform)
+            natural = CGSize(width: abs(shown.width), height: abs(shown.height))
+        }
+        layer.frame = CGRect(origin: .zero, size: try view.layerSize(default: natural))
+        let server = LiveViewServer(player: player, playerLayer: layer, title: URL(fileURLWithPath: file).lastPathComponent,
+                                    configuration: view.configuration())
+        say(String(format: "Playing %@ from %.2f s at %gx.", file, startTime, rate))
+        player.rate = rate
+        try LiveViewOptions.runBlocking { [seconds] in try await LiveViewOptions.serve(server, seconds: seconds) }
+        player.pause()
+        withExtendedLifetime(layer) {}
+    }
+}

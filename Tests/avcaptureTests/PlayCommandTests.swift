@@ -54,4 +54,59 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertTrue(bad.standardError.contains("cannot be played"), bad.output)
         XCTAssertEqual(bad.standardError.split(separator: "\n").count, 1, "one line: \(bad.output)")
     }
+
+    /// `play --preview`'s page driven by Debian's chromium through chromium-driver (Tests/Browser/player_page.py).
+    func testThePlayersPageShowsItsPicturesAndItsControlsWorkInARealBrowser() throws {
+        let parts = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
+        let missing = parts.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+        if ProcessInfo.processInfo.environment["CI"] == nil {
+            try XCTSkipUnless(missing.isEmpty, "the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps.sh --with-servers)")
+        }
+        XCTAssertEqual(missing, [], "install chromium, chromium-driver and python3-selenium")
+        let executable = try XCTUnwrap(AVCaptureTool.executable)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Browser/player_page.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, executable.path, "--seconds", "3"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, complaints)
+        let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: printed) as? [String: Any], String(decoding: printed, as: UTF8.self) + complaints)
+        XCTAssertEqual(results["screenshotsDiffer"] as? Bool, true, "the pictures move: two screenshots differ")
+        XCTAssertEqual(results["fps"] as? Double ?? 0, 30, accuracy: 4, "a 30 fps movie drawn at its rate: \(results)")
+        XCTAssertLessThan(results["latencyP95"] as? Double ?? .infinity, 100, "due to canvas at the 95th percentile, ms: \(results)")
+        XCTAssertEqual(results["canvas"] as? [Int], [640, 360], "the layer's bounds: the movie's own size")
+        XCTAssertEqual((results["pausedState"] as? [String: Any])?["playing"] as? Bool, false, "a click on the picture paused: \(results)")
+        XCTAssertEqual(results["framesWhilePaused"] as? Int, 0, "paused, no new pictures")
+        let colour = try XCTUnwrap(results["colourAtFive"] as? [Int], "\(results)")
+        XCTAssertTrue(colour[2] > 200 && colour[0] < 60 && colour[1] < 60, "the slider seeked to 5 s, where the movie is blue: \(colour)")
+        XCTAssertEqual(results["timeAfterSeek"] as? Double, 5, "an exact seek")
+        XCTAssertEqual(results["rateMeasured"] as? Double ?? 0, 2, accuracy: 0.15, "the page's rate 2: two seconds of movie a second")
+        XCTAssertEqual(results["badTokenRefused"] as? Bool, true, "a wrong token is refused")
+        XCTAssertEqual((results["pageErrors"] as? [Any])?.count, 0, "the page met no errors: \(results)")
+    }
+
+    func testPlaysForTheSecondsAskedAndRefusesBadPreviewOptions() throws {
+        let url = try movie(in: AVCaptureTool.folder("play-seconds"))
+        let short = try AVCaptureTool.run(["play", url.path, "--seconds", "0.5"])
+        XCTAssertEqual(short.status, 0, short.output)
+        let played = try XCTUnwrap(figures(short.standardOutput), short.output)
+        XCTAssertEqual(played.to, 0.5, accuracy: 0.1, "stopped after half a second")
+        let served = try AVCaptureTool.run(["play", url.path, "--preview", "--port", "0", "--seconds", "1"])
+        XCTAssertEqual(served.status, 0, served.output)
+        XCTAssertTrue(served.standardOutput.contains("Open http://127.0.0.1:"), served.output)
+        XCTAssertTrue(served.standardOutput.contains("frames sent"), served.output)
+        for (arguments, words) in [(["--gravity", "sideways"], "--gravity is fit, fill or stretch"), (["--size", "huge"], "--size is WIDTHxHEIGHT"),
+                                   (["--seconds", "-1"], "--seconds")] {
+            let result = try AVCaptureTool.run(["play", url.path, "--preview"] + arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.standardError.contains(words), "\(arguments): \(result.output)")
+        }
+    }
 }

@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Drives `avcapture play --preview`'s page in a real headless Chromium and prints what it saw as JSON.
+
+Usage: player_page.py AVCAPTURE [--seconds N]
+
+Makes a 10-second 640x360 30 fps movie with ffmpeg (testsrc2, all blue from 4 s to 6 s); serves
+it with `avcapture play --preview` on a free port with a token; opens the page with Debian's
+chromium and chromium-driver (through python3-selenium); takes two screenshots while it plays;
+measures frames drawn per second and due-to-canvas latency as the page measures it; clicks the
+picture to pause; moves the position slider to 5 s and reads the colour in the middle of the
+canvas; sets the rate to 2 with the page's control and plays again; opens the page with a wrong
+token. The caller checks the results.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_view_page import state, wait_for  # noqa: E402
+
+
+def centre_colour(driver):
+    """The red, green and blue of the canvas's middle pixel."""
+    return driver.execute_script(
+        "const canvas = document.getElementById('view'); const context = canvas.getContext('2d');"
+        "return Array.from(context.getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data.slice(0, 3));")
+
+
+def main():
+    avcapture = sys.argv[1]
+    seconds = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys.argv else 3
+    token = "player-test-token"
+    folder = tempfile.mkdtemp(prefix="player-browser-")
+    movie = os.path.join(folder, "movie.mp4")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=s=640x360:r=30:d=10,drawbox=x=0:y=0:w=640:h=360:color=blue:t=fill:enable='between(t,4,6)'",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", movie], check=True)
+    server = subprocess.Popen(
+        [avcapture, "play", movie, "--preview", "--port", "0", "--token", token, "--seconds", str(seconds + 60)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = None
+    for line in server.stdout:
+        match = re.search(r"Open (http://\S+)", line)
+        if match:
+            url = match.group(1)
+            break
+    if url is None:
+        server.kill()
+        print(json.dumps({"error": "avcapture play --preview printed no address"}))
+        return 1
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,800",
+                     "--disable-gpu", "--mute-audio"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    results = {}
+    try:
+        driver.set_script_timeout(20)
+        driver.get(url)
+        wait_for(driver, "window.liveView && window.liveView.frames >= 15")
+        first = driver.get_screenshot_as_png()
+        time.sleep(0.5)
+        second = driver.get_screenshot_as_png()
+        results["screenshotsDiffer"] = first != second
+        start_frames = driver.execute_script("return window.liveView.frames")
+        start_latencies = driver.execute_script("return window.liveView.latencies.length")
+        time.sleep(seconds)
+        frames = driver.execute_script("return window.liveView.frames")
+        latencies = sorted(driver.execute_script(f"return window.liveView.latencies.slice({start_latencies})"))
+        results["fps"] = (frames - start_frames) / seconds
+        results["latencyMedian"] = latencies[len(latencies) // 2]
+        results["latencyP95"] = latencies[min(len(latencies) - 1, int(len(latencies) * 0.95))]
+        results["canvas"] = driver.execute_script("const c = document.getElementById('view'); return [c.width, c.height];")
+
+        # A click on the picture pauses; the pictures stop.
+        driver.find_element(By.ID, "view").click()
+        wait_for(driver, "window.liveView.state && window.liveView.state.playing === false")
+        results["pausedState"] = state(driver, token)
+        paused_frames = driver.execute_script("return window.liveView.frames")
+        time.sleep(1)
+        results["framesWhilePaused"] = driver.execute_script("return window.liveView.frames") - paused_frames
+
+        # The position slider seeks: at 5 s the movie is all blue.
+        driver.execute_script("const p = document.getElementById('position'); p.value = 5; p.dispatchEvent(new Event('change'));")
+        wait_for(driver, "window.liveView.answers.some(a => a.name === 'seek')")
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            results["colourAtFive"] = centre_colour(driver)
+            if results["colourAtFive"][2] > 200:
+                break
+            time.sleep(0.1)
+        results["seekAnswer"] = driver.execute_script("return window.liveView.answers.find(a => a.name === 'seek').answer")
+        results["timeAfterSeek"] = state(driver, token)["time"]
+
+        # Rate 2 from the page, then play: the movie's time moves twice as fast as the wall clock.
+        Select(driver.find_element(By.ID, "rate")).select_by_value("2")
+        wait_for(driver, "window.liveView.answers.some(a => a.name === 'rate')")
+        driver.find_element(By.ID, "play").click()
+        wait_for(driver, "window.liveView.state && window.liveView.state.playing === true")
+        before, at = state(driver, token)["time"], time.time()
+        time.sleep(1)
+        after, then = state(driver, token)["time"], time.time()
+        results["rateMeasured"] = (after - before) / (then - at)
+        results["playingState"] = state(driver, token)
+        results["pageErrors"] = driver.execute_script("return window.liveView.errors")
+        driver.get(url.replace(token, "wrong-token"))
+        results["badTokenRefused"] = "access token" in driver.find_element(By.TAG_NAME, "body").text
+    finally:
+        driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
