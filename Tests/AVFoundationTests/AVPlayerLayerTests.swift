@@ -93,6 +93,10 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let filled = try XCTUnwrap(waitForFrame(&frames))
         XCTAssertEqual([CVPixelBufferGetWidth(filled), CVPixelBufferGetHeight(filled)], [640, 640])
         XCTAssertTrue(Self.isRed(Self.colour(filled, x: 200, y: 320)) && Self.isBlue(Self.colour(filled, x: 440, y: 320)))
+
+        // Other attributes: the displayed picture in the format they ask for.
+        layer.pixelBufferAttributes = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        XCTAssertTrue(waitUntil { layer.displayedPixelBuffer().map(CVPixelBufferGetPixelFormatType) == kCVPixelFormatType_32BGRA })
         observation.invalidate()
     }
 

@@ -74,7 +74,7 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
 
     private func startRefreshing() {
         refresh.setEventHandler { [weak self] in self?.takePicture() }
-        refresh.schedule(deadline: .now(), repeating: Self.refreshInterval, leeway: .milliseconds(2))
+        refresh.schedule(deadline: .distantFuture)
         refresh.activate()
     }
 
@@ -93,6 +93,12 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
             }
             if let old, let oldOutput { old.removeLayerOutput(oldOutput) }
             if let newValue { follow(newValue) }
+            // Refreshes only while there is a player to show.
+            if newValue != nil {
+                refresh.schedule(deadline: .now(), repeating: Self.refreshInterval, leeway: .milliseconds(2))
+            } else {
+                refresh.schedule(deadline: .distantFuture)
+            }
             _observations.didChange([\AVPlayerLayer.player, \AVPlayerLayer.isReadyForDisplay, \AVPlayerLayer.videoRect])
         }
     }
