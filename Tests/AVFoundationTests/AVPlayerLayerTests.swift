@@ -47,9 +47,15 @@ final class AVPlayerLayerTests: CaptureTestCase {
         XCTAssertEqual(layer.videoGravity, .resizeAspect)
         layer.frame = CGRect(x: 0, y: 0, width: 640, height: 640)
         let ready = Recorder<Bool>()
-        let observation = layer.observe(\.isReadyForDisplay, options: [.new]) { _, change in change.newValue.map(ready.append) }
+        let seenWhenReady = Recorder<Int>()
+        let observation = layer.observe(\.isReadyForDisplay, options: [.new]) { layer, change in
+            change.newValue.map(ready.append)
+            // The picture is there for an observer to take at once.
+            if change.newValue == true, let picture = layer.displayedPixelBuffer() { seenWhenReady.append(CVPixelBufferGetWidth(picture)) }
+        }
         XCTAssertTrue(waitUntil { layer.isReadyForDisplay }, "the first picture, while paused")
         XCTAssertEqual(ready.values, [true], "readiness is observable")
+        XCTAssertEqual(seenWhenReady.values, [320], "the observer took the displayed picture")
         XCTAssertEqual(layer.videoRect, CGRect(x: 0, y: 80, width: 640, height: 480), "aspect fit, centred")
         let displayed = try XCTUnwrap(layer.displayedPixelBuffer())
         XCTAssertEqual(CVPixelBufferGetPixelFormatType(displayed), kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "the player's own '420v'")

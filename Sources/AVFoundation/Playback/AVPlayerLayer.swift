@@ -158,8 +158,8 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
 
     /// The picture the layer displays now, in the format of `pixelBufferAttributes`; nil before the first.
     open func displayedPixelBuffer() -> CVPixelBuffer? {
-        rendering.sync { takePicture() }
-        return state.withLock { $0.displayed }
+        // As of the last refresh: safe to ask from an observer of `isReadyForDisplay`, which runs on the layer's queue.
+        state.withLock { $0.displayed }
     }
 
     // MARK: Frames for drawing (Linux)
