@@ -11,7 +11,6 @@ at the layer point (200, 400); turns the torch on with the page's button; and op
 a wrong token. The caller checks the results.
 """
 import json
-import os
 import re
 import subprocess
 import sys
@@ -81,40 +80,61 @@ def state(driver, token):
         f"fetch('/api/state?token={token}').then(r => r.json()).then(done).catch(e => done(String(e)));")
 
 
+def start_server(command):
+    """Starts an avcapture command that serves a page; returns the process and the address it printed, or None."""
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in server.stdout:
+        match = re.search(r"Open (http://\S+)", line)
+        if match:
+            return server, match.group(1)
+    server.kill()
+    return server, None
+
+
+def headless_chromium(window):
+    """Debian's chromium, headless, through chromium-driver, in a window of `window` ("W,H")."""
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={window}",
+                     "--disable-gpu", "--mute-audio"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def screenshots_differ(driver):
+    """Whether two screenshots half a second apart differ: the picture moves."""
+    first = driver.get_screenshot_as_png()
+    time.sleep(0.5)
+    return first != driver.get_screenshot_as_png()
+
+
+def stop(driver, server):
+    """Quits the browser and stops the server."""
+    driver.quit()
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 def main():
     avcapture = sys.argv[1]
     seconds = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys.argv else 5
     token = "browser-test-token"
     saves = tempfile.mkdtemp(prefix="liveview-browser-")
-    server = subprocess.Popen(
-        [avcapture, "preview", "--port", "0", "--size", "800x800", "--gravity", "fill", "--token", token,
-         "--save-to", saves, "--seconds", str(seconds + 60)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = None
-    for line in server.stdout:
-        match = re.search(r"Open (http://\S+)", line)
-        if match:
-            url = match.group(1)
-            break
+    server, url = start_server([avcapture, "preview", "--port", "0", "--size", "800x800", "--gravity", "fill", "--token", token,
+                                "--save-to", saves, "--seconds", str(seconds + 60)])
     if url is None:
-        server.kill()
         print(json.dumps({"error": "avcapture preview printed no address"}))
         return 1
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,1000",
-                     "--disable-gpu", "--mute-audio"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless_chromium("1000,1000")
     results = {}
     try:
         driver.set_script_timeout(20)
         driver.get(url)
         wait_for(driver, "window.liveView && window.liveView.frames >= 30")
-        first = driver.get_screenshot_as_png()
-        time.sleep(0.5)
-        second = driver.get_screenshot_as_png()
-        results["screenshotsDiffer"] = first != second
+        results["screenshotsDiffer"] = screenshots_differ(driver)
         # The 1280x720 scene, aspect-filled into the 800x800 layer.
         probes = counter_probes(1280, 720, 800, 800)
         counters = []
@@ -149,12 +169,7 @@ def main():
         driver.get(url.replace(token, "wrong-token"))
         results["badTokenRefused"] = "access token" in driver.find_element(By.TAG_NAME, "body").text
     finally:
-        driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(driver, server)
     print(json.dumps(results))
     return 0
 

@@ -13,20 +13,16 @@ token. The caller checks the results.
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_view_page import state, wait_for  # noqa: E402
+from live_view_page import headless_chromium, screenshots_differ, start_server, state, stop, wait_for  # noqa: E402
 
 
 def centre_colour(driver):
@@ -45,34 +41,17 @@ def main():
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
                     "testsrc2=s=640x360:r=30:d=10,drawbox=x=0:y=0:w=640:h=360:color=blue:t=fill:enable='between(t,4,6)'",
                     "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", movie], check=True)
-    server = subprocess.Popen(
-        [avcapture, "play", movie, "--preview", "--port", "0", "--token", token, "--seconds", str(seconds + 60)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = None
-    for line in server.stdout:
-        match = re.search(r"Open (http://\S+)", line)
-        if match:
-            url = match.group(1)
-            break
+    server, url = start_server([avcapture, "play", movie, "--preview", "--port", "0", "--token", token, "--seconds", str(seconds + 60)])
     if url is None:
-        server.kill()
         print(json.dumps({"error": "avcapture play --preview printed no address"}))
         return 1
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1000,800",
-                     "--disable-gpu", "--mute-audio"]:
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless_chromium("1000,800")
     results = {}
     try:
         driver.set_script_timeout(20)
         driver.get(url)
         wait_for(driver, "window.liveView && window.liveView.frames >= 15")
-        first = driver.get_screenshot_as_png()
-        time.sleep(0.5)
-        second = driver.get_screenshot_as_png()
-        results["screenshotsDiffer"] = first != second
+        results["screenshotsDiffer"] = screenshots_differ(driver)
         start_frames = driver.execute_script("return window.liveView.frames")
         start_latencies = driver.execute_script("return window.liveView.latencies.length")
         time.sleep(seconds)
@@ -117,12 +96,7 @@ def main():
         driver.get(url.replace(token, "wrong-token"))
         results["badTokenRefused"] = "access token" in driver.find_element(By.TAG_NAME, "body").text
     finally:
-        driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(driver, server)
     print(json.dumps(results))
     return 0
 

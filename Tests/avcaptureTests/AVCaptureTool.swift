@@ -47,6 +47,33 @@ enum AVCaptureTool {
                       standardError: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
     }
 
+    /// Runs a script of Tests/Browser that drives a page of `avcapture` in Debian's headless
+    /// Chromium through chromium-driver, and returns the JSON object it prints. Skipped outside CI
+    /// when the browser is not installed; a failure in CI.
+    static func browserResults(script name: String, seconds: Int) throws -> [String: Any] {
+        let parts = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
+        let missing = parts.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+        if ProcessInfo.processInfo.environment["CI"] == nil {
+            try XCTSkipUnless(missing.isEmpty, "the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps.sh --with-servers)")
+        }
+        XCTAssertEqual(missing, [], "install chromium, chromium-driver and python3-selenium")
+        let executable = try XCTUnwrap(executable)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Browser/\(name)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, executable.path, "--seconds", String(seconds)]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, complaints)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: printed) as? [String: Any], String(decoding: printed, as: UTF8.self) + complaints)
+    }
+
     /// A movie of `seconds` of 320x240 30 fps H.264 (a keyframe every 15) with a 1 kHz tone in AAC,
     /// made by the ffmpeg command in `folder`.
     static func movie(in folder: URL, seconds: Int, name: String = "movie.mp4") throws -> URL {

@@ -57,27 +57,7 @@ final class PlayCommandTests: XCTestCase {
 
     /// `play --preview`'s page driven by Debian's chromium through chromium-driver (Tests/Browser/player_page.py).
     func testThePlayersPageShowsItsPicturesAndItsControlsWorkInARealBrowser() throws {
-        let parts = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
-        let missing = parts.filter { !FileManager.default.isExecutableFile(atPath: $0) }
-        if ProcessInfo.processInfo.environment["CI"] == nil {
-            try XCTSkipUnless(missing.isEmpty, "the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps.sh --with-servers)")
-        }
-        XCTAssertEqual(missing, [], "install chromium, chromium-driver and python3-selenium")
-        let executable = try XCTUnwrap(AVCaptureTool.executable)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Browser/player_page.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, executable.path, "--seconds", "3"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, complaints)
-        let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: printed) as? [String: Any], String(decoding: printed, as: UTF8.self) + complaints)
+        let results = try AVCaptureTool.browserResults(script: "player_page.py", seconds: 3)
         XCTAssertEqual(results["screenshotsDiffer"] as? Bool, true, "the pictures move: two screenshots differ")
         XCTAssertEqual(results["fps"] as? Double ?? 0, 30, accuracy: 4, "a 30 fps movie drawn at its rate: \(results)")
         XCTAssertLessThan(results["latencyP95"] as? Double ?? .infinity, 100, "due to canvas at the 95th percentile, ms: \(results)")

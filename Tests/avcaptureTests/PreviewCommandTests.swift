@@ -5,27 +5,7 @@ import Foundation
 final class PreviewCommandTests: XCTestCase {
     /// The page driven by Debian's chromium through chromium-driver (Tests/Browser/live_view_page.py).
     func testThePageShowsMovingVideoAndAClickFocusesWhereItLandsInARealBrowser() throws {
-        let parts = ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/python3"]
-        let missing = parts.filter { !FileManager.default.isExecutableFile(atPath: $0) }
-        if ProcessInfo.processInfo.environment["CI"] == nil {
-            try XCTSkipUnless(missing.isEmpty, "the browser test needs chromium, chromium-driver and python3-selenium (scripts/install-deps.sh --with-servers)")
-        }
-        XCTAssertEqual(missing, [], "install chromium, chromium-driver and python3-selenium")
-        let executable = try XCTUnwrap(AVCaptureTool.executable)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Browser/live_view_page.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, executable.path, "--seconds", "4"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, complaints)
-        let results = try XCTUnwrap(try JSONSerialization.jsonObject(with: printed) as? [String: Any], String(decoding: printed, as: UTF8.self) + complaints)
+        let results = try AVCaptureTool.browserResults(script: "live_view_page.py", seconds: 4)
         XCTAssertEqual(results["screenshotsDiffer"] as? Bool, true, "the video moves: two screenshots differ")
         // The scene's frame counter read off the canvas every 0.3 s: about 9 frames apart at 30 fps.
         let counters = try XCTUnwrap(results["counters"] as? [Any], "\(results)")

@@ -30,12 +30,10 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         var attributes: [String: Any]?
         /// The picture shown now, as the player's output made it, and its item time.
         var displayed: CVPixelBuffer?
-        var handler: (@Sendable (CVPixelBuffer) -> Void, DispatchQueue)?
-        var streams: [UUID: AsyncStream<CVPixelBuffer>.Continuation] = [:]
-        var isDrawing = false
         var currentItemObservation: NSKeyValueObservation?
     }
     private let state = LockedValue(State())
+    private let drawers = LayerFrameDrawers()
     /// Where pictures are taken and drawn, one at a time.
     private let rendering = DispatchQueue(label: "AVPlayerLayer")
     private let refresh: DispatchSourceTimer
@@ -169,17 +167,11 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
     /// attached under `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`); a picture arriving while
     /// the last is still being handled is skipped. Pass nil to stop.
     public func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
-        state.withLock { $0.handler = handler.map { ($0, queue) } }
+        drawers.setHandler(handler, queue: queue)
     }
 
     /// The pictures as the layer shows them, newest first served: a slow reader sees the newest, never a backlog.
-    public var previewFrames: AsyncStream<CVPixelBuffer> {
-        let id = UUID()
-        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            state.withLock { $0.streams[id] = continuation }
-            continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
-        }
-    }
+    public var previewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
 
     // MARK: Taking and drawing pictures
 
@@ -202,35 +194,18 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         guard itemTime.isValid, output.hasNewPixelBuffer(forItemTime: itemTime) else { return }
         var shownTime = CMTime.invalid
         guard let picture = output.copyPixelBuffer(forItemTime: itemTime, itemTimeForDisplay: &shownTime) else { return }
-        let (first, drawing) = state.withLock { state -> (Bool, Bool) in
-            let first = state.displayed == nil
-            state.displayed = picture
-            let wanted = state.handler != nil || !state.streams.isEmpty
-            guard wanted, !state.isDrawing else { return (first, false) }
-            state.isDrawing = true
-            return (first, true)
+        let first = state.withLock { state -> Bool in
+            defer { state.displayed = picture }
+            return state.displayed == nil
         }
         if first { _observations.didChange([\AVPlayerLayer.isReadyForDisplay, \AVPlayerLayer.videoRect]) }
-        guard drawing else { return }
+        guard drawers.beginDrawing() else { return }
         // The host time the picture became due: its item time on the item's clock, never later than now.
         let due = item.state.withLock { $0.clock.host(reaching: shownTime) }.map { min($0, host) } ?? host
-        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry) else {
-            state.withLock { $0.isDrawing = false }
-            return
-        }
+        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry) else { return drawers.deliver(nil) }
         let dueTime = CMTime(seconds: due, preferredTimescale: 1_000_000_000)
         CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: dueTime.value), .shouldNotPropagate)
         CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: dueTime.timescale), .shouldNotPropagate)
-        let (handler, streams) = state.withLock { ($0.handler, Array($0.streams.values)) }
-        for stream in streams { stream.yield(drawn) }
-        if let (body, queue) = handler {
-            // The next picture is drawn once the handler has had this one.
-            queue.async { [self] in
-                body(drawn)
-                state.withLock { $0.isDrawing = false }
-            }
-        } else {
-            state.withLock { $0.isDrawing = false }
-        }
+        drawers.deliver(drawn)
     }
 }

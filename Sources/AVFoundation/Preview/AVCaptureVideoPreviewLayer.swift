@@ -12,11 +12,9 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     private struct State {
         var session: AVCaptureSession?
         var gravity: AVLayerVideoGravity = .resizeAspect
-        var handler: (@Sendable (CVPixelBuffer) -> Void, DispatchQueue)?
-        var streams: [UUID: AsyncStream<CVPixelBuffer>.Continuation] = [:]
-        var isRendering = false
     }
     private let state = LockedValue(State())
+    private let drawers = LayerFrameDrawers()
     let previewOutput = PreviewLayerOutput()
     /// Where frames are turned and scaled for drawing, one at a time.
     private let rendering = DispatchQueue(label: "AVCaptureVideoPreviewLayer")
@@ -141,29 +139,16 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`); a frame arriving while the last is
     /// still being handled is skipped. Pass nil to stop.
     public func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
-        state.withLock { $0.handler = handler.map { ($0, queue) } }
+        drawers.setHandler(handler, queue: queue)
     }
 
     /// The frames as the layer shows them, newest first served: a slow reader sees the newest frame, never a backlog.
-    public var previewFrames: AsyncStream<CVPixelBuffer> {
-        let id = UUID()
-        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            state.withLock { $0.streams[id] = continuation }
-            continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
-        }
-    }
+    public var previewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
 
     /// A new camera frame: drawn for the viewers unless the last one is still being drawn.
     func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        let start = state.withLock { state -> Bool in
-            guard state.handler != nil || !state.streams.isEmpty, !state.isRendering else { return false }
-            state.isRendering = true
-            return true
-        }
-        guard start, let frame = sampleBuffer.imageBufferStorage else {
-            if start { state.withLock { $0.isRendering = false } }
-            return
-        }
+        guard drawers.beginDrawing() else { return }
+        guard let frame = sampleBuffer.imageBufferStorage else { return drawers.deliver(nil) }
         let geometry = self.geometry(sensorSize: CGSize(width: frame.width, height: frame.height))
         let time = sampleBuffer.presentationTimeStamp
         rendering.async { [self] in
@@ -173,19 +158,7 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
                 CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: time.value), .shouldNotPropagate)
                 CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: time.timescale), .shouldNotPropagate)
             }
-            let (handler, streams) = state.withLock { ($0.handler, Array($0.streams.values)) }
-            if let drawn {
-                for stream in streams { stream.yield(drawn) }
-            }
-            if let drawn, let (body, queue) = handler {
-                // The next frame is drawn once the handler has had this one.
-                queue.async { [self] in
-                    body(drawn)
-                    state.withLock { $0.isRendering = false }
-                }
-            } else {
-                state.withLock { $0.isRendering = false }
-            }
+            drawers.deliver(drawn)
         }
     }
 }
