@@ -165,7 +165,8 @@ def peer(avcapture, seconds, v4l2, avdevice):
     # The highest of these rates the camera gives at 1280x720 (vivid gives fewer at larger sizes).
     for rate in [30, 25, 20, 15, 10, 5]:
         try:
-            server, url = start_preview(avcapture, ["--device", avdevice], rate)
+            # No codes or faces looked for: the work ustreamer does, and no more.
+            server, url = start_preview(avcapture, ["--device", avdevice, "--detect", "none"], rate)
             break
         except RuntimeError as refusal:
             if "format" not in str(refusal):

@@ -12,6 +12,8 @@ public let kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType = 0x3432_3076
 public let kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: OSType = 0x3432_3066
 /// Planar 4:2:0 Y'CbCr, 8 bits, three planes: 'y420'.
 public let kCVPixelFormatType_420YpCbCr8Planar: OSType = 0x7934_3230
+/// Planar 4:2:0 Y'CbCr, 8 bits, three planes, full range (0...255), as JPEG stores it: 'f420'.
+public let kCVPixelFormatType_420YpCbCr8PlanarFullRange: OSType = 0x6634_3230
 /// Packed 4:2:2 Y'CbCr in Cb Y'0 Cr Y'1 order (UYVY): '2vuy'.
 public let kCVPixelFormatType_422YpCbCr8: OSType = 0x3276_7579
 /// Packed 4:2:2 Y'CbCr in Y'0 Cb Y'1 Cr order (YUYV): 'yuvs'.
@@ -71,12 +73,12 @@ package struct PixelFormatDescription: Sendable {
                 .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
                 .init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
             ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
-        case kCVPixelFormatType_420YpCbCr8Planar:
+        case kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange:
             return .init(type: type, planes: [
                 .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
                 .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
                 .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
-            ], isYCbCr: true, isFullRange: false)
+            ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr8PlanarFullRange)
         case kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs:
             return .init(type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 2, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: true, isFullRange: false)
         case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:

@@ -18,7 +18,8 @@ protocol LiveViewContent: AnyObject, Sendable {
     /// Runs the control `name` with the request's fields; returns the JSON to answer with.
     func apply(_ name: String, body: ByteBuffer) async throws(ControlRefusal) -> [String: ControlAnswer]
 
-    /// Hands each frame as the layer shows it to `handler` on `queue`, or stops with nil.
+    /// Hands each frame as the layer shows it to `handler` on `queue` (in BGRA, or as JPEG's own
+    /// samples where the layer can give them: the frames are encoded as JPEG), or stops with nil.
     func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue)
 }
 

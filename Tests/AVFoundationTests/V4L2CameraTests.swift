@@ -149,6 +149,49 @@ final class V4L2CameraTests: CaptureTestCase {
         }
     }
 
+    func testTheLiveViewsJPEGsOfTheDriversFramesKeepTheirColours() throws {
+        let colorspace = try XCTUnwrap(camera.linuxControl(named: "Colorspace"), "vivid's colorspace control")
+        defer {
+            try? camera.lockForConfiguration()
+            try? camera.setValue(colorspace.defaultValue, of: colorspace)
+            camera.unlockForConfiguration()
+        }
+        // sRGB's BT.601 frames go into the JPEG as they are (their levels stretched); Rec. 709's through BGRA.
+        for (value, expected) in [(Int64(2), kCVPixelFormatType_420YpCbCr8PlanarFullRange), (1, kCVPixelFormatType_32BGRA)] {
+            try camera.lockForConfiguration()
+            try camera.setValue(value, of: colorspace)
+            camera.unlockForConfiguration()
+            let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs, 1280, 720), collector: FrameCollector())
+            let layer = AVCaptureVideoPreviewLayer(session: session)
+            layer.frame = CGRect(x: 0, y: 0, width: 1280, height: 720)
+            let encoded = LockedBox<(OSType, Data)?>(nil)
+            let encoder = JPEGEncoder()
+            layer.setPreviewFrameHandler({ frame in
+                if let jpeg = encoder.encode(frame, quality: 95) { encoded.value = (CVPixelBufferGetPixelFormatType(frame), jpeg) }
+            }, queue: DispatchQueue(label: "live view"), allowingJPEGSamples: true)
+            session.startRunning()
+            XCTAssertTrue(waitUntil(timeout: 20) { encoded.value != nil })
+            session.stopRunning()
+            layer.setPreviewFrameHandler(nil)
+            session.inputs.forEach(session.removeInput)
+            let (format, jpeg) = try XCTUnwrap(encoded.value)
+            XCTAssertEqual(format, expected, "colorspace \(value)")
+            let image = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: kCVPixelFormatType_32BGRA))
+            XCTAssertTrue(jpeg.withUnsafeBytes { MJPEGDecoder().decode($0.bindMemory(to: UInt8.self).baseAddress!, count: jpeg.count, into: image) })
+            // vivid's 75% colour bars, as a browser shows the JPEG: black at 0, white at 191, not the 16 and 180 of video range
+            // (3 at most off through JPEG's samples; BT.709 through BGRA up to 13 in blue, as above).
+            let bars: [(Int, Int, Int)] = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0), (0, 0, 191), (0, 0, 0)]
+            let row = image.planes[0].baseAddress.advanced(by: 540 * image.planes[0].bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            var errors: [Int] = []
+            for (index, (red, green, blue)) in bars.enumerated() {
+                let pixel = row + (2 * index + 1) * 1280 / 16 * 4
+                errors += [abs(Int(pixel[2]) - red), abs(Int(pixel[1]) - green), abs(Int(pixel[0]) - blue)]
+            }
+            XCTAssertLessThanOrEqual(errors.max() ?? .max, 13, "colorspace \(value): \(errors)")
+            XCTAssertLessThan(Double(errors.reduce(0, +)) / Double(errors.count), 4, "colorspace \(value): \(errors)")
+        }
+    }
+
     func testBrightnessIsReachableAndChangesThePicture() throws {
         let brightness = try XCTUnwrap(camera.linuxControl(named: "Brightness"))
         let collector = FrameCollector()

@@ -170,6 +170,13 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         drawers.setHandler(handler, queue: queue)
     }
 
+    /// Calls `handler` as `setPreviewFrameHandler(_:queue:)` does; a frame the layer shows upright
+    /// at its own size that is BT.601 Y'CbCr comes as JPEG's own samples, full-range planar 4:2:0
+    /// ('f420'), for an encoder to take with no trip through R'G'B'.
+    package func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool) {
+        drawers.setHandler(handler, queue: queue, allowingJPEGSamples: allowingJPEGSamples)
+    }
+
     /// The pictures as the layer shows them, newest first served: a slow reader sees the newest, never a backlog.
     public var previewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
 
@@ -199,10 +206,10 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
             return state.displayed == nil
         }
         if first { _observations.didChange([\AVPlayerLayer.isReadyForDisplay, \AVPlayerLayer.videoRect]) }
-        guard drawers.beginDrawing() else { return }
+        guard let allowsJPEGSamples = drawers.beginDrawing() else { return }
         // The host time the picture became due: its item time on the item's clock, never later than now.
         let due = item.state.withLock { $0.clock.host(reaching: shownTime) }.map { min($0, host) } ?? host
-        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry) else { return drawers.deliver(nil) }
+        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples) else { return drawers.deliver(nil) }
         let dueTime = CMTime(seconds: due, preferredTimescale: 1_000_000_000)
         CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: dueTime.value), .shouldNotPropagate)
         CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: dueTime.timescale), .shouldNotPropagate)

@@ -142,17 +142,24 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         drawers.setHandler(handler, queue: queue)
     }
 
+    /// Calls `handler` as `setPreviewFrameHandler(_:queue:)` does; a frame the layer shows upright
+    /// at its own size that is BT.601 Y'CbCr comes as JPEG's own samples, full-range planar 4:2:0
+    /// ('f420'), for an encoder to take with no trip through R'G'B'.
+    package func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool) {
+        drawers.setHandler(handler, queue: queue, allowingJPEGSamples: allowingJPEGSamples)
+    }
+
     /// The frames as the layer shows them, newest first served: a slow reader sees the newest frame, never a backlog.
     public var previewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
 
     /// A new camera frame: drawn for the viewers unless the last one is still being drawn.
     func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        guard drawers.beginDrawing() else { return }
+        guard let allowsJPEGSamples = drawers.beginDrawing() else { return }
         guard let frame = sampleBuffer.imageBufferStorage else { return drawers.deliver(nil) }
         let geometry = self.geometry(sensorSize: CGSize(width: frame.width, height: frame.height))
         let time = sampleBuffer.presentationTimeStamp
         rendering.async { [self] in
-            let drawn = renderer.render(frame, geometry: geometry)
+            let drawn = renderer.render(frame, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples)
             if let drawn, time.isValid {
                 // The capture time on the host clock, as Core Video's time attachments spell it.
                 CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: time.value), .shouldNotPropagate)

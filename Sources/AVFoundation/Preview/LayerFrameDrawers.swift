@@ -10,12 +10,17 @@ final class LayerFrameDrawers: @unchecked Sendable {
         var handler: (@Sendable (CVPixelBuffer) -> Void, DispatchQueue)?
         var streams: [UUID: AsyncStream<CVPixelBuffer>.Continuation] = [:]
         var isDrawing = false
+        var allowsJPEGSamples = false
     }
     private let state = LockedValue(State())
 
-    /// Sets the handler and its queue, or removes it with nil.
-    func setHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue) {
-        state.withLock { $0.handler = handler.map { ($0, queue) } }
+    /// Sets the handler and its queue, or removes it with nil; `allowingJPEGSamples` says it also
+    /// takes frames in JPEG's own samples ('f420') where they need no turning, mirroring or scaling.
+    func setHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool = false) {
+        state.withLock {
+            $0.handler = handler.map { ($0, queue) }
+            $0.allowsJPEGSamples = allowingJPEGSamples
+        }
     }
 
     /// A new stream of the frames, newest first served.
@@ -27,13 +32,14 @@ final class LayerFrameDrawers: @unchecked Sendable {
         }
     }
 
-    /// Whether to draw a new frame now: someone draws and the last frame is done with. When
-    /// true, the caller draws and then calls `deliver(_:)`, with nil when drawing failed.
-    func beginDrawing() -> Bool {
+    /// nil when no frame is to be drawn now (nobody draws, or the last frame is not done with);
+    /// otherwise whether it may be drawn as JPEG's samples (only the handler draws, and takes them).
+    /// When not nil, the caller draws and then calls `deliver(_:)`, with nil when drawing failed.
+    func beginDrawing() -> Bool? {
         state.withLock { state in
-            guard state.handler != nil || !state.streams.isEmpty, !state.isDrawing else { return false }
+            guard state.handler != nil || !state.streams.isEmpty, !state.isDrawing else { return nil }
             state.isDrawing = true
-            return true
+            return state.allowsJPEGSamples && state.streams.isEmpty
         }
     }
 

@@ -2,7 +2,8 @@ import CYUV
 import CaptureDevices
 import Foundation
 
-/// Turns, mirrors and scales frames for a preview layer's bounds and gravity, into BGRA.
+/// Turns, mirrors and scales frames for a preview layer's bounds and gravity, into BGRA; or, for a
+/// JPEG encoder, hands a frame that needs none of that as JPEG's own samples (`JPEGSampleConverter`).
 ///
 /// Drawn frames come from a small pool, back in it once the drawer lets go of them (a drawer
 /// that holds all of them gets no new frame until it lets one go); the turned intermediate is
@@ -15,11 +16,13 @@ final class PreviewFrameRenderer: @unchecked Sendable {
     private let converter = PixelFormatConverter()
     private var turned: CVPixelBuffer?
     private var pool: CVPixelBufferPool?
+    private let jpegSamples = JPEGSampleConverter()
 
     /// The frame as the layer shows it: the picture's size for aspect fit (the letterbox is the
     /// drawer's), the bounds' size for aspect fill (cropped) and resize; the picture's own size
-    /// when the layer has no bounds.
-    func render(_ frame: CVPixelBuffer, geometry: PreviewGeometry) -> CVPixelBuffer? {
+    /// when the layer has no bounds. In BGRA; with `allowingJPEGSamples`, a BT.601 Y'CbCr frame
+    /// shown upright at its own size comes as full-range planar 4:2:0 ('f420') instead.
+    func render(_ frame: CVPixelBuffer, geometry: PreviewGeometry, allowingJPEGSamples: Bool = false) -> CVPixelBuffer? {
         let orientation = PixelOrientation(rotationDegrees: geometry.rotationDegrees, mirrored: geometry.mirrored)
         let (width, height) = orientation.swapsDimensions ? (frame.height, frame.width) : (frame.width, frame.height)
         // What part of the turned picture is shown, and at what size.
@@ -40,6 +43,9 @@ final class PreviewFrameRenderer: @unchecked Sendable {
             }
         }
         let outWidth = max(2, Int(target.width.rounded()) & ~1), outHeight = max(2, Int(target.height.rounded()) & ~1)
+        if allowingJPEGSamples, orientation.isIdentity, outWidth == width, outHeight == height, let samples = jpegSamples.convert(frame) {
+            return samples
+        }
         if pool?.width != outWidth || pool?.height != outHeight {
             pool = CVPixelBufferPool(width: outWidth, height: outHeight, pixelFormatType: kCVPixelFormatType_32BGRA, maximumBufferCount: Self.poolSize)
         }

@@ -1,0 +1,86 @@
+import CYUV
+import CoreVideo
+import Foundation
+
+/// Puts Y'CbCr frames into the samples a JPEG stores, full-range planar 4:2:0 ('f420'), with no
+/// trip through R'G'B'.
+///
+/// JPEG (JFIF) stores BT.601 Y'CbCr at full range; a camera's 4:2:2 or 4:2:0 frame with the
+/// BT.601 matrix only needs its planes split out (libyuv) and, at video range, its levels
+/// stretched (luma 16...235 and chroma 16...240 to 0...255, a table lookup in libyuv). Frames with
+/// another matrix (BT.709, most HD video) or in R'G'B' are not taken: they go through BGRA, which
+/// converts their colours properly. Frames come from a small pool, and nothing else is allocated
+/// per frame. Thread ownership: one converter belongs to one thread at a time.
+package final class JPEGSampleConverter: @unchecked Sendable {
+    /// The most converted frames a consumer may hold at once.
+    package static let poolSize = 4
+    private var pool: CVPixelBufferPool?
+
+    /// Lookup tables, four bytes to an entry (libyuv's colour tables work on 4-byte pixels): video-range luma and chroma to full range.
+    private static let lumaTable: [UInt8] = table { ($0 - 16) * 255 / 219 }
+    private static let chromaTable: [UInt8] = table { ($0 - 128) * 255 / 224 + 128 }
+
+    private static func table(_ map: (Double) -> Double) -> [UInt8] {
+        (0..<256).flatMap { value -> [UInt8] in
+            let mapped = UInt8(max(0, min(255, map(Double(value)).rounded())))
+            return [mapped, mapped, mapped, mapped]
+        }
+    }
+
+    package init() {}
+
+    /// Whether a frame can become JPEG's samples as it is: 4:2:2 or 4:2:0 Y'CbCr with the BT.601 matrix.
+    package static func accepts(_ frame: CVPixelBuffer) -> Bool {
+        let formats = [kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                       kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange]
+        return formats.contains(frame.pixelFormatType) && frame.width >= 2 && frame.height >= 2
+            && VideoColorimetry.matrix(of: frame) == .bt601
+    }
+
+    /// The frame as full-range planar 4:2:0 of the same size, or nil when it is not one `accepts(_:)` takes.
+    package func convert(_ frame: CVPixelBuffer) -> CVPixelBuffer? {
+        guard Self.accepts(frame) else { return nil }
+        let (width, height) = (frame.width & ~1, frame.height & ~1)
+        if pool?.width != width || pool?.height != height {
+            pool = CVPixelBufferPool(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8PlanarFullRange,
+                                     maximumBufferCount: Self.poolSize)
+        }
+        guard let converted = pool?.dequeue() else { return nil }
+        let s = frame.planes, d = converted.planes
+        func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
+        func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
+        let (w, h) = (Int32(width), Int32(height))
+        let status: Int32 = switch frame.pixelFormatType {
+        case kCVPixelFormatType_422YpCbCr8_yuvs: YUY2ToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+        case kCVPixelFormatType_422YpCbCr8: UYVYToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
+            NV12ToI420(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+        default: I420Copy(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(s[2]), r(s[2]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+        }
+        guard status == 0 else { return nil }
+        if !(PixelFormatDescription.of(frame.pixelFormatType)?.isFullRange ?? false) {
+            Self.stretch(d[0], width: width, height: height, table: Self.lumaTable)
+            Self.stretch(d[1], width: width / 2, height: height / 2, table: Self.chromaTable)
+            Self.stretch(d[2], width: width / 2, height: height / 2, table: Self.chromaTable)
+        }
+        VideoColorimetry.copy(from: frame, to: converted)
+        return converted
+    }
+
+    /// Maps every sample of a plane through a table: four at a time as libyuv's colour table does
+    /// for pixels, the last few of a row one by one.
+    private static func stretch(_ plane: CVPixelBuffer.Plane, width: Int, height: Int, table: [UInt8]) {
+        let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
+        table.withUnsafeBufferPointer { table in
+            let groups = width / 4
+            if groups > 0 {
+                _ = ARGBColorTable(base, Int32(plane.bytesPerRow), table.baseAddress, 0, 0, Int32(groups), Int32(height))
+            }
+            guard width % 4 != 0 else { return }
+            for row in 0..<height {
+                let line = base + row * plane.bytesPerRow
+                for column in (groups * 4)..<width { line[column] = table[Int(line[column]) * 4] }
+            }
+        }
+    }
+}
