@@ -29,12 +29,15 @@ package final class JPEGSampleConverter: @unchecked Sendable {
 
     package init() {}
 
+    /// The formats taken: 4:2:2 and 4:2:0 Y'CbCr.
+    private static let formats: Set<OSType> = [
+        kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+        kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange,
+    ]
+
     /// Whether a frame can become JPEG's samples as it is: 4:2:2 or 4:2:0 Y'CbCr with the BT.601 matrix.
     package static func accepts(_ frame: CVPixelBuffer) -> Bool {
-        let formats = [kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                       kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange]
-        return formats.contains(frame.pixelFormatType) && frame.width >= 2 && frame.height >= 2
-            && VideoColorimetry.matrix(of: frame) == .bt601
+        formats.contains(frame.pixelFormatType) && frame.width >= 2 && frame.height >= 2 && VideoColorimetry.matrix(of: frame) == .bt601
     }
 
     /// The frame as full-range planar 4:2:0 of the same size, or nil when it is not one `accepts(_:)` takes.
