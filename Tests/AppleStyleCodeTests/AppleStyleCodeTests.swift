@@ -188,6 +188,42 @@ final class AppleStyleCodeTests: XCTestCase {
         probe.waitUntilExit()
         XCTAssertEqual(rotation, "-90", "shown a quarter turn clockwise, as Apple's players show a portrait movie")
     }
+
+    func testASlowMotionReviewShowsThePictureOnceReadyAndPlaysAtHalfSpeed() throws {
+        let url = temporaryMovieURL(named: "review-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // A second of 320x240 pictures at 30 fps, written as an app's recorder would.
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240])
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        for index in 0..<30 {
+            var buffer: CVPixelBuffer?
+            CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
+            while !input.isReadyForMoreMediaData { Thread.sleep(forTimeInterval: 0.005) }
+            XCTAssertTrue(adaptor.append(buffer!, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
+        }
+        input.markAsFinished()
+        let done = DispatchSemaphore(value: 0)
+        writer.finishWriting { done.signal() }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+
+        let review = SlowMotionReview()
+        review.show(url, in: CGRect(x: 0, y: 0, width: 640, height: 640))
+        let deadline = Date().addingTimeInterval(5)
+        while !review.isShowingVideo, Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.02)) }
+        XCTAssertTrue(review.isShowingVideo, "the layer says when its first picture is ready")
+        XCTAssertEqual(review.pictureRect, CGRect(x: 0, y: 80, width: 640, height: 480), "aspect fit in the square view")
+        let snapshot = try XCTUnwrap(review.snapshot())
+        XCTAssertEqual([CVPixelBufferGetWidth(snapshot), CVPixelBufferGetHeight(snapshot)], [320, 240])
+        review.playSlowly()
+        RunLoop.main.run(until: Date().addingTimeInterval(1))
+        XCTAssertEqual(review.player.rate, 0.5)
+        XCTAssertEqual(review.scrubberPosition.seconds, 0.5, accuracy: 0.1, "half a second of the clip in a second")
+        review.close()
+    }
 }
 
 /// A capture's result, handed from the library's queue to the test.
