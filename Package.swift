@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "CV4L2"),
         // libjpeg-turbo's libjpeg API with memory kept from frame to frame, for MJPEG cameras.
-        .target(name: "CJPEGDecoding", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         .target(name: "CPulse", linkerSettings: [.linkedLibrary("pulse"), .linkedLibrary("pulse-simple")]),
         .systemLibrary(name: "CPipeWireSystem", path: "Sources/CPipeWireSystem", pkgConfig: "libpipewire-0.3",
@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CJPEGDecoding", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs", "CTimePitch"]),

@@ -4,9 +4,9 @@ import CBenchmarkSupport
 import Foundation
 
 /// The live view's two ways from a camera's frame to a JPEG: a 1280x720 YUYV BT.601 frame of the
-/// virtual scene converted to BGRA and compressed from it (`tjCompress2`), and the same frame put
-/// into JPEG's own full-range planar 4:2:0 and compressed from the planes
-/// (`tjCompressFromYUVPlanes`); quality 80, the fast DCT, as the live view encodes. One thread, CPU
+/// virtual scene converted to BGRA and compressed from its rows, and the same frame put into
+/// JPEG's own full-range planar 4:2:0 and compressed from the planes (libjpeg's raw-data input);
+/// quality 80, the fast DCT, as the live view encodes. One thread, CPU
 /// per frame and heap allocations per frame, and the ratio. The whole process next to ustreamer
 /// is `scripts/bench-preview.sh`'s (in the VM, on vivid).
 enum LiveViewJPEGBenchmark {
@@ -27,11 +27,11 @@ enum LiveViewJPEGBenchmark {
         let encoder = JPEGEncoder()
         let samples = JPEGSampleConverter()
         let cases: [(String, () -> Int)] = [
-            ("through BGRA (libyuv, tjCompress2)", {
+            ("through BGRA (libyuv, libjpeg rows)", {
                 _ = converter.convert(frame, into: bgra)
                 return encoder.encode(bgra, quality: 80, accurateDCT: false) { $0.count } ?? 0
             }),
-            ("as JPEG's samples (libyuv, tjCompressFromYUVPlanes)", {
+            ("as JPEG's samples (libyuv, libjpeg raw planes)", {
                 guard let planes = samples.convert(frame) else { return 0 }
                 return encoder.encode(planes, quality: 80, accurateDCT: false) { $0.count } ?? 0
             }),

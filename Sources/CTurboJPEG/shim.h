@@ -1,2 +1,2 @@
-// libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev), for the MJPEG frames USB cameras send.
+// libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev), for reading still pictures' codes.
 #include <turbojpeg.h>

@@ -1,24 +1,24 @@
-import CTurboJPEG
+import CJPEGCodec
 import CoreVideo
 import Foundation
 
-/// Encodes frames as JPEG with libjpeg-turbo's TurboJPEG, for photos.
+/// Encodes frames as JPEG with libjpeg-turbo, for photos and the live view's frames.
 ///
-/// A frame in another format is converted to BGRA first (in memory the encoder keeps); the
-/// output buffer is TurboJPEG's worst case for the size, kept between photos of that size.
-/// Thread ownership: one encoder belongs to one thread at a time.
+/// A frame already in JPEG's own samples ('f420', see `JPEGSampleConverter`) is compressed from
+/// its planes; a BGRA frame from its rows; a frame in another format is converted to BGRA first
+/// (in memory the encoder keeps). libjpeg's working memory and the output are the encoder's
+/// (`CJPEGCodec`), kept between frames: nothing is allocated per frame once the first of a size is
+/// encoded. Thread ownership: one encoder belongs to one thread at a time.
 package final class JPEGEncoder: @unchecked Sendable {
-    private let handle: tjhandle?
+    private let encoder: OpaquePointer?
     private let adapter = FormatAdapter()
-    private var output: UnsafeMutablePointer<UInt8>?
-    private var outputCapacity = 0
 
-    package init() { handle = tjInitCompress() }
+    package init() { encoder = cje_new() }
 
-    deinit {
-        if let handle { tjDestroy(handle) }
-        if let output { tjFree(output) }
-    }
+    deinit { cje_free(encoder) }
+
+    /// How many times the encoder has asked the system for memory: it stops growing after the first frame of a size.
+    package var systemAllocations: UInt64 { cje_system_allocations(encoder) }
 
     /// The frame as a baseline JPEG at `quality` (1...100), with 4:2:0 chroma (or 4:4:4 when
     /// `fullChroma`) and the accurate DCT (or the fast one); nil when it cannot be encoded. A frame
@@ -31,47 +31,30 @@ package final class JPEGEncoder: @unchecked Sendable {
     /// bytes to `body` (valid only during the call), so a caller copies them once, where it needs them.
     package func encode<Result>(_ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true,
                                 _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
-        let planar = frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8PlanarFullRange
-        // JPEG's own samples are encoded as they are, in their 4:2:0.
-        let subsampling = Int32(fullChroma && !planar ? TJSAMP_444.rawValue : TJSAMP_420.rawValue)
-        guard let handle else { return nil }
-        let source: CVPixelBuffer
-        if planar { source = frame } else {
-            guard let bgra = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
-            source = bgra
-        }
-        let needed = Int(tjBufSize(Int32(frame.width), Int32(frame.height), subsampling))
-        if needed > outputCapacity {
-            if let output { tjFree(output) }
-            output = tjAlloc(Int32(needed))
-            outputCapacity = output == nil ? 0 : needed
-        }
-        guard output != nil else { return nil }
-        var buffer: UnsafeMutablePointer<UInt8>? = output
-        var size = UInt(outputCapacity)
-        // TJFLAG_NOREALLOC: the buffer is already TurboJPEG's worst case.
-        let flags = TJFLAG_NOREALLOC | (accurateDCT ? TJFLAG_ACCURATEDCT : TJFLAG_FASTDCT)
+        guard let encoder else { return nil }
+        var jpeg: UnsafePointer<UInt8>?
+        var size = 0
         let result: Int32
-        if planar {
-            let planes = source.planes
-            // On the stack: three plane addresses and their strides.
+        if frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8PlanarFullRange {
+            // JPEG's own samples, in their 4:2:0. Plane addresses and strides on the stack.
+            let planes = frame.planes
             result = withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>?.self, capacity: 3) { pointers in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3) { strides in
                     for index in 0..<3 {
                         pointers[index] = UnsafePointer(planes[index].baseAddress.assumingMemoryBound(to: UInt8.self))
                         strides[index] = Int32(planes[index].bytesPerRow)
                     }
-                    return tjCompressFromYUVPlanes(handle, pointers.baseAddress, Int32(frame.width), strides.baseAddress, Int32(frame.height),
-                                                   subsampling, &buffer, &size, quality, flags)
+                    return cje_encode_planes420(encoder, pointers.baseAddress, strides.baseAddress, Int32(frame.width), Int32(frame.height),
+                                                quality, accurateDCT ? 1 : 0, &jpeg, &size)
                 }
             }
         } else {
+            guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
             let plane = source.planes[0]
-            result = tjCompress2(handle, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(plane.bytesPerRow),
-                                 Int32(frame.height), Int32(TJPF_BGRA.rawValue), &buffer, &size, subsampling, quality, flags)
+            result = cje_encode_bgra(encoder, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(plane.bytesPerRow),
+                                     Int32(frame.width), Int32(frame.height), quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0, &jpeg, &size)
         }
-        guard result == 0 else { return nil }
-        guard let buffer else { return nil }
-        return try body(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+        guard result == 0, let jpeg else { return nil }
+        return try body(UnsafeRawBufferPointer(start: jpeg, count: size))
     }
 }

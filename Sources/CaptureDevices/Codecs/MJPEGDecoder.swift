@@ -1,4 +1,4 @@
-import CJPEGDecoding
+import CJPEGCodec
 import CYUV
 import CoreVideo
 import Foundation
@@ -9,7 +9,7 @@ import Foundation
 /// grey) decode to planes in the JPEG's own layout and become full-range 4:2:0 with libyuv;
 /// BGRA decodes straight into the target. Other formats, and zoomed frames, go through one
 /// scratch frame. Nothing is allocated per frame once the first is decoded: libjpeg's memory
-/// comes from arenas the decoder keeps (`CJPEGDecoding`), and its planes and scratch are reused.
+/// comes from arenas the decoder keeps (`CJPEGCodec`), and its planes and scratch are reused.
 /// Thread ownership: one decoder belongs to one thread at a time; its memory is allocated on
 /// first use, for the frame size of the stream, and reused for every frame.
 package final class MJPEGDecoder: @unchecked Sendable {

@@ -1,87 +1,19 @@
 // See CJPEGDecoding.h.
 #include "CJPEGDecoding.h"
-#include <setjmp.h>
-#include <stdio.h>
+#include "jpeg_arenas.h"
 #include <stdlib.h>
 #include <string.h>
-#include <jpeglib.h>
 #include <jerror.h>
 
-// MARK: - Arenas: libjpeg's pools, kept from picture to picture
-
-// libjpeg-turbo's SIMD code wants 32-byte alignment and may touch up to 64 samples past a row's
-// end; rows are padded to 64 samples, as its own memory manager pads them.
-#define ARENA_ALIGN 64
+// Rows of planes are padded to 64 samples, as libjpeg's own memory manager pads them.
 #define ROW_PAD 64
-#define CHUNK_MINIMUM (256 * 1024)
-
-typedef struct chunk {
-    struct chunk *next;
-    size_t size, used;
-} chunk;
-
-#define CHUNK_HEADER ((sizeof(chunk) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
-
-/// Bump allocation from chunks that are never freed until the decoder is: resetting a pool
-/// makes all its chunks empty again, and the next picture of the same size makes the same
-/// requests in the same order, so it fits where the last one did.
-typedef struct arena {
-    chunk *first, *current;
-} arena;
-
-static void *arena_alloc(arena *a, size_t size, uint64_t *allocations) {
-    size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    for (chunk *c = a->current; c; c = c->next) {
-        if (c->size - c->used >= size) {
-            void *p = (char *)c + CHUNK_HEADER + c->used;
-            c->used += size;
-            a->current = c;
-            return p;
-        }
-    }
-    size_t capacity = size > CHUNK_MINIMUM ? size : CHUNK_MINIMUM;
-    void *memory = NULL;
-    if (posix_memalign(&memory, ARENA_ALIGN, CHUNK_HEADER + capacity) != 0) return NULL;
-    (*allocations)++;
-    chunk *c = memory;
-    c->next = NULL;
-    c->size = capacity;
-    c->used = size;
-    chunk **tail = &a->first;
-    while (*tail) tail = &(*tail)->next;
-    *tail = c;
-    a->current = c;
-    return (char *)c + CHUNK_HEADER;
-}
-
-static void arena_reset(arena *a) {
-    for (chunk *c = a->first; c; c = c->next) c->used = 0;
-    a->current = a->first;
-}
-
-static void arena_free(arena *a) {
-    chunk *c = a->first;
-    while (c) {
-        chunk *next = c->next;
-        free(c);
-        c = next;
-    }
-    a->first = a->current = NULL;
-}
 
 // MARK: - The decoder
 
-struct error_manager {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-};
-
 struct cjd_decoder {
-    struct jpeg_decompress_struct cinfo;  // first, so that libjpeg's pointer is the decoder's
-    struct error_manager error;
-    struct jpeg_memory_mgr library;       // the library's own methods, for what the arenas do not take
-    arena pools[JPOOL_NUMPOOLS];
-    uint64_t allocations;
+    struct jpeg_decompress_struct cinfo;
+    jpeg_error_jump error;
+    jpeg_arenas arenas;
     JSAMPROW *rows;                       // BGRA row pointers
     size_t rows_capacity;
     uint8_t *planes;                      // decoded planes, padded as libjpeg writes them
@@ -89,92 +21,28 @@ struct cjd_decoder {
     JSAMPROW plane_rows[3][4 * DCTSIZE];  // one iMCU row's row pointers per component
 };
 
-static cjd_decoder *decoder_of(j_common_ptr cinfo) { return (cjd_decoder *)cinfo; }
-
-static void *small_or_large(j_common_ptr cinfo, int pool_id, size_t size) {
-    cjd_decoder *d = decoder_of(cinfo);
-    if (pool_id < 0 || pool_id >= JPOOL_NUMPOOLS) ERREXIT1(cinfo, JERR_BAD_POOL_ID, pool_id);
-    if (size > 1000000000) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
-    void *p = arena_alloc(&d->pools[pool_id], size, &d->allocations);
-    if (!p) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 2);
-    return p;
-}
-
-static void *alloc_small(j_common_ptr cinfo, int pool_id, size_t size) { return small_or_large(cinfo, pool_id, size); }
-
-static void *alloc_large(j_common_ptr cinfo, int pool_id, size_t size) { return small_or_large(cinfo, pool_id, size); }
-
-static JSAMPARRAY alloc_sarray(j_common_ptr cinfo, int pool_id, JDIMENSION samples_per_row, JDIMENSION rows) {
-    size_t row = ((size_t)samples_per_row + ROW_PAD - 1) & ~(size_t)(ROW_PAD - 1);
-    JSAMPARRAY result = small_or_large(cinfo, pool_id, rows * sizeof(JSAMPROW));
-    JSAMPLE *samples = small_or_large(cinfo, pool_id, (size_t)rows * row * sizeof(JSAMPLE) + ROW_PAD);
-    for (JDIMENSION i = 0; i < rows; i++) result[i] = samples + (size_t)i * row;
-    return result;
-}
-
-static JBLOCKARRAY alloc_barray(j_common_ptr cinfo, int pool_id, JDIMENSION blocks_per_row, JDIMENSION rows) {
-    JBLOCKARRAY result = small_or_large(cinfo, pool_id, rows * sizeof(JBLOCKROW));
-    JBLOCK *blocks = small_or_large(cinfo, pool_id, (size_t)rows * blocks_per_row * sizeof(JBLOCK));
-    for (JDIMENSION i = 0; i < rows; i++) result[i] = blocks + (size_t)i * blocks_per_row;
-    return result;
-}
-
-static void free_pool(j_common_ptr cinfo, int pool_id) {
-    cjd_decoder *d = decoder_of(cinfo);
-    // The library frees what it allocated itself (virtual arrays, for progressive pictures).
-    d->library.free_pool(cinfo, pool_id);
-    if (pool_id >= 0 && pool_id < JPOOL_NUMPOOLS) arena_reset(&d->pools[pool_id]);
-}
-
-static void error_exit(j_common_ptr cinfo) { longjmp(((struct error_manager *)cinfo->err)->jump, 1); }
-
-// Warnings (corrupt data the library works around) are not printed: a damaged frame is the camera's.
-static void output_message(j_common_ptr cinfo) { (void)cinfo; }
-
 cjd_decoder *cjd_new(void) {
     cjd_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    d->cinfo.err = jpeg_std_error(&d->error.pub);
-    d->error.pub.error_exit = error_exit;
-    d->error.pub.output_message = output_message;
+    jpeg_error_jump_install((j_common_ptr)&d->cinfo, &d->error);
     if (setjmp(d->error.jump)) {
         free(d);
         return NULL;
     }
     jpeg_create_decompress(&d->cinfo);
-    d->library = *d->cinfo.mem;
-    d->cinfo.mem->alloc_small = alloc_small;
-    d->cinfo.mem->alloc_large = alloc_large;
-    d->cinfo.mem->alloc_sarray = alloc_sarray;
-    d->cinfo.mem->alloc_barray = alloc_barray;
-    d->cinfo.mem->free_pool = free_pool;
+    jpeg_arenas_install((j_common_ptr)&d->cinfo, &d->arenas);
     return d;
 }
 
 void cjd_free(cjd_decoder *d) {
     if (!d) return;
-    // The library's own teardown frees its pools with its own methods; the arenas go after.
-    *d->cinfo.mem = d->library;
-    jpeg_destroy_decompress(&d->cinfo);
-    for (int i = 0; i < JPOOL_NUMPOOLS; i++) arena_free(&d->pools[i]);
+    jpeg_arenas_release((j_common_ptr)&d->cinfo, &d->arenas);
     free(d->rows);
     free(d->planes);
     free(d);
 }
 
-uint64_t cjd_system_allocations(const cjd_decoder *d) { return d ? d->allocations : 0; }
-
-/// Grows a buffer of the decoder's (never shrinks it); 0, or -1 when memory is short.
-static int reserve(void **buffer, size_t *capacity, size_t needed, uint64_t *allocations) {
-    if (needed <= *capacity) return 0;
-    void *grown = NULL;
-    if (posix_memalign(&grown, ARENA_ALIGN, needed) != 0) return -1;
-    (*allocations)++;
-    free(*buffer);
-    *buffer = grown;
-    *capacity = needed;
-    return 0;
-}
+uint64_t cjd_system_allocations(const cjd_decoder *d) { return d ? d->arenas.allocations : 0; }
 
 /// Reads the header of a picture of the expected size; 0, or -1 with the picture abandoned.
 static int begin(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height) {
@@ -233,7 +101,7 @@ int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int widt
         offsets[c] = total;
         total += (size_t)strides[c] * rows_per_imcu[c] * cinfo->total_iMCU_rows;
     }
-    if (reserve((void **)&d->planes, &d->planes_capacity, total + ROW_PAD, &d->allocations) != 0) {
+    if (jpeg_arenas_reserve((void **)&d->planes, &d->planes_capacity, total + ROW_PAD, 0, &d->arenas.allocations) != 0) {
         jpeg_abort_decompress(cinfo);
         return -1;
     }
@@ -271,7 +139,7 @@ int cjd_decode_bgra(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *b
     }
     if (begin(d, jpeg, size, width, height) != 0) return -1;
     cinfo->out_color_space = JCS_EXT_BGRA;
-    if (reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), &d->allocations) != 0) {
+    if (jpeg_arenas_reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), 0, &d->arenas.allocations) != 0) {
         jpeg_abort_decompress(cinfo);
         return -1;
     }
