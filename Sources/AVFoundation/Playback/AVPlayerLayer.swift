@@ -28,7 +28,7 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         var output: AVPlayerItemVideoOutput?
         var gravity: AVLayerVideoGravity = .resizeAspect
         var attributes: [String: Any]?
-        /// The picture shown now, as the player's output made it, and its item time.
+        /// The picture shown now, as the player's output made it.
         var displayed: CVPixelBuffer?
         var currentItemObservation: NSKeyValueObservation?
     }
@@ -80,15 +80,17 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
     open var player: AVPlayer? {
         get { state.withLock { $0.player } }
         set {
-            let (old, oldOutput) = state.withLock { state -> (AVPlayer?, AVPlayerItemVideoOutput?) in
+            let (old, oldOutput, oldObservation) = state.withLock { state in
                 defer {
                     state.player = newValue
                     state.output = nil
                     state.displayed = nil
                     state.currentItemObservation = nil
                 }
-                return (state.player, state.output)
+                return (state.player, state.output, state.currentItemObservation)
             }
+            // Ended outside the lock: ending it takes the old player's observation lock.
+            oldObservation?.invalidate()
             if let old, let oldOutput { old.removeLayerOutput(oldOutput) }
             if let newValue { follow(newValue) }
             // Refreshes only while there is a player to show.
