@@ -110,18 +110,25 @@ final class V4L2CameraTests: CaptureTestCase {
         camera.unlockForConfiguration()
     }
 
-    func testHDFramesDecodeWithTheMatrixTheDriverReports() throws {
+    /// Runs `body` once for each of vivid's colorspace menu values, set on the camera, and puts its default back.
+    private func forEachColorspace<Expected>(_ values: [(Int64, Expected)], _ body: (Int64, Expected) throws -> Void) throws {
         let colorspace = try XCTUnwrap(camera.linuxControl(named: "Colorspace"), "vivid's colorspace control")
         defer {
             try? camera.lockForConfiguration()
             try? camera.setValue(colorspace.defaultValue, of: colorspace)
             camera.unlockForConfiguration()
         }
-        // vivid's menu: 2 (its default) is sRGB, whose Y'CbCr encoding is BT.601 at every size; 1 is Rec. 709.
-        for (value, matrix) in [(Int64(2), kCVImageBufferYCbCrMatrix_ITU_R_601_4), (1, kCVImageBufferYCbCrMatrix_ITU_R_709_2)] {
+        for (value, expected) in values {
             try camera.lockForConfiguration()
             try camera.setValue(value, of: colorspace)
             camera.unlockForConfiguration()
+            try body(value, expected)
+        }
+    }
+
+    func testHDFramesDecodeWithTheMatrixTheDriverReports() throws {
+        // vivid's menu: 2 (its default) is sRGB, whose Y'CbCr encoding is BT.601 at every size; 1 is Rec. 709.
+        try forEachColorspace([(Int64(2), kCVImageBufferYCbCrMatrix_ITU_R_601_4), (Int64(1), kCVImageBufferYCbCrMatrix_ITU_R_709_2)]) { _, matrix in
             let collector = FrameCollector()
             let latest = LockedBox<CMSampleBuffer?>(nil)
             collector.onFrame = { latest.value = $0 }
@@ -150,17 +157,8 @@ final class V4L2CameraTests: CaptureTestCase {
     }
 
     func testTheLiveViewsJPEGsOfTheDriversFramesKeepTheirColours() throws {
-        let colorspace = try XCTUnwrap(camera.linuxControl(named: "Colorspace"), "vivid's colorspace control")
-        defer {
-            try? camera.lockForConfiguration()
-            try? camera.setValue(colorspace.defaultValue, of: colorspace)
-            camera.unlockForConfiguration()
-        }
         // sRGB's BT.601 frames go into the JPEG as they are (their levels stretched); Rec. 709's through BGRA.
-        for (value, expected) in [(Int64(2), kCVPixelFormatType_420YpCbCr8PlanarFullRange), (1, kCVPixelFormatType_32BGRA)] {
-            try camera.lockForConfiguration()
-            try camera.setValue(value, of: colorspace)
-            camera.unlockForConfiguration()
+        try forEachColorspace([(Int64(2), kCVPixelFormatType_420YpCbCr8PlanarFullRange), (Int64(1), kCVPixelFormatType_32BGRA)]) { value, expected in
             let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs, 1280, 720), collector: FrameCollector())
             let layer = AVCaptureVideoPreviewLayer(session: session)
             layer.frame = CGRect(x: 0, y: 0, width: 1280, height: 720)

@@ -193,22 +193,7 @@ final class AppleStyleCodeTests: XCTestCase {
         let url = temporaryMovieURL(named: "review-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: url) }
         // A second of 320x240 pictures at 30 fps, written as an app's recorder would.
-        let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
-        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240])
-        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
-        writer.add(input)
-        XCTAssertTrue(writer.startWriting())
-        writer.startSession(atSourceTime: .zero)
-        for index in 0..<30 {
-            var buffer: CVPixelBuffer?
-            CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
-            while !input.isReadyForMoreMediaData { Thread.sleep(forTimeInterval: 0.005) }
-            XCTAssertTrue(adaptor.append(buffer!, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
-        }
-        input.markAsFinished()
-        let done = DispatchSemaphore(value: 0)
-        writer.finishWriting { done.signal() }
-        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(try writeGreyFrames(to: url, settings: fastWriterSettings(width: 320, height: 240, bitRate: 500_000), frames: 30), .completed)
 
         let review = SlowMotionReview()
         review.show(url, in: CGRect(x: 0, y: 0, width: 640, height: 640))

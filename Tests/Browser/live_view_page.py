@@ -108,6 +108,13 @@ def screenshots_differ(driver):
     return first != driver.get_screenshot_as_png()
 
 
+def last_checks(driver, url, token):
+    """The errors the page met, then whether the page with a wrong token is refused (it leaves the page)."""
+    errors = driver.execute_script("return window.liveView.errors")
+    driver.get(url.replace(token, "wrong-token"))
+    return {"pageErrors": errors, "badTokenRefused": "access token" in driver.find_element(By.TAG_NAME, "body").text}
+
+
 def stop(driver, server):
     """Quits the browser and stops the server."""
     driver.quit()
@@ -165,9 +172,7 @@ def main():
         while time.time() < deadline and not state(driver, token)["torch"]:
             time.sleep(0.1)
         results["torch"] = state(driver, token)["torch"]
-        results["pageErrors"] = driver.execute_script("return window.liveView.errors")
-        driver.get(url.replace(token, "wrong-token"))
-        results["badTokenRefused"] = "access token" in driver.find_element(By.TAG_NAME, "body").text
+        results.update(last_checks(driver, url, token))
     finally:
         stop(driver, server)
     print(json.dumps(results))

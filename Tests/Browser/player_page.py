@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from live_view_page import headless_chromium, screenshots_differ, start_server, state, stop, wait_for  # noqa: E402
+from live_view_page import headless_chromium, last_checks, screenshots_differ, start_server, state, stop, wait_for  # noqa: E402
 
 
 def centre_colour(driver):
@@ -92,9 +92,7 @@ def main():
         after, then = state(driver, token)["time"], time.time()
         results["rateMeasured"] = (after - before) / (then - at)
         results["playingState"] = state(driver, token)
-        results["pageErrors"] = driver.execute_script("return window.liveView.errors")
-        driver.get(url.replace(token, "wrong-token"))
-        results["badTokenRefused"] = "access token" in driver.find_element(By.TAG_NAME, "body").text
+        results.update(last_checks(driver, url, token))
     finally:
         stop(driver, server)
     print(json.dumps(results))
