@@ -14,6 +14,15 @@ enum LiveViewPage {
     /// algorithm, volume and gravity.
     static let player = document(title: "avcapture player", bar: playerBar, script: playerScript)
 
+    /// Where the server writes its token into a page.
+    private static let tokenPlaceholder = "{{live-view-token}}"
+
+    /// A page with the token its script sends with every request; the token holds only
+    /// letters, digits and `-._~`, so it needs no escaping in HTML.
+    static func withToken(_ token: String, in page: String) -> String {
+        page.replacingOccurrences(of: tokenPlaceholder, with: token)
+    }
+
     private static func document(title: String, bar: String, script: String) -> String {
         """
         <!doctype html>
@@ -21,6 +30,7 @@ enum LiveViewPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="live-view-token" content="\(tokenPlaceholder)">
         <title>\(title)</title>
         <style>
         \(style)</style>
@@ -57,8 +67,9 @@ enum LiveViewPage {
     /// What both pages do: controls, drawing frames, the socket, the figures shown. Each page
     /// defines `applyState(state)`.
     private static let common = #"""
-const token = new URLSearchParams(location.search).get("token");
-const query = token ? "?token=" + encodeURIComponent(token) : "";
+// The server's secret, which only this page's own origin can read: sent with every request.
+const token = document.querySelector('meta[name="live-view-token"]').content;
+const query = "?token=" + encodeURIComponent(token);
 const canvas = document.getElementById("view");
 const context = canvas.getContext("2d");
 const $ = (id) => document.getElementById(id);

@@ -1,40 +1,12 @@
 import AVFoundation
 import CoreVideo
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-
-/// How a live view listens and encodes.
-public struct LiveViewConfiguration: Sendable {
-    /// The address to listen on; loopback unless another is given.
-    public var host: String
-    /// The port to listen on; 0 picks a free one.
-    public var port: Int
-    /// The token every request must carry (`?token=` or `Authorization: Bearer`); required, and
-    /// generated when nil, for any address but loopback.
-    public var accessToken: String?
-    /// The JPEG quality of the frames sent, 1 to 100.
-    public var jpegQuality: Int
-    /// Where photos and movies taken from the page are saved.
-    public var saveDirectory: URL
-
-    /// Creates a configuration; the defaults listen on 127.0.0.1:8080 with JPEG quality 80.
-    public init(host: String = "127.0.0.1", port: Int = 8080, accessToken: String? = nil, jpegQuality: Int = 80,
-                saveDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
-        self.host = host
-        self.port = port
-        self.accessToken = accessToken
-        self.jpegQuality = jpegQuality
-        self.saveDirectory = saveDirectory
-    }
-
-    /// Whether the host is a loopback address, reachable from this machine only.
-    public var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
-}
 
 /// Serves a layer's frames and its controls to a page in any browser: a camera's preview layer
 /// and its session, or a player layer and its player.
@@ -45,13 +17,15 @@ public struct LiveViewConfiguration: Sendable {
 /// interest through `captureDevicePointConverted(fromLayerPoint:)`. HTTP and WebSocket are
 /// Hummingbird's. Thread-safe.
 public final class LiveViewServer: Sendable {
-    /// The token requests must carry, or nil when none is needed.
-    public let accessToken: String?
+    /// The token requests must carry: the configuration's, or one generated for this server.
+    public let accessToken: String
     private let configuration: LiveViewConfiguration
+    /// The page, with the token its script sends.
+    private let page: String
     private let controls: any LiveViewContent
     private let fanout: ViewerFanout
     private let overlay: MetadataOverlay?
-    private let listening = LockedValue<Int?>(nil)
+    private let listening = LockedValue<ListeningFacts?>(nil)
 
     /// Creates a server for a session previewed by `previewLayer`, with the outputs its page may
     /// use; a metadata output's codes and faces are drawn on the page where they are (the server
@@ -62,7 +36,8 @@ public final class LiveViewServer: Sendable {
         overlay = metadataOutput.map { MetadataOverlay(output: $0, layer: previewLayer) }
         let controls = LiveViewControls(session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
                                         audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
-        (self.configuration, self.controls, accessToken) = (configuration, controls, Self.token(for: configuration))
+        (self.configuration, self.controls, accessToken) = (configuration, controls, configuration.accessToken ?? Self.newToken())
+        page = LiveViewPage.withToken(accessToken, in: controls.page)
         fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
     }
 
@@ -71,12 +46,9 @@ public final class LiveViewServer: Sendable {
     public init(player: AVPlayer, playerLayer: AVPlayerLayer, title: String, configuration: LiveViewConfiguration = LiveViewConfiguration()) {
         overlay = nil
         let controls = PlayerViewControls(player: player, layer: playerLayer, title: title)
-        (self.configuration, self.controls, accessToken) = (configuration, controls, Self.token(for: configuration))
+        (self.configuration, self.controls, accessToken) = (configuration, controls, configuration.accessToken ?? Self.newToken())
+        page = LiveViewPage.withToken(accessToken, in: controls.page)
         fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
-    }
-
-    private static func token(for configuration: LiveViewConfiguration) -> String? {
-        configuration.accessToken ?? (configuration.isLoopback ? nil : newToken())
     }
 
     /// A fanout of the content's frames, which the layer draws and the encoder encodes only while someone watches.
@@ -98,7 +70,13 @@ public final class LiveViewServer: Sendable {
     }
 
     /// The port the server listens on, once it does.
-    public var port: Int? { listening.withLock { $0 } }
+    public var port: Int? { listening.withLock { $0?.port } }
+
+    /// Whether the page itself is served without the token: only when the token was generated
+    /// and the server listens on a loopback address.
+    public var pageNeedsToken: Bool {
+        configuration.accessToken != nil || !(listening.withLock { $0?.isLoopback } ?? configuration.isLoopback)
+    }
 
     /// The number of pages watching now.
     public var viewerCount: Int { fanout.viewerCount }
@@ -109,41 +87,91 @@ public final class LiveViewServer: Sendable {
     /// Frames sent to and dropped for each viewer now.
     public var viewerDeliveries: [(sent: Int, dropped: Int)] { fanout.deliveries }
 
-    /// The page's address, with the token when one is needed.
+    /// The page's address, with the token when the page needs it.
     public func pageURL(host: String? = nil) -> String {
         let shown = host ?? (configuration.host == "0.0.0.0" || configuration.host == "::" ? "localhost" : configuration.host)
-        let token = accessToken.map { "?token=\($0)" } ?? ""
+        let token = pageNeedsToken ? "?token=\(accessToken)" : ""
         return "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port ?? configuration.port)/\(token)"
     }
 
     /// Serves until the task is cancelled (or, with `handlesSignals`, until SIGINT or SIGTERM);
-    /// `onListening` is called with the port once the server listens.
+    /// `onListening` is called with the port once the server listens. Stopping closes every
+    /// viewer's socket and idle connection. Throws when the token is too short or has characters
+    /// other than letters, digits and `-._~`, or when the address cannot be listened on.
     public func run(handlesSignals: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try Self.check(configuration, token: accessToken)
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(AccessTokenMiddleware(token: accessToken))
+        router.middlewares.add(RequestGuard(token: accessToken, pageIsOpenOnLoopback: configuration.accessToken == nil,
+                                            configuredHost: configuration.host.lowercased(),
+                                            allowedHostNames: Set(configuration.allowedHostNames.map { $0.lowercased() }), facts: listening))
         addRoutes(to: router)
+        let webSocketResponder = router.buildResponder()
         var logger = Logger(label: "LiveView")
         logger.logLevel = .critical   // a cancelled server logs its shutdown as errors
         let listening = self.listening
+        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                                          + configuration.idleTimeout.components.attoseconds / 1_000_000_000)
+        let http1 = {
+            var http1 = HTTP1Channel.Configuration(idleTimeout: idle)
+            // Requests are a line and a few headers: 16 KiB of them is plenty, and the most a client can make the server hold.
+            http1.httpDecoder = .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384, maxHeaderFieldCount: 64)
+            return http1
+        }()
+        // Pages send only acknowledgements: no frame from them needs more than 64 KiB (larger frames the
+        // server sends go out in pieces of that size). Silent peers are found by pings.
+        let ws = WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(10)), closeTimeout: .seconds(2))
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 24))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "avcapture"),
+            // A connection must send its first request within the idle time too, and its head in 12 KiB.
+            server: HTTPServerBuilder { responder in
+                FirstRequestLimitChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                                           configuration: .init(http1: http1, ws: ws)),
+                                       deadline: idle, maximumHeadSize: 12 * 1024)
+            },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "avcapture",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maximumConnections))),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                listening.withLock { $0 = port }
+                let loopback = channel.localAddress.map(NetworkAddress.isLoopback) ?? false
+                listening.withLock { $0 = ListeningFacts(port: port, isLoopback: loopback) }
                 onListening(port)
             },
             logger: logger)
+        let fanout = self.fanout
+        // However the server stops, its viewers' sockets end with it: a page left open never holds it up.
         defer { fanout.removeAll() }
-        if handlesSignals { try await app.runService() } else { try await app.run() }
+        try await withTaskCancellationHandler {
+            if handlesSignals { try await app.runService() } else { try await app.run() }
+        } onCancel: {
+            fanout.removeAll()
+        }
+    }
+
+    /// Refuses a configuration the server must not start with.
+    private static func check(_ configuration: LiveViewConfiguration, token: String) throws {
+        guard token.count >= LiveViewConfiguration.minimumTokenLength else {
+            throw LiveViewConfigurationError(description: "The access token must have at least \(LiveViewConfiguration.minimumTokenLength) characters; it has \(token.count).")
+        }
+        guard token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) else {
+            throw LiveViewConfigurationError(description: "The access token may hold only letters, digits and - . _ ~.")
+        }
+        guard (0...65535).contains(configuration.port) else {
+            throw LiveViewConfigurationError(description: "The port must be 0 to 65535; it is \(configuration.port).")
+        }
     }
 
     private func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
         let controls = self.controls, fanout = self.fanout, overlay = self.overlay
-        router.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: controls.page)))
+        let page = ByteBuffer(string: self.page)
+        // Never inside another page's frame, never sniffed, and its address never sent on.
+        let pageHeaders: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                                       .contentSecurityPolicy: "frame-ancestors 'none'", .xFrameOptions: "DENY",
+                                       .xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer"]
+        router.get("/") { _, _ in Response(status: .ok, headers: pageHeaders, body: .init(byteBuffer: page)) }
+        router.head("/") { _, _ in
+            var headers = pageHeaders
+            headers[.contentLength] = String(page.readableBytes)
+            return Response(status: .ok, headers: headers)
         }
         router.get("/api/state") { _, _ in
             try Self.json(controls.state(viewers: fanout.viewerCount, framesSent: fanout.frameCount))
@@ -233,26 +261,9 @@ public final class LiveViewServer: Sendable {
     }
 }
 
-/// Refuses requests without the access token, when there is one.
-struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String?
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token else { return try await next(request, context) }
-        var given = request.uri.queryParameters.get("token")
-        if given == nil, let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
-            given = String(authorization.dropFirst("Bearer ".count))
-        }
-        guard let given, Self.equal(Array(given.utf8), Array(token.utf8)) else {
-            return Response(status: .unauthorized, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: #"{"error":"This live view needs its access token: add ?token=... to the address."}"#)))
-        }
-        return try await next(request, context)
-    }
-
-    /// Compares in time that depends on the length only, not on where the first difference is.
-    private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
+extension HTTPField.Name {
+    /// `X-Frame-Options`: whether other pages may frame this one.
+    static let xFrameOptions = Self("X-Frame-Options")!
+    /// `Referrer-Policy`: what a page tells the sites it links to about its address.
+    static let referrerPolicy = Self("Referrer-Policy")!
 }

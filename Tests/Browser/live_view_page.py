@@ -91,12 +91,13 @@ def start_server(command):
     return server, None
 
 
-def headless_chromium(window):
-    """Debian's chromium, headless, through chromium-driver, in a window of `window` ("W,H")."""
+def headless_chromium(window, extra=()):
+    """Debian's chromium, headless, through chromium-driver, in a window of `window` ("W,H"),
+    with `extra` command-line arguments."""
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={window}",
-                     "--disable-gpu", "--mute-audio"]:
+                     "--disable-gpu", "--mute-audio", *extra]:
         options.add_argument(argument)
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 

@@ -25,7 +25,8 @@ final class LiveViewServerTests: LiveViewTestCase {
         try startServer()
         let port = self.port
         let views = try await withThrowingTaskGroup(of: Received.self) { group in
-            for _ in 0..<20 { group.addTask { try await Self.watch(port: port, frames: 30) } }
+            let query = "?token=\(server.accessToken)"
+            for _ in 0..<20 { group.addTask { try await Self.watch(port: port, frames: 30, query: query) } }
             return try await group.reduce(into: [Received]()) { $0.append($1) }
         }
         XCTAssertEqual(views.count, 20)
@@ -60,7 +61,7 @@ final class LiveViewServerTests: LiveViewTestCase {
         let scene = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)?.virtualScene)
         let id = try scene.placeCode(.qr, payload: "on the page", center: CGPoint(x: 0.3, y: 0.6), width: 0.15, aspectRatio: 16.0 / 9.0)
         defer { scene.removeAllCodes() }
-        let view = try await Self.watch(port: port, frames: 45)
+        let view = try await watch(frames: 45)
         let messages = view.states.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let objects = try XCTUnwrap(messages.last { $0["objects"] != nil }?["objects"] as? [[String: Any]], "an objects message among \(view.states.count)")
         let code = try XCTUnwrap(objects.first)
@@ -80,7 +81,7 @@ final class LiveViewServerTests: LiveViewTestCase {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe counts the movie's frames")
         let movies = AVCaptureMovieFileOutput()
         try startServer(outputs: [movies])
-        let stalled = try XCTUnwrap(StalledViewer(port: port), "the stalled viewer connects")
+        let stalled = try XCTUnwrap(StalledViewer(port: port, path: "/frames?token=\(server.accessToken)"), "the stalled viewer connects")
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("liveview-stalled-\(UUID().uuidString.prefix(8)).mov")
         defer { try? FileManager.default.removeItem(at: url) }
         let recording = RecordingWaiter()
@@ -103,46 +104,119 @@ final class LiveViewServerTests: LiveViewTestCase {
 
     func testOffLoopbackEveryRequestNeedsTheGeneratedToken() async throws {
         try startServer(LiveViewConfiguration(host: "0.0.0.0"))
-        let token = try XCTUnwrap(server.accessToken, "a token is generated when none is given")
-        XCTAssertEqual(token.count, 32)
+        let token = server.accessToken
+        XCTAssertEqual(token.count, 32, "a token is generated when none is given")
+        XCTAssertTrue(server.pageNeedsToken, "off loopback the page needs it too")
         XCTAssertTrue(server.pageURL().hasSuffix("/?token=\(token)"))
-        let other = try XCTUnwrap(LiveViewServer(session: session, previewLayer: layer, configuration: LiveViewConfiguration(host: "0.0.0.0")).accessToken)
+        let other = LiveViewServer(session: session, previewLayer: layer, configuration: LiveViewConfiguration(host: "0.0.0.0")).accessToken
         XCTAssertNotEqual(other, token, "each server has its own")
-        let refused = try await request("/")
+        let refused = try await request("/", authorized: false)
         XCTAssertEqual(refused.status, 401)
         XCTAssertTrue(refused.body.contains("access token"), refused.body)
         // One hexadecimal digit changed: the last, to another.
         let wrong = token.dropLast() + (token.hasSuffix("0") ? "1" : "0")
         let status1 = try await request("/?token=\(wrong)").status
         XCTAssertEqual(status1, 401, "a wrong token is refused")
-        let status2 = try await request("/api/focus", method: "POST", body: #"{"x":1,"y":1}"#).status
+        let status2 = try await request("/api/focus", method: "POST", body: #"{"x":1,"y":1}"#, authorized: false).status
         XCTAssertEqual(status2, 401, "controls too")
         let status3 = try await request("/?token=\(token)").status
         XCTAssertEqual(status3, 200)
         let status4 = try await request("/api/state", headers: ["Authorization": "Bearer \(token)"]).status
         XCTAssertEqual(status4, 200)
-        let watched = try await watch(frames: 3, query: "?token=\(token)")
+        let watched = try await watch(frames: 3)
         XCTAssertEqual(watched.frames.count, 3)
-        do {
-            let unwatched = try await watch(frames: 3, seconds: 2)
-            XCTAssertEqual(unwatched.frames.count, 0, "no frames without the token")
-        } catch {
-            // Refusing the upgrade is the other way to say no.
+        let unwatched = try? await watch(frames: 3, seconds: 2, query: "")
+        XCTAssertEqual(unwatched?.frames.count ?? 0, 0, "no frames without the token")
+    }
+
+    /// On loopback with no token given, the page carries a generated one: the page is served
+    /// without it, every other request needs it; a token given is needed by the page too.
+    func testOnLoopbackThePageCarriesTheTokenAndEverythingElseNeedsIt() async throws {
+        try startServer(LiveViewConfiguration(host: "127.0.0.1"))
+        XCTAssertFalse(server.pageNeedsToken)
+        XCTAssertEqual(server.pageURL(), "http://127.0.0.1:\(port)/", "the page's address needs no token")
+        let page = try await request("/", authorized: false)
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.body.contains(#"<meta name="live-view-token" content="\#(server.accessToken)">"#), "the page carries the token")
+        let state = try await request("/api/state", authorized: false)
+        XCTAssertEqual(state.status, 401, "the API needs it: \(state.body)")
+        let unwatched = try? await watch(frames: 3, seconds: 2, query: "")
+        XCTAssertEqual(unwatched?.frames.count ?? 0, 0, "the frames need it")
+        let authorized = try await request("/api/state").status
+        XCTAssertEqual(authorized, 200)
+        serverTask?.cancel()
+        session.stopRunning()
+        try startServer(LiveViewConfiguration(accessToken: "sesame-sesame-sesame"))
+        XCTAssertTrue(server.pageNeedsToken)
+        let status6 = try await request("/", authorized: false).status
+        XCTAssertEqual(status6, 401, "a token given guards the page too")
+        let status7 = try await request("/api/state?token=sesame-sesame-sesame").status
+        XCTAssertEqual(status7, 200)
+    }
+
+    /// What another web page, DNS rebinding or a careless client can send: a foreign Host, a
+    /// foreign Origin, a body that is not JSON, the wrong method; each is refused before it
+    /// reaches a control, with the status that says why.
+    func testRequestsFromElsewhereAreRefusedBeforeAnyControl() async throws {
+        let photos = AVCapturePhotoOutput()
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("liveview-refusals-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [photos])
+        let cases: [(path: String, method: String, headers: [String: String], status: Int, reason: String)] = [
+            ("/", "GET", ["Host": "evil.example:\(port)"], 403, "own address only"),
+            ("/api/state", "GET", ["Host": "127.0.0.1.evil.example:\(port)"], 403, "own address only"),
+            ("/api/state", "GET", ["Host": "localhost:\(port + 1)"], 403, "own address only"),
+            ("/api/photo", "POST", ["Origin": "http://evil.example"], 403, "other pages"),
+            ("/api/photo", "POST", ["Origin": "http://127.0.0.1:\(port + 1)"], 403, "other pages"),
+            ("/api/photo", "POST", ["Origin": "null"], 403, "other pages"),
+            ("/api/photo", "POST", ["Content-Type": "text/plain"], 415, "application/json"),
+            ("/api/photo", "POST", ["Content-Type": "application/x-www-form-urlencoded"], 415, "application/json"),
+            ("/api/photo", "GET", [:], 405, "takes POST"),
+            ("/api/state", "POST", [:], 405, "takes GET"),
+            ("/", "DELETE", [:], 405, "takes GET"),
+        ]
+        for refused in cases {
+            let answer = try await request(refused.path, method: refused.method, body: refused.method == "POST" ? "{}" : nil, headers: refused.headers)
+            XCTAssertEqual(answer.status, refused.status, "\(refused.method) \(refused.path) \(refused.headers): \(answer.body)")
+            XCTAssertTrue(answer.body.contains(refused.reason), "\(refused.method) \(refused.path) \(refused.headers): \(answer.body)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "no photo was taken")
+        let own = try await request("/api/state", headers: ["Host": "localhost:\(port)", "Origin": "http://localhost:\(port)"]).status
+        XCTAssertEqual(own, 200, "the page's own origin, by any name of this machine")
+        let unknown = try await request("/no/such/thing").status
+        XCTAssertEqual(unknown, 404)
+    }
+
+    func testTokensTooShortOrWithOtherCharactersAreRefusedAtStart() async throws {
+        for token in ["", "short", "fifteen-chars-x", "has spaces in it too", "quote\"in-the-token-here"] {
+            session = AVCaptureSession()
+            layer = AVCaptureVideoPreviewLayer(session: session)
+            let server = LiveViewServer(session: session, previewLayer: layer, configuration: LiveViewConfiguration(port: 0, accessToken: token))
+            do {
+                try await server.run()
+                XCTFail("\(token) was taken")
+            } catch let error as LiveViewConfigurationError {
+                XCTAssertTrue(error.description.contains("access token"), error.description)
+            }
         }
     }
 
-    func testOnLoopbackNoTokenIsNeededUnlessOneIsGiven() async throws {
-        try startServer(LiveViewConfiguration(host: "127.0.0.1"))
-        XCTAssertNil(server.accessToken)
-        let status5 = try await request("/api/state").status
-        XCTAssertEqual(status5, 200)
-        serverTask?.cancel()
-        session.stopRunning()
-        try startServer(LiveViewConfiguration(accessToken: "sesame"))
-        let status6 = try await request("/api/state").status
-        XCTAssertEqual(status6, 401)
-        let status7 = try await request("/api/state?token=sesame").status
-        XCTAssertEqual(status7, 200)
+    /// Memory and descriptors stay bounded whatever clients do: oversized headers are refused,
+    /// connections beyond the limit wait, idle connections are closed.
+    func testHeadersConnectionsAndIdleTimeAreBounded() async throws {
+        try startServer(LiveViewConfiguration(maximumConnections: 4, idleTimeout: .seconds(1)))
+        let huge = try await request("/api/state", headers: ["X-Padding": String(repeating: "a", count: 80_000)])
+        XCTAssertNotEqual(huge.status, 200, "an 80 KB header is not taken")
+        // Four idle sockets take every place; a fifth request waits until the idle ones are closed.
+        let idle = (0..<4).compactMap { _ in IdleSocket(port: port) }
+        XCTAssertEqual(idle.count, 4)
+        let started = ContinuousClock.now
+        let answer = try await request("/api/state")
+        XCTAssertEqual(answer.status, 200, "served once the idle connections were closed")
+        let waited = ContinuousClock.now - started
+        XCTAssertGreaterThan(waited, .milliseconds(500), "it waited for a place: \(waited)")
+        XCTAssertTrue(idle.allSatisfy(\.isClosedByServer), "the idle connections were closed")
     }
 
     private func probe(_ url: URL, _ entries: String, count: Bool = false) throws -> String {

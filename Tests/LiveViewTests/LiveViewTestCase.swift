@@ -57,11 +57,18 @@ class LiveViewTestCase: XCTestCase {
         super.tearDown()
     }
 
-    /// An HTTP request to the server: its status and body.
-    func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+    /// An HTTP request to the server: its status and body. Unless `authorized` is false or the
+    /// path or headers carry a token of their own, it carries the server's token; a POST is JSON
+    /// unless the headers say otherwise.
+    func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:],
+                 authorized: Bool = true) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)\(path)")))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
+        if authorized, !path.contains("token="), headers["Authorization"] == nil {
+            request.setValue("Bearer \(server.accessToken)", forHTTPHeaderField: "Authorization")
+        }
+        if method == "POST", headers["Content-Type"] == nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
@@ -79,9 +86,10 @@ class LiveViewTestCase: XCTestCase {
         var receivedAt: [Double] = []
     }
 
-    /// Watches `/frames` until `frames` frames arrived or `seconds` passed.
-    func watch(frames count: Int, seconds: Double = 10, query: String = "") async throws -> Received {
-        try await Self.watch(port: port, frames: count, seconds: seconds, query: query)
+    /// Watches `/frames` until `frames` frames arrived or `seconds` passed; with the server's token
+    /// unless `query` is given.
+    func watch(frames count: Int, seconds: Double = 10, query: String? = nil) async throws -> Received {
+        try await Self.watch(port: port, frames: count, seconds: seconds, query: query ?? "?token=\(server.accessToken)")
     }
 
     /// Watches `/frames` on `port` until `frames` frames arrived or `seconds` passed.

@@ -26,6 +26,20 @@ final class PreviewCommandTests: XCTestCase {
         XCTAssertEqual((results["pageErrors"] as? [Any])?.count, 0, "the page met no errors: \(results)")
     }
 
+    /// Another origin's page and a rebinding name attack the live view on its defaults, in a real
+    /// Chromium (Tests/Browser/cross_origin.py): nothing gets through, and the page still works.
+    func testAPageOnAnotherOriginGetsNoFrameAndChangesNothing() throws {
+        let results = try AVCaptureTool.browserResults(script: "cross_origin.py", seconds: 2)
+        XCTAssertEqual(results["foreignSocketsOpened"] as? Int, 0, "no socket opens from another origin: \(results)")
+        XCTAssertEqual(results["foreignFrames"] as? Int, 0, "no frame reaches another origin: \(results)")
+        XCTAssertTrue(results["tokenStolen"] is NSNull, "another origin cannot read the page's token: \(results)")
+        XCTAssertTrue((results["rebindingPage"] as? String ?? "").contains("own address only"), "a rebinding name is refused: \(results)")
+        XCTAssertEqual(results["saved"] as? [String], [], "no photo or movie was taken: \(results)")
+        XCTAssertEqual(results["torch"] as? Bool, false, "the torch stayed off: \(results)")
+        XCTAssertGreaterThanOrEqual(results["ownPageFrames"] as? Int ?? 0, 10, "the page itself still shows frames: \(results)")
+        XCTAssertEqual((results["ownPageErrors"] as? [Any])?.count, 0, "\(results)")
+    }
+
     func testBadOptionsAreRefusedBeforeAnythingStarts() throws {
         let gravity = try AVCaptureTool.run(["preview", "--gravity", "sideways"])
         XCTAssertNotEqual(gravity.status, 0)
@@ -39,6 +53,11 @@ final class PreviewCommandTests: XCTestCase {
         let detect = try AVCaptureTool.run(["preview", "--detect", "cats"])
         XCTAssertNotEqual(detect.status, 0)
         XCTAssertTrue(detect.standardError.contains("--detect is codes, faces, codes,faces or none"), detect.output)
+        for token in ["", "short", "has spaces in it, sixteen+"] {
+            let refused = try AVCaptureTool.run(["preview", "--token", token])
+            XCTAssertNotEqual(refused.status, 0, token)
+            XCTAssertTrue(refused.standardError.contains("--token must be at least 16"), refused.output)
+        }
     }
 
     func testListeningBeyondLoopbackPrintsTheGeneratedToken() throws {
