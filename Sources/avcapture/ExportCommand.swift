@@ -40,8 +40,8 @@ struct Export: ParsableCommand {
     /// The range as a time range; nil for the whole movie.
     func timeRange() throws -> CMTimeRange? {
         guard let range else { return nil }
-        let parts = range.split(separator: "-", maxSplits: 1).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let start = parts[0], let end = parts[1], start >= 0, end > start, end.isFinite else {
+        let parts = range.split(separator: "-", maxSplits: 1).map(DurationOption.value)
+        guard parts.count == 2, let start = parts[0], let end = parts[1], end > start else {
             throw ValidationError("--range is START-END in seconds with END after START, such as 1.5-4, not \(range).")
         }
         return CMTimeRange(start: CMTime(seconds: start, preferredTimescale: 600), end: CMTime(seconds: end, preferredTimescale: 600))
@@ -51,8 +51,8 @@ struct Export: ParsableCommand {
     func sections() throws -> [(start: Double, end: Double, factor: Double)] {
         try slow.map { text in
             let halves = text.split(separator: ":", maxSplits: 1)
-            let bounds = halves.first.map { $0.split(separator: "-", maxSplits: 1).compactMap { Double($0) } } ?? []
-            guard halves.count == 2, bounds.count == 2, let factor = Double(halves[1]), bounds[0] >= 0, bounds[1] > bounds[0],
+            let bounds = halves.first.map { $0.split(separator: "-", maxSplits: 1).compactMap(DurationOption.value) } ?? []
+            guard halves.count == 2, bounds.count == 2, let factor = Double(halves[1]), bounds[1] > bounds[0],
                   factor >= 1.0 / 32, factor <= 32 else {
                 throw ValidationError("--slow is START-END:FACTOR with FACTOR from 1/32 to 32, such as 1-2:4, not \(text).")
             }

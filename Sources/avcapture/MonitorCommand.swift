@@ -6,7 +6,7 @@ import Foundation
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Capture video and audio and print frame rate, drops and audio level as they happen.")
 
-    @Option(help: "How long to capture, in seconds.") var seconds: Double = 5
+    @Option(help: "How long to capture, in seconds.", transform: DurationOption.seconds) var seconds: Double = 5
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
     @Option(help: "The unique ID of the microphone.") var audioDevice: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
@@ -15,6 +15,10 @@ struct Monitor: ParsableCommand {
     @Flag(help: "Capture no audio.") var noAudio = false
     @Option(help: "Time the delegate spends on each frame, in milliseconds, to see drops.") var work: Double = 0
     @Option(help: "Write the last frame to this file as a binary PPM image.") var saveFrame: String?
+
+    func validate() throws {
+        guard work.isFinite, (0...10_000).contains(work) else { throw ValidationError("--work is 0 to 10000 milliseconds, not \(work).") }
+    }
 
     func run() throws {
         let session = AVCaptureSession()

@@ -9,7 +9,7 @@ struct Record: ParsableCommand {
         abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4, .m4v) movie; Ctrl-C stops with a playable file.")
 
     @Argument(help: "The movie to write; it must not exist. With --library it may be left out.") var output: String?
-    @Option(help: "How long to record, in seconds; without it, until Ctrl-C.") var seconds: Double?
+    @Option(help: "How long to record, in seconds; without it, until Ctrl-C.", transform: DurationOption.seconds) var seconds: Double?
     @Option(help: "The largest the file may grow, in bytes.") var maxSize: Int64?
     @Option(help: "The unique ID of a camera (see `avcapture devices`); name several to record each to its own file, MOVIE-1.mov, MOVIE-2.mov, ...")
     var video: [String] = []
@@ -19,7 +19,7 @@ struct Record: ParsableCommand {
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
     @Option(help: "The video codec: h264 or hevc.") var codec: String = "h264"
     @Flag(help: "Encode with the codec's fastest preset: more cameras on fewer cores, larger files for the same quality.") var fast = false
-    @Option(help: "Seconds between fragments written while recording.") var fragmentInterval: Double = 10
+    @Option(help: "Seconds between fragments written while recording.", transform: DurationOption.positiveSeconds) var fragmentInterval: Double = 10
     @Option(help: "A title for the movie's metadata.") var title: String?
     @Option(help: "A location for the movie's metadata, in ISO 6709, such as +48.8584+002.2945/.") var location: String?
     @Flag(help: "Move the finished movie into the photo library (the Videos folder).") var library = false

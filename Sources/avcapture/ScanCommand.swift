@@ -18,7 +18,7 @@ struct Scan: ParsableCommand {
     @Option(help: "The code types to look for, separated by commas (default: all).") var types: String?
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
     @Option(help: "The part of the picture to search, as x,y,width,height in 0...1 (device coordinates).") var rect: String?
-    @Option(help: "How long to scan from the camera, in seconds; 0 scans until interrupted.") var seconds: Double = 0
+    @Option(help: "How long to scan from the camera, in seconds; 0 scans until interrupted.", transform: DurationOption.seconds) var seconds: Double = 0
     @Option(help: "The most codes read in one frame or picture.") var maxCodes: Int = 4
     @Flag(help: "Print the payload alone, one per line.") var raw = false
     @Flag(help: "Read the pictures named instead of a camera.") var image = false

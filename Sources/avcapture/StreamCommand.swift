@@ -19,7 +19,7 @@ struct Stream: ParsableCommand {
     @Flag(help: "Stream no audio.") var noAudio = false
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@30.") var format: String?
     @Option(help: "The video bit rate in bits per second (default: by size and rate).") var bitrate: Int?
-    @Option(help: "How long to stream, in seconds; without it, until Ctrl-C.") var seconds: Double?
+    @Option(help: "How long to stream, in seconds; without it, until Ctrl-C.", transform: DurationOption.seconds) var seconds: Double?
     @Flag(help: "End when the server goes away rather than trying again.") var noReconnect = false
 
     func validate() throws {

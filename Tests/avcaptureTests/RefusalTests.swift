@@ -65,4 +65,35 @@ final class RefusalTests: XCTestCase {
     func testAnUnknownCameraIsOneLineToo() throws {
         XCTAssertTrue(try refusal(["monitor", "--device", "nope"]).contains("No camera nope found"))
     }
+
+    /// Every duration option of every command refuses NaN, infinity, negatives and absurd values
+    /// with a reason, before anything starts (`preview --seconds nan` trapped; `record --seconds
+    /// nan` recorded for ever; `--fragment-interval 0` was taken).
+    func testEveryDurationOptionRefusesNaNInfinityNegativesAndAbsurdValues() throws {
+        let folder = AVCaptureTool.folder("durations")
+        let commands: [[String]] = [
+            ["preview", "--seconds"], ["monitor", "--seconds"], ["scan", "--seconds"], ["stream", "rtmp://127.0.0.1/live/x", "--seconds"],
+            ["record", folder.appendingPathComponent("a.mov").path, "--seconds"],
+            ["record", folder.appendingPathComponent("b.mov").path, "--fragment-interval"],
+            ["play", "/nonexistent.mov", "--start"], ["play", "/nonexistent.mov", "--seconds"],
+        ]
+        for command in commands {
+            for value in ["nan", "inf", "-inf", "-1", "1e300"] + (command.last == "--fragment-interval" ? ["0"] : []) {
+                // `--seconds=-1`: a separate `-1` would be read as an option.
+                let result = try AVCaptureTool.run(command.dropLast() + ["\(command.last!)=\(value)"])
+                XCTAssertNotEqual(result.status, 0, "\(command) \(value): \(result.output)")
+                XCTAssertTrue(result.standardError.contains("is invalid for '\(command.last!)"), "\(command) \(value): \(result.standardError)")
+                XCTAssertFalse(result.standardError.contains("Fatal error"), "\(command) \(value)")
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing was written")
+        let work = try AVCaptureTool.run(["monitor", "--work", "nan"])
+        XCTAssertTrue(work.standardError.contains("--work is 0 to 10000"), work.output)
+        for range in ["nan-2", "1-inf", "0-1e300"] {
+            let export = try AVCaptureTool.run(["export", "/nonexistent.mov", folder.appendingPathComponent("c.mp4").path, "--range", range])
+            XCTAssertTrue(export.standardError.contains("--range is START-END"), "\(range): \(export.output)")
+        }
+        let slow = try AVCaptureTool.run(["export", "/nonexistent.mov", folder.appendingPathComponent("d.mp4").path, "--slow", "1-inf:2"])
+        XCTAssertTrue(slow.standardError.contains("--slow is START-END:FACTOR"), slow.output)
+    }
 }
