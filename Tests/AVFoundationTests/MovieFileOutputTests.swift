@@ -223,6 +223,38 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertTrue(MediaProbe.decodesCleanly(url))
     }
 
+    /// The camera swapped in one configuration right after `startRecording`: the writer thread
+    /// reads the recording's connection while the old input is gone (this aborted every run).
+    func testSwappingTheCameraRightAfterStartingARecordingKeepsTheProcessAndTheFile() throws {
+        let (session, movie) = try recordingSession(audio: false)
+        session.startRunning()
+        let folder = makeScratchFolder()
+        for round in 0..<3 {
+            let url = folder.appendingPathComponent("swapped-\(round).mov")
+            let log = RecordingLog()
+            movie.startRecording(to: url, recordingDelegate: log)
+            try swapCamera(of: session)
+            spin(1)
+            if movie.isRecording { movie.stopRecording() }
+            XCTAssertTrue(waitUntil(timeout: 15) { log.finished }, "round \(round)")
+            if FileManager.default.fileExists(atPath: url.path) {
+                XCTAssertTrue(MediaProbe.decodesCleanly(url), "round \(round): a file left is playable")
+            }
+        }
+        XCTAssertTrue(session.isRunning)
+    }
+
+    /// Swaps the session's camera for the other in one configuration; the old input is released
+    /// when this returns, as an app that keeps no reference to it releases it.
+    private func swapCamera(of session: AVCaptureSession) throws {
+        session.beginConfiguration()
+        let old = try XCTUnwrap(session.inputs.first as? AVCaptureDeviceInput)
+        let next = old.device == backCamera ? frontCamera : backCamera
+        session.removeInput(old)
+        session.addInput(try AVCaptureDeviceInput(device: next))
+        session.commitConfiguration()
+    }
+
     func testAnInterruptionOrAStoppedSessionEndsTheRecording() throws {
         let (session, movie) = try recordingSession()
         session.startRunning()

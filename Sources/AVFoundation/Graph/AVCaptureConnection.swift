@@ -57,9 +57,17 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     }
     private let video = LockedValue(VideoState())
 
+    /// The inputs of the ports, held for as long as the connection lives: a recording's writer
+    /// thread reads the source device of a connection whose input a reconfiguration has removed.
+    private let sources: [AVCaptureInput]
+    /// The device that feeds the connection.
+    let sourceDevice: AVCaptureDevice?
+
     /// Creates a connection from input ports to an output, for `AVCaptureSession.addConnection(_:)`.
     public init(inputPorts ports: [AVCaptureInput.Port], output: AVCaptureOutput) {
         inputPorts = ports
+        sources = ports.map(\.input)
+        sourceDevice = (sources.first as? AVCaptureDeviceInput)?.device
         self.output = output
         audioChannels = ports.contains { $0.mediaType == .audio } ? [AVCaptureAudioChannel()] : []
         super.init()
@@ -67,8 +75,6 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     /// The kind of media the connection carries.
     var mediaType: AVMediaType { inputPorts.first?.mediaType ?? .video }
-    /// The device that feeds the connection.
-    var sourceDevice: AVCaptureDevice? { (inputPorts.first?.input as? AVCaptureDeviceInput)?.device }
 
     /// Whether media flows through the connection.
     public var isEnabled: Bool {

@@ -6,13 +6,23 @@ open class AVCaptureInput: NSObject, @unchecked Sendable {
     /// One stream of media an input provides.
     public final class Port: NSObject, @unchecked Sendable {
         /// The input the port belongs to.
-        public unowned let input: AVCaptureInput
+        ///
+        /// Connections keep their ports' inputs alive, so the input of a connection's port can be
+        /// read on any thread for as long as the connection lives.
+        public var input: AVCaptureInput {
+            guard let input = owner else {
+                ProgrammingError.invalidArgument("-[AVCaptureInputPort input] The port's input was released; keep the AVCaptureInput while you use its ports")
+            }
+            return input
+        }
+        /// The input, held weakly: an input holds its ports.
+        private weak let owner: AVCaptureInput?
         /// The kind of media the port provides.
         public let mediaType: AVMediaType
         private let enabled = LockedValue(true)
 
         init(input: AVCaptureInput, mediaType: AVMediaType) {
-            self.input = input
+            owner = input
             self.mediaType = mediaType
         }
 
