@@ -54,9 +54,18 @@ def free_port():
         return probe.getsockname()[1]
 
 
+# The token the live views here are started with; the page's address carries it.
+TOKEN = "benchmark-token-0123456789"
+
+
+def api(url, path):
+    """An address of the live view's API, with its token."""
+    return url.split("?")[0].rstrip("/") + path + "?token=" + TOKEN
+
+
 def start_preview(avcapture, arguments, rate=30, command=None):
-    command = command or [avcapture, "preview", "--port", "0", "--no-audio", "--quality", "80",
-                          "--format", f"1280x720@{rate}", "--size", "1280x720"] + arguments
+    command = (command or [avcapture, "preview", "--port", "0", "--no-audio", "--quality", "80",
+                           "--format", f"1280x720@{rate}", "--size", "1280x720"] + arguments) + ["--token", TOKEN]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     said = []
     for line in process.stdout:
@@ -93,10 +102,10 @@ def browser(avcapture, seconds, device, command=None, what="live view in Chromiu
         drawn0 = driver.execute_script("return window.liveView.frames")
         count0 = driver.execute_script("return window.liveView.latencies.length")
         cpu0, wall0, memory0 = cpu_seconds(server.pid), time.time(), resident_megabytes(server.pid)
-        state0 = json.load(urllib.request.urlopen(url.rstrip("/") + "/api/state"))["framesSent"]
+        state0 = json.load(urllib.request.urlopen(api(url, "/api/state")))["framesSent"]
         time.sleep(seconds)
         cpu1, wall1, memory1 = cpu_seconds(server.pid), time.time(), resident_megabytes(server.pid)
-        state1 = json.load(urllib.request.urlopen(url.rstrip("/") + "/api/state"))["framesSent"]
+        state1 = json.load(urllib.request.urlopen(api(url, "/api/state")))["framesSent"]
         drawn1 = driver.execute_script("return window.liveView.frames")
         latencies = driver.execute_script(f"return window.liveView.latencies.slice({count0})")
     finally:
@@ -134,7 +143,7 @@ def read_ustreamer(port, seconds, counts):
 def read_live_view(url, seconds, counts):
     """Watches the live view's frames for `seconds`, acknowledging each as the page does."""
     import websocket
-    connection = websocket.create_connection(url.replace("http://", "ws://").rstrip("/") + "/frames", timeout=10)
+    connection = websocket.create_connection(api(url, "/frames").replace("http://", "ws://"), timeout=10)
     end = time.time() + seconds
     while time.time() < end:
         opcode, _ = connection.recv_data()
