@@ -277,28 +277,28 @@ private final class PhotoSaver: NSObject, AVCapturePhotoCaptureDelegate, @unchec
     }
 }
 
-/// Waits for a movie recording to finish.
+/// Waits for a movie recording to finish; any number of requests may wait for the same one.
 private final class MovieRecordingDelegate: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
     private struct State {
         var result: (URL, (any Error)?)?
-        var waiter: CheckedContinuation<(URL, (any Error)?), Never>?
+        var waiters: [CheckedContinuation<(URL, (any Error)?), Never>] = []
     }
     private let state = LockedValue(State())
 
     func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: (any Error)?) {
-        let waiter = state.withLock { state in
-            defer { state.waiter = nil }
+        let waiters = state.withLock { state in
+            defer { state.waiters = [] }
             state.result = (outputFileURL, error)
-            return state.waiter
+            return state.waiters
         }
-        waiter?.resume(returning: (outputFileURL, error))
+        for waiter in waiters { waiter.resume(returning: (outputFileURL, error)) }
     }
 
     /// The file and the error, once the recording has finished.
     func finished() async -> (URL, (any Error)?) {
         await withCheckedContinuation { continuation in
             let done = state.withLock { state in
-                if state.result == nil { state.waiter = continuation }
+                if state.result == nil { state.waiters.append(continuation) }
                 return state.result
             }
             if let done { continuation.resume(returning: done) }

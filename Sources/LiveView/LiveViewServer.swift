@@ -94,7 +94,7 @@ public final class LiveViewServer: Sendable {
         return "http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port ?? configuration.port)/\(token)"
     }
 
-    /// Serves until the task is cancelled (or, with `handlesSignals`, until SIGINT or SIGTERM);
+    /// Serves until the task is cancelled (or, with `handlesSignals`, until SIGINT, SIGTERM or SIGHUP);
     /// `onListening` is called with the port once the server listens. Stopping closes every
     /// viewer's socket and idle connection. Throws when the token is too short or has characters
     /// other than letters, digits and `-._~`, or when the address cannot be listened on.
@@ -140,10 +140,20 @@ public final class LiveViewServer: Sendable {
         let fanout = self.fanout
         // However the server stops, its viewers' sockets end with it: a page left open never holds it up.
         defer { fanout.removeAll() }
-        try await withTaskCancellationHandler {
-            if handlesSignals { try await app.runService() } else { try await app.run() }
-        } onCancel: {
-            fanout.removeAll()
+        let serve: @Sendable () async throws -> Void = {
+            try await withTaskCancellationHandler {
+                try await app.run()
+            } onCancel: {
+                fanout.removeAll()
+            }
+        }
+        guard handlesSignals else { return try await serve() }
+        // A signal cancels the server as the end of a task does: open pages and sockets never hold it up.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await serve() }
+            group.addTask { await StopSignals.first() }
+            try await group.next()
+            group.cancelAll()
         }
     }
 

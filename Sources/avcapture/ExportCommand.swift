@@ -130,10 +130,8 @@ struct Export: ParsableCommand {
         session.outputFileType = type
         if let range = try timeRange() { session.timeRange = range }
 
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { session.cancelExport() }
-        interrupt.activate()
+        let stopSignals = StopSignals.handle(on: .global()) { session.cancelExport() }
+        defer { withExtendedLifetime(stopSignals) {} }
         let started = Date()
         let done = DispatchSemaphore(value: 0)
         session.exportAsynchronously { done.signal() }

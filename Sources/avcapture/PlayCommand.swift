@@ -68,10 +68,8 @@ struct Play: ParsableCommand {
         let ended = DispatchSemaphore(value: 0)
         let endObserver = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in ended.signal() }
         defer { NotificationCenter.default.removeObserver(endObserver) }
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { ended.signal() }
-        interrupt.activate()
+        let stopSignals = StopSignals.handle(on: .global()) { ended.signal() }
+        defer { withExtendedLifetime(stopSignals) {} }
 
         let began = Date()
         player.rate = rate

@@ -47,10 +47,9 @@ struct Record: ParsableCommand {
             recorders.append(try recorder(camera: camera, withAudio: index == 0 && !noAudio, to: urls[index]))
         }
 
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { for recorder in recorders { recorder.movie.stopRecording() } }
-        interrupt.activate()
+        let movies = recorders.map(\.movie)
+        let stopSignals = StopSignals.handle(on: .main) { for movie in movies { movie.stopRecording() } }
+        defer { withExtendedLifetime(stopSignals) {} }
 
         for recorder in recorders {
             recorder.session.startRunning()

@@ -56,10 +56,8 @@ struct Stream: ParsableCommand {
         session.commitConfiguration()
 
         let progress = StreamProgress()
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler { output.stopStreaming() }
-        interrupt.activate()
+        let stopSignals = StopSignals.handle(on: .main) { output.stopStreaming() }
+        defer { withExtendedLifetime(stopSignals) {} }
         session.startRunning()
         guard session.isRunning else { throw CommandFailure("The session could not start.") }
         FileHandle.standardError.write(Data("Streaming \(camera.localizedName)\(microphoneName.map { " and \($0)" } ?? "") to \(url); Ctrl-C stops.\n".utf8))

@@ -108,4 +108,44 @@ final class LiveViewControlsTests: LiveViewTestCase {
         let stopAgain = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
         XCTAssertEqual(stopAgain.status, 409)
     }
+
+    /// Two pages stopping the same recording at once both get its file (the second waiter used
+    /// to replace the first, which then waited for ever).
+    func testTwoStopRequestsAtOnceBothGetTheMovie() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("liveview-stops-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
+        let start = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
+        XCTAssertEqual(start.status, 200, start.body)
+        try await Task.sleep(for: .seconds(1))
+        let (port, token) = (port, server.accessToken)
+        async let first = Self.request(port: port, token: token, "/api/record", method: "POST", body: #"{"recording": false}"#)
+        async let second = Self.request(port: port, token: token, "/api/record", method: "POST", body: #"{"recording": false}"#)
+        let answers = try await [first, second]
+        let files = answers.compactMap { try? object($0.body)["file"] as? String }
+        XCTAssertEqual(answers.filter { $0.status == 200 }.count + answers.filter { $0.status == 409 }.count, 2, "\(answers)")
+        XCTAssertTrue(answers.contains { $0.status == 200 }, "\(answers)")
+        XCTAssertEqual(Set(files).count, 1, "both that answered 200 name the one movie: \(answers)")
+    }
+
+    /// A camera swapped from the page right after a recording started from it (this aborted the process).
+    func testSwitchingCameraRightAfterStartingARecordingKeepsTheServer() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("liveview-switch-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
+        let front = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front))
+        let back = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        for (round, next) in [front, back, front].enumerated() {
+            let start = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
+            XCTAssertEqual(start.status, 200, "round \(round): \(start.body)")
+            let switched = try await request("/api/camera", method: "POST", body: "{\"uniqueID\": \"\(next.uniqueID)\"}")
+            XCTAssertEqual(switched.status, 200, "round \(round): \(switched.body)")
+            try await Task.sleep(for: .milliseconds(500))
+            _ = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
+        }
+        let state = try await request("/api/state")
+        XCTAssertEqual(state.status, 200, "the server still answers")
+    }
 }

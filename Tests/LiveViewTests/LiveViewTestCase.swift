@@ -62,11 +62,17 @@ class LiveViewTestCase: XCTestCase {
     /// unless the headers say otherwise.
     func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:],
                  authorized: Bool = true) async throws -> (status: Int, body: String) {
+        try await Self.request(port: port, token: authorized ? server.accessToken : nil, path, method: method, body: body, headers: headers)
+    }
+
+    /// An HTTP request to the server on `port`, with `token` unless the path or headers carry one.
+    static func request(port: Int, token: String?, _ path: String, method: String = "GET", body: String? = nil,
+                        headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)\(path)")))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
-        if authorized, !path.contains("token="), headers["Authorization"] == nil {
-            request.setValue("Bearer \(server.accessToken)", forHTTPHeaderField: "Authorization")
+        if let token, !path.contains("token="), headers["Authorization"] == nil {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
         if method == "POST", headers["Content-Type"] == nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -152,18 +152,42 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertEqual(decode.terminationStatus, 0)
     }
 
-    func testCtrlCStopsCleanlyWithAPlayableFile() throws {
+    /// Ctrl-C, `kill` and `timeout` (SIGTERM) and a closed terminal (SIGHUP) all stop a recording
+    /// cleanly (SIGTERM and SIGHUP used to lose up to the fragment interval).
+    func testCtrlCSIGTERMAndSIGHUPStopCleanlyWithAPlayableFile() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
-        let url = folder().appendingPathComponent("interrupted.mov")
+        for (name, number) in [("SIGINT", SIGINT), ("SIGTERM", SIGTERM), ("SIGHUP", SIGHUP)] {
+            let url = folder().appendingPathComponent("stopped-by-\(name).mov")
+            let record = Process()
+            record.executableURL = try XCTUnwrap(executable)
+            record.arguments = ["record", url.path, "--preset", "640x480", "--no-audio"]
+            record.standardOutput = FileHandle.nullDevice
+            try record.run()
+            // Real time: the recording runs about two seconds before the signal.
+            Thread.sleep(forTimeInterval: 2)
+            kill(record.processIdentifier, number)
+            record.waitUntilExit()
+            XCTAssertEqual(record.terminationReason, .exit, name)
+            XCTAssertEqual(record.terminationStatus, 0, name)
+            XCTAssertEqual(try XCTUnwrap(probeDuration(url), name), 1.5, accuracy: 0.7, name)
+        }
+    }
+
+    /// With Apple's 10 s fragment interval, a recorder killed after a few seconds still leaves
+    /// media: the first fragment comes within a second (it left a 1648-byte file with none).
+    func testARecorderKilledInItsFirstSecondsLeavesMedia() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        let url = folder().appendingPathComponent("killed-early.mov")
         let record = Process()
         record.executableURL = try XCTUnwrap(executable)
-        record.arguments = ["record", url.path, "--preset", "640x480"]
+        record.arguments = ["record", url.path, "--preset", "640x480", "--no-audio"]
         record.standardOutput = FileHandle.nullDevice
         try record.run()
-        Thread.sleep(forTimeInterval: 2)
-        kill(record.processIdentifier, SIGINT)
+        // Real time: about three seconds of recording, killed long before the 10 s interval.
+        Thread.sleep(forTimeInterval: 3.5)
+        kill(record.processIdentifier, SIGKILL)
         record.waitUntilExit()
-        XCTAssertEqual(record.terminationStatus, 0)
-        XCTAssertEqual(try XCTUnwrap(probeDuration(url)), 1.5, accuracy: 0.7)
+        let duration = try XCTUnwrap(probeDuration(url), "ffprobe reads the file")
+        XCTAssertGreaterThanOrEqual(duration, 0.5, "at least half a second of media")
     }
 }

@@ -40,6 +40,8 @@ final class Recording: @unchecked Sendable {
     private var encoder: MovieEncoder?
     private var failure: AVError?
     private var lastFragment = CMTime.zero
+    /// The longest the first fragment waits, whatever the interval.
+    private static let firstFragmentInterval = CMTime(value: 1, timescale: 1)
     private var lastDiskCheck = CMTime.negativeInfinity
     private var samplesWritten = 0
     private var videoBytes: Int64 = 0
@@ -273,7 +275,10 @@ final class Recording: @unchecked Sendable {
                 end(reason: AVError(.diskFull))
             }
         }
-        if plan.fragmentInterval.isNumeric, plan.fragmentInterval > .zero, time - lastFragment >= plan.fragmentInterval {
+        // The first fragment comes after a second at most, so that a process killed early still
+        // leaves media; the later ones at the interval asked for.
+        let interval = lastFragment == .zero ? min(plan.fragmentInterval, Self.firstFragmentInterval) : plan.fragmentInterval
+        if plan.fragmentInterval.isNumeric, plan.fragmentInterval > .zero, time - lastFragment >= interval {
             encoder.requestFragment()
             lastFragment = time
         }

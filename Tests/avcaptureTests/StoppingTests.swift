@@ -1,0 +1,90 @@
+import XCTest
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Commands that serve stop when asked, whatever their clients hold open.
+final class StoppingTests: XCTestCase {
+    /// `preview` stops on SIGTERM, SIGINT and SIGHUP while a page's socket and an idle keep-alive
+    /// connection are open (it used to wait for them for ever, until SIGKILL).
+    func testPreviewStopsOnEverySignalWhileClientsHoldConnections() throws {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            let token = "stopping-test-token-0123"
+            let process = Process()
+            process.executableURL = try XCTUnwrap(AVCaptureTool.executable)
+            process.arguments = ["preview", "--port", "0", "--no-audio", "--token", token]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let port = try XCTUnwrap(Self.port(printedBy: output.fileHandleForReading), "signal \(number): the address is printed")
+            let socket = try XCTUnwrap(HeldConnection(port: port, request: "GET /frames?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+                awaiting: "HTTP/1.1 101"), "signal \(number): a viewer's socket is open")
+            let keepAlive = try XCTUnwrap(HeldConnection(port: port, request: "GET /api/state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
+                                                          awaiting: "HTTP/1.1 200"))
+            let idle = try XCTUnwrap(HeldConnection(port: port, request: ""))
+            kill(process.processIdentifier, number)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            XCTAssertFalse(process.isRunning, "signal \(number): preview stopped")
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertTrue(rest.contains("Stopped"), "signal \(number): \(rest)")
+            withExtendedLifetime([socket, keepAlive, idle]) {}
+        }
+    }
+
+    /// The port in the `Open http://...:PORT/` line a serving command prints.
+    static func port(printedBy handle: FileHandle) -> Int? {
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { return nil }
+            text += String(decoding: data, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Open http://") }),
+               let address = line.split(separator: " ").dropFirst().first,
+               let port = address.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) {
+                return port
+            }
+        }
+        return nil
+    }
+}
+
+/// A client connection to loopback that sends `request`, reads the first bytes of the answer
+/// when they are `awaiting`, and then never reads or closes.
+final class HeldConnection {
+    private let descriptor: Int32
+
+    init?(port: Int, request: String, awaiting expected: String? = nil) {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            return nil
+        }
+        if !request.isEmpty {
+            _ = request.utf8CString.withUnsafeBufferPointer { send(descriptor, $0.baseAddress, $0.count - 1, 0) }
+        }
+        if let expected {
+            var head = [UInt8](repeating: 0, count: expected.utf8.count)
+            guard recv(descriptor, &head, head.count, Int32(MSG_WAITALL)) == head.count, String(decoding: head, as: UTF8.self) == expected else {
+                close(descriptor)
+                return nil
+            }
+        }
+    }
+
+    deinit { close(descriptor) }
+}
