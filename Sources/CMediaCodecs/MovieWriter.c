@@ -1,6 +1,8 @@
 // Writing movies with FFmpeg's libraries: see CMediaCodecs.h.
 #include "CMediaCodecs.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <string.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -223,6 +225,15 @@ static int add_passthrough_stream(cmc_writer *w, const cmc_writer_config *c, int
     return 0;
 }
 
+/// Creates `path` as a new empty file, never through a symbolic link (a dangling one included)
+/// and never over anything already there, so that the muxer's own open writes to it alone.
+static int create_exclusively(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return AVERROR(errno);
+    close(fd);
+    return 0;
+}
+
 cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     int err = 0;
     cmc_writer *w = av_mallocz(sizeof(cmc_writer));
@@ -241,10 +252,14 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     if (c->audio_passthrough) { if ((err = add_passthrough_stream(w, c, 0)) < 0) goto fail; }
     else if (c->has_audio && (err = open_audio(w, c)) < 0) goto fail;
     if (!(w->format->oformat->flags & AVFMT_NOFILE)) {
+        if (!c->live && (err = create_exclusively(c->path)) < 0) goto fail;
         arm(w);
         err = avio_open2(&w->format->pb, c->path, AVIO_FLAG_WRITE, &w->format->interrupt_callback, NULL);
         w->deadline = 0;
-        if (err < 0) goto fail;
+        if (err < 0) {
+            if (!c->live) unlink(c->path);
+            goto fail;
+        }
     }
     *error = 0;
     return w;
@@ -491,6 +506,7 @@ int cmc_remux(const char *source, const char *destination, const char *format,
         stream->avg_frame_rate = source_stream->avg_frame_rate;
         if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) set_display_matrix(stream, rotation_degrees, mirrored);
     }
+    if ((err = create_exclusively(destination)) < 0) goto done;
     if ((err = avio_open(&out->pb, destination, AVIO_FLAG_WRITE)) < 0) goto done;
     av_dict_set(&options, "movflags", "+faststart+use_metadata_tags", 0);
     if ((err = avformat_write_header(out, &options)) < 0) goto done;

@@ -60,7 +60,7 @@ int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride
     return 0;
 }
 
-int cpc_png_decode_gray(const uint8_t *data, size_t size, uint8_t **pixels, int *width, int *height,
+int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
                         char *message, size_t message_size) {
     png_image image;
     memset(&image, 0, sizeof image);
@@ -71,9 +71,11 @@ int cpc_png_decode_gray(const uint8_t *data, size_t size, uint8_t **pixels, int 
         return -1;
     }
     image.format = PNG_FORMAT_GRAY;
-    if (image.width == 0 || image.height == 0 || image.width > 65535 || image.height > 65535) {
+    // The size the header declares is checked before a byte is allocated for the pixels.
+    if (image.width == 0 || image.height == 0 || image.width > 65535 || image.height > 65535
+        || (size_t)image.width * image.height > max_pixels) {
         png_image_free(&image);
-        snprintf(message, message_size, "a PNG of %ux%u pixels", image.width, image.height);
+        snprintf(message, message_size, "a PNG of %ux%u pixels, more than the %zu a picture may have", image.width, image.height, max_pixels);
         return -1;
     }
     uint8_t *buffer = malloc(PNG_IMAGE_SIZE(image));

@@ -9,9 +9,12 @@ struct ControlRefusal: Error, Sendable {
     /// A sentence that says what was wrong.
     let reason: String
 
+    /// A refusal with `reason`, given one full stop at its end where it has any.
     init(_ status: HTTPResponse.Status, _ reason: String) {
+        var sentence = reason
+        while sentence.hasSuffix("..") { sentence.removeLast() }
         self.status = status
-        self.reason = reason
+        self.reason = sentence
     }
 }
 

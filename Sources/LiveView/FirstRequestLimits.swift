@@ -51,8 +51,9 @@ final class FirstRequestLimitHandler: ChannelInboundHandler, RemovableChannelHan
         if !ended, headSize > maximumHeadSize {
             refused = true
             let answer = "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
-                context.close(promise: nil)
+                loopBound.value.close(promise: nil)
             }
             return
         }

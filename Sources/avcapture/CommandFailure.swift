@@ -3,5 +3,12 @@
 /// that it prints after a mistake in the arguments themselves.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+
+    /// A failure saying `description`, with one full stop at its end where it has any (a reason
+    /// quoted from an error often brings its own).
+    init(_ description: String) {
+        var sentence = description
+        while sentence.hasSuffix("..") { sentence.removeLast() }
+        self.description = sentence
+    }
 }

@@ -80,7 +80,7 @@ struct Export: ParsableCommand {
     func run() throws {
         let source = URL(fileURLWithPath: input), destination = URL(fileURLWithPath: output)
         guard FileManager.default.fileExists(atPath: source.path) else { throw CommandFailure("\(input) does not exist.") }
-        guard !FileManager.default.fileExists(atPath: destination.path) else { throw CommandFailure("\(output) exists; it is never overwritten.") }
+        guard !FileSystemEntry.exists(atPath: destination.path) else { throw CommandFailure("\(output) exists; it is never overwritten.") }
         let asset = AVURLAsset(url: source)
         let semaphore = DispatchSemaphore(value: 0)
         asset.loadValuesAsynchronously(forKeys: ["tracks"]) { semaphore.signal() }

@@ -59,8 +59,6 @@ enum FrameFile {
                 data.append(contentsOf: [pixel[2], pixel[1], pixel[0]])
             }
         }
-        guard FileManager.default.createFile(atPath: path, contents: data) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try NewFile.write(data, to: path)
     }
 }

@@ -21,6 +21,7 @@ struct Monitor: ParsableCommand {
     }
 
     func run() throws {
+        if let saveFrame { try RecordingRequest.checkNewFile(URL(fileURLWithPath: saveFrame)) }
         let session = AVCaptureSession()
         let stats = MonitorStatistics(workMilliseconds: work, keepsLastFrame: saveFrame != nil)
         session.beginConfiguration()

@@ -34,7 +34,8 @@ struct Photo: ParsableCommand {
         let url = output.map { URL(fileURLWithPath: $0) }
         let kind = try url.map { url in
             guard let kind = Kind(fileExtension: url.pathExtension) else {
-                throw CommandFailure("Cannot write .\(url.pathExtension) photos; name the photo .jpg, .jpeg, .heic, .heif or .png.")
+                let named = url.pathExtension.isEmpty ? "a photo with no extension" : ".\(url.pathExtension) photos"
+                throw CommandFailure("Cannot write \(named); name the photo .jpg, .jpeg, .heic, .heif or .png.")
             }
             return kind
         } ?? .jpeg

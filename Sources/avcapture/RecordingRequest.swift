@@ -18,7 +18,7 @@ enum RecordingRequest {
 
     /// Refuses a file that exists (avcapture never overwrites one), or a folder that cannot take a new file, saying why.
     static func checkNewFile(_ url: URL) throws(CommandFailure) {
-        if FileManager.default.fileExists(atPath: url.path) {
+        if FileSystemEntry.exists(atPath: url.path) {
             throw CommandFailure("\(url.path) already exists; avcapture never overwrites a file.")
         }
         let folder = url.deletingLastPathComponent().path

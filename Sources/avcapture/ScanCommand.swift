@@ -91,21 +91,25 @@ struct Scan: ParsableCommand {
             let names = Array(files[start..<min(start + window, files.count)])
             let results = Mutex<[Int: Result<[AVMetadataMachineReadableCodeObject], any Error>]>([:])
             DispatchQueue.concurrentPerform(iterations: names.count) { [maxCodes] index in
-                let result = Result {
-                    try AVCaptureMetadataOutput.machineReadableCodes(inImageData: Data(contentsOf: URL(fileURLWithPath: names[index])),
-                                                                     types: types, maximumCount: maxCodes)
+                let result = Result<[AVMetadataMachineReadableCodeObject], any Error> {
+                    let data = try InputFile.read(names[index])
+                    do {
+                        return try AVCaptureMetadataOutput.machineReadableCodes(inImageData: data, types: types, maximumCount: maxCodes)
+                    } catch {
+                        throw CommandFailure("\(names[index]): \(error.localizedDescription).")
+                    }
                 }
                 results.withLock { $0[index] = result }
             }
             let read = results.withLock { $0 }
-            for (index, file) in names.enumerated() {
+            for index in names.indices {
                 switch read[index] {
                 case .success(let codes)?:
                     for code in codes { print(line(code, corners: false)) }
                     found += codes.count
                 case .failure(let error)?:
                     failed += 1
-                    FileHandle.standardError.write(Data("avcapture scan: \(file): \(error.localizedDescription)\n".utf8))
+                    FileHandle.standardError.write(Data("avcapture scan: \(error)\n".utf8))
                 case nil:
                     failed += 1
                 }

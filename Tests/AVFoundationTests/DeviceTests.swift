@@ -74,8 +74,8 @@ final class DeviceTests: CaptureTestCase {
 
     func testTheConfigurationLockIsExclusiveAcrossProcesses() throws {
         // Seed 002: "before messing with their state, we want to make sure that you have mutually exclusive access to that device."
-        let path = NSTemporaryDirectory() + "/linuxavfoundation-" + backCamera.uniqueID.map { $0.isLetter || $0.isNumber ? $0 : "_" } + ".lock"
-        let other = open(path, O_CREAT | O_RDWR, 0o666)  // another open file, as another process holds
+        let path = AVCaptureDevice.lockFilePath(for: backCamera.uniqueID)
+        let other = open(path, O_CREAT | O_RDWR, 0o600)  // another open file, as another process holds
         XCTAssertGreaterThanOrEqual(other, 0)
         defer { close(other) }
         XCTAssertEqual(flock(other, LOCK_EX | LOCK_NB), 0)
@@ -87,5 +87,19 @@ final class DeviceTests: CaptureTestCase {
         XCTAssertNotEqual(flock(other, LOCK_EX | LOCK_NB), 0, "while this client holds the lock, others cannot take it")
         backCamera.unlockForConfiguration()
         XCTAssertEqual(flock(other, LOCK_EX | LOCK_NB), 0)
+    }
+
+    /// A symbolic link planted where the lock file goes is never followed: nothing is created
+    /// through it, and the lock still works within the process.
+    func testTheLockFileIsNeverOpenedThroughASymbolicLink() throws {
+        let camera = frontCamera
+        let path = AVCaptureDevice.lockFilePath(for: camera.uniqueID)
+        unlink(path)
+        let target = makeScratchFolder().appendingPathComponent("planted-target")
+        XCTAssertEqual(symlink(target.path, path), 0)
+        defer { unlink(path) }
+        XCTAssertNoThrow(try camera.lockForConfiguration())
+        camera.unlockForConfiguration()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "the link's target was not created")
     }
 }

@@ -79,4 +79,55 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertTrue(unreadable.standardError.contains("not a movie"), unreadable.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("c.mov").path))
     }
+
+    /// Movies outside the encoders' 16...8192 are scaled into it with their shape kept (an 8x8
+    /// and an 8200x64 movie aborted the process with SIGILL).
+    func testMoviesOfEverySizeAreScaledIntoWhatTheEncoderTakes() throws {
+        let folder = AVCaptureTool.folder("export-sizes")
+        for (size, expected) in [("8x8", "16,16"), ("8200x64", "2050,16")] {
+            let source = folder.appendingPathComponent("\(size).mp4")
+            let make = Process()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            make.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30:d=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", source.path]
+            try make.run()
+            make.waitUntilExit()
+            try XCTSkipUnless(make.terminationStatus == 0, "ffmpeg is needed")
+            let out = folder.appendingPathComponent("\(size)-out.mp4")
+            let result = try AVCaptureTool.run(["export", source.path, out.path, "--preset", "medium"])
+            XCTAssertEqual(result.status, 0, "\(size): \(result.output)")
+            XCTAssertFalse(result.output.contains("Fatal error"), size)
+            XCTAssertEqual(probe(out, "stream=width,height"), expected, size)
+        }
+    }
+
+    /// The movie is written beside its destination and named only when complete: a killed
+    /// export leaves nothing at the destination, and nothing is written through a link there.
+    func testAKilledExportLeavesNothingAtItsDestinationAndLinksAreNotFollowed() throws {
+        let folder = AVCaptureTool.folder("export-partial")
+        let source = try AVCaptureTool.movie(in: folder, seconds: 20, name: "long.mp4")
+        let out = folder.appendingPathComponent("out.mp4")
+        let export = Process()
+        export.executableURL = try XCTUnwrap(AVCaptureTool.executable)
+        export.arguments = ["export", source.path, out.path, "--preset", "highest"]
+        export.standardOutput = FileHandle.nullDevice
+        export.standardError = FileHandle.nullDevice
+        try export.run()
+        // Wait until the partial file is being written, then kill the exporter.
+        let deadline = Date().addingTimeInterval(20)
+        func partials() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(".out.export-") } }
+        while partials().isEmpty, export.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertFalse(partials().isEmpty, "the export writes under a partial name first")
+        kill(export.processIdentifier, SIGKILL)
+        export.waitUntilExit()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing stands at the destination")
+        let retry = try AVCaptureTool.run(["export", source.path, out.path, "--range", "0-2"])
+        XCTAssertEqual(retry.status, 0, "a retry is not blocked: \(retry.output)")
+
+        let target = folder.appendingPathComponent("elsewhere.mp4")
+        let link = folder.appendingPathComponent("link.mp4")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let refused = try AVCaptureTool.run(["export", source.path, link.path, "--range", "0-1"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "nothing was written through the dangling link")
+    }
 }

@@ -96,4 +96,18 @@ final class RefusalTests: XCTestCase {
         let slow = try AVCaptureTool.run(["export", "/nonexistent.mov", folder.appendingPathComponent("d.mp4").path, "--slow", "1-inf:2"])
         XCTAssertTrue(slow.standardError.contains("--slow is START-END:FACTOR"), slow.output)
     }
+
+    /// `monitor --save-frame` refuses a file that exists, as every other command does (it used
+    /// to overwrite it), and `photo` says what is wrong with a name that has no extension.
+    func testMonitorNeverOverwritesAndPhotoNamesAMissingExtension() throws {
+        let folder = AVCaptureTool.folder("refusals-files")
+        let existing = folder.appendingPathComponent("frame.ppm")
+        try Data("keep me".utf8).write(to: existing)
+        let monitor = try AVCaptureTool.run(["monitor", "--seconds", "0.3", "--no-audio", "--save-frame", existing.path])
+        XCTAssertNotEqual(monitor.status, 0)
+        XCTAssertTrue(monitor.standardError.contains("already exists; avcapture never overwrites a file."), monitor.output)
+        XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "keep me")
+        let photo = try AVCaptureTool.run(["photo", folder.appendingPathComponent("noextension").path])
+        XCTAssertTrue(photo.standardError.contains("Cannot write a photo with no extension"), photo.output)
+    }
 }

@@ -59,6 +59,15 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.standardError.contains("notes.txt: not a JPEG, PNG, PGM or PPM picture"), bad.standardError)
         XCTAssertTrue(bad.standardError.contains("cut.pgm: a truncated PGM or PPM"), bad.standardError)
+        // A folder, a pipe with no writer, a device and a missing file: each refused at once, by what it is.
+        let fifo = folder.appendingPathComponent("fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let odd = try AVCaptureTool.run(["scan", "--image", folder.path, fifo.path, "/dev/zero", folder.appendingPathComponent("gone.png").path])
+        XCTAssertEqual(odd.status, 1)
+        for reason in ["\(folder.path) is a folder, not a file.", "fifo is a pipe, not a file.", "/dev/zero is a device, not a file.", "gone.png does not exist."] {
+            XCTAssertTrue(odd.standardError.contains(reason), "\(reason): \(odd.standardError)")
+        }
+        XCTAssertFalse(odd.standardError.contains("NSCocoaErrorDomain") || odd.standardError.contains(".."), odd.standardError)
         let unknown = try AVCaptureTool.run(["scan", "--types", "qr,morse", "--image", blank.path])
         XCTAssertNotEqual(unknown.status, 0)
         XCTAssertTrue(unknown.standardError.contains("Unknown type morse"), unknown.standardError)
@@ -73,5 +82,45 @@ final class ScanCommandTests: XCTestCase {
         let bad = try AVCaptureTool.run(["scan", "--rect", "0.5,0.5,0.8,0.1"])
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.standardError.contains("--rect is x,y,width,height within 0...1"), bad.standardError)
+    }
+
+    /// A PNG is refused from the size its header declares, before its pixels are allocated: a
+    /// 40000x40000 PNG of a few kilobytes took 1.6 GB and 6 s.
+    func testAHugeDeclaredPictureIsRefusedFromItsHeader() throws {
+        let folder = AVCaptureTool.folder("scan-huge")
+        let huge = folder.appendingPathComponent("huge.png")
+        try Self.png(width: 40_000, height: 40_000).write(to: huge)
+        let result = try AVCaptureTool.run(["scan", "--image", huge.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.standardError.contains("40000x40000 pixels, more than the 100000000"), result.standardError)
+        XCTAssertLessThan(result.seconds, 3, "refused without decoding")
+    }
+
+    /// A grey PNG of the size given whose pixel data holds only a few black rows.
+    static func png(width: Int, height: Int) -> Data {
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(~crc)
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 0, 0, 0, 0]
+        // Stored (uncompressed) deflate blocks are enough: the header is what is refused.
+        let rows = [UInt8](repeating: 0, count: 3 * (width + 1))
+        var deflate: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        while offset < rows.count {
+            let length = min(65535, rows.count - offset)
+            let last: UInt8 = offset + length == rows.count ? 1 : 0
+            deflate += [last, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            deflate += rows[offset..<(offset + length)]
+            offset += length
+        }
+        deflate += [0, 0, 0, 1]  // an Adler-32 no reader gets to check
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", deflate) + chunk("IEND", []))
     }
 }

@@ -163,9 +163,12 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
     public func lockForConfiguration() throws {
         try configuration.withLock { config in
             if config.lockCount == 0 {
-                let path = NSTemporaryDirectory() + "/linuxavfoundation-" + uniqueID.map { $0.isLetter || $0.isNumber ? $0 : "_" } + ".lock"
-                let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o666)
-                if fd >= 0 {
+                let fd = open(Self.lockFilePath(for: uniqueID), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                var status = stat()
+                if fd >= 0, fstat(fd, &status) != 0 || status.st_mode & S_IFMT != S_IFREG || status.st_uid != getuid() {
+                    // Not a file of this user's own: lock within the process only.
+                    close(fd)
+                } else if fd >= 0 {
                     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                         close(fd)
                         throw AVError(.deviceLockedForConfigurationByAnotherProcess, userInfo: [AVErrorDeviceKey: self])
@@ -175,6 +178,14 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
             }
             config.lockCount += 1
         }
+    }
+
+    /// Where the lock file that makes the configuration lock exclusive across this user's
+    /// processes lives: the user's runtime folder where there is one, else the temporary folder
+    /// under a name of this user's. It is never opened through a symbolic link.
+    static func lockFilePath(for uniqueID: String) -> String {
+        let folder = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
+        return folder + "/linuxavfoundation-\(getuid())-" + uniqueID.map { $0.isLetter || $0.isNumber ? $0 : "_" } + ".lock"
     }
 
     /// Releases the configuration lock.

@@ -61,15 +61,24 @@ struct ExportPreset {
         AVAssetExportPresetHEVC3840x2160, AVAssetExportPresetAppleM4A,
     ]
 
-    /// The size pictures of `size` are exported at: fitted into the box (never enlarged), even.
-    func size(for size: (width: Int, height: Int)) -> (width: Int, height: Int) {
-        var (width, height) = size
-        if let box, width > box.width || height > box.height {
-            let scale = min(Double(box.width) / Double(width), Double(box.height) / Double(height))
-            width = Int((Double(width) * scale).rounded())
-            height = Int((Double(height) * scale).rounded())
+    /// The sides the encoders take: even, from 16 to 8192.
+    static let encodableSides = 16...8192
+
+    /// The size pictures of `size` are exported at: fitted into the box (never enlarged for it),
+    /// then scaled with their aspect ratio kept into what the encoders take, even sides from 16 to
+    /// 8192; nil when no such size keeps the aspect ratio (one side more than 512 times the other).
+    func size(for size: (width: Int, height: Int)) -> (width: Int, height: Int)? {
+        var width = Double(max(1, size.width)), height = Double(max(1, size.height))
+        func scale(by factor: Double) { (width, height) = (width * factor, height * factor) }
+        if let box, width > Double(box.width) || height > Double(box.height) {
+            scale(by: min(Double(box.width) / width, Double(box.height) / height))
         }
-        return (max(2, width & ~1), max(2, height & ~1))
+        let sides = Self.encodableSides
+        if max(width, height) > Double(sides.upperBound) { scale(by: Double(sides.upperBound) / max(width, height)) }
+        if min(width, height) < Double(sides.lowerBound) { scale(by: Double(sides.lowerBound) / min(width, height)) }
+        guard max(width, height) <= Double(sides.upperBound) + 1 else { return nil }
+        let even = { (side: Double) in min(sides.upperBound, max(sides.lowerBound, Int(side.rounded()) & ~1)) }
+        return (even(width), even(height))
     }
 
     /// The file types the preset writes.

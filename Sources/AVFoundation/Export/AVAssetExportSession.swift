@@ -192,13 +192,19 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 ? "A video composition is rendered and encoded again: passthrough copies samples as they are; use a preset that encodes."
                 : "The video composition needs a render size and a frame duration of more than zero."]))
         }
-        if FileManager.default.fileExists(atPath: url.path) {
+        if FileSystemEntry.exists(atPath: url.path) {
             return finish(.failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
         }
+        // The movie is written beside its destination and appears there only when complete: a
+        // process killed while exporting leaves no half a movie in the way of the next try.
+        let partial = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).export-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(url.pathExtension)")
         do {
-            try export(to: url, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm, composition: composition, mix: mix)
+            try export(to: partial, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm, composition: composition, mix: mix)
+            try PartialFile.commit(partial, to: url)
+            finish(.completed)
         } catch {
-            try? FileManager.default.removeItem(at: url)
+            unlink(partial.path)
             finish(isCancelled ? .cancelled : .failed, isCancelled ? nil : error)
         }
     }
@@ -234,8 +240,16 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 input.transform = video.preferredTransform
                 lanes.append(Lane(output: AVAssetReaderTrackOutput(track: video, outputSettings: nil), input: input))
             } else if let codec = preset.codec {
-                var (width, height) = preset.size(for: (Int(video.naturalSize.width), Int(video.naturalSize.height)))
+                let natural = (Int(video.naturalSize.width), Int(video.naturalSize.height))
+                guard var (width, height) = preset.size(for: natural) else {
+                    throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey:
+                        "A picture of \(natural.0)x\(natural.1) cannot be encoded: no size from 16 to 8192 on each side keeps its shape."])
+                }
                 if let composition { (width, height) = (Int(composition.renderSize.width) & ~1, Int(composition.renderSize.height) & ~1) }
+                guard ExportPreset.encodableSides.contains(width), ExportPreset.encodableSides.contains(height) else {
+                    throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey:
+                        "The render size \(width)x\(height) cannot be encoded: each side must be from 16 to 8192."])
+                }
                 let output = AVAssetReaderTrackOutput(track: video, outputSettings: [
                     kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
                     kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
@@ -292,11 +306,12 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         writer.startSession(atSourceTime: min(first, clipped.start))
 
         // Samples go to the writer in time order, so the file interleaves without buffering a track.
+        var samplesWritten = 0
         while true {
             if isCancelled {
                 reader.cancelReading()
                 writer.cancelWriting()
-                return finish(.cancelled)
+                throw CancellationError()
             }
             guard let index = lanes.indices.filter({ lanes[$0].next != nil })
                 .min(by: { lanes[$0].next!.presentationTimeStamp < lanes[$1].next!.presentationTimeStamp }) else { break }
@@ -310,6 +325,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 reader.cancelReading()
                 throw writer.error ?? AVError(.exportFailed)
             }
+            samplesWritten += 1
             if lanes[index].output.mediaType == .video || lanes.count == 1 {
                 let done = (sample.presentationTimeStamp - clipped.start).seconds / clipped.duration.seconds
                 state.withLock { $0.progress = Float(min(0.99, max(0, done))) }
@@ -317,11 +333,14 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             lanes[index].next = lanes[index].pull()
         }
         if reader.status == .failed { writer.cancelWriting(); throw reader.error ?? AVError(.exportFailed) }
+        guard samplesWritten > 0 else {
+            writer.cancelWriting()
+            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No media could be read from the asset in the time range."])
+        }
         for lane in lanes { lane.input.markAsFinished() }
         let finished = DispatchSemaphore(value: 0)
         writer.finishWriting { finished.signal() }
         finished.wait()
         guard writer.status == .completed else { throw writer.error ?? AVError(.exportFailed) }
-        finish(.completed)
     }
 }

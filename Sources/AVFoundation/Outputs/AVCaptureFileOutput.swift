@@ -87,7 +87,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             }
         }
         let path = outputFileURL.path
-        if FileManager.default.fileExists(atPath: path) {
+        if FileSystemEntry.exists(atPath: path) {
             // The movie file output does not overwrite existing resources (seed 002).
             refuse(AVError(.fileAlreadyExists, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
                                                           NSLocalizedDescriptionKey: "Cannot record to \(path): a file already exists there."]))

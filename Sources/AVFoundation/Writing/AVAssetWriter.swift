@@ -148,7 +148,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         guard current == .unknown else {
             ProgrammingError.invalidState("-[AVAssetWriter startWriting] Cannot call method when status is \(current)")
         }
-        if FileManager.default.fileExists(atPath: outputURL.path) {
+        if FileSystemEntry.exists(atPath: outputURL.path) {
             return fail(AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: outputURL, NSLocalizedDescriptionKey: "A file already exists at \(outputURL.path)."]))
         }
         guard !inputs.isEmpty else { return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The writer has no inputs."])) }

@@ -65,9 +65,10 @@ int cpc_heic_encode(const cpc_heic_picture *picture, int quality, const char *pr
 int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride, int opaque,
                         const uint8_t *exif, size_t exif_size, uint8_t **data, size_t *size);
 
-/// Decodes a PNG file in memory to 8-bit grey pixels (`width` bytes a row; free with free()).
-/// 0 on success; otherwise libpng's message is copied into `message` (of `message_size` bytes).
-int cpc_png_decode_gray(const uint8_t *data, size_t size, uint8_t **pixels, int *width, int *height,
+/// Decodes a PNG file in memory to 8-bit grey pixels (`width` bytes a row; free with free()),
+/// refusing from its header one of more than `max_pixels` pixels. 0 on success; otherwise
+/// libpng's message, or why it was refused, is copied into `message` (of `message_size` bytes).
+int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
                         char *message, size_t message_size);
 
 #endif

@@ -27,7 +27,7 @@ package enum GreyPicture {
     private static func buffer(width: Int, height: Int, fill: (UnsafeMutablePointer<UInt8>, Int) throws(Failure) -> Void) throws(Failure) -> CVPixelBuffer {
         guard width > 0, height > 0, width * height <= maximumPixels,
               let image = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_OneComponent8) else {
-            throw Failure(description: "a picture of \(width)x\(height) pixels cannot be read")
+            throw Failure(description: "a picture of \(width)x\(height) pixels, more than the \(maximumPixels) a picture may have")
         }
         let plane = image.planes[0]
         try fill(plane.baseAddress.assumingMemoryBound(to: UInt8.self), plane.bytesPerRow)
@@ -52,8 +52,8 @@ package enum GreyPicture {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        guard cpc_png_decode_gray(bytes, bytes.count, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
-            throw Failure(description: "a damaged PNG: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        guard cpc_png_decode_gray(bytes, bytes.count, maximumPixels, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
+            throw Failure(description: "a PNG that cannot be read: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { free(pixels) }
         return try buffer(width: Int(width), height: Int(height)) { destination, stride in

@@ -9,7 +9,7 @@ enum LivePhotoMovie {
         guard let first = clip.frames.first, let last = clip.frames.last else {
             throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "No frames were kept for the Live Photo's movie."])
         }
-        if FileManager.default.fileExists(atPath: url.path) {
+        if FileSystemEntry.exists(atPath: url.path) {
             throw AVError(.fileAlreadyExists, userInfo: [NSLocalizedDescriptionKey: "\(url.path) already exists."])
         }
         let start = first.1
