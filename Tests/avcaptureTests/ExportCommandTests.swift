@@ -130,4 +130,18 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "nothing was written through the dangling link")
     }
+
+    /// A pipe, a device or a folder named as the movie is refused at once by what it is (opening
+    /// a pipe with no writer used to wait for ever).
+    func testPipesDevicesAndFoldersAreRefusedAsMovies() throws {
+        let folder = AVCaptureTool.folder("export-odd")
+        let fifo = folder.appendingPathComponent("fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        for (input, kind) in [(fifo.path, "a pipe"), ("/dev/zero", "a device"), (folder.path, "a folder")] {
+            let result = try AVCaptureTool.run(["export", input, folder.appendingPathComponent("out.mp4").path])
+            XCTAssertNotEqual(result.status, 0, input)
+            XCTAssertTrue(result.standardError.contains("is \(kind), not a movie file."), result.output)
+            XCTAssertLessThan(result.seconds, 5)
+        }
+    }
 }

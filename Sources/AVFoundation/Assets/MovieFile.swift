@@ -43,6 +43,17 @@ final class MovieFile {
                                                                NSURLErrorKey: url])
         }
         FFmpegLog.installed  // FFmpeg's messages about damaged files go to the library log, not standard error
+        // Only regular files: opening a FIFO would wait for a writer for ever, and a device never ends.
+        var status = stat()
+        if stat(url.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFDIR: "a folder"
+            case S_IFIFO: "a pipe"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+            throw AVError(.failedToLoadMediaData, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "\(url.path) is \(kind), not a movie file."])
+        }
         var error: Int32 = 0
         guard let reader = cmc_reader_open(url.path, &error) else { throw Self.error(error, url: url) }
         self.reader = reader
