@@ -29,7 +29,7 @@ public final class LiveViewServer: Sendable {
 
     /// Creates a server for a session previewed by `previewLayer`, with the outputs its page may
     /// use; a metadata output's codes and faces are drawn on the page where they are (the server
-    /// becomes its delegate).
+    /// watches the output beside the app's own delegate, which keeps its objects).
     public init(session: AVCaptureSession, previewLayer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput? = nil,
                 movieOutput: AVCaptureMovieFileOutput? = nil, audioOutput: AVCaptureAudioDataOutput? = nil,
                 metadataOutput: AVCaptureMetadataOutput? = nil, configuration: LiveViewConfiguration = LiveViewConfiguration()) {

@@ -4,10 +4,11 @@ import Foundation
 /// The codes and faces a metadata output finds, in the preview layer's coordinates, for the page
 /// to draw over the picture where they are.
 ///
-/// It is the output's delegate: each delivery is turned through the layer's
-/// `transformedMetadataObject(for:)` (so gravity, rotation and mirroring apply, as on Apple's
-/// platforms) and kept as the newest, with a version the viewers' loops compare. Thread-safe.
-final class MetadataOverlay: NSObject, AVCaptureMetadataOutputObjectsDelegate, @unchecked Sendable {
+/// It watches the output beside the app's own delegate, never instead of it: each detection is
+/// turned through the layer's `transformedMetadataObject(for:)` (so gravity, rotation and
+/// mirroring apply, as on Apple's platforms) and kept as the newest, with a version the viewers'
+/// loops compare. Thread-safe.
+final class MetadataOverlay: @unchecked Sendable {
     /// One object as the page draws it.
     struct Object: Codable, Sendable, Equatable {
         /// `code` or `face`.
@@ -27,18 +28,28 @@ final class MetadataOverlay: NSObject, AVCaptureMetadataOutputObjectsDelegate, @
 
     private weak var layer: AVCaptureVideoPreviewLayer?
     private let latest = LockedValue<(version: Int, objects: [Object])>((0, []))
-    private let queue = DispatchQueue(label: "LiveView.metadata")
+    private let watching = LockedValue<Task<Void, Never>?>(nil)
 
     init(output: AVCaptureMetadataOutput, layer: AVCaptureVideoPreviewLayer) {
         self.layer = layer
-        super.init()
-        output.setMetadataObjectsDelegate(self, queue: queue)
+        let detections = output.metadataObjectSequence()
+        watching.withLock {
+            $0 = Task { [weak self] in
+                for await objects in detections {
+                    guard let self else { return }
+                    self.show(objects)
+                }
+            }
+        }
     }
+
+    deinit { watching.withLock { $0?.cancel() } }
 
     /// The newest objects and their version (which grows with each change).
     var current: (version: Int, objects: [Object]) { latest.withLock { $0 } }
 
-    func metadataOutput(_ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection) {
+    /// Keeps the objects of one detection, in the layer's coordinates, as the newest.
+    private func show(_ metadataObjects: [AVMetadataObject]) {
         guard let layer else { return }
         let objects: [Object] = metadataObjects.compactMap { object in
             guard let turned = layer.transformedMetadataObject(for: object) else { return nil }

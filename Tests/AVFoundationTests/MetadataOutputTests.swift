@@ -206,6 +206,27 @@ final class MetadataOutputTests: CaptureTestCase {
         XCTAssertEqual(receiver.calls.values.count, count, "no further calls while nothing is in view")
     }
 
+    /// Sequences of objects go beside the delegate (Linux): two open at once, and the delegate,
+    /// all hear of the same code; a sequence alone keeps detection running.
+    func testSequencesHearTheObjectsBesideTheDelegate() async throws {
+        let (_, output) = try metadataSession([.qr])
+        let first = output.metadataObjectSequence(), second = output.metadataObjectSequence()
+        try scene.placeCode(.qr, payload: "beside", center: CGPoint(x: 0.5, y: 0.5), width: 0.3)
+        func firstCode(in sequence: AsyncStream<[AVMetadataObject]>) async -> String? {
+            for await objects in sequence {
+                if let code = objects.compactMap({ $0 as? AVMetadataMachineReadableCodeObject }).first { return code.stringValue }
+            }
+            return nil
+        }
+        let (a, b) = await (firstCode(in: first), firstCode(in: second))
+        XCTAssertEqual(a, "beside")
+        XCTAssertEqual(b, "beside")
+        XCTAssertTrue(waitUntil(timeout: 5) { receiver.codes.first?.stringValue == "beside" }, "the delegate hears too")
+        output.setMetadataObjectsDelegate(nil, queue: nil)
+        let alone = await firstCode(in: output.metadataObjectSequence())
+        XCTAssertEqual(alone, "beside", "a sequence alone keeps detection running")
+    }
+
     func testAtMostFourCodesAFrameUnlessMoreAreAsked() throws {
         let (_, output) = try metadataSession([.qr])
         for index in 0..<6 {

@@ -56,6 +56,9 @@ final class LiveViewServerTests: LiveViewTestCase {
 
     func testCodesAreSentToThePageWhereTheLayerShowsThem() async throws {
         let metadata = AVCaptureMetadataOutput()
+        // The app's own delegate, set before the server: the page's overlay must not take it over.
+        let appDelegate = CodeCounter()
+        metadata.setMetadataObjectsDelegate(appDelegate, queue: DispatchQueue(label: "app.metadata"))
         try startServer(outputs: [metadata])
         metadata.metadataObjectTypes = [.qr]
         let scene = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)?.virtualScene)
@@ -75,6 +78,8 @@ final class LiveViewServerTests: LiveViewTestCase {
             let nearest = points.map { hypot($0[0] - Double(corner.x), $0[1] - Double(corner.y)) }.min() ?? .infinity
             XCTAssertLessThan(nearest, 4, "a corner within 4 layer points of \(corner): \(points)")
         }
+        XCTAssertTrue(metadata.metadataObjectsDelegate === appDelegate, "the app's delegate is still the delegate")
+        XCTAssertGreaterThan(appDelegate.codesSeen, 0, "and it still hears of the codes")
     }
 
     func testAStalledViewerSlowsNeitherTheOtherViewersNorARecording() async throws {
@@ -251,5 +256,16 @@ final class RecordingWaiter: NSObject, AVCaptureFileOutputRecordingDelegate, @un
                 continuation.resume(returning: error.map { $0 as NSError })
             }
         }
+    }
+}
+
+/// An app's metadata delegate that counts the codes it hears of.
+final class CodeCounter: NSObject, AVCaptureMetadataOutputObjectsDelegate, @unchecked Sendable {
+    private let count = NSLock()
+    private var seen = 0
+    var codesSeen: Int { count.withLock { seen } }
+
+    func metadataOutput(_ output: AVCaptureMetadataOutput, didOutput metadataObjects: [AVMetadataObject], from connection: AVCaptureConnection) {
+        count.withLock { seen += metadataObjects.count }
     }
 }

@@ -31,6 +31,8 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
     private let settings = LockedValue(Settings())
     private let detection = MetadataDetection()
+    /// The sequences of `metadataObjectSequence()` now open, by number.
+    private let observers = LockedValue<(next: Int, open: [Int: AsyncStream<[AVMetadataObject]>.Continuation])>((0, [:]))
 
     /// Creates a metadata output that detects nothing until `metadataObjectTypes` is set.
     public override init() {
@@ -51,6 +53,22 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
             settings.delegate = objectsDelegate
             settings.queue = objectsDelegate == nil ? nil : objectsCallbackQueue
         }
+    }
+
+    /// The objects each detection finds, as a sequence beside the delegate (Linux): any number of
+    /// sequences may be open at once, none replaces the delegate, and each holds only the newest
+    /// objects while its reader is busy. Detection runs while a delegate or a sequence listens.
+    public func metadataObjectSequence() -> AsyncStream<[AVMetadataObject]> {
+        let (stream, continuation) = AsyncStream<[AVMetadataObject]>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let number = observers.withLock { observers in
+            defer { observers.next += 1 }
+            observers.open[observers.next] = continuation
+            return observers.next
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.observers.withLock { $0.open.removeValue(forKey: number) }
+        }
+        return stream
     }
 
     /// The delegate that receives detected objects.
@@ -124,17 +142,20 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Leaves the frame for the detector, if anything is to be detected and someone listens.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        guard sampleBuffer.imageBufferStorage != nil, settings.withLock({ $0.delegate != nil }) else { return }
+        guard sampleBuffer.imageBufferStorage != nil, settings.withLock({ $0.delegate != nil }) || observers.withLock({ !$0.open.isEmpty }) else { return }
         detection.offer(sampleBuffer, from: connection)
     }
 
     override func didDetach() { detection.clear() }
     override func sessionRunningDidChange(_ running: Bool) { if !running { detection.clear() } }
 
-    /// Hands a detection's objects to the delegate on its queue, unless it is still busy with the last ones.
+    /// Hands a detection's objects to every open sequence, and to the delegate on its queue unless
+    /// it is still busy with the last ones.
     private func deliver(_ result: MetadataDetection.Result) -> Bool {
+        let sequences = observers.withLock { Array($0.open.values) }
+        for sequence in sequences { sequence.yield(result.objects) }
         let (delegate, queue) = settings.withLock { ($0.delegate, $0.queue) }
-        guard let delegate, let queue, detection.beginDelivery() else { return false }
+        guard let delegate, let queue, detection.beginDelivery() else { return !sequences.isEmpty }
         let objects = result.objects
         let connection = result.connection
         nonisolated(unsafe) let unsafeDelegate = delegate
