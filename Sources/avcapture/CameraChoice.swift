@@ -3,8 +3,10 @@ import Foundation
 
 /// The camera, preset and format a command's options name, added to a session being configured.
 enum CameraChoice {
-    /// Adds the camera `uniqueID` names (or the default one) to `session`, with `preset` or `format` if given.
-    static func addCamera(_ uniqueID: String?, preset: String?, format: String?, to session: AVCaptureSession) throws -> AVCaptureDevice {
+    /// Adds the camera `uniqueID` names (or the default one) to `session`, with `preset` or `format`
+    /// if given; a format of the size and rate asked for in a pixel format `preferred` names wins.
+    static func addCamera(_ uniqueID: String?, preset: String?, format: String?, to session: AVCaptureSession,
+                          preferring preferred: [OSType] = []) throws -> AVCaptureDevice {
         guard let camera = uniqueID.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video), camera.hasMediaType(.video) else {
             throw CommandFailure("No camera \(uniqueID ?? "") found; see `avcapture devices`.")
         }
@@ -16,7 +18,7 @@ enum CameraChoice {
             guard session.canSetSessionPreset(named) else { throw CommandFailure("The camera does not support the preset \(preset).") }
             session.sessionPreset = named
         }
-        if let format { try FormatChoice.apply(format, to: camera) }
+        if let format { try FormatChoice.apply(format, to: camera, preferring: preferred) }
         return camera
     }
 }

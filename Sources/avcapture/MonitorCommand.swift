@@ -25,14 +25,16 @@ struct Monitor: ParsableCommand {
         let session = AVCaptureSession()
         let stats = MonitorStatistics(workMilliseconds: work, keepsLastFrame: saveFrame != nil)
         session.beginConfiguration()
-        let camera = try CameraChoice.addCamera(device, preset: preset, format: format, to: session)
         let video = AVCaptureVideoDataOutput()
+        var wanted: OSType?
         if let pixelFormat {
             guard let code = FormatChoice.pixelFormats[pixelFormat], video.availableVideoPixelFormatTypes.contains(code) else {
                 throw CommandFailure("Unsupported pixel format \(pixelFormat); use one of \(FormatChoice.pixelFormats.keys.sorted().joined(separator: ", ")).")
             }
-            video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: code]
+            wanted = code
         }
+        let camera = try CameraChoice.addCamera(device, preset: preset, format: format, to: session, preferring: wanted.map { [$0] } ?? [])
+        if let wanted { video.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: wanted] }
         video.setSampleBufferDelegate(stats, queue: DispatchQueue(label: "avcapture.video"))
         session.addOutput(video)
         let audio = AVCaptureAudioDataOutput()
@@ -52,7 +54,9 @@ struct Monitor: ParsableCommand {
         defer { NotificationCenter.default.removeObserver(observer) }
 
         let dims = video.videoSettings?[kCVPixelBufferWidthKey as String].map { "\($0)x\(video.videoSettings![kCVPixelBufferHeightKey as String]!)" } ?? "?"
-        print("Capturing from \(camera.localizedName) at \(dims), \(String(format: "%.2f", 1 / camera.activeVideoMinFrameDuration.seconds)) fps for \(seconds) s; Ctrl-C to stop.")
+        let cameraFormat = camera.activeFormat.formatDescription
+        print("Capturing from \(camera.localizedName) at \(dims), \(String(format: "%.2f", 1 / camera.activeVideoMinFrameDuration.seconds)) fps for \(seconds) s"
+              + " (the camera's format: '\(cameraFormat.mediaSubType.rawValue.fourCharacterString)' \(cameraFormat.dimensions.width)x\(cameraFormat.dimensions.height)); Ctrl-C to stop.")
         session.startRunning()
         let start = Date()
         var last = stats.snapshot()
@@ -147,16 +151,30 @@ enum FormatChoice {
         "yuvs": kCVPixelFormatType_422YpCbCr8_yuvs, "yuyv": kCVPixelFormatType_422YpCbCr8_yuvs,
     ]
 
-    static func apply(_ text: String, to device: AVCaptureDevice) throws {
-        let parts = text.split(whereSeparator: { $0 == "x" || $0 == "@" }).compactMap { Double($0) }
-        guard parts.count >= 2 else { throw CommandFailure("A format is WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, such as 1280x720@60.") }
-        let (width, height) = (Int32(parts[0]), Int32(parts[1]))
-        let rate = parts.count > 2 ? parts[2] : nil
+    /// The pixel formats the encoders take as they are, then the packed 4:2:2 ones they take for a
+    /// plane shuffle: recording, streaming and the live view's JPEG prefer them, in that order.
+    static let encoderPixelFormats: [OSType] = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                                                kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs]
+
+    /// Makes the device's format the one `text` (`WIDTHxHEIGHT` or `WIDTHxHEIGHT@FPS`) names.
+    /// Among the formats of that size and rate, the first whose pixel format comes earliest in
+    /// `preferred` wins, so that a camera that offers what the command needs is not made to
+    /// convert; the device's own order decides the rest.
+    static func apply(_ text: String, to device: AVCaptureDevice, preferring preferred: [OSType] = []) throws {
+        let parts = text.split(whereSeparator: { $0 == "x" || $0 == "@" })
+        let dimensions = parts.prefix(2).compactMap { Int32($0) }
+        let rate = parts.count > 2 ? Double(parts[2]) : nil
+        guard parts.count == 2 || parts.count == 3, dimensions.count == 2, dimensions.allSatisfy({ (1...16384).contains($0) }),
+              parts.count == 2 || rate.map({ $0.isFinite && $0 > 0 && $0 <= 1000 }) == true else {
+            throw CommandFailure("A format is WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, such as 1280x720@60; got \(text).")
+        }
+        let (width, height) = (dimensions[0], dimensions[1])
         let candidates = device.formats.filter {
             $0.formatDescription.dimensions.width == width && $0.formatDescription.dimensions.height == height
                 && (rate == nil || $0.videoSupportedFrameRateRanges.contains { $0.minFrameRate <= rate! && rate! <= $0.maxFrameRate })
         }
-        guard let format = candidates.first else {
+        let rank = { (format: AVCaptureDevice.Format) in preferred.firstIndex(of: format.formatDescription.mediaSubType.rawValue) ?? preferred.count }
+        guard let format = candidates.enumerated().min(by: { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) })?.element else {
             throw CommandFailure("\(device.localizedName) has no \(text) format; see `avcapture devices`.")
         }
         try device.lockForConfiguration()

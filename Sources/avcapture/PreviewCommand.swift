@@ -49,7 +49,7 @@ struct Preview: ParsableCommand, Sendable {
 
         let session = AVCaptureSession()
         session.beginConfiguration()
-        let camera = try CameraChoice.addCamera(device, preset: preset, format: format, to: session)
+        let camera = try CameraChoice.addCamera(device, preset: preset, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
         let photos = AVCapturePhotoOutput()
         if session.canAddOutput(photos) { session.addOutput(photos) }
         let movies = AVCaptureMovieFileOutput()

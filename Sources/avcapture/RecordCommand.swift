@@ -92,7 +92,7 @@ struct Record: ParsableCommand {
     private func recorder(camera: String?, withAudio: Bool, to url: URL) throws -> Recorder {
         let session = AVCaptureSession()
         session.beginConfiguration()
-        _ = try CameraChoice.addCamera(camera, preset: preset, format: format, to: session)
+        _ = try CameraChoice.addCamera(camera, preset: preset, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
         if withAudio {
             if let audio {
                 guard let microphone = AVCaptureDevice(uniqueID: audio), microphone.hasMediaType(.audio) else {

@@ -35,7 +35,7 @@ struct Stream: ParsableCommand {
         let destination = URL(string: url)!
         let session = AVCaptureSession()
         session.beginConfiguration()
-        let camera = try CameraChoice.addCamera(video, preset: nil, format: format, to: session)
+        let camera = try CameraChoice.addCamera(video, preset: nil, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
         var microphoneName: String?
         if !noAudio {
             let microphone = try audio.map { id in
