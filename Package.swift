@@ -41,8 +41,12 @@ let package = Package(
         // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.
-        .target(name: "CFaceDetection", linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
-        .target(name: "CPictureFilters", linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        // dlib's detectors are header templates compiled here: unoptimised they run 20 to 50 times
+        // slower, too slow for a camera's frames even in a debug build, so these two are always optimised.
+        .target(name: "CFaceDetection", cxxSettings: alwaysOptimised,
+                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        .target(name: "CPictureFilters", cxxSettings: alwaysOptimised,
+                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept.
         .target(name: "CTimePitch", linkerSettings: [.linkedLibrary("rubberband"), .linkedLibrary("SoundTouch")]),
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("png16")]),
@@ -110,3 +114,6 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )
+
+/// C++ compiled with optimisation in debug builds too (release builds are optimised already).
+var alwaysOptimised: [CXXSetting] { [.unsafeFlags(["-O2"], .when(configuration: .debug))] }

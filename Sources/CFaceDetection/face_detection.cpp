@@ -1,8 +1,11 @@
-// dlib's HOG face detector and landmark model behind a C interface; pictures are read in place.
+// dlib's HOG face detector, landmark model and correlation tracker behind a C interface;
+// pictures are read in place.
 #include "CFaceDetection.h"
 
 #include <dlib/image_processing.h>
+#include <dlib/image_processing/correlation_tracker.h>
 #include <dlib/image_processing/frontal_face_detector.h>
+#include <dlib/image_transforms.h>
 
 #include <algorithm>
 #include <cmath>
@@ -69,37 +72,124 @@ dlib::dpoint centre(const dlib::full_object_detection &shape, unsigned long firs
 double normalized(double degrees) { return std::fmod(std::fmod(degrees, 360.0) + 360.0, 360.0); }
 }  // namespace
 
+namespace {
+/// Roll and yaw of the face in `box`, from its landmarks.
+void angles(const dlib::shape_predictor &model, const cfd::grey_view &view, const dlib::rectangle &box, double &roll, double &yaw) {
+    const dlib::full_object_detection shape = model(view, box);
+    // The subject's right eye is on the picture's left (points 36-41), the left eye 42-47.
+    const dlib::dpoint right = centre(shape, 36, 41), left = centre(shape, 42, 47);
+    roll = normalized(std::atan2(left.y() - right.y(), left.x() - right.x()) * 180 / M_PI);
+    // The nose tip (30) between the jaw's ends (0 and 16): centred facing the camera.
+    const double toLeft = shape.part(30).x() - shape.part(0).x(), toRight = shape.part(16).x() - shape.part(30).x();
+    const double balance = (toLeft - toRight) / std::max(1.0, toLeft + toRight);
+    yaw = normalized(std::asin(std::clamp(balance, -1.0, 1.0)) * 180 / M_PI);
+}
+
+/// Writes the strongest of the detector's last findings into `faces`, boxes divided by `scale`.
+int report(cfd_detector *detector, const cfd::grey_view *view, double scale, cfd_face *faces, int capacity) {
+    std::sort(detector->found.begin(), detector->found.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    int count = 0;
+    for (const auto &[score, found] : detector->found) {
+        if (count == capacity) break;
+        const dlib::rectangle box(std::lround(found.left() / scale), std::lround(found.top() / scale),
+                                  std::lround(found.right() / scale), std::lround(found.bottom() / scale));
+        cfd_face &face = faces[count++];
+        face.x = box.left();
+        face.y = box.top();
+        face.width = box.width();
+        face.height = box.height();
+        face.score = score;
+        face.has_angles = 0;
+        face.roll = face.yaw = 0;
+        if (!detector->landmarks || !view) continue;
+        angles(*detector->landmarks, *view, box, face.roll, face.yaw);
+        face.has_angles = 1;
+    }
+    return count;
+}
+}  // namespace
+
 extern "C" int cfd_detect(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride, double threshold,
                           cfd_face *faces, int capacity) {
     try {
         const cfd::grey_view view{grey, height, width, stride};
         detector->found.clear();
         detector->detector(view, detector->found, threshold);
-        std::sort(detector->found.begin(), detector->found.end(),
-                  [](const auto &a, const auto &b) { return a.first > b.first; });
-        int count = 0;
-        for (const auto &[score, box] : detector->found) {
-            if (count == capacity) break;
-            cfd_face &face = faces[count++];
-            face.x = box.left();
-            face.y = box.top();
-            face.width = box.width();
-            face.height = box.height();
-            face.score = score;
-            face.has_angles = 0;
-            face.roll = face.yaw = 0;
-            if (!detector->landmarks) continue;
-            const dlib::full_object_detection shape = (*detector->landmarks)(view, box);
-            // The subject's right eye is on the picture's left (points 36-41), the left eye 42-47.
-            const dlib::dpoint right = centre(shape, 36, 41), left = centre(shape, 42, 47);
-            face.roll = normalized(std::atan2(left.y() - right.y(), left.x() - right.x()) * 180 / M_PI);
-            // The nose tip (30) between the jaw's ends (0 and 16): centred facing the camera.
-            const double toLeft = shape.part(30).x() - shape.part(0).x(), toRight = shape.part(16).x() - shape.part(30).x();
-            const double balance = (toLeft - toRight) / std::max(1.0, toLeft + toRight);
-            face.yaw = normalized(std::asin(std::clamp(balance, -1.0, 1.0)) * 180 / M_PI);
-            face.has_angles = 1;
+        return report(detector, &view, 1, faces, capacity);
+    } catch (...) {
+        return -1;
+    }
+}
+
+extern "C" int cfd_detect_upsampled(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride, double threshold,
+                                    int upsample, cfd_face *faces, int capacity) {
+    try {
+        const cfd::grey_view view{grey, height, width, stride};
+        dlib::array2d<unsigned char> larger;
+        dlib::assign_image(larger, view);
+        double scale = 1;
+        for (int step = 0; step < upsample; ++step) {
+            dlib::pyramid_up(larger);
+            scale *= 2;
         }
-        return count;
+        detector->found.clear();
+        detector->detector(larger, detector->found, threshold);
+        return report(detector, &view, scale, faces, capacity);
+    } catch (...) {
+        return -1;
+    }
+}
+
+extern "C" int cfd_measure_angles(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride,
+                                  double x, double y, double box_width, double box_height, double *roll, double *yaw) {
+    if (!detector->landmarks) return -1;
+    try {
+        const cfd::grey_view view{grey, height, width, stride};
+        const dlib::rectangle box(std::lround(x), std::lround(y), std::lround(x + box_width) - 1, std::lround(y + box_height) - 1);
+        angles(*detector->landmarks, view, box, *roll, *yaw);
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+struct cfd_tracker {
+    dlib::correlation_tracker tracker;
+};
+
+extern "C" cfd_tracker *cfd_tracker_new(void) {
+    try {
+        return new cfd_tracker();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+extern "C" void cfd_tracker_free(cfd_tracker *tracker) { delete tracker; }
+
+extern "C" int cfd_tracker_start(cfd_tracker *tracker, const uint8_t *grey, int width, int height, int stride,
+                                 double x, double y, double box_width, double box_height) {
+    if (!(box_width >= 1 && box_height >= 1)) return -1;
+    try {
+        const cfd::grey_view view{grey, height, width, stride};
+        tracker->tracker.start_track(view, dlib::drectangle(x, y, x + box_width - 1, y + box_height - 1));
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+extern "C" double cfd_tracker_update(cfd_tracker *tracker, const uint8_t *grey, int width, int height, int stride,
+                                     double *x, double *y, double *box_width, double *box_height) {
+    try {
+        const cfd::grey_view view{grey, height, width, stride};
+        const double confidence = tracker->tracker.update(view);
+        const dlib::drectangle box = tracker->tracker.get_position();
+        *x = box.left();
+        *y = box.top();
+        *box_width = box.width();
+        *box_height = box.height();
+        return std::isfinite(confidence) ? confidence : -1;
     } catch (...) {
         return -1;
     }

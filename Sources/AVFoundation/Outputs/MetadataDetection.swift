@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// The metadata output's detector: a thread of its own that searches the newest frame the
-/// camera left in its one-frame mailbox, and hands what it found to the output.
+/// camera left in its one-frame mailbox for codes, follows faces in it (found by a search worker
+/// of the follower's own), and hands what it found to the output.
 ///
 /// Thread ownership: `offer` runs on the camera's thread and only stores the frame and wakes
 /// the detector (no allocation, no waiting); the detector thread owns the reader; `configure`
@@ -97,8 +98,7 @@ final class MetadataDetection: @unchecked Sendable {
 
     private func run() {
         var reader: CodeReader?
-        var faceDetector: FaceDetector?
-        var tracker = FaceTracker()
+        var faceFollower: FaceFollower?
         var lastHadObjects = false
         while true {
             wake.wait()
@@ -124,26 +124,27 @@ final class MetadataDetection: @unchecked Sendable {
                 }
                 codes = reader!.read(image, region: region)
             }
-            var faces: [DetectedFace] = []
+            var faces: [FollowedFace] = []
+            let time = job.frame.presentationTimeStamp, duration = job.frame.duration
             if job.faces {
                 // The landmark model takes about a second to load: once, on this thread.
-                if faceDetector == nil { faceDetector = FaceDetector() }
-                faces = faceDetector?.detect(image, region: region) ?? []
+                if faceFollower == nil { faceFollower = FaceFollower() }
+                faces = faceFollower?.follow(image, region: region, time: time.seconds) ?? []
+            } else {
+                faceFollower?.forget()
             }
             let elapsed = CMClock.hostTimeNanoseconds() - start
             mailbox.withLock { box in
                 box.framesSearched += 1
                 box.nanosecondsSearching += elapsed
             }
-            let time = job.frame.presentationTimeStamp, duration = job.frame.duration
             let faceBounds = faces.map { CGRect(x: $0.bounds.minX / width, y: $0.bounds.minY / height, width: $0.bounds.width / width, height: $0.bounds.height / height) }
-            let ids = job.faces ? tracker.identify(faceBounds, at: time.seconds) : []
             guard !codes.isEmpty || !faces.isEmpty || lastHadObjects else { continue }
             var objects: [AVMetadataObject] = codes.map { code in
                 AVMetadataMachineReadableCodeObject(code, in: CGSize(width: width, height: height), time: time, duration: duration)
             }
             for (index, face) in faces.enumerated() {
-                objects.append(AVMetadataFaceObject(faceID: ids[index], time: time, duration: duration, bounds: faceBounds[index],
+                objects.append(AVMetadataFaceObject(faceID: face.id, time: time, duration: duration, bounds: faceBounds[index],
                                                     rollAngle: face.roll.map { CGFloat($0) }, yawAngle: face.yaw.map { CGFloat($0) }))
             }
             if deliver?(Result(objects: objects, connection: job.connection)) == true { lastHadObjects = !objects.isEmpty }

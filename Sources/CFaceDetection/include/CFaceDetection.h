@@ -1,5 +1,6 @@
-// Face detection through dlib: its HOG frontal face detector, and its 68-point landmark model
-// (Debian's libdlib-data) for each face's roll and yaw. A C interface over C++.
+// Face detection through dlib: its HOG frontal face detector, its 68-point landmark model
+// (Debian's libdlib-data) for each face's roll and yaw, and its correlation tracker for following
+// a face between detections. A C interface over C++.
 #ifndef CFACEDETECTION_H
 #define CFACEDETECTION_H
 
@@ -34,6 +35,31 @@ int cfd_detector_load_landmarks(cfd_detector *detector, const char *path, char *
 /// detector's own (0 keeps its default; higher finds fewer, surer faces).
 int cfd_detect(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride, double threshold,
                cfd_face *faces, int capacity);
+
+/// Finds faces as `cfd_detect` does after doubling the picture's size `upsample` times (dlib's own
+/// way to find faces smaller than its 80-pixel window); boxes are in the picture's own pixels.
+int cfd_detect_upsampled(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride, double threshold,
+                         int upsample, cfd_face *faces, int capacity);
+
+/// Measures the roll and yaw of the face in the box (pixels) with the landmark model; 0 on
+/// success, -1 when no model is loaded or dlib failed.
+int cfd_measure_angles(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride,
+                       double x, double y, double box_width, double box_height, double *roll, double *yaw);
+
+typedef struct cfd_tracker cfd_tracker;
+
+/// A correlation tracker (dlib's, after Danelljan et al.); NULL when it cannot be made.
+cfd_tracker *cfd_tracker_new(void);
+void cfd_tracker_free(cfd_tracker *tracker);
+
+/// Starts following what is inside the box (pixels) of a grey picture; 0 on success, -1 when dlib failed.
+int cfd_tracker_start(cfd_tracker *tracker, const uint8_t *grey, int width, int height, int stride,
+                      double x, double y, double box_width, double box_height);
+
+/// Follows the object into the next picture, writing its box (pixels); returns the peak to
+/// side-lobe ratio (higher is surer; below about 7 the object is usually lost), or -1 when dlib failed.
+double cfd_tracker_update(cfd_tracker *tracker, const uint8_t *grey, int width, int height, int stride,
+                          double *x, double *y, double *box_width, double *box_height);
 
 #ifdef __cplusplus
 }

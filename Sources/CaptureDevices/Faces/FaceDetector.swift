@@ -18,14 +18,19 @@ package struct DetectedFace: Sendable, Equatable {
 /// Finds faces with dlib's HOG frontal face detector, and their roll and yaw with its 68-point
 /// landmark model (Debian's libdlib-data) where it is installed.
 ///
-/// Pictures wider than `searchWidth` are scaled down first, so a frame costs about the same at
-/// any size (faces smaller than about 80 pixels at that width are missed). Thread ownership:
-/// one detector belongs to one thread; its scratch buffers are made once per picture size.
+/// dlib's detector looks through an 80-pixel window, so pictures are searched at a width where a
+/// face one twentieth of the picture's width fills it (1,600 pixels: larger pictures are scaled
+/// down, smaller ones up), and a picture costs about the same at any size. Thread ownership: one
+/// detector belongs to one thread; its scratch buffers are made once per picture size.
 package final class FaceDetector: @unchecked Sendable {
     /// Where Debian's libdlib-data puts the landmark model.
     package static let landmarkModelPath = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
-    /// The widest picture searched.
-    package static let searchWidth = 640
+    /// The side of the detector's window in pixels: the smallest face it finds in the picture it is given.
+    package static let window = 80.0
+    /// The smallest face looked for, as a fraction of the picture's width.
+    package static let smallestFace = 1.0 / 20
+    /// The width pictures are searched at: where the smallest face looked for fills the window.
+    package static let searchWidth = Int(window / smallestFace)
     /// Added to dlib's own threshold: its weakest detections on busy pictures are rarely faces.
     static let threshold = 0.3
 
@@ -34,9 +39,9 @@ package final class FaceDetector: @unchecked Sendable {
     package let hasLandmarks: Bool
     /// Why the landmark model is not in use, if it is not.
     package let landmarkProblem: String?
-    private var grey: CVPixelBuffer?
+    private let luma = LumaReader()
     private var scaled: CVPixelBuffer?
-    private var found = [cfd_face](repeating: cfd_face(), count: 16)
+    private var found = [cfd_face](repeating: cfd_face(), count: 32)
 
     /// A detector, loading the landmark model from `landmarkModelPath` (nil for none); nil when dlib cannot make one.
     package init?(landmarkModelPath: String? = FaceDetector.landmarkModelPath) {
@@ -62,63 +67,86 @@ package final class FaceDetector: @unchecked Sendable {
     deinit { cfd_detector_free(handle) }
 
     /// The faces in `image` (any pixel format cameras deliver), searching only `region` (in
-    /// pixels; the whole picture when nil), strongest first, their boxes in the picture's pixels.
-    package func detect(_ image: CVPixelBuffer, region: CGRect? = nil) -> [DetectedFace] {
-        let width = image.width, height = image.height
-        let crop = (region ?? CGRect(x: 0, y: 0, width: width, height: height)).integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
-        guard crop.width >= 32, crop.height >= 32 else { return [] }
+    /// pixels; the whole picture when nil) at `searchWidth` for the whole picture's width,
+    /// strongest first, their boxes in the picture's pixels.
+    package func detect(_ image: CVPixelBuffer, region: CGRect? = nil, searchWidth: Int = FaceDetector.searchWidth) -> [DetectedFace] {
         CVPixelBufferLockBaseAddress(image, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
-        // The picture's grey: a luma plane as it is, or made from packed or BGRA pixels.
-        guard var (luma, stride) = lumaPlane(of: image) else { return [] }
-        luma += Int(crop.minY) * stride + Int(crop.minX)
-        var (searchW, searchH) = (Int(crop.width), Int(crop.height))
-        var scale = 1.0
-        if searchW > Self.searchWidth {
-            scale = Double(searchW) / Double(Self.searchWidth)
-            let (w, h) = (Self.searchWidth, max(1, Int(Double(searchH) / scale)))
-            if scaled?.width != w || scaled?.height != h { scaled = CVPixelBuffer(width: w, height: h, pixelFormatType: kCVPixelFormatType_OneComponent8) }
-            guard let scaled else { return [] }
-            let plane = scaled.planes[0]
-            ScalePlane(luma, Int32(stride), Int32(searchW), Int32(searchH), plane.baseAddress.assumingMemoryBound(to: UInt8.self),
-                       Int32(plane.bytesPerRow), Int32(w), Int32(h), kFilterBox)
-            (luma, stride, searchW, searchH) = (UnsafePointer(plane.baseAddress.assumingMemoryBound(to: UInt8.self)), plane.bytesPerRow, w, h)
-        }
+        guard let plane = luma.plane(of: image),
+              let search = FaceSearchPicture(plane, region: region, searchWidth: searchWidth, reusing: scaled) else { return [] }
+        scaled = search.buffer
+        return detect(in: search)
+    }
+
+    /// The faces in a picture prepared for searching, strongest first, their boxes in the original picture's pixels.
+    package func detect(in search: FaceSearchPicture) -> [DetectedFace] {
+        let plane = search.buffer.planes[0]
         let count = found.withUnsafeMutableBufferPointer { faces in
-            cfd_detect(handle, luma, Int32(searchW), Int32(searchH), Int32(stride), Self.threshold, faces.baseAddress, Int32(faces.count))
+            cfd_detect(handle, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(search.buffer.width), Int32(search.buffer.height),
+                       Int32(plane.bytesPerRow), Self.threshold, faces.baseAddress, Int32(faces.count))
         }
+        return faces(count, scale: search.scale, origin: search.origin)
+    }
+
+    /// The faces dlib's own way finds small ones: the whole picture doubled `upsample` times and searched.
+    package func detectUpsampled(_ image: CVPixelBuffer, upsample: Int) -> [DetectedFace] {
+        CVPixelBufferLockBaseAddress(image, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+        guard let plane = luma.plane(of: image) else { return [] }
+        let count = found.withUnsafeMutableBufferPointer { faces in
+            cfd_detect_upsampled(handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow), Self.threshold,
+                                 Int32(upsample), faces.baseAddress, Int32(faces.count))
+        }
+        return faces(count, scale: 1, origin: .zero)
+    }
+
+    /// The roll and yaw of the face in `box` (pixels of `plane`), from the landmark model; nil without it.
+    package func angles(of box: CGRect, in plane: GreyPlane) -> (roll: Double, yaw: Double)? {
+        var roll = 0.0, yaw = 0.0
+        guard hasLandmarks, box.width >= 1, box.height >= 1,
+              cfd_measure_angles(handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
+                                 box.minX, box.minY, box.width, box.height, &roll, &yaw) == 0 else { return nil }
+        return (roll, yaw)
+    }
+
+    private func faces(_ count: Int32, scale: Double, origin: CGPoint) -> [DetectedFace] {
         guard count > 0 else { return [] }
         return found.prefix(Int(count)).map { face in
-            DetectedFace(bounds: CGRect(x: crop.minX + face.x * scale, y: crop.minY + face.y * scale, width: face.width * scale, height: face.height * scale),
+            DetectedFace(bounds: CGRect(x: origin.x + face.x / scale, y: origin.y + face.y / scale, width: face.width / scale, height: face.height / scale),
                          score: face.score, roll: face.has_angles != 0 ? face.roll : nil, yaw: face.has_angles != 0 ? face.yaw : nil)
         }
     }
+}
 
-    /// The picture's luma plane and its stride, converting packed and BGRA pictures into a grey scratch buffer.
-    private func lumaPlane(of image: CVPixelBuffer) -> (UnsafePointer<UInt8>, Int)? {
-        let format = image.pixelFormatType
-        let first = image.planes[0]
-        let source = UnsafePointer(first.baseAddress.assumingMemoryBound(to: UInt8.self))
-        switch format {
-        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-             kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_OneComponent8:
-            return (source, first.bytesPerRow)
-        case kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8:
-            if grey?.width != image.width || grey?.height != image.height {
-                grey = CVPixelBuffer(width: image.width, height: image.height, pixelFormatType: kCVPixelFormatType_OneComponent8)
-            }
-            guard let grey else { return nil }
-            let plane = grey.planes[0]
-            let target = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
-            let (w, h, s, d) = (Int32(image.width), Int32(image.height), Int32(first.bytesPerRow), Int32(plane.bytesPerRow))
-            switch format {
-            case kCVPixelFormatType_32BGRA: ARGBToJ400(source, s, target, d, w, h)
-            case kCVPixelFormatType_422YpCbCr8_yuvs: YUY2ToY(source, s, target, d, w, h)
-            default: UYVYToY(source, s, target, d, w, h)
-            }
-            return (UnsafePointer(target), plane.bytesPerRow)
-        default:
-            return nil
+/// A picture prepared for the face detector: the grey of a picture's region, scaled so that the
+/// whole picture would be `searchWidth` wide.
+package struct FaceSearchPicture: @unchecked Sendable {
+    /// The scaled grey pixels.
+    package let buffer: CVPixelBuffer
+    /// Where the region starts in the original picture, in its pixels.
+    package let origin: CGPoint
+    /// Pixels searched per pixel of the original picture.
+    package let scale: Double
+
+    /// Scales the grey of `region` (pixels; the whole plane when nil) into `reusing` when it is the
+    /// right size, or into a new buffer; nil when the region is too small to hold a face.
+    package init?(_ plane: GreyPlane, region: CGRect?, searchWidth: Int, reusing: CVPixelBuffer?) {
+        let whole = CGRect(x: 0, y: 0, width: plane.width, height: plane.height)
+        let scale = Double(searchWidth) / Double(plane.width)
+        guard let (crop, origin) = plane.cropped(to: region ?? whole, minimumSide: Int((FaceDetector.window / scale).rounded(.up))) else { return nil }
+        let (width, height) = (max(1, Int(Double(crop.width) * scale)), max(1, Int(Double(crop.height) * scale)))
+        let buffer: CVPixelBuffer
+        if let reusing, reusing.width == width, reusing.height == height {
+            buffer = reusing
+        } else {
+            guard let made = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_OneComponent8) else { return nil }
+            buffer = made
         }
+        let target = buffer.planes[0]
+        ScalePlane(crop.base, Int32(crop.bytesPerRow), Int32(crop.width), Int32(crop.height), target.baseAddress.assumingMemoryBound(to: UInt8.self),
+                   Int32(target.bytesPerRow), Int32(width), Int32(height), scale < 1 ? kFilterBox : kFilterBilinear)
+        self.buffer = buffer
+        self.origin = origin
+        self.scale = Double(width) / Double(crop.width)
     }
 }
