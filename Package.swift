@@ -93,7 +93,7 @@ let package = Package(
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CYUV", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
 
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),

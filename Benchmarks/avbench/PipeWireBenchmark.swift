@@ -25,6 +25,7 @@ enum PipeWireBenchmark {
              [("pipewiresrc always-copy=true ! fakesink", ["pipewiresrc", "target-object=\(node)", "always-copy=true", "!", caps, "!", "fakesink"]),
               ("pipewiresrc ! fakesink (no copy)", ["pipewiresrc", "target-object=\(node)", "!", caps, "!", "fakesink"])]),
         ]
+        wholeProcess(node: node, seconds: seconds)
         for (name, delivered, peers) in cases {
             guard let format = camera.formats.first(where: {
                 $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
@@ -56,5 +57,41 @@ enum PipeWireBenchmark {
                              peerName, Double(count - 60) / peerElapsed, theirs * 1000, ours / theirs))
             }
         }
+    }
+
+    /// The whole `avcapture monitor` process asked for the camera's own UYVY by `--format` and
+    /// `--pixel-format`, next to the whole `gst-launch-1.0 pipewiresrc ! fakesink` process doing
+    /// the same: each run long and short, the short one subtracted, so start-up is taken out.
+    static func wholeProcess(node: String, seconds: Double) {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("avcapture").path
+        guard FileManager.default.isExecutableFile(atPath: tool) else { return print("  avcapture is not built beside avbench") }
+        func run(_ arguments: [String]) -> (cpu: Double, status: Int32, output: String) {
+            let cpu0 = childCPUSeconds()
+            let result = shell(arguments)
+            return (childCPUSeconds() - cpu0, result.status, result.output)
+        }
+        let monitor = { (length: Double) in
+            run([tool, "monitor", "--device", "pipewire:\(node)", "--format", "1280x720@60", "--pixel-format", "2vuy", "--no-audio",
+                 "--seconds", String(length)])
+        }
+        let short = monitor(1), long = monitor(seconds + 1)
+        guard short.status == 0, long.status == 0, long.output.contains("'2vuy' 1280x720") else {
+            return print("  avcapture monitor failed or converted: \(long.output.prefix(300))")
+        }
+        let framesRun = { (output: String) in Int(output.components(separatedBy: "Done: ").last?.split(separator: " ").first ?? "") ?? 0 }
+        let frames = framesRun(long.output) - framesRun(short.output)
+        let ours = (long.cpu - short.cpu) / Double(max(1, frames))
+        print(String(format: "  avcapture monitor --format 1280x720@60 --pixel-format 2vuy (whole process, long run minus short): %.3f ms CPU per frame over %d frames",
+                     ours * 1000, frames))
+        let gst = "/usr/bin/gst-launch-1.0"
+        guard FileManager.default.isExecutableFile(atPath: gst) else { return }
+        let caps = "video/x-raw,format=UYVY,width=1280,height=720,framerate=60/1"
+        let peer = { (count: Int) in run([gst, "-q", "pipewiresrc", "target-object=\(node)", "num-buffers=\(count)", "always-copy=true", "!", caps, "!", "fakesink"]) }
+        let count = Int(60 * seconds)
+        let peerShort = peer(60), peerLong = peer(60 + count)
+        guard peerShort.status == 0, peerLong.status == 0 else { return print("    gst-launch-1.0 failed: \(peerLong.output.prefix(200))") }
+        let theirs = (peerLong.cpu - peerShort.cpu) / Double(count)
+        print(String(format: "    gst-launch-1.0 pipewiresrc always-copy=true ! fakesink (whole process, same way): %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
+                     theirs * 1000, ours / theirs))
     }
 }

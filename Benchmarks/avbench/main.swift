@@ -46,6 +46,7 @@ if runs("liveview-jpeg") { try LiveViewJPEGBenchmark.run(seconds: secondsPerCase
 if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("scan") { try ScanBenchmark.run(seconds: secondsPerCase) }
+if runs("faces") { try FaceRecallBenchmark.run() }
 if runs("scancorpus") { try ScanCorpusBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("export") { try ExportBenchmark.run() }

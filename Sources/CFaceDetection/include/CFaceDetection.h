@@ -56,7 +56,7 @@ void cfd_tracker_free(cfd_tracker *tracker);
 int cfd_tracker_start(cfd_tracker *tracker, const uint8_t *grey, int width, int height, int stride,
                       double x, double y, double box_width, double box_height);
 
-/// Follows the object into the next picture, writing its box (pixels); returns the peak to
+/// Follows the object into the next picture, writing its box (pixels; it moves, its size stays); returns the peak to
 /// side-lobe ratio (higher is surer; below about 7 the object is usually lost), or -1 when dlib failed.
 double cfd_tracker_update(cfd_tracker *tracker, const uint8_t *grey, int width, int height, int stride,
                           double *x, double *y, double *box_width, double *box_height);

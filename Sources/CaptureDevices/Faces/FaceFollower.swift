@@ -18,7 +18,8 @@ package struct FollowedFace: Sendable, Equatable {
 /// Finds faces in every frame at the camera's rate: the detector searches whole frames at full
 /// size on a worker of its own, as often as it manages (but not more often than
 /// `detectionInterval`), and between its searches each face it found is followed by dlib's
-/// correlation tracker, which costs a few milliseconds a face.
+/// correlation tracker, which costs about a millisecond a face; roll and yaw are measured on the
+/// box followed every `anglesEvery` frames.
 ///
 /// A search's faces are matched with the faces followed when the search began: a face it finds
 /// again is set back on the detector's box (moved on by what the tracker saw since), a new one
@@ -36,6 +37,8 @@ package final class FaceFollower: @unchecked Sendable {
     package var lostFramesAllowed = 5
     /// Searches in a row that may miss a face before it is let go.
     package var missesAllowed = 2
+    /// How often each face's roll and yaw are measured, in frames.
+    package var anglesEvery = 3
 
     private final class Track {
         let id: Int
@@ -43,6 +46,7 @@ package final class FaceFollower: @unchecked Sendable {
         var bounds: CGRect
         var lostFrames = 0
         var misses = 0
+        var angles: (roll: Double, yaw: Double)?
         init?(id: Int, bounds: CGRect, plane: GreyPlane) {
             guard let tracker = cfd_tracker_new() else { return nil }
             self.id = id
@@ -73,6 +77,7 @@ package final class FaceFollower: @unchecked Sendable {
     private var tracks: [Track] = []
     private var nextID = 1
     private var lastSearch = -Double.infinity
+    private var frameNumber = 0
     /// Where each face was when the search under way began.
     private var boundsAtSearch: [Int: CGRect] = [:]
     /// The size of the frame the search under way was given; nil when its faces are to be dropped.
@@ -124,10 +129,14 @@ package final class FaceFollower: @unchecked Sendable {
             }
         }
         let area = region ?? frame
+        frameNumber &+= 1
         return tracks.compactMap { track in
             guard area.contains(CGPoint(x: track.bounds.midX, y: track.bounds.midY)) else { return nil }
-            let angles = measurer.angles(of: track.bounds, in: plane)
-            return FollowedFace(id: track.id, bounds: track.bounds, roll: angles?.roll, yaw: angles?.yaw)
+            // The landmarks cost about as much as the tracker: each face's angles are measured every few frames.
+            if track.angles == nil || (frameNumber &+ track.id) % anglesEvery == 0 {
+                track.angles = measurer.angles(of: track.bounds, in: plane) ?? track.angles
+            }
+            return FollowedFace(id: track.id, bounds: track.bounds, roll: track.angles?.roll, yaw: track.angles?.yaw)
         }
     }
 
@@ -164,8 +173,8 @@ package final class FaceFollower: @unchecked Sendable {
         boundsAtSearch.removeAll()
     }
 
-    /// Intersection over union.
-    static func overlap(_ a: CGRect, _ b: CGRect) -> Double {
+    /// The boxes' intersection over their union: 0 apart, 1 the same.
+    package static func overlap(_ a: CGRect, _ b: CGRect) -> Double {
         let common = a.intersection(b)
         guard !common.isNull, common.width > 0, common.height > 0 else { return 0 }
         let shared = Double(common.width * common.height)
