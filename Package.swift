@@ -31,13 +31,13 @@ let package = Package(
         // libjpeg-turbo's libjpeg API with memory kept from frame to frame, for MJPEG cameras.
         .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
-        .target(name: "CPulse", linkerSettings: [.linkedLibrary("pulse"), .linkedLibrary("pulse-simple")]),
+        // libpulse is loaded by its soname when a PulseAudio server is first asked for (pulse_library.h).
+        .target(name: "CPulse"),
         .systemLibrary(name: "CPipeWireSystem", path: "Sources/CPipeWireSystem", pkgConfig: "libpipewire-0.3",
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .target(name: "CPipeWire", dependencies: ["CPipeWireSystem"]),
-        .target(name: "CMediaCodecs", linkerSettings: [
-            .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swresample"), .linkedLibrary("swscale"),
-        ]),
+        // FFmpeg, loaded by its sonames when a movie is first opened or written (ffmpeg_library.h).
+        .target(name: "CMediaCodecs"),
         // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.
@@ -49,7 +49,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept.
         .target(name: "CTimePitch", linkerSettings: [.linkedLibrary("rubberband"), .linkedLibrary("SoundTouch")]),
-        .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("exif"), .linkedLibrary("png16")]),
+        // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
+        .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
         // Media types and geometry, spelled as Apple spells them.
         .target(name: "CoreGraphics"),

@@ -2,12 +2,7 @@
 #include "CMovieReading.h"
 #include <errno.h>
 #include <string.h>
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/display.h>
-#include <libavutil/opt.h>
-#include <libswresample/swresample.h>
-#include <libswscale/swscale.h>
+#include "ffmpeg_library.h"
 
 struct cmc_reader {
     AVFormatContext *format;
@@ -33,6 +28,7 @@ struct cmc_decoder {
 };
 
 cmc_reader *cmc_reader_open(const char *path, int *error) {
+    if (cmc_ffmpeg_load() != 0) { *error = AVERROR(ENOSYS); return NULL; }
     cmc_reader *reader = av_mallocz(sizeof *reader);
     if (!reader) { *error = AVERROR(ENOMEM); return NULL; }
     // A movie is read from its own file by the demuxers of audiovisual files: never a playlist,
@@ -177,6 +173,7 @@ int cmc_reader_seek(cmc_reader *reader, int stream, int64_t timestamp) {
 // MARK: - Decoding
 
 int cmc_decoder_available(const char *codec_name) {
+    if (cmc_ffmpeg_load() != 0) return 0;
     const AVCodecDescriptor *descriptor = avcodec_descriptor_get_by_name(codec_name);
     return descriptor && avcodec_find_decoder(descriptor->id) != NULL;
 }
@@ -274,7 +271,7 @@ void cmc_decoder_picture_info(const cmc_decoder *decoder, int *width, int *heigh
 
 /// The libswscale matrix for FFmpeg's colour space value: BT.709 as tagged, BT.601 otherwise
 /// (video's convention for unspecified matrices below HD; above it, BT.709).
-static int sws_matrix(const AVFrame *frame) {
+static int scaler_matrix(const AVFrame *frame) {
     switch (frame->colorspace) {
     case AVCOL_SPC_BT709: return SWS_CS_ITU709;
     case AVCOL_SPC_BT2020_NCL: case AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020;
@@ -291,7 +288,7 @@ int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, int width, int
     int full_in = 0, full_out = target != CMC_PICTURE_NV12_VIDEO_RANGE;
     int w, h, p, t, m;
     cmc_decoder_picture_info(decoder, &w, &h, &p, &t, &m, &full_in);
-    int matrix = sws_matrix(frame);
+    int matrix = scaler_matrix(frame);
     if (!decoder->scaler || decoder->scaler_width != frame->width || decoder->scaler_height != frame->height
         || decoder->scaler_out_width != width || decoder->scaler_out_height != height
         || decoder->scaler_format != frame->format || decoder->scaler_target != target

@@ -4,13 +4,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/audio_fifo.h>
-#include <libavutil/display.h>
-#include <libavutil/opt.h>
-#include <libavutil/time.h>
-#include <libswresample/swresample.h>
+#include "ffmpeg_library.h"
+#include <stdio.h>
 
 // MARK: - FFmpeg's log, handed to the client
 
@@ -29,11 +24,15 @@ static void on_ffmpeg_log(void *object, int level, const char *format, va_list a
     if (length > 0) handler(ours, text);
 }
 
+void cmc_ffmpeg_take_log(void) { av_log_set_callback(on_ffmpeg_log); }
+
 void cmc_set_log_handler(cmc_log_handler handler, int level) {
     log_handler = handler;
     log_level = handler ? level : 0;
-    av_log_set_callback(on_ffmpeg_log);
 }
+
+/// Loads FFmpeg if it is not loaded; 0 or AVERROR(ENOSYS).
+static int ready(void) { return cmc_ffmpeg_load(); }
 
 struct cmc_writer {
     AVFormatContext *format;
@@ -81,9 +80,12 @@ static const char *codec_name_of(const char *encoder) {
     return encoder && strstr(encoder, "265") ? "hevc" : "h264";
 }
 
-int cmc_encoder_available(const char *name) { return avcodec_find_encoder_by_name(name) != NULL; }
+int cmc_encoder_available(const char *name) { return ready() == 0 && avcodec_find_encoder_by_name(name) != NULL; }
 
-void cmc_error_string(int error, char *buffer, size_t size) { av_strerror(error, buffer, size); }
+void cmc_error_string(int error, char *buffer, size_t size) {
+    if (ready() != 0) snprintf(buffer, size, "%s", cmc_media_library_problem());
+    else av_strerror(error, buffer, size);
+}
 
 int cmc_error_no_space(void) { return AVERROR(ENOSPC); }
 
@@ -235,7 +237,8 @@ static int create_exclusively(const char *path) {
 }
 
 cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
-    int err = 0;
+    int err = ready();
+    if (err < 0) { *error = err; return NULL; }
     cmc_writer *w = av_mallocz(sizeof(cmc_writer));
     if (!w) { *error = AVERROR(ENOMEM); return NULL; }
     w->fragmented = c->fragmented && !c->live;
@@ -290,7 +293,7 @@ static int write_header(cmc_writer *w) {
     if (err < 0) return err;
     if (w->format->pb) avio_flush(w->format->pb);
     w->header_written = 1;
-    w->bytes_muxed = w->format->pb ? avio_tell(w->format->pb) : 0;
+    w->bytes_muxed = w->format->pb ? avio_seek(w->format->pb, 0, SEEK_CUR) : 0;
     w->durable_bytes = w->bytes_muxed;
     return io_error(w);
 }
@@ -301,7 +304,7 @@ static int cut_fragment(cmc_writer *w) {
     if (err < 0) return err;
     avio_flush(w->format->pb);
     if (w->format->pb->error) return w->format->pb->error;
-    w->durable_bytes = avio_tell(w->format->pb);
+    w->durable_bytes = avio_seek(w->format->pb, 0, SEEK_CUR);
     return 0;
 }
 
@@ -464,7 +467,7 @@ int cmc_writer_finish(cmc_writer *w) {
     if (!w->format->pb) return 0;
     avio_flush(w->format->pb);
     if (w->format->pb->error) return w->format->pb->error;
-    w->durable_bytes = avio_tell(w->format->pb);
+    w->durable_bytes = avio_seek(w->format->pb, 0, SEEK_CUR);
     return 0;
 }
 
@@ -486,6 +489,7 @@ void cmc_writer_free(cmc_writer *w) {
 
 int cmc_remux(const char *source, const char *destination, const char *format,
               const char *const *metadata, int rotation_degrees, int mirrored) {
+    if (ready() != 0) return AVERROR(ENOSYS);
     AVFormatContext *in = NULL, *out = NULL;
     AVPacket *packet = av_packet_alloc();
     AVDictionary *options = NULL;

@@ -1,11 +1,11 @@
 // HEIC through libheif (Debian's 1.15, whose HEVC encoder is its x265 plugin).
 #include "CPhotoCodecs.h"
-#include <libheif/heif.h>
+#include "heif_library.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int cpc_heic_can_encode(void) { return heif_have_encoder_for_format(heif_compression_HEVC); }
+int cpc_heic_can_encode(void) { return cpc_heif_load() == NULL && heif_have_encoder_for_format(heif_compression_HEVC); }
 
 /// The file as libheif writes it, gathered in memory.
 typedef struct output { uint8_t *bytes; size_t size; int failed; } output;
@@ -46,6 +46,11 @@ int cpc_heic_encode(const cpc_heic_picture *p, int quality, const char *preset,
     if (!p || p->width <= 0 || p->height <= 0 || !data || !size) {
         struct heif_error e = { heif_error_Usage_error, heif_suberror_Unspecified, "invalid picture" };
         return fail(e, message, message_size);
+    }
+    const char *problem = cpc_heif_load();
+    if (problem) {
+        snprintf(message, message_size, "%s", problem);
+        return -1;
     }
     struct heif_context *context = heif_context_alloc();
     struct heif_encoder *encoder = NULL;

@@ -1,8 +1,7 @@
 // See CPulse.h: a playback stream driven from one thread with its own main loop, so a write
 // waits on the server's clock and nothing runs behind the caller's back.
 #include "CPulse.h"
-#include <pulse/pulseaudio.h>
-#include <pulse/error.h>
+#include "pulse_library.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -61,6 +60,7 @@ static int wait_ready(cpulse_playback *p, long long deadline) {
 }
 
 cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error) {
+    if (cpulse_load() != 0) { *error = -PA_ERR_NOTIMPLEMENTED; return NULL; }
     long long deadline = play_now_ms() + timeout_ms;
     *error = -PA_ERR_INTERNAL;
     if (rate == 0 || channels == 0 || channels > PA_CHANNELS_MAX) { *error = -PA_ERR_INVALID; return NULL; }

@@ -69,4 +69,46 @@ final class MissingSystemPartsTests: XCTestCase {
             XCTAssertTrue(monitor.standardOutput.contains("dBFS"), "\(behaviour): the virtual microphone is heard")
         }
     }
+
+    /// The libraries `avcapture` loaded in one run, as glibc's loader reports them (LD_DEBUG=libs).
+    private func librariesLoaded(_ arguments: [String], environment: [String: String]) throws -> (AVCaptureTool.Result, Set<String>) {
+        let result = try AVCaptureTool.run(arguments, environment: environment.merging(["LD_DEBUG": "libs"]) { $1 })
+        let loaded = result.standardError.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "find library=") else { return nil }
+            return line[range.upperBound...].split(separator: ";").first.map(String.init)
+        }
+        return (result, Set(loaded))
+    }
+
+    func testFFmpegLibheifAndPulseAudioAreLoadedOnlyWhenUsed() throws {
+        let (environment, folder) = bareMachine()
+        let (help, atStart) = try librariesLoaded(["--help"], environment: environment)
+        XCTAssertEqual(help.status, 0, help.output)
+        XCTAssertFalse(atStart.isEmpty, "the loader's report was read: \(help.standardError.prefix(300))")
+        for library in ["libavformat", "libavcodec", "libheif", "libpulse"] {
+            XCTAssertFalse(atStart.contains { $0.hasPrefix(library) }, "\(library) is not loaded to print the help: \(atStart.sorted())")
+        }
+        let movie = folder.appendingPathComponent("short.mov")
+        let (record, recording) = try librariesLoaded(["record", "--seconds", "0.5", "--no-audio", movie.path], environment: environment)
+        XCTAssertEqual(record.status, 0, record.output)
+        XCTAssertTrue(recording.contains { $0.hasPrefix("libavformat") } && recording.contains { $0.hasPrefix("libavcodec") },
+                      "a recording loads FFmpeg when it starts: \(recording.sorted())")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
+    }
+
+    func testAnFFmpegThatCannotBeLoadedIsAClearErrorAndNoFile() throws {
+        var (environment, folder) = bareMachine()
+        // A library path whose FFmpeg is a broken file: the loader finds it first and refuses it.
+        let broken = folder.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        for major in 57...63 { _ = FileManager.default.createFile(atPath: broken.appendingPathComponent("libavformat.so.\(major)").path, contents: Data()) }
+        environment["LD_LIBRARY_PATH"] = broken.path
+        let movie = folder.appendingPathComponent("never.mov")
+        let record = try AVCaptureTool.run(["record", "--seconds", "0.5", "--no-audio", movie.path], environment: environment)
+        XCTAssertNotEqual(record.status, 0)
+        XCTAssertTrue(record.standardError.contains("FFmpeg could not be loaded") && record.standardError.contains("libavformat"), record.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: movie.path), "no file is left")
+        let devices = try AVCaptureTool.run(["devices"], environment: environment)
+        XCTAssertEqual(devices.status, 0, "what needs no movie still works: \(devices.output)")
+    }
 }

@@ -47,8 +47,12 @@ typedef struct cmc_writer_config {
 
 /// Receives one line FFmpeg logs, with its level: 1 error, 2 warning, 3 information, 4 debugging.
 typedef void (*cmc_log_handler)(int level, const char *message);
-/// Sends FFmpeg's log to `handler` (NULL: nowhere) up to `level`, instead of standard error.
+/// Sends FFmpeg's log to `handler` (NULL: nowhere, the default) up to `level`, instead of standard error.
 void cmc_set_log_handler(cmc_log_handler handler, int level);
+
+/// Why FFmpeg's libraries could not be loaded (they are loaded when a movie is first opened or
+/// written, not at start), or NULL when they are loaded.
+const char *cmc_media_library_problem(void);
 
 typedef struct cmc_writer cmc_writer;
 
