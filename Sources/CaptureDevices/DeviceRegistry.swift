@@ -68,7 +68,7 @@ package enum VirtualFormats {
                            exposureDurationRange: (1.0 / 8000)...(1.0 / maxFPS))
     }
 
-    /// The seed 004 table of the iPhone 5 back camera.
+    /// The WWDC 2013 session 610 table of the iPhone 5 back camera.
     package static let backCamera: [CaptureVideoFormat] = [
         format(192, 144, 30, fov: 56.70, binned: true, stabilization: false, upscale: 1),
         format(352, 288, 30, fov: 51.98, binned: true, stabilization: false, upscale: 1),

@@ -9,7 +9,7 @@ struct Play: ParsableCommand {
         abstract: "Play a movie: its sound to the sound server, its pictures decoded in time and counted.",
         discussion: """
             --rate plays faster or slower (0.5 is half speed, 2 twice as fast; negative plays backwards). \
-            --pitch says how sound at other rates is played (seed 000's table): spectral (1/32x to 32x, pitch kept, \
+            --pitch says how sound at other rates is played (the AV Foundation Programming Guide's table): spectral (1/32x to 32x, pitch kept, \
             Rubber Band), timeDomain (0.5x to 2x, pitch kept, SoundTouch), varispeed (1/32x to 32x, pitch follows \
             the speed) or lowQualityZeroLatency (snaps to 0.5, 0.667, 0.8, 1, 1.25, 1.5 or 2). Outside an \
             algorithm's range, and backwards, the sound is silent. With no sound server the movie plays silently \

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVAssetExportSession (seed 000, "Export": passthrough, or presets that encode again; seed 004,
+/// AVAssetExportSession (the AV Foundation Programming Guide, "Export": passthrough, or presets that encode again; WWDC 2013 session 610,
 /// "Export"): the samples as they are for a time range, or re-encoded to a preset's size.
 final class AVAssetExportSessionTests: XCTestCase {
     override func setUpWithError() throws {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVAssetReader, the asset writer's counterpart (seed 004, "Editing" and "AVAssetWriter"): a track's
+/// AVAssetReader, the asset writer's counterpart (WWDC 2013 session 610, "Editing" and "AVAssetWriter"): a track's
 /// samples as they are stored, or decoded into the pixel format or linear PCM asked for.
 final class AVAssetReaderTests: XCTestCase {
     override func setUpWithError() throws {

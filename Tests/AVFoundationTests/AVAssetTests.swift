@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVAsset and AVAssetTrack, through FFmpeg's demuxers: seed 000's "Playback" and "Editing" start
+/// AVAsset and AVAssetTrack, through FFmpeg's demuxers: the AV Foundation Programming Guide's "Playback" and "Editing" start
 /// from an asset's duration, tracks and their timing; the current SDK loads them with `load(_:)`.
 final class AVAssetTests: XCTestCase {
     override func setUpWithError() throws {

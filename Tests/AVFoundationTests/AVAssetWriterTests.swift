@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 004, "Recording": "To do custom recording, you must use the AVAssetWriter class ...
+/// WWDC 2013 session 610, "Recording": "To do custom recording, you must use the AVAssetWriter class ...
 /// assetWriterInput.expectsMediaDataInRealTime=YES", and AVOutputSettingsAssistant.
 final class AVAssetWriterTests: CaptureTestCase {
     override func setUpWithError() throws {

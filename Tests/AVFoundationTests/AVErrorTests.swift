@@ -2,7 +2,7 @@ import XCTest
 import Foundation
 @testable import AVFoundation
 
-/// Seed 000, "Ensuring That the File Was Written Successfully": errors are read through
+/// The AV Foundation Programming Guide, "Ensuring That the File Was Written Successfully": errors are read through
 /// `(error as NSError).userInfo` and `AVErrorRecordingSuccessfullyFinishedKey`.
 final class AVErrorTests: XCTestCase {
     func testBridgesToNSErrorWithApplesDomainCodesAndUserInfo() {

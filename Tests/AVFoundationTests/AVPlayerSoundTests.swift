@@ -3,7 +3,7 @@ import XCTest
 @testable import AVFoundation
 
 /// A player's sound, heard through a real PulseAudio server: the player plays to the server's
-/// null sink and the test records the sink's monitor (seed 000's time-pitch table: the spectral
+/// null sink and the test records the sink's monitor (the AV Foundation Programming Guide's time-pitch table: the spectral
 /// and time-domain algorithms keep the pitch, varispeed does not).
 final class AVPlayerSoundTests: CaptureTestCase {
     private var server: PrivatePulseServer!
@@ -127,6 +127,6 @@ final class AVPlayerSoundTests: CaptureTestCase {
 
     func testTimeDomainOutsideItsRangeIsSilentButTimeGoesOn() throws {
         let sound = heard(try play(rate: 4, algorithm: .timeDomain))
-        XCTAssertTrue(sound.isEmpty, "time domain plays 0.5x to 2x only (seed 000)")
+        XCTAssertTrue(sound.isEmpty, "time domain plays 0.5x to 2x only (the AV Foundation Programming Guide)")
     }
 }

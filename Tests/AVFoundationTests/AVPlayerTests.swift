@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVPlayer on the host clock (seed 000, "Playback": the rate is a multiplier of playback speed;
+/// AVPlayer on the host clock (the AV Foundation Programming Guide, "Playback": the rate is a multiplier of playback speed;
 /// the item's time-pitch algorithm): rates, seeking, time observers, items' ends, queues,
 /// observation, and pictures through AVPlayerItemVideoOutput. No sound server is needed here;
 /// the sound itself is tested against a real server in `AVPlayerSoundTests`.

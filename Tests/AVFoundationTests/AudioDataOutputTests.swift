@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 002: "The emitted sample buffers for an audio data output are always, always, always
+/// WWDC 2010 session 409: "The emitted sample buffers for an audio data output are always, always, always
 /// interleaved 16-bit signed integer PCM ... By default, you get 44.1 kilohertz sample rate."
 final class AudioDataOutputTests: CaptureTestCase {
     private func makeAudioSession(collector: FrameCollector) throws -> (AVCaptureSession, AVCaptureAudioDataOutput) {
@@ -55,7 +55,7 @@ final class AudioDataOutputTests: CaptureTestCase {
     }
 
     func testChannelLevelsFollowTheSignal() throws {
-        // Seed 000, "Showing Audio Levels": poll averagePowerLevel and peakHoldLevel.
+        // The AV Foundation Programming Guide, "Showing Audio Levels": poll averagePowerLevel and peakHoldLevel.
         let collector = FrameCollector()
         collector.keepsAudio = false  // holding every buffer would starve the microphone's pool
         let (session, output) = try makeAudioSession(collector: collector)
@@ -75,7 +75,7 @@ final class AudioDataOutputTests: CaptureTestCase {
     }
 
     func testASlowDelegateGetsEveryBufferFromABoundedQueue() throws {
-        // Seed 002: "there is no affordance for dropping samples".
+        // WWDC 2010 session 409: "there is no affordance for dropping samples".
         final class Slow: NSObject, AVCaptureAudioDataOutputSampleBufferDelegate, @unchecked Sendable {
             let lock = NSLock()
             var times: [CMTime] = []

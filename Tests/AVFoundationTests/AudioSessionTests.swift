@@ -2,7 +2,7 @@ import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
 
-/// The application audio session (seed 004): input choice, preferred rate and buffer duration, input gain.
+/// The application audio session (WWDC 2013 session 610): input choice, preferred rate and buffer duration, input gain.
 final class AudioSessionTests: CaptureTestCase {
     private let audioSession = AVAudioSession.sharedInstance()
 

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVMutableComposition (seed 000, "Editing": "you use the AVMutableComposition class to build
+/// AVMutableComposition (the AV Foundation Programming Guide, "Editing": "you use the AVMutableComposition class to build
 /// temporal edits", and SloPoke's "setting time scales for portions of a composition"), read back
 /// and exported passthrough, which "retimes the media with the sections of the media tagged as
 /// section 60 fps, section slowed down, or section sped up" ("Export").
@@ -137,7 +137,7 @@ final class CompositionTests: XCTestCase {
     }
 
     func testAConstantRateExportGivesOnePictureEveryTick() async throws {
-        // Seed 000: "Use a constant frame rate export for maximum playback compatibility. Set the
+        // The AV Foundation Programming Guide: "Use a constant frame rate export for maximum playback compatibility. Set the
         // frameDuration property of the video composition to 30 fps."
         let folder = makeScratchFolder()
         let (_, composition) = try slowMotion(folder)
@@ -174,7 +174,7 @@ final class CompositionTests: XCTestCase {
         let output = folder.appendingPathComponent("too-slow.mov")
         do {
             try await session.export(to: output, as: .mov)
-            XCTFail("time domain plays 0.5x to 2x (seed 000)")
+            XCTFail("time domain plays 0.5x to 2x (the AV Foundation Programming Guide)")
         } catch let error as AVError {
             XCTAssertEqual(error.code, .operationNotSupportedForAsset)
             XCTAssertTrue(error.localizedDescription.contains("0.5x to 2.0x"), error.localizedDescription)

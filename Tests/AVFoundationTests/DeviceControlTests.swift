@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 000, "Focus Modes" to "White Balance", seed 002's camera controls and seed 004's zoom
+/// The AV Foundation Programming Guide, "Focus Modes" to "White Balance", WWDC 2010 session 409's camera controls and WWDC 2013 session 610's zoom
 /// and focus enhancements: modes, adjusting states observed over time, and the picture changing.
 final class DeviceControlTests: CaptureTestCase {
     /// Records the values an observed property takes.
@@ -45,7 +45,7 @@ final class DeviceControlTests: CaptureTestCase {
     }
 
     func testAutoFocusScansOnceThenLocks() throws {
-        // Seed 000: "AVCaptureFocusModeAutoFocus: The camera does a single scan focus then reverts to locked."
+        // The AV Foundation Programming Guide: "AVCaptureFocusModeAutoFocus: The camera does a single scan focus then reverts to locked."
         let (session, collector) = try runningSession()
         XCTAssertTrue(waitUntil { !self.backCamera.isAdjustingFocus }, "the initial continuous scan settles")
         let adjusting = Recorder<Bool>(), modes = Recorder<AVCaptureDevice.FocusMode>()
@@ -71,7 +71,7 @@ final class DeviceControlTests: CaptureTestCase {
     }
 
     func testSmoothAutoFocusIsSlowerThanFastFocus() throws {
-        // Seed 004: "Smooth auto-focus slows the focus scan and is less visually intrusive".
+        // WWDC 2013 session 610: "Smooth auto-focus slows the focus scan and is less visually intrusive".
         let (session, _) = try runningSession()
         func scanDuration(smooth: Bool) throws -> TimeInterval {
             XCTAssertTrue(waitUntil { !self.backCamera.isAdjustingFocus })
@@ -186,7 +186,7 @@ final class DeviceControlTests: CaptureTestCase {
     }
 
     func testTheTorchLightsOnlyWithARunningSessionAndBrightensTheDark() throws {
-        // Seed 000: "the torch only turns on if the device is associated with a running capture session."
+        // The AV Foundation Programming Guide: "the torch only turns on if the device is associated with a running capture session."
         try backCamera.lockForConfiguration()
         backCamera.torchMode = .on
         backCamera.exposureMode = .locked
@@ -289,7 +289,7 @@ final class DeviceControlTests: CaptureTestCase {
     }
 
     func testZoomRampsInPowersOfTwoPerSecond() throws {
-        // Seed 004: "Rate is specified in powers of two per second"; "AVFoundation will consistently increment zoom factor on each frame".
+        // WWDC 2013 session 610: "Rate is specified in powers of two per second"; "AVFoundation will consistently increment zoom factor on each frame".
         let (session, _) = try runningSession()
         let factors = Recorder<CGFloat>()
         let observation = backCamera.observe(\.videoZoomFactor, options: [.new]) { _, change in factors.append(change.newValue!) }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 000, "An AVCaptureDevice Object Represents an Input Device", and seed 004's formats.
+/// The AV Foundation Programming Guide, "An AVCaptureDevice Object Represents an Input Device", and WWDC 2013 session 610's formats.
 final class DeviceTests: CaptureTestCase {
     func testDiscovery() throws {
         XCTAssertEqual(AVCaptureDevice.default(for: .video), backCamera, "the back camera is the default camera")
@@ -39,7 +39,7 @@ final class DeviceTests: CaptureTestCase {
             XCTAssertEqual(format.isVideoBinned, row.4)
             XCTAssertEqual(format.isVideoStabilizationSupported, row.5)
         }
-        XCTAssertEqual(backCamera.formats[7].videoZoomFactorUpscaleThreshold, 1.45, accuracy: 0.001, "seed 004: iPhone 5 1080p upscaling threshold")
+        XCTAssertEqual(backCamera.formats[7].videoZoomFactorUpscaleThreshold, 1.45, accuracy: 0.001, "WWDC 2013 session 610: iPhone 5 1080p upscaling threshold")
         XCTAssertEqual(backCamera.formats[6].videoSupportedFrameRateRanges[0].minFrameDuration, CMTime(value: 1, timescale: 60))
     }
 
@@ -47,7 +47,7 @@ final class DeviceTests: CaptureTestCase {
         XCTAssertEqual(AVCaptureDevice.authorizationStatus(for: .video), .authorized)
         backCamera.virtualScene!.setAuthorized(false)
         XCTAssertEqual(AVCaptureDevice.authorizationStatus(for: .video), .denied)
-        // Seed 004: "Subsequent DeviceInput creation fails if user denied access".
+        // WWDC 2013 session 610: "Subsequent DeviceInput creation fails if user denied access".
         XCTAssertThrowsError(try AVCaptureDeviceInput(device: backCamera)) { error in
             XCTAssertEqual((error as? AVError)?.code, .applicationIsNotAuthorizedToUseDevice)
         }
@@ -73,7 +73,7 @@ final class DeviceTests: CaptureTestCase {
     }
 
     func testTheConfigurationLockIsExclusiveAcrossProcesses() throws {
-        // Seed 002: "before messing with their state, we want to make sure that you have mutually exclusive access to that device."
+        // WWDC 2010 session 409: "before messing with their state, we want to make sure that you have mutually exclusive access to that device."
         let path = AVCaptureDevice.lockFilePath(for: backCamera.uniqueID)
         let other = open(path, O_CREAT | O_RDWR, 0o600)  // another open file, as another process holds
         XCTAssertGreaterThanOrEqual(other, 0)

@@ -2,7 +2,7 @@ import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
 
-/// AVCaptureMetadataOutput as seed 004 describes it, on codes the virtual camera's scene prints:
+/// AVCaptureMetadataOutput as WWDC 2013 session 610 describes it, on codes the virtual camera's scene prints:
 /// every symbology through the camera path, corners where the scene put them, the rect of
 /// interest, and detection that never slows the frame path.
 final class MetadataOutputTests: CaptureTestCase {
@@ -49,7 +49,7 @@ final class MetadataOutputTests: CaptureTestCase {
     func testTypesAreAvailableOnceConnectedToACameraAndNoneAreDetectedByDefault() throws {
         let output = AVCaptureMetadataOutput()
         XCTAssertEqual(output.availableMetadataObjectTypes, [], "not connected yet")
-        XCTAssertEqual(output.metadataObjectTypes, [], "seed 004: empty by default")
+        XCTAssertEqual(output.metadataObjectTypes, [], "WWDC 2013 session 610: empty by default")
         XCTAssertEqual(output.rectOfInterest, CGRect(x: 0, y: 0, width: 1, height: 1))
         let session = AVCaptureSession()
         sessions.append(session)
@@ -153,7 +153,7 @@ final class MetadataOutputTests: CaptureTestCase {
         receiver.calls.removeAll()
         XCTAssertTrue(waitUntil(timeout: 5) { (receiver.codes.first?.bounds.width ?? 0) > unzoomed.width * 1.8 })
         let zoomed = try XCTUnwrap(receiver.codes.first).bounds
-        // Seed 004: at 2x the visible frame is the middle half, so a code twice as far from the centre and twice as big.
+        // WWDC 2013 session 610: at 2x the visible frame is the middle half, so a code twice as far from the centre and twice as big.
         XCTAssertEqual(zoomed.width, unzoomed.width * 2, accuracy: 0.02)
         XCTAssertEqual(zoomed.midX - 0.5, (unzoomed.midX - 0.5) * 2, accuracy: 0.02)
         XCTAssertEqual(zoomed.midY - 0.5, (unzoomed.midY - 0.5) * 2, accuracy: 0.02)

@@ -1,8 +1,8 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 000, "Saving to a Movie File" to "Adding Metadata to a File"; seed 002's writing policy,
-/// limits and early termination; seed 004's high-frame-rate recording.
+/// The AV Foundation Programming Guide, "Saving to a Movie File" to "Adding Metadata to a File"; WWDC 2010 session 409's writing policy,
+/// limits and early termination; WWDC 2013 session 610's high-frame-rate recording.
 final class MovieFileOutputTests: CaptureTestCase {
     /// Records delegate calls, in order, with the thread they came on.
     final class RecordingLog: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
@@ -302,7 +302,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testMetadataSetDuringRecordingLandsInTheFile() throws {
-        // Seed 002: "at any time while it's recording, you can update the metadata array".
+        // WWDC 2010 session 409: "at any time while it's recording, you can update the metadata array".
         let (session, movie) = try recordingSession()
         let title = AVMutableMetadataItem()
         title.identifier = .commonIdentifierTitle
@@ -436,7 +436,7 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertEqual(settings[AVVideoCodecKey] as? String, AVVideoCodecType.h264.rawValue)
         XCTAssertEqual(attributeInt(settings[AVVideoWidthKey]), 1280)
         let compression = try XCTUnwrap(settings[AVVideoCompressionPropertiesKey] as? [String: Any])
-        XCTAssertEqual(Double(attributeInt(compression[AVVideoAverageBitRateKey]) ?? 0), 10_500_000, accuracy: 100_000, "seed 002: 720p at 10.5 Mbit/s")
+        XCTAssertEqual(Double(attributeInt(compression[AVVideoAverageBitRateKey]) ?? 0), 10_500_000, accuracy: 100_000, "WWDC 2010 session 409: 720p at 10.5 Mbit/s")
         let audio = movie.outputSettings(for: try XCTUnwrap(movie.connection(with: .audio)))
         XCTAssertEqual(attributeInt(audio[AVFormatIDKey]).map { UInt32($0) }, kAudioFormatMPEG4AAC)
     }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVCapturePhotoOutput as seed 001 (AVCam) uses it: settings, the delegate's timeline, JPEG and
+/// AVCapturePhotoOutput as the AVCam sample uses it: settings, the delegate's timeline, JPEG and
 /// uncompressed photos, zero shutter lag.
 final class PhotoOutputTests: CaptureTestCase {
     /// Records a capture's delegate calls.

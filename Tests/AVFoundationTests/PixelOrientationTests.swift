@@ -108,7 +108,7 @@ final class PixelOrientationTests: CaptureTestCase {
     }
 
     func testVideoDataOutputsDeliverFramesTurnedAsTheirConnectionSays() throws {
-        // Current Apple platforms rotate a video data output's pixels; seed 002's 2010 exception is gone.
+        // Current Apple platforms rotate a video data output's pixels; WWDC 2010 session 409's 2010 exception is gone.
         let picture = try XCTUnwrap(CVPixelBuffer(width: 64, height: 48, pixelFormatType: kCVPixelFormatType_32BGRA))
         let base = picture.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
         for y in 0..<48 {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVCaptureVideoPreviewLayer as seeds 000, 002 and 004 describe it: the session it previews, its
+/// AVCaptureVideoPreviewLayer as the AV Foundation Programming Guide and WWDC sessions 409 (2010) and 610 (2013) describe it: the session it previews, its
 /// connection, gravity, the conversions between layer and device coordinates, and (on Linux) the
 /// frames it hands to whoever draws them.
 final class PreviewLayerTests: CaptureTestCase {
@@ -57,7 +57,7 @@ final class PreviewLayerTests: CaptureTestCase {
     }
 
     func testARectOfInterestDrawnOnThePreviewBecomesMetadataCoordinates() throws {
-        // Seed 004: a rect of interest drawn on a portrait preview of a landscape sensor.
+        // WWDC 2013 session 610: a rect of interest drawn on a portrait preview of a landscape sensor.
         let session = AVCaptureSession()
         sessions.append(session)
         session.sessionPreset = .vga640x480

@@ -1,9 +1,9 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 000, "Use a Capture Session to Coordinate Data Flow": "When you add an input or an
+/// The AV Foundation Programming Guide, "Use a Capture Session to Coordinate Data Flow": "When you add an input or an
 /// output to a session, the session forms connections between all the compatible capture
-/// inputs' ports and capture outputs." Seed 002: "AV capture session is greedy."
+/// inputs' ports and capture outputs." WWDC 2010 session 409: "AV capture session is greedy."
 final class SessionGraphTests: CaptureTestCase {
     func testAddingAnInputConnectsItToEveryCompatibleOutput() throws {
         let session = AVCaptureSession()
@@ -89,7 +89,7 @@ final class SessionGraphTests: CaptureTestCase {
     }
 
     func testVideoDataOutputConnectionsOrientAndMirrorButDoNotMirrorTheFrontCameraByThemselves() throws {
-        // Seed 002 (2010) made the video data output an exception that could not orient or mirror;
+        // WWDC 2010 session 409 made the video data output an exception that could not orient or mirror;
         // current Apple platforms rotate and mirror its pixels when asked (PixelOrientationTests).
         let collector = FrameCollector()
         let (_, output) = try makeVideoSession(camera: frontCamera, collector: collector)
@@ -103,7 +103,7 @@ final class SessionGraphTests: CaptureTestCase {
     }
 
     func testPresetsChooseTheSeedTableFormats() throws {
-        // Seed 004, "iPhone 5 Back-Facing Camera Formats", column "Used by Preset".
+        // WWDC 2013 session 610, "iPhone 5 Back-Facing Camera Formats", column "Used by Preset".
         let expectations: [(AVCaptureSession.Preset, Int32, Int32, Bool)] = [
             (.low, 192, 144, true), (.cif352x288, 352, 288, true), (.medium, 480, 360, true), (.vga640x480, 640, 480, true),
             (.iFrame960x540, 960, 540, false), (.hd1280x720, 1280, 720, false), (.high, 1920, 1080, false), (.photo, 3264, 2448, false),
@@ -133,7 +133,7 @@ final class SessionGraphTests: CaptureTestCase {
     }
 
     func testChoosingAFormatByHandSwitchesTheSessionToInputPriority() throws {
-        // Seed 004: with active format selection, "Session no longer configures inputs and outputs automatically".
+        // WWDC 2013 session 610: with active format selection, "Session no longer configures inputs and outputs automatically".
         let session = AVCaptureSession()
         session.addInput(try AVCaptureDeviceInput(device: backCamera))
         XCTAssertEqual(session.sessionPreset, .high)

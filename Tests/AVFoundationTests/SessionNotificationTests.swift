@@ -1,8 +1,8 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 000, "Monitoring Capture Session State": notifications "are posted on the main thread";
-/// seed 002 on interruptions; seed 001 (AVCam) on runtime errors.
+/// The AV Foundation Programming Guide, "Monitoring Capture Session State": notifications "are posted on the main thread";
+/// WWDC 2010 session 409 on interruptions; the AVCam sample on runtime errors.
 final class SessionNotificationTests: CaptureTestCase {
     /// Records notifications in order, with the thread they came on.
     final class NotificationLog: @unchecked Sendable {
@@ -97,7 +97,7 @@ final class SessionNotificationTests: CaptureTestCase {
     }
 
     func testARuntimeErrorIsReportedAndTheSessionCanRestart() throws {
-        // Seed 001 (AVCam): on mediaServicesWereReset, the app restarts the session.
+        // The AVCam sample: on mediaServicesWereReset, the app restarts the session.
         let collector = FrameCollector()
         let (session, _) = try makeVideoSession(preset: .low, collector: collector)
         let log = NotificationLog(sessionNames, object: session)
@@ -127,7 +127,7 @@ final class SessionNotificationTests: CaptureTestCase {
     }
 }
 
-/// Seed 000, "Switching Between Devices": "When the outermost commitConfiguration is invoked, all
+/// The AV Foundation Programming Guide, "Switching Between Devices": "When the outermost commitConfiguration is invoked, all
 /// the changes are made together. This ensures a smooth transition."
 final class ConfigurationAtomicityTests: CaptureTestCase {
     func testSwitchingCamerasWhileRunningNeverMixesFrames() throws {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// AVCaptureStillImageOutput, as seed 000's "Capturing Still Images" uses it.
+/// AVCaptureStillImageOutput, as the AV Foundation Programming Guide's "Capturing Still Images" uses it.
 final class StillImageOutputTests: CaptureTestCase {
     private func stillSession() throws -> (AVCaptureSession, AVCaptureStillImageOutput, AVCaptureConnection) {
         let session = AVCaptureSession()

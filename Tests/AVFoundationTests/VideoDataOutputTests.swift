@@ -1,10 +1,10 @@
 import XCTest
 @testable import AVFoundation
 
-/// Seed 000, "Processing Frames of Video", and seed 002's performance rules for frame delivery.
+/// The AV Foundation Programming Guide, "Processing Frames of Video", and WWDC 2010 session 409's performance rules for frame delivery.
 final class VideoDataOutputTests: CaptureTestCase {
     func testFramesArriveInOrderOnTheDelegateQueue() throws {
-        // Seed 000: "You must use a serial queue to ensure that frames are delivered to the delegate in the proper order."
+        // The AV Foundation Programming Guide: "You must use a serial queue to ensure that frames are delivered to the delegate in the proper order."
         let collector = FrameCollector()
         let (session, _) = try makeVideoSession(collector: collector)
         session.startRunning()
@@ -73,7 +73,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     }
 
     func testALateFrameIsDroppedAtOnceAndReportedAfterTheCurrentCallback() throws {
-        // Seed 002: "By default, we want to drop video frames early and efficiently if you fall behind."
+        // WWDC 2010 session 409: "By default, we want to drop video frames early and efficiently if you fall behind."
         let collector = FrameCollector()
         collector.work = 0.1  // three frame times at 30 fps
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
@@ -106,7 +106,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     }
 
     func testHoldingBuffersStarvesThePoolAndReleasingThemRecovers() throws {
-        // Seed 002: "if you hold onto the buffers too long, the camera is going to stop producing buffers".
+        // WWDC 2010 session 409: "if you hold onto the buffers too long, the camera is going to stop producing buffers".
         let collector = FrameCollector()
         collector.framesToRetain = 1000
         let (session, _) = try makeVideoSession(preset: .low, collector: collector)
@@ -123,7 +123,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     }
 
     func testWithoutDiscardingLateFramesASlowDelegateGetsABoundedQueue() throws {
-        // Seed 000: with NO, "frames may still be dropped ... but they may not be dropped as early, or as efficiently".
+        // The AV Foundation Programming Guide: with NO, "frames may still be dropped ... but they may not be dropped as early, or as efficiently".
         let collector = FrameCollector()
         collector.work = 0.05
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
@@ -139,7 +139,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     }
 
     func testMinFrameDurationCapsTheRate() throws {
-        // Seed 000: "cap the frame rate to 15 fps by setting the minFrameDuration property to 1/15 second".
+        // The AV Foundation Programming Guide: "cap the frame rate to 15 fps by setting the minFrameDuration property to 1/15 second".
         let collector = FrameCollector()
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
         output.minFrameDuration = CMTimeMake(value: 1, timescale: 15)
@@ -152,7 +152,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     }
 
     func testDeviceFrameDurationSetsTheRateAndInvalidRestoresTheDefault() throws {
-        // Seed 004: "Use kCMTIME_INVALID to restore default frame rates".
+        // WWDC 2013 session 610: "Use kCMTIME_INVALID to restore default frame rates".
         let collector = FrameCollector()
         let (session, _) = try makeVideoSession(preset: .low, collector: collector)
         try backCamera.lockForConfiguration()

@@ -1,7 +1,7 @@
 import XCTest
 @testable import AVFoundation
 
-/// The virtual scene's API, and seed 004's photo-preset behaviour for video data outputs.
+/// The virtual scene's API, and WWDC 2013 session 610's photo-preset behaviour for video data outputs.
 final class VirtualSceneTests: CaptureTestCase {
     func testAShownImageReplacesTheGeneratedScene() throws {
         var image: CVPixelBuffer?
@@ -46,7 +46,7 @@ final class VirtualSceneTests: CaptureTestCase {
     }
 
     func testPhotoPresetDeliversPreviewSizedFramesToVideoDataOutputs() throws {
-        // Seed 004, "Configuration Using -setSessionPreset:": Photo gives 3264x2448 stills and 852x640 video data.
+        // WWDC 2013 session 610, "Configuration Using -setSessionPreset:": Photo gives 3264x2448 stills and 852x640 video data.
         let collector = FrameCollector()
         let (session, output) = try makeVideoSession(preset: .photo, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
         XCTAssertEqual(backCamera.activeFormat.formatDescription.dimensions, CMVideoDimensions(width: 3264, height: 2448))

@@ -30,7 +30,7 @@ open class AVComposition: AVAsset, @unchecked Sendable {
 }
 
 /// A composition that can be edited: tracks added and removed, time ranges of other assets
-/// inserted, removed and scaled (seed 000, "Editing" and "High Frame Rate Video Capture").
+/// inserted, removed and scaled (the AV Foundation Programming Guide, "Editing" and "High Frame Rate Video Capture").
 open class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// Creates an empty composition.
     public override init() { super.init() }

@@ -1,4 +1,4 @@
-/// How sound is stretched when it plays at a rate other than 1 (seed 000, "Playback").
+/// How sound is stretched when it plays at a rate other than 1 (the AV Foundation Programming Guide, "Playback").
 public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     /// The algorithm's name.
     public let rawValue: String
@@ -19,7 +19,7 @@ public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     /// The low-quality algorithm, named without the deprecation its public constant carries.
     package static let snapping = AVAudioTimePitchAlgorithm(rawValue: "LowQualityZeroLatency")
 
-    /// The rates the algorithm plays sound at (seed 000's table): 1 alone for an algorithm it does not list.
+    /// The rates the algorithm plays sound at (the AV Foundation Programming Guide's table): 1 alone for an algorithm it does not list.
     var rateRange: ClosedRange<Double> {
         switch self {
         case .timeDomain, .snapping: 0.5...2

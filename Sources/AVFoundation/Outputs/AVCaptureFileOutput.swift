@@ -88,7 +88,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         }
         let path = outputFileURL.path
         if FileSystemEntry.exists(atPath: path) {
-            // The movie file output does not overwrite existing resources (seed 002).
+            // The movie file output does not overwrite existing resources (WWDC 2010 session 409).
             refuse(AVError(.fileAlreadyExists, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
                                                           NSLocalizedDescriptionKey: "Cannot record to \(path): a file already exists there."]))
             return

@@ -415,7 +415,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     // MARK: Keeping time
 
-    /// The clock rate an item moves at for a player rate: the low-quality algorithm snaps to its rates (seed 000).
+    /// The clock rate an item moves at for a player rate: the low-quality algorithm snaps to its rates (the AV Foundation Programming Guide).
     static func clockRate(_ rate: Float, algorithm: AVAudioTimePitchAlgorithm) -> Double {
         let rate = Double(rate)
         guard algorithm == .snapping, (0.5...2).contains(abs(rate)) else { return rate }
@@ -611,7 +611,7 @@ extension AVPlayer {
     /// Why the latest sound could not be played (no sound server, for one); nil when it was.
     package static var soundProblem: String? { PlayerSound.lastProblem.withLock { $0 } }
 
-    /// Whether an algorithm plays sound at a player rate (seed 000's ranges, after snapping).
+    /// Whether an algorithm plays sound at a player rate (the AV Foundation Programming Guide's ranges, after snapping).
     package static func playsSound(atRate rate: Float, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
         PlayerSound.plays(rate: clockRate(rate, algorithm: algorithm), algorithm: algorithm)
     }

@@ -129,7 +129,7 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     // MARK: Playback settings
 
-    /// How sound is played at rates other than 1: see seed 000's table of algorithms.
+    /// How sound is played at rates other than 1: see the AV Foundation Programming Guide's table of algorithms.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { state.withLock { $0.algorithm } }
         set {

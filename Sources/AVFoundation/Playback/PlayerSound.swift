@@ -7,7 +7,7 @@ import Synchronization
 /// Plays an item's sound from a time at a rate, on a thread of its own, to the sound server.
 ///
 /// The sound is decoded to float at the track's rate and changed for the rate as the item's
-/// time-pitch algorithm says (seed 000's table): `.spectral` through Rubber Band and
+/// time-pitch algorithm says (the AV Foundation Programming Guide's table): `.spectral` through Rubber Band and
 /// `.timeDomain` through SoundTouch keep the pitch; `.lowQualityZeroLatency` through SoundTouch
 /// at the snapped rate the player's clock runs at; `.varispeed` resamples, so the pitch follows
 /// the rate. Rates outside an algorithm's range, and backwards play, are silent, as are rates
@@ -42,7 +42,7 @@ final class PlayerSound: @unchecked Sendable {
         self.gain = gain
     }
 
-    /// Whether an algorithm plays sound at a rate (seed 000's ranges).
+    /// Whether an algorithm plays sound at a rate (the AV Foundation Programming Guide's ranges).
     static func plays(rate: Double, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
         rate > 0 && algorithm.rateRange.contains(rate)
     }

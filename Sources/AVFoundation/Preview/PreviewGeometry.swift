@@ -3,7 +3,7 @@ import Foundation
 /// Where a camera's picture lands in a preview layer: the sensor's landscape frame, turned
 /// clockwise by the connection's rotation, mirrored horizontally as displayed, and fitted into the
 /// layer's bounds by its gravity. Device coordinates run from (0,0) at the top left to (1,1) at the
-/// bottom right of the unturned sensor frame (seed 000, seed 004).
+/// bottom right of the unturned sensor frame (the AV Foundation Programming Guide, WWDC 2013 session 610).
 struct PreviewGeometry: Equatable {
     var sensorSize: CGSize
     var rotationDegrees: Int

@@ -11,7 +11,7 @@ import Foundation
 /// cut at the segment's edges; in a scaled segment it is stretched as the output's time-pitch
 /// algorithm says: `.varispeed` resamples it, so its pitch follows the rate; `.spectral` keeps
 /// the pitch through Rubber Band, `.timeDomain` through SoundTouch, and `.lowQualityZeroLatency`
-/// through SoundTouch at the nearest of seed 000's snapped rates.
+/// through SoundTouch at the nearest of the AV Foundation Programming Guide's snapped rates.
 ///
 /// Thread ownership: owned by its output, and used under the output's lock.
 final class ComposedReading {
@@ -50,10 +50,10 @@ final class ComposedReading {
     }
     private var stretching: Stretching?
 
-    /// Seed 000's rates for the low-quality algorithm, which snaps to the nearest.
+    /// The AV Foundation Programming Guide's rates for the low-quality algorithm, which snaps to the nearest.
     static let snappedRates: [Double] = [0.5, 0.666667, 0.8, 1.0, 1.25, 1.5, 2.0]
 
-    /// Refuses a scaled segment's rate outside the algorithm's range (seed 000's table).
+    /// Refuses a scaled segment's rate outside the algorithm's range (the AV Foundation Programming Guide's table).
     static func checkRate(of segment: AVCompositionTrackSegment, algorithm: AVAudioTimePitchAlgorithm) throws {
         let rate = segment.timeMapping.source.duration.seconds / segment.timeMapping.target.duration.seconds
         let range = algorithm.rateRange

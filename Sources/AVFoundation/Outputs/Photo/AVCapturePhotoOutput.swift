@@ -281,7 +281,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
-    /// Makes the photo and tells the delegate, in the order of seed 001's timeline, on the output's queue.
+    /// Makes the photo and tells the delegate, in the order of the AVCam sample's timeline, on the output's queue.
     private func process(_ request: PhotoRequest) {
         processing.async { [self] in
             guard let frame = request.frame, let pixels = frame.imageBufferStorage else { return }
