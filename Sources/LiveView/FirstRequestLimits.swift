@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import Synchronization
 
 /// Bounds a connection's first request head in time and size: a connection that sends nothing,
 /// or trickles its headers, would otherwise hold a place for ever (the server's idle timeout only
@@ -9,8 +10,9 @@ import NIOCore
 ///
 /// It sits first in the connection's pipeline and watches the raw bytes for the blank line that
 /// ends a request's head. Past the deadline it closes the connection; past `maximumHeadSize`
-/// bytes it answers 431 and closes. Once the head has ended it leaves the pipeline, and the
-/// server's own idle timeout and parse errors take over. Runs on the connection's event loop.
+/// bytes it answers 431 and closes; when the server shuts down it closes. Once the head has ended
+/// it leaves the pipeline, and the server's own idle timeout and parse errors take over. Runs on
+/// the connection's event loop.
 final class FirstRequestLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -18,15 +20,17 @@ final class FirstRequestLimitHandler: ChannelInboundHandler, RemovableChannelHan
 
     private let deadline: TimeAmount
     private let maximumHeadSize: Int
+    private let waiting: WaitingConnections
     private var timer: Scheduled<Void>?
     /// The last bytes seen, to find the blank line across reads.
     private var tail: [UInt8] = []
     private var headSize = 0
     private var refused = false
 
-    init(deadline: TimeAmount, maximumHeadSize: Int) {
+    init(deadline: TimeAmount, maximumHeadSize: Int, waiting: WaitingConnections) {
         self.deadline = deadline
         self.maximumHeadSize = maximumHeadSize
+        self.waiting = waiting
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -34,11 +38,23 @@ final class FirstRequestLimitHandler: ChannelInboundHandler, RemovableChannelHan
         timer = context.eventLoop.scheduleTask(in: deadline) {
             loopBound.value.close(promise: nil)
         }
+        waiting.add(context.channel)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        waiting.remove(context.channel)
+    }
+
+    /// A server shutting down asks its connections to finish: one still waiting for its first
+    /// request has nothing to finish, so it closes at once rather than at its deadline.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -75,6 +91,45 @@ final class FirstRequestLimitHandler: ChannelInboundHandler, RemovableChannelHan
     }
 }
 
+/// The connections still waiting for their first request, so that a server that stops can close
+/// them at once: one accepted as the server began to shut down hears no request to finish, and
+/// would otherwise hold the shutdown until its deadline.
+///
+/// Thread ownership: any thread; channels are closed on their own event loops.
+final class WaitingConnections: Sendable {
+    private struct State {
+        var closed = false
+        var channels: [ObjectIdentifier: any Channel] = [:]
+    }
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Records a connection, or closes it when the server has stopped.
+    func add(_ channel: any Channel) {
+        let stopped = state.withLock { state -> Bool in
+            if !state.closed { state.channels[ObjectIdentifier(channel)] = channel }
+            return state.closed
+        }
+        if stopped { channel.close(promise: nil) }
+    }
+
+    /// Forgets a connection (its first request came, or it closed).
+    func remove(_ channel: any Channel) {
+        _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// Closes every waiting connection, and every one that arrives from now on.
+    func closeAll() {
+        let channels = state.withLock { state in
+            state.closed = true
+            defer { state.channels.removeAll() }
+            return Array(state.channels.values)
+        }
+        for channel in channels { channel.close(promise: nil) }
+    }
+}
+
 /// A server child channel that puts a `FirstRequestLimitHandler` in front of another's pipeline.
 struct FirstRequestLimitChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
@@ -82,10 +137,12 @@ struct FirstRequestLimitChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let deadline: TimeAmount
     let maximumHeadSize: Int
+    let waiting: WaitingConnections
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(FirstRequestLimitHandler(deadline: deadline, maximumHeadSize: maximumHeadSize))
+            try channel.pipeline.syncOperations.addHandler(FirstRequestLimitHandler(deadline: deadline, maximumHeadSize: maximumHeadSize,
+                                                                                     waiting: waiting))
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
         }

@@ -120,13 +120,14 @@ public final class LiveViewServer: Sendable {
         // Pages send only acknowledgements: no frame from them needs more than 64 KiB (larger frames the
         // server sends go out in pieces of that size). Silent peers are found by pings.
         let ws = WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(10)), closeTimeout: .seconds(2))
+        let waiting = WaitingConnections()
         let app = Application(
             router: router,
             // A connection must send its first request within the idle time too, and its head in 12 KiB.
             server: HTTPServerBuilder { responder in
                 FirstRequestLimitChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                            configuration: .init(http1: http1, ws: ws)),
-                                       deadline: idle, maximumHeadSize: 12 * 1024)
+                                       deadline: idle, maximumHeadSize: 12 * 1024, waiting: waiting)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "avcapture",
                                  availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maximumConnections))),
@@ -138,20 +139,27 @@ public final class LiveViewServer: Sendable {
             },
             logger: logger)
         let fanout = self.fanout
-        // However the server stops, its viewers' sockets end with it: a page left open never holds it up.
-        defer { fanout.removeAll() }
+        // However the server stops, its viewers' sockets end with it, and connections that have
+        // sent no request yet: a page left open or a silent client never holds it up.
+        defer {
+            fanout.removeAll()
+            waiting.closeAll()
+        }
         let serve: @Sendable () async throws -> Void = {
             try await withTaskCancellationHandler {
                 try await app.run()
             } onCancel: {
                 fanout.removeAll()
+                waiting.closeAll()
             }
         }
         guard handlesSignals else { return try await serve() }
-        // A signal cancels the server as the end of a task does: open pages and sockets never hold it up.
+        // A signal cancels the server as the end of a task does: open pages and sockets never hold
+        // it up. The signals are caught from before the server listens, so none comes too early.
+        let stop = FirstStopSignal()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await serve() }
-            group.addTask { await StopSignals.first() }
+            group.addTask { await stop.wait() }
             try await group.next()
             group.cancelAll()
         }

@@ -37,6 +37,32 @@ final class StoppingTests: XCTestCase {
         }
     }
 
+    /// A signal sent the moment the address is printed stops `preview` cleanly too: the signals
+    /// are caught from before the server listens (a signal that came before its dispatch source
+    /// was registered used to end the process at once, or be ignored).
+    func testPreviewStopsCleanlyOnASignalSentTheMomentItListens() throws {
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGTERM, SIGINT, SIGHUP] {
+            let process = Process()
+            process.executableURL = try XCTUnwrap(AVCaptureTool.executable)
+            process.arguments = ["preview", "--port", "0", "--no-audio"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            XCTAssertNotNil(Self.port(printedBy: output.fileHandleForReading), "signal \(number): the address is printed")
+            kill(process.processIdentifier, number)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            XCTAssertFalse(process.isRunning, "signal \(number): preview stopped")
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit, "signal \(number): it ended by itself, not by the signal")
+            XCTAssertEqual(process.terminationStatus, 0, "signal \(number)")
+            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertTrue(rest.contains("Stopped"), "signal \(number): \(rest)")
+        }
+    }
+
     /// The port in the `Open http://...:PORT/` line a serving command prints.
     static func port(printedBy handle: FileHandle) -> Int? {
         var text = ""
