@@ -158,15 +158,8 @@ final class RecordCommandTests: XCTestCase {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
         for (name, number) in [("SIGINT", SIGINT), ("SIGTERM", SIGTERM), ("SIGHUP", SIGHUP)] {
             let url = folder().appendingPathComponent("stopped-by-\(name).mov")
-            let record = Process()
-            record.executableURL = try XCTUnwrap(executable)
-            record.arguments = ["record", url.path, "--preset", "640x480", "--no-audio"]
-            record.standardOutput = FileHandle.nullDevice
-            try record.run()
             // Real time: the recording runs about two seconds before the signal.
-            Thread.sleep(forTimeInterval: 2)
-            kill(record.processIdentifier, number)
-            record.waitUntilExit()
+            let record = try recording(to: url, signalled: number, after: 2)
             XCTAssertEqual(record.terminationReason, .exit, name)
             XCTAssertEqual(record.terminationStatus, 0, name)
             XCTAssertEqual(try XCTUnwrap(probeDuration(url), name), 1.5, accuracy: 0.7, name)
@@ -178,16 +171,22 @@ final class RecordCommandTests: XCTestCase {
     func testARecorderKilledInItsFirstSecondsLeavesMedia() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
         let url = folder().appendingPathComponent("killed-early.mov")
+        // Real time: about three seconds of recording, killed long before the 10 s interval.
+        _ = try recording(to: url, signalled: SIGKILL, after: 3.5)
+        let duration = try XCTUnwrap(probeDuration(url), "ffprobe reads the file")
+        XCTAssertGreaterThanOrEqual(duration, 0.5, "at least half a second of media")
+    }
+
+    /// A 640x480 recording to `url` sent `signal` after `seconds` of real time, once it has ended.
+    private func recording(to url: URL, signalled signal: Int32, after seconds: TimeInterval) throws -> Process {
         let record = Process()
         record.executableURL = try XCTUnwrap(executable)
         record.arguments = ["record", url.path, "--preset", "640x480", "--no-audio"]
         record.standardOutput = FileHandle.nullDevice
         try record.run()
-        // Real time: about three seconds of recording, killed long before the 10 s interval.
-        Thread.sleep(forTimeInterval: 3.5)
-        kill(record.processIdentifier, SIGKILL)
+        Thread.sleep(forTimeInterval: seconds)
+        kill(record.processIdentifier, signal)
         record.waitUntilExit()
-        let duration = try XCTUnwrap(probeDuration(url), "ffprobe reads the file")
-        XCTAssertGreaterThanOrEqual(duration, 0.5, "at least half a second of media")
+        return record
     }
 }

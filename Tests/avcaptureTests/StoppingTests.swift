@@ -25,12 +25,7 @@ final class StoppingTests: XCTestCase {
             let keepAlive = try XCTUnwrap(HeldConnection(port: port, request: "GET /api/state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
                                                           awaiting: "HTTP/1.1 200"))
             let idle = try XCTUnwrap(HeldConnection(port: port, request: ""))
-            kill(process.processIdentifier, number)
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            XCTAssertFalse(process.isRunning, "signal \(number): preview stopped")
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            stop(process, with: number)
             let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             XCTAssertTrue(rest.contains("Stopped"), "signal \(number): \(rest)")
             withExtendedLifetime([socket, keepAlive, idle]) {}
@@ -50,17 +45,22 @@ final class StoppingTests: XCTestCase {
             process.standardError = FileHandle.nullDevice
             try process.run()
             XCTAssertNotNil(Self.port(printedBy: output.fileHandleForReading), "signal \(number): the address is printed")
-            kill(process.processIdentifier, number)
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            XCTAssertFalse(process.isRunning, "signal \(number): preview stopped")
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            stop(process, with: number)
             XCTAssertEqual(process.terminationReason, .exit, "signal \(number): it ended by itself, not by the signal")
             XCTAssertEqual(process.terminationStatus, 0, "signal \(number)")
             let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             XCTAssertTrue(rest.contains("Stopped"), "signal \(number): \(rest)")
         }
+    }
+
+    /// Sends `signal` and waits up to 10 s for the process to end (then kills it), failing if it had to be killed.
+    private func stop(_ process: Process, with signal: Int32) {
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(process.isRunning, "signal \(signal): preview stopped")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// The port in the `Open http://...:PORT/` line a serving command prints.
