@@ -11,10 +11,14 @@ corpus=Fuzz/corpus/movie-reader
 build=.build-fuzz
 mkdir -p "$build" "$corpus"
 binary=$build/movie-reader-fuzzer
-if [ ! -x "$binary" ] || [ Fuzz/MovieReaderFuzzer.c -nt "$binary" ] || [ Sources/CMediaCodecs/MovieReader.c -nt "$binary" ]; then
+# The whole shim (FFmpeg is loaded by it, as in the library), rebuilt when any of it changed.
+stale=false
+for source in Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c Sources/CMediaCodecs/*.h Sources/CMediaCodecs/include/*.h; do
+    [ -x "$binary" ] && [ ! "$source" -nt "$binary" ] || stale=true
+done
+if $stale; then
     clang -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I Sources/CMediaCodecs/include \
-        Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/MovieReader.c \
-        -lavformat -lavcodec -lavutil -lswscale -lswresample -o "$binary"
+        Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c -o "$binary"
 fi
 # FFmpeg's own leaks at exit are not the reader's; its messages go nowhere.
 export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1"
