@@ -80,7 +80,12 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
             if config.isPaced {
                 deadline += frameDuration
                 let now = StreamClock.now
-                if now > deadline + 2 * frameDuration { deadline = now }  // fell behind: skip ahead, never burst
+                // A sensor keeps its pace while the thread that renders is held up, as a driver's
+                // queue of buffers holds frames: frames a short stall delayed are rendered at once
+                // with their own times; after a long one (more than a fifth of a second, or the
+                // frames the pool holds) the camera skips ahead rather than burst.
+                let catchUp = Int64(max(2, min(config.bufferCount / 2, Int(200_000_000 / frameDuration))))
+                if now > deadline + catchUp * frameDuration { deadline = now }
                 StreamClock.sleep(untilNanoseconds: deadline)
             } else {
                 deadline = StreamClock.now
