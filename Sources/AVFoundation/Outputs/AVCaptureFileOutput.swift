@@ -45,7 +45,10 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         var minFreeDiskSpaceLimit: Int64 = 0
     }
 
-    override init() { super.init() }
+    override init() {
+        super.init()
+        FFmpegLibraries.loadSoon()
+    }
 
     /// The URL of the file being recorded, or `nil`.
     open var outputFileURL: URL? { current.withLock { $0?.url } }
@@ -110,6 +113,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             // Starting a new recording ends the current one first, as on Apple platforms.
             previous.end(reason: nil)
         }
+        // The first samples must not wait for FFmpeg to load: it is loaded before the recording starts.
+        FFmpegLibraries.load()
         let recording = Recording(output: self, url: outputFileURL, delegate: delegate, connections: connections,
                                   limits: limits.withLock { $0 }, plan: recordingPlan(for: outputFileURL))
         current.withLock { $0 = recording }

@@ -44,7 +44,10 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     let counters = LiveStreamCounters()
 
     /// Creates a live stream output.
-    public override init() { super.init() }
+    public override init() {
+        super.init()
+        FFmpegLibraries.loadSoon()
+    }
 
     /// The URL being streamed to, or `nil`.
     open var streamURL: URL? { current.withLock { $0?.url } }
@@ -81,6 +84,8 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     /// when the stream ends. A URL of a scheme the output does not publish to, or a session that is
     /// not running, ends the stream at once with an error.
     open func startStreaming(to url: URL, delegate: AVCaptureLiveStreamOutputDelegate) {
+        // The first frames must not wait for FFmpeg to load: it is loaded before the stream starts.
+        FFmpegLibraries.load()
         let connections = self.connections
         let client = UncheckedSendable((delegate, connections))
         let refuse = { [self] (code: AVError.Code, message: String) in
