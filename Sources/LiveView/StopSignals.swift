@@ -108,40 +108,42 @@ private func onStopSignal(_ number: Int32) {
 
 /// The first stop signal after it was made, awaited in async code.
 final class FirstStopSignal: Sendable {
-    private let fired: LockedValue<Bool>
-    private let waiter: LockedValue<CheckedContinuation<Void, Never>?>
+    private struct State {
+        var fired = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+    private let state: LockedValue<State>
     private let watch: StopSignalWatch
 
     /// Starts watching at once: a signal from now on ends `wait()`.
     init() {
-        let fired = LockedValue(false), waiter = LockedValue<CheckedContinuation<Void, Never>?>(nil)
-        watch = StopSignalWatch(queue: .global()) { _ in
-            fired.withLock { $0 = true }
-            waiter.withLock { waiter in
-                defer { waiter = nil }
-                return waiter
-            }?.resume()
-        }
-        self.fired = fired
-        self.waiter = waiter
+        let state = LockedValue(State())
+        watch = StopSignalWatch(queue: .global()) { _ in Self.fire(state) }
+        self.state = state
     }
 
     /// Returns when a stop signal has come since the watch was made, or when the task is cancelled.
     func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let now = fired.withLock { fired in
-                    if !fired { waiter.withLock { $0 = continuation } }
-                    return fired
+                let fired = state.withLock { state in
+                    if !state.fired { state.waiter = continuation }
+                    return state.fired
                 }
-                if now { continuation.resume() }
+                if fired { continuation.resume() }
             }
         } onCancel: {
-            waiter.withLock { waiter in
-                defer { waiter = nil }
-                return waiter
-            }?.resume()
+            Self.fire(state)
         }
         withExtendedLifetime(watch) {}
+    }
+
+    /// Marks the signal come and resumes the waiter, if any, once.
+    private static func fire(_ state: LockedValue<State>) {
+        state.withLock { state in
+            state.fired = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
     }
 }
