@@ -94,23 +94,25 @@ let package = Package(
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CYUV", "CBenchmarkSupport"], path: "Benchmarks/avbench"),
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CYUV", "CBenchmarkSupport", "TestSupport"], path: "Benchmarks/avbench"),
 
+        // What the tests and benchmarks share: running tools, probing movies, loopback clients, private servers, waiting.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire"]),
-        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport"]),
+        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(name: "LiveViewTests", dependencies: [
-            "LiveView", "AVFoundation",
+            "LiveView", "AVFoundation", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
         .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox"], path: "Tests/AppleStyleCode"),
-        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation"]),
+        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,6 +1,7 @@
 import AVFoundation
 import VideoToolbox
 import Foundation
+import TestSupport
 
 /// Many cameras recorded at once in one process: N virtual cameras (LINUXAVFOUNDATION_VIRTUAL_CAMERAS)
 /// at 1280x720 30 fps, each in its own session with a movie file output (H.264, x264's fastest
@@ -116,8 +117,7 @@ enum ManyCamerasBenchmark {
         process.waitUntilExit()
         result.cpu = childCPUSeconds() - cpuBefore
         result.frames = files.map { file in
-            Int(shell(["/usr/bin/ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
-                       "-of", "default=nw=1:nk=1", file.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            MediaProbe.videoPacketCount(file) ?? 0
         }
         return result
     }

@@ -1,6 +1,7 @@
 import AVFoundation
 import CBenchmarkSupport
 import Foundation
+import TestSupport
 
 /// A long 1080p30 recording from the virtual camera: frames dropped and CPU per second of video.
 enum RecordBenchmark {
@@ -41,9 +42,7 @@ enum RecordBenchmark {
         let cpu = cpuSeconds() - cpu0
         session.stopRunning()
         let expected = Int((seconds * 30).rounded())
-        let counted = shell(["/usr/bin/ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
-                             "-of", "default=nw=1:nk=1", url.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let frames = Int(counted) ?? -1
+        let frames = MediaProbe.videoPacketCount(url) ?? -1
         print(String(format: "  frames in the file: %d of %d expected: %d dropped", frames, expected, expected - frames))
         print(String(format: "  process CPU: %.2f s per second of video (of 2 cores), file %.1f MB", cpu / seconds, EncodeBenchmark.size(url) / 1e6))
         print(String(format: "  heap allocations per video frame while recording: %.2f (the whole process, FFmpeg's included)",

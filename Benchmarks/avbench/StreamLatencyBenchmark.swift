@@ -1,5 +1,6 @@
 import AVFoundation
 import Foundation
+import TestSupport
 import Synchronization
 
 /// Glass-to-receiver latency of a live stream over loopback RTMP (nginx's RTMP module) and SRT
@@ -23,7 +24,7 @@ enum StreamLatencyBenchmark {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-stream-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let rtmpPort = freePort(), srtIn = freePort(), srtOut = freePort()
+        let rtmpPort = freeLoopbackPort(), srtIn = freeLoopbackPort(), srtOut = freeLoopbackPort()
         try """
             load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
             daemon off;
@@ -252,17 +253,5 @@ enum StreamLatencyBenchmark {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
-    }
-
-    static func freePort() -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

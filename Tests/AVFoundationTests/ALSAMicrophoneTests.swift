@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+import TestSupport
 
 /// A real sound card read through ALSA: the kernel's snd-aloop loopback card, in the VM that
 /// `scripts/vm/test-in-vm.sh` runs. What plays on the card's device 0 is captured on device 1.

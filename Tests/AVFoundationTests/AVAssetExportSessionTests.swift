@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVAssetExportSession (the AV Foundation Programming Guide, "Export": passthrough, or presets that encode again; WWDC 2013 session 610,
 /// "Export"): the samples as they are for a time range, or re-encoded to a preset's size.

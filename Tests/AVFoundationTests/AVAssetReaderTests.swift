@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVAssetReader, the asset writer's counterpart (WWDC 2013 session 610, "Editing" and "AVAssetWriter"): a track's
 /// samples as they are stored, or decoded into the pixel format or linear PCM asked for.

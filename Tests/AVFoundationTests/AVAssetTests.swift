@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVAsset and AVAssetTrack, through FFmpeg's demuxers: the AV Foundation Programming Guide's "Playback" and "Editing" start
 /// from an asset's duration, tracks and their timing; the current SDK loads them with `load(_:)`.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// `outputSettings: nil` writes already-compressed samples as they are.
 final class AVAssetWriterPassthroughTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// WWDC 2013 session 610, "Recording": "To do custom recording, you must use the AVAssetWriter class ...
 /// assetWriterInput.expectsMediaDataInRealTime=YES", and AVOutputSettingsAssistant.

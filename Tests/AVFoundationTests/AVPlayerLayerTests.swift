@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVPlayerLayer: a player's pictures as the layer shows them, for whoever draws them; its
 /// readiness, video rect and displayed picture; the track's preferred transform and the layer's

@@ -1,6 +1,7 @@
 import CPulse
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// A player's sound, heard through a real PulseAudio server: the player plays to the server's
 /// null sink and the test records the sink's monitor (the AV Foundation Programming Guide's time-pitch table: the spectral

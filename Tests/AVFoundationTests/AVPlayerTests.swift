@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVPlayer on the host clock (the AV Foundation Programming Guide, "Playback": the rate is a multiplier of playback speed;
 /// the item's time-pitch algorithm): rates, seeking, time observers, items' ends, queues,

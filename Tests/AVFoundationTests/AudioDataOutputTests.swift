@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// WWDC 2010 session 409: "The emitted sample buffers for an audio data output are always, always, always
 /// interleaved 16-bit signed integer PCM ... By default, you get 44.1 kilohertz sample rate."

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// Audio mixes: each track's volume over time (setVolume, setVolumeRamp), read through
 /// AVAssetReaderAudioMixOutput, exported, and played.

@@ -80,17 +80,6 @@ class CaptureTestCase: XCTestCase {
         return (session, output)
     }
 
-    /// Spins the main run loop until `condition` holds or `timeout` passes; returns whether it held.
-    @discardableResult
-    func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            RunLoop.main.run(until: Date().addingTimeInterval(0.01))
-        }
-        return condition()
-    }
-
     /// Spins the main run loop for `seconds`.
     func spin(_ seconds: TimeInterval) {
         RunLoop.main.run(until: Date().addingTimeInterval(seconds))

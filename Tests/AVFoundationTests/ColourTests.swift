@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+import TestSupport
 
 /// Frames say what colour their numbers mean, as Core Video's attachments, and movies say it in
 /// their colour atoms: BT.709 for HD video, BT.601 with SMPTE C primaries for standard definition.
@@ -95,7 +96,7 @@ final class ColourTests: CaptureTestCase {
     }
 
     func testMoviesSayTheirColourInTheirColourAtoms() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("colour-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVMutableComposition (the AV Foundation Programming Guide, "Editing": "you use the AVMutableComposition class to build
 /// temporal edits", and SloPoke's "setting time scales for portions of a composition"), read back

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The AV Foundation Programming Guide, "Focus Modes" to "White Balance", WWDC 2010 session 409's camera controls and WWDC 2013 session 610's zoom
 /// and focus enhancements: modes, adjusting states observed over time, and the picture changing.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// What current SDKs' capture code asks a device, beyond its controls.
 final class DeviceFactsTests: CaptureTestCase {

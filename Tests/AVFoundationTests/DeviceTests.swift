@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The AV Foundation Programming Guide, "An AVCaptureDevice Object Represents an Input Device", and WWDC 2013 session 610's formats.
 final class DeviceTests: CaptureTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+import TestSupport
 
 /// Faces through AVCaptureMetadataOutput: dlib's detector on a photograph (scikit-image's
 /// astronaut, from Debian, fetched by scripts/fetch-test-pictures.sh) placed in the virtual

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Debian's own readers of image files, run as child processes: exiftool for metadata and
 /// heif-info for HEIC files, so photos are checked by tools that share no code with the writer.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVCaptureLiveStreamOutput against real servers from Debian on loopback: RTMP (nginx's RTMP
 /// module), SRT (srt-live-transmit) and RTSP (ffmpeg listening), what they receive read back with
@@ -135,7 +136,7 @@ final class LiveStreamOutputTests: CaptureTestCase {
         output.reconnectsAutomatically = false
         output.connectionTimeout = 2
         let events = Events()
-        output.startStreaming(to: URL(string: "rtmp://127.0.0.1:\(StreamingServer.freePort())/live/nobody")!, delegate: events)
+        output.startStreaming(to: URL(string: "rtmp://127.0.0.1:\(freeLoopbackPort())/live/nobody")!, delegate: events)
         XCTAssertTrue(waitUntil(timeout: 10) { events.has("finish") })
         let error = try XCTUnwrap(events.finishError as? AVError)
         XCTAssertEqual(error.code, .serverIncorrectlyConfigured)

@@ -1,6 +1,7 @@
 import XCTest
 @testable import CaptureDevices
 import CoreVideo
+import TestSupport
 
 /// The MJPEG decoder USB cameras need, on real JPEG frames made by FFmpeg, checked against FFmpeg's own decode.
 final class MJPEGDecoderTests: XCTestCase {

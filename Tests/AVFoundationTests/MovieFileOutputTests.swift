@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The AV Foundation Programming Guide, "Saving to a Movie File" to "Adding Metadata to a File"; WWDC 2010 session 409's writing policy,
 /// limits and early termination; WWDC 2013 session 610's high-frame-rate recording.

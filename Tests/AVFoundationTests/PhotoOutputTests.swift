@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVCapturePhotoOutput as the AVCam sample uses it: settings, the delegate's timeline, JPEG and
 /// uncompressed photos, zero shutter lag.

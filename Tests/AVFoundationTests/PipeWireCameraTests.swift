@@ -3,6 +3,7 @@ import XCTest
 @testable import CaptureDevices
 import CPipeWire
 import CPulse
+import TestSupport
 
 /// Cameras and microphones through a real PipeWire server (a private stack the tests start).
 /// On a machine without PipeWire installed these tests skip; `.ci/run` installs it and runs them.

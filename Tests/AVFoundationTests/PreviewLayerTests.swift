@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVCaptureVideoPreviewLayer as the AV Foundation Programming Guide and WWDC sessions 409 (2010) and 610 (2013) describe it: the session it previews, its
 /// connection, gravity, the conversions between layer and device coordinates, and (on Linux) the

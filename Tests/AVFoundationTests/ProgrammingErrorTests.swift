@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import AVFoundation
+import TestSupport
 
 /// Misuse that Apple's AVFoundation raises as an exception stops the process here, with a
 /// message that names the rule. Each case runs in a child process.

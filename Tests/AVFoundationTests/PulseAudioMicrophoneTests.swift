@@ -2,6 +2,7 @@ import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
 import CPulse
+import TestSupport
 
 /// A private, headless PulseAudio server for tests: a null sink, its monitor, and a 1 kHz sine source.
 final class PrivatePulseServer {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The AV Foundation Programming Guide, "Use a Capture Session to Coordinate Data Flow": "When you add an input or an
 /// output to a session, the session forms connections between all the compatible capture

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The AV Foundation Programming Guide, "Monitoring Capture Session State": notifications "are posted on the main thread";
 /// WWDC 2010 session 409 on interruptions; the AVCam sample on runtime errors.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// AVCaptureStillImageOutput, as the AV Foundation Programming Guide's "Capturing Still Images" uses it.
 final class StillImageOutputTests: CaptureTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Streaming servers from Debian, started by the tests on loopback: nginx with its RTMP module
 /// (recording what it receives to FLV files), srt-live-transmit as an SRT listener, and ffmpeg
@@ -18,18 +19,6 @@ final class StreamingServer {
 
     deinit { stop() }
 
-    /// A TCP or UDP port nothing listens on now.
-    static func freePort(udp: Bool = false) -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     private static func temporaryFolder(_ name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
@@ -50,7 +39,7 @@ final class StreamingServer {
         // nginx's workers run as another user: they must be able to write the recordings.
         chmod(recordings.path, 0o777)
         chmod(folder.path, 0o755)
-        let port = freePort()
+        let port = freeLoopbackPort()
         let configuration = """
             load_module \(module);
             daemon off;
@@ -77,7 +66,7 @@ final class StreamingServer {
             try test.skipOrFail("srt-live-transmit (srt-tools) is not installed")
         }
         let folder = try temporaryFolder("srt")
-        let port = freePort(udp: true)
+        let port = freeLoopbackPort(udp: true)
         let server = StreamingServer(folder: folder, port: port, command: [
             "/bin/sh", "-c", "exec /usr/bin/srt-live-transmit -q 'srt://127.0.0.1:\(port)?mode=listener' file://con > '\(folder.path)/received.ts'",
         ])
@@ -89,7 +78,7 @@ final class StreamingServer {
     static func rtsp(_ test: XCTestCase) throws -> StreamingServer {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { try test.skipOrFail("ffmpeg is not installed") }
         let folder = try temporaryFolder("rtsp")
-        let port = freePort()
+        let port = freeLoopbackPort()
         let server = StreamingServer(folder: folder, port: port, command: [
             "/usr/bin/ffmpeg", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-i", "rtsp://127.0.0.1:\(port)/live", "-c", "copy", "-f", "mpegts",
             folder.path + "/received.ts",

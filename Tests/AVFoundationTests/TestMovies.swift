@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Movies made by the `ffmpeg` command, and their packets as `ffprobe` lists them: a source of
 /// truth that shares no code with the asset reader.

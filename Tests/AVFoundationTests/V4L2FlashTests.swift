@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+import TestSupport
 
 /// How a V4L2 camera's LED flash (the flash class's LED mode, strobe and torch intensity, as
 /// v4l2-flash-led-class drivers expose them) becomes AVCaptureDevice's torch and the photo

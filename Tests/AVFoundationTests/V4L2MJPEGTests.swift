@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// MJPEG from a V4L2 camera, as USB cameras send it: v4l2loopback fed by FFmpeg with 4:2:2
 /// JPEGs at 30 fps (640x480: the VM emulates its processor), in the VM

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The AV Foundation Programming Guide, "Processing Frames of Video", and WWDC 2010 session 409's performance rules for frame delivery.
 final class VideoDataOutputTests: CaptureTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import TestSupport
 
 /// The virtual scene's API, and WWDC 2013 session 610's photo-preset behaviour for video data outputs.
 final class VirtualSceneTests: CaptureTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import AVFoundation
 import AppleStyleCode
+import TestSupport
 
 /// What capture code written for Apple's platforms computes here.
 final class AppleStyleCodeTests: XCTestCase {
@@ -178,14 +179,7 @@ final class AppleStyleCodeTests: XCTestCase {
         writer.finishWriting { done.signal() }
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(writer.status, .completed)
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation", "-of", "default=nw=1:nk=1", url.path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        let rotation = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        probe.waitUntilExit()
+        let rotation = MediaProbe.entries(url, "stream_side_data=rotation", stream: "v:0")
         XCTAssertEqual(rotation, "-90", "shown a quarter turn clockwise, as Apple's players show a portrait movie")
     }
 

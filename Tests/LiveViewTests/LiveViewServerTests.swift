@@ -4,6 +4,7 @@ import HummingbirdWSClient
 @testable import LiveView
 import NIOCore
 import XCTest
+import TestSupport
 
 /// The live view's server: the page, frames to many viewers at once with their capture times, a
 /// stalled viewer that slows nobody, and the access token off loopback.
@@ -83,10 +84,10 @@ final class LiveViewServerTests: LiveViewTestCase {
     }
 
     func testAStalledViewerSlowsNeitherTheOtherViewersNorARecording() async throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe counts the movie's frames")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe counts the movie's frames")
         let movies = AVCaptureMovieFileOutput()
         try startServer(outputs: [movies])
-        let stalled = try XCTUnwrap(StalledViewer(port: port, path: "/frames?token=\(server.accessToken)"), "the stalled viewer connects")
+        let stalled = try XCTUnwrap(HeldConnection.stalledViewer(port: port, path: "/frames?token=\(server.accessToken)"), "the stalled viewer connects")
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("liveview-stalled-\(UUID().uuidString.prefix(8)).mov")
         defer { try? FileManager.default.removeItem(at: url) }
         let recording = RecordingWaiter()
@@ -103,7 +104,7 @@ final class LiveViewServerTests: LiveViewTestCase {
         let stalledDelivery = try XCTUnwrap(deliveries.first, "the stalled viewer is still connected")
         XCTAssertEqual(stalledDelivery.sent, FrameMessage.framesInFlight, "it is sent no more than it has not acknowledged")
         XCTAssertGreaterThan(stalledDelivery.dropped, 100, "its frames are dropped for it alone")
-        let frames = try XCTUnwrap(Int(probe(url, "stream=nb_read_frames", count: true)))
+        let frames = try XCTUnwrap(Int(MediaProbe.entries(url, "stream=nb_read_frames", countFrames: true)))
         XCTAssertGreaterThan(Double(frames), 30 * elapsed * 0.85, "the movie kept the camera's 30 fps: \(frames) frames in \(elapsed) s")
     }
 
@@ -214,7 +215,7 @@ final class LiveViewServerTests: LiveViewTestCase {
         let huge = try await request("/api/state", headers: ["X-Padding": String(repeating: "a", count: 80_000)])
         XCTAssertNotEqual(huge.status, 200, "an 80 KB header is not taken")
         // Four idle sockets take every place; a fifth request waits until the idle ones are closed.
-        let idle = (0..<4).compactMap { _ in IdleSocket(port: port) }
+        let idle = (0..<4).compactMap { _ in HeldConnection(port: port) }
         XCTAssertEqual(idle.count, 4)
         let started = ContinuousClock.now
         let answer = try await request("/api/state")
@@ -222,18 +223,6 @@ final class LiveViewServerTests: LiveViewTestCase {
         let waited = ContinuousClock.now - started
         XCTAssertGreaterThan(waited, .milliseconds(500), "it waited for a place: \(waited)")
         XCTAssertTrue(idle.allSatisfy(\.isClosedByServer), "the idle connections were closed")
-    }
-
-    private func probe(_ url: URL, _ entries: String, count: Bool = false) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error"] + (count ? ["-count_frames"] : []) + ["-show_entries", entries, "-of", "default=nw=1:nk=1", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

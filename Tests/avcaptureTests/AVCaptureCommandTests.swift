@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TestSupport
 
 /// The command-line tool, run as users run it.
 final class AVCaptureCommandTests: XCTestCase {
@@ -46,14 +47,7 @@ final class AVCaptureCommandTests: XCTestCase {
         for index in 1...8 {
             let url = folder.appendingPathComponent("camera-\(index).mp4")
             XCTAssertTrue(recorded.output.contains("Recorded \(url.path)"), recorded.output)
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-            probe.arguments = ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0", url.path]
-            let pipe = Pipe()
-            probe.standardOutput = pipe
-            try probe.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            probe.waitUntilExit()
+            let text = MediaProbe.entries(url, "packet=pts_time,flags", stream: "v:0", csv: true)
             let packets = text.split(separator: "\n").map { $0.split(separator: ",") }
             let times = packets.compactMap { $0.first.flatMap { Double($0) } }.sorted()
             XCTAssertEqual(times.count, 30, "camera \(index): every frame of one second")
@@ -102,11 +96,11 @@ final class RecordCommandTests: XCTestCase {
     private func folder() -> URL { AVCaptureTool.folder("record") }
 
     private func probeDuration(_ url: URL) -> Double? {
-        (try? AVCaptureTool.probe(url, entries: "format=duration")).flatMap(Double.init)
+        Double(MediaProbe.entries(url, "format=duration"))
     }
 
     func testRecordWritesAMovieAndRefusesToOverwrite() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = folder().appendingPathComponent("out.mp4")
         let tool = try XCTUnwrap(executable)
         let record = Process()
@@ -131,7 +125,7 @@ final class RecordCommandTests: XCTestCase {
     }
 
     func testARecorderKilledMidRecordingLeavesAFileThatPlaysToItsLastFragment() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = folder().appendingPathComponent("killed.mov")
         let record = Process()
         record.executableURL = try XCTUnwrap(executable)
@@ -155,7 +149,7 @@ final class RecordCommandTests: XCTestCase {
     /// Ctrl-C, `kill` and `timeout` (SIGTERM) and a closed terminal (SIGHUP) all stop a recording
     /// cleanly (SIGTERM and SIGHUP used to lose up to the fragment interval).
     func testCtrlCSIGTERMAndSIGHUPStopCleanlyWithAPlayableFile() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         for (name, number) in [("SIGINT", SIGINT), ("SIGTERM", SIGTERM), ("SIGHUP", SIGHUP)] {
             let url = folder().appendingPathComponent("stopped-by-\(name).mov")
             // Real time: the recording runs about two seconds before the signal.
@@ -169,7 +163,7 @@ final class RecordCommandTests: XCTestCase {
     /// With Apple's 10 s fragment interval, a recorder killed after a few seconds still leaves
     /// media: the first fragment comes within a second (it left a 1648-byte file with none).
     func testARecorderKilledInItsFirstSecondsLeavesMedia() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = folder().appendingPathComponent("killed-early.mov")
         // Real time: about three seconds of recording, killed long before the 10 s interval.
         _ = try recording(to: url, signalled: SIGKILL, after: 3.5)

@@ -96,18 +96,3 @@ enum AVCaptureTool {
         return url
     }
 }
-
-extension AVCaptureTool {
-    /// What `ffprobe -show_entries ENTRIES` prints for `url`, one value a line.
-    static func probe(_ url: URL, entries: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-show_entries", entries, "-of", "default=nw=1:nk=1", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TestSupport
 
 /// `avcapture` on machines that lack a part or whose servers misbehave: each is a backend with
 /// no devices, the virtual devices stand in, and nothing the libraries say reaches the terminal.
@@ -40,13 +41,13 @@ final class MissingSystemPartsTests: XCTestCase {
     }
 
     func testTheMainJobRecordsOnTheVirtualDevicesWithNoSoundOrMediaServer() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let (environment, folder) = bareMachine()
         let movie = folder.appendingPathComponent("bare.mov")
         let result = try AVCaptureTool.run(["record", movie.path, "--seconds", "1", "--preset", "640x480"], environment: environment)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertEqual(result.standardError, "")
-        let streams = try AVCaptureTool.probe(movie, entries: "stream=codec_type")
+        let streams = MediaProbe.entries(movie, "stream=codec_type")
         XCTAssertEqual(streams.split(separator: "\n").sorted(), ["audio", "video"], "the virtual camera and microphone were recorded")
     }
 

@@ -1,15 +1,16 @@
 import XCTest
 import Foundation
+import TestSupport
 
 /// `avcapture photo`, as users run it.
 final class PhotoCommandTests: XCTestCase {
     func testAPhotoIsAJPEGOfTheSessionsSize() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = AVCaptureTool.folder("photo").appendingPathComponent("shot.jpg")
         let result = try AVCaptureTool.run(["photo", url.path, "--preset", "640x480", "--quality", "speed"])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.standardOutput.contains("640x480 JPEG"), result.standardOutput)
-        XCTAssertEqual(try AVCaptureTool.probe(url, entries: "stream=codec_name,width,height").split(separator: "\n"), ["mjpeg", "640", "480"])
+        XCTAssertEqual(MediaProbe.entries(url, "stream=codec_name,width,height").split(separator: "\n"), ["mjpeg", "640", "480"])
         let again = try AVCaptureTool.run(["photo", url.path])
         XCTAssertNotEqual(again.status, 0)
         XCTAssertTrue(again.standardError.contains("never overwrites"), again.standardError)
@@ -23,8 +24,8 @@ final class PhotoCommandTests: XCTestCase {
         XCTAssertTrue(result.standardOutput.contains("with its Live Photo movie"), result.standardOutput)
         let movie = folder.appendingPathComponent("moment.mov")
         XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") else { return }
-        let duration = try XCTUnwrap(Double(try AVCaptureTool.probe(movie, entries: "format=duration").trimmingCharacters(in: .whitespacesAndNewlines)))
+        guard MediaProbe.isAvailable else { return }
+        let duration = try XCTUnwrap(Double(MediaProbe.entries(movie, "format=duration").trimmingCharacters(in: .whitespacesAndNewlines)))
         XCTAssertEqual(duration, 3, accuracy: 0.3)
     }
 

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import TestSupport
 
 /// `avcapture record` refuses what it cannot do before a device starts: one line on standard
 /// error, a non-zero exit status, nothing written.
@@ -40,13 +41,13 @@ final class RefusalTests: XCTestCase {
     }
 
     func testEveryISO6709FormIsAccepted() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"), "ffprobe is needed")
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let folder = AVCaptureTool.folder("locations")
         for (index, good) in ["+48.8584+002.2945/", "+4851.50+00217.67+35.5/", "-335207.7+1511233.5CRSWGS_84/"].enumerated() {
             let url = folder.appendingPathComponent("located-\(index).mov")
             let result = try AVCaptureTool.run(["record", url.path, "--seconds", "0.3", "--preset", "low", "--no-audio", "--location=\(good)"])
             XCTAssertEqual(result.status, 0, "\(good): \(result.output)")
-            XCTAssertEqual(try AVCaptureTool.probe(url, entries: "format_tags=com.apple.quicktime.location.ISO6709"), good, "written as given")
+            XCTAssertEqual(MediaProbe.entries(url, "format_tags=com.apple.quicktime.location.ISO6709"), good, "written as given")
         }
     }
 

@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// Commands that serve stop when asked, whatever their clients hold open.
@@ -79,38 +80,4 @@ final class StoppingTests: XCTestCase {
         }
         return nil
     }
-}
-
-/// A client connection to loopback that sends `request`, reads the first bytes of the answer
-/// when they are `awaiting`, and then never reads or closes.
-final class HeldConnection {
-    private let descriptor: Int32
-
-    init?(port: Int, request: String, awaiting expected: String? = nil) {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            return nil
-        }
-        if !request.isEmpty {
-            _ = request.utf8CString.withUnsafeBufferPointer { send(descriptor, $0.baseAddress, $0.count - 1, 0) }
-        }
-        if let expected {
-            var head = [UInt8](repeating: 0, count: expected.utf8.count)
-            guard recv(descriptor, &head, head.count, Int32(MSG_WAITALL)) == head.count, String(decoding: head, as: UTF8.self) == expected else {
-                close(descriptor)
-                return nil
-            }
-        }
-    }
-
-    deinit { close(descriptor) }
 }

@@ -1,25 +1,14 @@
 import XCTest
 import Foundation
+import TestSupport
 
 /// `avcapture stream`, as ffmpeg users publish to a server.
 final class StreamCommandTests: XCTestCase {
-    /// A TCP port nothing listens on now.
-    private func freePort() -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     func testStreamPublishesToAnRTSPServerForTheSecondsAsked() throws {
         let folder = AVCaptureTool.folder("stream")
         let received = folder.appendingPathComponent("received.ts")
-        let port = freePort()
+        let port = freeLoopbackPort()
         // ffmpeg listening for one RTSP publisher, copying what it receives.
         let listener = Process()
         listener.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
@@ -39,14 +28,7 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertGreaterThan(frames, 40, summary)
         let deadline = Date().addingTimeInterval(10)
         while listener.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", received.path]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        let codecs = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        probe.waitUntilExit()
+        let codecs = MediaProbe.entries(received, "stream=codec_name")
         XCTAssertEqual(Set(codecs.split(separator: "\n").map { $0.trimmingCharacters(in: .punctuationCharacters) }), ["h264", "aac"], codecs)
     }
 
@@ -58,7 +40,7 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertNotEqual(rate.status, 0)
         XCTAssertTrue(rate.standardError.contains("--bitrate is in bits per second"), rate.standardError)
         // Nothing listens there, and it is told not to try again.
-        let nobody = try AVCaptureTool.run(["stream", "rtmp://127.0.0.1:\(freePort())/live/x", "--no-reconnect", "--seconds", "10"])
+        let nobody = try AVCaptureTool.run(["stream", "rtmp://127.0.0.1:\(freeLoopbackPort())/live/x", "--no-reconnect", "--seconds", "10"])
         XCTAssertNotEqual(nobody.status, 0)
         XCTAssertTrue(nobody.standardError.contains("could not reach its server"), nobody.standardError)
         XCTAssertLessThan(nobody.seconds, 9, "it ends when the server cannot be reached, not at --seconds")

@@ -1,32 +1,51 @@
 import Foundation
-import XCTest
 
 /// What ffprobe says of a media file.
-struct MediaProbe {
-    struct Stream {
-        var codec: String
-        var type: String
-        var width: Int?
-        var height: Int?
-        var frames: Int?
-        var startTime: Double
-        var duration: Double?
-        var frameRate: Double?
-        var rotation: Double?
-        var colorPrimaries: String?
-        var colorTransfer: String?
-        var colorSpace: String?
+public struct MediaProbe {
+    /// One stream of the file.
+    public struct Stream {
+        /// The codec's short name (`h264`, `aac`).
+        public var codec: String
+        /// `video`, `audio` or another of ffprobe's types.
+        public var type: String
+        /// The picture's width in pixels.
+        public var width: Int?
+        /// The picture's height in pixels.
+        public var height: Int?
+        /// The frames counted by decoding.
+        public var frames: Int?
+        /// The first presentation time, in seconds.
+        public var startTime: Double
+        /// The stream's duration, in seconds.
+        public var duration: Double?
+        /// The stream's frame rate, in frames per second.
+        public var frameRate: Double?
+        /// The display matrix's rotation, in degrees.
+        public var rotation: Double?
+        /// The colour primaries tagged.
+        public var colorPrimaries: String?
+        /// The transfer function tagged.
+        public var colorTransfer: String?
+        /// The matrix tagged.
+        public var colorSpace: String?
     }
-    var formatName: String
-    var duration: Double
-    var size: Int
-    var tags: [String: String]
-    var streams: [Stream]
-    var video: Stream? { streams.first { $0.type == "video" } }
-    var audio: Stream? { streams.first { $0.type == "audio" } }
+    /// The container's names, as ffprobe gives them.
+    public var formatName: String
+    /// The file's duration, in seconds.
+    public var duration: Double
+    /// The file's size in bytes.
+    public var size: Int
+    /// The container's metadata tags.
+    public var tags: [String: String]
+    /// The file's streams, in order.
+    public var streams: [Stream]
+    /// The first video stream.
+    public var video: Stream? { streams.first { $0.type == "video" } }
+    /// The first audio stream.
+    public var audio: Stream? { streams.first { $0.type == "audio" } }
 
     /// Probes a file, counting frames by decoding them; nil when ffprobe cannot read it.
-    static func probe(_ url: URL) -> MediaProbe? {
+    public static func probe(_ url: URL) -> MediaProbe? {
         guard let json = run(["-v", "error", "-count_frames", "-print_format", "json", "-show_format", "-show_streams", url.path]),
               let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
               let format = object["format"] as? [String: Any] else { return nil }
@@ -50,7 +69,7 @@ struct MediaProbe {
     }
 
     /// Whether every frame of the file decodes without error.
-    static func decodesCleanly(_ url: URL) -> Bool {
+    public static func decodesCleanly(_ url: URL) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = ["-v", "error", "-xerror", "-i", url.path, "-f", "null", "-"]
@@ -64,7 +83,7 @@ struct MediaProbe {
     }
 
     /// The top-level boxes of a QuickTime or MPEG-4 file, in order.
-    static func topLevelBoxes(_ url: URL) -> [String] {
+    public static func topLevelBoxes(_ url: URL) -> [String] {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
         defer { try? handle.close() }
         var boxes: [String] = []
@@ -79,30 +98,25 @@ struct MediaProbe {
         return boxes
     }
 
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") }
+    /// Whether ffprobe is installed.
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe") }
 
     private static func run(_ arguments: [String]) -> Data? { runTool("/usr/bin/ffprobe", arguments) }
-}
 
-/// A scratch folder for a test's files.
-func makeScratchFolder(_ name: String = #function) -> URL {
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("linuxavfoundation-tests-\(getpid())")
-        .appendingPathComponent(name.filter { $0.isLetter || $0.isNumber })
-    try? FileManager.default.removeItem(at: folder)
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
+    /// What `ffprobe -show_entries ENTRIES` prints for `url`, trimmed: one value a line, or comma-separated
+    /// fields a line when `csv` is set; `stream` selects streams (`v:0`), `countFrames` decodes to count them.
+    /// Empty when ffprobe cannot read the file.
+    public static func entries(_ url: URL, _ entries: String, stream: String? = nil, countFrames: Bool = false, csv: Bool = false) -> String {
+        let arguments = ["-v", "error"] + (countFrames ? ["-count_frames"] : []) + (stream.map { ["-select_streams", $0] } ?? [])
+            + ["-show_entries", entries, "-of", csv ? "csv=p=0" : "default=nw=1:nk=1", url.path]
+        let text = run(arguments).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
-/// Runs a command-line tool and returns its standard output, or nil when it fails.
-func runTool(_ tool: String, _ arguments: [String]) -> Data? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? data : nil
+    /// The packets of the first video stream, counted by reading them; nil when ffprobe cannot read the file.
+    public static func videoPacketCount(_ url: URL) -> Int? {
+        let text = run(["-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
+                        "-of", "default=nw=1:nk=1", url.path]).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
