@@ -317,11 +317,19 @@ final class AVPlayerTests: CaptureTestCase {
         let told = Recorder<Bool>()
         player.preroll(atRate: 1) { told.append($0) }
         XCTAssertTrue(waitUntil { told.values == [true] })
-        let slow = AVPlayer(playerItem: AVPlayerItem(url: try movie(seconds: 1, "slow")))
-        slow.preroll(atRate: 1) { told.append($0) }
-        slow.cancelPendingPrerolls()
-        XCTAssertTrue(waitUntil { told.values.count == 2 })
+        // The slow item's asset cannot open while the test holds its opening: it stays loading.
+        let asset = AVURLAsset(url: try movie(seconds: 1, "slow"))
+        let slowItem = AVPlayerItem(asset: asset)
+        asset.opening.withLock { _ in
+            let slow = AVPlayer(playerItem: slowItem)
+            slow.preroll(atRate: 1) { told.append($0) }
+            XCTAssertEqual(slowItem.status, .unknown)
+            slow.cancelPendingPrerolls()
+            XCTAssertTrue(waitUntil { told.values.count == 2 })
+        }
         XCTAssertEqual(told.values.last, false, "cancelled before the item was ready")
+        XCTAssertTrue(waitUntil { slowItem.status == .readyToPlay }, "the item loads once the opening is let go")
+        XCTAssertEqual(told.values.count, 2, "a cancelled preroll is told once")
         AVPlayer().preroll(atRate: 1) { told.append($0) }
         XCTAssertTrue(waitUntil { told.values.count == 3 })
         XCTAssertEqual(told.values.last, false, "no item")

@@ -23,8 +23,8 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
     let sourceURL: URL?
     private enum State { case unloaded, loaded(AssetContents), failed(Error) }
     private let state = Mutex<State>(.unloaded)
-    /// Serializes the one opening of the file.
-    private let opening = Mutex<Void>(())
+    /// Serializes the one opening of the file (a test holds it to keep an asset loading).
+    let opening = Mutex<Void>(())
 
     init(sourceURL: URL?) {
         self.sourceURL = sourceURL

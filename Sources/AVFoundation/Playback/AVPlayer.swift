@@ -266,12 +266,9 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             state.pendingPrerolls[state.prerolls] = handler
             return state.prerolls
         }
-        // A local item settles within moments of being taken (it is loading already).
-        DispatchQueue.global().async { [weak self] in
-            let deadline = Date().addingTimeInterval(30)
-            while item.status == .unknown, Date() < deadline { usleep(2000) }
+        item.whenSettled { [weak self] status in
             guard let self, let pending = self.state.withLock({ $0.pendingPrerolls.removeValue(forKey: id) }) else { return }
-            self.engine.async { pending(item.status == .readyToPlay) }
+            self.engine.async { pending(status == .readyToPlay) }
         }
     }
 

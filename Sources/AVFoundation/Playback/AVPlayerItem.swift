@@ -55,6 +55,8 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
         var videoComposition: AVVideoComposition?
         var audioMix: AVAudioMix?
         var loading = false
+        /// Told the status once loading settles it, on the loading thread.
+        var settledWaiters: [@Sendable (Status) -> Void] = []
     }
     let state = LockedValue(State())
 
@@ -297,7 +299,8 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
         guard start else { return }
         let outcome: Result<AssetContents, Error> = Result { try asset.loadedContents() }
         var changed: [AnyKeyPath] = [\AVPlayerItem.status]
-        state.withLock { state in
+        let waiters = state.withLock { state -> [@Sendable (Status) -> Void] in
+            defer { state.settledWaiters = [] }
             state.loading = false
             switch outcome {
             case .success(let contents) where contents.isPlayable:
@@ -315,9 +318,24 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
                 state.error = error
                 state.status = .failed
             }
+            return state.settledWaiters
         }
-        if status == .readyToPlay { changed += [\AVPlayerItem.duration, \AVPlayerItem.presentationSize] }
+        let settled = status
+        if settled == .readyToPlay { changed += [\AVPlayerItem.duration, \AVPlayerItem.presentationSize] }
         _observations.didChange(changed)
+        for waiter in waiters { waiter(settled) }
+    }
+
+    /// Tells `waiter` the status once loading has settled it: at once when it has, else on the loading thread.
+    func whenSettled(_ waiter: @escaping @Sendable (Status) -> Void) {
+        let settled = state.withLock { state -> Status? in
+            if state.status == .unknown {
+                state.settledWaiters.append(waiter)
+                return nil
+            }
+            return state.status
+        }
+        if let settled { waiter(settled) }
     }
 
     /// The item's tracks of one type, once ready.
