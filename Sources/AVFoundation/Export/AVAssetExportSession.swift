@@ -287,8 +287,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                     track.audioTimePitchAlgorithm = algorithm
                     output = track
                 }
-                let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: rate,
-                                                                                  AVNumberOfChannelsKey: channels, AVEncoderBitRateKey: 64_000 * channels])
+                let input = AVAssetWriterInput(mediaType: .audio, outputSettings: EncodingPlan.aacSettings(sampleRate: Double(rate), channels: channels))
                 lanes.append(Lane(output: output, input: input))
             }
         }

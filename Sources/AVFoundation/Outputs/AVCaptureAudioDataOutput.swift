@@ -85,7 +85,6 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     open func recommendedAudioSettingsForAssetWriter(writingTo outputFileType: AVFileType) -> [String: Any]? {
         let asbd = connection(with: .audio)?.inputPorts.first?.formatDescription?.audioStreamBasicDescription
         let channels = Int(min(2, max(1, asbd?.mChannelsPerFrame ?? 1)))
-        return [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: asbd?.mSampleRate ?? 44_100),
-                AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: 64_000 * channels)]
+        return EncodingPlan.aacSettings(sampleRate: asbd?.mSampleRate ?? 44_100, channels: channels)
     }
 }

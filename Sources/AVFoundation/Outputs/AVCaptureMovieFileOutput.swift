@@ -38,28 +38,14 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
     /// The settings a connection's media is recorded with.
     open func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {
         if connection.mediaType == .audio {
-            let asbd = connection.inputPorts.first?.formatDescription?.audioStreamBasicDescription
-            let channels = Int(asbd?.mChannelsPerFrame ?? 1)
-            return [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: asbd?.mSampleRate ?? 44_100),
-                    AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: 64_000 * channels)]
+            let audio = EncodingPlan.audio(for: connection)
+            return EncodingPlan.aacSettings(sampleRate: Double(audio.sampleRate), channels: audio.channels)
         }
         let (codec, compression) = settings.withLock { ($0.videoCodec, $0.compression) }
-        var result: [String: Any] = [AVVideoCodecKey: codec.rawValue]
-        if let device = connection.sourceDevice {
-            let size = device.activeFormat.dimensions
-            let rate = 1 / device.activeVideoMinFrameDuration.seconds
-            result[AVVideoWidthKey] = NSNumber(value: size.width)
-            result[AVVideoHeightKey] = NSNumber(value: size.height)
-            var properties: [String: Any] = [
-                AVVideoAverageBitRateKey: NSNumber(value: compression.bitRate
-                    ?? MovieEncoding.bitRate(width: Int(size.width), height: Int(size.height), frameRate: rate)),
-                AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(rate.rounded())),
-                AVVideoMaxKeyFrameIntervalKey: NSNumber(value: compression.keyframeInterval ?? Int(rate.rounded())),
-            ]
-            if let speed = compression.prioritizesSpeed { properties[ValidatedSettings.prioritizeSpeedKey] = NSNumber(value: speed) }
-            result[AVVideoCompressionPropertiesKey] = properties
-        }
-        return result
+        guard let device = connection.sourceDevice else { return [AVVideoCodecKey: codec.rawValue] }
+        let size = device.activeFormat.dimensions
+        return EncodingPlan.videoSettings(codec: codec, width: Int(size.width), height: Int(size.height),
+                                          frameRate: 1 / device.activeVideoMinFrameDuration.seconds, compression: compression)
     }
 
     /// Sets the codec and compression properties a video connection is recorded with; `nil` restores H.264 with the output's own choices.

@@ -139,12 +139,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
         guard let (width, height) = deliveredSize, ValidatedSettings.availableVideoCodecs.contains(videoCodecType),
               let device = connection(with: .video)?.sourceDevice else { return nil }
         let rate = 1 / device.activeVideoMinFrameDuration.seconds
-        return [AVVideoCodecKey: videoCodecType.rawValue, AVVideoWidthKey: NSNumber(value: width), AVVideoHeightKey: NSNumber(value: height),
-                AVVideoCompressionPropertiesKey: [
-                    AVVideoAverageBitRateKey: NSNumber(value: MovieEncoding.bitRate(width: width, height: height, frameRate: rate)),
-                    AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(rate.rounded())),
-                    AVVideoMaxKeyFrameIntervalKey: NSNumber(value: Int(rate.rounded())),
-                ] as [String: Any]]
+        return EncodingPlan.videoSettings(codec: videoCodecType, width: width, height: height, frameRate: rate)
     }
 
     // MARK: Policy

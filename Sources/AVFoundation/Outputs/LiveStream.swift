@@ -153,22 +153,14 @@ final class LiveStream: @unchecked Sendable {
         encoding.live = (muxer, Int(settings.connectionTimeout * 1000))
         if let frame = firstFrame {
             let frameDuration = clock.withLock { $0.frameDuration }
-            let rate = frameDuration.isNumeric && frameDuration.seconds > 0 ? 1 / frameDuration.seconds : 30
-            let width = frame.width & ~1, height = frame.height & ~1
-            let bitRate = settings.videoBitRate > 0 ? settings.videoBitRate : MovieEncoding.bitRate(width: width, height: height, frameRate: rate) / 2
-            // A keyframe every second: a viewer who joins, or a stream that reconnects, waits at most that long.
-            encoding.video = .init(codec: .h264, width: width, height: height, bitRate: bitRate, keyframeInterval: max(1, Int(rate.rounded())),
-                                   expectedFrameRate: rate, fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                                   preset: Double(width * height) * rate > 1280 * 720 * 30 ? "superfast" : "veryfast")
-            if var colour = VideoColorimetry.of(frame) {
-                if !(PixelFormatDescription.of(frame.pixelFormatType)?.isYCbCr ?? true) { colour.matrix = .bt601 }
-                encoding.colour = colour
-            }
+            var compression = ValidatedSettings.Compression()
+            if settings.videoBitRate > 0 { compression.bitRate = settings.videoBitRate }
+            encoding.video = EncodingPlan.video(codec: .h264, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
+                                                compression: compression, for: .liveStream)
+            encoding.colour = EncodingPlan.colour(of: frame)
         }
         if hasAudio, let connection = connections.first(where: { $0.mediaType == .audio }) {
-            let asbd = connection.inputPorts.first?.formatDescription?.audioStreamBasicDescription
-            let channels = Int(asbd?.mChannelsPerFrame ?? 1)
-            encoding.audio = .init(sampleRate: Int(asbd?.mSampleRate ?? 48_000), channels: channels, bitRate: 64_000 * channels)
+            encoding.audio = EncodingPlan.audio(for: connection)
         }
         do {
             encoder = try MovieEncoder(url: url, encoding: encoding, metadata: [])

@@ -218,30 +218,16 @@ final class Recording: @unchecked Sendable {
         let (frameDuration, _) = clock.withLock { ($0.frameDuration, $0.start) }
         var encoding = MovieEncoding(fileType: plan.fileType, fragmented: true)
         if let frame = firstFrame {
-            let rate = frameDuration.isNumeric && frameDuration.seconds > 0 ? 1 / frameDuration.seconds : 30
-            let width = frame.width & ~1, height = frame.height & ~1
-            let pixelsPerSecond = Double(width * height) * rate
-            let compression = plan.compression
-            encoding.video = .init(codec: plan.videoCodec, width: width, height: height,
-                                   bitRate: compression.bitRate ?? MovieEncoding.bitRate(width: width, height: height, frameRate: rate),
-                                   keyframeInterval: compression.keyframeInterval ?? max(1, Int(rate.rounded())), expectedFrameRate: rate,
-                                   fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                                   preset: compression.preset(standard: pixelsPerSecond > 1920 * 1080 * 30 ? "superfast" : "veryfast"))
-            // The movie says the colour its first frame is tagged with; R'G'B' frames are turned into
-            // Y'CbCr with BT.601 on the way to the encoder.
-            if var colour = VideoColorimetry.of(frame) {
-                if !(PixelFormatDescription.of(frame.pixelFormatType)?.isYCbCr ?? true) { colour.matrix = .bt601 }
-                encoding.colour = colour
-            }
+            encoding.video = EncodingPlan.video(codec: plan.videoCodec, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
+                                                compression: plan.compression, for: .recording)
+            encoding.colour = EncodingPlan.colour(of: frame)
             if let connection = connections.first(where: { $0.mediaType == .video }) {
                 encoding.rotationDegrees = Int(connection.videoRotationAngle)
                 encoding.mirrored = connection.isVideoMirroringSupported && connection.isVideoMirrored
             }
         }
         if hasAudio, let connection = connections.first(where: { $0.mediaType == .audio }) {
-            let asbd = connection.inputPorts.first?.formatDescription?.audioStreamBasicDescription
-            let channels = Int(asbd?.mChannelsPerFrame ?? 1)
-            encoding.audio = .init(sampleRate: Int(asbd?.mSampleRate ?? 44_100), channels: channels, bitRate: 64_000 * channels)
+            encoding.audio = EncodingPlan.audio(for: connection)
         }
         do {
             encoder = try MovieEncoder(url: url, encoding: encoding, metadata: AVMetadataItem.movieMetadata(plan.metadata()))

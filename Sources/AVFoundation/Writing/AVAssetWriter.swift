@@ -155,14 +155,12 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         var encoding = MovieEncoding(fileType: outputFileType, fragmented: fragmentInterval.isNumeric)
         encoding.fastStart = optimize
         if let video = inputs.first(where: { $0.mediaType == .video })?.video {
-            let compression = video.compression, rate = compression.expectedFrameRate ?? 30
-            encoding.video = .init(codec: video.codec, width: video.width, height: video.height,
-                                   bitRate: compression.bitRate ?? MovieEncoding.bitRate(width: video.width, height: video.height, frameRate: rate),
-                                   keyframeInterval: compression.keyframeInterval ?? max(1, Int(rate.rounded())), expectedFrameRate: rate,
-                                   fullRange: false, preset: compression.preset(standard: "veryfast"))
+            encoding.video = EncodingPlan.video(codec: video.codec, width: video.width, height: video.height,
+                                                frameRate: video.compression.expectedFrameRate ?? 30, fullRange: false,
+                                                compression: video.compression, for: .file)
         }
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
-            encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? 64_000 * audio.channels)
+            encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? EncodingPlan.aacBitRate(channels: audio.channels))
         }
         if let videoInput = inputs.first(where: { $0.mediaType == .video }) {
             (encoding.rotationDegrees, encoding.mirrored) = videoInput.displayRotation

@@ -76,18 +76,10 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
         }
         let duration = sourceVideoAverageFrameDuration.isNumeric ? sourceVideoAverageFrameDuration : CMTime(value: 1, timescale: 30)
         let rate = 1 / duration.seconds
-        var bitRate = MovieEncoding.bitRate(width: width, height: height, frameRate: rate)
-        if codec == .hevc { bitRate = bitRate * 6 / 10 }
-        return [
-            AVVideoCodecKey: codec.rawValue,
-            AVVideoWidthKey: NSNumber(value: width),
-            AVVideoHeightKey: NSNumber(value: height),
-            AVVideoCompressionPropertiesKey: [
-                AVVideoAverageBitRateKey: NSNumber(value: bitRate),
-                AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(rate.rounded())),
-                AVVideoMaxKeyFrameIntervalKey: NSNumber(value: Int(rate.rounded())),
-            ] as [String: Any],
-        ]
+        var compression = ValidatedSettings.Compression()
+        // HEVC keeps the same quality in about 60% of H.264's bits.
+        if codec == .hevc { compression.bitRate = EncodingPlan.recordingBitRate(width: width, height: height, frameRate: rate) * 6 / 10 }
+        return EncodingPlan.videoSettings(codec: codec, width: width, height: height, frameRate: rate, compression: compression)
     }
 
     /// Recommended audio settings for an `AVAssetWriterInput`: AAC at the source's rate and channel count.
@@ -95,7 +87,6 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
         let asbd = sourceAudioFormat?.audioStreamBasicDescription
         let channels = Int(min(2, max(1, asbd?.mChannelsPerFrame ?? 2)))
         let rate = asbd?.mSampleRate ?? 44_100
-        return [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: rate),
-                AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: 64_000 * channels)]
+        return EncodingPlan.aacSettings(sampleRate: rate, channels: channels)
     }
 }

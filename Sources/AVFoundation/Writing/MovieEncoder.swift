@@ -45,11 +45,6 @@ struct MovieEncoding: Sendable {
     /// Where a live stream goes instead of a file: the muxer its URL's scheme takes, and how
     /// long any network operation may take before it fails.
     var live: (muxer: String, timeoutMilliseconds: Int)?
-
-    /// The bit rate Apple-like devices record a size and rate at: 10.5 Mbit/s for 1280x720 at 30 fps (WWDC 2010 session 409), scaled by pixels per second.
-    static func bitRate(width: Int, height: Int, frameRate: Double) -> Int {
-        Int(Double(width * height) * frameRate * 0.38)
-    }
 }
 
 /// Why a movie could not be written.

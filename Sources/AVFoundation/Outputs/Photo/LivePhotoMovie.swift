@@ -19,9 +19,8 @@ enum LivePhotoMovie {
         let hasAudio = !clip.audio.isEmpty && clip.sampleRate > 0
         let encoding = MovieEncoding(
             fileType: .mov,
-            video: .init(codec: .h264, width: width, height: height, bitRate: MovieEncoding.bitRate(width: width, height: height, frameRate: frameRate),
-                         keyframeInterval: max(1, Int(frameRate.rounded())), expectedFrameRate: frameRate, fullRange: false, preset: "veryfast"),
-            audio: hasAudio ? .init(sampleRate: clip.sampleRate, channels: clip.channels, bitRate: 64_000 * clip.channels) : nil,
+            video: EncodingPlan.video(codec: .h264, width: width, height: height, frameRate: frameRate, fullRange: false, for: .file),
+            audio: hasAudio ? .init(sampleRate: clip.sampleRate, channels: clip.channels, bitRate: EncodingPlan.aacBitRate(channels: clip.channels)) : nil,
             fragmented: false)
         do {
             let encoder = try MovieEncoder(url: url, encoding: encoding, metadata: [])
