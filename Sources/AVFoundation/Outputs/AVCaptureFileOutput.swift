@@ -35,7 +35,7 @@ extension AVCaptureFileOutputRecordingDelegate {
 /// each per recording. Limits (duration, file size, free disk space) end a recording by
 /// themselves, with an error whose `AVErrorRecordingSuccessfullyFinishedKey` is true.
 open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
-    private let current = LockedValue<Recording?>(nil)
+    private let current = EncodingJobSlot<Recording>()
     private let limits = LockedValue(Limits())
     let delegateQueue = DispatchQueue(label: "AVCaptureFileOutput delegate")
 
@@ -51,15 +51,15 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// The URL of the file being recorded, or `nil`.
-    open var outputFileURL: URL? { current.withLock { $0?.url } }
+    open var outputFileURL: URL? { current.job?.url }
     /// Whether a recording is under way.
-    open var isRecording: Bool { current.withLock { $0 != nil } }
+    open var isRecording: Bool { current.job != nil }
     /// Whether the recording is paused.
-    open var isRecordingPaused: Bool { current.withLock { $0?.isPaused ?? false } }
+    open var isRecordingPaused: Bool { current.job?.isPaused ?? false }
     /// How much has been recorded.
-    open var recordedDuration: CMTime { current.withLock { $0?.recordedDuration ?? .zero } }
+    open var recordedDuration: CMTime { current.job?.recordedDuration ?? .zero }
     /// How many bytes have been recorded.
-    open var recordedFileSize: Int64 { current.withLock { $0?.recordedFileSize ?? 0 } }
+    open var recordedFileSize: Int64 { current.job?.recordedFileSize ?? 0 }
 
     /// The longest a recording may last; `.invalid` means no limit.
     open var maxRecordedDuration: CMTime {
@@ -108,31 +108,28 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
                                                           NSLocalizedDescriptionKey: "Cannot record: the session is not running."]))
             return
         }
-        let previous = current.withLock { $0 }
-        if let previous {
-            // Starting a new recording ends the current one first, as on Apple platforms.
-            previous.end(reason: nil)
-        }
+        // Starting a new recording ends the current one first, as on Apple platforms.
+        current.end(reason: nil)
         // The first samples must not wait for FFmpeg to load: it is loaded before the recording starts.
         FFmpegLibraries.load()
         let recording = Recording(output: self, url: outputFileURL, delegate: delegate, connections: connections,
                                   limits: limits.withLock { $0 }, plan: recordingPlan(for: outputFileURL))
-        current.withLock { $0 = recording }
+        current.start(recording)
     }
 
     /// Stops the recording; the delegate hears when the file is finished.
     open func stopRecording() {
-        current.withLock { $0 }?.end(reason: nil)
+        current.end(reason: nil)
     }
 
     /// Pauses the recording: samples are not written until it resumes, and the file has no gap.
     open func pauseRecording() {
-        current.withLock { $0 }?.pause()
+        current.job?.pause()
     }
 
     /// Resumes a paused recording.
     open func resumeRecording() {
-        current.withLock { $0 }?.resume()
+        current.job?.resume()
     }
 
     // MARK: Subclass hooks
@@ -147,26 +144,17 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
 
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        guard isAttached, let recording = current.withLock({ $0 }) else { return }
-        recording.receive(sampleBuffer, from: connection)
+        if isAttached { current.receive(sampleBuffer, from: connection) }
     }
 
-    override func sessionWillStop(because error: AVError?) {
-        current.withLock { $0 }?.end(reason: error ?? AVError(.sessionNotRunning))
-    }
+    override func sessionWillStop(because error: AVError?) { current.sessionWillStop(because: error) }
 
-    override func sessionWasInterrupted() {
-        current.withLock { $0 }?.end(reason: AVError(.sessionWasInterrupted))
-    }
+    override func sessionWasInterrupted() { current.sessionWasInterrupted() }
 
-    override func didDetach() {
-        current.withLock { $0 }?.end(reason: AVError(.sessionNotRunning))
-    }
+    override func didDetach() { current.didDetach() }
 
     /// The recording finished; forget it unless another has started.
-    func recordingDidFinish(_ recording: Recording) {
-        current.withLock { if $0 === recording { $0 = nil } }
-    }
+    func recordingDidFinish(_ recording: Recording) { current.finished(recording) }
 }
 
 /// What a recording writes.

@@ -39,7 +39,7 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
         var connectionTimeout: TimeInterval = 5
     }
     private let settings = LockedValue(Settings())
-    private let current = LockedValue<LiveStream?>(nil)
+    private let current = EncodingJobSlot<LiveStream>()
     let delegateQueue = DispatchQueue(label: "AVCaptureLiveStreamOutput delegate")
     let counters = LiveStreamCounters()
 
@@ -50,9 +50,9 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// The URL being streamed to, or `nil`.
-    open var streamURL: URL? { current.withLock { $0?.url } }
+    open var streamURL: URL? { current.job?.url }
     /// Whether a stream is under way (connected or trying to connect).
-    open var isStreaming: Bool { current.withLock { $0 != nil } }
+    open var isStreaming: Bool { current.job != nil }
     /// The video bit rate in bits per second; 0 chooses one by the picture's size and rate.
     open var videoBitRate: Int {
         get { settings.withLock { $0.videoBitRate } }
@@ -102,14 +102,14 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
             refuse(.sessionNotRunning, "Cannot stream: the session is not running.")
             return
         }
-        current.withLock { $0 }?.end(reason: nil)
+        current.end(reason: nil)
         let stream = LiveStream(output: self, url: url, muxer: muxer, delegate: delegate, connections: connections, settings: settings.withLock { $0 })
-        current.withLock { $0 = stream }
+        current.start(stream)
     }
 
     /// Stops the stream; the delegate hears when it has ended.
     open func stopStreaming() {
-        current.withLock { $0 }?.end(reason: nil)
+        current.end(reason: nil)
     }
 
     // MARK: Session hooks
@@ -119,26 +119,17 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     override func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
 
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        guard isAttached, let stream = current.withLock({ $0 }) else { return }
-        stream.receive(sampleBuffer, from: connection)
+        if isAttached { current.receive(sampleBuffer, from: connection) }
     }
 
-    override func sessionWillStop(because error: AVError?) {
-        current.withLock { $0 }?.end(reason: error ?? AVError(.sessionNotRunning))
-    }
+    override func sessionWillStop(because error: AVError?) { current.sessionWillStop(because: error) }
 
-    override func sessionWasInterrupted() {
-        current.withLock { $0 }?.end(reason: AVError(.sessionWasInterrupted))
-    }
+    override func sessionWasInterrupted() { current.sessionWasInterrupted() }
 
-    override func didDetach() {
-        current.withLock { $0 }?.end(reason: AVError(.sessionNotRunning))
-    }
+    override func didDetach() { current.didDetach() }
 
     /// The stream ended; forget it unless another has started.
-    func streamDidFinish(_ stream: LiveStream) {
-        current.withLock { if $0 === stream { $0 = nil } }
-    }
+    func streamDidFinish(_ stream: LiveStream) { current.finished(stream) }
 }
 
 /// What a live stream output has sent and dropped, counted on its threads.

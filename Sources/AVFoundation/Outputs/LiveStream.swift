@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Thread ownership: `receive` runs on device threads and `end` on any thread, under the
 /// clock's lock; everything else runs on the sender thread, which alone touches the network.
-final class LiveStream: @unchecked Sendable {
+final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     let url: URL
     let delegate: AVCaptureLiveStreamOutputDelegate
     let connections: [AVCaptureConnection]

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Thread ownership: `receive` runs on device threads and `end`, `pause` and `resume` on
 /// any thread, all under the clock's lock; everything else runs on the writer thread.
-final class Recording: @unchecked Sendable {
+final class Recording: CaptureEncodingJob, @unchecked Sendable {
     let url: URL
     let delegate: AVCaptureFileOutputRecordingDelegate
     let connections: [AVCaptureConnection]
