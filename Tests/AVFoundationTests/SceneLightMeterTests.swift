@@ -54,7 +54,7 @@ final class SceneLightMeterTests: XCTestCase {
         let model = ImagingModel(ImagingState())
         model.meter(reading)
         XCTAssertEqual(model.current.sceneLuminance, reading)
-        model.update { $0.isStreaming = true; $0.torchMode = 1; $0.torchLevel = 1 }
+        model.update { $0.isStreaming = true; $0.torchMode = .on; $0.torchLevel = 1 }
         XCTAssertTrue(model.current.isTorchActive)
         model.meter(1.5)
         XCTAssertEqual(model.current.sceneLuminance, reading, "a picture lit by the torch says nothing about the room")

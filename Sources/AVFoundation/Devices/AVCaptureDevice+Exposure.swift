@@ -3,15 +3,15 @@ import Foundation
 
 extension AVCaptureDevice {
     /// Whether the device supports an exposure mode.
-    public func isExposureModeSupported(_ exposureMode: ExposureMode) -> Bool { backend.capabilities.exposureModes.contains(exposureMode.rawValue) }
+    public func isExposureModeSupported(_ exposureMode: ExposureMode) -> Bool { backend.capabilities.exposureModes.contains(exposureMode.control) }
 
     /// How the device sets its exposure.
     public var exposureMode: ExposureMode {
-        get { ExposureMode(rawValue: backend.imaging.current.exposureMode) ?? .locked }
+        get { ExposureMode(backend.imaging.current.exposureMode) }
         set {
             ProgrammingError.requireConfigurationLock(self, "ExposureMode:")
             ProgrammingError.requireSupported(isExposureModeSupported(newValue), "-[AVCaptureDevice setExposureMode:] Unsupported exposure mode \(newValue)")
-            backend.imaging.update { $0.exposureMode = newValue.rawValue }
+            backend.imaging.update { $0.exposureMode = newValue.control }
         }
     }
 
@@ -76,7 +76,7 @@ extension AVCaptureDevice {
         }
         backend.imaging.update { state in
             let current = (state.exposureDuration, state.iso)
-            state.exposureMode = 3
+            state.exposureMode = .custom
             state.customExposureDuration = duration.isValid && duration != AVCaptureDevice.currentExposureDuration ? duration.seconds : current.0
             state.customISO = iso == AVCaptureDevice.currentISO ? current.1 : iso
         }

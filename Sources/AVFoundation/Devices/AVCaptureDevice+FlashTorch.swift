@@ -9,18 +9,18 @@ extension AVCaptureDevice {
     /// Whether the flash would fire for a still image taken now.
     public var isFlashActive: Bool {
         let state = backend.imaging.current
-        return hasFlash && (state.flashMode == 1 || (state.flashMode == 2 && state.sceneLuminance < 0.3))
+        return hasFlash && state.flashMode.isLit(sceneLuminance: state.sceneLuminance)
     }
     /// Whether the device supports a flash mode.
     public func isFlashModeSupported(_ flashMode: FlashMode) -> Bool { hasFlash || flashMode == .off }
 
     /// When the flash fires.
     public var flashMode: FlashMode {
-        get { FlashMode(rawValue: backend.imaging.current.flashMode) ?? .off }
+        get { FlashMode(backend.imaging.current.flashMode) }
         set {
             ProgrammingError.requireConfigurationLock(self, "FlashMode:")
             ProgrammingError.requireSupported(isFlashModeSupported(newValue), "-[AVCaptureDevice setFlashMode:] Unsupported flash mode \(newValue)")
-            backend.imaging.update { $0.flashMode = newValue.rawValue }
+            backend.imaging.update { $0.flashMode = newValue.control }
         }
     }
 
@@ -31,18 +31,18 @@ extension AVCaptureDevice {
     /// Whether the torch is lit now: only while a running session uses the device.
     public var isTorchActive: Bool { backend.imaging.current.isTorchActive }
     /// The torch's brightness, from 0 to 1.
-    public var torchLevel: Float { backend.imaging.current.torchMode == 0 ? 0 : backend.imaging.current.torchLevel }
+    public var torchLevel: Float { backend.imaging.current.torchMode == .off ? 0 : backend.imaging.current.torchLevel }
     /// Whether the device supports a torch mode.
     public func isTorchModeSupported(_ torchMode: TorchMode) -> Bool { hasTorch || torchMode == .off }
 
     /// When the torch is lit.
     public var torchMode: TorchMode {
-        get { TorchMode(rawValue: backend.imaging.current.torchMode) ?? .off }
+        get { TorchMode(backend.imaging.current.torchMode) }
         set {
             ProgrammingError.requireConfigurationLock(self, "TorchMode:")
             ProgrammingError.requireSupported(isTorchModeSupported(newValue), "-[AVCaptureDevice setTorchMode:] Unsupported torch mode \(newValue)")
             backend.imaging.update { state in
-                state.torchMode = newValue.rawValue
+                state.torchMode = newValue.control
                 if newValue != .off, state.torchLevel == 0 { state.torchLevel = 1 }
             }
         }
@@ -56,7 +56,7 @@ extension AVCaptureDevice {
         }
         guard isTorchAvailable else { throw AVError(.torchLevelUnavailable, userInfo: [AVErrorDeviceKey: self]) }
         backend.imaging.update { state in
-            state.torchMode = 1
+            state.torchMode = .on
             state.torchLevel = torchLevel
         }
     }

@@ -3,15 +3,15 @@ import Foundation
 
 extension AVCaptureDevice {
     /// Whether the device supports a focus mode.
-    public func isFocusModeSupported(_ focusMode: FocusMode) -> Bool { backend.capabilities.focusModes.contains(focusMode.rawValue) }
+    public func isFocusModeSupported(_ focusMode: FocusMode) -> Bool { backend.capabilities.focusModes.contains(focusMode.control) }
 
     /// How the device focuses.
     public var focusMode: FocusMode {
-        get { FocusMode(rawValue: backend.imaging.current.focusMode) ?? .locked }
+        get { FocusMode(backend.imaging.current.focusMode) }
         set {
             ProgrammingError.requireConfigurationLock(self, "FocusMode:")
             ProgrammingError.requireSupported(isFocusModeSupported(newValue), "-[AVCaptureDevice setFocusMode:] Unsupported focus mode \(newValue)")
-            backend.imaging.update { $0.focusMode = newValue.rawValue }
+            backend.imaging.update { $0.focusMode = newValue.control }
         }
     }
 
@@ -43,7 +43,7 @@ extension AVCaptureDevice {
         ProgrammingError.requireConfigurationLock(self, "FocusModeLockedWithLensPosition:")
         ProgrammingError.requireSupported(isLockingFocusWithCustomLensPositionSupported, "-[AVCaptureDevice setFocusModeLockedWithLensPosition:] not supported by this device")
         backend.imaging.update { state in
-            state.focusMode = 0
+            state.focusMode = .locked
             if lensPosition != AVCaptureDevice.currentLensPosition { state.lensPosition = min(1, max(0, lensPosition)) }
         }
         if let handler { DispatchQueue.global().async { handler(CMClockGetTime(CMClockGetHostTimeClock())) } }
@@ -54,11 +54,11 @@ extension AVCaptureDevice {
 
     /// The range of distances autofocus searches.
     public var autoFocusRangeRestriction: AutoFocusRangeRestriction {
-        get { AutoFocusRangeRestriction(rawValue: backend.imaging.current.autoFocusRangeRestriction) ?? .none }
+        get { AutoFocusRangeRestriction(backend.imaging.current.autoFocusRangeRestriction) }
         set {
             ProgrammingError.requireConfigurationLock(self, "AutoFocusRangeRestriction:")
             ProgrammingError.requireSupported(isAutoFocusRangeRestrictionSupported, "-[AVCaptureDevice setAutoFocusRangeRestriction:] not supported by this device")
-            backend.imaging.update { $0.autoFocusRangeRestriction = newValue.rawValue }
+            backend.imaging.update { $0.autoFocusRangeRestriction = newValue.range }
         }
     }
 

@@ -6,7 +6,7 @@ extension AVCaptureDevice {
     /// The virtual back camera focuses from 10 cm, as a phone's wide-angle camera does; a fixed-focus
     /// camera and a V4L2 camera (whose driver does not say) report -1.
     public var minimumFocusDistance: Int {
-        guard backend is VirtualDeviceBase, backend.capabilities.focusModes.contains(FocusMode.autoFocus.rawValue) else { return -1 }
+        guard backend is VirtualDeviceBase, backend.capabilities.focusModes.contains(.once) else { return -1 }
         return 100
     }
 

@@ -4,16 +4,16 @@ import Foundation
 extension AVCaptureDevice {
     /// Whether the device supports a white balance mode.
     public func isWhiteBalanceModeSupported(_ whiteBalanceMode: WhiteBalanceMode) -> Bool {
-        backend.capabilities.whiteBalanceModes.contains(whiteBalanceMode.rawValue)
+        backend.capabilities.whiteBalanceModes.contains(whiteBalanceMode.control)
     }
 
     /// How the device balances white.
     public var whiteBalanceMode: WhiteBalanceMode {
-        get { WhiteBalanceMode(rawValue: backend.imaging.current.whiteBalanceMode) ?? .locked }
+        get { WhiteBalanceMode(backend.imaging.current.whiteBalanceMode) }
         set {
             ProgrammingError.requireConfigurationLock(self, "WhiteBalanceMode:")
             ProgrammingError.requireSupported(isWhiteBalanceModeSupported(newValue), "-[AVCaptureDevice setWhiteBalanceMode:] Unsupported white balance mode \(newValue)")
-            backend.imaging.update { $0.whiteBalanceMode = newValue.rawValue }
+            backend.imaging.update { $0.whiteBalanceMode = newValue.control }
         }
     }
 
@@ -61,7 +61,7 @@ extension AVCaptureDevice {
             }
         }
         backend.imaging.update { state in
-            state.whiteBalanceMode = 0
+            state.whiteBalanceMode = .locked
             if !keep { (state.redGain, state.greenGain, state.blueGain) = (whiteBalanceGains.redGain, whiteBalanceGains.greenGain, whiteBalanceGains.blueGain) }
         }
         if let handler { DispatchQueue.global().async { handler(CMClockGetTime(CMClockGetHostTimeClock())) } }

@@ -292,7 +292,7 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
         self.backend = backend
         // Cameras that focus by themselves here (the virtual one, V4L2 FOCUS_AUTO) find focus by contrast.
         let focusSystem: AVCaptureDevice.Format.AutoFocusSystem =
-            backend.capabilities.focusModes.contains(AVCaptureDevice.FocusMode.continuousAutoFocus.rawValue) ? .contrastDetection : .none
+            backend.capabilities.focusModes.contains(.continuous) ? .contrastDetection : .none
         let formats = backend.videoFormats.map { AVCaptureDevice.Format($0, autoFocusSystem: focusSystem) }
         self.formats = formats
         let initial = Self.initialFormatIndex(formats)

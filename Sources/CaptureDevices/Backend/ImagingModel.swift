@@ -1,15 +1,15 @@
 import CoreVideo
 import Foundation
 
-/// Which imaging controls a device offers. Raw values are AVFoundation's enum raw values.
+/// Which imaging controls a device offers.
 package struct ImagingCapabilities: Sendable {
-    package var focusModes: Set<Int> = []
+    package var focusModes: Set<FocusControl> = []
     package var hasFocusPointOfInterest = false
     package var hasSmoothAutoFocus = false
     package var hasRangeRestriction = false
-    package var exposureModes: Set<Int> = []
+    package var exposureModes: Set<ExposureControl> = []
     package var hasExposurePointOfInterest = false
-    package var whiteBalanceModes: Set<Int> = []
+    package var whiteBalanceModes: Set<WhiteBalanceControl> = []
     package var hasFlash = false
     package var hasTorch = false
     /// Whether the lens can be moved to a position the client chooses.
@@ -17,29 +17,31 @@ package struct ImagingCapabilities: Sendable {
 
     /// A camera with every control, as a phone's back camera has.
     package static let fullCamera = ImagingCapabilities(
-        focusModes: [0, 1, 2], hasFocusPointOfInterest: true, hasSmoothAutoFocus: true, hasRangeRestriction: true,
-        exposureModes: [0, 1, 2, 3], hasExposurePointOfInterest: true, whiteBalanceModes: [0, 1, 2], hasFlash: true, hasTorch: true,
+        focusModes: [.locked, .once, .continuous], hasFocusPointOfInterest: true, hasSmoothAutoFocus: true, hasRangeRestriction: true,
+        exposureModes: [.locked, .once, .continuous, .custom], hasExposurePointOfInterest: true, whiteBalanceModes: [.locked, .once, .continuous],
+        hasFlash: true, hasTorch: true,
         hasCustomLensPosition: true)
     /// A fixed-focus camera with automatic exposure and white balance, as a phone's front camera has.
     package static let fixedFocusCamera = ImagingCapabilities(
-        focusModes: [0], exposureModes: [0, 1, 2, 3], hasExposurePointOfInterest: true, whiteBalanceModes: [0, 1, 2])
+        focusModes: [.locked], exposureModes: [.locked, .once, .continuous, .custom], hasExposurePointOfInterest: true,
+        whiteBalanceModes: [.locked, .once, .continuous])
     /// A device with no imaging controls, such as a microphone.
     package static let none = ImagingCapabilities()
 }
 
 /// The state of a camera's imaging controls and of the light it sees.
 package struct ImagingState: Sendable, Equatable {
-    // Focus (AVCaptureDevice.FocusMode raw values: 0 locked, 1 autoFocus, 2 continuous).
-    package var focusMode = 2
+    // Focus.
+    package var focusMode = FocusControl.continuous
     package var lensPosition: Float = 0.5
     package var isAdjustingFocus = false
     package var focusPointOfInterest = CGPoint(x: 0.5, y: 0.5)
-    package var autoFocusRangeRestriction = 0
+    package var autoFocusRangeRestriction = FocusRange.unrestricted
     package var isSmoothAutoFocusEnabled = false
     package var focusScanRemaining: Double = 0
 
-    // Exposure (0 locked, 1 autoExpose, 2 continuous, 3 custom).
-    package var exposureMode = 2
+    // Exposure.
+    package var exposureMode = ExposureControl.continuous
     package var exposureGain: Double = 1
     package var isAdjustingExposure = false
     package var exposurePointOfInterest = CGPoint(x: 0.5, y: 0.5)
@@ -47,16 +49,16 @@ package struct ImagingState: Sendable, Equatable {
     package var customExposureDuration: Double = 1.0 / 60
     package var customISO: Float = 100
 
-    // White balance (0 locked, 1 auto, 2 continuous); gains of at least 1.
-    package var whiteBalanceMode = 2
+    // White balance; gains of at least 1.
+    package var whiteBalanceMode = WhiteBalanceControl.continuous
     package var redGain: Float = 1
     package var greenGain: Float = 1
     package var blueGain: Float = 1
     package var isAdjustingWhiteBalance = false
 
-    // Flash and torch (0 off, 1 on, 2 auto).
-    package var flashMode = 0
-    package var torchMode = 0
+    // Flash and torch.
+    package var flashMode = LightControl.off
+    package var torchMode = LightControl.off
     package var torchLevel: Float = 0
     package var isTorchActive = false
     /// Whether the flash is lighting the scene for a photo now.
@@ -84,8 +86,8 @@ package struct ImagingState: Sendable, Equatable {
     /// The lens position that brings the subject at the focus point into focus.
     package var focusTarget: Float {
         var depth = Float(0.3 + 0.45 * focusPointOfInterest.x)
-        if autoFocusRangeRestriction == 1 { depth = min(depth, 0.45) }
-        if autoFocusRangeRestriction == 2 { depth = max(depth, 0.55) }
+        if autoFocusRangeRestriction == .near { depth = min(depth, 0.45) }
+        if autoFocusRangeRestriction == .far { depth = max(depth, 0.55) }
         return depth
     }
 
@@ -112,12 +114,12 @@ package struct ImagingState: Sendable, Equatable {
 
     /// The exposure duration, in seconds, that the current gain implies.
     package var exposureDuration: Double {
-        exposureMode == 3 ? customExposureDuration : min(1.0 / 30, max(1.0 / 8000, exposureGain / 60))
+        exposureMode == .custom ? customExposureDuration : min(1.0 / 30, max(1.0 / 8000, exposureGain / 60))
     }
 
     /// The ISO that the current gain implies.
     package var iso: Float {
-        exposureMode == 3 ? customISO : Float(max(34, min(3264, 100 * exposureGain / (exposureDuration * 60))))
+        exposureMode == .custom ? customISO : Float(max(34, min(3264, 100 * exposureGain / (exposureDuration * 60))))
     }
 
     /// How far the picture is out of focus, from 0 (sharp) to 1.
@@ -200,20 +202,20 @@ package final class ImagingModel: @unchecked Sendable {
     private static func settle(_ s: inout ImagingState, old: ImagingState) {
         if s.focusMode != old.focusMode || s.focusPointOfInterest != old.focusPointOfInterest
             || s.autoFocusRangeRestriction != old.autoFocusRangeRestriction || (s.isStreaming && !old.isStreaming) {
-            if s.focusMode == 1 || s.focusMode == 2 { startFocusScan(&s) }
-            if s.focusMode == 0 { s.isAdjustingFocus = false; s.focusScanRemaining = 0 }
+            if s.focusMode.adjusts { startFocusScan(&s) }
+            if s.focusMode == .locked { s.isAdjustingFocus = false; s.focusScanRemaining = 0 }
         }
-        s.isTorchActive = s.isStreaming && (s.torchMode == 1 || (s.torchMode == 2 && s.sceneLuminance < 0.3)) && s.torchLevel > 0
-        if s.exposureMode == 3 {
+        s.isTorchActive = s.isStreaming && s.torchMode.isLit(sceneLuminance: s.sceneLuminance) && s.torchLevel > 0
+        if s.exposureMode == .custom {
             s.exposureGain = min(ImagingState.maxExposureGain, (s.customExposureDuration * 60) * Double(s.customISO / 100))
             s.isAdjustingExposure = false
         }
-        if s.exposureMode == 0 { s.isAdjustingExposure = false }
-        if s.exposureMode == 1 || s.exposureMode == 2 {
+        if s.exposureMode == .locked { s.isAdjustingExposure = false }
+        if s.exposureMode.adjusts {
             s.isAdjustingExposure = abs(log2(s.exposureGain / s.exposureTargetGain)) > 0.02
         }
-        if s.whiteBalanceMode == 0 { s.isAdjustingWhiteBalance = false }
-        if s.whiteBalanceMode == 1 || s.whiteBalanceMode == 2 {
+        if s.whiteBalanceMode == .locked { s.isAdjustingWhiteBalance = false }
+        if s.whiteBalanceMode.adjusts {
             let target = s.whiteBalanceTarget
             s.isAdjustingWhiteBalance = abs(s.redGain - target.red) > 0.01 || abs(s.blueGain - target.blue) > 0.01
         }
@@ -238,23 +240,23 @@ package final class ImagingModel: @unchecked Sendable {
             if s.lensPosition == target, s.focusScanRemaining <= 0 {
                 s.isAdjustingFocus = false
                 s.focusScanRemaining = 0
-                if s.focusMode == 1 { s.focusMode = 0 }
+                if s.focusMode == .once { s.focusMode = .locked }
             }
         }
-        if s.exposureMode == 1 || s.exposureMode == 2 {
+        if s.exposureMode.adjusts {
             let target = s.exposureTargetGain
             let error = log2(target / s.exposureGain)
             let step = 4 * dt  // EV per second
             if abs(error) <= max(step, 0.02) {
                 s.exposureGain = target
                 s.isAdjustingExposure = false
-                if s.exposureMode == 1 { s.exposureMode = 0 }
+                if s.exposureMode == .once { s.exposureMode = .locked }
             } else {
                 s.exposureGain *= pow(2, error > 0 ? step : -step)
                 s.isAdjustingExposure = true
             }
         }
-        if s.whiteBalanceMode == 1 || s.whiteBalanceMode == 2 {
+        if s.whiteBalanceMode.adjusts {
             let target = s.whiteBalanceTarget
             let rate = Float(3 * dt)
             func approach(_ value: Float, _ goal: Float) -> Float {
@@ -265,7 +267,7 @@ package final class ImagingModel: @unchecked Sendable {
             s.blueGain = approach(s.blueGain, target.blue)
             let done = s.redGain == target.red && s.greenGain == target.green && s.blueGain == target.blue
             s.isAdjustingWhiteBalance = !done
-            if done, s.whiteBalanceMode == 1 { s.whiteBalanceMode = 0 }
+            if done, s.whiteBalanceMode == .once { s.whiteBalanceMode = .locked }
         }
         if let target = s.zoomRampTarget {
             let factor = pow(2, Double(s.zoomRampRate) * dt)

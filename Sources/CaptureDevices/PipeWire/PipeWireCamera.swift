@@ -27,12 +27,12 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
         let description = V4L2Node.string(camera.description)
         videoFormats = Self.formats(of: camera)
         var capabilities = ImagingCapabilities()
-        capabilities.focusModes = [0]
+        capabilities.focusModes = [.locked]
         self.capabilities = capabilities
         var initial = ImagingState()
-        initial.focusMode = 0
-        initial.exposureMode = 0
-        initial.whiteBalanceMode = 0
+        initial.focusMode = .locked
+        initial.exposureMode = .locked
+        initial.whiteBalanceMode = .locked
         imaging = ImagingModel(initial)
         super.init(descriptor: CaptureDeviceDescriptor(
             uniqueID: "pipewire:\(nodeName)", modelID: "PipeWire \(nodeName)", localizedName: description.isEmpty ? nodeName : description,

@@ -64,13 +64,13 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
         }
         opticalZoomFactor = optical
         var capabilities = ImagingCapabilities()
-        capabilities.focusModes = [0]
+        capabilities.focusModes = [.locked]
         capabilities.hasCustomLensPosition = controlIDs.contains(V4L2ControlID.focusAbsolute)
-        if controlIDs.contains(V4L2ControlID.focusAuto) { capabilities.focusModes.insert(2) }
-        if controlIDs.contains(V4L2ControlID.autoFocusStart) { capabilities.focusModes.insert(1) }
-        if controlIDs.contains(V4L2ControlID.exposureAuto) { capabilities.exposureModes = [0, 2] }
-        if controlIDs.contains(V4L2ControlID.exposureAbsolute) { capabilities.exposureModes.formUnion([0, 3]) }
-        if controlIDs.contains(V4L2ControlID.autoWhiteBalance) { capabilities.whiteBalanceModes = [0, 2] }
+        if controlIDs.contains(V4L2ControlID.focusAuto) { capabilities.focusModes.insert(.continuous) }
+        if controlIDs.contains(V4L2ControlID.autoFocusStart) { capabilities.focusModes.insert(.once) }
+        if controlIDs.contains(V4L2ControlID.exposureAuto) { capabilities.exposureModes = [.locked, .continuous] }
+        if controlIDs.contains(V4L2ControlID.exposureAbsolute) { capabilities.exposureModes.formUnion([.locked, .custom]) }
+        if controlIDs.contains(V4L2ControlID.autoWhiteBalance) { capabilities.whiteBalanceModes = [.locked, .continuous] }
         // An LED flash (as v4l2-flash-led-class drivers expose one): a flash if the LED mode menu
         // offers V4L2_FLASH_LED_MODE_FLASH and the flash can be strobed, a torch if it offers TORCH.
         if let ledMode = controls.first(where: { $0.id == V4L2ControlID.flashLEDMode }) {
@@ -78,9 +78,9 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             capabilities.hasTorch = ledMode.menu[V4L2ControlID.ledModeTorch] != nil
         }
         var initial = ImagingState()
-        initial.focusMode = controlIDs.contains(V4L2ControlID.focusAuto) ? 2 : 0
-        initial.exposureMode = capabilities.exposureModes.contains(2) ? 2 : 0
-        initial.whiteBalanceMode = capabilities.whiteBalanceModes.contains(2) ? 2 : 0
+        initial.focusMode = controlIDs.contains(V4L2ControlID.focusAuto) ? .continuous : .locked
+        initial.exposureMode = capabilities.exposureModes.contains(.continuous) ? .continuous : .locked
+        initial.whiteBalanceMode = capabilities.whiteBalanceModes.contains(.continuous) ? .continuous : .locked
         videoFormats = formats
         self.controls = controls
         self.controlIDs = controlIDs
@@ -107,26 +107,26 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
     private func apply(_ old: ImagingState, _ new: ImagingState) {
         let ids = controlIDs
         if old.focusMode != new.focusMode, ids.contains(V4L2ControlID.focusAuto) {
-            try? setValue(new.focusMode == 2 ? 1 : 0, of: V4L2ControlID.focusAuto)
-            if new.focusMode == 1, ids.contains(V4L2ControlID.autoFocusStart) { try? setValue(1, of: V4L2ControlID.autoFocusStart) }
+            try? setValue(new.focusMode == .continuous ? 1 : 0, of: V4L2ControlID.focusAuto)
+            if new.focusMode == .once, ids.contains(V4L2ControlID.autoFocusStart) { try? setValue(1, of: V4L2ControlID.autoFocusStart) }
         }
-        if old.lensPosition != new.lensPosition, new.focusMode == 0, let focus = controls.first(where: { $0.id == V4L2ControlID.focusAbsolute }) {
+        if old.lensPosition != new.lensPosition, new.focusMode == .locked, let focus = controls.first(where: { $0.id == V4L2ControlID.focusAbsolute }) {
             try? setValue(Int32(Double(focus.minimum) + Double(new.lensPosition) * Double(focus.maximum - focus.minimum)), of: focus.id)
         }
         if old.exposureMode != new.exposureMode, let auto = controls.first(where: { $0.id == V4L2ControlID.exposureAuto }) {
             // V4L2_EXPOSURE_AUTO is 0, MANUAL 1, APERTURE_PRIORITY 3: use what the menu offers.
             let automatic: Int64 = auto.menu[0] != nil ? 0 : 3
-            try? setValue(Int32(new.exposureMode == 2 ? automatic : 1), of: auto.id)
+            try? setValue(Int32(new.exposureMode == .continuous ? automatic : 1), of: auto.id)
         }
-        if new.exposureMode == 3, old.customExposureDuration != new.customExposureDuration || old.exposureMode != 3,
+        if new.exposureMode == .custom, old.customExposureDuration != new.customExposureDuration || old.exposureMode != .custom,
            let absolute = controls.first(where: { $0.id == V4L2ControlID.exposureAbsolute }) {
             let units = Int64(new.customExposureDuration * 10_000)  // in 100 µs units
             try? setValue(Int32(min(absolute.maximum, max(absolute.minimum, units))), of: absolute.id)
         }
         if old.whiteBalanceMode != new.whiteBalanceMode, ids.contains(V4L2ControlID.autoWhiteBalance) {
-            try? setValue(new.whiteBalanceMode == 2 ? 1 : 0, of: V4L2ControlID.autoWhiteBalance)
+            try? setValue(new.whiteBalanceMode == .continuous ? 1 : 0, of: V4L2ControlID.autoWhiteBalance)
         }
-        if new.whiteBalanceMode == 0, (old.redGain, old.greenGain, old.blueGain) != (new.redGain, new.greenGain, new.blueGain),
+        if new.whiteBalanceMode == .locked, (old.redGain, old.greenGain, old.blueGain) != (new.redGain, new.greenGain, new.blueGain),
            let temperature = controls.first(where: { $0.id == V4L2ControlID.whiteBalanceTemperature }) {
             // Gains the client chose are a temperature to the camera; locking without new gains keeps the camera's own.
             let kelvin = Int64(WhiteBalanceModel.temperature(red: new.redGain, green: new.greenGain, blue: new.blueGain).kelvin.rounded())

@@ -23,7 +23,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
 
     private static func initialState(_ capabilities: ImagingCapabilities) -> ImagingState {
         var initial = ImagingState()
-        if !capabilities.focusModes.contains(2) { initial.focusMode = 0 }
+        if !capabilities.focusModes.contains(.continuous) { initial.focusMode = .locked }
         let balance = initial.whiteBalanceTarget
         (initial.redGain, initial.greenGain, initial.blueGain) = balance
         initial.exposureGain = initial.exposureTargetGain
