@@ -26,7 +26,6 @@ let package = Package(
     targets: [
         // C shims over the system libraries the media path is built on.
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
-        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "CV4L2"),
         // libjpeg-turbo's libjpeg API with memory kept from frame to frame, for MJPEG cameras.
         .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -69,7 +68,7 @@ let package = Package(
         .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CTurboJPEG", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // The capture graph, devices, outputs and errors.
         .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs", "CTimePitch"]),
@@ -96,12 +95,14 @@ let package = Package(
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
         .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CYUV", "CBenchmarkSupport", "TestSupport"], path: "Benchmarks/avbench"),
 
+        // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
+        .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
         // What the tests and benchmarks share: running tools, probing movies, loopback clients, private servers, waiting.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(name: "LiveViewTests", dependencies: [

@@ -2,6 +2,7 @@
 #include "CJPEGDecoding.h"
 #include "jpeg_arenas.h"
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <jerror.h>
 
@@ -130,24 +131,62 @@ int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int widt
     return 0;
 }
 
-int cjd_decode_bgra(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *bgra, int stride, int width, int height) {
-    if (!d || !bgra || stride < width * 4) return -1;
+/// Decodes a picture of the expected size into rows of `stride` bytes in `space`, `bytes` a pixel;
+/// when `strict`, a picture libjpeg had to warn about (corrupt or cut short) fails too.
+static int decode_rows(cjd_decoder *d, const uint8_t *jpeg, size_t size, J_COLOR_SPACE space, int bytes,
+                       uint8_t *pixels, int stride, int width, int height, int strict) {
+    if (!d || !pixels || stride < width * bytes) return -1;
     struct jpeg_decompress_struct *cinfo = &d->cinfo;
     if (setjmp(d->error.jump)) {
         jpeg_abort_decompress(cinfo);
         return -1;
     }
+    d->error.pub.msg_code = 0;
     if (begin(d, jpeg, size, width, height) != 0) return -1;
-    cinfo->out_color_space = JCS_EXT_BGRA;
+    cinfo->out_color_space = space;
     if (jpeg_arenas_reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), 0, &d->arenas.allocations) != 0) {
         jpeg_abort_decompress(cinfo);
         return -1;
     }
-    for (int y = 0; y < height; y++) d->rows[y] = bgra + (size_t)y * stride;
+    for (int y = 0; y < height; y++) d->rows[y] = pixels + (size_t)y * stride;
     jpeg_start_decompress(cinfo);
     while (cinfo->output_scanline < cinfo->output_height) {
         if (jpeg_read_scanlines(cinfo, d->rows + cinfo->output_scanline, cinfo->output_height - cinfo->output_scanline) == 0) break;
     }
     jpeg_finish_decompress(cinfo);
-    return 0;
+    return strict && d->error.pub.num_warnings > 0 ? -1 : 0;
+}
+
+int cjd_decode_bgra(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *bgra, int stride, int width, int height) {
+    return decode_rows(d, jpeg, size, JCS_EXT_BGRA, 4, bgra, stride, width, height, 0);
+}
+
+int cjd_decode_gray(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *gray, int stride, int width, int height) {
+    return decode_rows(d, jpeg, size, JCS_GRAYSCALE, 1, gray, stride, width, height, 1);
+}
+
+int cjd_read_size(cjd_decoder *d, const uint8_t *jpeg, size_t size, int *width, int *height) {
+    if (!d || !width || !height) return -1;
+    struct jpeg_decompress_struct *cinfo = &d->cinfo;
+    if (setjmp(d->error.jump)) {
+        jpeg_abort_decompress(cinfo);
+        return -1;
+    }
+    d->error.pub.msg_code = 0;
+    if (!jpeg || size < 4) return -1;
+    jpeg_mem_src(cinfo, jpeg, (unsigned long)size);
+    int ok = jpeg_read_header(cinfo, TRUE) == JPEG_HEADER_OK;
+    *width = ok ? (int)cinfo->image_width : 0;
+    *height = ok ? (int)cinfo->image_height : 0;
+    jpeg_abort_decompress(cinfo);
+    return ok ? 0 : -1;
+}
+
+void cjd_last_error(const cjd_decoder *d, char *message, size_t capacity) {
+    if (!message || capacity == 0) return;
+    message[0] = 0;
+    if (!d || d->error.pub.msg_code == 0) return;
+    char text[JMSG_LENGTH_MAX];
+    (*d->error.pub.format_message)((j_common_ptr)&d->cinfo, text);
+    snprintf(message, capacity, "%s", text);
 }

@@ -103,3 +103,32 @@ final class StillCodeReadingTests: XCTestCase {
         XCTAssertEqual(found.y, 0.5, accuracy: 0.05)
     }
 }
+
+/// Still pictures are read through the project's one JPEG interface, and a damaged one is refused with libjpeg's reason.
+final class GreyPictureTests: XCTestCase {
+    func testAJPEGIsReadGreyAndADamagedOneIsRefusedWithItsReason() throws {
+        let frame = try XCTUnwrap(CVPixelBuffer(width: 320, height: 240, pixelFormatType: kCVPixelFormatType_32BGRA))
+        let plane = frame.planes[0]
+        for y in 0..<240 {
+            let row = plane.baseAddress.assumingMemoryBound(to: UInt8.self) + y * plane.bytesPerRow
+            for x in 0..<320 { let value: UInt8 = x < 160 ? 30 : 220; row[4 * x] = value; row[4 * x + 1] = value; row[4 * x + 2] = value; row[4 * x + 3] = 255 }
+        }
+        let jpeg = try XCTUnwrap(JPEGEncoder().encode(frame, quality: 90, fullChroma: false, accurateDCT: true))
+        let grey = try GreyPicture.decode(jpeg)
+        XCTAssertEqual(grey.width, 320)
+        XCTAssertEqual(grey.height, 240)
+        XCTAssertEqual(grey.pixelFormatType, kCVPixelFormatType_OneComponent8)
+        let pixels = grey.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
+        let row = 120 * grey.planes[0].bytesPerRow
+        XCTAssertEqual(Double(pixels[row + 40]), 30, accuracy: 4, "the dark half")
+        XCTAssertEqual(Double(pixels[row + 280]), 220, accuracy: 4, "the light half")
+
+        for (name, damaged) in [("cut short", jpeg.prefix(jpeg.count / 2)), ("no picture after its start", Data([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3, 4]))] {
+            XCTAssertThrowsError(try GreyPicture.decode(Data(damaged)), name) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.hasPrefix("a damaged JPEG: "), "\(name): \(text)")
+                XCTAssertGreaterThan(text.count, "a damaged JPEG: ".count + 5, "libjpeg's reason is given: \(text)")
+            }
+        }
+    }
+}

@@ -36,6 +36,17 @@ int cjd_decode_planes(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, in
 /// Decodes a `width` x `height` JPEG into BGRA rows of `stride` bytes; 0, or -1.
 int cjd_decode_bgra(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, uint8_t *bgra, int stride, int width, int height);
 
+/// Reads the size of the JPEG in `jpeg` without decoding it; 0, or -1 when it is not a JPEG.
+int cjd_read_size(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, int *width, int *height);
+
+/// Decodes a `width` x `height` JPEG of any colour into 8-bit grey rows of `stride` bytes; 0, or -1,
+/// also when the data is corrupt or cut short (where libjpeg would warn and fill in grey).
+int cjd_decode_gray(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, uint8_t *gray, int stride, int width, int height);
+
+/// What libjpeg said of the last picture it could not decode, into `message` (at most `capacity`
+/// bytes with the terminating zero); empty when it said nothing.
+void cjd_last_error(const cjd_decoder *decoder, char *message, size_t capacity);
+
 /// How many times the decoder has asked the system for memory since it was made.
 uint64_t cjd_system_allocations(const cjd_decoder *decoder);
 #endif

@@ -1,10 +1,10 @@
+import CJPEGCodec
 import CPhotoCodecs
-import CTurboJPEG
 import CoreVideo
 import Foundation
 
 /// Still pictures read from files as grey pixels, for reading the codes in them: JPEG through
-/// libjpeg-turbo, PNG through libpng, and binary PGM and PPM.
+/// libjpeg-turbo's libjpeg API, PNG through libpng, and binary PGM and PPM.
 package enum GreyPicture {
     /// Why a picture could not be read.
     package struct Failure: LocalizedError, CustomStringConvertible {
@@ -35,16 +35,18 @@ package enum GreyPicture {
     }
 
     private static func jpeg(_ bytes: [UInt8]) throws(Failure) -> CVPixelBuffer {
-        guard let handle = tjInitDecompress() else { throw Failure(description: "libjpeg-turbo could not start") }
-        defer { tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        guard tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0 else {
-            throw Failure(description: "a damaged JPEG: \(String(cString: tjGetErrorStr2(handle)))")
+        guard let decoder = cjd_new() else { throw Failure(description: "libjpeg-turbo could not start") }
+        defer { cjd_free(decoder) }
+        func damaged() -> Failure {
+            var message = [CChar](repeating: 0, count: 200)
+            cjd_last_error(decoder, &message, message.count)
+            let said = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return Failure(description: said.isEmpty ? "a damaged JPEG" : "a damaged JPEG: \(said)")
         }
+        var width: Int32 = 0, height: Int32 = 0
+        guard cjd_read_size(decoder, bytes, bytes.count, &width, &height) == 0 else { throw damaged() }
         return try buffer(width: Int(width), height: Int(height)) { (pixels, stride) throws(Failure) in
-            guard tjDecompress2(handle, bytes, UInt(bytes.count), pixels, width, Int32(stride), height, Int32(TJPF_GRAY.rawValue), 0) == 0 else {
-                throw Failure(description: "a damaged JPEG: \(String(cString: tjGetErrorStr2(handle)))")
-            }
+            guard cjd_decode_gray(decoder, bytes, bytes.count, pixels, Int32(stride), width, height) == 0 else { throw damaged() }
         }
     }
 
