@@ -18,10 +18,12 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     /// The most buffers the pool makes, or `nil` for no limit.
     package let maximumBufferCount: Int?
     private let alignment: Int
+    private let prepare: (@Sendable (CVPixelBuffer) -> Void)?
     private let buffers: Mutex<[CVPixelBuffer]>
 
-    /// Creates a pool of buffers of one size and format.
-    package init?(width: Int, height: Int, pixelFormatType: OSType, minimumBufferCount: Int = 0, maximumBufferCount: Int? = nil, alignment: Int = 64) {
+    /// Creates a pool of buffers of one size and format; `prepare`, if given, is called on each buffer the pool makes.
+    package init?(width: Int, height: Int, pixelFormatType: OSType, minimumBufferCount: Int = 0, maximumBufferCount: Int? = nil, alignment: Int = 64,
+                  prepare: (@Sendable (CVPixelBuffer) -> Void)? = nil) {
         guard width > 0, height > 0, PixelFormatDescription.of(pixelFormatType) != nil else { return nil }
         self.width = width
         self.height = height
@@ -29,10 +31,12 @@ public final class CVPixelBufferPool: @unchecked Sendable {
         self.minimumBufferCount = minimumBufferCount
         self.maximumBufferCount = maximumBufferCount
         self.alignment = alignment
+        self.prepare = prepare
         var initial: [CVPixelBuffer] = []
         initial.reserveCapacity(max(minimumBufferCount, maximumBufferCount ?? 0))
         for _ in 0..<minimumBufferCount {
             guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormatType, alignment: alignment) else { return nil }
+            prepare?(buffer)
             initial.append(buffer)
         }
         self.buffers = Mutex(initial)
@@ -47,6 +51,7 @@ public final class CVPixelBufferPool: @unchecked Sendable {
             let limit = [threshold, maximumBufferCount].compactMap { $0 }.min()
             if let limit, buffers.count >= limit { return nil }
             guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormatType, alignment: alignment) else { return nil }
+            prepare?(buffer)
             buffers.append(buffer)
             return buffer
         }
@@ -63,6 +68,14 @@ public final class CVPixelBufferPool: @unchecked Sendable {
 
     /// The number of buffers the pool has made.
     package var bufferCount: Int { buffers.withLock { $0.count } }
+
+    /// A pool of exactly `count` video frames, made at once and tagged with video's colour
+    /// convention for their size until whoever fills them says otherwise.
+    package static func videoFrames(width: Int, height: Int, pixelFormatType: OSType, count: Int) -> CVPixelBufferPool? {
+        let colour = VideoColorimetry.standard(width: width, height: height)
+        return CVPixelBufferPool(width: width, height: height, pixelFormatType: pixelFormatType, minimumBufferCount: count, maximumBufferCount: count,
+                                 prepare: { colour.tag($0) })
+    }
 }
 
 /// The pool attribute key for the number of buffers the pool keeps ready.

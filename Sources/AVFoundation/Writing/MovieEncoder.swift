@@ -86,8 +86,8 @@ final class MovieEncoder {
     let encoding: MovieEncoding
     private var writer: OpaquePointer?
     private let converter = PixelFormatConverter()
-    private var conversionPool: VideoFramePool?
-    private var scalePool: VideoFramePool?
+    private var conversionPool: CVPixelBufferPool?
+    private var scalePool: CVPixelBufferPool?
 
     /// Creates the file and writes its header.
     init(url: URL, encoding: MovieEncoding, metadata: [(String, String)]) throws(MovieEncoderError) {
@@ -260,16 +260,16 @@ final class MovieEncoder {
         var frame = pixelBuffer
         if frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
             if conversionPool == nil || conversionPool!.width != frame.width || conversionPool!.height != frame.height {
-                conversionPool = VideoFramePool(width: frame.width, height: frame.height, pixelFormat: target, capacity: 3)
+                conversionPool = CVPixelBufferPool.videoFrames(width: frame.width, height: frame.height, pixelFormatType: target, count: 3)
             }
-            guard let (converted, _) = conversionPool?.dequeue(), converter.convert(frame, into: converted) else {
+            guard let converted = conversionPool?.dequeue(), converter.convert(frame, into: converted) else {
                 throw .failed(code: -22, message: "frames in pixel format \(frame.pixelFormatType.fourCharacterString) cannot be encoded")
             }
             frame = converted
         }
         if frame.width != video.width || frame.height != video.height {
-            if scalePool == nil { scalePool = VideoFramePool(width: video.width, height: video.height, pixelFormat: frame.pixelFormatType, capacity: 3) }
-            guard let (scaled, _) = scalePool?.dequeue() else { throw .failed(code: -12, message: "no buffer to scale a frame into") }
+            if scalePool == nil { scalePool = CVPixelBufferPool.videoFrames(width: video.width, height: video.height, pixelFormatType: frame.pixelFormatType, count: 3) }
+            guard let scaled = scalePool?.dequeue() else { throw .failed(code: -12, message: "no buffer to scale a frame into") }
             let s = frame.planes, d = scaled.planes
             ScalePlane(s[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(s[0].bytesPerRow), Int32(frame.width), Int32(frame.height),
                        d[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(d[0].bytesPerRow), Int32(video.width), Int32(video.height), kFilterBilinear)

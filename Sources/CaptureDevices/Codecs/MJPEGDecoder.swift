@@ -16,7 +16,7 @@ package final class MJPEGDecoder: @unchecked Sendable {
     private let decoder: OpaquePointer?
     private var halfChroma: UnsafeMutablePointer<UInt8>?
     private var halfChromaCapacity = 0
-    private var scratch: VideoFramePool?
+    private var scratch: CVPixelBufferPool?
     private let converter = PixelFormatConverter()
 
     package init() { decoder = cjd_new() }
@@ -59,9 +59,9 @@ package final class MJPEGDecoder: @unchecked Sendable {
     /// The decoder's full-range 4:2:0 scratch frame, of `frame`'s size.
     private func scratchFrame(like frame: CVPixelBuffer) -> CVPixelBuffer? {
         if scratch == nil || scratch?.width != frame.width || scratch?.height != frame.height {
-            scratch = VideoFramePool(width: frame.width, height: frame.height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, capacity: 1)
+            scratch = CVPixelBufferPool.videoFrames(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, count: 1)
         }
-        return scratch?.dequeue()?.0
+        return scratch?.dequeue()
     }
 
     /// Decodes to planes in the JPEG's own subsampling, then into `target` (full-range 4:2:0, two planes).

@@ -11,8 +11,8 @@ import Foundation
 package final class DigitalZoom: @unchecked Sendable {
     private let converter = PixelFormatConverter()
     private let finisher = PixelFormatConverter()
-    private var full: VideoFramePool?
-    private var scaled: VideoFramePool?
+    private var full: CVPixelBufferPool?
+    private var scaled: CVPixelBufferPool?
 
     /// The most a camera zooms digitally, as Apple's cameras do past their lenses.
     package static let maxFactor: Double = 16
@@ -43,11 +43,11 @@ package final class DigitalZoom: @unchecked Sendable {
         return output === target || finisher.convert(output, into: target)
     }
 
-    private func scratch(_ pool: inout VideoFramePool?, like frame: CVPixelBuffer, format: OSType) -> CVPixelBuffer? {
-        if pool == nil || pool?.pixelFormat != format || pool?.width != frame.width || pool?.height != frame.height {
-            pool = VideoFramePool(width: frame.width, height: frame.height, pixelFormat: format, capacity: 1)
+    private func scratch(_ pool: inout CVPixelBufferPool?, like frame: CVPixelBuffer, format: OSType) -> CVPixelBuffer? {
+        if pool == nil || pool?.pixelFormatType != format || pool?.width != frame.width || pool?.height != frame.height {
+            pool = CVPixelBufferPool.videoFrames(width: frame.width, height: frame.height, pixelFormatType: format, count: 1)
         }
-        return pool?.dequeue()?.0
+        return pool?.dequeue()
     }
 
     /// Scales the centre 1/zoom of `source` into all of `target`; both in the same format, BGRA or two-plane 4:2:0.

@@ -53,7 +53,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         var generation = -1
         var pool: VideoFramePool?
         var renderer: SceneRenderer?
-        var renderPool: VideoFramePool?
+        var renderPool: CVPixelBufferPool?
         let converter = PixelFormatConverter()
         var configuration: VideoStreamConfiguration?
         var deadline = StreamClock.now
@@ -72,7 +72,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                     pool = VideoFramePool(width: config.width, height: config.height, pixelFormat: config.pixelFormat, capacity: config.bufferCount)
                     renderer = SceneRenderer(width: config.width, height: config.height, pixelFormat: renderFormat)
                     renderPool = renderFormat == config.pixelFormat ? nil
-                        : VideoFramePool(width: config.width, height: config.height, pixelFormat: renderFormat, capacity: 1)
+                        : CVPixelBufferPool.videoFrames(width: config.width, height: config.height, pixelFormatType: renderFormat, count: 1)
                     configuration = config
                 }
             }
@@ -108,7 +108,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
             parameters.codes = content.codes
             parameters.pictures = content.pictures
             let renderStart = StreamClock.now
-            if let renderPool, let (scratch, _) = renderPool.dequeue() {
+            if let renderPool, let scratch = renderPool.dequeue() {
                 renderer.render(into: scratch, parameters)
                 converter.convert(scratch, into: pixelBuffer)
             } else {
