@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A pool that recycles pixel buffers of one size and format.
 ///
@@ -19,7 +18,7 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     package let maximumBufferCount: Int?
     private let alignment: Int
     private let prepare: (@Sendable (CVPixelBuffer) -> Void)?
-    private let buffers: Mutex<[CVPixelBuffer]>
+    private let buffers: LockedValue<[CVPixelBuffer]>
 
     /// Creates a pool of buffers of one size and format; `prepare`, if given, is called on each buffer the pool makes.
     package init?(width: Int, height: Int, pixelFormatType: OSType, minimumBufferCount: Int = 0, maximumBufferCount: Int? = nil, alignment: Int = 64,
@@ -39,7 +38,7 @@ public final class CVPixelBufferPool: @unchecked Sendable {
             prepare?(buffer)
             initial.append(buffer)
         }
-        self.buffers = Mutex(initial)
+        self.buffers = LockedValue(initial)
     }
 
     /// Returns a free buffer, making one if the limit allows, or `nil` when every buffer is in use.

@@ -91,10 +91,9 @@ func say(_ line: String) {
 
 /// The error a command's task ended with, read once it has ended.
 private final class LockedOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
+    private let stored = LockedValue<(any Error)?>(nil)
     var error: (any Error)? {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

@@ -98,11 +98,10 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
             return text
         }
     }
-    private var counts = Snapshot()
-    private let lock = NSLock()
+    private let counts = LockedValue(Snapshot())
     private let work: Double
     private let keepsLastFrame: Bool
-    private var last: CVPixelBuffer?
+    private let last = LockedValue<CVPixelBuffer?>(nil)
 
     init(workMilliseconds: Double, keepsLastFrame: Bool) {
         work = workMilliseconds
@@ -110,36 +109,33 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
     }
 
     /// A copy of the last frame, in BGRA, if asked to keep it.
-    var lastFrame: CVPixelBuffer? { lock.lock(); defer { lock.unlock() }; return last }
+    var lastFrame: CVPixelBuffer? { last.withLock { $0 } }
 
-    func snapshot() -> Snapshot { lock.lock(); defer { lock.unlock() }; return counts }
+    func snapshot() -> Snapshot { counts.withLock { $0 } }
 
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        lock.lock()
-        if output is AVCaptureVideoDataOutput { counts.frames += 1 } else { counts.audioBuffers += 1 }
-        lock.unlock()
+        counts.withLock { counts in
+            if output is AVCaptureVideoDataOutput { counts.frames += 1 } else { counts.audioBuffers += 1 }
+        }
         if keepsLastFrame, output is AVCaptureVideoDataOutput, let image = sampleBuffer.imageBuffer, let copy = FrameFile.copyAsBGRA(image) {
-            lock.lock()
-            last = copy
-            lock.unlock()
+            last.withLock { $0 = copy }
         }
         if work > 0, output is AVCaptureVideoDataOutput { usleep(UInt32(work * 1000)) }
     }
 
     func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let reason = CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil) as? String
-        lock.lock()
-        if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers { counts.outOfBuffers += sampleBuffer.numSamples } else { counts.late += sampleBuffer.numSamples }
-        lock.unlock()
+        counts.withLock { counts in
+            if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers { counts.outOfBuffers += sampleBuffer.numSamples } else { counts.late += sampleBuffer.numSamples }
+        }
     }
 }
 
 /// A message set from any thread.
 final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: String?
-    var message: String? { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ message: String) { lock.lock(); value = message; lock.unlock() }
+    private let value = LockedValue<String?>(nil)
+    var message: String? { value.withLock { $0 } }
+    func set(_ message: String) { value.withLock { $0 = message } }
 }
 
 /// Parsing `WIDTHxHEIGHT@FPS` and pixel format names.

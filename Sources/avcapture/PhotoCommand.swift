@@ -124,23 +124,21 @@ struct Photo: ParsableCommand {
 /// Waits for one photo.
 final class PhotoResult: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var delivered: (AVCapturePhoto, Error?)?
-    private var movieError: Error?
+    private let outcome = LockedValue<(delivered: (AVCapturePhoto, Error?)?, movieError: Error?)>((nil, nil))
 
-    var photo: AVCapturePhoto? { lock.withLock { delivered?.0 } }
+    var photo: AVCapturePhoto? { outcome.withLock { $0.delivered?.0 } }
     /// The still's error, else the Live Photo movie's.
-    var error: Error? { lock.withLock { delivered?.1 ?? movieError } }
+    var error: Error? { outcome.withLock { $0.delivered?.1 ?? $0.movieError } }
 
     func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
-        lock.withLock { delivered = (photo, error) }
+        outcome.withLock { $0.delivered = (photo, error) }
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
                      photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
-        lock.withLock { movieError = error }
+        outcome.withLock { $0.movieError = error }
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {

@@ -139,19 +139,18 @@ struct Record: ParsableCommand {
 
 /// Follows a recording's delegate callbacks.
 final class RecordingProgress: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var started = false, finished = false, failure: Error?
+    private let state = LockedValue<(started: Bool, finished: Bool, failure: Error?)>((false, false, nil))
 
-    var hasStarted: Bool { lock.lock(); defer { lock.unlock() }; return started }
-    var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return finished }
-    var error: Error? { lock.lock(); defer { lock.unlock() }; return failure }
+    var hasStarted: Bool { state.withLock { $0.started } }
+    var isFinished: Bool { state.withLock { $0.finished } }
+    var error: Error? { state.withLock { $0.failure } }
     var summary: String { "recording" }
 
     func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
-        lock.lock(); started = true; lock.unlock()
+        state.withLock { $0.started = true }
     }
 
     func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
-        lock.lock(); finished = true; failure = error; lock.unlock()
+        state.withLock { $0.finished = true; $0.failure = error }
     }
 }

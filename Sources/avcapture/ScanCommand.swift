@@ -1,7 +1,6 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
-import Synchronization
 
 /// `avcapture scan`: reads barcodes and QR codes from a camera as `zbarcam` does, or from
 /// pictures as `zbarimg` does.
@@ -89,7 +88,7 @@ struct Scan: ParsableCommand {
         let window = max(1, ProcessInfo.processInfo.activeProcessorCount) * 2
         for start in stride(from: 0, to: files.count, by: window) {
             let names = Array(files[start..<min(start + window, files.count)])
-            let results = Mutex<[Int: Result<[AVMetadataMachineReadableCodeObject], any Error>]>([:])
+            let results = LockedValue<[Int: Result<[AVMetadataMachineReadableCodeObject], any Error>]>([:])
             DispatchQueue.concurrentPerform(iterations: names.count) { [maxCodes] index in
                 let result = Result<[AVMetadataMachineReadableCodeObject], any Error> {
                     let data = try InputFile.read(names[index])

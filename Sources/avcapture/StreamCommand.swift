@@ -82,27 +82,26 @@ struct Stream: ParsableCommand {
 
 /// Follows a live stream's delegate callbacks.
 final class StreamProgress: AVCaptureLiveStreamOutputDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var finished = false, failure: Error?, current = "connecting"
+    private let progress = LockedValue<(finished: Bool, failure: Error?, current: String)>((false, nil, "connecting"))
 
-    var isFinished: Bool { lock.withLock { finished } }
-    var error: Error? { lock.withLock { failure } }
-    var state: String { lock.withLock { current } }
+    var isFinished: Bool { progress.withLock { $0.finished } }
+    var error: Error? { progress.withLock { $0.failure } }
+    var state: String { progress.withLock { $0.current } }
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {
-        lock.withLock { current = "streaming" }
+        progress.withLock { $0.current = "streaming" }
     }
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
-        lock.withLock { current = "reconnecting" }
+        progress.withLock { $0.current = "reconnecting" }
         FileHandle.standardError.write(Data("avcapture stream: \(error.localizedDescription); trying again.\n".utf8))
     }
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) {
-        lock.withLock { current = "streaming" }
+        progress.withLock { $0.current = "streaming" }
     }
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
-        lock.withLock { finished = true; failure = error }
+        progress.withLock { $0.finished = true; $0.failure = error }
     }
 }

@@ -1,7 +1,6 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// What an asset holds, learnt once from its file.
 struct AssetContents: @unchecked Sendable {
@@ -22,9 +21,9 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
     /// The file the asset reads, if it reads one.
     let sourceURL: URL?
     private enum State { case unloaded, loaded(AssetContents), failed(Error) }
-    private let state = Mutex<State>(.unloaded)
+    private let state = LockedValue<State>(.unloaded)
     /// Serializes the one opening of the file (a test holds it to keep an asset loading).
-    let opening = Mutex<Void>(())
+    let opening = LockedValue<Void>(())
 
     init(sourceURL: URL?) {
         self.sourceURL = sourceURL

@@ -3,43 +3,46 @@ import Foundation
 
 /// Every device the process knows, one object per device.
 enum DeviceDirectory {
-    nonisolated(unsafe) private static var cache: [String: DeviceCore] = [:]
-    private static let lock = NSLock()
+    private struct State {
+        var cache: [String: DeviceCore] = [:]
+        var listening = false
+        /// Devices whose arrival is known: those present at the first look, and those announced since.
+        var announced: Set<String> = []
 
-    nonisolated(unsafe) private static var listening = false
-    /// Devices whose arrival is known: those present at the first look, and those announced since.
-    nonisolated(unsafe) private static var announced: Set<String> = []
+        /// The devices, one object per device, made the first time each is seen.
+        mutating func devices() -> [AVCaptureDevice] {
+            DeviceRegistry.backends.map { backend in
+                if let core = cache[backend.descriptor.uniqueID] { return core.device }
+                let core = DeviceCore(backend: backend)
+                cache[backend.descriptor.uniqueID] = core
+                return core.device
+            }
+        }
+    }
+    private static let state = LockedValue(State())
 
     /// The devices, hardware first, in the order defaults prefer them.
     static var all: [AVCaptureDevice] {
-        lock.lock()
-        defer { lock.unlock() }
-        if !listening {
-            listening = true
-            announced = Set(devicesLocked().map(\.uniqueID))
-            DeviceRegistry.addHotplugListener { announceNewDevices() }
+        state.withLock { state in
+            if !state.listening {
+                state.listening = true
+                state.announced = Set(state.devices().map(\.uniqueID))
+                DeviceRegistry.addHotplugListener { announceNewDevices() }
+            }
+            return state.devices()
         }
-        return devicesLocked()
     }
 
     /// Posts AVCaptureDeviceWasConnected for devices that arrived since the first look, once each;
     /// a device that leaves and returns is announced by its own reconnection.
     private static func announceNewDevices() {
-        lock.lock()
-        let arrived = devicesLocked().filter { $0.isConnected && !announced.contains($0.uniqueID) }
-        announced.formUnion(arrived.map(\.uniqueID))
-        lock.unlock()
+        let arrived = state.withLock { state in
+            let arrived = state.devices().filter { $0.isConnected && !state.announced.contains($0.uniqueID) }
+            state.announced.formUnion(arrived.map(\.uniqueID))
+            return arrived
+        }
         for device in arrived { MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: device) }
         if arrived.contains(where: { $0.mediaType == .video }) { AVCaptureDevice.camerasDidChange() }
-    }
-
-    private static func devicesLocked() -> [AVCaptureDevice] {
-        DeviceRegistry.backends.map { backend in
-            if let core = cache[backend.descriptor.uniqueID] { return core.device }
-            let core = DeviceCore(backend: backend)
-            cache[backend.descriptor.uniqueID] = core
-            return core.device
-        }
     }
 }
 

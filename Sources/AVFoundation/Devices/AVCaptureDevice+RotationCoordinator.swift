@@ -11,21 +11,22 @@ extension AVCaptureDevice {
     public final class RotationCoordinator: NSObject, _KeyValueObservable, @unchecked Sendable {
         /// The registry of the coordinator's observations.
         public let _observations = KeyValueObservationRegistry()
-        private let lock = NSLock()
-        private weak var storedDevice: AVCaptureDevice?
-        private weak var storedPreviewLayer: CALayer?
+        private struct Subjects {
+            weak var device: AVCaptureDevice?
+            weak var previewLayer: CALayer?
+        }
+        private let subjects: LockedValue<Subjects>
 
         /// Creates a coordinator for a camera, and for the layer that previews it, if any.
         public init(device: AVCaptureDevice, previewLayer: CALayer?) {
-            storedDevice = device
-            storedPreviewLayer = previewLayer
+            subjects = LockedValue(Subjects(device: device, previewLayer: previewLayer))
             super.init()
         }
 
         /// The camera whose rotation the coordinator follows.
-        public var device: AVCaptureDevice? { lock.withLock { storedDevice } }
+        public var device: AVCaptureDevice? { subjects.withLock { $0.device } }
         /// The layer that previews the camera.
-        public var previewLayer: CALayer? { lock.withLock { storedPreviewLayer } }
+        public var previewLayer: CALayer? { subjects.withLock { $0.previewLayer } }
 
         /// The clockwise angle, in degrees, that a preview of the camera needs to be level with the horizon.
         public var videoRotationAngleForHorizonLevelPreview: CGFloat { device == nil ? 0 : Self.levelAngle }

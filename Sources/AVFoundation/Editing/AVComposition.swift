@@ -1,13 +1,12 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// An asset that combines media from other assets: tracks of segments placed, and perhaps
 /// scaled, on one timeline. It plays, reads and exports like any asset.
 open class AVComposition: AVAsset, @unchecked Sendable {
-    let compositionTracks = Mutex<[AVCompositionTrack]>([])
-    let size = Mutex(CGSize.zero)
+    let compositionTracks = LockedValue<[AVCompositionTrack]>([])
+    let size = LockedValue(CGSize.zero)
 
     init() { super.init(sourceURL: nil) }
 

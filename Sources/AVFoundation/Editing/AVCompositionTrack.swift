@@ -1,17 +1,16 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// A track of a composition: segments of other assets' tracks placed on one timeline.
 open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     /// The segments, in target order, covering the track's time range without gaps or overlaps.
-    let segmentList: Mutex<[AVCompositionTrackSegment]>
-    let properties: Mutex<(transform: CGAffineTransform, enabled: Bool)>
+    let segmentList: LockedValue<[AVCompositionTrackSegment]>
+    let properties: LockedValue<(transform: CGAffineTransform, enabled: Bool)>
 
     init(composition: AVComposition, mediaType: AVMediaType, trackID: CMPersistentTrackID, segments: [AVCompositionTrackSegment] = []) {
-        segmentList = Mutex(segments)
-        properties = Mutex((.identity, true))
+        segmentList = LockedValue(segments)
+        properties = LockedValue((.identity, true))
         let placeholder = CMFormatDescription(video: 0, width: 0, height: 0)
         super.init(asset: composition, facts: TrackFacts(
             streamIndex: -1, trackID: trackID, mediaType: mediaType, codecName: "", formatDescription: placeholder, naturalSize: .zero,

@@ -1,16 +1,15 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
-import Synchronization
 
 /// How an asset's pictures are put together for export: the size they are rendered at and the
 /// constant rate they are given at (the AV Foundation Programming Guide, "Export": "Set the frameDuration property of the
 /// video composition to 30 fps").
 open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    let settings: Mutex<(frameDuration: CMTime, renderSize: CGSize, renderScale: Float)>
+    let settings: LockedValue<(frameDuration: CMTime, renderSize: CGSize, renderScale: Float)>
 
     init(frameDuration: CMTime, renderSize: CGSize) {
-        settings = Mutex((frameDuration, renderSize, 1))
+        settings = LockedValue((frameDuration, renderSize, 1))
         super.init()
     }
 

@@ -53,11 +53,14 @@ package final class LivePhotoRing: @unchecked Sendable {
     static let largestSize = (width: 960, height: 720)
 
     let seconds: Double
-    private let lock = NSLock()
-    private var video: Video?
-    private var audio: Audio?
+    /// What the ring keeps, under its lock.
+    private struct Kept {
+        var video: Video?
+        var audio: Audio?
+        var isSuspended = false
+    }
+    private let kept = LockedValue(Kept())
     private let scaler = FrameScaler()
-    private var isSuspended = false
 
     package init(seconds: Double) { self.seconds = seconds }
 
@@ -69,38 +72,38 @@ package final class LivePhotoRing: @unchecked Sendable {
 
     /// The size frames are kept at now, or nil before the first frame.
     package var frameSize: (width: Int, height: Int)? {
-        lock.withLock { video.map { ($0.slots[0].buffer.width, $0.slots[0].buffer.height) } }
+        kept.withLock { $0.video.map { ($0.slots[0].buffer.width, $0.slots[0].buffer.height) } }
     }
 
     /// Stops or restarts keeping frames and samples (Live Photo capture suspended).
-    func setSuspended(_ suspended: Bool) { lock.withLock { isSuspended = suspended } }
+    func setSuspended(_ suspended: Bool) { kept.withLock { $0.isSuspended = suspended } }
 
     /// Keeps a camera frame, scaled, in the next free slot.
     package func receiveVideo(_ sampleBuffer: CMSampleBuffer, frameRate: Double) {
         guard let frame = sampleBuffer.imageBufferStorage else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        if isSuspended { return }
-        let size = Self.movieSize(width: frame.width, height: frame.height)
-        if video == nil || video!.slots[0].buffer.width != size.width || video!.slots[0].buffer.height != size.height {
-            // Allocated once per stream size: the steady state reuses these.
-            let count = Int((seconds * max(1, min(frameRate, Self.maxFrameRate))).rounded(.up))
-            var slots: [Slot] = []
-            for _ in 0..<count {
-                guard let buffer = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return }
-                slots.append(Slot(buffer: buffer))
+        kept.withLock { kept in
+            if kept.isSuspended { return }
+            let size = Self.movieSize(width: frame.width, height: frame.height)
+            if kept.video == nil || kept.video!.slots[0].buffer.width != size.width || kept.video!.slots[0].buffer.height != size.height {
+                // Allocated once per stream size: the steady state reuses these.
+                let count = Int((seconds * max(1, min(frameRate, Self.maxFrameRate))).rounded(.up))
+                var slots: [Slot] = []
+                for _ in 0..<count {
+                    guard let buffer = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return }
+                    slots.append(Slot(buffer: buffer))
+                }
+                kept.video = Video(slots: slots, generation: (kept.video?.generation ?? 0) + 1)
             }
-            video = Video(slots: slots, generation: (video?.generation ?? 0) + 1)
-        }
-        // Faster streams are thinned to the ring's rate (a tenth of a frame's slack for jitter).
-        let time = sampleBuffer.presentationTimeStamp
-        if video!.lastKept.isNumeric, (time - video!.lastKept).seconds < 0.9 / Self.maxFrameRate { return }
-        let index = video!.next
-        guard video!.slots[index].pins == 0 else { return }  // a clip still needs this one
-        if scaler.scale(frame, into: video!.slots[index].buffer) {
-            video!.slots[index].time = time
-            video!.lastKept = time
-            video!.next = (index + 1) % video!.slots.count
+            // Faster streams are thinned to the ring's rate (a tenth of a frame's slack for jitter).
+            let time = sampleBuffer.presentationTimeStamp
+            if kept.video!.lastKept.isNumeric, (time - kept.video!.lastKept).seconds < 0.9 / Self.maxFrameRate { return }
+            let index = kept.video!.next
+            guard kept.video!.slots[index].pins == 0 else { return }  // a clip still needs this one
+            if scaler.scale(frame, into: kept.video!.slots[index].buffer) {
+                kept.video!.slots[index].time = time
+                kept.video!.lastKept = time
+                kept.video!.next = (index + 1) % kept.video!.slots.count
+            }
         }
     }
 
@@ -109,73 +112,73 @@ package final class LivePhotoRing: @unchecked Sendable {
         guard let block = sampleBuffer.dataBuffer, let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription,
               asbd.mBitsPerChannel == 16, asbd.mChannelsPerFrame > 0, asbd.mSampleRate > 0 else { return }
         let channels = Int(asbd.mChannelsPerFrame), rate = Int(asbd.mSampleRate)
-        lock.lock()
-        defer { lock.unlock() }
-        if isSuspended { return }
-        if audio == nil || audio!.sampleRate != rate || audio!.channels != channels {
-            audio = Audio(samples: [Int16](repeating: 0, count: Int(seconds * Double(rate)) * channels), sampleRate: rate, channels: channels)
-        }
-        let frames = block.length / (2 * channels)
-        let source = block.bytes.assumingMemoryBound(to: Int16.self)
-        audio!.anchorFrame = audio!.written
-        audio!.anchorTime = sampleBuffer.presentationTimeStamp
-        let written = audio!.written
-        audio!.samples.withUnsafeMutableBufferPointer { ring in
-            // At most two copies: up to the end of the ring, then from its start.
-            let capacity = ring.count / channels
-            var copied = 0
-            while copied < min(frames, capacity) {
-                let at = Int((written + Int64(copied)) % Int64(capacity))
-                let count = min(frames - copied, capacity - at)
-                (ring.baseAddress! + at * channels).update(from: source + copied * channels, count: count * channels)
-                copied += count
+        kept.withLock { kept in
+            if kept.isSuspended { return }
+            if kept.audio == nil || kept.audio!.sampleRate != rate || kept.audio!.channels != channels {
+                kept.audio = Audio(samples: [Int16](repeating: 0, count: Int(seconds * Double(rate)) * channels), sampleRate: rate, channels: channels)
             }
+            let frames = block.length / (2 * channels)
+            let source = block.bytes.assumingMemoryBound(to: Int16.self)
+            kept.audio!.anchorFrame = kept.audio!.written
+            kept.audio!.anchorTime = sampleBuffer.presentationTimeStamp
+            let written = kept.audio!.written
+            kept.audio!.samples.withUnsafeMutableBufferPointer { ring in
+                // At most two copies: up to the end of the ring, then from its start.
+                let capacity = ring.count / channels
+                var copied = 0
+                while copied < min(frames, capacity) {
+                    let at = Int((written + Int64(copied)) % Int64(capacity))
+                    let count = min(frames - copied, capacity - at)
+                    (ring.baseAddress! + at * channels).update(from: source + copied * channels, count: count * channels)
+                    copied += count
+                }
+            }
+            kept.audio!.written += Int64(frames)
         }
-        audio!.written += Int64(frames)
     }
 
     /// The frames and samples captured from `start` to `end`, with the frames pinned.
     func clip(from start: CMTime, to end: CMTime) -> Clip {
-        lock.lock()
-        defer { lock.unlock() }
-        var frames: [(CVPixelBuffer, CMTime)] = []
-        var pinned: [Int] = []
-        if let video {
-            let order = video.slots.indices.filter { video.slots[$0].time.isNumeric && video.slots[$0].time >= start && video.slots[$0].time <= end }
-                .sorted { video.slots[$0].time < video.slots[$1].time }
-            for index in order {
-                self.video!.slots[index].pins += 1
-                pinned.append(index)
-                frames.append((video.slots[index].buffer, video.slots[index].time))
-            }
-        }
-        var samples: [Int16] = []
-        var audioStart = CMTime.invalid
-        var rate = 0, channels = 0
-        if let audio, audio.anchorTime.isNumeric {
-            rate = audio.sampleRate
-            channels = audio.channels
-            let capacity = Int64(audio.samples.count / channels)
-            let oldest = max(0, audio.written - capacity)
-            // Frame index of a capture time, from the latest buffer's anchor.
-            func frameIndex(_ time: CMTime) -> Int64 { audio.anchorFrame + Int64(((time - audio.anchorTime).seconds * Double(rate)).rounded()) }
-            let first = max(oldest, frameIndex(start)), last = min(audio.written, frameIndex(end))
-            if last > first {
-                samples.reserveCapacity(Int(last - first) * channels)
-                for frame in first..<last {
-                    let at = Int(frame % capacity) * channels
-                    samples.append(contentsOf: audio.samples[at..<(at + channels)])
+        kept.withLock { kept in
+            var frames: [(CVPixelBuffer, CMTime)] = []
+            var pinned: [Int] = []
+            if let video = kept.video {
+                let order = video.slots.indices.filter { video.slots[$0].time.isNumeric && video.slots[$0].time >= start && video.slots[$0].time <= end }
+                    .sorted { video.slots[$0].time < video.slots[$1].time }
+                for index in order {
+                    kept.video!.slots[index].pins += 1
+                    pinned.append(index)
+                    frames.append((video.slots[index].buffer, video.slots[index].time))
                 }
-                audioStart = audio.anchorTime + CMTime(value: first - audio.anchorFrame, timescale: Int32(rate))
             }
-        }
-        let indices = pinned, generation = video?.generation
-        let release: @Sendable () -> Void = { [self] in
-            lock.withLock {
-                guard video?.generation == generation else { return }
-                for index in indices { video!.slots[index].pins -= 1 }
+            var samples: [Int16] = []
+            var audioStart = CMTime.invalid
+            var rate = 0, channels = 0
+            if let audio = kept.audio, audio.anchorTime.isNumeric {
+                rate = audio.sampleRate
+                channels = audio.channels
+                let capacity = Int64(audio.samples.count / channels)
+                let oldest = max(0, audio.written - capacity)
+                // Frame index of a capture time, from the latest buffer's anchor.
+                func frameIndex(_ time: CMTime) -> Int64 { audio.anchorFrame + Int64(((time - audio.anchorTime).seconds * Double(rate)).rounded()) }
+                let first = max(oldest, frameIndex(start)), last = min(audio.written, frameIndex(end))
+                if last > first {
+                    samples.reserveCapacity(Int(last - first) * channels)
+                    for frame in first..<last {
+                        let at = Int(frame % capacity) * channels
+                        samples.append(contentsOf: audio.samples[at..<(at + channels)])
+                    }
+                    audioStart = audio.anchorTime + CMTime(value: first - audio.anchorFrame, timescale: Int32(rate))
+                }
             }
+            let indices = pinned, generation = kept.video?.generation
+            let release: @Sendable () -> Void = { [self] in
+                self.kept.withLock { kept in
+                    guard kept.video?.generation == generation else { return }
+                    for index in indices { kept.video!.slots[index].pins -= 1 }
+                }
+            }
+            return Clip(frames: frames, audio: samples, audioStart: audioStart, sampleRate: rate, channels: channels, release: release)
         }
-        return Clip(frames: frames, audio: samples, audioStart: audioStart, sampleRate: rate, channels: channels, release: release)
     }
 }
