@@ -91,7 +91,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     // MARK: Video
 
     /// Whether the connection can orient its video.
-    public var isVideoOrientationSupported: Bool { mediaType == .video && (output?.supportsVideoOrientationAndMirroring ?? false) }
+    public var isVideoOrientationSupported: Bool { mediaType == .video && output.map { $0.demand.orientation != .unsupported } ?? false }
 
     /// The orientation of the video the output receives; `videoRotationAngle` in current SDKs.
     public var videoOrientation: AVCaptureVideoOrientation {
@@ -124,7 +124,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
 
     /// Outputs that rotate pixels start delivering the new orientation with the next frame.
     private func pixelOrientationDidChange() {
-        if output?.orientsPixels == true { output?.session?.outputConfigurationDidChange() }
+        if output?.demand.orientation == .pixels { output?.session?.outputConfigurationDidChange() }
     }
 
     /// The rotation and mirroring a video data output applies to the pixels it delivers.
@@ -140,7 +140,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
         get {
             video.withLock { state in
                 state.automaticallyAdjustsMirroring
-                    ? (isVideoMirroringSupported && sourceDevice?.position == .front && (output?.mirrorsFrontCameraAutomatically ?? false))
+                    ? (isVideoMirroringSupported && sourceDevice?.position == .front && output?.demand.orientation == .described)
                     : state.mirrored
             }
         }

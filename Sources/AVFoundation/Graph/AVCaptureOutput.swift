@@ -43,24 +43,8 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
 
     // MARK: What subclasses tell the session
 
-    /// Whether the output takes media of a type.
-    func accepts(_ mediaType: AVMediaType) -> Bool { false }
-    /// How many connections of a media type the output takes.
-    func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
-    /// The pixel format the output wants video in, or `nil` for the device's own.
-    var requestedPixelFormat: OSType? { nil }
-    /// Whether the output's connections can orient and mirror video.
-    var supportsVideoOrientationAndMirroring: Bool { true }
-    /// Whether the output rotates and mirrors the pixels it delivers (rather than describing the rotation, as a movie does).
-    var orientsPixels: Bool { false }
-    /// Whether the output takes stills from the stream at the camera's full size (the photo
-    /// preset's other outputs get a preview-sized copy).
-    var takesStillsAtFullSize: Bool { false }
-    /// Whether the output queues frames for a real-time encoder, which holds them for a few
-    /// frames' time: the device keeps `MovieWriterThread.realTimeVideoQueue` more frames for it.
-    var queuesFramesForEncoder: Bool { false }
-    /// Whether a front camera's video is mirrored unless the client says otherwise.
-    var mirrorsFrontCameraAutomatically: Bool { true }
+    /// What the output asks of the devices that feed it; the session plans streams from it.
+    var demand: OutputDemand { OutputDemand() }
 
     // MARK: What the session hands subclasses (on a device's thread)
 

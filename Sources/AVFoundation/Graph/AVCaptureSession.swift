@@ -169,9 +169,10 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         guard let output = connection.output, model.outputs.contains(where: { $0 === output }),
               !model.connections.contains(where: { $0 === connection }), !connection.inputPorts.isEmpty else { return false }
         for port in connection.inputPorts {
-            guard model.inputs.contains(where: { $0 === port.input }), output.accepts(port.mediaType) else { return false }
+            let demand = output.demand
+            guard model.inputs.contains(where: { $0 === port.input }), demand.accepts(port.mediaType) else { return false }
             let used = model.connections.filter { $0.output === output && $0.mediaType == port.mediaType }.count
-            if used >= output.maximumConnections(for: port.mediaType) { return false }
+            if used >= demand.maximumConnections(for: port.mediaType) { return false }
         }
         return true
     }
@@ -193,9 +194,10 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     /// Connects a port to every output that takes its media and has room: the session is greedy.
     private func formConnections(from port: AVCaptureInput.Port, to outputs: [AVCaptureOutput], in model: inout Model) {
-        for output in outputs where output.accepts(port.mediaType) {
+        for output in outputs {
+            let demand = output.demand
             let used = model.connections.filter { $0.output === output && $0.mediaType == port.mediaType }.count
-            guard used < output.maximumConnections(for: port.mediaType) else { continue }
+            guard used < demand.maximumConnections(for: port.mediaType) else { continue }
             model.connections.append(AVCaptureConnection(inputPorts: [port], output: output))
         }
     }
@@ -391,40 +393,19 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                     device.setActiveFormat(index: index, byClient: false)
                 }
                 let format = device.activeFormat
-                var size = (Int(format.dimensions.width), Int(format.dimensions.height))
-                // The photo preset streams the camera's largest size when a photo output takes
-                // stills from it, and other outputs get a preview-sized copy (852x640, as Apple's
-                // photo preset gives them); with no photo output the stream itself is preview-sized.
-                let takesStills = connections.contains { $0.output?.takesStillsAtFullSize == true }
-                if snapshot.preset == .photo && !takesStills { size = (852, 640) }
-                let previewSize: (width: Int, height: Int)? = snapshot.preset == .photo && size != (852, 640) ? (852, 640) : nil
-                let native = format.backing.pixelFormat
-                let wanted = connections.map { $0.output?.requestedPixelFormat ?? native }
-                let primary = Self.mostCommon(wanted) ?? native
-                for (connection, pixelFormat) in zip(connections, wanted) {
-                    var index = -1
-                    // Outputs that deliver pixels rotate and mirror them, in the conversion a frame gets anyway.
-                    let orientation = connection.output?.orientsPixels == true ? connection.pixelOrientation : .identity
-                    let scaledSize = connection.output?.takesStillsAtFullSize == true ? nil : previewSize
-                    if pixelFormat != primary || !orientation.isIdentity || scaledSize != nil {
-                        if let existing = conversions.firstIndex(where: { $0.matches(pixelFormat: pixelFormat, orientation: orientation, size: scaledSize) }) {
-                            index = existing
-                        } else {
-                            conversions.append(DeviceRoute.Conversion(pixelFormat: pixelFormat, orientation: orientation, size: scaledSize))
-                            index = conversions.count - 1
-                        }
-                    }
-                    targets.append(.init(connection: connection, output: connection.output!, conversion: index))
+                let plan = StreamPlan.video(format: .init(width: Int(format.dimensions.width), height: Int(format.dimensions.height)),
+                                            nativePixelFormat: format.backing.pixelFormat, photoPreset: snapshot.preset == .photo,
+                                            connections: connections.map { .init(demand: $0.output!.demand, orientation: $0.pixelOrientation) })
+                conversions = plan.conversions.map { planned in
+                    let conversion = DeviceRoute.Conversion(pixelFormat: planned.pixelFormat, orientation: planned.orientation,
+                                                            size: planned.size.map { ($0.width, $0.height) })
+                    conversion.capacity = planned.capacity
+                    return conversion
                 }
-                // An encoder's queue holds frames on top of what the other outputs hold.
-                let encoderQueue = MovieWriterThread.realTimeVideoQueue - 4
-                for target in targets where target.conversion >= 0 && target.output.queuesFramesForEncoder {
-                    conversions[target.conversion].capacity = DeviceRoute.Conversion.bufferCount + encoderQueue
-                }
-                let encodes = targets.contains { $0.conversion < 0 && $0.output.queuesFramesForEncoder }
+                targets = zip(connections, plan.conversionIndices).map { .init(connection: $0, output: $0.output!, conversion: $1) }
                 let duration = device.activeVideoMinFrameDuration.convertScale(1_000_000_000, method: .default).value
-                configuration = VideoStreamConfiguration(width: size.0, height: size.1, pixelFormat: primary, frameDurationNanoseconds: duration,
-                                                         bufferCount: 8 + (encodes ? encoderQueue : 0), isPaced: !deliversFramesUnpaced)
+                configuration = VideoStreamConfiguration(width: plan.size.width, height: plan.size.height, pixelFormat: plan.pixelFormat,
+                                                         frameDurationNanoseconds: duration, bufferCount: plan.bufferCount, isPaced: !deliversFramesUnpaced)
                 configuration?.sourceCode = format.backing.sourceCode
                 let exact = device.activeVideoMinFrameDuration
                 if exact.isNumeric { configuration?.frameDurationFraction = (exact.value, exact.timescale) }
@@ -456,16 +437,6 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         }
         routes = live
         return errors
-    }
-
-    private static func mostCommon(_ formats: [OSType]) -> OSType? {
-        var best: OSType?
-        var bestCount = 0
-        for format in formats {
-            let count = formats.filter { $0 == format }.count
-            if count > bestCount { best = format; bestCount = count }
-        }
-        return best
     }
 
     /// The AVFoundation error for a backend's failure.

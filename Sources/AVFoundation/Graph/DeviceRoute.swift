@@ -29,19 +29,13 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
         private let scaler = FrameScaler()
         private var cachedSource: CMSampleBuffer?
         private var cachedResult: CMSampleBuffer?
-        static let bufferCount = 6
-        /// Frames the conversion keeps: more where an output queues them for an encoder.
-        var capacity = Conversion.bufferCount
+        /// Frames the conversion keeps: more where an output queues them for an encoder (the stream's plan says how many).
+        var capacity = StreamPlan.baseConversionCapacity
 
         init(pixelFormat: OSType, orientation: PixelOrientation = .identity, size: (width: Int, height: Int)? = nil) {
             self.pixelFormat = pixelFormat
             self.orientation = orientation
             self.size = size
-        }
-
-        /// Whether this conversion does what one with these parameters would.
-        func matches(pixelFormat: OSType, orientation: PixelOrientation, size: (width: Int, height: Int)?) -> Bool {
-            self.pixelFormat == pixelFormat && self.orientation == orientation && self.size?.width == size?.width && self.size?.height == size?.height
         }
 
         /// The frame converted, once per frame, or `nil` when the conversion's buffers are all held.

@@ -56,8 +56,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
         streams.makeStream(bufferingNewest: limit)
     }
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .audio }
-    override var supportsVideoOrientationAndMirroring: Bool { false }
+    override var demand: OutputDemand { OutputDemand(audio: 1, orientation: .unsupported) }
 
     override func didDetach() { delivery.flush() }
 

@@ -141,7 +141,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
+    override var demand: OutputDemand { OutputDemand(video: 1, audio: 1) }
 
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         if isAttached { current.receive(sampleBuffer, from: connection) }

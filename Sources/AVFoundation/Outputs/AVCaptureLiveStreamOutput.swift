@@ -114,9 +114,7 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
-
-    override func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
+    override var demand: OutputDemand { OutputDemand(video: 1, audio: 1) }
 
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         if isAttached { current.receive(sampleBuffer, from: connection) }

@@ -136,9 +136,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .metadataObject }
-    override var supportsVideoOrientationAndMirroring: Bool { false }
-    override var mirrorsFrontCameraAutomatically: Bool { false }
+    override var demand: OutputDemand { OutputDemand(metadataObjects: 1, orientation: .unsupported) }
 
     /// Leaves the frame for the detector, if anything is to be detected and someone listens.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {

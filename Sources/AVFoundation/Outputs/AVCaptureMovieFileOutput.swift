@@ -70,9 +70,12 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         settings.withLock { ($0.videoCodec, $0.compression) = (codec, compression) }
     }
 
-    override func maximumConnections(for mediaType: AVMediaType) -> Int { 1 }
-
-    override var queuesFramesForEncoder: Bool { true }
+    /// A recording's encoder queues frames for a few frames' time, on top of what other outputs hold.
+    override var demand: OutputDemand {
+        var demand = super.demand
+        demand.heldFrames = MovieWriterThread.realTimeVideoQueue - 4
+        return demand
+    }
 
     override func recordingPlan(for url: URL) -> RecordingPlan {
         let current = settings.withLock { $0 }

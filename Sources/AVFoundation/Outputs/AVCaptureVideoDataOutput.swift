@@ -171,12 +171,11 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
-    override var requestedPixelFormat: OSType? { settings.withLock { $0.pixelFormat } }
     // Frames are rotated and mirrored in their pixels, as current Apple platforms do; a front
     // camera's frames are mirrored only when the client asks.
-    override var orientsPixels: Bool { true }
-    override var mirrorsFrontCameraAutomatically: Bool { false }
+    override var demand: OutputDemand {
+        OutputDemand(video: 1, pixelFormat: settings.withLock { $0.pixelFormat }, orientation: .pixels)
+    }
 
     override func didDetach() { delivery.flush() }
 

@@ -13,7 +13,7 @@ final class PreviewLayerOutput: AVCaptureOutput, @unchecked Sendable {
         set { owner.withLock { $0.layer = newValue } }
     }
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
+    override var demand: OutputDemand { OutputDemand(video: 1) }
 
     /// Hands each frame to the layer, which keeps only the newest (on the camera's thread: it only stores).
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {

@@ -374,8 +374,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video || mediaType == .audio }
-    override var takesStillsAtFullSize: Bool { true }
+    override var demand: OutputDemand { OutputDemand(video: 1, audio: 1, fullSizeStills: true) }
 
     /// Keeps the newest frame (one of the camera's buffers, by reference) and hands it to captures
     /// waiting for one; with Live Photos on, keeps a scaled copy of each frame and the audio too.

@@ -115,8 +115,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Session hooks
 
-    override func accepts(_ mediaType: AVMediaType) -> Bool { mediaType == .video }
-    override var takesStillsAtFullSize: Bool { true }
+    override var demand: OutputDemand { OutputDemand(video: 1, fullSizeStills: true) }
 
     /// Keeps the newest frame and hands it to stills waiting for one.
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
