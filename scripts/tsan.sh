@@ -5,7 +5,7 @@
 # usage: scripts/tsan.sh [extra swift test arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-suites="AVPlayerTests|AVPlayerLayerTests|VideoDataOutputTests|AudioDataOutputTests|SessionGraphTests|SessionNotificationTests|ConfigurationAtomicityTests|DeviceControlTests|VirtualSceneTests"
+suites="AVPlayerTests|AVPlayerLayerTests|VideoDataOutputTests|AudioDataOutputTests|SessionGraphTests|SessionNotificationTests|ConfigurationAtomicityTests|DeviceControlTests|VirtualSceneTests|VirtualClockTests"
 # Tests that assert frame rates are left out: the sanitizer slows the frame path several times
 # over, and the code they cover runs in the suites' other tests.
 rates="testDeliveredRateIsWithinFivePercent|testSixtyFramesPerSecond|testMinFrameDurationCapsTheRate|testDeviceFrameDurationSetsTheRate"

@@ -1,5 +1,7 @@
 import XCTest
 @testable import AVFoundation
+import CaptureDevices
+import TestSupport
 
 /// A test case that starts each test from a clean virtual world and stops what it started.
 class CaptureTestCase: XCTestCase {
@@ -78,6 +80,18 @@ class CaptureTestCase: XCTestCase {
         output.setSampleBufferDelegate(collector, queue: collector.queue)
         session.addOutput(output)
         return (session, output)
+    }
+
+    /// Moves a manual clock on by `frames` frames of `duration`, one at a time, waiting for each
+    /// frame to reach `collector`; then lets the main queue deliver what the frames posted.
+    func step(_ clock: VirtualClock, frames: Int, of duration: CMTime = CMTime(value: 1, timescale: 30), collector: FrameCollector,
+              file: StaticString = #filePath, line: UInt = #line) {
+        for _ in 0..<frames {
+            let before = collector.frames.count
+            clock.advance(by: duration)
+            XCTAssertTrue(waitUntil { collector.frames.count > before }, "a frame for each frame's time", file: file, line: line)
+        }
+        drainMainQueue()
     }
 
     /// Spins the main run loop for `seconds`.

@@ -289,38 +289,6 @@ final class DeviceControlTests: CaptureTestCase {
         session.stopRunning()
     }
 
-    func testZoomRampsInPowersOfTwoPerSecond() throws {
-        // WWDC 2013 session 610: "Rate is specified in powers of two per second"; "AVFoundation will consistently increment zoom factor on each frame".
-        let (session, _) = try runningSession()
-        let factors = Recorder<CGFloat>()
-        let observation = backCamera.observe(\.videoZoomFactor, options: [.new]) { _, change in factors.append(change.newValue!) }
-        try backCamera.lockForConfiguration()
-        backCamera.ramp(toVideoZoomFactor: 4, withRate: 2)
-        backCamera.unlockForConfiguration()
-        XCTAssertTrue(backCamera.isRampingVideoZoom)
-        let start = Date()
-        XCTAssertTrue(waitUntil { !self.backCamera.isRampingVideoZoom })
-        XCTAssertEqual(Date().timeIntervalSince(start), 1.0, accuracy: 0.2, "two doublings at two per second take a second")
-        XCTAssertEqual(backCamera.videoZoomFactor, 4)
-        let values = factors.values
-        XCTAssertGreaterThan(values.count, 20, "the factor changes on every frame")
-        XCTAssertEqual(values, values.sorted())
-        try backCamera.lockForConfiguration()
-        backCamera.ramp(toVideoZoomFactor: 1, withRate: 1)
-        backCamera.unlockForConfiguration()
-        spin(0.5)
-        try backCamera.lockForConfiguration()
-        backCamera.cancelVideoZoomRamp()
-        backCamera.unlockForConfiguration()
-        let stopped = backCamera.videoZoomFactor
-        XCTAssertEqual(Double(stopped), 4 / pow(2, 0.5), accuracy: 0.4, "half a second at one halving per second")
-        XCTAssertFalse(backCamera.isRampingVideoZoom)
-        spin(0.2)
-        XCTAssertEqual(backCamera.videoZoomFactor, stopped, "a cancelled ramp stays where it stopped")
-        observation.invalidate()
-        session.stopRunning()
-    }
-
     func testObservationOptionsAndInvalidation() throws {
         let initial = Recorder<AVCaptureDevice.FocusMode?>(), old = Recorder<AVCaptureDevice.FocusMode?>()
         let observation = backCamera.observe(\.focusMode, options: [.initial, .new, .old]) { _, change in

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AVFoundation
+import CaptureDevices
 import TestSupport
 
 /// What current SDKs' capture code asks a device, beyond its controls.
@@ -22,6 +23,9 @@ final class DeviceFactsTests: CaptureTestCase {
     }
 
     func testSubjectAreaChangesArePostedWhenThePictureChangesSubstantially() throws {
+        // On a manual clock: each stretch below is a number of frames, whatever the machine's speed.
+        let clock = VirtualClock.manual()
+        backCamera.virtualScene!.clock = clock
         let collector = FrameCollector()
         let (session, _) = try makeVideoSession(collector: collector)
         session.startRunning()
@@ -30,30 +34,30 @@ final class DeviceFactsTests: CaptureTestCase {
         // Off: a new scene posts nothing.
         let whileOff = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) {
             camera.virtualScene!.showImage(picture(blue: 230, red: 20))
-            spin(0.6)
+            step(clock, frames: 18, collector: collector)
         }
         XCTAssertEqual(whileOff, 0)
         try camera.lockForConfiguration()
         camera.isSubjectAreaChangeMonitoringEnabled = true
         camera.unlockForConfiguration()
         // A still picture is no change.
-        let still = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) { spin(1.0) }
+        let still = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) { step(clock, frames: 30, collector: collector) }
         XCTAssertEqual(still, 0, "a still picture does not change")
         // The generated scene's moving square and line are small motion.
         camera.virtualScene!.showGeneratedScene()
-        spin(0.4)
-        let moving = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) { spin(1.5) }
+        step(clock, frames: 12, collector: collector)
+        let moving = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) { step(clock, frames: 45, collector: collector) }
         XCTAssertEqual(moving, 0, "small motion in the scene is not a new subject")
         // A new picture is.
         let changed = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) {
             camera.virtualScene!.showImage(picture(blue: 20, red: 230))
-            _ = waitUntil(timeout: 2) { false }
+            step(clock, frames: 60, collector: collector)
         }
         XCTAssertEqual(changed, 1, "one change, posted once")
         // So is the light going out.
         let dark = count(.AVCaptureDeviceSubjectAreaDidChange, from: camera) {
             camera.virtualScene!.goDark()
-            spin(1.5)
+            step(clock, frames: 45, collector: collector)
         }
         XCTAssertGreaterThanOrEqual(dark, 1)
         camera.virtualScene!.lightsOn()

@@ -13,3 +13,13 @@ public func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Boo
     }
     return condition()
 }
+
+/// Waits until the main queue has run everything queued on it before this call, such as
+/// notifications posted to the main thread from other threads; returns whether it did in time.
+@discardableResult
+public func drainMainQueue(timeout: TimeInterval = 5) -> Bool {
+    final class Flag: @unchecked Sendable { var isSet = false }
+    let flag = Flag()
+    DispatchQueue.main.async { flag.isSet = true }
+    return waitUntil(timeout: timeout) { flag.isSet }
+}

@@ -56,7 +56,8 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
         var renderPool: CVPixelBufferPool?
         let converter = PixelFormatConverter()
         var configuration: VideoStreamConfiguration?
-        var deadline = StreamClock.now
+        let (clock, start) = streamOrigin
+        var deadline = start
         var lastTick = deadline
         var frameNumber: Int64 = 0
         let epoch = deadline
@@ -79,16 +80,16 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
             let frameDuration = max(1, config.frameDurationNanoseconds)
             if config.isPaced {
                 deadline += frameDuration
-                let now = StreamClock.now
+                let now = clock.nanoseconds
                 // A sensor keeps its pace while the thread that renders is held up, as a driver's
                 // queue of buffers holds frames: frames a short stall delayed are rendered at once
                 // with their own times; after a long one (more than a fifth of a second, or the
                 // frames the pool holds) the camera skips ahead rather than burst.
                 let catchUp = Int64(max(2, min(config.bufferCount / 2, Int(200_000_000 / frameDuration))))
                 if now > deadline + catchUp * frameDuration { deadline = now }
-                StreamClock.sleep(untilNanoseconds: deadline)
+                guard clock.sleep(untilNanoseconds: deadline, while: { currentGeneration(token: token) != nil }) else { continue }
             } else {
-                deadline = StreamClock.now
+                deadline = clock.nanoseconds
             }
             let captureTime = CMClock.hostTime(nanoseconds: deadline)
             let duration = CMTime(value: frameDuration, timescale: 1_000_000_000)

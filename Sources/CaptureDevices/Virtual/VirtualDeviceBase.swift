@@ -9,6 +9,10 @@ package class VirtualDeviceBase: HardwareDeviceBase, VirtualSceneDevice, @unchec
     public let scene: VirtualScene
     /// The configuration the producer renders with; it changes with the stream's generation.
     let configuration = LockedValue<VideoStreamConfiguration?>(nil)
+    /// The clock a new producer paces itself by, and the clock's time when its stream started:
+    /// taken when the stream starts, not when its thread first runs, so that time a manual clock
+    /// is moved on by after `start` always counts.
+    private let origin = LockedValue<(clock: VirtualClock, nanoseconds: Int64)>((.host, 0))
 
     init(descriptor: CaptureDeviceDescriptor, imaging: ImagingModel) {
         self.imaging = imaging
@@ -23,6 +27,7 @@ package class VirtualDeviceBase: HardwareDeviceBase, VirtualSceneDevice, @unchec
         setConnected(true)
         setAuthorized(true)
         scene.content.withLock { $0 = VirtualScene.Content() }
+        scene.clock = .host
         let initial = initialImaging
         imaging.update { $0 = initial }
     }
@@ -44,9 +49,16 @@ package class VirtualDeviceBase: HardwareDeviceBase, VirtualSceneDevice, @unchec
         self.configuration.withLock { $0 = configuration }
         let (generation, token) = beginStream(sink: sink)
         imaging.update { $0.isStreaming = true }
-        if let token { spawnProducer(token: token, name: name) { [self] token in produce(thread: token) } }
+        if let token {
+            let clock = scene.clock
+            origin.withLock { $0 = (clock, clock.nanoseconds) }
+            spawnProducer(token: token, name: name) { [self] token in produce(thread: token) }
+        }
         return generation
     }
+
+    /// The clock the producer paces itself by and its time when the stream started.
+    var streamOrigin: (clock: VirtualClock, nanoseconds: Int64) { origin.withLock { $0 } }
 
     override func didStop() {
         imaging.update { $0.isStreaming = false }

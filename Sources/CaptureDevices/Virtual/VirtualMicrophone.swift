@@ -45,14 +45,14 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
         let rate = Int64(description.mSampleRate)
         let framesPerBuffer = AudioPreferences.framesPerBuffer(rate: description.mSampleRate, standard: Self.framesPerBuffer)
         let pool = AudioBufferPool(description: description, framesPerBuffer: framesPerBuffer)
-        let start = StreamClock.now
+        let (clock, start) = streamOrigin
         let startTicks = start * rate / 1_000_000_000
         var sampleIndex: Int64 = 0
         var phase = 0.0
 
         while let generation = currentGeneration(token: token) {
             let nextIndex = sampleIndex + Int64(framesPerBuffer)
-            StreamClock.sleep(untilNanoseconds: start + nextIndex * 1_000_000_000 / rate)
+            guard clock.sleep(untilNanoseconds: start + nextIndex * 1_000_000_000 / rate, while: { currentGeneration(token: token) != nil }) else { continue }
             let time = CMTime(value: startTicks + sampleIndex, timescale: Int32(rate))
             let content = scene.content.withLock { $0 }
             defer { sampleIndex = nextIndex }

@@ -18,10 +18,18 @@ public final class VirtualScene: @unchecked Sendable {
 
     let content = LockedValue(Content())
     private let imaging: ImagingModel
+    private let currentClock = LockedValue(VirtualClock.host)
     weak var device: (any VirtualSceneDevice)?
 
     init(imaging: ImagingModel) {
         self.imaging = imaging
+    }
+
+    /// The clock the device paces itself by: the host clock unless a manual one is set, best
+    /// before the device starts streaming. Resetting the device returns it to the host clock.
+    public var clock: VirtualClock {
+        get { currentClock.withLock { $0 } }
+        set { currentClock.withLock { $0 = newValue } }
     }
 
     /// Shows a picture, a 32-bit BGRA pixel buffer scaled to the frame, instead of the generated scene; `nil` returns to the scene.
