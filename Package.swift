@@ -56,7 +56,7 @@ let package = Package(
         // The cross-import overlay Swift Testing expects beside CoreGraphics (see its one file).
         .target(name: "_Testing_CoreGraphics", dependencies: ["CoreGraphics"]),
         .target(name: "QuartzCore", dependencies: ["CoreGraphics"]),
-        .target(name: "CoreVideo", dependencies: ["CYUV"]),
+        .target(name: "CoreVideo"),
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
         // Image I/O's property keys, the vocabulary of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo"]),
@@ -67,11 +67,15 @@ let package = Package(
         // The cross-import overlay Swift Testing expects beside CoreImage (see its one file).
         .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
+        // What is done to frames and pictures: pixel formats, scaling and turning (the one importer
+        // of libyuv), frame pools, JPEG/HEIC/PNG coding, codes, faces, and the virtual scene's rendering.
+        .target(name: "FrameProcessing", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
+
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
+        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "FrameProcessing", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),
 
         // The capture graph, devices, outputs and errors.
-        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "CaptureDevices", "CYUV", "CMediaCodecs", "CTimePitch"]),
+        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch"]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
         .target(name: "Photos"),
@@ -93,7 +97,7 @@ let package = Package(
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "CYUV", "CBenchmarkSupport", "TestSupport"], path: "Benchmarks/avbench"),
+        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CBenchmarkSupport", "TestSupport"], path: "Benchmarks/avbench"),
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
         .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -1,4 +1,4 @@
-import CYUV
+import FrameProcessing
 import CaptureDevices
 import CoreVideo
 import Foundation
@@ -49,9 +49,8 @@ enum FaceRecallBenchmark {
         let (w, h) = (max(1, Int(Double(photo.picture.width) * scale)), max(1, Int(Double(photo.picture.height) * scale)))
         guard let scaled = CVPixelBuffer(width: w, height: h, pixelFormatType: kCVPixelFormatType_OneComponent8),
               let frame = CVPixelBuffer(width: frameWidth, height: frameHeight, pixelFormatType: kCVPixelFormatType_OneComponent8) else { return nil }
-        let source = photo.picture.planes[0], small = scaled.planes[0], target = frame.planes[0]
-        ScalePlane(source.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow), Int32(photo.picture.width), Int32(photo.picture.height),
-                   small.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(small.bytesPerRow), Int32(w), Int32(h), kFilterBox)
+        guard PlaneScaling.scale(photo.picture, into: scaled, filter: .box) else { return nil }
+        let small = scaled.planes[0], target = frame.planes[0]
         let centre = photo.faces.reduce(CGPoint.zero) { CGPoint(x: $0.x + $1.midX / Double(photo.faces.count), y: $0.y + $1.midY / Double(photo.faces.count)) }
         // The tile whose faces' centre is the frame's centre, and its neighbours out to the frame's edges.
         let originX = Int(Double(frameWidth) / 2 - centre.x * scale), originY = Int(Double(frameHeight) / 2 - centre.y * scale)

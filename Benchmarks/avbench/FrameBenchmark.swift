@@ -2,6 +2,7 @@ import AVFoundation
 import CaptureDevices
 import CBenchmarkSupport
 import Foundation
+import FrameProcessing
 
 /// Frames through session -> video data output -> empty delegate, 1920x1080, with the virtual
 /// camera unpaced, against GStreamer's `videotestsrc ! fakesink` in the same run.

@@ -2,6 +2,7 @@ import AVFoundation
 import CBenchmarkSupport
 import CaptureDevices
 import Foundation
+import FrameProcessing
 import Synchronization
 
 /// What waking another thread once a frame costs on this machine, measured under the same load as

@@ -2,6 +2,7 @@ import AVFoundation
 import CaptureDevices
 import CBenchmarkSupport
 import Foundation
+import FrameProcessing
 
 /// The Live Photo ring's cost on the camera's thread: each 1920x1080 '420v' frame scaled into
 /// its next preallocated 960x540 slot, CPU and heap allocations per frame; next to ffmpeg

@@ -2,6 +2,7 @@ import AVFoundation
 import CaptureDevices
 import CBenchmarkSupport
 import Foundation
+import FrameProcessing
 
 /// The live view's two ways from a camera's frame to a JPEG: a 1280x720 YUYV BT.601 frame of the
 /// virtual scene converted to BGRA and compressed from its rows, and the same frame put into

@@ -2,6 +2,7 @@ import AVFoundation
 import CaptureDevices
 import CBenchmarkSupport
 import Foundation
+import FrameProcessing
 
 /// MJPEG decoding, the work a USB camera at 1080p asks for: a 1920x1080 4:2:2 JPEG (as UVC
 /// cameras send) decoded into full-range 4:2:0 and into BGRA, next to libjpeg-turbo's own

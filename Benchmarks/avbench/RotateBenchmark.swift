@@ -2,6 +2,7 @@ import AVFoundation
 import CaptureDevices
 import CBenchmarkSupport
 import Foundation
+import FrameProcessing
 
 /// Turning frames for a video data output whose connection has a `videoRotationAngle`: a
 /// 1920x1080 '420v' frame converted to BGRA, as is and turned a quarter (and turned and

@@ -1,6 +1,7 @@
 import AVFoundation
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// Codes through the camera: how many a second reach the delegate and how late, at 640x480 and
 /// 1280x720, the detector's time a frame over the whole picture and over a quarter of it, and

@@ -1,6 +1,7 @@
 import AVFoundation
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// `avcapture scan --image` against zbarimg and ZXing-C++'s own reader (its Python module, same
 /// version) on the same corpus in the same run: 12 symbologies, each plain, turned, in

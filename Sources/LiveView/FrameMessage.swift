@@ -2,6 +2,7 @@ import CaptureDevices
 import CoreMedia
 import CoreVideo
 import Foundation
+import FrameProcessing
 import Hummingbird
 
 /// The binary WebSocket message that carries one frame to the page.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// Core Image's barcode descriptors as a metadata output's codes carry them: a QR code's version,
 /// mask and level as read, a Data Matrix code's size, and codewords that parse back to the payload.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// ZXing-C++ 3 behind the metadata output: every symbology it draws is read back, in every
 /// pixel format cameras deliver, and many one-dimensional codes in one picture never abort.

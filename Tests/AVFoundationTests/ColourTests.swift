@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 import TestSupport
 
 /// Frames say what colour their numbers mean, as Core Video's attachments, and movies say it in

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CaptureDevices
+@testable import FrameProcessing
 import CoreVideo
 
 /// Digital zoom for cameras without a zoom lens: the centre of the frame, scaled up, in every carried format.

@@ -1,4 +1,5 @@
 import CaptureDevices
+import FrameProcessing
 import XCTest
 
 /// The EXIF block builder and its placement in JPEG files.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 import TestSupport
 
 /// Faces through AVCaptureMetadataOutput: dlib's detector on a photograph (scikit-image's

@@ -2,6 +2,7 @@ import XCTest
 import CTurboJPEG
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// The JPEG encoder writes what TurboJPEG writes for the same settings, from BGRA rows and from
 /// JPEG's own planar samples, and asks the system for memory only for its first frame of a size.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 import TestSupport
 
 /// Y'CbCr frames put straight into JPEG's samples (full-range planar 4:2:0) keep their colours:

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CaptureDevices
+@testable import FrameProcessing
 import CoreVideo
 import TestSupport
 

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 import TestSupport
 
 /// AVCaptureMetadataOutput as WWDC 2013 session 610 describes it, on codes the virtual camera's scene prints:

@@ -2,6 +2,7 @@ import XCTest
 import CV4L2
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// Conversions between the formats the frame path carries keep colours, within rounding.
 final class PixelFormatConverterTests: XCTestCase {

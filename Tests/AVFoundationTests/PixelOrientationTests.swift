@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// Frames turned for a connection's `videoRotationAngle` and `isVideoMirrored`: every pixel
 /// lands where a clockwise quarter-turn rotation, then a left-right mirror, puts it.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// The light meter a real camera's automatic flash and torch go by: the mean luma of its frames.
 final class SceneLightMeterTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// Still pictures are looked at again where the camera path's one read finds nothing: each way
 /// of looking finds what it is there for, corners come back in the picture's own pixels, and a

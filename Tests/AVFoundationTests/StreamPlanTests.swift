@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// A camera's stream planned from the demands of the outputs connected to it, checked as tables:
 /// no device starts, so each row takes microseconds.

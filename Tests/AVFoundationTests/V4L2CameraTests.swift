@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 import TestSupport
 
 /// A real V4L2 camera: the kernel's vivid driver, in the VM that `scripts/vm/test-in-vm.sh` runs.

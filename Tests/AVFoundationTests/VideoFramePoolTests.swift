@@ -1,5 +1,6 @@
 import XCTest
 @testable import CaptureDevices
+@testable import FrameProcessing
 @testable import CoreMedia
 @testable import CoreVideo
 

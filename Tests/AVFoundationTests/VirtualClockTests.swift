@@ -86,15 +86,19 @@ final class VirtualClockTests: CaptureTestCase {
         let (session, _) = try makeAudioSession(microphone: microphone, collector: collector)
         session.startRunning()
         XCTAssertFalse(waitUntil(timeout: 0.3) { collector.audioBufferCount > 0 }, "the clock stands still: no sound is due")
-        clock.advance(by: CMTime(value: 1, timescale: 2))
-        XCTAssertTrue(waitUntil { collector.audioBufferCount > 0 })
-        let first = try XCTUnwrap(collector.audioBuffers.first)
-        let rate = try XCTUnwrap(first.formatDescription?.audioStreamBasicDescription?.mSampleRate)
-        let half = Int(rate / 2)
-        // A buffer comes once the clock has passed its last sample.
-        let heard = { collector.audioBuffers.reduce(0) { $0 + $1.numSamples } }
-        XCTAssertTrue(waitUntil { heard() > half - first.numSamples }, "half a second of sound: \(heard()) of \(half)")
-        XCTAssertFalse(waitUntil(timeout: 0.3) { heard() > half }, "and no more than the clock passed: \(heard()) of \(half)")
+        // A buffer comes once the clock has passed its last sample, and each buffer's time brings one.
+        let rate = Int32(AudioPreferences.sampleRate(native: Double(VirtualMicrophone.sampleRate)).rounded())
+        let perBuffer = AudioPreferences.framesPerBuffer(rate: Double(rate), standard: VirtualMicrophone.framesPerBuffer)
+        for step in 1...10 {
+            clock.advance(by: CMTime(value: CMTimeValue(perBuffer), timescale: rate))
+            XCTAssertTrue(waitUntil { collector.audioBufferCount == step }, "one buffer for each buffer's time")
+        }
+        XCTAssertFalse(waitUntil(timeout: 0.3) { collector.audioBufferCount > 10 }, "and no more than the clock passed")
+        XCTAssertEqual(collector.audioBuffers.first?.numSamples, perBuffer)
+        XCTAssertEqual(collector.audioBuffers.first?.formatDescription?.audioStreamBasicDescription?.mSampleRate, Double(rate))
+        let times = collector.audioBuffers.map(\.presentationTimeStamp)
+        XCTAssertEqual(zip(times, times.dropFirst()).map { ($1 - $0).convertScale(rate, method: .default).value },
+                       Array(repeating: CMTimeValue(perBuffer), count: times.count - 1), "sample times follow one another")
         session.stopRunning()
     }
 

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import CaptureDevices
+@testable import FrameProcessing
 
 /// `avcapture scan`, as zbarcam and zbarimg users run it.
 final class ScanCommandTests: XCTestCase {

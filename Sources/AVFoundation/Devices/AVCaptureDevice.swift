@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 import Synchronization
 
 /// A device that provides media for capture: a camera or a microphone.

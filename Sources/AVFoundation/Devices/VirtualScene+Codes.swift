@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// Machine-readable codes printed in a virtual camera's scene, for testing scanning code on
 /// machines without a camera (Linux).

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// Where one device's samples go: the connections of a running session that it feeds.
 ///

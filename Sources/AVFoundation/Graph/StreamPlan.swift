@@ -1,4 +1,5 @@
 import CaptureDevices
+import FrameProcessing
 
 /// One camera's stream, planned from the demands of the outputs connected to it: its size, the
 /// pixel format it streams in, the buffers it keeps, and the conversions that give each connection

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// A barcode or other machine-readable code a metadata output detected.
 ///

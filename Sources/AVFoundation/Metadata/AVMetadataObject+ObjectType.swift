@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 extension AVMetadataObject.ObjectType {
     /// A constant that identifies the UPC-E symbology.

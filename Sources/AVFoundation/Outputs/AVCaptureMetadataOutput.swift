@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// Methods a metadata output calls with the objects it detects.
 public protocol AVCaptureMetadataOutputObjectsDelegate: NSObjectProtocol {

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 import Synchronization
 
 /// The metadata output's detector: a thread of its own that searches the newest frame the

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// What a delivery channel hands its output, on the client's queue.
 protocol SampleBufferDeliveryClient: AnyObject, Sendable {

@@ -1,6 +1,6 @@
-import CYUV
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// Turns, mirrors and scales frames for a preview layer's bounds and gravity, into BGRA; or, for a
 /// JPEG encoder, hands a frame that needs none of that as JPEG's own samples (`JPEGSampleConverter`).
@@ -58,13 +58,8 @@ final class PreviewFrameRenderer: @unchecked Sendable {
             turned = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
         }
         guard let turned, converter.convert(frame, into: turned, orientation: orientation) else { return nil }
-        let source = turned.planes[0], destination = drawn.planes[0]
         let x = max(0, Int(crop.minX.rounded())), y = max(0, Int(crop.minY.rounded()))
         let cropWidth = min(width - x, max(1, Int(crop.width.rounded()))), cropHeight = min(height - y, max(1, Int(crop.height.rounded())))
-        let status = ARGBScale((source.baseAddress + y * source.bytesPerRow + x * 4).assumingMemoryBound(to: UInt8.self), Int32(source.bytesPerRow),
-                               Int32(cropWidth), Int32(cropHeight),
-                               destination.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(destination.bytesPerRow),
-                               Int32(outWidth), Int32(outHeight), kFilterBilinear)
-        return status == 0 ? drawn : nil
+        return PlaneScaling.scale(turned, region: (x, y, cropWidth, cropHeight), into: drawn, filter: .bilinear) ? drawn : nil
     }
 }

@@ -1,7 +1,7 @@
 import CMediaCodecs
-import CYUV
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// How a movie is encoded.
 struct MovieEncoding: Sendable {
@@ -270,11 +270,7 @@ final class MovieEncoder {
         if frame.width != video.width || frame.height != video.height {
             if scalePool == nil { scalePool = CVPixelBufferPool.videoFrames(width: video.width, height: video.height, pixelFormatType: frame.pixelFormatType, count: 3) }
             guard let scaled = scalePool?.dequeue() else { throw .failed(code: -12, message: "no buffer to scale a frame into") }
-            let s = frame.planes, d = scaled.planes
-            ScalePlane(s[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(s[0].bytesPerRow), Int32(frame.width), Int32(frame.height),
-                       d[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(d[0].bytesPerRow), Int32(video.width), Int32(video.height), kFilterBilinear)
-            UVScale(s[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(s[1].bytesPerRow), Int32(s[1].width), Int32(s[1].height),
-                    d[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(d[1].bytesPerRow), Int32(d[1].width), Int32(d[1].height), kFilterBilinear)
+            guard PlaneScaling.scale(frame, into: scaled, filter: .bilinear) else { throw .failed(code: -22, message: "a frame could not be scaled to the encoded size") }
             frame = scaled
         }
         return frame

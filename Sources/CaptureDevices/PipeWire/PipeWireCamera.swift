@@ -2,6 +2,7 @@ import CPipeWire
 import CoreMedia
 import CoreVideo
 import Foundation
+import FrameProcessing
 
 /// A camera a PipeWire server offers: a `Video/Source` node, such as a libcamera camera, a
 /// portal's camera, or a virtual one.

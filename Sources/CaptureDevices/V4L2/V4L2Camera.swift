@@ -1,8 +1,9 @@
 import CV4L2
-import CYUV
+
 import CoreMedia
 import CoreVideo
 import Foundation
+import FrameProcessing
 
 /// A V4L2 capture device: a USB (UVC) camera, an embedded camera, or the kernel's vivid test driver.
 ///

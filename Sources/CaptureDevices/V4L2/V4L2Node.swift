@@ -1,6 +1,7 @@
 import CV4L2
 import CoreVideo
 import Foundation
+import FrameProcessing
 
 /// An open V4L2 device node and the queries the backend makes of it. Not thread-safe.
 final class V4L2Node {

@@ -1,8 +1,9 @@
 import CV4L2
-import CYUV
+
 import CoreMedia
 import CoreVideo
 import Foundation
+import FrameProcessing
 
 /// One configured V4L2 stream: the open node, its mapped buffers, and the frames it yields.
 ///

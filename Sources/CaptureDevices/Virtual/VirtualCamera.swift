@@ -1,6 +1,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import FrameProcessing
 import Synchronization
 
 /// A camera that renders a moving scene in real time at its active frame rate.

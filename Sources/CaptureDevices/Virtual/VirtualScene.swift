@@ -1,5 +1,6 @@
 import CoreVideo
 import Foundation
+import FrameProcessing
 
 /// What a virtual device shows and hears, and the events it can be made to report:
 /// a stand-in for the world in front of a camera, for tests, demos and CI.

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// A container for image data from a photo capture output.
 open class AVCapturePhoto: NSObject, @unchecked Sendable {

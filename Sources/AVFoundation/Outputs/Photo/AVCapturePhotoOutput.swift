@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// A capture output for still images, Live Photos and other photography workflows.
 ///

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// The last few seconds of video and audio a photo output keeps for Live Photos.
 ///

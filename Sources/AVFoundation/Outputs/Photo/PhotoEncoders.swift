@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// The encoders a photo output compresses photos with, and how each prioritization uses them.
 ///

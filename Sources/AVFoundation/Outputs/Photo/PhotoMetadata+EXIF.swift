@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 import ImageIO
 
 extension PhotoMetadata {

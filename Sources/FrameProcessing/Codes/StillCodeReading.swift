@@ -1,5 +1,4 @@
 import CPictureFilters
-import CYUV
 import CZXing
 import CoreVideo
 import Foundation
@@ -65,7 +64,10 @@ extension CodeReader {
             let (width, height) = (grey.width / 2, grey.height / 2)
             guard width >= 16, height >= 16 else { return [] }
             var half = [UInt8](repeating: 0, count: width * height)
-            ScalePlane(grey.bytes, Int32(grey.stride), Int32(grey.width), Int32(grey.height), &half, Int32(width), Int32(width), Int32(height), kFilterBox)
+            half.withUnsafeMutableBufferPointer { target in
+                PlaneScaling.scaleSamples(.init(UnsafeMutablePointer(mutating: grey.bytes), bytesPerRow: grey.stride, width: grey.width, height: grey.height),
+                                          into: .init(target.baseAddress!, bytesPerRow: width, width: width, height: height), filter: .box)
+            }
             return half.withUnsafeBufferPointer { pixels in
                 withOptions(ZXing_Binarizer_LocalAverage) {
                     read(GreyPixels(bytes: pixels.baseAddress!, width: width, height: height, stride: width), options: $0)

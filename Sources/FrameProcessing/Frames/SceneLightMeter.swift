@@ -56,14 +56,3 @@ package struct SceneLightMeter {
         return layout.videoRange ? min(1, max(0, (mean * 255 - 16) / 219)) : mean
     }
 }
-
-extension ImagingModel {
-    /// Takes a light meter's reading as the scene's luminance, unless the camera's own torch or
-    /// flash is lighting the scene (which would put an automatic torch out again).
-    package func meter(_ luminance: Double) {
-        update { state in
-            guard !state.isTorchActive, !state.isFlashFiring else { return }
-            state.sceneLuminance = luminance
-        }
-    }
-}

@@ -1,4 +1,3 @@
-import CYUV
 import CoreVideo
 import Foundation
 
@@ -56,15 +55,6 @@ package final class DigitalZoom: @unchecked Sendable {
         // Even sizes and offsets keep the chroma of 4:2:0 aligned.
         let cropW = max(2, Int(Double(w) / zoom) & ~1), cropH = max(2, Int(Double(h) / zoom) & ~1)
         let x = ((w - cropW) / 2) & ~1, y = ((h - cropH) / 2) & ~1
-        let s = source.planes, d = target.planes
-        func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
-        if source.pixelFormatType == kCVPixelFormatType_32BGRA {
-            return ARGBScale(p(s[0]) + y * s[0].bytesPerRow + x * 4, Int32(s[0].bytesPerRow), Int32(cropW), Int32(cropH),
-                             p(d[0]), Int32(d[0].bytesPerRow), Int32(target.width), Int32(target.height), kFilterBilinear) == 0
-        }
-        return NV12Scale(p(s[0]) + y * s[0].bytesPerRow + x, Int32(s[0].bytesPerRow),
-                         p(s[1]) + (y / 2) * s[1].bytesPerRow + x, Int32(s[1].bytesPerRow), Int32(cropW), Int32(cropH),
-                         p(d[0]), Int32(d[0].bytesPerRow), p(d[1]), Int32(d[1].bytesPerRow), Int32(target.width), Int32(target.height),
-                         kFilterBilinear) == 0
+        return PlaneScaling.scale(source, region: (x, y, cropW, cropH), into: target, filter: .bilinear)
     }
 }

@@ -1,5 +1,4 @@
 import CFaceDetection
-import CYUV
 import CoreVideo
 import Foundation
 
@@ -143,8 +142,8 @@ package struct FaceSearchPicture: @unchecked Sendable {
             buffer = made
         }
         let target = buffer.planes[0]
-        ScalePlane(crop.base, Int32(crop.bytesPerRow), Int32(crop.width), Int32(crop.height), target.baseAddress.assumingMemoryBound(to: UInt8.self),
-                   Int32(target.bytesPerRow), Int32(width), Int32(height), scale < 1 ? kFilterBox : kFilterBilinear)
+        PlaneScaling.scaleSamples(.init(UnsafeMutablePointer(mutating: crop.base), bytesPerRow: crop.bytesPerRow, width: crop.width, height: crop.height),
+                                  into: .init(target, width: width, height: height), filter: scale < 1 ? .box : .bilinear)
         self.buffer = buffer
         self.origin = origin
         self.scale = Double(width) / Double(crop.width)

@@ -1,4 +1,3 @@
-import CYUV
 import CoreVideo
 
 /// Makes small BGRA copies of frames, for photo previews and thumbnails.
@@ -21,9 +20,6 @@ package final class PreviewScaler: @unchecked Sendable {
     package func preview(of frame: CVPixelBuffer, width: Int, height: Int) -> CVPixelBuffer? {
         guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
         guard let preview = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
-        let from = source.planes[0], to = preview.planes[0]
-        let status = ARGBScale(from.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(from.bytesPerRow), Int32(source.width), Int32(source.height),
-                               to.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(to.bytesPerRow), Int32(width), Int32(height), kFilterBox)
-        return status == 0 ? preview : nil
+        return PlaneScaling.scale(source, into: preview, filter: .box) ? preview : nil
     }
 }

@@ -1,4 +1,3 @@
-import CYUV
 import CoreVideo
 
 /// Scales frames to another size in their own pixel format ('420v', '420f' or 'BGRA'; other
@@ -42,18 +41,7 @@ package final class FrameScaler: @unchecked Sendable {
 
     /// Scales between two buffers of the same scalable format with a box filter.
     private static func scalePlanes(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
-        func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
-        let s = source.planes, d = destination.planes
-        let status: Int32
-        if source.pixelFormatType == kCVPixelFormatType_32BGRA {
-            status = ARGBScale(p(s[0]), Int32(s[0].bytesPerRow), Int32(source.width), Int32(source.height),
-                               p(d[0]), Int32(d[0].bytesPerRow), Int32(destination.width), Int32(destination.height), kFilterBox)
-        } else {
-            status = NV12Scale(p(s[0]), Int32(s[0].bytesPerRow), p(s[1]), Int32(s[1].bytesPerRow), Int32(source.width), Int32(source.height),
-                               p(d[0]), Int32(d[0].bytesPerRow), p(d[1]), Int32(d[1].bytesPerRow),
-                               Int32(destination.width), Int32(destination.height), kFilterBox)
-        }
-        guard status == 0 else { return false }
+        guard PlaneScaling.scale(source, into: destination, filter: .box) else { return false }
         VideoColorimetry.copy(from: source, to: destination)
         return true
     }

@@ -1,4 +1,3 @@
-import CYUV
 import CoreVideo
 import Foundation
 
@@ -190,11 +189,12 @@ package final class SceneRenderer: @unchecked Sendable {
         let srcStart = src.baseAddress.assumingMemoryBound(to: UInt8.self) + cropY * src.bytesPerRow + cropX * 4
         if pixelFormat == kCVPixelFormatType_32BGRA {
             let dst = canvas.plane0
-            ARGBScale(srcStart, Int32(src.bytesPerRow), Int32(cropW), Int32(cropH),
-                      dst.base, Int32(dst.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
+            PlaneScaling.scaleBGRA(.init(srcStart, bytesPerRow: src.bytesPerRow, width: cropW, height: cropH),
+                                   into: .init(dst.base, bytesPerRow: dst.bytesPerRow, width: width, height: height), filter: .bilinear)
         } else {
             let stride = width * 4
-            ARGBScale(srcStart, Int32(src.bytesPerRow), Int32(cropW), Int32(cropH), scratch, Int32(stride), Int32(width), Int32(height), kFilterBilinear)
+            PlaneScaling.scaleBGRA(.init(srcStart, bytesPerRow: src.bytesPerRow, width: cropW, height: cropH),
+                                   into: .init(scratch, bytesPerRow: stride, width: width, height: height), filter: .bilinear)
             let intermediate = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA,
                                              planes: [.init(baseAddress: UnsafeMutableRawPointer(scratch), bytesPerRow: stride, width: width, height: height)],
                                              dataSize: stride * height, release: nil)
@@ -243,16 +243,22 @@ package final class SceneRenderer: @unchecked Sendable {
         if pixelFormat == kCVPixelFormatType_32BGRA {
             let plane = planes[0]
             let base = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
-            ARGBScale(base, Int32(plane.bytesPerRow), Int32(width), Int32(height), scratch, Int32(smallW * 4), Int32(smallW), Int32(smallH), kFilterBox)
-            ARGBScale(scratch, Int32(smallW * 4), Int32(smallW), Int32(smallH), base, Int32(plane.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
+            let whole = PlaneScaling.Rows(base, bytesPerRow: plane.bytesPerRow, width: width, height: height)
+            let small = PlaneScaling.Rows(scratch, bytesPerRow: smallW * 4, width: smallW, height: smallH)
+            PlaneScaling.scaleBGRA(whole, into: small, filter: .box)
+            PlaneScaling.scaleBGRA(small, into: whole, filter: .bilinear)
         } else {
             let luma = planes[0], chroma = planes[1]
             let y = luma.baseAddress.assumingMemoryBound(to: UInt8.self), uv = chroma.baseAddress.assumingMemoryBound(to: UInt8.self)
-            ScalePlane(y, Int32(luma.bytesPerRow), Int32(width), Int32(height), scratch, Int32(smallW), Int32(smallW), Int32(smallH), kFilterBox)
-            ScalePlane(scratch, Int32(smallW), Int32(smallW), Int32(smallH), y, Int32(luma.bytesPerRow), Int32(width), Int32(height), kFilterBilinear)
+            let wholeLuma = PlaneScaling.Rows(y, bytesPerRow: luma.bytesPerRow, width: width, height: height)
+            let smallLuma = PlaneScaling.Rows(scratch, bytesPerRow: smallW, width: smallW, height: smallH)
+            PlaneScaling.scaleSamples(wholeLuma, into: smallLuma, filter: .box)
+            PlaneScaling.scaleSamples(smallLuma, into: wholeLuma, filter: .bilinear)
             let cw = max(1, chroma.width / factor), ch = max(1, chroma.height / factor)
-            UVScale(uv, Int32(chroma.bytesPerRow), Int32(chroma.width), Int32(chroma.height), scratch, Int32(cw * 2), Int32(cw), Int32(ch), kFilterBox)
-            UVScale(scratch, Int32(cw * 2), Int32(cw), Int32(ch), uv, Int32(chroma.bytesPerRow), Int32(chroma.width), Int32(chroma.height), kFilterBilinear)
+            let wholeChroma = PlaneScaling.Rows(uv, bytesPerRow: chroma.bytesPerRow, width: chroma.width, height: chroma.height)
+            let smallChroma = PlaneScaling.Rows(scratch, bytesPerRow: cw * 2, width: cw, height: ch)
+            PlaneScaling.scaleChroma(wholeChroma, into: smallChroma, filter: .box)
+            PlaneScaling.scaleChroma(smallChroma, into: wholeChroma, filter: .bilinear)
         }
     }
 
