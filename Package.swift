@@ -32,8 +32,9 @@ let package = Package(
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // libpulse is loaded by its soname when a PulseAudio server is first asked for (pulse_library.h).
         .target(name: "CPulse"),
-        .systemLibrary(name: "CPipeWireSystem", path: "Sources/CPipeWireSystem", pkgConfig: "libpipewire-0.3",
-                       providers: [.apt(["libpipewire-0.3-dev"])]),
+        .systemLibrary(
+            name: "CPipeWireSystem", path: "Sources/CPipeWireSystem", pkgConfig: "libpipewire-0.3",
+            providers: [.apt(["libpipewire-0.3-dev"])]),
         .target(name: "CPipeWire", dependencies: ["CPipeWireSystem"]),
         // FFmpeg, loaded by its sonames when a movie is first opened or written (ffmpeg_library.h).
         .target(name: "CMediaCodecs"),
@@ -42,10 +43,12 @@ let package = Package(
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.
         // dlib's detectors are header templates compiled here: unoptimised they run 20 to 50 times
         // slower, too slow for a camera's frames even in a debug build, so these two are always optimised.
-        .target(name: "CFaceDetection", cxxSettings: alwaysOptimised,
-                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
-        .target(name: "CPictureFilters", cxxSettings: alwaysOptimised,
-                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        .target(
+            name: "CFaceDetection", cxxSettings: alwaysOptimised,
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        .target(
+            name: "CPictureFilters", cxxSettings: alwaysOptimised,
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept.
         .target(name: "CTimePitch", linkerSettings: [.linkedLibrary("rubberband"), .linkedLibrary("SoundTouch")]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
@@ -69,35 +72,48 @@ let package = Package(
 
         // What is done to frames and pictures: pixel formats, scaling and turning (the one importer
         // of libyuv), frame pools, JPEG/HEIC/PNG coding, codes, faces, and the virtual scene's rendering.
-        .target(name: "FrameProcessing", dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
+        .target(
+            name: "FrameProcessing",
+            dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "FrameProcessing", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),
 
         // The capture graph, devices, outputs and errors.
-        .target(name: "AVFoundation", dependencies: ["CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch"]),
+        .target(
+            name: "AVFoundation",
+            dependencies: [
+                "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
+                "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch",
+            ]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
         .target(name: "Photos"),
 
         // The live view: a preview layer's frames and controls served to a browser (Linux).
-        .target(name: "LiveView", dependencies: [
-            "AVFoundation", "CaptureDevices", "CoreVideo",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-        ]),
+        .target(
+            name: "LiveView",
+            dependencies: [
+                "AVFoundation", "CaptureDevices", "CoreVideo",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
 
         // The command-line tool.
-        .executableTarget(name: "avcapture", dependencies: [
-            "AVFoundation", "Photos", "LiveView", "VideoToolbox",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "avcapture",
+            dependencies: [
+                "AVFoundation", "Photos", "LiveView", "VideoToolbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
-        .executableTarget(name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CBenchmarkSupport", "TestSupport"], path: "Benchmarks/avbench"),
+        .executableTarget(
+            name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CBenchmarkSupport", "TestSupport"],
+            path: "Benchmarks/avbench"),
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
         .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -109,12 +125,14 @@ let package = Package(
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
-        .testTarget(name: "LiveViewTests", dependencies: [
-            "LiveView", "AVFoundation", "TestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-        ]),
+        .testTarget(
+            name: "LiveViewTests",
+            dependencies: [
+                "LiveView", "AVFoundation", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
         .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox"], path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "TestSupport"]),

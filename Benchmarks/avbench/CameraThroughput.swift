@@ -19,8 +19,10 @@ final class CountingDelegate: NSObject, AVCaptureVideoDataOutputSampleBufferDele
 /// Streams `camera` in `format` (at `framesPerSecond` when given) to a counting delegate that asks
 /// for `delivered`, and measures `seconds` after a second of warm-up: frames delivered, this
 /// process's CPU seconds, wall-clock seconds, and the process's heap allocations per frame.
-func measureCamera(_ camera: AVCaptureDevice, format: AVCaptureDevice.Format, delivered: OSType, framesPerSecond: Int32? = nil,
-                   seconds: Double) throws -> (frames: Int, cpu: Double, elapsed: Double, allocationsPerFrame: Double) {
+func measureCamera(
+    _ camera: AVCaptureDevice, format: AVCaptureDevice.Format, delivered: OSType, framesPerSecond: Int32? = nil,
+    seconds: Double
+) throws -> (frames: Int, cpu: Double, elapsed: Double, allocationsPerFrame: Double) {
     let session = AVCaptureSession()
     session.beginConfiguration()
     session.addInput(try AVCaptureDeviceInput(device: camera))

@@ -7,7 +7,8 @@ enum EncodeBenchmark {
 
     static func run() throws {
         print("")
-        print("Encoding \(frames) raw \(width)x\(height) NV12 frames to H.264 (libx264 veryfast, zerolatency, \(bitRate / 1_000_000) Mbit/s, keyframe every 30):")
+        print(
+            "Encoding \(frames) raw \(width)x\(height) NV12 frames to H.264 (libx264 veryfast, zerolatency, \(bitRate / 1_000_000) Mbit/s, keyframe every 30):")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
             print("  ffmpeg not available: install ffmpeg for this comparison")
             return
@@ -16,18 +17,24 @@ enum EncodeBenchmark {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let raw = folder.appendingPathComponent("frames.nv12")
-        guard shell(["/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=30", "-frames:v", "\(distinct)",
-                     "-pix_fmt", "nv12", "-f", "rawvideo", "-y", raw.path]).status == 0 else { print("  could not make the frames"); return }
+        guard
+            shell([
+                "/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=30", "-frames:v", "\(distinct)",
+                "-pix_fmt", "nv12", "-f", "rawvideo", "-y", raw.path,
+            ]).status == 0
+        else { print("  could not make the frames"); return }
         let buffers = try load(raw)
 
         let ours = folder.appendingPathComponent("ours.mp4")
         let (oursSeconds, oursCPU) = try measure { try encodeWithAssetWriter(buffers, to: ours) }
         let theirs = folder.appendingPathComponent("ffmpeg.mp4")
         let (ffmpegSeconds, ffmpegCPU) = try measure {
-            let result = shell(["/usr/bin/ffmpeg", "-v", "error", "-stream_loop", "\(frames / distinct - 1)", "-f", "rawvideo", "-pix_fmt", "nv12",
-                                "-s", "\(width)x\(height)", "-r", "30", "-i", raw.path, "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
-                                "-b:v", "\(bitRate)", "-maxrate", "\(bitRate * 3 / 2)", "-bufsize", "\(bitRate)", "-g", "30", "-bf", "0",
-                                "-movflags", "+faststart", "-y", theirs.path])
+            let result = shell([
+                "/usr/bin/ffmpeg", "-v", "error", "-stream_loop", "\(frames / distinct - 1)", "-f", "rawvideo", "-pix_fmt", "nv12",
+                "-s", "\(width)x\(height)", "-r", "30", "-i", raw.path, "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
+                "-b:v", "\(bitRate)", "-maxrate", "\(bitRate * 3 / 2)", "-bufsize", "\(bitRate)", "-g", "30", "-bf", "0",
+                "-movflags", "+faststart", "-y", theirs.path,
+            ])
             guard result.status == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
         let oursFPS = Double(frames) / oursSeconds, ffmpegFPS = Double(frames) / ffmpegSeconds
@@ -57,10 +64,12 @@ enum EncodeBenchmark {
 
     static func encodeWithAssetWriter(_ buffers: [CVPixelBuffer], to url: URL) throws {
         let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
-        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [
-            AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: width, AVVideoHeightKey: height,
-            AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: bitRate, AVVideoMaxKeyFrameIntervalKey: 30, AVVideoExpectedSourceFrameRateKey: 30],
-        ])
+        let input = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [
+                AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: width, AVVideoHeightKey: height,
+                AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: bitRate, AVVideoMaxKeyFrameIntervalKey: 30, AVVideoExpectedSourceFrameRateKey: 30],
+            ])
         let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
         writer.add(input)
         writer.startWriting()

@@ -27,10 +27,13 @@ enum FaceRecallBenchmark {
             guard let xml = try? String(contentsOfFile: "\(folder)/\(list)", encoding: .isoLatin1) else { continue }
             for block in xml.components(separatedBy: "<image ").dropFirst() {
                 guard let name = attribute("file", in: block), let data = FileManager.default.contents(atPath: "\(folder)/\(name)"),
-                      let picture = try? GreyPicture.decode(data) else { continue }
+                    let picture = try? GreyPicture.decode(data)
+                else { continue }
                 let faces = block.components(separatedBy: "<box ").dropFirst().compactMap { box -> CGRect? in
-                    guard !box.contains("ignore='1'"), let top = attribute("top", in: box).flatMap(Double.init), let left = attribute("left", in: box).flatMap(Double.init),
-                          let width = attribute("width", in: box).flatMap(Double.init), let height = attribute("height", in: box).flatMap(Double.init) else { return nil }
+                    guard !box.contains("ignore='1'"), let top = attribute("top", in: box).flatMap(Double.init),
+                        let left = attribute("left", in: box).flatMap(Double.init),
+                        let width = attribute("width", in: box).flatMap(Double.init), let height = attribute("height", in: box).flatMap(Double.init)
+                    else { return nil }
                     return CGRect(x: left, y: top, width: width, height: height)
                 }
                 if !faces.isEmpty { result.append(Photograph(name: name, picture: picture, faces: faces)) }
@@ -48,7 +51,8 @@ enum FaceRecallBenchmark {
     static func frame(of photo: Photograph, scale: Double) -> (CVPixelBuffer, [CGRect])? {
         let (w, h) = (max(1, Int(Double(photo.picture.width) * scale)), max(1, Int(Double(photo.picture.height) * scale)))
         guard let scaled = CVPixelBuffer(width: w, height: h, pixelFormatType: kCVPixelFormatType_OneComponent8),
-              let frame = CVPixelBuffer(width: frameWidth, height: frameHeight, pixelFormatType: kCVPixelFormatType_OneComponent8) else { return nil }
+            let frame = CVPixelBuffer(width: frameWidth, height: frameHeight, pixelFormatType: kCVPixelFormatType_OneComponent8)
+        else { return nil }
         guard PlaneScaling.scale(photo.picture, into: scaled, filter: .box) else { return nil }
         let small = scaled.planes[0], target = frame.planes[0]
         let centre = photo.faces.reduce(CGPoint.zero) { CGPoint(x: $0.x + $1.midX / Double(photo.faces.count), y: $0.y + $1.midY / Double(photo.faces.count)) }
@@ -63,10 +67,13 @@ enum FaceRecallBenchmark {
                     let left = max(0, tileX), right = min(frameWidth, tileX + w)
                     guard right > left else { continue }
                     (target.baseAddress.assumingMemoryBound(to: UInt8.self) + row * target.bytesPerRow + left)
-                        .update(from: small.baseAddress.assumingMemoryBound(to: UInt8.self) + (row - tileY) * small.bytesPerRow + (left - tileX), count: right - left)
+                        .update(
+                            from: small.baseAddress.assumingMemoryBound(to: UInt8.self) + (row - tileY) * small.bytesPerRow + (left - tileX),
+                            count: right - left)
                 }
                 for face in photo.faces {
-                    let placed = CGRect(x: Double(tileX) + face.minX * scale, y: Double(tileY) + face.minY * scale, width: face.width * scale, height: face.height * scale)
+                    let placed = CGRect(
+                        x: Double(tileX) + face.minX * scale, y: Double(tileY) + face.minY * scale, width: face.width * scale, height: face.height * scale)
                     if bounds.contains(placed) { faces.append(placed) }
                 }
             }
@@ -100,7 +107,8 @@ enum FaceRecallBenchmark {
         }
         let follower = Searcher(name: "follower's search, 1600 wide") { (image: CVPixelBuffer) -> [DetectedFace] in detector.detect(image) }
         let old = Searcher(name: "the old search, 640 wide") { (image: CVPixelBuffer) -> [DetectedFace] in detector.detect(image, searchWidth: 640) }
-        let doubled = Searcher(name: "dlib doubled once (2560 wide)") { (image: CVPixelBuffer) -> [DetectedFace] in detector.detectUpsampled(image, upsample: 1) }
+        let doubled = Searcher(name: "dlib doubled once (2560 wide)") { (image: CVPixelBuffer) -> [DetectedFace] in detector.detectUpsampled(image, upsample: 1)
+        }
         var searchers = [follower, old, doubled]
         var truth = [Int](repeating: 0, count: bands.count)
         var frames = 0
@@ -120,8 +128,12 @@ enum FaceRecallBenchmark {
                     searchers[index].seconds += now() - start
                     var unmatched = found
                     for face in faces {
-                        guard let match = unmatched.indices.max(by: { FaceFollower.overlap(unmatched[$0].bounds, face) < FaceFollower.overlap(unmatched[$1].bounds, face) }),
-                              FaceFollower.overlap(unmatched[match].bounds, face) >= 0.3 else { continue }
+                        guard
+                            let match = unmatched.indices.max(by: {
+                                FaceFollower.overlap(unmatched[$0].bounds, face) < FaceFollower.overlap(unmatched[$1].bounds, face)
+                            }),
+                            FaceFollower.overlap(unmatched[match].bounds, face) >= 0.3
+                        else { continue }
                         unmatched.remove(at: match)
                         if let band = bands.firstIndex(where: { $0.range.contains(face.width) }) { searchers[index].found[band] += 1 }
                     }
@@ -130,18 +142,26 @@ enum FaceRecallBenchmark {
             }
         }
         let faces = truth.reduce(0, +)
-        print("Faces by size: \(photos.count) annotated photographs (dlib's examples, PASCAL VOC), \(frames) frames of 1280x720, \(faces) faces; recall by face width in pixels")
-        print("  " + "width".padding(toLength: 18, withPad: " ", startingAt: 0) + "faces" + searchers.map { "  " + $0.name.padding(toLength: 30, withPad: " ", startingAt: 0) }.joined())
+        print(
+            "Faces by size: \(photos.count) annotated photographs (dlib's examples, PASCAL VOC), \(frames) frames of 1280x720, \(faces) faces; recall by face width in pixels"
+        )
+        print(
+            "  " + "width".padding(toLength: 18, withPad: " ", startingAt: 0) + "faces"
+                + searchers.map { "  " + $0.name.padding(toLength: 30, withPad: " ", startingAt: 0) }.joined())
         for (band, (label, _)) in bands.enumerated() where truth[band] > 0 {
-            let cells = searchers.map { s in String(format: "  %3d%% (%4d)", Int((Double(s.found[band]) / Double(truth[band]) * 100).rounded()), s.found[band])
-                .padding(toLength: 32, withPad: " ", startingAt: 0) }
+            let cells = searchers.map { s in
+                String(format: "  %3d%% (%4d)", Int((Double(s.found[band]) / Double(truth[band]) * 100).rounded()), s.found[band])
+                    .padding(toLength: 32, withPad: " ", startingAt: 0)
+            }
             print("  " + label.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%5d", truth[band]) + cells.joined())
         }
         let reference = searchers[2].seconds / Double(frames)
         for searcher in searchers {
             let recall = Double(searcher.found.reduce(0, +)) / Double(faces) * 100
-            print(String(format: "  %@: recall %.0f%%, %d false finds, %.0f ms a frame (%.2fx dlib doubled's time)", searcher.name, recall, searcher.falseFinds,
-                         searcher.seconds / Double(frames) * 1000, searcher.seconds / Double(frames) / reference))
+            print(
+                String(
+                    format: "  %@: recall %.0f%%, %d false finds, %.0f ms a frame (%.2fx dlib doubled's time)", searcher.name, recall, searcher.falseFinds,
+                    searcher.seconds / Double(frames) * 1000, searcher.seconds / Double(frames) / reference))
         }
         if let (image, placed) = followerFrame { follow(image, placed) }
     }
@@ -164,10 +184,13 @@ enum FaceRecallBenchmark {
         }
         let elapsed = now() - start, cpuUsed = cpuSeconds() - cpu
         let matched = placed.filter { face in last.contains { FaceFollower.overlap($0.bounds, face) >= 0.3 } }.count
-        print(String(format: "  the follower at 30 fps on a frame of %d faces (widths %.0f-%.0f px): %.1f ms a frame on the camera's side (landmarks for roll and yaw included), "
-                     + "%d searches of %.0f ms on the worker, %.2f cores in all; %d of %d faces followed at the end, %d identities given",
-                     placed.count, placed.map(\.width).min() ?? 0, placed.map(\.width).max() ?? 0, spent / Double(frames) * 1000,
-                     follower.searchesFinished, follower.secondsSearching / Double(max(1, follower.searchesFinished)) * 1000, cpuUsed / elapsed,
-                     matched, placed.count, Set(last.map(\.id)).count))
+        print(
+            String(
+                format:
+                    "  the follower at 30 fps on a frame of %d faces (widths %.0f-%.0f px): %.1f ms a frame on the camera's side (landmarks for roll and yaw included), "
+                    + "%d searches of %.0f ms on the worker, %.2f cores in all; %d of %d faces followed at the end, %d identities given",
+                placed.count, placed.map(\.width).min() ?? 0, placed.map(\.width).max() ?? 0, spent / Double(frames) * 1000,
+                follower.searchesFinished, follower.secondsSearching / Double(max(1, follower.searchesFinished)) * 1000, cpuUsed / elapsed,
+                matched, placed.count, Set(last.map(\.id)).count))
     }
 }

@@ -26,8 +26,10 @@ enum FrameBenchmark {
         print("")
         let render720 = renderCost(width: 1280, height: 720, format: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
         print(String(format: "renderer alone, 1280x720 420v: %.2f ms/frame = %.0f fps on one core (needs 60)", render720 * 1000, 1 / render720))
-        for (name, format, gstFormat, bytesPerPixel) in [("BGRA", kCVPixelFormatType_32BGRA, "BGRA", 4.0),
-                                                         ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "NV12", 1.5)] {
+        for (name, format, gstFormat, bytesPerPixel) in [
+            ("BGRA", kCVPixelFormatType_32BGRA, "BGRA", 4.0),
+            ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "NV12", 1.5),
+        ] {
             let warmRender = renderCost(width: width, height: height, format: format)
             let copy = memcpyCost(bytes: Int(Double(width * height) * bytesPerPixel))
             let floor = HandoffFloor.measure(width: width, height: height, format: format)
@@ -35,14 +37,22 @@ enum FrameBenchmark {
             let render = figures.renderPerFrame
             let outside = figures.cpuPerFrame - render
             print("\(name):")
-            print(String(format: "  session -> video data output -> empty delegate: %.1f frames/s delivered (%.1f produced)",
-                         figures.deliveredPerSecond, figures.producedPerSecond))
-            print(String(format: "  CPU per frame %.3f ms, of which rendering %.3f ms (%.3f ms into one warm buffer), outside rendering %.1f us",
-                         figures.cpuPerFrame * 1000, render * 1000, warmRender * 1000, outside * 1e6))
-            print(String(format: "    on the camera's thread %.1f us of CPU and %.1f us of wall-clock time (frame period less rendering);",
-                         (figures.producerPerFrame - render) * 1e6, (1 / figures.renderedPerSecond - render) * 1e6))
-            print(String(format: "    delivery on the delegate's queue (wake-up, drain, callback, sleep) %.1f us of CPU",
-                         (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
+            print(
+                String(
+                    format: "  session -> video data output -> empty delegate: %.1f frames/s delivered (%.1f produced)",
+                    figures.deliveredPerSecond, figures.producedPerSecond))
+            print(
+                String(
+                    format: "  CPU per frame %.3f ms, of which rendering %.3f ms (%.3f ms into one warm buffer), outside rendering %.1f us",
+                    figures.cpuPerFrame * 1000, render * 1000, warmRender * 1000, outside * 1e6))
+            print(
+                String(
+                    format: "    on the camera's thread %.1f us of CPU and %.1f us of wall-clock time (frame period less rendering);",
+                    (figures.producerPerFrame - render) * 1e6, (1 / figures.renderedPerSecond - render) * 1e6))
+            print(
+                String(
+                    format: "    delivery on the delegate's queue (wake-up, drain, callback, sleep) %.1f us of CPU",
+                    (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
             func describe(_ cost: HandoffFloor.Cost) -> String {
                 String(format: "%.1f us (sender %.1f + receiver %.1f)", cost.total * 1e6, cost.sender * 1e6, cost.receiver * 1e6)
             }
@@ -51,23 +61,31 @@ enum FrameBenchmark {
             if let otherCore = floor.otherCore, let sameCore = floor.sameCore {
                 print("    semaphore, receiver held on the other core: \(describe(otherCore)); on the renderer's own core: \(describe(sameCore))")
             }
-            print(String(format: "  outside rendering less the dispatch hand-off (the frame path's own work; the noise here is a few us either way): %.1f us",
-                         (outside - floor.dispatchQueue.total) * 1e6))
+            print(
+                String(
+                    format: "  outside rendering less the dispatch hand-off (the frame path's own work; the noise here is a few us either way): %.1f us",
+                    (outside - floor.dispatchQueue.total) * 1e6))
             print(String(format: "  heap allocations per frame in steady state: %.3f", figures.allocationsPerFrame))
             print(String(format: "  one memcpy of the frame (the floor): %.3f ms", copy * 1000))
             let gstFrames = max(60, Int(figures.producedPerSecond * secondsPerCase))
             if let gst = gstreamerThroughput(format: gstFormat, frames: gstFrames) {
-                print(String(format: "  gst-launch-1.0 videotestsrc ! %@ %dx%d ! fakesink: %.1f frames/s, CPU %.3f ms/frame",
-                             gstFormat, width, height, gst.fps, gst.cpuPerFrame * 1000))
+                print(
+                    String(
+                        format: "  gst-launch-1.0 videotestsrc ! %@ %dx%d ! fakesink: %.1f frames/s, CPU %.3f ms/frame",
+                        gstFormat, width, height, gst.fps, gst.cpuPerFrame * 1000))
                 print(String(format: "  ratio (ours / GStreamer): %.2fx frames/s", figures.deliveredPerSecond / gst.fps))
                 // GStreamer's own cost of handing frames to another thread: a cheap picture, so that its rendering varies little.
                 let hopFrames = 10000
                 if let direct = gstreamerThroughput(format: gstFormat, frames: hopFrames, pattern: "black"),
-                   let handedOff = gstreamerThroughput(format: gstFormat, frames: hopFrames, pattern: "black", handingOff: true) {
+                    let handedOff = gstreamerThroughput(format: gstFormat, frames: hopFrames, pattern: "black", handingOff: true)
+                {
                     let hop = handedOff.cpuPerFrame - direct.cpuPerFrame
-                    print("  GStreamer handing each frame to another thread (videotestsrc pattern=black ! queue leaky=downstream max-size-buffers=1 ! fakesink,")
-                    print(String(format: "    less the same without the queue): %.1f us of CPU per frame; ours outside rendering %.1f us: %.2fx GStreamer's",
-                                 hop * 1e6, outside * 1e6, outside / hop))
+                    print(
+                        "  GStreamer handing each frame to another thread (videotestsrc pattern=black ! queue leaky=downstream max-size-buffers=1 ! fakesink,")
+                    print(
+                        String(
+                            format: "    less the same without the queue): %.1f us of CPU per frame; ours outside rendering %.1f us: %.2fx GStreamer's",
+                            hop * 1e6, outside * 1e6, outside / hop))
                 }
             } else {
                 print("  gst-launch-1.0 not available: install gstreamer1.0-tools and gstreamer1.0-plugins-base for the comparison")
@@ -95,9 +113,12 @@ enum FrameBenchmark {
         for (name, format) in [("BGRA", kCVPixelFormatType_32BGRA), ("420v", kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)] {
             let figures = try sessionThroughput(format: format)
             let outside = figures.cpuPerFrame - figures.renderPerFrame
-            print(String(format: "  %@: %.1f frames/s delivered; CPU per frame %.3f ms, of which rendering %.3f ms, outside rendering %.1f us (producer %.1f, delivery %.1f)",
-                         name, figures.deliveredPerSecond, figures.cpuPerFrame * 1000, figures.renderPerFrame * 1000, outside * 1e6,
-                         (figures.producerPerFrame - figures.renderPerFrame) * 1e6, (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
+            print(
+                String(
+                    format:
+                        "  %@: %.1f frames/s delivered; CPU per frame %.3f ms, of which rendering %.3f ms, outside rendering %.1f us (producer %.1f, delivery %.1f)",
+                    name, figures.deliveredPerSecond, figures.cpuPerFrame * 1000, figures.renderPerFrame * 1000, outside * 1e6,
+                    (figures.producerPerFrame - figures.renderPerFrame) * 1e6, (figures.cpuPerFrame - figures.producerPerFrame) * 1e6))
         }
     }
 
@@ -108,8 +129,11 @@ enum FrameBenchmark {
         let state = ImagingState()
         let start = now()
         for index in 0..<frames {
-            renderer.render(into: buffer, SceneFrameParameters(frameNumber: Int64(index), seconds: Double(index) / 30, zoom: 1,
-                                                               brightness: state.renderedBrightness, colourGains: (1, 1, 1), defocus: 0, image: nil))
+            renderer.render(
+                into: buffer,
+                SceneFrameParameters(
+                    frameNumber: Int64(index), seconds: Double(index) / 30, zoom: 1,
+                    brightness: state.renderedBrightness, colourGains: (1, 1, 1), defocus: 0, image: nil))
         }
         return (now() - start) / Double(frames)
     }
@@ -160,12 +184,13 @@ enum FrameBenchmark {
         session.stopRunning()
         let delivered = Double(frames1 - frames0), produced = Double(frames1 - frames0 + drops1 - drops0)
         let rendered = Double(max(1, render1.frames - render0.frames))
-        return SessionFigures(deliveredPerSecond: delivered / (time1 - time0), producedPerSecond: produced / (time1 - time0),
-                              renderedPerSecond: rendered / (time1 - time0),
-                              cpuPerFrame: (cpu1 - cpu0) / max(1, produced),
-                              renderPerFrame: Double(render1.nanoseconds - render0.nanoseconds) / 1e9 / rendered,
-                              producerPerFrame: Double(producer1 - producer0) / 1e9 / rendered,
-                              allocationsPerFrame: Double(allocations1 - allocations0) / max(1, produced))
+        return SessionFigures(
+            deliveredPerSecond: delivered / (time1 - time0), producedPerSecond: produced / (time1 - time0),
+            renderedPerSecond: rendered / (time1 - time0),
+            cpuPerFrame: (cpu1 - cpu0) / max(1, produced),
+            renderPerFrame: Double(render1.nanoseconds - render0.nanoseconds) / 1e9 / rendered,
+            producerPerFrame: Double(producer1 - producer0) / 1e9 / rendered,
+            allocationsPerFrame: Double(allocations1 - allocations0) / max(1, produced))
     }
 
     /// GStreamer doing the same job: a test source at the same size and format into a sink that does nothing.
@@ -177,8 +202,11 @@ enum FrameBenchmark {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         let queue = handingOff ? ["queue", "leaky=downstream", "max-size-buffers=1", "!"] : []
-        process.arguments = ["-q", "videotestsrc", "pattern=\(pattern)", "num-buffers=\(frames)", "!",
-                             "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=1000/1", "!"] + queue + ["fakesink", "sync=false"]
+        process.arguments =
+            [
+                "-q", "videotestsrc", "pattern=\(pattern)", "num-buffers=\(frames)", "!",
+                "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=1000/1", "!",
+            ] + queue + ["fakesink", "sync=false"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         var before = rusage()

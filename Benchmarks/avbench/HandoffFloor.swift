@@ -35,9 +35,11 @@ enum HandoffFloor {
         let state = ImagingState()
         var frameNumber: Int64 = 0
         func render() {
-            renderer.render(into: buffers[Int(frameNumber & 1)],
-                            SceneFrameParameters(frameNumber: frameNumber, seconds: Double(frameNumber) / 30, zoom: 1,
-                                                 brightness: state.renderedBrightness, colourGains: (1, 1, 1), defocus: 0, image: nil))
+            renderer.render(
+                into: buffers[Int(frameNumber & 1)],
+                SceneFrameParameters(
+                    frameNumber: frameNumber, seconds: Double(frameNumber) / 30, zoom: 1,
+                    brightness: state.renderedBrightness, colourGains: (1, 1, 1), defocus: 0, image: nil))
             frameNumber += 1
         }
 

@@ -12,7 +12,8 @@ enum LivePhotoBenchmark {
         print("")
         let (width, height) = (1920, 1080)
         guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
-              let source = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return }
+            let source = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        else { return }
         renderer.render(into: source, SceneFrameParameters(frameNumber: 1, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
         let frame = CMSampleBuffer()
         frame.imageBufferStorage = source
@@ -34,8 +35,10 @@ enum LivePhotoBenchmark {
         let cpu = (cpuSeconds() - cpu0) / Double(frames) * 1000
         let allocations = Double(avbench_allocation_count() - allocations0) / Double(frames)
         let size = ring.frameSize ?? (0, 0)
-        print(String(format: "Live Photo ring, 1920x1080 '420v' frames kept at %dx%d: %.2f ms CPU per frame, %.3f heap allocations per frame",
-                     size.0, size.1, cpu, allocations))
+        print(
+            String(
+                format: "Live Photo ring, 1920x1080 '420v' frames kept at %dx%d: %.2f ms CPU per frame, %.3f heap allocations per frame",
+                size.0, size.1, cpu, allocations))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-live-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,8 +46,11 @@ enum LivePhotoBenchmark {
         try writeNV12(source, to: raw)
         let filter = "scale=\(size.0):\(size.1):flags=area"
         guard let reading = ffmpegFilterCPU(raw: raw, width: width, height: height, filter: "null"),
-              let scaling = ffmpegFilterCPU(raw: raw, width: width, height: height, filter: filter) else { print("  ffmpeg not available"); return }
+            let scaling = ffmpegFilterCPU(raw: raw, width: width, height: height, filter: filter)
+        else { print("  ffmpeg not available"); return }
         let net = max(0.001, scaling - reading)
-        print(String(format: "  ffmpeg -vf %@ (less its %.2f ms for reading a frame): %.2f ms CPU per frame; ours / ffmpeg %.2fx", filter, reading, net, cpu / net))
+        print(
+            String(
+                format: "  ffmpeg -vf %@ (less its %.2f ms for reading a frame): %.2f ms CPU per frame; ours / ffmpeg %.2fx", filter, reading, net, cpu / net))
     }
 }

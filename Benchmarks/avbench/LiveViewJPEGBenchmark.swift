@@ -15,9 +15,10 @@ enum LiveViewJPEGBenchmark {
         print("")
         let (width, height) = (1280, 720)
         guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
-              let scene = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
-              let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_422YpCbCr8_yuvs),
-              let bgra = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return }
+            let scene = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+            let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_422YpCbCr8_yuvs),
+            let bgra = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
+        else { return }
         renderer.render(into: scene, SceneFrameParameters(frameNumber: 1, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
         let converter = PixelFormatConverter()
         _ = converter.convert(scene, into: frame)
@@ -28,14 +29,20 @@ enum LiveViewJPEGBenchmark {
         let encoder = JPEGEncoder()
         let samples = JPEGSampleConverter()
         let cases: [(String, () -> Int)] = [
-            ("through BGRA (libyuv, libjpeg rows)", {
-                _ = converter.convert(frame, into: bgra)
-                return encoder.encode(bgra, quality: 80, accurateDCT: false) { $0.count } ?? 0
-            }),
-            ("as JPEG's samples (libyuv, libjpeg raw planes)", {
-                guard let planes = samples.convert(frame) else { return 0 }
-                return encoder.encode(planes, quality: 80, accurateDCT: false) { $0.count } ?? 0
-            }),
+            (
+                "through BGRA (libyuv, libjpeg rows)",
+                {
+                    _ = converter.convert(frame, into: bgra)
+                    return encoder.encode(bgra, quality: 80, accurateDCT: false) { $0.count } ?? 0
+                }
+            ),
+            (
+                "as JPEG's samples (libyuv, libjpeg raw planes)",
+                {
+                    guard let planes = samples.convert(frame) else { return 0 }
+                    return encoder.encode(planes, quality: 80, accurateDCT: false) { $0.count } ?? 0
+                }
+            ),
         ]
         var costs: [Double] = []
         for (name, body) in cases {
@@ -48,8 +55,10 @@ enum LiveViewJPEGBenchmark {
             }
             let cpu = (cpuSeconds() - cpu0) / Double(frames) * 1000
             costs.append(cpu)
-            print(String(format: "  %@: %.2f ms CPU per frame, %d-byte JPEG, %.3f heap allocations per frame", name, cpu, size,
-                         Double(avbench_allocation_count() - allocations0) / Double(frames)))
+            print(
+                String(
+                    format: "  %@: %.2f ms CPU per frame, %d-byte JPEG, %.3f heap allocations per frame", name, cpu, size,
+                    Double(avbench_allocation_count() - allocations0) / Double(frames)))
         }
         print(String(format: "  ratio, JPEG's samples to through BGRA: %.2fx", costs[1] / costs[0]))
     }

@@ -24,10 +24,13 @@ enum ManyCamerasBenchmark {
     }
 
     static func run(seconds: Double) throws {
-        let gstreamer = FileManager.default.isExecutableFile(atPath: "/usr/bin/gst-launch-1.0")
+        let gstreamer =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/gst-launch-1.0")
             && shell(["/usr/bin/gst-inspect-1.0", "x264enc"]).status == 0 && shell(["/usr/bin/gst-inspect-1.0", "mp4mux"]).status == 0
         print("")
-        print("Many virtual cameras, each 1280x720 at 30 fps recorded to H.264 (x264 ultrafast, zerolatency, 10.5 Mbit/s) for \(Int(seconds)) s, whole processes:")
+        print(
+            "Many virtual cameras, each 1280x720 at 30 fps recorded to H.264 (x264 ultrafast, zerolatency, 10.5 Mbit/s) for \(Int(seconds)) s, whole processes:"
+        )
         if !gstreamer { print("  (GStreamer's x264enc or mp4mux is not installed: apt-get install gstreamer1.0-plugins-ugly gstreamer1.0-plugins-good)") }
         if ProcessInfo.processInfo.environment["AVBENCH_CAMERAS"] != "pipewire" { try run(.virtual, seconds: seconds, gstreamer: gstreamer) }
         guard let stack = ProcessInfo.processInfo.environment["AVBENCH_PIPEWIRE_STACK"] else {
@@ -65,11 +68,15 @@ enum ManyCamerasBenchmark {
                 case .virtual:
                     pipeline += ["videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=1280,height=720,framerate=30/1,format=NV12", "!"]
                 case .pipeWire:
-                    pipeline += ["pipewiresrc", "target-object=avbench-camera-\(index)", "!", "video/x-raw,format=UYVY,width=1280,height=720,framerate=30/1", "!",
-                                 "videoconvert", "!", "video/x-raw,format=NV12", "!"]
+                    pipeline += [
+                        "pipewiresrc", "target-object=avbench-camera-\(index)", "!", "video/x-raw,format=UYVY,width=1280,height=720,framerate=30/1", "!",
+                        "videoconvert", "!", "video/x-raw,format=NV12", "!",
+                    ]
                 }
-                pipeline += ["x264enc", "speed-preset=ultrafast", "tune=zerolatency", "bitrate=10500", "key-int-max=30", "!", "mp4mux", "!",
-                             "filesink", "location=\(folder.appendingPathComponent("gst-\(index).mp4").path)"]
+                pipeline += [
+                    "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "bitrate=10500", "key-int-max=30", "!", "mp4mux", "!",
+                    "filesink", "location=\(folder.appendingPathComponent("gst-\(index).mp4").path)",
+                ]
             }
             let theirs = measure(pipeline, stopAfter: seconds, files: (1...count).map { folder.appendingPathComponent("gst-\($0).mp4") }, seconds: seconds)
             print(line("gst-launch-1.0 pipelines", count, theirs, seconds))
@@ -85,8 +92,9 @@ enum ManyCamerasBenchmark {
     static func line(_ name: String, _ count: Int, _ result: Result, _ seconds: Double) -> String {
         let expected = Int((seconds * 30).rounded())
         let missing = result.frames.map { max(0, expected - $0) }
-        return String(format: "  %d x %@: %.3f s CPU a camera-second, frames missing %@ of %d each, peak %.0f MB", count, name,
-                      result.cpu / (seconds * Double(count)), missing.map(String.init).joined(separator: "/"), expected, result.peakMegabytes)
+        return String(
+            format: "  %d x %@: %.3f s CPU a camera-second, frames missing %@ of %d each, peak %.0f MB", count, name,
+            result.cpu / (seconds * Double(count)), missing.map(String.init).joined(separator: "/"), expected, result.peakMegabytes)
     }
 
     /// Runs `command` (stopped with SIGINT after `stopAfter` seconds, or left to finish), sampling its resident memory; counts the frames in `files`.
@@ -105,7 +113,8 @@ enum ManyCamerasBenchmark {
             let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
             // The process itself and, for env, the program it became.
             if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-               let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") {
+                let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            {
                 result.peakMegabytes = max(result.peakMegabytes, kilobytes / 1024)
             }
             if let stopAfter, !interrupted, now() - started >= stopAfter {
@@ -153,9 +162,12 @@ enum ManyCamerasBenchmark {
             let session = AVCaptureSession()
             session.beginConfiguration()
             session.addInput(try AVCaptureDeviceInput(device: camera))
-            if pipeWire, let format = camera.formats.first(where: {
-                $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
-            }) {
+            if pipeWire,
+                let format = camera.formats.first(where: {
+                    $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720)
+                        && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
+                })
+            {
                 try camera.lockForConfiguration()
                 camera.activeFormat = format
                 camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30)
@@ -169,9 +181,12 @@ enum ManyCamerasBenchmark {
             session.addOutput(movie)
             session.commitConfiguration()
             if let connection = movie.connection(with: .video) {
-                movie.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.h264,
-                                         AVVideoCompressionPropertiesKey: [kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality as String: true]],
-                                        for: connection)
+                movie.setOutputSettings(
+                    [
+                        AVVideoCodecKey: AVVideoCodecType.h264,
+                        AVVideoCompressionPropertiesKey: [kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality as String: true],
+                    ],
+                    for: connection)
             }
             session.startRunning()
             sessions.append((session, movie))

@@ -54,10 +54,14 @@ enum PhotoBenchmark {
             let quality = PhotoEncoderSettings.jpegQuality(prioritization)
             let lags = measure(.jpeg, prioritization, output, seconds: seconds, atLeast: 5)
             guard let median = lags.first.map({ _ in lags[lags.count / 2] }) else { print("Photo: no JPEG delivered"); return }
-            var line = String(format: "Photo %@ JPEG q%d (%@): shutter lag median %.2f ms, best %.2f ms, %d photos",
-                              name, quality, "\(prioritization)", median, lags[0], lags.count)
-            if hasPPM, let theirs = tjbench(ppmURL, quality: quality, fullChroma: prioritization == .quality, accurateDCT: prioritization != .speed,
-                                            pixels: width * height, seconds: seconds) {
+            var line = String(
+                format: "Photo %@ JPEG q%d (%@): shutter lag median %.2f ms, best %.2f ms, %d photos",
+                name, quality, "\(prioritization)", median, lags[0], lags.count)
+            if hasPPM,
+                let theirs = tjbench(
+                    ppmURL, quality: quality, fullChroma: prioritization == .quality, accurateDCT: prioritization != .speed,
+                    pixels: width * height, seconds: seconds)
+            {
                 line += String(format: "; tjbench %.2f ms; ours / tjbench %.2fx", theirs, median / theirs)
             } else {
                 line += "; tjbench not available (install libjpeg-turbo-progs)"
@@ -70,13 +74,16 @@ enum PhotoBenchmark {
             let lags = measure(.hevc, prioritization, output, seconds: 0, atLeast: 3)
             guard !lags.isEmpty else { print("Photo: no HEIC delivered"); return }
             let median = lags[lags.count / 2]
-            var line = String(format: "Photo %@ HEIC q%d x265 %@ (%@): shutter lag median %.0f ms, best %.0f ms, %d photos",
-                              name, PhotoEncoderSettings.heicQuality, preset, "\(prioritization)", median, lags[0], lags.count)
+            var line = String(
+                format: "Photo %@ HEIC q%d x265 %@ (%@): shutter lag median %.0f ms, best %.0f ms, %d photos",
+                name, PhotoEncoderSettings.heicQuality, preset, "\(prioritization)", median, lags[0], lags.count)
             var runs: [Double] = []
             for _ in 0..<3 {
                 let start = now()
-                let result = shell(["/usr/bin/heif-enc", "-q", String(PhotoEncoderSettings.heicQuality), "-p", "preset=\(preset)",
-                                    pngURL.path, "-o", folder.appendingPathComponent("peer.heic").path])
+                let result = shell([
+                    "/usr/bin/heif-enc", "-q", String(PhotoEncoderSettings.heicQuality), "-p", "preset=\(preset)",
+                    pngURL.path, "-o", folder.appendingPathComponent("peer.heic").path,
+                ])
                 guard result.status == 0 else { break }
                 runs.append((now() - start) * 1000)
             }
@@ -97,8 +104,10 @@ enum PhotoBenchmark {
     }
 
     /// Sorted shutter lags in milliseconds.
-    private static func measure(_ codec: AVVideoCodecType, _ prioritization: AVCapturePhotoOutput.QualityPrioritization, _ output: AVCapturePhotoOutput,
-                                seconds: Double, atLeast count: Int) -> [Double] {
+    private static func measure(
+        _ codec: AVVideoCodecType, _ prioritization: AVCapturePhotoOutput.QualityPrioritization, _ output: AVCapturePhotoOutput,
+        seconds: Double, atLeast count: Int
+    ) -> [Double] {
         var lags: [Double] = []
         let start = now()
         while now() - start < seconds || lags.count < count {
@@ -112,11 +121,14 @@ enum PhotoBenchmark {
 
     /// tjbench's compression time for the picture, in milliseconds a frame.
     private static func tjbench(_ ppm: URL, quality: Int32, fullChroma: Bool, accurateDCT: Bool, pixels: Int, seconds: Double) -> Double? {
-        let peer = shell(["/usr/bin/tjbench", ppm.path, String(quality), "-subsamp", fullChroma ? "444" : "420", "-bgrx"]
-                         + (accurateDCT ? ["-accuratedct"] : ["-fastdct"]) + ["-benchtime", String(max(1, seconds)), "-warmup", "0.5", "-quiet"])
+        let peer = shell(
+            ["/usr/bin/tjbench", ppm.path, String(quality), "-subsamp", fullChroma ? "444" : "420", "-bgrx"]
+                + (accurateDCT ? ["-accuratedct"] : ["-fastdct"]) + ["-benchtime", String(max(1, seconds)), "-warmup", "0.5", "-quiet"])
         // tjbench -quiet prints a row per format: its seventh column is compression in Mpixels/s.
-        guard peer.status == 0, let row = peer.output.split(separator: "\n").last(where: { $0.contains(fullChroma ? "4:4:4" : "4:2:0") })?
-            .split(separator: " ").map(String.init), row.count > 6, let mpixels = Double(row[6]), mpixels > 0 else { return nil }
+        guard peer.status == 0,
+            let row = peer.output.split(separator: "\n").last(where: { $0.contains(fullChroma ? "4:4:4" : "4:2:0") })?
+                .split(separator: " ").map(String.init), row.count > 6, let mpixels = Double(row[6]), mpixels > 0
+        else { return nil }
         return Double(pixels) / 1e6 / mpixels * 1000
     }
 }

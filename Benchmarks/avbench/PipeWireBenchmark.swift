@@ -15,25 +15,45 @@ enum PipeWireBenchmark {
             return
         }
         let node = String(camera.uniqueID.dropFirst("pipewire:".count))
-        print("PipeWire \(camera.localizedName) (\(node)) at 1280x720, 60 frames/s, \(seconds) s per case; CPU is this process's (the server's is not counted for either):")
+        print(
+            "PipeWire \(camera.localizedName) (\(node)) at 1280x720, 60 frames/s, \(seconds) s per case; CPU is this process's (the server's is not counted for either):"
+        )
         let caps = "video/x-raw,format=UYVY,width=1280,height=720,framerate=60/1"
         let cases: [(String, OSType, [(String, [String])])] = [
-            ("UYVY -> BGRA", kCVPixelFormatType_32BGRA,
-             [("pipewiresrc ! videoconvert ! BGRx ! fakesink", ["pipewiresrc", "target-object=\(node)", "!", caps, "!", "videoconvert", "!",
-                                                                 "video/x-raw,format=BGRx", "!", "fakesink"])]),
-            ("UYVY -> 2vuy", kCVPixelFormatType_422YpCbCr8,
-             [("pipewiresrc always-copy=true ! fakesink", ["pipewiresrc", "target-object=\(node)", "always-copy=true", "!", caps, "!", "fakesink"]),
-              ("pipewiresrc ! fakesink (no copy)", ["pipewiresrc", "target-object=\(node)", "!", caps, "!", "fakesink"])]),
+            (
+                "UYVY -> BGRA", kCVPixelFormatType_32BGRA,
+                [
+                    (
+                        "pipewiresrc ! videoconvert ! BGRx ! fakesink",
+                        [
+                            "pipewiresrc", "target-object=\(node)", "!", caps, "!", "videoconvert", "!",
+                            "video/x-raw,format=BGRx", "!", "fakesink",
+                        ]
+                    )
+                ]
+            ),
+            (
+                "UYVY -> 2vuy", kCVPixelFormatType_422YpCbCr8,
+                [
+                    ("pipewiresrc always-copy=true ! fakesink", ["pipewiresrc", "target-object=\(node)", "always-copy=true", "!", caps, "!", "fakesink"]),
+                    ("pipewiresrc ! fakesink (no copy)", ["pipewiresrc", "target-object=\(node)", "!", caps, "!", "fakesink"]),
+                ]
+            ),
         ]
         wholeProcess(node: node, seconds: seconds)
         for (name, delivered, peers) in cases {
-            guard let format = camera.formats.first(where: {
-                $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
-            }) else { print("  no 1280x720 UYVY format"); return }
+            guard
+                let format = camera.formats.first(where: {
+                    $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720)
+                        && $0.formatDescription.mediaSubType.rawValue == kCVPixelFormatType_422YpCbCr8
+                })
+            else { print("  no 1280x720 UYVY format"); return }
             let (frames, cpu, elapsed, allocations) = try measureCamera(camera, format: format, delivered: delivered, framesPerSecond: 60, seconds: seconds)
             let ours = cpu / Double(max(1, frames))
-            print(String(format: "  %@: %.1f frames/s, %.3f ms CPU per frame, %.2f heap allocations per frame (the whole process, libpipewire's threads too)",
-                         name, Double(frames) / elapsed, ours * 1000, allocations))
+            print(
+                String(
+                    format: "  %@: %.1f frames/s, %.3f ms CPU per frame, %.2f heap allocations per frame (the whole process, libpipewire's threads too)",
+                    name, Double(frames) / elapsed, ours * 1000, allocations))
             guard ProcessInfo.processInfo.environment["AVBENCH_NO_PEER"] == nil else { continue }
             guard let gst = ["/usr/bin/gst-launch-1.0"].first(where: FileManager.default.isExecutableFile) else {
                 print("    gst-launch-1.0 not available (install gstreamer1.0-tools gstreamer1.0-pipewire)")
@@ -53,8 +73,10 @@ enum PipeWireBenchmark {
                 guard short.status == 0, peer.status == 0 else { print("    \(peerName): gst-launch-1.0 failed: \(peer.output.prefix(200))"); continue }
                 let (peerCPU, peerElapsed) = (peer.cpu - short.cpu, peer.elapsed - short.elapsed)
                 let theirs = peerCPU / Double(count - 60)
-                print(String(format: "    %@: %.1f frames/s, %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
-                             peerName, Double(count - 60) / peerElapsed, theirs * 1000, ours / theirs))
+                print(
+                    String(
+                        format: "    %@: %.1f frames/s, %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
+                        peerName, Double(count - 60) / peerElapsed, theirs * 1000, ours / theirs))
             }
         }
     }
@@ -71,8 +93,10 @@ enum PipeWireBenchmark {
             return (childCPUSeconds() - cpu0, result.status, result.output)
         }
         let monitor = { (length: Double) in
-            run([tool, "monitor", "--device", "pipewire:\(node)", "--format", "1280x720@60", "--pixel-format", "2vuy", "--no-audio",
-                 "--seconds", String(length)])
+            run([
+                tool, "monitor", "--device", "pipewire:\(node)", "--format", "1280x720@60", "--pixel-format", "2vuy", "--no-audio",
+                "--seconds", String(length),
+            ])
         }
         let short = monitor(1), long = monitor(seconds + 1)
         guard short.status == 0, long.status == 0, long.output.contains("'2vuy' 1280x720") else {
@@ -81,17 +105,25 @@ enum PipeWireBenchmark {
         let framesRun = { (output: String) in Int(output.components(separatedBy: "Done: ").last?.split(separator: " ").first ?? "") ?? 0 }
         let frames = framesRun(long.output) - framesRun(short.output)
         let ours = (long.cpu - short.cpu) / Double(max(1, frames))
-        print(String(format: "  avcapture monitor --format 1280x720@60 --pixel-format 2vuy (whole process, long run minus short): %.3f ms CPU per frame over %d frames",
-                     ours * 1000, frames))
+        print(
+            String(
+                format:
+                    "  avcapture monitor --format 1280x720@60 --pixel-format 2vuy (whole process, long run minus short): %.3f ms CPU per frame over %d frames",
+                ours * 1000, frames))
         let gst = "/usr/bin/gst-launch-1.0"
         guard FileManager.default.isExecutableFile(atPath: gst) else { return }
         let caps = "video/x-raw,format=UYVY,width=1280,height=720,framerate=60/1"
-        let peer = { (count: Int) in run([gst, "-q", "pipewiresrc", "target-object=\(node)", "num-buffers=\(count)", "always-copy=true", "!", caps, "!", "fakesink"]) }
+        let peer = { (count: Int) in
+            run([gst, "-q", "pipewiresrc", "target-object=\(node)", "num-buffers=\(count)", "always-copy=true", "!", caps, "!", "fakesink"])
+        }
         let count = Int(60 * seconds)
         let peerShort = peer(60), peerLong = peer(60 + count)
         guard peerShort.status == 0, peerLong.status == 0 else { return print("    gst-launch-1.0 failed: \(peerLong.output.prefix(200))") }
         let theirs = (peerLong.cpu - peerShort.cpu) / Double(count)
-        print(String(format: "    gst-launch-1.0 pipewiresrc always-copy=true ! fakesink (whole process, same way): %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
-                     theirs * 1000, ours / theirs))
+        print(
+            String(
+                format:
+                    "    gst-launch-1.0 pipewiresrc always-copy=true ! fakesink (whole process, same way): %.3f ms CPU per frame; ratio %.2fx CPU (ours / GStreamer)",
+                theirs * 1000, ours / theirs))
     }
 }

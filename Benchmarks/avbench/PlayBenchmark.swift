@@ -38,8 +38,10 @@ enum PlayBenchmark {
             let result = shell(["/usr/bin/ffmpeg", "-v", "error", "-re", "-i", source.path] + peer)
             guard result.status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: result.output]) }
         }
-        print(String(format: "    AVPlayer + video output: %.2f s, CPU %.2f s, %d of %d pictures shown, %@",
-                     playSeconds, playCPU, shown, ExportBenchmark.seconds * 30, sound))
+        print(
+            String(
+                format: "    AVPlayer + video output: %.2f s, CPU %.2f s, %d of %d pictures shown, %@",
+                playSeconds, playCPU, shown, ExportBenchmark.seconds * 30, sound))
         print(String(format: "    ffmpeg -re: %.2f s, CPU %.2f s; ratio %.2fx CPU", peerSeconds, peerCPU, playCPU / peerCPU))
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("avcapture")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else { return }
@@ -56,13 +58,17 @@ enum PlayBenchmark {
     /// Plays the movie through, asking for pictures at 60 Hz; how many were shown.
     static func play(_ url: URL) throws -> Int {
         let item = AVPlayerItem(url: url)
-        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
+        ])
         item.add(output)
         let player = AVPlayer(playerItem: item)
         while item.status == .unknown { usleep(1000) }
         guard item.status == .readyToPlay else { throw item.error ?? CocoaError(.fileReadUnknown) }
         let ended = DispatchSemaphore(value: 0)
-        let observer = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in ended.signal() }
+        let observer = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in
+            ended.signal()
+        }
         defer { NotificationCenter.default.removeObserver(observer) }
         player.play()
         var shown = 0
@@ -89,11 +95,14 @@ final class BenchmarkPulseServer {
         try? FileManager.default.createDirectory(at: runtime.appendingPathComponent("pulse"), withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
         let socket = runtime.appendingPathComponent("pulse/native").path
-        let script = "load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)\nload-module module-null-sink sink_name=bench rate=48000 channels=2\nset-default-sink bench\n"
+        let script =
+            "load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)\nload-module module-null-sink sink_name=bench rate=48000 channels=2\nset-default-sink bench\n"
         try? script.write(to: folder.appendingPathComponent("bench.pa"), atomically: true, encoding: .utf8)
-        let started = shell(["/usr/bin/env", "HOME=\(folder.path)", "XDG_RUNTIME_DIR=\(runtime.path)", "/usr/bin/pulseaudio", "-n",
-                             "-F", folder.appendingPathComponent("bench.pa").path, "--daemonize=yes", "--exit-idle-time=-1", "--realtime=no",
-                             "--high-priority=no", "--use-pid-file=yes", "--log-target=file:\(folder.path)/pulse.log"])
+        let started = shell([
+            "/usr/bin/env", "HOME=\(folder.path)", "XDG_RUNTIME_DIR=\(runtime.path)", "/usr/bin/pulseaudio", "-n",
+            "-F", folder.appendingPathComponent("bench.pa").path, "--daemonize=yes", "--exit-idle-time=-1", "--realtime=no",
+            "--high-priority=no", "--use-pid-file=yes", "--log-target=file:\(folder.path)/pulse.log",
+        ])
         let deadline = Date().addingTimeInterval(10)
         while started.status == 0, !FileManager.default.fileExists(atPath: socket), Date() < deadline { usleep(20_000) }
         guard FileManager.default.fileExists(atPath: socket) else { stop(); return nil }

@@ -45,7 +45,9 @@ enum RecordBenchmark {
         let frames = MediaProbe.videoPacketCount(url) ?? -1
         print(String(format: "  frames in the file: %d of %d expected: %d dropped", frames, expected, expected - frames))
         print(String(format: "  process CPU: %.2f s per second of video (of 2 cores), file %.1f MB", cpu / seconds, EncodeBenchmark.size(url) / 1e6))
-        print(String(format: "  heap allocations per video frame while recording: %.2f (the whole process, FFmpeg's included)",
-                     Double(allocations) / max(1, recorded * 30)))
+        print(
+            String(
+                format: "  heap allocations per video frame while recording: %.2f (the whole process, FFmpeg's included)",
+                Double(allocations) / max(1, recorded * 30)))
     }
 }

@@ -74,11 +74,15 @@ enum ScanBenchmark {
             let centre = measure([.qr, .ean13, .dataMatrix], rect: CGRect(x: 0.3, y: 0.25, width: 0.4, height: 0.5))
             func percentile(_ values: [Double], _ p: Double) -> Double { values.isEmpty ? .nan : values[min(values.count - 1, Int(Double(values.count) * p))] }
             let name = preset == .vga640x480 ? "640x480" : "1280x720"
-            print(String(format: "Codes through the camera, %@ (3 codes in view): video data output %.1f fps with detection off, %.1f with it on",
-                         name, off.fps, three.fps))
+            print(
+                String(
+                    format: "Codes through the camera, %@ (3 codes in view): video data output %.1f fps with detection off, %.1f with it on",
+                    name, off.fps, three.fps))
             for (label, m) in [("all 19 code types", all), ("3 types", three), ("3 types, rect of interest the centre 0.4 x 0.5 (the QR code)", centre)] {
-                print(String(format: "  %@: %.1f ms detecting a frame, %.1f delegate calls/s, %.1f codes/s, frame to delegate median %.1f ms, p95 %.1f ms",
-                             label, m.ms, m.calls, m.codes, percentile(m.latency, 0.5), percentile(m.latency, 0.95)))
+                print(
+                    String(
+                        format: "  %@: %.1f ms detecting a frame, %.1f delegate calls/s, %.1f codes/s, frame to delegate median %.1f ms, p95 %.1f ms",
+                        label, m.ms, m.calls, m.codes, percentile(m.latency, 0.5), percentile(m.latency, 0.95)))
             }
         }
     }
@@ -94,14 +98,16 @@ enum ScanBenchmark {
         let scene = virtualCamera.virtualScene!
         defer { scene.removeAllPictures() }
         let picture = try GreyPicture.decode(data)
-        let corners = ScenePicture.corners(width: picture.width, height: picture.height, center: CGPoint(x: 0.5, y: 0.62), width: 0.9,
-                                           rotation: 0, aspectRatio: 4.0 / 3.0)
+        let corners = ScenePicture.corners(
+            width: picture.width, height: picture.height, center: CGPoint(x: 0.5, y: 0.62), width: 0.9,
+            rotation: 0, aspectRatio: 4.0 / 3.0)
         scene.removeAllPictures()
         _ = scene.placePicture(picture, corners: corners)
         // dlib on its own: the same 640x480 frame, grey, detector and landmarks called in a loop.
         guard let renderer = SceneRenderer(width: 640, height: 480, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
-              let frame = CVPixelBuffer(width: 640, height: 480, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
-              let detector = FaceDetector() else { return }
+            let frame = CVPixelBuffer(width: 640, height: 480, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
+            let detector = FaceDetector()
+        else { return }
         var parameters = SceneFrameParameters(frameNumber: 0, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil)
         parameters.pictures = scene.pictures
         renderer.render(into: frame, parameters)
@@ -123,10 +129,14 @@ enum ScanBenchmark {
         let after = metadata.detectionStatistics
         let searched = after.framesSearched - before.framesSearched
         let ms = searched > 0 ? (after.secondsSearching - before.secondsSearching) / Double(searched) * 1000 : 0
-        print(String(format: "Faces at 640x480 (the astronaut photograph in the scene): %.1f ms a frame searched through the metadata output, "
-                     + "%d frames searched in %.0f s, %d with her face delivered; video data output %.1f fps", ms, searched, seconds,
-                     receiver.calls, Double(receiver.frames) / seconds))
-        print(String(format: "  dlib called directly on the same frame (HOG detector and 68 landmarks): %.1f ms a frame, face in %d of %d; ratio %.2fx",
-                     directMs, found, direct, ms / directMs))
+        print(
+            String(
+                format: "Faces at 640x480 (the astronaut photograph in the scene): %.1f ms a frame searched through the metadata output, "
+                    + "%d frames searched in %.0f s, %d with her face delivered; video data output %.1f fps", ms, searched, seconds,
+                receiver.calls, Double(receiver.frames) / seconds))
+        print(
+            String(
+                format: "  dlib called directly on the same frame (HOG detector and 68 landmarks): %.1f ms a frame, face in %d of %d; ratio %.2fx",
+                directMs, found, direct, ms / directMs))
     }
 }

@@ -24,15 +24,19 @@ enum ScanCorpusBenchmark {
     static func makeCorpus(in folder: URL) throws -> [Picture] {
         let (width, height) = (640, 480)
         guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
-              let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
-              let white = CVPixelBuffer(width: 16, height: 16, pixelFormatType: kCVPixelFormatType_32BGRA) else { return [] }
+            let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange),
+            let white = CVPixelBuffer(width: 16, height: 16, pixelFormatType: kCVPixelFormatType_32BGRA)
+        else { return [] }
         let whitePlane = white.planes[0]
         memset(whitePlane.baseAddress, 0xF0, whitePlane.bytesPerRow * 16)
         var random = SeededGenerator()
         var pictures: [Picture] = []
-        func write(_ name: String, codes: [SceneCode], busy: Bool, brightness: Double = 1, defocus: Float = 0, noise: Int = 0, seconds: Double = 1) throws -> URL {
-            var parameters = SceneFrameParameters(frameNumber: 0, seconds: seconds, zoom: 1, brightness: 1, colourGains: (1, 1, 1),
-                                                  defocus: defocus, image: busy ? nil : white)
+        func write(_ name: String, codes: [SceneCode], busy: Bool, brightness: Double = 1, defocus: Float = 0, noise: Int = 0, seconds: Double = 1) throws
+            -> URL
+        {
+            var parameters = SceneFrameParameters(
+                frameNumber: 0, seconds: seconds, zoom: 1, brightness: 1, colourGains: (1, 1, 1),
+                defocus: defocus, image: busy ? nil : white)
             parameters.codes = codes
             renderer.render(into: frame, parameters)
             let luma = frame.planes[0]
@@ -54,8 +58,9 @@ enum ScanCorpusBenchmark {
             let bitmap = try CodeBitmap(symbology, payload: payload)
             let wide: CGFloat = symbology.isMatrix ? 0.32 : 0.6
             func code(center: CGPoint = CGPoint(x: 0.5, y: 0.55), width: CGFloat = wide, rotation: CGFloat = 0) -> SceneCode {
-                SceneCode(id: 1, symbology: symbology, payload: payload, bitmap: bitmap,
-                          corners: SceneCode.corners(for: bitmap, center: center, width: width, rotation: rotation, aspectRatio: 4.0 / 3.0))
+                SceneCode(
+                    id: 1, symbology: symbology, payload: payload, bitmap: bitmap,
+                    corners: SceneCode.corners(for: bitmap, center: center, width: width, rotation: rotation, aspectRatio: 4.0 / 3.0))
             }
             var tilted = code()
             let c = tilted.corners
@@ -95,7 +100,9 @@ enum ScanCorpusBenchmark {
         var missedNames: [String] = []
         mutating func count(_ codes: [String], for picture: Picture) {
             if let expected = picture.expected {
-                if codes.contains(where: { matches($0, expected, picture.symbology) }) { read += 1 } else {
+                if codes.contains(where: { matches($0, expected, picture.symbology) }) {
+                    read += 1
+                } else {
                     missed += 1
                     missedNames.append(picture.url.deletingPathExtension().lastPathComponent)
                 }
@@ -110,10 +117,18 @@ enum ScanCorpusBenchmark {
         print("")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-scan-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { if ProcessInfo.processInfo.environment["AVBENCH_KEEP_CORPUS"] == nil { try? FileManager.default.removeItem(at: folder) } else { print("  corpus kept in \(folder.path)") } }
+        defer {
+            if ProcessInfo.processInfo.environment["AVBENCH_KEEP_CORPUS"] == nil {
+                try? FileManager.default.removeItem(at: folder)
+            } else {
+                print("  corpus kept in \(folder.path)")
+            }
+        }
         let pictures = try makeCorpus(in: folder)
         let codes = pictures.filter { $0.expected != nil }.count
-        print("Reading codes from pictures: \(pictures.count) pictures at 640x480, \(codes) with one code (12 symbologies x 8 conditions), \(pictures.count - codes) with none")
+        print(
+            "Reading codes from pictures: \(pictures.count) pictures at 640x480, \(codes) with one code (12 symbologies x 8 conditions), \(pictures.count - codes) with none"
+        )
         let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("avcapture").path
         var scores: [(String, Score)] = []
         /// Reads each picture in a process of its own (for what it found and whether it crashed),
@@ -142,7 +157,9 @@ enum ScanCorpusBenchmark {
             print("  (zbarimg is not installed: apt-get install zbar-tools)")
         }
         let python = FileManager.default.currentDirectoryPath + "/.build/bench-python"
-        if FileManager.default.fileExists(atPath: python + "/zxingcpp") || (try? FileManager.default.contentsOfDirectory(atPath: python))?.contains(where: { $0.hasPrefix("zxingcpp") }) == true {
+        if FileManager.default.fileExists(atPath: python + "/zxingcpp")
+            || (try? FileManager.default.contentsOfDirectory(atPath: python))?.contains(where: { $0.hasPrefix("zxingcpp") }) == true
+        {
             // One process reads every picture (its start-up is not counted); it prints each picture's codes after its name.
             let script = """
                 import sys, time, zxingcpp, PIL.Image
@@ -161,9 +178,13 @@ enum ScanCorpusBenchmark {
             var found: [String: [String]] = [:]
             var current = ""
             for line in output.split(separator: "\n").map(String.init) {
-                if line.hasPrefix("@") { current = String(line.dropFirst()); found[current] = [] }
-                else if line.hasPrefix("#") { score.seconds = Double(line.dropFirst()) ?? 0 }
-                else { found[current, default: []].append(line) }
+                if line.hasPrefix("@") {
+                    current = String(line.dropFirst()); found[current] = []
+                } else if line.hasPrefix("#") {
+                    score.seconds = Double(line.dropFirst()) ?? 0
+                } else {
+                    found[current, default: []].append(line)
+                }
             }
             if status != 0 { score.crashes += 1 }
             for picture in pictures { score.count(found[picture.url.path] ?? [], for: picture) }
@@ -172,16 +193,20 @@ enum ScanCorpusBenchmark {
             print("  (ZXing-C++'s Python module is not in .build/bench-python: scripts/bench.sh installs it)")
         }
         for (name, score) in scores {
-            print(String(format: "  %@: read %d of %d (%.0f %%), %d false reads, %d crashes, %.2f s for all (%.1f ms a picture)%@",
-                         name, score.read, codes, Double(score.read) / Double(codes) * 100, score.falseReads, score.crashes,
-                         score.seconds, score.seconds / Double(pictures.count) * 1000,
-                         score.cpuSeconds.map { String(format: ", %.2f s of CPU", $0) } ?? ""))
+            print(
+                String(
+                    format: "  %@: read %d of %d (%.0f %%), %d false reads, %d crashes, %.2f s for all (%.1f ms a picture)%@",
+                    name, score.read, codes, Double(score.read) / Double(codes) * 100, score.falseReads, score.crashes,
+                    score.seconds, score.seconds / Double(pictures.count) * 1000,
+                    score.cpuSeconds.map { String(format: ", %.2f s of CPU", $0) } ?? ""))
             print("    missed: " + score.missedNames.joined(separator: " "))
         }
         try attemptCosts(pictures)
         if let ours = scores.first(where: { $0.0.hasPrefix("avcapture") })?.1, let zbar = scores.first(where: { $0.0 == "zbarimg" })?.1 {
-            print(String(format: "  avcapture/zbarimg: %.2fx the time and %.2fx the CPU time (one process reading every picture, each), %+d codes read",
-                         ours.seconds / zbar.seconds, (ours.cpuSeconds ?? 0) / (zbar.cpuSeconds ?? 1), ours.read - zbar.read))
+            print(
+                String(
+                    format: "  avcapture/zbarimg: %.2fx the time and %.2fx the CPU time (one process reading every picture, each), %+d codes read",
+                    ours.seconds / zbar.seconds, (ours.cpuSeconds ?? 0) / (zbar.cpuSeconds ?? 1), ours.read - zbar.read))
         }
     }
 
@@ -208,8 +233,10 @@ enum ScanCorpusBenchmark {
         print("  avcapture's still reader, attempt by attempt (in this process):")
         for attempt in CodeReader.StillAttempt.allCases {
             let total = seconds[attempt] ?? 0, count = runs[attempt] ?? 0
-            print(String(format: "    %@: %d pictures, %.0f ms (%.1f ms each), first to read %d", attempt.rawValue, count, total * 1000,
-                         count > 0 ? total * 1000 / Double(count) : 0, found[attempt] ?? 0))
+            print(
+                String(
+                    format: "    %@: %d pictures, %.0f ms (%.1f ms each), first to read %d", attempt.rawValue, count, total * 1000,
+                    count > 0 ? total * 1000 / Double(count) : 0, found[attempt] ?? 0))
         }
     }
 

@@ -16,8 +16,10 @@ enum StreamLatencyBenchmark {
 
     static func run() throws {
         print("")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), FileManager.default.fileExists(atPath: "/usr/lib/nginx/modules/ngx_rtmp_module.so"),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/srt-live-transmit") else {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"),
+            FileManager.default.fileExists(atPath: "/usr/lib/nginx/modules/ngx_rtmp_module.so"),
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/srt-live-transmit")
+        else {
             print("Streaming latency: needs nginx-light, libnginx-mod-rtmp and srt-tools (scripts/install-deps.sh --with-servers)")
             return
         }
@@ -26,28 +28,35 @@ enum StreamLatencyBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         let rtmpPort = freeLoopbackPort(), srtIn = freeLoopbackPort(), srtOut = freeLoopbackPort()
         try """
-            load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
-            daemon off;
-            master_process off;
-            pid \(folder.path)/nginx.pid;
-            error_log \(folder.path)/error.log;
-            events { worker_connections 64; }
-            rtmp { server { listen 127.0.0.1:\(rtmpPort); application live { live on; } } }
-            """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        load_module /usr/lib/nginx/modules/ngx_rtmp_module.so;
+        daemon off;
+        master_process off;
+        pid \(folder.path)/nginx.pid;
+        error_log \(folder.path)/error.log;
+        events { worker_connections 64; }
+        rtmp { server { listen 127.0.0.1:\(rtmpPort); application live { live on; } } }
+        """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         let nginx = try start(["/usr/sbin/nginx", "-c", folder.path + "/nginx.conf", "-p", folder.path])
         let relay = try start(["/usr/bin/srt-live-transmit", "-q", "srt://127.0.0.1:\(srtIn)?mode=listener", "srt://127.0.0.1:\(srtOut)?mode=listener"])
         defer { for server in [nginx, relay] where server.isRunning { server.terminate(); server.waitUntilExit() } }
         Thread.sleep(forTimeInterval: 0.5)
-        print("Streaming latency, glass to receiver over loopback, \(width)x\(height) \(rate) fps, \(bitRate / 1_000_000) Mbit/s, x264 veryfast zerolatency, \(transitions) changes each:")
-        for (name, publish, receive) in [("RTMP", "rtmp://127.0.0.1:\(rtmpPort)/live/bench", "rtmp://127.0.0.1:\(rtmpPort)/live/bench"),
-                                         ("SRT", "srt://127.0.0.1:\(srtIn)", "srt://127.0.0.1:\(srtOut)")] {
+        print(
+            "Streaming latency, glass to receiver over loopback, \(width)x\(height) \(rate) fps, \(bitRate / 1_000_000) Mbit/s, x264 veryfast zerolatency, \(transitions) changes each:"
+        )
+        for (name, publish, receive) in [
+            ("RTMP", "rtmp://127.0.0.1:\(rtmpPort)/live/bench", "rtmp://127.0.0.1:\(rtmpPort)/live/bench"),
+            ("SRT", "srt://127.0.0.1:\(srtIn)", "srt://127.0.0.1:\(srtOut)"),
+        ] {
             let ours = try measure(receive: receive) { showWhite in try OurPublisher(url: URL(string: publish)!, showWhite: showWhite) }
-            let theirs = try measure(receive: receive) { showWhite in try FFmpegPublisher(url: publish, format: name == "RTMP" ? "flv" : "mpegts", showWhite: showWhite) }
+            let theirs = try measure(receive: receive) { showWhite in
+                try FFmpegPublisher(url: publish, format: name == "RTMP" ? "flv" : "mpegts", showWhite: showWhite)
+            }
             func line(_ label: String, _ values: [Double]) -> String {
                 guard !values.isEmpty else { return "  \(name) \(label): no change reached the receiver" }
                 let sorted = values.sorted()
-                return String(format: "  %@ %@: median %.0f ms, p95 %.0f ms (%d of %d changes seen)", name, label, sorted[sorted.count / 2] * 1000,
-                              sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))] * 1000, values.count, transitions)
+                return String(
+                    format: "  %@ %@: median %.0f ms, p95 %.0f ms (%d of %d changes seen)", name, label, sorted[sorted.count / 2] * 1000,
+                    sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))] * 1000, values.count, transitions)
             }
             print(line("AVCaptureLiveStreamOutput", ours))
             print(line("ffmpeg -f rawvideo -i - ... \(name == "RTMP" ? "-f flv" : "-f mpegts")", theirs))
@@ -94,8 +103,10 @@ enum StreamLatencyBenchmark {
         init(url: URL, showWhite: Switch) throws {
             let camera = virtualCamera
             try camera.lockForConfiguration()
-            camera.activeFormat = camera.formats.first { CMVideoFormatDescriptionGetDimensions($0.formatDescription).width == Int32(StreamLatencyBenchmark.width)
-                && CMVideoFormatDescriptionGetDimensions($0.formatDescription).height == Int32(StreamLatencyBenchmark.height) }!
+            camera.activeFormat = camera.formats.first {
+                CMVideoFormatDescriptionGetDimensions($0.formatDescription).width == Int32(StreamLatencyBenchmark.width)
+                    && CMVideoFormatDescriptionGetDimensions($0.formatDescription).height == Int32(StreamLatencyBenchmark.height)
+            }!
             camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: Int32(StreamLatencyBenchmark.rate))
             camera.unlockForConfiguration()
             session.addInput(try AVCaptureDeviceInput(device: camera))
@@ -140,19 +151,25 @@ enum StreamLatencyBenchmark {
         let feeder: Thread
 
         init(url: String, format: String, showWhite: Switch) throws {
-            let (width, height, rate, bitRate) = (StreamLatencyBenchmark.width, StreamLatencyBenchmark.height, StreamLatencyBenchmark.rate, StreamLatencyBenchmark.bitRate)
+            let (width, height, rate, bitRate) = (
+                StreamLatencyBenchmark.width, StreamLatencyBenchmark.height, StreamLatencyBenchmark.rate, StreamLatencyBenchmark.bitRate
+            )
             process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = ["-v", "error", "-f", "rawvideo", "-pix_fmt", "nv12", "-s", "\(width)x\(height)", "-r", "\(rate)", "-i", "-",
-                                 "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "\(rate)", "-bf", "0",
-                                 "-b:v", "\(bitRate)", "-maxrate", "\(bitRate * 3 / 2)", "-bufsize", "\(bitRate)", "-f", format, url]
+            process.arguments = [
+                "-v", "error", "-f", "rawvideo", "-pix_fmt", "nv12", "-s", "\(width)x\(height)", "-r", "\(rate)", "-i", "-",
+                "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "\(rate)", "-bf", "0",
+                "-b:v", "\(bitRate)", "-maxrate", "\(bitRate * 3 / 2)", "-bufsize", "\(bitRate)", "-f", format, url,
+            ]
             let input = Pipe()
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
             let lumaSize = width * height
-            let frames = [Data(repeating: 0, count: lumaSize) + Data(repeating: 128, count: lumaSize / 2),
-                          Data(repeating: 255, count: lumaSize) + Data(repeating: 128, count: lumaSize / 2)]
+            let frames = [
+                Data(repeating: 0, count: lumaSize) + Data(repeating: 128, count: lumaSize / 2),
+                Data(repeating: 255, count: lumaSize) + Data(repeating: 128, count: lumaSize / 2),
+            ]
             let handle = input.fileHandleForWriting
             feeder = Thread {
                 let start = now()
@@ -185,8 +202,10 @@ enum StreamLatencyBenchmark {
 
         init(url: String) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            process.arguments = ["-v", "error", "-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "100000", "-analyzeduration", "0",
-                                 "-i", url, "-an", "-vf", "scale=64:36", "-pix_fmt", "gray", "-f", "rawvideo", "-"]
+            process.arguments = [
+                "-v", "error", "-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "100000", "-analyzeduration", "0",
+                "-i", url, "-an", "-vf", "scale=64:36", "-pix_fmt", "gray", "-f", "rawvideo", "-",
+            ]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

@@ -6,20 +6,23 @@ import Foundation
 package enum DeviceRegistry {
     /// The virtual back camera: the iPhone 5 back camera's formats.
     package static let virtualBackCamera = VirtualCamera(
-        descriptor: .init(uniqueID: "virtual:camera:back", modelID: "LinuxAVFoundation Virtual Camera", localizedName: "Virtual Back Camera",
-                          manufacturer: "LinuxAVFoundation", mediaKind: .video, position: .back, kind: .builtInWideAngleCamera),
+        descriptor: .init(
+            uniqueID: "virtual:camera:back", modelID: "LinuxAVFoundation Virtual Camera", localizedName: "Virtual Back Camera",
+            manufacturer: "LinuxAVFoundation", mediaKind: .video, position: .back, kind: .builtInWideAngleCamera),
         formats: VirtualFormats.backCamera, capabilities: .fullCamera)
 
     /// The virtual front camera: a fixed-focus camera with no torch.
     package static let virtualFrontCamera = VirtualCamera(
-        descriptor: .init(uniqueID: "virtual:camera:front", modelID: "LinuxAVFoundation Virtual Camera", localizedName: "Virtual Front Camera",
-                          manufacturer: "LinuxAVFoundation", mediaKind: .video, position: .front, kind: .builtInWideAngleCamera),
+        descriptor: .init(
+            uniqueID: "virtual:camera:front", modelID: "LinuxAVFoundation Virtual Camera", localizedName: "Virtual Front Camera",
+            manufacturer: "LinuxAVFoundation", mediaKind: .video, position: .front, kind: .builtInWideAngleCamera),
         formats: VirtualFormats.frontCamera, capabilities: .fixedFocusCamera)
 
     /// The virtual microphone.
     package static let virtualMicrophone = VirtualMicrophone(
-        descriptor: .init(uniqueID: "virtual:microphone", modelID: "LinuxAVFoundation Virtual Microphone", localizedName: "Virtual Microphone",
-                          manufacturer: "LinuxAVFoundation", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
+        descriptor: .init(
+            uniqueID: "virtual:microphone", modelID: "LinuxAVFoundation Virtual Microphone", localizedName: "Virtual Microphone",
+            manufacturer: "LinuxAVFoundation", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
 
     /// More virtual cameras, for code that records many cameras at once (NVRs, labs, robots):
     /// `LINUXAVFOUNDATION_VIRTUAL_CAMERAS=N` (up to 16) adds external cameras `virtual:camera:1`
@@ -28,10 +31,12 @@ package enum DeviceRegistry {
     package static let extraVirtualCameras: [VirtualCamera] = {
         let count = min(16, max(0, Int(ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_VIRTUAL_CAMERAS"] ?? "") ?? 0))
         return (0..<count).map { index in
-            VirtualCamera(descriptor: .init(uniqueID: "virtual:camera:\(index + 1)", modelID: "LinuxAVFoundation Virtual Camera",
-                                            localizedName: "Virtual Camera \(index + 1)", manufacturer: "LinuxAVFoundation", mediaKind: .video,
-                                            position: .unspecified, kind: .external),
-                          formats: VirtualFormats.backCamera, capabilities: .fullCamera)
+            VirtualCamera(
+                descriptor: .init(
+                    uniqueID: "virtual:camera:\(index + 1)", modelID: "LinuxAVFoundation Virtual Camera",
+                    localizedName: "Virtual Camera \(index + 1)", manufacturer: "LinuxAVFoundation", mediaKind: .video,
+                    position: .unspecified, kind: .external),
+                formats: VirtualFormats.backCamera, capabilities: .fullCamera)
         }
     }()
 
@@ -45,7 +50,8 @@ package enum DeviceRegistry {
     package static var backends: [CaptureDeviceBackend] {
         let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera] + extraVirtualCameras + [virtualMicrophone]
         if policy == "virtual" { return virtual }
-        let hardware: [CaptureDeviceBackend] = V4L2Discovery.cameras() + PipeWireDiscovery.cameras() + PulseDiscovery.microphones()
+        let hardware: [CaptureDeviceBackend] =
+            V4L2Discovery.cameras() + PipeWireDiscovery.cameras() + PulseDiscovery.microphones()
             + ALSADiscovery.microphones()
         return policy == "hardware" ? hardware : hardware + virtual
     }
@@ -62,10 +68,11 @@ package enum DeviceRegistry {
 /// The virtual cameras' formats.
 package enum VirtualFormats {
     private static func format(_ w: Int, _ h: Int, _ maxFPS: Double, fov: Float, binned: Bool, stabilization: Bool, upscale: Double) -> CaptureVideoFormat {
-        CaptureVideoFormat(width: w, height: h, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                           frameRateRanges: [1...maxFPS], fieldOfView: fov, isBinned: binned, supportsStabilization: stabilization,
-                           maxZoomFactor: 16, zoomUpscaleThreshold: upscale, minISO: 50, maxISO: 800,
-                           exposureDurationRange: (1.0 / 8000)...(1.0 / maxFPS))
+        CaptureVideoFormat(
+            width: w, height: h, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+            frameRateRanges: [1...maxFPS], fieldOfView: fov, isBinned: binned, supportsStabilization: stabilization,
+            maxZoomFactor: 16, zoomUpscaleThreshold: upscale, minISO: 50, maxISO: 800,
+            exposureDurationRange: (1.0 / 8000)...(1.0 / maxFPS))
     }
 
     /// The WWDC 2013 session 610 table of the iPhone 5 back camera.

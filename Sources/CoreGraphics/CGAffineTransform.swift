@@ -56,9 +56,10 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
 
     /// Returns an affine transformation matrix constructed by combining two existing affine transforms: this one, then `t2`.
     public func concatenating(_ t2: CGAffineTransform) -> CGAffineTransform {
-        CGAffineTransform(a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
-                          c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
-                          tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
+        CGAffineTransform(
+            a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
+            c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
+            tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
     }
 
     /// Returns an affine transformation matrix constructed by inverting an existing affine transform;
@@ -66,8 +67,9 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
     public func inverted() -> CGAffineTransform {
         let determinant = a * d - b * c
         guard determinant != 0, determinant.isFinite else { return self }
-        return CGAffineTransform(a: d / determinant, b: -b / determinant, c: -c / determinant, d: a / determinant,
-                                 tx: (c * ty - d * tx) / determinant, ty: (b * tx - a * ty) / determinant)
+        return CGAffineTransform(
+            a: d / determinant, b: -b / determinant, c: -c / determinant, d: a / determinant,
+            tx: (c * ty - d * tx) / determinant, ty: (b * tx - a * ty) / determinant)
     }
 
     /// Returns an affine transformation matrix constructed by rotating an existing affine transform.

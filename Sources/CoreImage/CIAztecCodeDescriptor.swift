@@ -17,7 +17,8 @@ open class CIAztecCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable {
     /// Initializes an Aztec code descriptor for the given payload and parameters.
     public init?(payload errorCorrectedPayload: Data, isCompact: Bool, layerCount: Int, dataCodewordCount: Int) {
         guard (1...(isCompact ? 4 : 32)).contains(layerCount), (1...(isCompact ? 64 : 2048)).contains(dataCodewordCount),
-              !errorCorrectedPayload.isEmpty else { return nil }
+            !errorCorrectedPayload.isEmpty
+        else { return nil }
         self.errorCorrectedPayload = errorCorrectedPayload
         self.isCompact = isCompact
         self.layerCount = layerCount

@@ -36,7 +36,8 @@ open class CIDataMatrixCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable 
         let sides = eccVersion == .v200 ? 8...144 : 9...49
         let parity = eccVersion == .v200 ? 0 : 1
         guard sides.contains(rowCount), sides.contains(columnCount), rowCount % 2 == parity, columnCount % 2 == parity,
-              !errorCorrectedPayload.isEmpty else { return nil }
+            !errorCorrectedPayload.isEmpty
+        else { return nil }
         self.errorCorrectedPayload = errorCorrectedPayload
         self.rowCount = rowCount
         self.columnCount = columnCount
@@ -47,7 +48,8 @@ open class CIDataMatrixCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable 
     /// Creates a Data Matrix code descriptor from an archive.
     public required init?(coder: NSCoder) {
         guard let payload = coder.decodeObject(forKey: "errorCorrectedPayload") as? Data,
-              let version = ECCVersion(rawValue: coder.decodeInteger(forKey: "eccVersion")) else { return nil }
+            let version = ECCVersion(rawValue: coder.decodeInteger(forKey: "eccVersion"))
+        else { return nil }
         errorCorrectedPayload = payload
         rowCount = coder.decodeInteger(forKey: "rowCount")
         columnCount = coder.decodeInteger(forKey: "columnCount")

@@ -27,8 +27,10 @@ open class CIQRCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable {
     public let errorCorrectionLevel: CIQRCodeDescriptor.ErrorCorrectionLevel
 
     /// Initializes a QR code descriptor for the given payload and parameters.
-    public init?(payload errorCorrectedPayload: Data, symbolVersion: Int, maskPattern: UInt8,
-                 errorCorrectionLevel: CIQRCodeDescriptor.ErrorCorrectionLevel) {
+    public init?(
+        payload errorCorrectedPayload: Data, symbolVersion: Int, maskPattern: UInt8,
+        errorCorrectionLevel: CIQRCodeDescriptor.ErrorCorrectionLevel
+    ) {
         guard (1...40).contains(symbolVersion), maskPattern <= 7, !errorCorrectedPayload.isEmpty else { return nil }
         self.errorCorrectedPayload = errorCorrectedPayload
         self.symbolVersion = symbolVersion
@@ -40,7 +42,8 @@ open class CIQRCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable {
     /// Creates a QR code descriptor from an archive.
     public required init?(coder: NSCoder) {
         guard let payload = coder.decodeObject(forKey: "errorCorrectedPayload") as? Data,
-              let level = ErrorCorrectionLevel(rawValue: coder.decodeInteger(forKey: "errorCorrectionLevel")) else { return nil }
+            let level = ErrorCorrectionLevel(rawValue: coder.decodeInteger(forKey: "errorCorrectionLevel"))
+        else { return nil }
         errorCorrectedPayload = payload
         symbolVersion = coder.decodeInteger(forKey: "symbolVersion")
         maskPattern = UInt8(clamping: coder.decodeInteger(forKey: "maskPattern"))

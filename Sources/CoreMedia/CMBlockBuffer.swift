@@ -59,10 +59,12 @@ public final class CMBlockBuffer: @unchecked Sendable {
 
 /// Creates a block buffer over a new memory block of `blockLength` bytes.
 @discardableResult
-public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?,
-                                               blockLength: Int, blockAllocator: CFAllocator?, customBlockSource: UnsafeRawPointer?,
-                                               offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags,
-                                               blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>) -> OSStatus {
+public func CMBlockBufferCreateWithMemoryBlock(
+    allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?,
+    blockLength: Int, blockAllocator: CFAllocator?, customBlockSource: UnsafeRawPointer?,
+    offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags,
+    blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>
+) -> OSStatus {
     guard blockLength >= 0, offsetToData >= 0, dataLength >= 0, offsetToData + dataLength <= blockLength else {
         return kCMBlockBufferBadLengthParameterErr
     }
@@ -77,9 +79,11 @@ public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { theB
 
 /// Returns a pointer to the bytes at an offset, with the lengths of the contiguous run and of the whole buffer.
 @discardableResult
-public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset offset: Int, lengthAtOffsetOut: UnsafeMutablePointer<Int>?,
-                                        totalLengthOut: UnsafeMutablePointer<Int>?,
-                                        dataPointerOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> OSStatus {
+public func CMBlockBufferGetDataPointer(
+    _ theBuffer: CMBlockBuffer, atOffset offset: Int, lengthAtOffsetOut: UnsafeMutablePointer<Int>?,
+    totalLengthOut: UnsafeMutablePointer<Int>?,
+    dataPointerOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> OSStatus {
     guard offset >= 0, offset <= theBuffer.length else { return kCMBlockBufferBadOffsetParameterErr }
     lengthAtOffsetOut?.pointee = theBuffer.length - offset
     totalLengthOut?.pointee = theBuffer.length
@@ -89,8 +93,10 @@ public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset off
 
 /// Copies bytes out of a block buffer.
 @discardableResult
-public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int,
-                                       destination: UnsafeMutableRawPointer) -> OSStatus {
+public func CMBlockBufferCopyDataBytes(
+    _ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int,
+    destination: UnsafeMutableRawPointer
+) -> OSStatus {
     guard offsetToData >= 0, dataLength >= 0, offsetToData + dataLength <= theSourceBuffer.length else {
         return kCMBlockBufferBadOffsetParameterErr
     }
@@ -100,8 +106,10 @@ public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffse
 
 /// Copies bytes into a block buffer.
 @discardableResult
-public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer,
-                                          offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
+public func CMBlockBufferReplaceDataBytes(
+    with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer,
+    offsetIntoDestination: Int, dataLength: Int
+) -> OSStatus {
     guard offsetIntoDestination >= 0, dataLength >= 0, offsetIntoDestination + dataLength <= destinationBuffer.length else {
         return kCMBlockBufferBadOffsetParameterErr
     }

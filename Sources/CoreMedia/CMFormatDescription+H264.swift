@@ -4,10 +4,12 @@ import Foundation
 public let kCMFormatDescriptionBridgeError_InvalidParameter: OSStatus = -12712
 
 /// Creates an H.264 format description from sequence and picture parameter sets (without start codes).
-public func CMVideoFormatDescriptionCreateFromH264ParameterSets(allocator: CFAllocator?, parameterSetCount: Int,
-                                                                parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
-                                                                parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength: Int32,
-                                                                formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>) -> OSStatus {
+public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
+    allocator: CFAllocator?, parameterSetCount: Int,
+    parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
+    parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength: Int32,
+    formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>
+) -> OSStatus {
     guard parameterSetCount >= 2, [1, 2, 4].contains(nalUnitHeaderLength) else { return kCMFormatDescriptionBridgeError_InvalidParameter }
     let sets = (0..<parameterSetCount).map { Data(bytes: parameterSetPointers[$0], count: parameterSetSizes[$0]) }
     let sps = sets.filter { ($0.first ?? 0) & 0x1F == 7 }, pps = sets.filter { ($0.first ?? 0) & 0x1F == 8 }
@@ -18,8 +20,9 @@ public func CMVideoFormatDescriptionCreateFromH264ParameterSets(allocator: CFAll
     for set in sps { avcC.append(contentsOf: [UInt8(set.count >> 8), UInt8(set.count & 0xFF)]); avcC.append(set) }
     avcC.append(UInt8(pps.count))
     for set in pps { avcC.append(contentsOf: [UInt8(set.count >> 8), UInt8(set.count & 0xFF)]); avcC.append(set) }
-    formatDescriptionOut.pointee = CMFormatDescription(video: kCMVideoCodecType_H264, width: Int32(size.width), height: Int32(size.height),
-                                                       extensionAtoms: ["avcC": avcC])
+    formatDescriptionOut.pointee = CMFormatDescription(
+        video: kCMVideoCodecType_H264, width: Int32(size.width), height: Int32(size.height),
+        extensionAtoms: ["avcC": avcC])
     return noErr
 }
 
@@ -91,7 +94,9 @@ enum H264SequenceParameterSet {
         _ = r.bit()
         var crop = (0, 0, 0, 0)
         if r.bit() == 1 {
-            guard let left = r.unsignedGolomb(), let right = r.unsignedGolomb(), let top = r.unsignedGolomb(), let bottom = r.unsignedGolomb() else { return nil }
+            guard let left = r.unsignedGolomb(), let right = r.unsignedGolomb(), let top = r.unsignedGolomb(), let bottom = r.unsignedGolomb() else {
+                return nil
+            }
             crop = (left, right, top, bottom)
         }
         let cropX = chromaFormat == 0 || chromaFormat == 3 ? 1 : 2

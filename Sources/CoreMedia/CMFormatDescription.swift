@@ -157,7 +157,8 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
     /// A description such as `vide/420v 1280x720`.
     public var description: String {
         if let asbd = audioStreamBasicDescription {
-            return "\(mediaTypeCode.fourCharacterString)/\(mediaSubTypeCode.fourCharacterString) \(Int(asbd.mSampleRate)) Hz \(asbd.mChannelsPerFrame) ch \(asbd.mBitsPerChannel)-bit"
+            return
+                "\(mediaTypeCode.fourCharacterString)/\(mediaSubTypeCode.fourCharacterString) \(Int(asbd.mSampleRate)) Hz \(asbd.mChannelsPerFrame) ch \(asbd.mBitsPerChannel)-bit"
         }
         return "\(mediaTypeCode.fourCharacterString)/\(mediaSubTypeCode.fourCharacterString) \(videoDimensions.width)x\(videoDimensions.height)"
     }
@@ -177,8 +178,10 @@ public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDesc
 
 /// Returns the dimensions of video as it is presented; its pixels are square and it has no
 /// clean aperture of its own, so these are its encoded dimensions whatever is asked for.
-public func CMVideoFormatDescriptionGetPresentationDimensions(_ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool,
-                                                              useCleanAperture: Bool) -> CGSize {
+public func CMVideoFormatDescriptionGetPresentationDimensions(
+    _ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool,
+    useCleanAperture: Bool
+) -> CGSize {
     CGSize(width: CGFloat(videoDesc.videoDimensions.width), height: CGFloat(videoDesc.videoDimensions.height))
 }
 /// Returns the stream description of an audio format.
@@ -188,8 +191,10 @@ public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFor
 
 /// Creates a video format description for a codec and size.
 @discardableResult
-public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
-                                           extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
+public func CMVideoFormatDescriptionCreate(
+    allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
+    extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
+) -> OSStatus {
     guard width > 0, height > 0 else { return kCMFormatDescriptionError_InvalidParameter }
     var atoms: [String: Data] = [:]
     if let boxes = extensions?[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms] as? [String: Any] {
@@ -203,8 +208,10 @@ public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: C
 
 /// Creates a video format description that matches an image buffer.
 @discardableResult
-public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
-                                                         formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
+public func CMVideoFormatDescriptionCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer,
+    formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
+) -> OSStatus {
     formatDescriptionOut.pointee = CMFormatDescription(video: imageBuffer.pixelFormatType, width: Int32(imageBuffer.width), height: Int32(imageBuffer.height))
     return noErr
 }
@@ -217,9 +224,11 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoForma
 
 /// Creates an audio format description from a stream description.
 @discardableResult
-public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
-                                           layout: UnsafeRawPointer?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
-                                           extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>) -> OSStatus {
+public func CMAudioFormatDescriptionCreate(
+    allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
+    layout: UnsafeRawPointer?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
+    extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>
+) -> OSStatus {
     guard asbd.pointee.mSampleRate > 0, asbd.pointee.mChannelsPerFrame > 0 else { return kCMFormatDescriptionError_InvalidParameter }
     let cookie = magicCookie.map { Data(bytes: $0, count: magicCookieSize) }
     formatDescriptionOut.pointee = CMFormatDescription(audio: asbd.pointee, magicCookie: cookie)

@@ -115,9 +115,11 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
 
 /// Creates a sample buffer around an image buffer whose data is ready.
 @discardableResult
-public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
-                                                     sampleTiming: UnsafePointer<CMSampleTimingInfo>,
-                                                     sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+public func CMSampleBufferCreateReadyWithImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
+    sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
     guard CMVideoFormatDescriptionMatchesImageBuffer(formatDescription, imageBuffer: imageBuffer) else {
         return kCMSampleBufferError_InvalidMediaTypeForOperation
     }
@@ -132,22 +134,27 @@ public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, im
 
 /// Creates a sample buffer around an image buffer.
 @discardableResult
-public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
-                                               makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
-                                               formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
-                                               sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
-    CMSampleBufferCreateReadyWithImageBuffer(allocator: allocator, imageBuffer: imageBuffer, formatDescription: formatDescription,
-                                             sampleTiming: sampleTiming, sampleBufferOut: sampleBufferOut)
+public func CMSampleBufferCreateForImageBuffer(
+    allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
+    makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
+    formatDescription: CMVideoFormatDescription, sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    CMSampleBufferCreateReadyWithImageBuffer(
+        allocator: allocator, imageBuffer: imageBuffer, formatDescription: formatDescription,
+        sampleTiming: sampleTiming, sampleBufferOut: sampleBufferOut)
 }
 
 /// Creates a sample buffer around a block buffer of samples.
 @discardableResult
-public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
-                                 makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
-                                 formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
-                                 sampleTimingEntryCount: CMItemCount, sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
-                                 sampleSizeEntryCount: CMItemCount, sampleSizeArray: UnsafePointer<Int>?,
-                                 sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+public func CMSampleBufferCreate(
+    allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
+    makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon: UnsafeMutableRawPointer?,
+    formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
+    sampleTimingEntryCount: CMItemCount, sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+    sampleSizeEntryCount: CMItemCount, sampleSizeArray: UnsafePointer<Int>?,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
     guard numSamples >= 0, sampleTimingEntryCount <= 1 || sampleTimingEntryCount == numSamples else { return kCMSampleBufferError_InvalidEntryCount }
     if sampleTimingEntryCount > 0, sampleTimingArray == nil { return kCMSampleBufferError_RequiredParameterMissing }
     let buffer = CMSampleBuffer()
@@ -184,7 +191,9 @@ public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.isValid
 public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { sbuf.dataReadiness }
 /// Copies out the timing of the sample at an index.
 @discardableResult
-public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemCount, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>) -> OSStatus {
+public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemCount, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>)
+    -> OSStatus
+{
     guard sampleIndex >= 0, sampleIndex < max(1, sbuf.numSamples) else { return kCMSampleBufferError_InvalidEntryCount }
     var timing = sbuf.timing
     if sampleIndex > 0, timing.duration.isNumeric, timing.presentationTimeStamp.isNumeric {
@@ -219,9 +228,11 @@ public let kCMSampleAttachmentKey_DependsOnOthers: CFString = "DependsOnOthers"
 /// Copies out the timing entries of a sample buffer: one, which every sample shares (each
 /// sample's own time follows from it and the duration), or none when it has no timing.
 @discardableResult
-public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
-                                                   arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
-                                                   entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
+public func CMSampleBufferGetSampleTimingInfoArray(
+    _ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
+    arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
+    entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?
+) -> OSStatus {
     let hasTiming = sbuf.timing.presentationTimeStamp.isValid || sbuf.timing.duration.isValid || sbuf.timing.decodeTimeStamp.isValid
     timingArrayEntriesNeededOut?.pointee = hasTiming ? 1 : 0
     guard hasTiming else { return kCMSampleBufferError_BufferHasNoSampleTimingInfo }
@@ -234,10 +245,12 @@ public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entry
 /// Creates a sample buffer with the same samples, format and attachments and new timing: one
 /// entry for all samples, or one per sample (of which the first gives the buffer's time).
 @discardableResult
-public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
-                                                  sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
-                                                  sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
-                                                  sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+public func CMSampleBufferCreateCopyWithNewTiming(
+    allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
+    sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+    sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
     guard numSampleTimingEntries >= 0, numSampleTimingEntries <= 1 || numSampleTimingEntries == originalSBuf.numSamples else {
         return kCMSampleBufferError_InvalidEntryCount
     }

@@ -279,9 +279,13 @@ public func CMTimeAdd(_ lhs: CMTime, _ rhs: CMTime) -> CMTime {
 /// Subtracts one time from another.
 public func CMTimeSubtract(_ lhs: CMTime, _ rhs: CMTime) -> CMTime {
     var negated = rhs
-    if rhs.isPositiveInfinity { negated = .negativeInfinity }
-    else if rhs.isNegativeInfinity { negated = .positiveInfinity }
-    else if rhs.isNumeric { negated.value = -rhs.value }
+    if rhs.isPositiveInfinity {
+        negated = .negativeInfinity
+    } else if rhs.isNegativeInfinity {
+        negated = .positiveInfinity
+    } else if rhs.isNumeric {
+        negated.value = -rhs.value
+    }
     return CMTimeAdd(lhs, negated)
 }
 

@@ -18,7 +18,8 @@ public struct CMTimeMapping: Sendable, Hashable {
 /// The time in `toRange` that a time in `fromRange` maps to: the same fraction of the way through.
 public func CMTimeMapTimeFromRangeToRange(_ t: CMTime, fromRange: CMTimeRange, toRange: CMTimeRange) -> CMTime {
     guard t.isNumeric, fromRange.isValid, toRange.isValid, fromRange.duration.isNumeric, toRange.duration.isNumeric,
-          fromRange.duration > .zero else { return .invalid }
+        fromRange.duration > .zero
+    else { return .invalid }
     let offset = t - fromRange.start
     if fromRange.duration == toRange.duration { return toRange.start + offset }
     return toRange.start + CMTimeMapDurationFromRangeToRange(offset, fromRange: fromRange, toRange: toRange)

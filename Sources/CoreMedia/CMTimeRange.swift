@@ -23,7 +23,9 @@ public struct CMTimeRange: Sendable, Hashable {
     /// The end of the range: its start plus its duration, which the range does not contain.
     public var end: CMTime { start + duration }
     /// Whether the range's start and duration are valid and its duration is not negative.
-    public var isValid: Bool { start.isValid && duration.isValid && duration.epoch == 0 && !(duration.isNumeric && duration.value < 0) && !duration.isNegativeInfinity }
+    public var isValid: Bool {
+        start.isValid && duration.isValid && duration.epoch == 0 && !(duration.isNumeric && duration.value < 0) && !duration.isNegativeInfinity
+    }
     /// Whether the range's duration is zero.
     public var isEmpty: Bool { isValid && duration == .zero }
     /// Whether the range is indefinite.

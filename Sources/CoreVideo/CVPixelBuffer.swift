@@ -141,8 +141,10 @@ public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties
 
 /// Creates a pixel buffer of the given size and pixel format.
 @discardableResult
-public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
-                                _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferCreate(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+    _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     guard width > 0, height > 0 else { return kCVReturnInvalidSize }
     guard PixelFormatDescription.of(pixelFormatType) != nil else { return kCVReturnInvalidPixelFormat }
     let alignment = attributeInt(pixelBufferAttributes?[kCVPixelBufferBytesPerRowAlignmentKey]) ?? 64
@@ -155,12 +157,15 @@ public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ heigh
 
 /// Creates a packed pixel buffer over memory the caller owns; the callback releases it.
 @discardableResult
-public func CVPixelBufferCreateWithBytes(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
-                                         _ baseAddress: UnsafeMutableRawPointer, _ bytesPerRow: Int,
-                                         _ releaseCallback: CVPixelBufferReleaseBytesCallback?, _ releaseRefCon: UnsafeMutableRawPointer?,
-                                         _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferCreateWithBytes(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+    _ baseAddress: UnsafeMutableRawPointer, _ bytesPerRow: Int,
+    _ releaseCallback: CVPixelBufferReleaseBytesCallback?, _ releaseRefCon: UnsafeMutableRawPointer?,
+    _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     guard let layout = PixelFormatDescription.of(pixelFormatType), layout.planes.count == 1 else { return kCVReturnInvalidPixelFormat }
-    guard width > 0, height > 0, bytesPerRow >= (width + layout.planes[0].pixelsPerGroup - 1) / layout.planes[0].pixelsPerGroup * layout.planes[0].bytesPerGroup else {
+    guard width > 0, height > 0, bytesPerRow >= (width + layout.planes[0].pixelsPerGroup - 1) / layout.planes[0].pixelsPerGroup * layout.planes[0].bytesPerGroup
+    else {
         return kCVReturnInvalidSize
     }
     var release: (@Sendable () -> Void)?

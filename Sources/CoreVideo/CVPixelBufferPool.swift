@@ -21,8 +21,10 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     private let buffers: LockedValue<[CVPixelBuffer]>
 
     /// Creates a pool of buffers of one size and format; `prepare`, if given, is called on each buffer the pool makes.
-    package init?(width: Int, height: Int, pixelFormatType: OSType, minimumBufferCount: Int = 0, maximumBufferCount: Int? = nil, alignment: Int = 64,
-                  prepare: (@Sendable (CVPixelBuffer) -> Void)? = nil) {
+    package init?(
+        width: Int, height: Int, pixelFormatType: OSType, minimumBufferCount: Int = 0, maximumBufferCount: Int? = nil, alignment: Int = 64,
+        prepare: (@Sendable (CVPixelBuffer) -> Void)? = nil
+    ) {
         guard width > 0, height > 0, PixelFormatDescription.of(pixelFormatType) != nil else { return nil }
         self.width = width
         self.height = height
@@ -72,8 +74,9 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     /// convention for their size until whoever fills them says otherwise.
     package static func videoFrames(width: Int, height: Int, pixelFormatType: OSType, count: Int) -> CVPixelBufferPool? {
         let colour = VideoColorimetry.standard(width: width, height: height)
-        return CVPixelBufferPool(width: width, height: height, pixelFormatType: pixelFormatType, minimumBufferCount: count, maximumBufferCount: count,
-                                 prepare: { colour.tag($0) })
+        return CVPixelBufferPool(
+            width: width, height: height, pixelFormatType: pixelFormatType, minimumBufferCount: count, maximumBufferCount: count,
+            prepare: { colour.tag($0) })
     }
 }
 
@@ -86,12 +89,14 @@ public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThres
 
 /// Creates a pixel buffer pool from pool and pixel buffer attributes.
 @discardableResult
-public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
-                                    _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
+public func CVPixelBufferPoolCreate(
+    _ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
+    _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>
+) -> CVReturn {
     guard let attributes = pixelBufferAttributes,
-          let width = attributeInt(attributes[kCVPixelBufferWidthKey]),
-          let height = attributeInt(attributes[kCVPixelBufferHeightKey]),
-          let format = attributeOSType(attributes[kCVPixelBufferPixelFormatTypeKey])
+        let width = attributeInt(attributes[kCVPixelBufferWidthKey]),
+        let height = attributeInt(attributes[kCVPixelBufferHeightKey]),
+        let format = attributeOSType(attributes[kCVPixelBufferPixelFormatTypeKey])
     else { return kCVReturnInvalidPixelBufferAttributes }
     guard PixelFormatDescription.of(format) != nil else { return kCVReturnInvalidPixelFormat }
     let minimum = attributeInt(poolAttributes?[kCVPixelBufferPoolMinimumBufferCountKey]) ?? 0
@@ -105,16 +110,20 @@ public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes:
 
 /// Takes a pixel buffer from the pool, making one if none is free.
 @discardableResult
-public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
-                                               _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferPoolCreatePixelBuffer(
+    _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(allocator, pixelBufferPool, nil, pixelBufferOut)
 }
 
 /// Takes a pixel buffer from the pool, honouring an allocation threshold among the auxiliary attributes.
 @discardableResult
-public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
-                                                                _ auxAttributes: CFDictionary?,
-                                                                _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(
+    _ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+    _ auxAttributes: CFDictionary?,
+    _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     let threshold = attributeInt(auxAttributes?[kCVPixelBufferPoolAllocationThresholdKey])
     guard let buffer = pixelBufferPool.dequeue(threshold: threshold) else {
         pixelBufferOut.pointee = nil
@@ -126,6 +135,8 @@ public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFA
 
 /// Returns the attributes of the pool's pixel buffers.
 public func CVPixelBufferPoolGetPixelBufferAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? {
-    [kCVPixelBufferWidthKey: pool.width, kCVPixelBufferHeightKey: pool.height,
-     kCVPixelBufferPixelFormatTypeKey: pool.pixelFormatType]
+    [
+        kCVPixelBufferWidthKey: pool.width, kCVPixelBufferHeightKey: pool.height,
+        kCVPixelBufferPixelFormatTypeKey: pool.pixelFormatType,
+    ]
 }

@@ -60,33 +60,51 @@ package struct PixelFormatDescription: Sendable {
     package static func of(_ type: OSType) -> PixelFormatDescription? {
         switch type {
         case kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB, kCVPixelFormatType_32RGBA:
-            return .init(type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
+            return .init(
+                type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false,
+                isFullRange: true)
         case kCVPixelFormatType_24RGB:
-            return .init(type: type, planes: [.init(bytesPerGroup: 3, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
+            return .init(
+                type: type, planes: [.init(bytesPerGroup: 3, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false,
+                isFullRange: true)
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
-            return .init(type: type, planes: [
-                .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
-                .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
-            ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+            return .init(
+                type: type,
+                planes: [
+                    .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
+                    .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
+                ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
         case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange:
-            return .init(type: type, planes: [
-                .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
-                .init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
-            ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
+            return .init(
+                type: type,
+                planes: [
+                    .init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
+                    .init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
+                ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
         case kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange:
-            return .init(type: type, planes: [
-                .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
-                .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
-                .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
-            ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr8PlanarFullRange)
+            return .init(
+                type: type,
+                planes: [
+                    .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1),
+                    .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
+                    .init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 2, verticalSubsampling: 2),
+                ], isYCbCr: true, isFullRange: type == kCVPixelFormatType_420YpCbCr8PlanarFullRange)
         case kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs:
-            return .init(type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 2, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: true, isFullRange: false)
+            return .init(
+                type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 2, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: true,
+                isFullRange: false)
         case kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32:
-            return .init(type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
+            return .init(
+                type: type, planes: [.init(bytesPerGroup: 4, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false,
+                isFullRange: true)
         case kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16:
-            return .init(type: type, planes: [.init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
+            return .init(
+                type: type, planes: [.init(bytesPerGroup: 2, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false,
+                isFullRange: true)
         case kCVPixelFormatType_OneComponent8:
-            return .init(type: type, planes: [.init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false, isFullRange: true)
+            return .init(
+                type: type, planes: [.init(bytesPerGroup: 1, pixelsPerGroup: 1, horizontalSubsampling: 1, verticalSubsampling: 1)], isYCbCr: false,
+                isFullRange: true)
         default:
             return nil
         }

@@ -15,14 +15,17 @@ package struct VideoColorimetry: Hashable, Sendable {
     package var matrix: Matrix
 
     /// HD video: BT.709 throughout.
-    package static let hd = VideoColorimetry(primaries: kCVImageBufferColorPrimaries_ITU_R_709_2,
-                                             transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt709)
+    package static let hd = VideoColorimetry(
+        primaries: kCVImageBufferColorPrimaries_ITU_R_709_2,
+        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt709)
     /// Standard-definition video: SMPTE C primaries, the BT.709 transfer function, the BT.601 matrix.
-    package static let sd = VideoColorimetry(primaries: kCVImageBufferColorPrimaries_SMPTE_C,
-                                             transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt601)
+    package static let sd = VideoColorimetry(
+        primaries: kCVImageBufferColorPrimaries_SMPTE_C,
+        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt601)
     /// JPEG (JFIF): the BT.601 matrix over sRGB's BT.709 primaries.
-    package static let jpeg = VideoColorimetry(primaries: kCVImageBufferColorPrimaries_ITU_R_709_2,
-                                               transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt601)
+    package static let jpeg = VideoColorimetry(
+        primaries: kCVImageBufferColorPrimaries_ITU_R_709_2,
+        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt601)
 
     /// Video's convention for a frame size: HD from 1280x720 up.
     package static func standard(width: Int, height: Int) -> VideoColorimetry {
@@ -35,10 +38,13 @@ package struct VideoColorimetry: Hashable, Sendable {
     /// The colour a buffer is tagged with; nil when it carries no matrix.
     package static func of(_ buffer: CVPixelBuffer) -> VideoColorimetry? {
         guard let matrix = buffer._attachmentStorage.get(kCVImageBufferYCbCrMatrixKey)?.0 as? NSString else { return nil }
-        let primaries = (buffer._attachmentStorage.get(kCVImageBufferColorPrimariesKey)?.0 as? NSString).map(String.init) ?? kCVImageBufferColorPrimaries_ITU_R_709_2
-        let transfer = (buffer._attachmentStorage.get(kCVImageBufferTransferFunctionKey)?.0 as? NSString).map(String.init) ?? kCVImageBufferTransferFunction_ITU_R_709_2
-        return VideoColorimetry(primaries: primaries, transferFunction: transfer,
-                                matrix: String(matrix) == kCVImageBufferYCbCrMatrix_ITU_R_709_2 ? .bt709 : .bt601)
+        let primaries =
+            (buffer._attachmentStorage.get(kCVImageBufferColorPrimariesKey)?.0 as? NSString).map(String.init) ?? kCVImageBufferColorPrimaries_ITU_R_709_2
+        let transfer =
+            (buffer._attachmentStorage.get(kCVImageBufferTransferFunctionKey)?.0 as? NSString).map(String.init) ?? kCVImageBufferTransferFunction_ITU_R_709_2
+        return VideoColorimetry(
+            primaries: primaries, transferFunction: transfer,
+            matrix: String(matrix) == kCVImageBufferYCbCrMatrix_ITU_R_709_2 ? .bt709 : .bt601)
     }
 
     /// Tags a buffer with this colour, as propagating attachments.
@@ -51,12 +57,13 @@ package struct VideoColorimetry: Hashable, Sendable {
 
     /// The attachment values, each boxed once (several keys share a spelling, such as "ITU_R_709_2").
     /// Immutable NSStrings, read and never changed: safe to share between threads.
-    nonisolated(unsafe) private static let boxes: [String: NSString] = Dictionary(uniqueKeysWithValues: Set([
-        kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferColorPrimaries_SMPTE_C, kCVImageBufferColorPrimaries_EBU_3213,
-        kCVImageBufferColorPrimaries_P3_D65, kCVImageBufferColorPrimaries_ITU_R_2020, kCVImageBufferTransferFunction_sRGB,
-        kCVImageBufferTransferFunction_SMPTE_240M_1995, kCVImageBufferTransferFunction_ITU_R_2020, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ,
-        kCVImageBufferTransferFunction_ITU_R_2100_HLG, kCVImageBufferYCbCrMatrix_ITU_R_601_4, kCVImageBufferYCbCrMatrix_SMPTE_240M_1995,
-    ]).map { ($0, NSString(string: $0)) })
+    nonisolated(unsafe) private static let boxes: [String: NSString] = Dictionary(
+        uniqueKeysWithValues: Set([
+            kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferColorPrimaries_SMPTE_C, kCVImageBufferColorPrimaries_EBU_3213,
+            kCVImageBufferColorPrimaries_P3_D65, kCVImageBufferColorPrimaries_ITU_R_2020, kCVImageBufferTransferFunction_sRGB,
+            kCVImageBufferTransferFunction_SMPTE_240M_1995, kCVImageBufferTransferFunction_ITU_R_2020, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ,
+            kCVImageBufferTransferFunction_ITU_R_2100_HLG, kCVImageBufferYCbCrMatrix_ITU_R_601_4, kCVImageBufferYCbCrMatrix_SMPTE_240M_1995,
+        ]).map { ($0, NSString(string: $0)) })
 
     private static func boxed(_ value: String) -> NSString { boxes[value] ?? NSString(string: value) }
 
@@ -70,8 +77,12 @@ package struct VideoColorimetry: Hashable, Sendable {
     package static func copy(from source: CVPixelBuffer, to destination: CVPixelBuffer, matrix: Matrix? = nil) {
         let from = source._attachmentStorage, to = destination._attachmentStorage
         guard let (matrixValue, mode) = from.get(kCVImageBufferYCbCrMatrixKey) else { return }
-        if let (primaries, primariesMode) = from.get(kCVImageBufferColorPrimariesKey) { to.set(kCVImageBufferColorPrimariesKey, primaries, mode: primariesMode) }
-        if let (transfer, transferMode) = from.get(kCVImageBufferTransferFunctionKey) { to.set(kCVImageBufferTransferFunctionKey, transfer, mode: transferMode) }
+        if let (primaries, primariesMode) = from.get(kCVImageBufferColorPrimariesKey) {
+            to.set(kCVImageBufferColorPrimariesKey, primaries, mode: primariesMode)
+        }
+        if let (transfer, transferMode) = from.get(kCVImageBufferTransferFunctionKey) {
+            to.set(kCVImageBufferTransferFunctionKey, transfer, mode: transferMode)
+        }
         switch matrix {
         case .bt709?: to.set(kCVImageBufferYCbCrMatrixKey, bt709Box, mode: mode)
         case .bt601?: to.set(kCVImageBufferYCbCrMatrixKey, bt601Box, mode: mode)

@@ -141,8 +141,10 @@ struct FirstRequestLimitChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(FirstRequestLimitHandler(deadline: deadline, maximumHeadSize: maximumHeadSize,
-                                                                                     waiting: waiting))
+            try channel.pipeline.syncOperations.addHandler(
+                FirstRequestLimitHandler(
+                    deadline: deadline, maximumHeadSize: maximumHeadSize,
+                    waiting: waiting))
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
         }

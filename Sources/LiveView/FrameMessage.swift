@@ -29,7 +29,8 @@ enum FrameMessage {
     static func captureMilliseconds(of frame: CVPixelBuffer) -> Double {
         let now = Date().timeIntervalSince1970
         guard let value = CVBufferCopyAttachment(frame, kCVBufferTimeValueKey, nil) as? NSNumber,
-              let scale = CVBufferCopyAttachment(frame, kCVBufferTimeScaleKey, nil) as? NSNumber, scale.int32Value > 0 else {
+            let scale = CVBufferCopyAttachment(frame, kCVBufferTimeScaleKey, nil) as? NSNumber, scale.int32Value > 0
+        else {
             return now * 1000
         }
         let captured = CMTime(value: value.int64Value, timescale: scale.int32Value)
@@ -40,10 +41,11 @@ enum FrameMessage {
     /// Reads a message's header: capture time, number, width and height; nil when it is too short.
     static func header(of message: ByteBuffer) -> (captureMilliseconds: Double, number: UInt32, width: Int, height: Int)? {
         guard message.readableBytes > headerSize,
-              let bits = message.getInteger(at: message.readerIndex, endianness: .little, as: UInt64.self),
-              let number = message.getInteger(at: message.readerIndex + 8, endianness: .little, as: UInt32.self),
-              let width = message.getInteger(at: message.readerIndex + 12, endianness: .little, as: UInt16.self),
-              let height = message.getInteger(at: message.readerIndex + 14, endianness: .little, as: UInt16.self) else { return nil }
+            let bits = message.getInteger(at: message.readerIndex, endianness: .little, as: UInt64.self),
+            let number = message.getInteger(at: message.readerIndex + 8, endianness: .little, as: UInt32.self),
+            let width = message.getInteger(at: message.readerIndex + 12, endianness: .little, as: UInt16.self),
+            let height = message.getInteger(at: message.readerIndex + 14, endianness: .little, as: UInt16.self)
+        else { return nil }
         return (Double(bitPattern: bits), number, Int(width), Int(height))
     }
 }

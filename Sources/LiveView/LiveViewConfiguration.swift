@@ -26,9 +26,11 @@ public struct LiveViewConfiguration: Sendable {
     public var idleTimeout: Duration
 
     /// Creates a configuration; the defaults listen on 127.0.0.1:8080 with JPEG quality 80.
-    public init(host: String = "127.0.0.1", port: Int = 8080, accessToken: String? = nil, allowedHostNames: [String] = [],
-                jpegQuality: Int = 80, saveDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                maximumConnections: Int = 32, idleTimeout: Duration = .seconds(15)) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, accessToken: String? = nil, allowedHostNames: [String] = [],
+        jpegQuality: Int = 80, saveDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        maximumConnections: Int = 32, idleTimeout: Duration = .seconds(15)
+    ) {
         self.host = host
         self.port = port
         self.accessToken = accessToken

@@ -62,8 +62,10 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
     let saveDirectory: URL
     private let recording = LockedValue<MovieRecordingDelegate?>(nil)
 
-    init(session: AVCaptureSession, layer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput?,
-         movieOutput: AVCaptureMovieFileOutput?, audioOutput: AVCaptureAudioDataOutput?, saveDirectory: URL) {
+    init(
+        session: AVCaptureSession, layer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput?,
+        movieOutput: AVCaptureMovieFileOutput?, audioOutput: AVCaptureAudioDataOutput?, saveDirectory: URL
+    ) {
         self.session = session
         self.layer = layer
         self.photoOutput = photoOutput
@@ -123,7 +125,8 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
             _ = try ControlRequest(body: body, allowed: [])
             return try await takePhoto()
         case "record": return try await record(ControlRequest(body: body, allowed: ["recording"]))
-        default: throw ControlRefusal(.notFound, "There is no control '\(name)'; the controls are camera, focus, gravity, mirror, photo, record, torch and zoom.")
+        default:
+            throw ControlRefusal(.notFound, "There is no control '\(name)'; the controls are camera, focus, gravity, mirror, photo, record, torch and zoom.")
         }
     }
 
@@ -267,7 +270,11 @@ private final class PhotoSaver: NSObject, AVCapturePhotoCaptureDelegate, @unchec
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: (any Error)?) {
         let result: Result<Data, any Error>
-        if let error { result = .failure(error) } else if let data = photo.fileDataRepresentation() { result = .success(data) } else {
+        if let error {
+            result = .failure(error)
+        } else if let data = photo.fileDataRepresentation() {
+            result = .success(data)
+        } else {
             result = .failure(AVError(.unknown))
         }
         continuation.withLock { continuation in

@@ -30,12 +30,15 @@ public final class LiveViewServer: Sendable {
     /// Creates a server for a session previewed by `previewLayer`, with the outputs its page may
     /// use; a metadata output's codes and faces are drawn on the page where they are (the server
     /// watches the output beside the app's own delegate, which keeps its objects).
-    public init(session: AVCaptureSession, previewLayer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput? = nil,
-                movieOutput: AVCaptureMovieFileOutput? = nil, audioOutput: AVCaptureAudioDataOutput? = nil,
-                metadataOutput: AVCaptureMetadataOutput? = nil, configuration: LiveViewConfiguration = LiveViewConfiguration()) {
+    public init(
+        session: AVCaptureSession, previewLayer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput? = nil,
+        movieOutput: AVCaptureMovieFileOutput? = nil, audioOutput: AVCaptureAudioDataOutput? = nil,
+        metadataOutput: AVCaptureMetadataOutput? = nil, configuration: LiveViewConfiguration = LiveViewConfiguration()
+    ) {
         overlay = metadataOutput.map { MetadataOverlay(output: $0, layer: previewLayer) }
-        let controls = LiveViewControls(session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
-                                        audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
+        let controls = LiveViewControls(
+            session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
+            audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
         (self.configuration, self.controls, accessToken) = (configuration, controls, configuration.accessToken ?? Self.newToken())
         page = LiveViewPage.withToken(accessToken, in: controls.page)
         fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
@@ -62,9 +65,10 @@ public final class LiveViewServer: Sendable {
                 content.setFrameHandler(nil, queue: encoding)
                 return
             }
-            content.setFrameHandler({ (frame: CVPixelBuffer) in
-                if let message = encoder.message(for: frame) { fanout.publish(message) }
-            }, queue: encoding)
+            content.setFrameHandler(
+                { (frame: CVPixelBuffer) in
+                    if let message = encoder.message(for: frame) { fanout.publish(message) }
+                }, queue: encoding)
         }
         return fanout
     }
@@ -101,16 +105,19 @@ public final class LiveViewServer: Sendable {
     public func run(handlesSignals: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         try Self.check(configuration, token: accessToken)
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(RequestGuard(token: accessToken, pageIsOpenOnLoopback: configuration.accessToken == nil,
-                                            configuredHost: configuration.host.lowercased(),
-                                            allowedHostNames: Set(configuration.allowedHostNames.map { $0.lowercased() }), facts: listening))
+        router.middlewares.add(
+            RequestGuard(
+                token: accessToken, pageIsOpenOnLoopback: configuration.accessToken == nil,
+                configuredHost: configuration.host.lowercased(),
+                allowedHostNames: Set(configuration.allowedHostNames.map { $0.lowercased() }), facts: listening))
         addRoutes(to: router)
         let webSocketResponder = router.buildResponder()
         var logger = Logger(label: "LiveView")
-        logger.logLevel = .critical   // a cancelled server logs its shutdown as errors
+        logger.logLevel = .critical  // a cancelled server logs its shutdown as errors
         let listening = self.listening
-        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                                          + configuration.idleTimeout.components.attoseconds / 1_000_000_000)
+        let idle = TimeAmount.nanoseconds(
+            Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                + configuration.idleTimeout.components.attoseconds / 1_000_000_000)
         let http1 = {
             var http1 = HTTP1Channel.Configuration(idleTimeout: idle)
             // Requests are a line and a few headers: 16 KiB of them is plenty, and the most a client can make the server hold.
@@ -125,12 +132,15 @@ public final class LiveViewServer: Sendable {
             router: router,
             // A connection must send its first request within the idle time too, and its head in 12 KiB.
             server: HTTPServerBuilder { responder in
-                FirstRequestLimitChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                                           configuration: .init(http1: http1, ws: ws)),
-                                       deadline: idle, maximumHeadSize: 12 * 1024, waiting: waiting)
+                FirstRequestLimitChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: .init(http1: http1, ws: ws)),
+                    deadline: idle, maximumHeadSize: 12 * 1024, waiting: waiting)
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "avcapture",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maximumConnections))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "avcapture",
+                availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maximumConnections))),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let loopback = channel.localAddress.map(NetworkAddress.isLoopback) ?? false
@@ -168,7 +178,8 @@ public final class LiveViewServer: Sendable {
     /// Refuses a configuration the server must not start with.
     private static func check(_ configuration: LiveViewConfiguration, token: String) throws {
         guard token.count >= LiveViewConfiguration.minimumTokenLength else {
-            throw LiveViewConfigurationError(description: "The access token must have at least \(LiveViewConfiguration.minimumTokenLength) characters; it has \(token.count).")
+            throw LiveViewConfigurationError(
+                description: "The access token must have at least \(LiveViewConfiguration.minimumTokenLength) characters; it has \(token.count).")
         }
         guard token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) else {
             throw LiveViewConfigurationError(description: "The access token may hold only letters, digits and - . _ ~.")
@@ -182,9 +193,11 @@ public final class LiveViewServer: Sendable {
         let controls = self.controls, fanout = self.fanout, overlay = self.overlay
         let page = ByteBuffer(string: self.page)
         // Never inside another page's frame, never sniffed, and its address never sent on.
-        let pageHeaders: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                                       .contentSecurityPolicy: "frame-ancestors 'none'", .xFrameOptions: "DENY",
-                                       .xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer"]
+        let pageHeaders: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+            .contentSecurityPolicy: "frame-ancestors 'none'", .xFrameOptions: "DENY",
+            .xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer",
+        ]
         router.get("/") { _, _ in Response(status: .ok, headers: pageHeaders, body: .init(byteBuffer: page)) }
         router.head("/") { _, _ in
             var headers = pageHeaders
@@ -262,8 +275,9 @@ public final class LiveViewServer: Sendable {
     }
 
     private static func json<Value: Encodable>(_ value: Value, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: try Self.encoder.encode(value))))
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try Self.encoder.encode(value))))
     }
 
     private static let encoder: JSONEncoder = {

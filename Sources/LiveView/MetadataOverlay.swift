@@ -54,13 +54,15 @@ final class MetadataOverlay: @unchecked Sendable {
         let objects: [Object] = metadataObjects.compactMap { object in
             guard let turned = layer.transformedMetadataObject(for: object) else { return nil }
             if let code = turned as? AVMetadataMachineReadableCodeObject {
-                return Object(kind: "code", type: code.type.rawValue, label: code.stringValue ?? "\(code.payloadData.count) bytes",
-                              points: code.corners.map { [Self.rounded($0.x), Self.rounded($0.y)] })
+                return Object(
+                    kind: "code", type: code.type.rawValue, label: code.stringValue ?? "\(code.payloadData.count) bytes",
+                    points: code.corners.map { [Self.rounded($0.x), Self.rounded($0.y)] })
             }
             if let face = turned as? AVMetadataFaceObject {
                 let box = face.bounds
-                return Object(kind: "face", type: face.type.rawValue, label: "face \(face.faceID)",
-                              points: [[box.minX, box.minY], [box.maxX, box.minY], [box.maxX, box.maxY], [box.minX, box.maxY]].map { $0.map(Self.rounded) })
+                return Object(
+                    kind: "face", type: face.type.rawValue, label: "face \(face.faceID)",
+                    points: [[box.minX, box.minY], [box.maxX, box.minY], [box.maxX, box.maxY], [box.minX, box.maxY]].map { $0.map(Self.rounded) })
             }
             return nil
         }

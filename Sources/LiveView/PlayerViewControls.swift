@@ -59,11 +59,12 @@ final class PlayerViewControls: LiveViewContent, @unchecked Sendable {
     /// The state the page shows.
     func state(viewers: Int, framesSent: Int) -> any Encodable & Sendable {
         let item = player.currentItem
-        let status = switch item?.status {
-        case .readyToPlay: "ready"
-        case .failed: "failed"
-        default: "loading"
-        }
+        let status =
+            switch item?.status {
+            case .readyToPlay: "ready"
+            case .failed: "failed"
+            default: "loading"
+            }
         let duration = item?.duration.seconds ?? 0
         let algorithm = item?.audioTimePitchAlgorithm ?? .spectral
         return PlayerViewState(
@@ -114,8 +115,11 @@ final class PlayerViewControls: LiveViewContent, @unchecked Sendable {
     private func readyItem() throws(ControlRefusal) -> AVPlayerItem {
         guard let item = player.currentItem else { throw ControlRefusal(.conflict, "The player has no movie.") }
         guard item.status == .readyToPlay else {
-            throw ControlRefusal(.conflict, item.status == .failed ? "The movie cannot be played: \(item.error?.localizedDescription ?? "unknown error")."
-                                                                   : "The movie is still loading.")
+            throw ControlRefusal(
+                .conflict,
+                item.status == .failed
+                    ? "The movie cannot be played: \(item.error?.localizedDescription ?? "unknown error")."
+                    : "The movie is still loading.")
         }
         return item
     }

@@ -47,7 +47,8 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         }
         let path = request.uri.path
         if let allowed = Self.methods(for: path), !allowed.contains(request.method) {
-            var response = Self.refusal(.methodNotAllowed, "\(path) takes \(allowed.map(\.rawValue).joined(separator: " or ")), not \(request.method.rawValue).")
+            var response = Self.refusal(
+                .methodNotAllowed, "\(path) takes \(allowed.map(\.rawValue).joined(separator: " or ")), not \(request.method.rawValue).")
             response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
             return response
         }
@@ -125,7 +126,8 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let body = (try? encoder.encode(["error": reason])) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -37,8 +37,12 @@ struct LibraryWriter {
         let resources = request.resources
         let types = resources.map { NSNumber(value: $0.type.rawValue) }
         guard !resources.isEmpty, PHAssetCreationRequest.supportsAssetResourceTypes(types) else {
-            throw PHPhotosError(.invalidResource, userInfo: [NSLocalizedDescriptionKey:
-                "An asset is one photo (with at most one paired video) or one video; this one has \(resources.map { "\($0.type)" })."])
+            throw PHPhotosError(
+                .invalidResource,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "An asset is one photo (with at most one paired video) or one video; this one has \(resources.map { "\($0.type)" })."
+                ])
         }
         // Each resource's bytes are checked before anything is written.
         var plans: [(resource: PendingResource, folder: URL, fileExtension: String)] = []
@@ -46,8 +50,12 @@ struct LibraryWriter {
             let kind = try MediaSniffer.kind(of: resource)
             let isPhoto = resource.type == .photo
             guard isPhoto ? kind.isImage : !kind.isImage else {
-                throw PHPhotosError(.invalidResource, userInfo: [NSLocalizedDescriptionKey:
-                    "A \(isPhoto ? "photo" : "video") resource holds \(kind.isImage ? "an image" : "a movie") (\(kind.fileExtension))."])
+                throw PHPhotosError(
+                    .invalidResource,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "A \(isPhoto ? "photo" : "video") resource holds \(kind.isImage ? "an image" : "a movie") (\(kind.fileExtension))."
+                    ])
             }
             let given = resource.options?.originalFilename.map { ($0 as NSString).pathExtension } ?? ""
             let folder = resource.type == .video ? folders.videos : folders.pictures
@@ -57,7 +65,8 @@ struct LibraryWriter {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw PHPhotosError(.libraryVolumeOffline, userInfo: [NSLocalizedDescriptionKey: "Cannot make the folder \(folder.path): \(error.localizedDescription)"])
+                throw PHPhotosError(
+                    .libraryVolumeOffline, userInfo: [NSLocalizedDescriptionKey: "Cannot make the folder \(folder.path): \(error.localizedDescription)"])
             }
         }
         let base = baseName(for: resources[0], date: request.creationDate ?? Date())

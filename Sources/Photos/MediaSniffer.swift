@@ -21,7 +21,11 @@ enum MediaSniffer {
             head = (try? handle.read(upToCount: 64)) ?? Data()
         }
         guard let kind = kind(ofHead: [UInt8](head)) else {
-            throw PHPhotosError(.invalidResource, userInfo: [NSLocalizedDescriptionKey: "The \(resource.type == .photo ? "photo" : "video") resource is not a photo or movie file this library knows."])
+            throw PHPhotosError(
+                .invalidResource,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The \(resource.type == .photo ? "photo" : "video") resource is not a photo or movie file this library knows."
+                ])
         }
         return kind
     }

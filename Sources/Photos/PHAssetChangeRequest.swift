@@ -32,7 +32,9 @@ public class PHAssetChangeRequest: NSObject, @unchecked Sendable {
     required init(method: String) {
         super.init()
         guard let change = PHPhotoLibrary.currentChange else {
-            fatalError("\(method) This method can only be called from inside of -[PHPhotoLibrary performChanges:completionHandler:] or -[PHPhotoLibrary performChangesAndWait:error:]")
+            fatalError(
+                "\(method) This method can only be called from inside of -[PHPhotoLibrary performChanges:completionHandler:] or -[PHPhotoLibrary performChangesAndWait:error:]"
+            )
         }
         placeholderForCreatedAsset = PHObjectPlaceholder(localIdentifier: "")
         change.add(self)

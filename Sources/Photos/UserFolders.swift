@@ -13,13 +13,16 @@ struct UserFolders {
 
     /// The folders for the current environment.
     static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> UserFolders {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        let config =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
             ?? home.appendingPathComponent(".config", isDirectory: true)
         let named = (try? String(contentsOf: config.appendingPathComponent("user-dirs.dirs"), encoding: .utf8)).map { parse($0, home: home) } ?? [:]
-        return UserFolders(pictures: named["XDG_PICTURES_DIR"] ?? home.appendingPathComponent("Pictures", isDirectory: true),
-                           videos: named["XDG_VIDEOS_DIR"] ?? home.appendingPathComponent("Videos", isDirectory: true))
+        return UserFolders(
+            pictures: named["XDG_PICTURES_DIR"] ?? home.appendingPathComponent("Pictures", isDirectory: true),
+            videos: named["XDG_VIDEOS_DIR"] ?? home.appendingPathComponent("Videos", isDirectory: true))
     }
 
     /// The folders a user-dirs.dirs file names: `KEY="$HOME/path"` or `KEY="/absolute/path"`;

@@ -5,8 +5,10 @@ import Foundation
 enum CameraChoice {
     /// Adds the camera `uniqueID` names (or the default one) to `session`, with `preset` or `format`
     /// if given; a format of the size and rate asked for in a pixel format `preferred` names wins.
-    static func addCamera(_ uniqueID: String?, preset: String?, format: String?, to session: AVCaptureSession,
-                          preferring preferred: [OSType] = []) throws -> AVCaptureDevice {
+    static func addCamera(
+        _ uniqueID: String?, preset: String?, format: String?, to session: AVCaptureSession,
+        preferring preferred: [OSType] = []
+    ) throws -> AVCaptureDevice {
         guard let camera = uniqueID.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .video), camera.hasMediaType(.video) else {
             throw CommandFailure("No camera \(uniqueID ?? "") found; see `avcapture devices`.")
         }

@@ -26,7 +26,9 @@ enum DeviceListing {
         let media = device.hasMediaType(.video) ? "video" : "audio"
         let position = ["unspecified", "back", "front"][device.position.rawValue]
         lines.append("\(device.localizedName) (\(device.uniqueID))")
-        lines.append("    Type: \(device.deviceType.rawValue.replacingOccurrences(of: "AVCaptureDeviceType", with: "")), position: \(position), media: \(media), model: \(device.modelID)")
+        lines.append(
+            "    Type: \(device.deviceType.rawValue.replacingOccurrences(of: "AVCaptureDeviceType", with: "")), position: \(position), media: \(media), model: \(device.modelID)"
+        )
         if media == "audio" {
             // Ports belong to their input: keep the input while reading its port.
             if let input = try? AVCaptureDeviceInput(device: device), let asbd = input.ports.first?.formatDescription?.audioStreamBasicDescription {
@@ -41,25 +43,39 @@ enum DeviceListing {
             let active = format == device.activeFormat ? "*" : " "
             lines.append("       \(active)[\(index)]: '\(fourCC(format.formatDescription.mediaSubType.rawValue))' \(dims.width)x\(dims.height)")
             for range in format.videoSupportedFrameRateRanges {
-                lines.append(String(format: "            Frame rates: %.3f-%.3f fps (interval %.3fs-%.3fs)", range.minFrameRate, range.maxFrameRate,
-                                    range.minFrameDuration.seconds, range.maxFrameDuration.seconds))
+                lines.append(
+                    String(
+                        format: "            Frame rates: %.3f-%.3f fps (interval %.3fs-%.3fs)", range.minFrameRate, range.maxFrameRate,
+                        range.minFrameDuration.seconds, range.maxFrameDuration.seconds))
             }
-            lines.append(String(format: "            Field of view: %.2f deg%@%@, zoom up to %.1fx (upscaling above %.2fx), ISO %.0f-%.0f",
-                                format.videoFieldOfView, format.isVideoBinned ? ", binned" : "",
-                                format.isVideoStabilizationSupported ? ", stabilization" : "",
-                                Double(format.videoMaxZoomFactor), Double(format.videoZoomFactorUpscaleThreshold), format.minISO, format.maxISO))
+            lines.append(
+                String(
+                    format: "            Field of view: %.2f deg%@%@, zoom up to %.1fx (upscaling above %.2fx), ISO %.0f-%.0f",
+                    format.videoFieldOfView, format.isVideoBinned ? ", binned" : "",
+                    format.isVideoStabilizationSupported ? ", stabilization" : "",
+                    Double(format.videoMaxZoomFactor), Double(format.videoZoomFactorUpscaleThreshold), format.minISO, format.maxISO))
         }
         let presets = AVCaptureSession.Preset.allKnown.filter { $0 != .inputPriority && device.supportsSessionPreset($0) }
         lines.append("    Presets: " + presets.map { $0.rawValue.replacingOccurrences(of: "AVCaptureSessionPreset", with: "") }.joined(separator: " "))
         lines.append("    Controls:")
         let focus = [("locked", AVCaptureDevice.FocusMode.locked), ("autoFocus", .autoFocus), ("continuousAutoFocus", .continuousAutoFocus)]
             .filter { device.isFocusModeSupported($0.1) }.map(\.0)
-        lines.append("        focus: \(focus.joined(separator: " ")) [now \(device.focusMode)]\(device.isFocusPointOfInterestSupported ? ", point of interest" : "")\(device.isSmoothAutoFocusSupported ? ", smooth" : "")\(device.isAutoFocusRangeRestrictionSupported ? ", range restriction" : "")")
-        let exposure = [("locked", AVCaptureDevice.ExposureMode.locked), ("autoExpose", .autoExpose), ("continuousAutoExposure", .continuousAutoExposure), ("custom", .custom)]
-            .filter { device.isExposureModeSupported($0.1) }.map(\.0)
-        lines.append("        exposure: \(exposure.joined(separator: " ")) [now \(device.exposureMode)], bias \(device.minExposureTargetBias)...\(device.maxExposureTargetBias) EV")
-        let balance = [("locked", AVCaptureDevice.WhiteBalanceMode.locked), ("autoWhiteBalance", .autoWhiteBalance), ("continuousAutoWhiteBalance", .continuousAutoWhiteBalance)]
-            .filter { device.isWhiteBalanceModeSupported($0.1) }.map(\.0)
+        lines.append(
+            "        focus: \(focus.joined(separator: " ")) [now \(device.focusMode)]\(device.isFocusPointOfInterestSupported ? ", point of interest" : "")\(device.isSmoothAutoFocusSupported ? ", smooth" : "")\(device.isAutoFocusRangeRestrictionSupported ? ", range restriction" : "")"
+        )
+        let exposure = [
+            ("locked", AVCaptureDevice.ExposureMode.locked), ("autoExpose", .autoExpose), ("continuousAutoExposure", .continuousAutoExposure),
+            ("custom", .custom),
+        ]
+        .filter { device.isExposureModeSupported($0.1) }.map(\.0)
+        lines.append(
+            "        exposure: \(exposure.joined(separator: " ")) [now \(device.exposureMode)], bias \(device.minExposureTargetBias)...\(device.maxExposureTargetBias) EV"
+        )
+        let balance = [
+            ("locked", AVCaptureDevice.WhiteBalanceMode.locked), ("autoWhiteBalance", .autoWhiteBalance),
+            ("continuousAutoWhiteBalance", .continuousAutoWhiteBalance),
+        ]
+        .filter { device.isWhiteBalanceModeSupported($0.1) }.map(\.0)
         lines.append("        white balance: \(balance.joined(separator: " ")) [now \(device.whiteBalanceMode)], gains up to \(device.maxWhiteBalanceGain)")
         lines.append("        flash: \(device.hasFlash ? "off on auto" : "none"); torch: \(device.hasTorch ? "off on auto, levels to 1.0" : "none")")
         lines.append(String(format: "        zoom: 1.0-%.1fx, ramps in powers of two per second", Double(device.activeFormat.videoMaxZoomFactor)))

@@ -23,7 +23,8 @@ struct Export: ParsableCommand {
     var slow: [String] = []
     @Option(help: "Export at a constant frame rate, such as 30: pictures are encoded again, repeated or dropped to the rate.")
     var fps: Double?
-    @Option(help: "How scaled sound is stretched: spectral (pitch kept, Rubber Band), timeDomain (pitch kept, SoundTouch), varispeed (pitch follows the speed).")
+    @Option(
+        help: "How scaled sound is stretched: spectral (pitch kept, Rubber Band), timeDomain (pitch kept, SoundTouch), varispeed (pitch follows the speed).")
     var pitch = "spectral"
 
     static let shortNames: [String: String] = [
@@ -53,7 +54,8 @@ struct Export: ParsableCommand {
             let halves = text.split(separator: ":", maxSplits: 1)
             let bounds = halves.first.map { $0.split(separator: "-", maxSplits: 1).compactMap(DurationOption.value) } ?? []
             guard halves.count == 2, bounds.count == 2, let factor = Double(halves[1]), bounds[1] > bounds[0],
-                  factor >= 1.0 / 32, factor <= 32 else {
+                factor >= 1.0 / 32, factor <= 32
+            else {
                 throw ValidationError("--slow is START-END:FACTOR with FACTOR from 1/32 to 32, such as 1-2:4, not \(text).")
             }
             return (bounds[0], bounds[1], factor)
@@ -101,9 +103,11 @@ struct Export: ParsableCommand {
             }
             for section in scaled.reversed() {
                 guard section.end <= asset.duration.seconds + 0.001 else {
-                    throw CommandFailure(String(format: "--slow %g-%g runs past the movie's end at %.3f s.", section.start, section.end, asset.duration.seconds))
+                    throw CommandFailure(
+                        String(format: "--slow %g-%g runs past the movie's end at %.3f s.", section.start, section.end, asset.duration.seconds))
                 }
-                let range = CMTimeRange(start: CMTime(seconds: section.start, preferredTimescale: 600), end: CMTime(seconds: section.end, preferredTimescale: 600))
+                let range = CMTimeRange(
+                    start: CMTime(seconds: section.start, preferredTimescale: 600), end: CMTime(seconds: section.end, preferredTimescale: 600))
                 composition.scaleTimeRange(range, toDuration: CMTime(seconds: (section.end - section.start) * section.factor, preferredTimescale: 600))
             }
             exported = composition

@@ -6,8 +6,12 @@ import LiveView
 /// The options of a live view in the browser, which `preview` and `play --preview` share.
 struct LiveViewOptions: ParsableArguments {
     @Option(help: "The port to listen on; 0 picks a free one.") var port: Int = 8080
-    @Option(help: "The address to listen on, such as 0.0.0.0 for every interface; other than loopback, an access token is required.") var listen: String = "127.0.0.1"
-    @Option(help: "The access token every request must carry, at least 16 letters, digits or -._~; generated when none is given (on loopback the page then carries it).") var token: String?
+    @Option(help: "The address to listen on, such as 0.0.0.0 for every interface; other than loopback, an access token is required.") var listen: String =
+        "127.0.0.1"
+    @Option(
+        help:
+            "The access token every request must carry, at least 16 letters, digits or -._~; generated when none is given (on loopback the page then carries it)."
+    ) var token: String?
     @Option(help: "The picture's size on the page, WIDTHxHEIGHT; by default the picture's own size.") var size: String?
     @Option(help: "The video gravity: fit, fill or stretch.") var gravity: String = "fit"
     @Option(help: "The JPEG quality of the frames, 1 to 100.") var quality: Int = 80
@@ -26,8 +30,10 @@ struct LiveViewOptions: ParsableArguments {
         guard (0...65535).contains(port) else { throw CommandFailure("--port is 0 to 65535; got \(port).") }
         if let token {
             guard token.count >= LiveViewConfiguration.minimumTokenLength,
-                  token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) else {
-                throw CommandFailure("--token must be at least \(LiveViewConfiguration.minimumTokenLength) letters, digits or -._~; got \(token.count) characters.")
+                token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) })
+            else {
+                throw CommandFailure(
+                    "--token must be at least \(LiveViewConfiguration.minimumTokenLength) letters, digits or -._~; got \(token.count) characters.")
             }
         }
         _ = try layerSize(default: CGSize(width: 16, height: 16))

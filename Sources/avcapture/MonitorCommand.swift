@@ -55,8 +55,10 @@ struct Monitor: ParsableCommand {
 
         let dims = video.videoSettings?[kCVPixelBufferWidthKey as String].map { "\($0)x\(video.videoSettings![kCVPixelBufferHeightKey as String]!)" } ?? "?"
         let cameraFormat = camera.activeFormat.formatDescription
-        print("Capturing from \(camera.localizedName) at \(dims), \(String(format: "%.2f", 1 / camera.activeVideoMinFrameDuration.seconds)) fps for \(seconds) s"
-              + " (the camera's format: '\(cameraFormat.mediaSubType.rawValue.fourCharacterString)' \(cameraFormat.dimensions.width)x\(cameraFormat.dimensions.height)); Ctrl-C to stop.")
+        print(
+            "Capturing from \(camera.localizedName) at \(dims), \(String(format: "%.2f", 1 / camera.activeVideoMinFrameDuration.seconds)) fps for \(seconds) s"
+                + " (the camera's format: '\(cameraFormat.mediaSubType.rawValue.fourCharacterString)' \(cameraFormat.dimensions.width)x\(cameraFormat.dimensions.height)); Ctrl-C to stop."
+        )
         session.startRunning()
         let start = Date()
         var last = stats.snapshot()
@@ -72,9 +74,11 @@ struct Monitor: ParsableCommand {
         session.stopRunning()
         if interactive { print("") }
         let total = stats.snapshot()
-        print(String(format: "Done: %d frames in %.2f s (%.2f fps), dropped %d late, %d out of buffers; %d audio buffers.",
-                     total.frames, Date().timeIntervalSince(start), Double(total.frames) / max(0.001, Date().timeIntervalSince(start)),
-                     total.late, total.outOfBuffers, total.audioBuffers))
+        print(
+            String(
+                format: "Done: %d frames in %.2f s (%.2f fps), dropped %d late, %d out of buffers; %d audio buffers.",
+                total.frames, Date().timeIntervalSince(start), Double(total.frames) / max(0.001, Date().timeIntervalSince(start)),
+                total.late, total.outOfBuffers, total.audioBuffers))
         if let saveFrame, let frame = stats.lastFrame {
             try FrameFile.writePPM(frame, to: saveFrame)
             print("Saved the last frame to \(saveFrame).")
@@ -92,8 +96,9 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
             var text = String(format: "%7.1fs  video %6.2f fps  frames %6d  dropped late %4d  out-of-buffers %4d", elapsed, fps, frames, late, outOfBuffers)
             if let average, let peak {
                 let bars = max(0, min(30, Int((Double(average) + 60) / 2)))
-                text += String(format: "  audio %6.1f dBFS peak %6.1f [%@%@]", average, peak,
-                               String(repeating: "#", count: bars), String(repeating: " ", count: 30 - bars))
+                text += String(
+                    format: "  audio %6.1f dBFS peak %6.1f [%@%@]", average, peak,
+                    String(repeating: "#", count: bars), String(repeating: " ", count: 30 - bars))
             }
             return text
         }
@@ -126,7 +131,11 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
     func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let reason = CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil) as? String
         counts.withLock { counts in
-            if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers { counts.outOfBuffers += sampleBuffer.numSamples } else { counts.late += sampleBuffer.numSamples }
+            if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers {
+                counts.outOfBuffers += sampleBuffer.numSamples
+            } else {
+                counts.late += sampleBuffer.numSamples
+            }
         }
     }
 }
@@ -149,8 +158,10 @@ enum FormatChoice {
 
     /// The pixel formats the encoders take as they are, then the packed 4:2:2 ones they take for a
     /// plane shuffle: recording, streaming and the live view's JPEG prefer them, in that order.
-    static let encoderPixelFormats: [OSType] = [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                                                kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs]
+    static let encoderPixelFormats: [OSType] = [
+        kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+        kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs,
+    ]
 
     /// Makes the device's format the one `text` (`WIDTHxHEIGHT` or `WIDTHxHEIGHT@FPS`) names.
     /// Among the formats of that size and rate, the first whose pixel format comes earliest in
@@ -161,7 +172,8 @@ enum FormatChoice {
         let dimensions = parts.prefix(2).compactMap { Int32($0) }
         let rate = parts.count > 2 ? Double(parts[2]) : nil
         guard parts.count == 2 || parts.count == 3, dimensions.count == 2, dimensions.allSatisfy({ (1...16384).contains($0) }),
-              parts.count == 2 || rate.map({ $0.isFinite && $0 > 0 && $0 <= 1000 }) == true else {
+            parts.count == 2 || rate.map({ $0.isFinite && $0 > 0 && $0 <= 1000 }) == true
+        else {
             throw CommandFailure("A format is WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, such as 1280x720@60; got \(text).")
         }
         let (width, height) = (dimensions[0], dimensions[1])

@@ -6,9 +6,11 @@ import Photos
 /// `avcapture photo`: takes a photo with AVCapturePhotoOutput and writes it as JPEG, HEIC or PNG,
 /// to a file or into the user's Pictures folder.
 struct Photo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Take a photo and write it as JPEG (.jpg), HEIC (.heic) or PNG (.png); with no file, into the Pictures folder.")
+    static let configuration = CommandConfiguration(
+        abstract: "Take a photo and write it as JPEG (.jpg), HEIC (.heic) or PNG (.png); with no file, into the Pictures folder.")
 
-    @Argument(help: "The photo to write (.jpg, .jpeg, .heic, .heif or .png); it must not exist. Without it, a JPEG goes into the Pictures folder.") var output: String?
+    @Argument(help: "The photo to write (.jpg, .jpeg, .heic, .heif or .png); it must not exist. Without it, a JPEG goes into the Pictures folder.") var output:
+        String?
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
     @Option(help: "A session preset, such as photo, high, 640x480, 1920x1080.") var preset: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@30.") var format: String?
@@ -32,13 +34,14 @@ struct Photo: ParsableCommand {
 
     func run() throws {
         let url = output.map { URL(fileURLWithPath: $0) }
-        let kind = try url.map { url in
-            guard let kind = Kind(fileExtension: url.pathExtension) else {
-                let named = url.pathExtension.isEmpty ? "a photo with no extension" : ".\(url.pathExtension) photos"
-                throw CommandFailure("Cannot write \(named); name the photo .jpg, .jpeg, .heic, .heif or .png.")
-            }
-            return kind
-        } ?? .jpeg
+        let kind =
+            try url.map { url in
+                guard let kind = Kind(fileExtension: url.pathExtension) else {
+                    let named = url.pathExtension.isEmpty ? "a photo with no extension" : ".\(url.pathExtension) photos"
+                    throw CommandFailure("Cannot write \(named); name the photo .jpg, .jpeg, .heic, .heif or .png.")
+                }
+                return kind
+            } ?? .jpeg
         if let url { try RecordingRequest.checkNewFile(url) }
         let movieURL = live ? url?.deletingPathExtension().appendingPathExtension("mov") : nil
         if let movieURL { try RecordingRequest.checkNewFile(movieURL) }
@@ -70,7 +73,8 @@ struct Photo: ParsableCommand {
             let supported = camera.activeFormat.supportedMaxPhotoDimensions
             guard supported.contains(where: { $0.width == largest.width && $0.height == largest.height }) else {
                 let sizes = supported.map { "\($0.width)x\($0.height)" }.joined(separator: ", ")
-                throw CommandFailure("\(camera.localizedName)'s format takes photos of \(sizes), not \(size ?? ""); choose a --preset or --format of that size.")
+                throw CommandFailure(
+                    "\(camera.localizedName)'s format takes photos of \(sizes), not \(size ?? ""); choose a --preset or --format of that size.")
             }
             photos.maxPhotoDimensions = largest
         }
@@ -117,7 +121,9 @@ struct Photo: ParsableCommand {
             written = try Library.save(data, type: .photo)
         }
         let dimensions = photo.resolvedSettings.photoDimensions
-        print("Wrote \(written): \(dimensions.width)x\(dimensions.height) \(kind.rawValue), \(data.count / 1024) KiB\(photo.resolvedSettings.isFlashEnabled ? ", flash fired" : "")\(live ? ", with its Live Photo movie (.mov)" : "").")
+        print(
+            "Wrote \(written): \(dimensions.width)x\(dimensions.height) \(kind.rawValue), \(data.count / 1024) KiB\(photo.resolvedSettings.isFlashEnabled ? ", flash fired" : "")\(live ? ", with its Live Photo movie (.mov)" : "")."
+        )
     }
 }
 
@@ -136,8 +142,10 @@ final class PhotoResult: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sen
         outcome.withLock { $0.delivered = (photo, error) }
     }
 
-    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
-                     photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+        photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?
+    ) {
         outcome.withLock { $0.movieError = error }
     }
 

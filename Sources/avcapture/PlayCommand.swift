@@ -22,7 +22,8 @@ struct Play: ParsableCommand {
     @Option(help: "How sound is played at other rates: spectral, timeDomain, varispeed or lowQualityZeroLatency.") var pitch = "spectral"
     @Option(help: "Where to start, in seconds.", transform: DurationOption.seconds) var start: Double?
     @Option(help: "The volume, from 0 to 1.") var volume: Float = 1
-    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.seconds) var seconds: Double?
+    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.seconds) var seconds:
+        Double?
     @Flag(help: "Show the pictures on a page in a browser: open the printed address.") var preview = false
     @OptionGroup var view: LiveViewOptions
 
@@ -66,7 +67,9 @@ struct Play: ParsableCommand {
         if preview { return try show(player, item: item, startTime: startTime) }
 
         let ended = DispatchSemaphore(value: 0)
-        let endObserver = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in ended.signal() }
+        let endObserver = NotificationCenter.default.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { _ in
+            ended.signal()
+        }
         defer { NotificationCenter.default.removeObserver(endObserver) }
         let stopSignals = StopSignals.handle(on: .global()) { ended.signal() }
         defer { withExtendedLifetime(stopSignals) {} }
@@ -100,8 +103,10 @@ struct Play: ParsableCommand {
         } else {
             sound = "played to the sound server"
         }
-        print(String(format: "Played %@ from %.2f to %.2f s in %.2f s at %gx; %d pictures; sound %@.",
-                     file, startTime, finished, Date().timeIntervalSince(began), rate, pictures, sound))
+        print(
+            String(
+                format: "Played %@ from %.2f to %.2f s in %.2f s at %gx; %d pictures; sound %@.",
+                file, startTime, finished, Date().timeIntervalSince(began), rate, pictures, sound))
     }
 
     /// Plays on the live view's page through an AVPlayerLayer until Ctrl-C or `--seconds`.
@@ -115,8 +120,9 @@ struct Play: ParsableCommand {
             natural = CGSize(width: abs(shown.width), height: abs(shown.height))
         }
         layer.frame = CGRect(origin: .zero, size: try view.layerSize(default: natural))
-        let server = LiveViewServer(player: player, playerLayer: layer, title: URL(fileURLWithPath: file).lastPathComponent,
-                                    configuration: view.configuration())
+        let server = LiveViewServer(
+            player: player, playerLayer: layer, title: URL(fileURLWithPath: file).lastPathComponent,
+            configuration: view.configuration())
         say(String(format: "Playing %@ from %.2f s at %gx.", file, startTime, rate))
         player.rate = rate
         try LiveViewOptions.runBlocking { [seconds] in try await LiveViewOptions.serve(server, seconds: seconds) }

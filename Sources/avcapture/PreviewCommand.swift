@@ -8,7 +8,9 @@ import LiveView
 struct Preview: ParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         abstract: "Show the camera live in a browser: open the printed address; click to focus and expose there.",
-        discussion: "Listens on 127.0.0.1 only, unless --listen names another address; then every request needs the access token (--token, or one generated and printed).")
+        discussion:
+            "Listens on 127.0.0.1 only, unless --listen names another address; then every request needs the access token (--token, or one generated and printed)."
+    )
 
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
     @OptionGroup var view: LiveViewOptions
@@ -57,7 +59,8 @@ struct Preview: ParsableCommand, Sendable {
         let audio = AVCaptureAudioDataOutput()
         let levels = AudioLevelSink()
         if !noAudio, let microphone = audioDevice.map({ AVCaptureDevice(uniqueID: $0) }) ?? AVCaptureDevice.default(for: .audio),
-           let input = try? AVCaptureDeviceInput(device: microphone), session.canAddInput(input) {
+            let input = try? AVCaptureDeviceInput(device: microphone), session.canAddInput(input)
+        {
             session.addInput(input)
             audio.setSampleBufferDelegate(levels, queue: DispatchQueue(label: "avcapture.audio"))
             if session.canAddOutput(audio) { session.addOutput(audio) }

@@ -34,7 +34,8 @@ struct Record: ParsableCommand {
 
     func run() throws {
         guard output != nil || library else { throw CommandFailure("Name the movie to write, or pass --library to save it into the Videos folder.") }
-        let base = output.map { URL(fileURLWithPath: $0) }
+        let base =
+            output.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(getpid())-\(Int(Date().timeIntervalSince1970)).mov")
         let cameras: [String?] = video.isEmpty ? [nil] : video
         let stem = base.deletingPathExtension().lastPathComponent, suffix = base.pathExtension.isEmpty ? "" : "." + base.pathExtension
@@ -63,8 +64,9 @@ struct Record: ParsableCommand {
             guard recorders.contains(where: { $0.progress.hasStarted && !$0.progress.isFinished }) else { continue }
             let elapsed = recorders.map(\.movie.recordedDuration.seconds).filter(\.isFinite).max()
             let bytes = recorders.reduce(Int64(0)) { $0 + $1.movie.recordedFileSize }
-            let line = String(format: "%7.1fs  %9.2f MB  %@", elapsed ?? Date().timeIntervalSince(start), Double(bytes) / 1_000_000,
-                              recorders.count == 1 ? "recording" : "recording \(recorders.count) cameras")
+            let line = String(
+                format: "%7.1fs  %9.2f MB  %@", elapsed ?? Date().timeIntervalSince(start), Double(bytes) / 1_000_000,
+                recorders.count == 1 ? "recording" : "recording \(recorders.count) cameras")
             if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
         }
         for recorder in recorders { recorder.session.stopRunning() }
@@ -79,7 +81,8 @@ struct Record: ParsableCommand {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
             var reason = ""
             if let error = recorder.progress.error as? AVError {
-                reason = " (\(error.code == .maximumDurationReached ? "duration limit" : error.code == .maximumFileSizeReached ? "size limit" : error.localizedDescription))"
+                reason =
+                    " (\(error.code == .maximumDurationReached ? "duration limit" : error.code == .maximumFileSizeReached ? "size limit" : error.localizedDescription))"
             }
             var saved = url.path
             if library { saved = try Library.saveVideo(movingFileAt: url) }
@@ -151,6 +154,8 @@ final class RecordingProgress: NSObject, AVCaptureFileOutputRecordingDelegate, @
     }
 
     func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
-        state.withLock { $0.finished = true; $0.failure = error }
+        state.withLock {
+            $0.finished = true; $0.failure = error
+        }
     }
 }

@@ -50,7 +50,9 @@ struct ISO6709Point {
         guard let latitude = Self.angle(&rest, degreeDigits: 2), let longitude = Self.angle(&rest, degreeDigits: 3) else { return nil }
         if !rest.isEmpty {
             // An altitude: a sign, then a number.
-            guard let sign = rest.first, sign == "+" || sign == "-", Double(rest.dropFirst()) != nil, rest.dropFirst().first?.isNumber == true else { return nil }
+            guard let sign = rest.first, sign == "+" || sign == "-", Double(rest.dropFirst()) != nil, rest.dropFirst().first?.isNumber == true else {
+                return nil
+            }
         }
         self.latitude = latitude
         self.longitude = longitude

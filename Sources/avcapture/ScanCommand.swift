@@ -114,8 +114,12 @@ struct Scan: ParsableCommand {
                 }
             }
         }
-        FileHandle.standardError.write(Data(String(format: "scanned %d barcode symbols from %d images in %.2f seconds\n",
-                                                   found, files.count, Date().timeIntervalSince(start)).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "scanned %d barcode symbols from %d images in %.2f seconds\n",
+                    found, files.count, Date().timeIntervalSince(start)
+                ).utf8))
         if failed > 0 { throw ExitCode(1) }
         if found == 0 { throw ExitCode(4) }
     }
@@ -141,9 +145,13 @@ struct Scan: ParsableCommand {
         }
         session.stopRunning()
         let statistics = output.detectionStatistics
-        FileHandle.standardError.write(Data(String(format: "searched %d frames (%.1f ms each), skipped %d for newer ones\n", statistics.framesSearched,
-                                                   statistics.framesSearched > 0 ? statistics.secondsSearching * 1000 / Double(statistics.framesSearched) : 0,
-                                                   statistics.framesSkipped).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "searched %d frames (%.1f ms each), skipped %d for newer ones\n", statistics.framesSearched,
+                    statistics.framesSearched > 0 ? statistics.secondsSearching * 1000 / Double(statistics.framesSearched) : 0,
+                    statistics.framesSkipped
+                ).utf8))
     }
 }
 

@@ -24,7 +24,8 @@ struct Stream: ParsableCommand {
 
     func validate() throws {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-              AVCaptureLiveStreamOutput.supportedURLSchemes[scheme] != nil, parsed.host != nil else {
+            AVCaptureLiveStreamOutput.supportedURLSchemes[scheme] != nil, parsed.host != nil
+        else {
             throw ValidationError("\(url) is not an rtmp://, rtmps://, srt://, rtsp:// or udp:// URL with a host.")
         }
         if let bitrate, bitrate < 100_000 { throw ValidationError("--bitrate is in bits per second: at least 100000.") }
@@ -38,12 +39,13 @@ struct Stream: ParsableCommand {
         let camera = try CameraChoice.addCamera(video, preset: nil, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
         var microphoneName: String?
         if !noAudio {
-            let microphone = try audio.map { id in
-                guard let device = AVCaptureDevice(uniqueID: id), device.hasMediaType(.audio) else {
-                    throw CommandFailure("No microphone \(id) found; see `avcapture devices`.")
-                }
-                return device
-            } ?? AVCaptureDevice.default(for: .audio)
+            let microphone =
+                try audio.map { id in
+                    guard let device = AVCaptureDevice(uniqueID: id), device.hasMediaType(.audio) else {
+                        throw CommandFailure("No microphone \(id) found; see `avcapture devices`.")
+                    }
+                    return device
+                } ?? AVCaptureDevice.default(for: .audio)
             if let microphone {
                 session.addInput(try AVCaptureDeviceInput(device: microphone))
                 microphoneName = microphone.localizedName
@@ -69,14 +71,18 @@ struct Stream: ParsableCommand {
             if let seconds, Date().timeIntervalSince(start) >= seconds { output.stopStreaming() }
             if Date().timeIntervalSince(lastLine) >= 1 {
                 lastLine = Date()
-                print(String(format: "%7.1fs  %@  %d frames sent, %d dropped, %.2f MB, %d reconnections", Date().timeIntervalSince(start), progress.state,
-                             output.framesSent, output.framesDropped, Double(output.bytesSent) / 1_000_000, output.reconnectionCount))
+                print(
+                    String(
+                        format: "%7.1fs  %@  %d frames sent, %d dropped, %.2f MB, %d reconnections", Date().timeIntervalSince(start), progress.state,
+                        output.framesSent, output.framesDropped, Double(output.bytesSent) / 1_000_000, output.reconnectionCount))
             }
         }
         session.stopRunning()
         if let error = progress.error { throw CommandFailure("Streaming failed: \(error.localizedDescription)") }
-        print(String(format: "Streamed %d frames (%.2f MB) to %@; %d dropped, %d reconnections.", output.framesSent,
-                     Double(output.bytesSent) / 1_000_000, url, output.framesDropped, output.reconnectionCount))
+        print(
+            String(
+                format: "Streamed %d frames (%.2f MB) to %@; %d dropped, %d reconnections.", output.framesSent,
+                Double(output.bytesSent) / 1_000_000, url, output.framesDropped, output.reconnectionCount))
     }
 }
 
@@ -102,6 +108,8 @@ final class StreamProgress: AVCaptureLiveStreamOutputDelegate, @unchecked Sendab
     }
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
-        progress.withLock { $0.finished = true; $0.failure = error }
+        progress.withLock {
+            $0.finished = true; $0.failure = error
+        }
     }
 }

@@ -39,8 +39,9 @@ final class AVAssetExportSessionTests: XCTestCase {
     func testAPresetEncodesAgainAtItsSizeKeepingTheShapeAndEveryFrame() async throws {
         let folder = makeScratchFolder()
         let source = folder.appendingPathComponent("wide.mp4")
-        try TestMovies.make(source, inputs: ["testsrc2=s=1280x720:r=30:d=2", "sine=frequency=1000:sample_rate=48000:duration=2"],
-                            arguments: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"])
+        try TestMovies.make(
+            source, inputs: ["testsrc2=s=1280x720:r=30:d=2", "sine=frequency=1000:sample_rate=48000:duration=2"],
+            arguments: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest"])
         let session = try XCTUnwrap(AVAssetExportSession(asset: AVURLAsset(url: source), presetName: AVAssetExportPreset640x480))
         session.outputURL = folder.appendingPathComponent("small.mp4")
         session.outputFileType = .mp4

@@ -20,8 +20,10 @@ final class AVAssetReaderTests: XCTestCase {
         try TestMovies.picturesAndTone(url, seconds: 2, colour: "red")
         let asset = AVURLAsset(url: url)
         let track = asset.tracks(withMediaType: .video)[0]
-        for (format, name) in [(kCVPixelFormatType_32BGRA, "BGRA"), (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "420v"),
-                               (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, "420f")] {
+        for (format, name) in [
+            (kCVPixelFormatType_32BGRA, "BGRA"), (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, "420v"),
+            (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, "420f"),
+        ] {
             let reader = try AVAssetReader(asset: asset)
             let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: format])
             XCTAssertTrue(reader.canAdd(output))
@@ -54,8 +56,9 @@ final class AVAssetReaderTests: XCTestCase {
                 XCTAssertEqual(Double(middle[row + 160]), 76, accuracy: 3, "BT.601 red's luma in full range")
             }
             CVPixelBufferUnlockBaseAddress(pixels, .readOnly)
-            XCTAssertEqual(CVBufferCopyAttachment(pixels, kCVImageBufferYCbCrMatrixKey, nil) as? String, kCVImageBufferYCbCrMatrix_ITU_R_601_4,
-                           "standard definition is BT.601")
+            XCTAssertEqual(
+                CVBufferCopyAttachment(pixels, kCVImageBufferYCbCrMatrixKey, nil) as? String, kCVImageBufferYCbCrMatrix_ITU_R_601_4,
+                "standard definition is BT.601")
         }
     }
 
@@ -79,14 +82,19 @@ final class AVAssetReaderTests: XCTestCase {
         XCTAssertEqual(Double(frames), 2 * 48_000, accuracy: 2048, "two seconds, give or take AAC's priming")
         XCTAssertEqual(ToneAnalysis.frequency(buffers), 1000, accuracy: 5)
         for (earlier, later) in zip(buffers, buffers.dropFirst()) {
-            XCTAssertEqual(later.presentationTimeStamp, earlier.presentationTimeStamp + CMTime(value: CMTimeValue(earlier.numSamples), timescale: 48_000),
-                           "each buffer starts where the last ended")
+            XCTAssertEqual(
+                later.presentationTimeStamp, earlier.presentationTimeStamp + CMTime(value: CMTimeValue(earlier.numSamples), timescale: 48_000),
+                "each buffer starts where the last ended")
         }
 
         // Resampled to 16 kHz mono: a third of the samples, the same tone.
         let second = try AVAssetReader(asset: asset)
-        let resampled = AVAssetReaderTrackOutput(track: track, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16_000,
-                                                                               AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 16])
+        let resampled = AVAssetReaderTrackOutput(
+            track: track,
+            outputSettings: [
+                AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16_000,
+                AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 16,
+            ])
         second.add(resampled)
         second.startReading()
         let mono = readAll(resampled)
@@ -96,12 +104,18 @@ final class AVAssetReaderTests: XCTestCase {
 
         // 32-bit float, within -1...1 and as loud as ffmpeg's own decoding says.
         let third = try AVAssetReader(asset: asset)
-        let float = AVAssetReaderTrackOutput(track: track, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true,
-                                                                           AVLinearPCMBitDepthKey: 32])
+        let float = AVAssetReaderTrackOutput(
+            track: track,
+            outputSettings: [
+                AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true,
+                AVLinearPCMBitDepthKey: 32,
+            ])
         third.add(float)
         third.startReading()
         let floats = readAll(float)
-        XCTAssertEqual(floats.first?.formatDescription?.audioStreamBasicDescription?.mFormatFlags ?? 0 & kAudioFormatFlagIsFloat, kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked)
+        XCTAssertEqual(
+            floats.first?.formatDescription?.audioStreamBasicDescription?.mFormatFlags ?? 0 & kAudioFormatFlagIsFloat,
+            kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked)
         var peak: Float = 0
         for buffer in floats.dropFirst(4) {
             let block = buffer.dataBuffer!
@@ -133,8 +147,9 @@ final class AVAssetReaderTests: XCTestCase {
         XCTAssertEqual(pictures.map { $0.totalSampleSize }, expected.map(\.size), "the same bytes, packet by packet")
         let syncs = pictures.map { CMGetAttachment($0, key: kCMSampleAttachmentKey_NotSync, attachmentModeOut: nil) == nil }
         XCTAssertEqual(syncs, expected.map(\.keyframe), "non-keyframes are marked NotSync")
-        XCTAssertEqual(pictures.map { $0.decodeTimeStamp.seconds }, expected.map(\.dts).map { (($0 * 1e6).rounded()) / 1e6 }.map { $0 },
-                       accuracy: 0.0001)
+        XCTAssertEqual(
+            pictures.map { $0.decodeTimeStamp.seconds }, expected.map(\.dts).map { (($0 * 1e6).rounded()) / 1e6 }.map { $0 },
+            accuracy: 0.0001)
         XCTAssertEqual(sounds.count, TestMovies.packets(url, stream: "a:0").count)
 
         // The asset writer takes them as they are: the same packets in a new file.
@@ -168,7 +183,9 @@ final class AVAssetReaderTests: XCTestCase {
         let asset = AVURLAsset(url: url)
         let reader = try AVAssetReader(asset: asset)
         reader.timeRange = CMTimeRange(start: CMTime(value: 1, timescale: 1), duration: CMTime(value: 1, timescale: 1))
-        let video = AVAssetReaderTrackOutput(track: asset.tracks(withMediaType: .video)[0], outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        let video = AVAssetReaderTrackOutput(
+            track: asset.tracks(withMediaType: .video)[0],
+            outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
         let audio = AVAssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0], outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM])
         reader.add(video)
         reader.add(audio)
@@ -220,8 +237,10 @@ final class AVAssetReaderTests: XCTestCase {
             guard let reader = try? AVAssetReader(asset: asset) else { continue }
             var outputs: [AVAssetReaderTrackOutput] = []
             for track in asset.tracks {
-                let settings: [String: Any] = track.mediaType == .video ? [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
-                                                                         : [AVFormatIDKey: kAudioFormatLinearPCM]
+                let settings: [String: Any] =
+                    track.mediaType == .video
+                    ? [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+                    : [AVFormatIDKey: kAudioFormatLinearPCM]
                 let output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
                 reader.add(output)
                 outputs.append(output)

@@ -14,8 +14,10 @@ final class AVAssetWriterPassthroughTests: XCTestCase {
         let url = makeScratchFolder().appendingPathComponent("stream.h264")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "\(frames)", "-c:v", "libx264",
-                             "-bf", "0", "-g", "15", "-x264-params", "aud=1", "-f", "h264", "-y", url.path]
+        process.arguments = [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "\(frames)", "-c:v", "libx264",
+            "-bf", "0", "-g", "15", "-x264-params", "aud=1", "-f", "h264", "-y", url.path,
+        ]
         try process.run()
         process.waitUntilExit()
         let bytes = [UInt8](try Data(contentsOf: url))
@@ -56,13 +58,16 @@ final class AVAssetWriterPassthroughTests: XCTestCase {
     private func sampleBuffer(_ data: Data, format: CMFormatDescription, time: CMTime, duration: CMTime, samples: Int = 1) -> CMSampleBuffer {
         var block: CMBlockBuffer?
         data.withUnsafeBytes { raw in
-            _ = CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: raw.count,
-                                                   blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: raw.count, flags: 0, blockBufferOut: &block)
+            _ = CMBlockBufferCreateWithMemoryBlock(
+                allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: raw.count,
+                blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: raw.count, flags: 0, blockBufferOut: &block)
         }
         var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: time, decodeTimeStamp: time)
         var sample: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-                             sampleCount: samples, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
+        CMSampleBufferCreate(
+            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
+            sampleCount: samples, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample
+        )
         return sample!
     }
 
@@ -76,18 +81,21 @@ final class AVAssetWriterPassthroughTests: XCTestCase {
             sets[1].withUnsafeBufferPointer { pps in
                 let pointers = [sps.baseAddress!, pps.baseAddress!]
                 let sizes = [sps.count, pps.count]
-                return CMVideoFormatDescriptionCreateFromH264ParameterSets(allocator: nil, parameterSetCount: 2, parameterSetPointers: pointers,
-                                                                           parameterSetSizes: sizes, nalUnitHeaderLength: 4, formatDescriptionOut: &format)
+                return CMVideoFormatDescriptionCreateFromH264ParameterSets(
+                    allocator: nil, parameterSetCount: 2, parameterSetPointers: pointers,
+                    parameterSetSizes: sizes, nalUnitHeaderLength: 4, formatDescriptionOut: &format)
             }
         }
         XCTAssertEqual(status, noErr)
         XCTAssertEqual(format?.dimensions, CMVideoDimensions(width: 320, height: 240), "the size is read from the sequence parameter set")
         XCTAssertNotNil(CMFormatDescriptionGetExtensions(format!))
 
-        var asbd = AudioStreamBasicDescription(mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                               mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
+        var asbd = AudioStreamBasicDescription(
+            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
         var audioFormat: CMAudioFormatDescription?
-        CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &audioFormat)
+        CMAudioFormatDescriptionCreate(
+            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &audioFormat)
 
         let url = makeScratchFolder().appendingPathComponent("passthrough.mov")
         let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
@@ -100,14 +108,20 @@ final class AVAssetWriterPassthroughTests: XCTestCase {
         XCTAssertTrue(writer.startWriting())
         writer.startSession(atSourceTime: .zero)
         for (index, frame) in stream.frames.enumerated() {
-            let sample = sampleBuffer(frame.data, format: format!, time: CMTime(value: CMTimeValue(index), timescale: 30), duration: CMTime(value: 1, timescale: 30))
-            if !frame.keyframe { CMSetAttachment(sample, key: kCMSampleAttachmentKey_NotSync, value: true as NSNumber, attachmentMode: kCMAttachmentMode_ShouldPropagate) }
+            let sample = sampleBuffer(
+                frame.data, format: format!, time: CMTime(value: CMTimeValue(index), timescale: 30), duration: CMTime(value: 1, timescale: 30))
+            if !frame.keyframe {
+                CMSetAttachment(sample, key: kCMSampleAttachmentKey_NotSync, value: true as NSNumber, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+            }
             XCTAssertTrue(video.append(sample))
         }
         for block in 0..<((48_000 * 3 / 2) / 960) {
             let pcm = Data(count: 960 * 4)
-            XCTAssertTrue(audio.append(sampleBuffer(pcm, format: audioFormat!, time: CMTime(value: CMTimeValue(block * 960), timescale: 48_000),
-                                                    duration: CMTime(value: 1, timescale: 48_000), samples: 960)))
+            XCTAssertTrue(
+                audio.append(
+                    sampleBuffer(
+                        pcm, format: audioFormat!, time: CMTime(value: CMTimeValue(block * 960), timescale: 48_000),
+                        duration: CMTime(value: 1, timescale: 48_000), samples: 960)))
         }
         video.markAsFinished()
         audio.markAsFinished()

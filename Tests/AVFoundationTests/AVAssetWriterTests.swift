@@ -10,8 +10,10 @@ final class AVAssetWriterTests: CaptureTestCase {
     }
 
     private func videoSettings(_ width: Int, _ height: Int, codec: AVVideoCodecType = .h264) -> [String: Any] {
-        [AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
-         AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: 2_000_000, AVVideoExpectedSourceFrameRateKey: 30]]
+        [
+            AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
+            AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: 2_000_000, AVVideoExpectedSourceFrameRateKey: 30],
+        ]
     }
 
     private let audioSettings: [String: Any] = [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 1]
@@ -30,20 +32,26 @@ final class AVAssetWriterTests: CaptureTestCase {
 
     /// A buffer of 16-bit mono samples starting at sample `first`.
     private func audioBuffer(first: Int, count: Int) -> CMSampleBuffer {
-        var asbd = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                               mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
+        var asbd = AudioStreamBasicDescription(
+            mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
         var format: CMAudioFormatDescription?
-        CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
+        CMAudioFormatDescriptionCreate(
+            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
         let samples = (0..<count).map { Int16(sin(Double(first + $0) * 2 * .pi * 440 / 44_100) * 8000) }
         var block: CMBlockBuffer?
         samples.withUnsafeBytes { raw in
-            _ = CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: raw.count,
-                                                   blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: raw.count, flags: 0, blockBufferOut: &block)
+            _ = CMBlockBufferCreateWithMemoryBlock(
+                allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: raw.count,
+                blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: raw.count, flags: 0, blockBufferOut: &block)
         }
-        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 44_100), presentationTimeStamp: CMTime(value: CMTimeValue(first), timescale: 44_100), decodeTimeStamp: .invalid)
+        var timing = CMSampleTimingInfo(
+            duration: CMTime(value: 1, timescale: 44_100), presentationTimeStamp: CMTime(value: CMTimeValue(first), timescale: 44_100),
+            decodeTimeStamp: .invalid)
         var sample: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-                             sampleCount: count, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
+        CMSampleBufferCreate(
+            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
+            sampleCount: count, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
         return sample!
     }
 
@@ -52,8 +60,12 @@ final class AVAssetWriterTests: CaptureTestCase {
         let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
         let video = AVAssetWriterInput(mediaType: .video, outputSettings: videoSettings(320, 240))
         let audio = AVAssetWriterInput(mediaType: .audio, outputSettings: audioSettings)
-        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: video, sourcePixelBufferAttributes: [
-            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey as String: 320, kCVPixelBufferHeightKey as String: 240])
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(
+            assetWriterInput: video,
+            sourcePixelBufferAttributes: [
+                kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey as String: 320,
+                kCVPixelBufferHeightKey as String: 240,
+            ])
         XCTAssertTrue(writer.canAdd(video))
         writer.add(video)
         writer.add(audio)
@@ -160,7 +172,8 @@ final class AVAssetWriterTests: CaptureTestCase {
         let url = makeScratchFolder().appendingPathComponent("live.mov")
         let assistant = try XCTUnwrap(AVOutputSettingsAssistant(preset: .preset640x480))
         var format: CMVideoFormatDescription?
-        CMVideoFormatDescriptionCreate(allocator: nil, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 640, height: 480, extensions: nil, formatDescriptionOut: &format)
+        CMVideoFormatDescriptionCreate(
+            allocator: nil, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 640, height: 480, extensions: nil, formatDescriptionOut: &format)
         assistant.sourceVideoFormat = format
         assistant.sourceVideoAverageFrameDuration = CMTime(value: 1, timescale: 30)
         let writer = try AVAssetWriter(outputURL: url, fileType: assistant.outputFileType)
@@ -195,7 +208,9 @@ final class AVAssetWriterTests: CaptureTestCase {
         XCTAssertTrue(AVOutputSettingsAssistant.availableOutputSettingsPresets().contains(.preset1920x1080))
         let assistant = try XCTUnwrap(AVOutputSettingsAssistant(preset: .preset1920x1080))
         var format: CMVideoFormatDescription?
-        CMVideoFormatDescriptionCreate(allocator: nil, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 1280, height: 720, extensions: nil, formatDescriptionOut: &format)
+        CMVideoFormatDescriptionCreate(
+            allocator: nil, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 1280, height: 720, extensions: nil, formatDescriptionOut: &format
+        )
         assistant.sourceVideoFormat = format
         assistant.sourceVideoAverageFrameDuration = CMTime(value: 1, timescale: 30)
         let thirty = try XCTUnwrap(assistant.videoSettings)
@@ -207,7 +222,9 @@ final class AVAssetWriterTests: CaptureTestCase {
         let rate60 = attributeInt((sixty[AVVideoCompressionPropertiesKey] as! [String: Any])[AVVideoAverageBitRateKey])!
         XCTAssertEqual(Double(rate60) / Double(rate30), 2, accuracy: 0.01, "60 fps gets twice the bits")
         let small = try XCTUnwrap(AVOutputSettingsAssistant(preset: .preset640x480))
-        CMVideoFormatDescriptionCreate(allocator: nil, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 1920, height: 1080, extensions: nil, formatDescriptionOut: &format)
+        CMVideoFormatDescriptionCreate(
+            allocator: nil, codecType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 1920, height: 1080, extensions: nil,
+            formatDescriptionOut: &format)
         small.sourceVideoFormat = format
         XCTAssertEqual(attributeInt(small.videoSettings![AVVideoWidthKey]), 640, "a 16:9 source fits the 640x480 box")
         XCTAssertEqual(attributeInt(small.videoSettings![AVVideoHeightKey]), 360)

@@ -15,13 +15,17 @@ final class AVPlayerLayerTests: CaptureTestCase {
     private func halves(_ left: String, _ right: String, rotate: Int = 0, seconds: Int = 3, _ name: String = #function) throws -> URL {
         let folder = makeScratchFolder(name)
         let plain = folder.appendingPathComponent("\(left)-\(right).mp4")
-        try TestMovies.make(plain, inputs: ["color=c=\(left):s=320x240:r=30:d=\(seconds),drawbox=x=160:y=0:w=160:h=240:color=\(right):t=fill"],
-                            arguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"])
+        try TestMovies.make(
+            plain, inputs: ["color=c=\(left):s=320x240:r=30:d=\(seconds),drawbox=x=160:y=0:w=160:h=240:color=\(right):t=fill"],
+            arguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"])
         guard rotate != 0 else { return plain }
         let turned = folder.appendingPathComponent("\(left)-\(right)-turned.mp4")
         // FFmpeg's rotate tag counts counterclockwise; ffprobe, which shares no code with the reader,
         // reads the display matrix back (clockwise negative).
-        guard runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\((360 - rotate) % 360)", turned.path]) != nil else {
+        guard
+            runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\((360 - rotate) % 360)", turned.path])
+                != nil
+        else {
             throw XCTSkip("ffmpeg could not tag the rotation")
         }
         XCTAssertEqual(MediaProbe.probe(turned)?.video?.rotation, -Double(rotate), "ffprobe reads the turn")
@@ -66,13 +70,14 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let drawn = Recorder<Int>()
         let last = LockedBox<CVPixelBuffer?>(nil)
         let lateness = Recorder<Double>()
-        layer.setPreviewFrameHandler({ frame in
-            let value = (CVBufferCopyAttachment(frame, kCVBufferTimeValueKey, nil) as? NSNumber)?.int64Value ?? 0
-            let scale = (CVBufferCopyAttachment(frame, kCVBufferTimeScaleKey, nil) as? NSNumber)?.int32Value ?? 1
-            lateness.append(CACurrentMediaTime() - CMTime(value: value, timescale: scale).seconds)
-            drawn.append(CVPixelBufferGetWidth(frame))
-            last.value = frame
-        }, queue: DispatchQueue(label: "drawer"))
+        layer.setPreviewFrameHandler(
+            { frame in
+                let value = (CVBufferCopyAttachment(frame, kCVBufferTimeValueKey, nil) as? NSNumber)?.int64Value ?? 0
+                let scale = (CVBufferCopyAttachment(frame, kCVBufferTimeScaleKey, nil) as? NSNumber)?.int32Value ?? 1
+                lateness.append(CACurrentMediaTime() - CMTime(value: value, timescale: scale).seconds)
+                drawn.append(CVPixelBufferGetWidth(frame))
+                last.value = frame
+            }, queue: DispatchQueue(label: "drawer"))
         player.play()
         spin(1.5)
         player.pause()
@@ -143,10 +148,11 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let layer = AVPlayerLayer(player: player)
         XCTAssertTrue(first.outputs.isEmpty, "the layer's output is none of the item's")
         let colours = Recorder<String>()
-        layer.setPreviewFrameHandler({ frame in
-            let c = AVPlayerLayerTests.colour(frame, x: 160, y: 120)
-            colours.append(AVPlayerLayerTests.isRed(c) ? "red" : AVPlayerLayerTests.isBlue(c) ? "blue" : "other")
-        }, queue: DispatchQueue(label: "drawer"))
+        layer.setPreviewFrameHandler(
+            { frame in
+                let c = AVPlayerLayerTests.colour(frame, x: 160, y: 120)
+                colours.append(AVPlayerLayerTests.isRed(c) ? "red" : AVPlayerLayerTests.isBlue(c) ? "blue" : "other")
+            }, queue: DispatchQueue(label: "drawer"))
         XCTAssertTrue(waitUntil { layer.isReadyForDisplay })
         player.play()
         XCTAssertTrue(waitUntil(timeout: 4) { player.currentItem === second && colours.values.last == "blue" }, "the second item's pictures")
@@ -167,10 +173,11 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let player = AVPlayer(playerItem: item)
         let layer = AVPlayerLayer(player: player)
         let drawn = Recorder<Int>()
-        layer.setPreviewFrameHandler({ frame in
-            Thread.sleep(forTimeInterval: 0.25)   // a drawer that takes a quarter of a second a picture
-            drawn.append(CVPixelBufferGetWidth(frame))
-        }, queue: DispatchQueue(label: "slow drawer"))
+        layer.setPreviewFrameHandler(
+            { frame in
+                Thread.sleep(forTimeInterval: 0.25)  // a drawer that takes a quarter of a second a picture
+                drawn.append(CVPixelBufferGetWidth(frame))
+            }, queue: DispatchQueue(label: "slow drawer"))
         XCTAssertTrue(waitUntil { item.status == .readyToPlay })
         let started = Date()
         player.play()

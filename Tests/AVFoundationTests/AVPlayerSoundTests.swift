@@ -111,13 +111,14 @@ final class AVPlayerSoundTests: CaptureTestCase {
     }
 
     func testTheItemsAudioMixSetsTheVolumeOverTime() throws {
-        let sound = heard(try play(rate: 1, algorithm: .spectral) { track in
-            let parameters = AVMutableAudioMixInputParameters(track: track)
-            parameters.setVolume(0.5, at: CMTime(value: 1, timescale: 1))
-            let mix = AVMutableAudioMix()
-            mix.inputParameters = [parameters]
-            return mix
-        })
+        let sound = heard(
+            try play(rate: 1, algorithm: .spectral) { track in
+                let parameters = AVMutableAudioMixInputParameters(track: track)
+                parameters.setVolume(0.5, at: CMTime(value: 1, timescale: 1))
+                let mix = AVMutableAudioMix()
+                mix.inputParameters = [parameters]
+                return mix
+            })
         XCTAssertEqual(Double(sound.count) / 48_000, 2, accuracy: 0.2)
         guard sound.count > 90_000 else { return }
         let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.max() ?? 0) }

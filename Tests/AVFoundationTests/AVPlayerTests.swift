@@ -93,7 +93,8 @@ final class AVPlayerTests: CaptureTestCase {
         let (player, item) = try readyPlayer(seconds: 1)
         let rates = Recorder<Float>(), statuses = Recorder<AVPlayer.TimeControlStatus>()
         let a = player.observe(\.rate, options: [.new]) { _, change in rates.append(change.newValue ?? -99) }
-        let b = player.observe(\.timeControlStatus, options: [.initial, .new]) { _, change in statuses.append(change.newValue ?? .waitingToPlayAtSpecifiedRate) }
+        let b = player.observe(\.timeControlStatus, options: [.initial, .new]) { _, change in statuses.append(change.newValue ?? .waitingToPlayAtSpecifiedRate)
+        }
         let ended = expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: item)
         let started = Date()
         player.rate = 4
@@ -174,8 +175,10 @@ final class AVPlayerTests: CaptureTestCase {
     func testBoundaryObserversFireWhenPlaybackCrossesATimeNotWhenASeekJumpsOverIt() throws {
         let (player, _) = try readyPlayer()
         let crossed = Recorder<Double>()
-        _ = player.addBoundaryTimeObserver(forTimes: [NSValue(time: CMTime(value: 1, timescale: 2)), NSValue(time: CMTime(value: 5, timescale: 2))],
-                                           queue: DispatchQueue(label: "boundary")) { crossed.append(player.currentTime().seconds) }
+        _ = player.addBoundaryTimeObserver(
+            forTimes: [NSValue(time: CMTime(value: 1, timescale: 2)), NSValue(time: CMTime(value: 5, timescale: 2))],
+            queue: DispatchQueue(label: "boundary")
+        ) { crossed.append(player.currentTime().seconds) }
         player.rate = 2
         spin(0.5)
         player.pause()
@@ -270,8 +273,10 @@ final class AVPlayerTests: CaptureTestCase {
         let items = Recorder<AVPlayerItem?>()
         let observation = player.observe(\.currentItem, options: [.new]) { _, change in items.append(change.newValue ?? nil) }
         XCTAssertTrue(waitUntil { first.status == .readyToPlay && second.status == .readyToPlay }, "queued items load ahead")
-        let ends = [expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: first),
-                    expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: second)]
+        let ends = [
+            expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: first),
+            expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: second),
+        ]
         player.rate = 4
         wait(for: ends, timeout: 5, enforceOrder: true)
         XCTAssertTrue(waitUntil { player.currentItem == nil })
@@ -304,7 +309,8 @@ final class AVPlayerTests: CaptureTestCase {
         let times = Recorder<Double>()
         _ = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 20), queue: DispatchQueue(label: "loop")) { times.append($0.seconds) }
         player.rate = 2
-        XCTAssertTrue(waitUntil(timeout: 5) { looper.loopCount >= 4 }, "a half-second range at twice the speed loops four times in a second: \(looper.loopCount)")
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { looper.loopCount >= 4 }, "a half-second range at twice the speed loops four times in a second: \(looper.loopCount)")
         XCTAssertEqual(player.items().count, 3, "the queue stays three long")
         XCTAssertTrue(times.values.allSatisfy { $0 >= 0.25 - 0.001 && $0 <= 0.75 + 0.001 }, "only the range plays: \(times.values)")
         looper.disableLooping()

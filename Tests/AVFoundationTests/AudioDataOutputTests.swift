@@ -25,14 +25,16 @@ final class AudioDataOutputTests: CaptureTestCase {
         XCTAssertEqual(asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved, 0)
         XCTAssertEqual(asbd.mFormatFlags & kAudioFormatFlagIsFloat, 0)
         for (earlier, later) in zip(buffers, buffers.dropFirst()) {
-            XCTAssertEqual(earlier.presentationTimeStamp + CMSampleBufferGetDuration(earlier), later.presentationTimeStamp,
-                           "samples are contiguous and never reordered")
+            XCTAssertEqual(
+                earlier.presentationTimeStamp + CMSampleBufferGetDuration(earlier), later.presentationTimeStamp,
+                "samples are contiguous and never reordered")
         }
         let block = try XCTUnwrap(CMSampleBufferGetDataBuffer(buffers[0]))
         XCTAssertEqual(CMBlockBufferGetDataLength(block), CMSampleBufferGetNumSamples(buffers[0]) * Int(asbd.mBytesPerFrame))
         var pointer: UnsafeMutablePointer<CChar>?
         var length = 0
-        XCTAssertEqual(CMBlockBufferGetDataPointer(block, atOffset: 0, lengthAtOffsetOut: nil, totalLengthOut: &length, dataPointerOut: &pointer), kCMBlockBufferNoErr)
+        XCTAssertEqual(
+            CMBlockBufferGetDataPointer(block, atOffset: 0, lengthAtOffsetOut: nil, totalLengthOut: &length, dataPointerOut: &pointer), kCMBlockBufferNoErr)
         let samples = UnsafeRawPointer(pointer!).assumingMemoryBound(to: Int16.self)
         let peak = (0..<(length / 2)).map { abs(Int(samples[$0])) }.max() ?? 0
         XCTAssertGreaterThan(peak, 1000, "the virtual microphone hears its tone")

@@ -12,8 +12,9 @@ final class AudioMixTests: XCTestCase {
     /// Three seconds of two sound tracks: 1 kHz in the first, 250 Hz in the second, both at ffmpeg's eighth of full scale.
     private func twoTones(_ name: String = #function) throws -> URL {
         let url = makeScratchFolder(name).appendingPathComponent("two.mov")
-        try TestMovies.make(url, inputs: ["sine=frequency=1000:sample_rate=48000:duration=3", "sine=frequency=250:sample_rate=48000:duration=3"],
-                            arguments: ["-map", "0", "-map", "1", "-c:a", "pcm_s16le"])
+        try TestMovies.make(
+            url, inputs: ["sine=frequency=1000:sample_rate=48000:duration=3", "sine=frequency=250:sample_rate=48000:duration=3"],
+            arguments: ["-map", "0", "-map", "1", "-c:a", "pcm_s16le"])
         return url
     }
 
@@ -90,7 +91,8 @@ final class AudioMixTests: XCTestCase {
         XCTAssertEqual(strength(samples, rate: rate, at: 0.95, frequency: 1000) / full, 0.5, accuracy: 0.05, "halfway down the ramp at 1 s")
         XCTAssertLessThan(strength(samples, rate: rate, at: 2.2, frequency: 1000), full * 0.01, "silent after the ramp")
         XCTAssertLessThan(strength(samples, rate: rate, at: 1, frequency: 250), 0.001, "the second track is silent until 2 s")
-        XCTAssertEqual(strength(samples, rate: rate, at: 2.5, frequency: 250), 0.0625, accuracy: 0.005, "and full from 2 s (an eighth-scale sine's bin is a sixteenth)")
+        XCTAssertEqual(
+            strength(samples, rate: rate, at: 2.5, frequency: 250), 0.0625, accuracy: 0.005, "and full from 2 s (an eighth-scale sine's bin is a sixteenth)")
 
         var start: Float = 0, end: Float = 0
         var range = CMTimeRange.invalid
@@ -110,7 +112,8 @@ final class AudioMixTests: XCTestCase {
         let mix = AVMutableAudioMix()
         mix.inputParameters = tracks.map { track in
             let parameters = AVMutableAudioMixInputParameters(track: track)
-            parameters.setVolumeRamp(fromStartVolume: 1, toEndVolume: 0, timeRange: CMTimeRange(start: CMTime(value: 2, timescale: 1), duration: CMTime(value: 1, timescale: 1)))
+            parameters.setVolumeRamp(
+                fromStartVolume: 1, toEndVolume: 0, timeRange: CMTimeRange(start: CMTime(value: 2, timescale: 1), duration: CMTime(value: 1, timescale: 1)))
             return parameters
         }
         let url = makeScratchFolder("faded").appendingPathComponent("faded.m4a")

@@ -83,8 +83,10 @@ final class AudioSessionTests: CaptureTestCase {
         XCTAssertEqual(audioSession.inputGain, 0.25)
         let quarter = Self.peak(try record(virtualMicrophone).buffers)
         XCTAssertEqual(quarter / full, 0.25, accuracy: 0.03, "peaks \(full) and \(quarter)")
-        for bad in [{ try self.audioSession.setInputGain(1.5) }, { try self.audioSession.setPreferredSampleRate(-1) },
-                    { try self.audioSession.setPreferredIOBufferDuration(-0.1) }] {
+        for bad in [
+            { try self.audioSession.setInputGain(1.5) }, { try self.audioSession.setPreferredSampleRate(-1) },
+            { try self.audioSession.setPreferredIOBufferDuration(-0.1) },
+        ] {
             XCTAssertThrowsError(try bad()) { error in
                 XCTAssertEqual((error as NSError).domain, NSOSStatusErrorDomain)
                 XCTAssertEqual((error as NSError).code, AVAudioSession.ErrorCode.badParam.rawValue)

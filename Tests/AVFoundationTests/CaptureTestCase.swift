@@ -24,8 +24,10 @@ class CaptureTestCase: XCTestCase {
     var microphone: AVCaptureDevice { AVCaptureDevice.default(for: .audio)! }
 
     /// A session with a camera input and a video data output feeding `collector`.
-    func makeVideoSession(camera: AVCaptureDevice? = nil, preset: AVCaptureSession.Preset = .vga640x480, pixelFormat: OSType? = nil,
-                          collector: FrameCollector, queue: DispatchQueue? = nil) throws -> (AVCaptureSession, AVCaptureVideoDataOutput) {
+    func makeVideoSession(
+        camera: AVCaptureDevice? = nil, preset: AVCaptureSession.Preset = .vga640x480, pixelFormat: OSType? = nil,
+        collector: FrameCollector, queue: DispatchQueue? = nil
+    ) throws -> (AVCaptureSession, AVCaptureVideoDataOutput) {
         let session = AVCaptureSession()
         sessions.append(session)
         session.beginConfiguration()
@@ -40,8 +42,10 @@ class CaptureTestCase: XCTestCase {
     }
 
     /// A session with `camera` in `format`, at `framesPerSecond` when the format allows it, and a video data output feeding `collector`.
-    func makeVideoSession(camera: AVCaptureDevice, format: AVCaptureDevice.Format, framesPerSecond: Int32? = nil, pixelFormat: OSType? = nil,
-                          collector: FrameCollector) throws -> (AVCaptureSession, AVCaptureVideoDataOutput) {
+    func makeVideoSession(
+        camera: AVCaptureDevice, format: AVCaptureDevice.Format, framesPerSecond: Int32? = nil, pixelFormat: OSType? = nil,
+        collector: FrameCollector
+    ) throws -> (AVCaptureSession, AVCaptureVideoDataOutput) {
         let session = AVCaptureSession()
         sessions.append(session)
         session.beginConfiguration()
@@ -84,8 +88,10 @@ class CaptureTestCase: XCTestCase {
 
     /// Moves a manual clock on by `frames` frames of `duration`, one at a time, waiting for each
     /// frame to reach `collector`; then lets the main queue deliver what the frames posted.
-    func step(_ clock: VirtualClock, frames: Int, of duration: CMTime = CMTime(value: 1, timescale: 30), collector: FrameCollector,
-              file: StaticString = #filePath, line: UInt = #line) {
+    func step(
+        _ clock: VirtualClock, frames: Int, of duration: CMTime = CMTime(value: 1, timescale: 30), collector: FrameCollector,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         for _ in 0..<frames {
             let before = collector.frames.count
             clock.advance(by: duration)
@@ -158,19 +164,37 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     private func set<Value>(_ path: WritableKeyPath<Settings, Value>, _ value: Value) { lock.lock(); settings[keyPath: path] = value; lock.unlock() }
 
     /// Time spent in each video callback.
-    var work: TimeInterval { get { setting(\.work) } set { set(\.work, newValue) } }
+    var work: TimeInterval {
+        get { setting(\.work) }
+        set { set(\.work, newValue) }
+    }
     /// How many frames to hold on to rather than return.
-    var framesToRetain: Int { get { setting(\.framesToRetain) } set { set(\.framesToRetain, newValue) } }
+    var framesToRetain: Int {
+        get { setting(\.framesToRetain) }
+        set { set(\.framesToRetain, newValue) }
+    }
     /// Whether to measure pixel statistics.
-    var measures: Bool { get { setting(\.measures) } set { set(\.measures, newValue) } }
+    var measures: Bool {
+        get { setting(\.measures) }
+        set { set(\.measures, newValue) }
+    }
     /// Whether to keep audio buffers; a client that keeps them all starves the microphone.
-    var keepsAudio: Bool { get { setting(\.keepsAudio) } set { set(\.keepsAudio, newValue) } }
+    var keepsAudio: Bool {
+        get { setting(\.keepsAudio) }
+        set { set(\.keepsAudio, newValue) }
+    }
     /// How many audio buffers to keep at most.
-    var audioBuffersToKeep: Int { get { setting(\.audioBuffersToKeep) } set { set(\.audioBuffersToKeep, newValue) } }
+    var audioBuffersToKeep: Int {
+        get { setting(\.audioBuffersToKeep) }
+        set { set(\.audioBuffersToKeep, newValue) }
+    }
     private var _audioCount = 0
     var audioBufferCount: Int { lock.lock(); defer { lock.unlock() }; return _audioCount }
     /// Called with each frame, on the delivery queue.
-    var onFrame: ((CMSampleBuffer) -> Void)? { get { setting(\.onFrame) } set { set(\.onFrame, newValue) } }
+    var onFrame: ((CMSampleBuffer) -> Void)? {
+        get { setting(\.onFrame) }
+        set { set(\.onFrame, newValue) }
+    }
 
     init(label: String = "collector") {
         queue = DispatchQueue(label: label)
@@ -197,9 +221,10 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
         }
         lock.lock(); inCallback = true; lock.unlock()
         let image = sampleBuffer.imageBuffer
-        var frame = Frame(presentationTime: sampleBuffer.presentationTimeStamp, width: image.map(CVPixelBufferGetWidth) ?? 0,
-                          height: image.map(CVPixelBufferGetHeight) ?? 0, pixelFormat: image.map(CVPixelBufferGetPixelFormatType) ?? 0,
-                          onQueue: onQueue, pixelBufferID: image.map(ObjectIdentifier.init), output: ObjectIdentifier(output))
+        var frame = Frame(
+            presentationTime: sampleBuffer.presentationTimeStamp, width: image.map(CVPixelBufferGetWidth) ?? 0,
+            height: image.map(CVPixelBufferGetHeight) ?? 0, pixelFormat: image.map(CVPixelBufferGetPixelFormatType) ?? 0,
+            onQueue: onQueue, pixelBufferID: image.map(ObjectIdentifier.init), output: ObjectIdentifier(output))
         if settings.measures, let image { (frame.meanLuma, frame.meanBGR) = PixelStatistics.measure(image) }
         settings.onFrame?(sampleBuffer)
         if settings.work > 0 { Thread.sleep(forTimeInterval: settings.work) }
@@ -215,8 +240,10 @@ final class FrameCollector: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let reason = CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil) as? String
         lock.lock()
-        _drops.append(Drop(presentationTime: sampleBuffer.presentationTimeStamp, reason: reason, count: sampleBuffer.numSamples,
-                           duringCallback: inCallback, hasImage: sampleBuffer.imageBuffer != nil))
+        _drops.append(
+            Drop(
+                presentationTime: sampleBuffer.presentationTimeStamp, reason: reason, count: sampleBuffer.numSamples,
+                duringCallback: inCallback, hasImage: sampleBuffer.imageBuffer != nil))
         _events.append(.drop(sampleBuffer.presentationTimeStamp))
         lock.unlock()
     }

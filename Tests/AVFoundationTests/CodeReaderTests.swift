@@ -100,12 +100,15 @@ final class CodeReaderTests: XCTestCase {
     }
 
     func testAPartialReadOfATurnedITF14CodeIsLeftOut() {
-        let itf14 = DetectedCode(symbology: .itf14, text: "10012345678902", bytes: Array("10012345678902".utf8),
-                                 corners: [CGPoint(x: 100, y: 100), CGPoint(x: 400, y: 200), CGPoint(x: 380, y: 260), CGPoint(x: 80, y: 160)])
-        let partial = DetectedCode(symbology: .interleaved2of5, text: "1001234567", bytes: Array("1001234567".utf8),
-                                   corners: [CGPoint(x: 120, y: 130), CGPoint(x: 330, y: 200), CGPoint(x: 330, y: 200), CGPoint(x: 120, y: 130)])
-        let elsewhere = DetectedCode(symbology: .interleaved2of5, text: "12345678", bytes: Array("12345678".utf8),
-                                     corners: [CGPoint(x: 500, y: 440), CGPoint(x: 600, y: 440), CGPoint(x: 600, y: 470), CGPoint(x: 500, y: 470)])
+        let itf14 = DetectedCode(
+            symbology: .itf14, text: "10012345678902", bytes: Array("10012345678902".utf8),
+            corners: [CGPoint(x: 100, y: 100), CGPoint(x: 400, y: 200), CGPoint(x: 380, y: 260), CGPoint(x: 80, y: 160)])
+        let partial = DetectedCode(
+            symbology: .interleaved2of5, text: "1001234567", bytes: Array("1001234567".utf8),
+            corners: [CGPoint(x: 120, y: 130), CGPoint(x: 330, y: 200), CGPoint(x: 330, y: 200), CGPoint(x: 120, y: 130)])
+        let elsewhere = DetectedCode(
+            symbology: .interleaved2of5, text: "12345678", bytes: Array("12345678".utf8),
+            corners: [CGPoint(x: 500, y: 440), CGPoint(x: 600, y: 440), CGPoint(x: 600, y: 470), CGPoint(x: 500, y: 470)])
         XCTAssertEqual(CodeReader.withoutPartialReads([partial, itf14, elsewhere]).map(\.text), ["10012345678902", "12345678"])
     }
 

@@ -15,15 +15,20 @@ final class ColourTests: CaptureTestCase {
     }
 
     func testCapturedFramesCarryTheirColour() throws {
-        for (preset, primaries, matrix) in [(AVCaptureSession.Preset.vga640x480, kCVImageBufferColorPrimaries_SMPTE_C, kCVImageBufferYCbCrMatrix_ITU_R_601_4),
-                                            (.hd1280x720, kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferYCbCrMatrix_ITU_R_709_2)] {
+        for (preset, primaries, matrix) in [
+            (AVCaptureSession.Preset.vga640x480, kCVImageBufferColorPrimaries_SMPTE_C, kCVImageBufferYCbCrMatrix_ITU_R_601_4),
+            (.hd1280x720, kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferYCbCrMatrix_ITU_R_709_2),
+        ] {
             let seen = Recorder<(String?, String?, String?, String?)>()
             let collector = FrameCollector()
             collector.onFrame = { buffer in
                 let pixels = CMSampleBufferGetImageBuffer(buffer)!
-                seen.append((self.attachment(pixels, kCVImageBufferColorPrimariesKey), self.attachment(pixels, kCVImageBufferTransferFunctionKey),
-                             self.attachment(pixels, kCVImageBufferYCbCrMatrixKey),
-                             CMGetAttachment(pixels, key: kCVImageBufferYCbCrMatrixKey, attachmentModeOut: nil) as? String))
+                seen.append(
+                    (
+                        self.attachment(pixels, kCVImageBufferColorPrimariesKey), self.attachment(pixels, kCVImageBufferTransferFunctionKey),
+                        self.attachment(pixels, kCVImageBufferYCbCrMatrixKey),
+                        CMGetAttachment(pixels, key: kCVImageBufferYCbCrMatrixKey, attachmentModeOut: nil) as? String
+                    ))
             }
             let (session, _) = try makeVideoSession(preset: preset, collector: collector)
             session.startRunning()
@@ -47,7 +52,8 @@ final class ColourTests: CaptureTestCase {
                 for tagged in [VideoColorimetry.Matrix.bt601, .bt709] {
                     let packed = try XCTUnwrap(CVPixelBuffer(width: 64, height: 16, pixelFormatType: format))
                     let bytes = packed.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
-                    let group: [UInt8] = format == kCVPixelFormatType_422YpCbCr8_yuvs ? [sample.y, sample.cb, sample.y, sample.cr] : [sample.cb, sample.y, sample.cr, sample.y]
+                    let group: [UInt8] =
+                        format == kCVPixelFormatType_422YpCbCr8_yuvs ? [sample.y, sample.cb, sample.y, sample.cr] : [sample.cb, sample.y, sample.cr, sample.y]
                     for y in 0..<16 { for pair in 0..<32 { for k in 0..<4 { bytes[y * packed.planes[0].bytesPerRow + pair * 4 + k] = group[k] } } }
                     var colour = VideoColorimetry.hd
                     colour.matrix = tagged

@@ -17,9 +17,12 @@ final class CompositionTests: XCTestCase {
     /// second plays at quarter speed (1-2 s scaled to 4 s: 7 s in all).
     private func slowMotion(_ folder: URL) throws -> (source: URL, composition: AVMutableComposition) {
         let source = folder.appendingPathComponent("sixty.mp4")
-        try TestMovies.make(source, inputs: ["testsrc2=s=320x240:r=60:d=4", "sine=frequency=1000:sample_rate=48000:duration=4"],
-                            arguments: ["-c:v", "libx264", "-preset", "ultrafast", "-g", "60", "-bf", "0", "-pix_fmt", "yuv420p",
-                                        "-c:a", "aac", "-shortest"])
+        try TestMovies.make(
+            source, inputs: ["testsrc2=s=320x240:r=60:d=4", "sine=frequency=1000:sample_rate=48000:duration=4"],
+            arguments: [
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "60", "-bf", "0", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", "-shortest",
+            ])
         let composition = AVMutableComposition()
         let asset = AVURLAsset(url: source)
         try composition.insertTimeRange(CMTimeRange(start: .zero, duration: asset.duration), of: asset, at: .zero)
@@ -59,8 +62,9 @@ final class CompositionTests: XCTestCase {
     func testReadingAScaledCompositionGivesEveryFrameAtItsNewTime() throws {
         let (_, composition) = try slowMotion(makeScratchFolder())
         let reader = try AVAssetReader(asset: composition)
-        let output = AVAssetReaderTrackOutput(track: composition.tracks(withMediaType: .video)[0],
-                                              outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        let output = AVAssetReaderTrackOutput(
+            track: composition.tracks(withMediaType: .video)[0],
+            outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
         reader.add(output)
         XCTAssertTrue(reader.startReading())
         var times: [Double] = []

@@ -6,7 +6,9 @@ import TestSupport
 /// and focus enhancements: modes, adjusting states observed over time, and the picture changing.
 final class DeviceControlTests: CaptureTestCase {
     /// Records the values an observed property takes.
-    private func runningSession(preset: AVCaptureSession.Preset = .low, pixelFormat: OSType? = kCVPixelFormatType_32BGRA) throws -> (AVCaptureSession, FrameCollector) {
+    private func runningSession(preset: AVCaptureSession.Preset = .low, pixelFormat: OSType? = kCVPixelFormatType_32BGRA) throws -> (
+        AVCaptureSession, FrameCollector
+    ) {
         let collector = FrameCollector()
         collector.measures = true
         let (session, _) = try makeVideoSession(preset: preset, pixelFormat: pixelFormat, collector: collector)
@@ -118,7 +120,11 @@ final class DeviceControlTests: CaptureTestCase {
         collector.onFrame = { sample in
             lock.lock(); defer { lock.unlock() }
             let copy = sample.imageBuffer.flatMap(TestImages.copy)
-            if self.backCamera.isAdjustingFocus, self.backCamera.lensPosition != 0.3 + 0.45 * 0.5 { blurred = blurred ?? copy } else if sharp == nil { sharp = copy }
+            if self.backCamera.isAdjustingFocus, self.backCamera.lensPosition != 0.3 + 0.45 * 0.5 {
+                blurred = blurred ?? copy
+            } else if sharp == nil {
+                sharp = copy
+            }
         }
         XCTAssertTrue(waitUntil { lock.withLock { sharp != nil } })
         try backCamera.lockForConfiguration()
@@ -140,7 +146,8 @@ final class DeviceControlTests: CaptureTestCase {
         backCamera.virtualScene!.luminance = 0.25
         XCTAssertTrue(waitUntil { adjusting.values.contains(true) })
         XCTAssertTrue(waitUntil { adjusting.values.last == false })
-        XCTAssertGreaterThan(backCamera.exposureDuration.seconds * Double(backCamera.iso), durationBefore.seconds * 100 * 3.5, "exposure rose by about four times")
+        XCTAssertGreaterThan(
+            backCamera.exposureDuration.seconds * Double(backCamera.iso), durationBefore.seconds * 100 * 3.5, "exposure rose by about four times")
         let compensated = recentPicture(collector, after: collector.frames.count)
         XCTAssertEqual(compensated.luma, normal.luma, accuracy: 8, "auto exposure restores the brightness")
         observation.invalidate()
@@ -271,7 +278,8 @@ final class DeviceControlTests: CaptureTestCase {
                 if change.newValue == false { endings.append((device.videoZoomFactor, device.isRampingVideoZoom)) }
             }
             let factors = Recorder<(CGFloat, Bool)>()
-            let zoom = backCamera.observe(\.videoZoomFactor, options: [.new]) { device, change in factors.append((change.newValue!, device.isRampingVideoZoom)) }
+            let zoom = backCamera.observe(\.videoZoomFactor, options: [.new]) { device, change in factors.append((change.newValue!, device.isRampingVideoZoom))
+            }
             try backCamera.lockForConfiguration()
             backCamera.ramp(toVideoZoomFactor: target, withRate: 8)
             backCamera.unlockForConfiguration()

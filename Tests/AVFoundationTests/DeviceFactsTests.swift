@@ -81,13 +81,16 @@ final class DeviceFactsTests: CaptureTestCase {
     }
 
     func testEveryDeviceTypeIsSpelledAndOnlyPresentDevicesAreFound() {
-        let types: [AVCaptureDevice.DeviceType] = [.builtInWideAngleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera, .builtInDualCamera,
-                                                   .builtInDualWideCamera, .builtInTripleCamera, .builtInTrueDepthCamera, .builtInLiDARDepthCamera,
-                                                   .continuityCamera, .deskViewCamera, .microphone, .external]
+        let types: [AVCaptureDevice.DeviceType] = [
+            .builtInWideAngleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera, .builtInDualCamera,
+            .builtInDualWideCamera, .builtInTripleCamera, .builtInTrueDepthCamera, .builtInLiDARDepthCamera,
+            .continuityCamera, .deskViewCamera, .microphone, .external,
+        ]
         XCTAssertEqual(Set(types.map(\.rawValue)).count, types.count)
         XCTAssertEqual(AVCaptureDevice.DeviceType.builtInTripleCamera.rawValue, "AVCaptureDeviceTypeBuiltInTripleCamera")
-        let multi = AVCaptureDevice.DiscoverySession(deviceTypes: [.builtInTripleCamera, .builtInDualWideCamera, .builtInDualCamera, .builtInTrueDepthCamera],
-                                                     mediaType: .video, position: .unspecified)
+        let multi = AVCaptureDevice.DiscoverySession(
+            deviceTypes: [.builtInTripleCamera, .builtInDualWideCamera, .builtInDualCamera, .builtInTrueDepthCamera],
+            mediaType: .video, position: .unspecified)
         XCTAssertTrue(multi.devices.isEmpty, "no multi-camera or depth camera exists here")
         let wide = AVCaptureDevice.DiscoverySession(deviceTypes: [.builtInTripleCamera, .builtInWideAngleCamera], mediaType: .video, position: .back)
         XCTAssertEqual(wide.devices.first, backCamera, "AVCam's list falls through to the wide-angle camera")
@@ -126,7 +129,9 @@ final class DeviceFactsTests: CaptureTestCase {
         XCTAssertEqual(coordinator.videoRotationAngleForHorizonLevelPreview, 0)
         XCTAssertEqual(coordinator.videoRotationAngleForHorizonLevelCapture, 0)
         let angles = Recorder<CGFloat>()
-        let observation = coordinator.observe(\.videoRotationAngleForHorizonLevelCapture, options: [.initial, .new]) { _, change in angles.append(change.newValue!) }
+        let observation = coordinator.observe(\.videoRotationAngleForHorizonLevelCapture, options: [.initial, .new]) { _, change in
+            angles.append(change.newValue!)
+        }
         XCTAssertEqual(angles.values, [0])
         observation.invalidate()
         // AVCam applies the angle to its connections, which take it.

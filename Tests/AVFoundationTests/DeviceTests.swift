@@ -40,7 +40,8 @@ final class DeviceTests: CaptureTestCase {
             XCTAssertEqual(format.isVideoBinned, row.4)
             XCTAssertEqual(format.isVideoStabilizationSupported, row.5)
         }
-        XCTAssertEqual(backCamera.formats[7].videoZoomFactorUpscaleThreshold, 1.45, accuracy: 0.001, "WWDC 2013 session 610: iPhone 5 1080p upscaling threshold")
+        XCTAssertEqual(
+            backCamera.formats[7].videoZoomFactorUpscaleThreshold, 1.45, accuracy: 0.001, "WWDC 2013 session 610: iPhone 5 1080p upscaling threshold")
         XCTAssertEqual(backCamera.formats[6].videoSupportedFrameRateRanges[0].minFrameDuration, CMTime(value: 1, timescale: 60))
     }
 

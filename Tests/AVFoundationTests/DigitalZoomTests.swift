@@ -45,11 +45,17 @@ final class DigitalZoomTests: XCTestCase {
         let bgra = try stripes()
         let zoom = DigitalZoom()
         let converter = PixelFormatConverter()
-        let targets = [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                       kCVPixelFormatType_422YpCbCr8]
+        let targets = [
+            kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+            kCVPixelFormatType_422YpCbCr8,
+        ]
         // Camera formats in, client formats out: every target from BGRA, and packed 4:2:2 sources too.
-        let cases = targets.map { (kCVPixelFormatType_32BGRA, $0) }
-            + [(kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)]
+        let cases =
+            targets.map { (kCVPixelFormatType_32BGRA, $0) }
+            + [
+                (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA),
+                (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+            ]
         for (sourceFormat, format) in cases {
             let source = try XCTUnwrap(CVPixelBuffer(width: 640, height: 480, pixelFormatType: sourceFormat))
             XCTAssertTrue(converter.convert(bgra, into: source))

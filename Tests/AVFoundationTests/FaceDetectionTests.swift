@@ -51,8 +51,9 @@ final class FaceDetectionTests: CaptureTestCase {
         XCTAssertLessThan(min(roll, 360 - roll), 8, "her eyes are nearly level: \(roll)")
         let yaw = try XCTUnwrap(face.yaw)
         XCTAssertLessThan(min(yaw, 360 - yaw), 30, "she faces the camera: \(yaw)")
-        XCTAssertTrue(detector.detect(try GreyPicture.decode(Data(contentsOf: try picture("camera.png")))).isEmpty,
-                      "the cameraman, in profile behind his camera, is no frontal face")
+        XCTAssertTrue(
+            detector.detect(try GreyPicture.decode(Data(contentsOf: try picture("camera.png")))).isEmpty,
+            "the cameraman, in profile behind his camera, is no frontal face")
         let withoutModel = try XCTUnwrap(FaceDetector(landmarkModelPath: nil))
         XCTAssertNil(withoutModel.detect(image).first?.roll, "no model, no angles")
     }
@@ -62,11 +63,15 @@ final class FaceDetectionTests: CaptureTestCase {
         let picture = try GreyPicture.decode(Data(contentsOf: try picture("astronaut.png")))
         let renderer = try XCTUnwrap(SceneRenderer(width: 1280, height: 720, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange))
         let frame = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange))
-        var parameters = SceneFrameParameters(frameNumber: Int64(time * 30), seconds: time, zoom: 1, brightness: 1, colourGains: (1, 1, 1),
-                                              defocus: 0, image: nil)
+        var parameters = SceneFrameParameters(
+            frameNumber: Int64(time * 30), seconds: time, zoom: 1, brightness: 1, colourGains: (1, 1, 1),
+            defocus: 0, image: nil)
         parameters.pictures = centres.enumerated().map { index, centre in
-            ScenePicture(id: index, grey: picture, corners: ScenePicture.corners(width: picture.width, height: picture.height, center: centre,
-                                                                                 width: width, rotation: 0, aspectRatio: 16.0 / 9.0))
+            ScenePicture(
+                id: index, grey: picture,
+                corners: ScenePicture.corners(
+                    width: picture.width, height: picture.height, center: centre,
+                    width: width, rotation: 0, aspectRatio: 16.0 / 9.0))
         }
         renderer.render(into: frame, parameters)
         let faces = parameters.pictures.map { placed in
@@ -94,8 +99,10 @@ final class FaceDetectionTests: CaptureTestCase {
     }
 
     /// Follows frames 1/30 s apart until `done`, waiting for each search to finish so the test does not depend on the machine's speed.
-    private func follow(_ follower: FaceFollower, from time: inout Double, frames: Int, scene: (Double) throws -> (CVPixelBuffer, faces: [CGRect]),
-                        check: ([FollowedFace], [CGRect]) -> Void = { _, _ in }) throws {
+    private func follow(
+        _ follower: FaceFollower, from time: inout Double, frames: Int, scene: (Double) throws -> (CVPixelBuffer, faces: [CGRect]),
+        check: ([FollowedFace], [CGRect]) -> Void = { _, _ in }
+    ) throws {
         for _ in 0..<frames {
             let (image, placed) = try scene(time)
             let faces = follower.follow(image, time: time)
@@ -122,9 +129,12 @@ final class FaceDetectionTests: CaptureTestCase {
             frames += 1
             XCTAssertEqual(faces.count, 2, "both faces in every frame: \(faces)")
             guard faces.count == 2 else { return }
-            let mapped = placed.map { truth in faces.min { hypot($0.bounds.midX - truth.midX, $0.bounds.midY - truth.midY) < hypot($1.bounds.midX - truth.midX, $1.bounds.midY - truth.midY) }! }
+            let mapped = placed.map { truth in
+                faces.min { hypot($0.bounds.midX - truth.midX, $0.bounds.midY - truth.midY) < hypot($1.bounds.midX - truth.midX, $1.bounds.midY - truth.midY) }!
+            }
             for (face, truth) in zip(mapped, placed) {
-                XCTAssertLessThan(hypot(face.bounds.midX - truth.midX, face.bounds.midY - truth.midY), truth.width / 3, "followed between searches: \(face) \(truth)")
+                XCTAssertLessThan(
+                    hypot(face.bounds.midX - truth.midX, face.bounds.midY - truth.midY), truth.width / 3, "followed between searches: \(face) \(truth)")
             }
             if ids.isEmpty { ids = mapped.map(\.id) }
             XCTAssertEqual(mapped.map(\.id), ids, "each face keeps its identity")
@@ -174,8 +184,9 @@ final class FaceDetectionTests: CaptureTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { !receiver.faces.isEmpty }, "the landmark model loads, then the face is found")
         let face = try XCTUnwrap(receiver.faces.first)
         let placed = try XCTUnwrap(scene.pictures.first { $0.id == id })
-        let expected = CGPoint(x: placed.scenePoint(CGPoint(x: Self.faceInPicture.midX, y: Self.faceInPicture.midY)).x,
-                               y: placed.scenePoint(CGPoint(x: Self.faceInPicture.midX, y: Self.faceInPicture.midY)).y)
+        let expected = CGPoint(
+            x: placed.scenePoint(CGPoint(x: Self.faceInPicture.midX, y: Self.faceInPicture.midY)).x,
+            y: placed.scenePoint(CGPoint(x: Self.faceInPicture.midX, y: Self.faceInPicture.midY)).y)
         XCTAssertEqual(face.bounds.midX, expected.x, accuracy: 0.03, "\(face)")
         XCTAssertEqual(face.bounds.midY, expected.y, accuracy: 0.04, "\(face)")
         XCTAssertTrue(face.hasRollAngle && face.hasYawAngle)
@@ -183,8 +194,11 @@ final class FaceDetectionTests: CaptureTestCase {
         // Moving a little each time, she stays the same face.
         for _ in 0..<5 {
             center.x += 0.01
-            scene.movePicture(id, toCorners: ScenePicture.corners(width: placed.width, height: placed.height, center: center, width: 0.9,
-                                                                  rotation: 0, aspectRatio: 4.0 / 3.0))
+            scene.movePicture(
+                id,
+                toCorners: ScenePicture.corners(
+                    width: placed.width, height: placed.height, center: center, width: 0.9,
+                    rotation: 0, aspectRatio: 4.0 / 3.0))
             spin(0.15)
         }
         let ids = Set(receiver.calls.values.flatMap { $0.compactMap { ($0 as? AVMetadataFaceObject)?.faceID } })
@@ -205,11 +219,15 @@ final class FaceDetectionTests: CaptureTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { receiver.calls.values.last.map { $0.count == 2 } == true }, "a face and a code in one call")
         let upright = try XCTUnwrap(receiver.faces.first?.rollAngle)
         let placed = try XCTUnwrap(scene.pictures.first { $0.id == id })
-        scene.movePicture(id, toCorners: ScenePicture.corners(width: placed.width, height: placed.height, center: CGPoint(x: 0.45, y: 0.62),
-                                                              width: 0.9, rotation: 0.25, aspectRatio: 4.0 / 3.0))
-        XCTAssertTrue(waitUntil(timeout: 5) {
-            guard let roll = receiver.faces.first?.rollAngle else { return false }
-            return abs(roll - upright - 14.3) < 6
-        }, "turned 14 degrees clockwise: roll \(receiver.faces.first?.rollAngle ?? -1), upright \(upright)")
+        scene.movePicture(
+            id,
+            toCorners: ScenePicture.corners(
+                width: placed.width, height: placed.height, center: CGPoint(x: 0.45, y: 0.62),
+                width: 0.9, rotation: 0.25, aspectRatio: 4.0 / 3.0))
+        XCTAssertTrue(
+            waitUntil(timeout: 5) {
+                guard let roll = receiver.faces.first?.rollAngle else { return false }
+                return abs(roll - upright - 14.3) < 6
+            }, "turned 14 degrees clockwise: roll \(receiver.faces.first?.rollAngle ?? -1), upright \(upright)")
     }
 }

@@ -11,7 +11,8 @@ final class JPEGEncoderTests: XCTestCase {
     private func frames() throws -> (bgra: CVPixelBuffer, planar: CVPixelBuffer) {
         let renderer = try XCTUnwrap(SceneRenderer(width: 1280, height: 720, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange))
         let scene = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange))
-        renderer.render(into: scene, SceneFrameParameters(frameNumber: 7, seconds: 0.25, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
+        renderer.render(
+            into: scene, SceneFrameParameters(frameNumber: 7, seconds: 0.25, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
         var colour = VideoColorimetry.standard(width: 1280, height: 720)
         colour.matrix = .bt601
         colour.tag(scene)
@@ -30,14 +31,16 @@ final class JPEGEncoderTests: XCTestCase {
         let planes = frame.planes
         let status: Int32
         if frame.pixelFormatType == kCVPixelFormatType_32BGRA {
-            status = tjCompress2(handle, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(planes[0].bytesPerRow),
-                                 Int32(frame.height), Int32(TJPF_BGRA.rawValue), &buffer, &size,
-                                 Int32(fullChroma ? TJSAMP_444.rawValue : TJSAMP_420.rawValue), quality, flags)
+            status = tjCompress2(
+                handle, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(planes[0].bytesPerRow),
+                Int32(frame.height), Int32(TJPF_BGRA.rawValue), &buffer, &size,
+                Int32(fullChroma ? TJSAMP_444.rawValue : TJSAMP_420.rawValue), quality, flags)
         } else {
             var pointers: [UnsafePointer<UInt8>?] = planes.map { UnsafePointer($0.baseAddress.assumingMemoryBound(to: UInt8.self)) }
             var strides: [Int32] = planes.map { Int32($0.bytesPerRow) }
-            status = tjCompressFromYUVPlanes(handle, &pointers, Int32(frame.width), &strides, Int32(frame.height), Int32(TJSAMP_420.rawValue),
-                                             &buffer, &size, quality, flags)
+            status = tjCompressFromYUVPlanes(
+                handle, &pointers, Int32(frame.width), &strides, Int32(frame.height), Int32(TJSAMP_420.rawValue),
+                &buffer, &size, quality, flags)
         }
         XCTAssertEqual(status, 0)
         defer { tjFree(buffer) }
@@ -49,8 +52,9 @@ final class JPEGEncoderTests: XCTestCase {
         let encoder = JPEGEncoder()
         for (quality, fullChroma, accurate) in [(Int32(80), false, false), (95, false, true), (97, false, false), (90, true, true), (10, false, false)] {
             let ours = try XCTUnwrap(encoder.encode(bgra, quality: quality, fullChroma: fullChroma, accurateDCT: accurate))
-            XCTAssertEqual(ours, try turboJPEG(bgra, quality: quality, fullChroma: fullChroma, accurateDCT: accurate),
-                           "BGRA at quality \(quality), 4:4:4 \(fullChroma), accurate DCT \(accurate)")
+            XCTAssertEqual(
+                ours, try turboJPEG(bgra, quality: quality, fullChroma: fullChroma, accurateDCT: accurate),
+                "BGRA at quality \(quality), 4:4:4 \(fullChroma), accurate DCT \(accurate)")
         }
         for (quality, accurate) in [(Int32(80), false), (95, true)] {
             let ours = try XCTUnwrap(encoder.encode(planar, quality: quality, accurateDCT: accurate))

@@ -91,8 +91,9 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         session.startRunning()
         XCTAssertTrue(waitUntil { formats.values.count >= 5 })
         let sourceIsJPEGs = (session.inputs.first as? AVCaptureDeviceInput)?.device.activeFormat.formatDescription.mediaSubType.rawValue
-        XCTAssertEqual(Set(formats.values), [kCVPixelFormatType_420YpCbCr8PlanarFullRange],
-                       "an SD camera's BT.601 Y'CbCr shown as it is ('\(sourceIsJPEGs.map { String(format: "%08x", $0) } ?? "?")')")
+        XCTAssertEqual(
+            Set(formats.values), [kCVPixelFormatType_420YpCbCr8PlanarFullRange],
+            "an SD camera's BT.601 Y'CbCr shown as it is ('\(sourceIsJPEGs.map { String(format: "%08x", $0) } ?? "?")')")
         // Scaled for the layer: BGRA, as for any drawer.
         layer.frame = CGRect(x: 0, y: 0, width: 320, height: 240)
         formats.removeAll()

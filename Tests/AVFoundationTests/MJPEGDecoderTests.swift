@@ -30,8 +30,10 @@ final class MJPEGDecoderTests: XCTestCase {
 
     func testDecodesCameraJPEGsIntoEveryCarriedFormatAsFFmpegDoes() throws {
         // Every subsampling cameras send, and a size that is no whole number of blocks.
-        for (subsampling, width, height) in [("yuvj422p", 1280, 720), ("yuvj420p", 1280, 720), ("yuvj444p", 640, 480), ("gray", 640, 480),
-                                              ("yuvj420p", 650, 490)] {
+        for (subsampling, width, height) in [
+            ("yuvj422p", 1280, 720), ("yuvj420p", 1280, 720), ("yuvj444p", 640, 480), ("gray", 640, 480),
+            ("yuvj420p", 650, 490),
+        ] {
             let (jpeg, reference) = try frame(width: width, height: height, subsampling: subsampling)
             XCTAssertEqual(reference.count, width * height)
             let decoder = MJPEGDecoder()
@@ -46,7 +48,8 @@ final class MJPEGDecoderTests: XCTestCase {
                     let line = plane.baseAddress.advanced(by: row * plane.bytesPerRow).assumingMemoryBound(to: UInt8.self)
                     for column in 0..<width { difference += abs(Int(line[column]) - Int(reference[row * width + column])) }
                 }
-                XCTAssertLessThan(Double(difference) / Double(width * height), 1.0, "mean luma difference from FFmpeg's decode (\(subsampling) \(width)x\(height))")
+                XCTAssertLessThan(
+                    Double(difference) / Double(width * height), 1.0, "mean luma difference from FFmpeg's decode (\(subsampling) \(width)x\(height))")
             }
         }
     }
@@ -75,7 +78,8 @@ final class MJPEGDecoderTests: XCTestCase {
         let noise = (0..<jpeg.count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
         XCTAssertFalse(noise.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) }, "bytes that are no JPEG")
         let wrongSize = try XCTUnwrap(CVPixelBuffer(width: 320, height: 240, pixelFormatType: kCVPixelFormatType_32BGRA))
-        XCTAssertFalse(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: wrongSize) }, "a frame of another size than the stream's")
+        XCTAssertFalse(
+            jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: wrongSize) }, "a frame of another size than the stream's")
         XCTAssertTrue(jpeg.withUnsafeBufferPointer { decoder.decode($0.baseAddress!, count: $0.count, into: target) }, "the decoder recovers")
     }
 }

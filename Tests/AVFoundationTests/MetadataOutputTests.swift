@@ -29,7 +29,8 @@ final class MetadataOutputTests: CaptureTestCase {
     }
 
     /// A running 640x480 session from the back camera to a metadata output looking for `types`.
-    private func metadataSession(_ types: [AVMetadataObject.ObjectType], collector: FrameCollector? = nil) throws -> (AVCaptureSession, AVCaptureMetadataOutput) {
+    private func metadataSession(_ types: [AVMetadataObject.ObjectType], collector: FrameCollector? = nil) throws -> (AVCaptureSession, AVCaptureMetadataOutput)
+    {
         let session = AVCaptureSession()
         sessions.append(session)
         session.sessionPreset = .vga640x480
@@ -59,8 +60,10 @@ final class MetadataOutputTests: CaptureTestCase {
         session.addOutput(output)
         let connection = try XCTUnwrap(output.connection(with: .metadataObject), "a camera input's metadata object port")
         XCTAssertEqual(connection.inputPorts.first?.mediaType, .metadataObject)
-        for type in [AVMetadataObject.ObjectType.upce, .code39, .code39Mod43, .ean13, .ean8, .code93, .code128, .pdf417, .qr, .aztec,
-                     .dataMatrix, .itf14, .interleaved2of5, .codabar, .gs1DataBar, .microQR] {
+        for type in [
+            AVMetadataObject.ObjectType.upce, .code39, .code39Mod43, .ean13, .ean8, .code93, .code128, .pdf417, .qr, .aztec,
+            .dataMatrix, .itf14, .interleaved2of5, .codabar, .gs1DataBar, .microQR,
+        ] {
             XCTAssertTrue(output.availableMetadataObjectTypes.contains(type), "\(type.rawValue)")
         }
         // Nothing asked for, nothing detected, though a code is in view.
@@ -134,8 +137,9 @@ final class MetadataOutputTests: CaptureTestCase {
             receiver.calls.removeAll()
             output.metadataObjectTypes = [type]
             // Printed at its own size: one of zint's pixels to one of the frame's.
-            let corners = ScenePicture.corners(width: grey.width, height: grey.height, center: CGPoint(x: 0.5, y: 0.5),
-                                               width: CGFloat(grey.width) / 640, rotation: 0, aspectRatio: 4.0 / 3.0)
+            let corners = ScenePicture.corners(
+                width: grey.width, height: grey.height, center: CGPoint(x: 0.5, y: 0.5),
+                width: CGFloat(grey.width) / 640, rotation: 0, aspectRatio: 4.0 / 3.0)
             _ = scene.placePicture(grey, corners: corners)
             XCTAssertTrue(waitUntil(timeout: 5) { receiver.codes.contains { $0.type == type } }, "\(type.rawValue) read through the camera")
             XCTAssertEqual(receiver.codes.first { $0.type == type }?.stringValue, expected)
@@ -165,11 +169,14 @@ final class MetadataOutputTests: CaptureTestCase {
         let (_, _) = try metadataSession([.qr, .dataMatrix])
         // A QR code turned 30 degrees, and a Data Matrix code seen in perspective (its far edge shorter).
         let turned = try scene.placeCode(.qr, payload: "turned", center: CGPoint(x: 0.3, y: 0.55), width: 0.3, rotation: .pi / 6)
-        let tilted = try scene.placeCode(AVMetadataObject.ObjectType.dataMatrix, payload: "tilted", corners: [
-            CGPoint(x: 0.62, y: 0.35), CGPoint(x: 0.88, y: 0.40), CGPoint(x: 0.88, y: 0.72), CGPoint(x: 0.60, y: 0.80),
-        ])
-        XCTAssertTrue(waitUntil(timeout: 5) { Set(receiver.codes.compactMap(\.stringValue)) == ["turned", "tilted"] },
-                      "\(receiver.codes.map { $0.stringValue ?? "-" })")
+        let tilted = try scene.placeCode(
+            AVMetadataObject.ObjectType.dataMatrix, payload: "tilted",
+            corners: [
+                CGPoint(x: 0.62, y: 0.35), CGPoint(x: 0.88, y: 0.40), CGPoint(x: 0.88, y: 0.72), CGPoint(x: 0.60, y: 0.80),
+            ])
+        XCTAssertTrue(
+            waitUntil(timeout: 5) { Set(receiver.codes.compactMap(\.stringValue)) == ["turned", "tilted"] },
+            "\(receiver.codes.map { $0.stringValue ?? "-" })")
         for (id, text) in [(turned, "turned"), (tilted, "tilted")] {
             let code = try XCTUnwrap(receiver.codes.first { $0.stringValue == text })
             let placed = try XCTUnwrap(scene.symbolCorners(ofCode: id))
@@ -232,7 +239,8 @@ final class MetadataOutputTests: CaptureTestCase {
     func testAtMostFourCodesAFrameUnlessMoreAreAsked() throws {
         let (_, output) = try metadataSession([.qr])
         for index in 0..<6 {
-            try scene.placeCode(.qr, payload: "code \(index)", center: CGPoint(x: 0.18 + 0.32 * CGFloat(index % 3), y: 0.4 + 0.35 * CGFloat(index / 3)), width: 0.2)
+            try scene.placeCode(
+                .qr, payload: "code \(index)", center: CGPoint(x: 0.18 + 0.32 * CGFloat(index % 3), y: 0.4 + 0.35 * CGFloat(index / 3)), width: 0.2)
         }
         XCTAssertTrue(waitUntil(timeout: 5) { receiver.codes.count == 4 })
         spin(0.3)

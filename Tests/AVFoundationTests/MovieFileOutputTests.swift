@@ -17,7 +17,9 @@ final class MovieFileOutputTests: CaptureTestCase {
         var finished: Bool { calls.contains("finish") }
 
         func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
-            lock.withLock { _calls.append("start"); _onMain.append(Thread.isMainThread) }
+            lock.withLock {
+                _calls.append("start"); _onMain.append(Thread.isMainThread)
+            }
         }
         func fileOutput(_ output: AVCaptureFileOutput, didPauseRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
             lock.withLock { _calls.append("pause") }
@@ -26,7 +28,9 @@ final class MovieFileOutputTests: CaptureTestCase {
             lock.withLock { _calls.append("resume") }
         }
         func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
-            lock.withLock { _calls.append("finish"); _error = error; _onMain.append(Thread.isMainThread) }
+            lock.withLock {
+                _calls.append("finish"); _error = error; _onMain.append(Thread.isMainThread)
+            }
         }
     }
 
@@ -35,7 +39,8 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     private func recordingSession(preset: AVCaptureSession.Preset = .vga640x480, audio: Bool = true, camera: AVCaptureDevice? = nil)
-        throws -> (AVCaptureSession, AVCaptureMovieFileOutput) {
+        throws -> (AVCaptureSession, AVCaptureMovieFileOutput)
+    {
         let session = AVCaptureSession()
         sessions.append(session)
         session.beginConfiguration()
@@ -79,7 +84,8 @@ final class MovieFileOutputTests: CaptureTestCase {
         // Audio and video come from one clock: their starts differ by less than a frame.
         XCTAssertLessThan(abs(probe.video!.startTime - probe.audio!.startTime), 1.0 / 30)
         let boxes = MediaProbe.topLevelBoxes(url)
-        XCTAssertLessThan(try XCTUnwrap(boxes.firstIndex(of: "moov")), try XCTUnwrap(boxes.firstIndex(of: "mdat")), "fast start: the index comes first: \(boxes)")
+        XCTAssertLessThan(
+            try XCTUnwrap(boxes.firstIndex(of: "moov")), try XCTUnwrap(boxes.firstIndex(of: "mdat")), "fast start: the index comes first: \(boxes)")
         XCTAssertFalse(boxes.contains("moof"), "a finished recording is not fragmented")
         XCTAssertTrue(MediaProbe.decodesCleanly(url))
     }
@@ -137,7 +143,8 @@ final class MovieFileOutputTests: CaptureTestCase {
             movie.startRecording(to: folder.appendingPathComponent("movie.mov"), recordingDelegate: readOnly)
             XCTAssertTrue(waitUntil { readOnly.finished })
             XCTAssertEqual(readOnly.calls, ["finish"])
-            XCTAssertTrue(((readOnly.error.map { $0 as NSError })?.localizedDescription ?? "").contains("read-only file system"), "\(String(describing: readOnly.error))")
+            XCTAssertTrue(
+                ((readOnly.error.map { $0 as NSError })?.localizedDescription ?? "").contains("read-only file system"), "\(String(describing: readOnly.error))")
         }
     }
 
@@ -367,7 +374,8 @@ final class MovieFileOutputTests: CaptureTestCase {
     func testAvailableCodecsTellTheTruthAndHEVCRecordsWhereAvailable() throws {
         let movie = AVCaptureMovieFileOutput()
         XCTAssertTrue(movie.availableVideoCodecTypes.contains(.h264))
-        let hasX265 = FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libx265.so.199")
+        let hasX265 =
+            FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libx265.so.199")
             || (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/x86_64-linux-gnu").contains { $0.hasPrefix("libx265.so") }) == true
         XCTAssertEqual(movie.availableVideoCodecTypes.contains(.hevc), hasX265)
         guard movie.availableVideoCodecTypes.contains(.hevc) else { return }
@@ -395,9 +403,12 @@ final class MovieFileOutputTests: CaptureTestCase {
         _ = record(movie, to: standard, for: 0.3)
         XCTAssertTrue(try encoderOptions(standard).contains(" subme=2 "), "veryfast by default")
 
-        movie.setOutputSettings([AVVideoCodecKey: AVVideoCodecType.h264,
-                                 AVVideoCompressionPropertiesKey: ["PrioritizeEncodingSpeedOverQuality": true, AVVideoAverageBitRateKey: 400_000]],
-                                for: connection)
+        movie.setOutputSettings(
+            [
+                AVVideoCodecKey: AVVideoCodecType.h264,
+                AVVideoCompressionPropertiesKey: ["PrioritizeEncodingSpeedOverQuality": true, AVVideoAverageBitRateKey: 400_000],
+            ],
+            for: connection)
         let compression = try XCTUnwrap(movie.outputSettings(for: connection)[AVVideoCompressionPropertiesKey] as? [String: Any])
         XCTAssertEqual(attributeBool(compression["PrioritizeEncodingSpeedOverQuality"]), true)
         XCTAssertEqual(attributeInt(compression[AVVideoAverageBitRateKey]), 400_000, "the bit rate asked for is the one reported")
@@ -437,7 +448,8 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertEqual(settings[AVVideoCodecKey] as? String, AVVideoCodecType.h264.rawValue)
         XCTAssertEqual(attributeInt(settings[AVVideoWidthKey]), 1280)
         let compression = try XCTUnwrap(settings[AVVideoCompressionPropertiesKey] as? [String: Any])
-        XCTAssertEqual(Double(attributeInt(compression[AVVideoAverageBitRateKey]) ?? 0), 10_500_000, accuracy: 100_000, "WWDC 2010 session 409: 720p at 10.5 Mbit/s")
+        XCTAssertEqual(
+            Double(attributeInt(compression[AVVideoAverageBitRateKey]) ?? 0), 10_500_000, accuracy: 100_000, "WWDC 2010 session 409: 720p at 10.5 Mbit/s")
         let audio = movie.outputSettings(for: try XCTUnwrap(movie.connection(with: .audio)))
         XCTAssertEqual(attributeInt(audio[AVFormatIDKey]).map { UInt32($0) }, kAudioFormatMPEG4AAC)
     }

@@ -17,20 +17,28 @@ final class PhotoOutputTests: CaptureTestCase {
             calls.append("willBeginCapture")
             queues.append(Thread.isMainThread ? "main" : "other")
         }
-        func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) { calls.append("willCapturePhoto") }
-        func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) { calls.append("didCapturePhoto") }
+        func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+            calls.append("willCapturePhoto")
+        }
+        func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+            calls.append("didCapturePhoto")
+        }
         func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
             photos.append(photo)
             if let error { errors.append(error) }
             calls.append("didFinishProcessingPhoto")
         }
-        func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
-                         resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        func photoOutput(
+            _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+            resolvedSettings: AVCaptureResolvedPhotoSettings
+        ) {
             calls.append("didFinishRecordingLivePhotoMovie")
         }
         let movies = Recorder<(URL, CMTime, CMTime)>()
-        func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
-                         photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
+        func photoOutput(
+            _ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+            photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?
+        ) {
             movies.append((outputFileURL, duration, photoDisplayTime))
             if let error { errors.append(error) }
             calls.append("didFinishProcessingLivePhotoToMovieFile")
@@ -108,8 +116,9 @@ final class PhotoOutputTests: CaptureTestCase {
             let (luma, _) = PixelStatistics.measure(pixels)
             XCTAssertGreaterThan(luma, 20, "the scene, not an empty buffer")
         }
-        XCTAssertNotEqual(first.photos.values.first?.resolvedSettings.uniqueID, second.photos.values.first?.resolvedSettings.uniqueID,
-                          "init(from:) makes new settings")
+        XCTAssertNotEqual(
+            first.photos.values.first?.resolvedSettings.uniqueID, second.photos.values.first?.resolvedSettings.uniqueID,
+            "init(from:) makes new settings")
     }
 
     func testFlashResolvesFromTheModeAndTheScene() throws {
@@ -155,11 +164,13 @@ final class PhotoFileTests: CaptureTestCase {
         let connection = try XCTUnwrap(output.connection(with: .video))
         connection.videoRotationAngle = 90
         let settings = AVCapturePhotoSettings()
-        settings.metadata = [kCGImagePropertyGPSDictionary as String: [
-            kCGImagePropertyGPSLatitude as String: 48.8584, kCGImagePropertyGPSLatitudeRef as String: "N",
-            kCGImagePropertyGPSLongitude as String: 2.2945, kCGImagePropertyGPSLongitudeRef as String: "E",
-            kCGImagePropertyGPSAltitude as String: 35.5,
-        ]]
+        settings.metadata = [
+            kCGImagePropertyGPSDictionary as String: [
+                kCGImagePropertyGPSLatitude as String: 48.8584, kCGImagePropertyGPSLatitudeRef as String: "N",
+                kCGImagePropertyGPSLongitude as String: 2.2945, kCGImagePropertyGPSLongitudeRef as String: "E",
+                kCGImagePropertyGPSAltitude as String: 35.5,
+            ]
+        ]
         let before = Date()
         let photo = try take(settings, with: output)
         // The in-memory metadata, in Image I/O's dictionary format.
@@ -285,7 +296,7 @@ final class PhotoFileTests: CaptureTestCase {
         XCTAssertTrue(output.isLivePhotoCaptureSupported)
         output.isLivePhotoCaptureEnabled = true
         session.startRunning()
-        spin(2)   // the ring fills with what comes before the still
+        spin(2)  // the ring fills with what comes before the still
         let folder = makeScratchFolder()
         var processors: [PhotoOutputTests.Processor] = []
         var asked: [CMTime] = []
@@ -296,12 +307,16 @@ final class PhotoFileTests: CaptureTestCase {
             asked.append(CMClockGetTime(CMClockGetHostTimeClock()))
             output.capturePhoto(with: settings, delegate: processor)
             processors.append(processor)
-            spin(0.5)   // the second overlaps the first's movie
+            spin(0.5)  // the second overlaps the first's movie
         }
         XCTAssertTrue(waitUntil(timeout: 30) { processors.allSatisfy(\.isFinished) })
         for (index, processor) in processors.enumerated() {
-            XCTAssertEqual(processor.calls.values, ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
-                                                    "didFinishRecordingLivePhotoMovie", "didFinishProcessingLivePhotoToMovieFile", "didFinishCapture"])
+            XCTAssertEqual(
+                processor.calls.values,
+                [
+                    "willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto",
+                    "didFinishRecordingLivePhotoMovie", "didFinishProcessingLivePhotoToMovieFile", "didFinishCapture",
+                ])
             XCTAssertTrue(processor.errors.values.isEmpty, "\(processor.errors.values)")
             let photo = try XCTUnwrap(processor.photos.values.first)
             XCTAssertEqual(photo.resolvedSettings.livePhotoMovieDimensions, CMVideoDimensions(width: 640, height: 480))
@@ -384,7 +399,9 @@ final class PhotoFileTests: CaptureTestCase {
                 let d = distance(x, y)
                 XCTAssertTrue(d == 0.6 || (d >= 1 && d <= 3), "\(d) m at \(x),\(y)")
                 let c = colour(x, y)
-                if c.red > 200 && c.green > 80 && c.green < 160 && c.blue < 60 { orange = (min(orange.x0, x), min(orange.y0, y), max(orange.x1, x), max(orange.y1, y)) }
+                if c.red > 200 && c.green > 80 && c.green < 160 && c.blue < 60 {
+                    orange = (min(orange.x0, x), min(orange.y0, y), max(orange.x1, x), max(orange.y1, y))
+                }
                 if d == 0.6 { near = (min(near.x0, x), min(near.y0, y), max(near.x1, x), max(near.y1, y)) }
             }
         }
@@ -423,8 +440,10 @@ final class PhotoFileTests: CaptureTestCase {
         XCTAssertEqual(backCamera.activeFormat.supportedMaxPhotoDimensions, [CMVideoDimensions(width: 640, height: 480)])
         let settings = AVCapturePhotoSettings()
         let previewFormat = try XCTUnwrap(settings.availablePreviewPhotoPixelFormatTypes.first)
-        settings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: previewFormat,
-                                       kCVPixelBufferWidthKey as String: 160, kCVPixelBufferHeightKey as String: 160]
+        settings.previewPhotoFormat = [
+            kCVPixelBufferPixelFormatTypeKey as String: previewFormat,
+            kCVPixelBufferWidthKey as String: 160, kCVPixelBufferHeightKey as String: 160,
+        ]
         let photo = try take(settings, with: output)
         XCTAssertEqual(photo.resolvedSettings.previewDimensions, CMVideoDimensions(width: 160, height: 120))
         let preview = try XCTUnwrap(photo.previewPixelBuffer)

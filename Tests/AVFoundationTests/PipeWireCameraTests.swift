@@ -32,12 +32,15 @@ final class PipeWireCameraTests: CaptureTestCase {
     }
 
     /// A session on `device` with the given format and rate, delivering `pixelFormat` to `collector`.
-    private func makeSession(_ device: AVCaptureDevice, width: Int32, height: Int32, nativeSubType: FourCharCode, fps: Int32,
-                             pixelFormat: OSType, collector: FrameCollector) throws -> AVCaptureSession {
-        let format = try XCTUnwrap(device.formats.first {
-            let size = CMVideoFormatDescriptionGetDimensions($0.formatDescription)
-            return size.width == width && size.height == height && CMFormatDescriptionGetMediaSubType($0.formatDescription) == nativeSubType
-        })
+    private func makeSession(
+        _ device: AVCaptureDevice, width: Int32, height: Int32, nativeSubType: FourCharCode, fps: Int32,
+        pixelFormat: OSType, collector: FrameCollector
+    ) throws -> AVCaptureSession {
+        let format = try XCTUnwrap(
+            device.formats.first {
+                let size = CMVideoFormatDescriptionGetDimensions($0.formatDescription)
+                return size.width == width && size.height == height && CMFormatDescriptionGetMediaSubType($0.formatDescription) == nativeSubType
+            })
         return try makeVideoSession(camera: device, format: format, framesPerSecond: fps, pixelFormat: pixelFormat, collector: collector).0
     }
 
@@ -47,13 +50,17 @@ final class PipeWireCameraTests: CaptureTestCase {
         XCTAssertEqual(device.deviceType, .external)
         XCTAssertTrue(device.hasMediaType(.video))
         XCTAssertEqual(AVCaptureDevice.default(for: .video)?.uniqueID, device.uniqueID, "real cameras come before the virtual ones")
-        let offered = Set(device.formats.map { format -> String in
-            let size = CMVideoFormatDescriptionGetDimensions(format.formatDescription)
-            return "\(size.width)x\(size.height) \(CMFormatDescriptionGetMediaSubType(format.formatDescription))"
-        })
+        let offered = Set(
+            device.formats.map { format -> String in
+                let size = CMVideoFormatDescriptionGetDimensions(format.formatDescription)
+                return "\(size.width)x\(size.height) \(CMFormatDescriptionGetMediaSubType(format.formatDescription))"
+            })
         // videotestsrc offers RGB and UYVY at any size: the standard sizes are listed for each.
-        XCTAssertTrue(offered.isSuperset(of: ["1280x720 \(kCVPixelFormatType_422YpCbCr8)", "1280x720 \(kCVPixelFormatType_24RGB)",
-                                              "640x480 \(kCVPixelFormatType_422YpCbCr8)", "1920x1080 \(kCVPixelFormatType_24RGB)"]), "\(offered)")
+        XCTAssertTrue(
+            offered.isSuperset(of: [
+                "1280x720 \(kCVPixelFormatType_422YpCbCr8)", "1280x720 \(kCVPixelFormatType_24RGB)",
+                "640x480 \(kCVPixelFormatType_422YpCbCr8)", "1920x1080 \(kCVPixelFormatType_24RGB)",
+            ]), "\(offered)")
         for format in device.formats {
             XCTAssertEqual(format.videoSupportedFrameRateRanges.first?.maxFrameRate ?? 0, 60, accuracy: 0.01)
         }
@@ -62,7 +69,9 @@ final class PipeWireCameraTests: CaptureTestCase {
 
     func testCapturesFramesAtTheRequestedSizeRateAndFormatOnTheHostClock() throws {
         let device = try XCTUnwrap(camera("test-camera"))
-        for (native, wanted) in [(kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_24RGB, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)] {
+        for (native, wanted) in [
+            (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_24RGB, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+        ] {
             let collector = FrameCollector()
             collector.measures = true
             let session = try makeSession(device, width: 640, height: 480, nativeSubType: native, fps: 30, pixelFormat: wanted, collector: collector)
@@ -110,8 +119,9 @@ final class PipeWireCameraTests: CaptureTestCase {
         static func checksum(_ image: CVPixelBuffer) -> UInt64 {
             CVPixelBufferLockBaseAddress(image, .readOnly)
             defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
-            let bytes = UnsafeRawBufferPointer(start: CVPixelBufferGetBaseAddress(image),
-                                               count: CVPixelBufferGetBytesPerRow(image) * CVPixelBufferGetHeight(image))
+            let bytes = UnsafeRawBufferPointer(
+                start: CVPixelBufferGetBaseAddress(image),
+                count: CVPixelBufferGetBytesPerRow(image) * CVPixelBufferGetHeight(image))
             return bytes.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) }
         }
 
@@ -133,10 +143,11 @@ final class PipeWireCameraTests: CaptureTestCase {
         // reads it. Frames are copied once, in the callback: held ones stay as they were, while
         // the camera streams and after it stops.
         let device = try XCTUnwrap(camera("test-camera"))
-        let format = try XCTUnwrap(device.formats.first {
-            let size = CMVideoFormatDescriptionGetDimensions($0.formatDescription)
-            return size.width == 640 && size.height == 480 && CMFormatDescriptionGetMediaSubType($0.formatDescription) == kCVPixelFormatType_422YpCbCr8
-        })
+        let format = try XCTUnwrap(
+            device.formats.first {
+                let size = CMVideoFormatDescriptionGetDimensions($0.formatDescription)
+                return size.width == 640 && size.height == 480 && CMFormatDescriptionGetMediaSubType($0.formatDescription) == kCVPixelFormatType_422YpCbCr8
+            })
         let watcher = BufferWatcher(keep: 6)
         let session = AVCaptureSession()
         sessions.append(session)
@@ -184,8 +195,9 @@ final class PipeWireCameraTests: CaptureTestCase {
         let collector = FrameCollector()
         let latest = LockedBox<CMSampleBuffer?>(nil)
         collector.onFrame = { latest.value = $0 }
-        let session = try makeSession(device, width: 640, height: 480, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
-                                      pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        let session = try makeSession(
+            device, width: 640, height: 480, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
+            pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
         XCTAssertEqual(device.activeFormat.videoMaxZoomFactor, 16, "a camera without a zoom lens zooms digitally, as Apple's do")
         session.startRunning()
         XCTAssertTrue(waitUntil { collector.frames.count >= 5 })
@@ -210,8 +222,9 @@ final class PipeWireCameraTests: CaptureTestCase {
         let device = try XCTUnwrap(camera("plugged-camera"), "a node created while the process runs is found")
         XCTAssertTrue(waitUntil { connected.names.contains(.AVCaptureDeviceWasConnected) }, "AVCaptureDeviceWasConnected is posted")
         let collector = FrameCollector()
-        let session = try makeSession(device, width: 320, height: 240, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
-                                      pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, collector: collector)
+        let session = try makeSession(
+            device, width: 320, height: 240, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
+            pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, collector: collector)
         let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError, .AVCaptureDeviceWasDisconnected], object: nil)
         session.startRunning()
         XCTAssertTrue(waitUntil { collector.frames.count >= 10 })
@@ -228,8 +241,9 @@ final class PipeWireCameraTests: CaptureTestCase {
     func testAServerThatDiesMidCaptureIsARuntimeErrorAndItsCamerasReturnWithIt() throws {
         let device = try XCTUnwrap(camera("test-camera"))
         let collector = FrameCollector()
-        let session = try makeSession(device, width: 320, height: 240, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
-                                      pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        let session = try makeSession(
+            device, width: 320, height: 240, nativeSubType: kCVPixelFormatType_422YpCbCr8, fps: 30,
+            pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
         let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError], object: session)
         let deviceLog = SessionNotificationTests.NotificationLog([.AVCaptureDeviceWasDisconnected, .AVCaptureDeviceWasConnected], object: device)
         session.startRunning()
@@ -296,8 +310,11 @@ final class PipeWireCameraTests: CaptureTestCase {
         let microphone = try XCTUnwrap(waitForMicrophone("pulse:test-mic"))
         // A 1 kHz tone at half scale, played into the loopback's sink; the session records its source meanwhile.
         let tone = makeScratchFolder().appendingPathComponent("tone.wav")
-        XCTAssertEqual(runCommand(["/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=8",
-                                   "-af", "volume=4", "-ac", "1", tone.path]).status, 0)
+        XCTAssertEqual(
+            runCommand([
+                "/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=8",
+                "-af", "volume=4", "-ac", "1", tone.path,
+            ]).status, 0)
         var player = pid_t(0)
         let arguments: [String] = ["/usr/bin/paplay", "--device=test-mic-input", tone.path]
         let argv = arguments.map { strdup($0) } + [nil]

@@ -55,8 +55,9 @@ final class PixelOrientationTests: CaptureTestCase {
                     for y in 0..<to.height {
                         for x in 0..<to.width {
                             let (sx, sy) = sourcePixel(x, y, width: from.width, height: from.height, orientation)
-                            XCTAssertEqual(sample(to, x, y, bytes: bytes), sample(from, sx, sy, bytes: bytes),
-                                           "\(format.fourCharacterString) plane \(index) \(orientation) at (\(x), \(y))")
+                            XCTAssertEqual(
+                                sample(to, x, y, bytes: bytes), sample(from, sx, sy, bytes: bytes),
+                                "\(format.fourCharacterString) plane \(index) \(orientation) at (\(x), \(y))")
                         }
                     }
                 }
@@ -69,7 +70,9 @@ final class PixelOrientationTests: CaptureTestCase {
         let converter = PixelFormatConverter()
         let source = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_32BGRA))
         let base = source.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
-        for y in 0..<32 { for x in 0..<64 { let p = base + y * source.planes[0].bytesPerRow + x * 4; p[0] = x < 32 ? 255 : 0; p[1] = 0; p[2] = x < 32 ? 0 : 255; p[3] = 255 } }
+        for y in 0..<32 {
+            for x in 0..<64 { let p = base + y * source.planes[0].bytesPerRow + x * 4; p[0] = x < 32 ? 255 : 0; p[1] = 0; p[2] = x < 32 ? 0 : 255; p[3] = 255 }
+        }
         let yuv = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_422YpCbCr8))
         XCTAssertTrue(converter.convert(source, into: yuv))
         let turned = try XCTUnwrap(CVPixelBuffer(width: 32, height: 64, pixelFormatType: kCVPixelFormatType_32BGRA))
@@ -87,7 +90,12 @@ final class PixelOrientationTests: CaptureTestCase {
         let converter = PixelFormatConverter()
         let picture = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_32BGRA))
         let base = picture.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
-        for y in 0..<32 { for x in 0..<64 { let p = base + y * picture.planes[0].bytesPerRow + x * 4; p[0] = x < 32 ? 250 : 10; p[1] = y < 16 ? 200 : 30; p[2] = x < 32 ? 10 : 250; p[3] = 255 } }
+        for y in 0..<32 {
+            for x in 0..<64 {
+                let p = base + y * picture.planes[0].bytesPerRow + x * 4; p[0] = x < 32 ? 250 : 10; p[1] = y < 16 ? 200 : 30; p[2] = x < 32 ? 10 : 250;
+                p[3] = 255
+            }
+        }
         let yuv = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange))
         XCTAssertTrue(converter.convert(picture, into: yuv))
         let reference = try XCTUnwrap(CVPixelBuffer(width: 64, height: 32, pixelFormatType: kCVPixelFormatType_32BGRA))
@@ -128,7 +136,9 @@ final class PixelOrientationTests: CaptureTestCase {
             let top = PixelStatistics.measure(pixels, region: CGRect(x: 0.3, y: 0.1, width: 0.4, height: 0.3)).1!
             let left = PixelStatistics.measure(pixels, region: CGRect(x: 0.1, y: 0.4, width: 0.3, height: 0.3)).1!
             let formatHeight = CMVideoFormatDescriptionGetDimensions(CMSampleBufferGetFormatDescription(buffer)!).height
-            seen.withLock { $0.append(Seen(width: CVPixelBufferGetWidth(pixels), height: CVPixelBufferGetHeight(pixels), formatHeight: formatHeight, top: top, left: left)) }
+            seen.withLock {
+                $0.append(Seen(width: CVPixelBufferGetWidth(pixels), height: CVPixelBufferGetHeight(pixels), formatHeight: formatHeight, top: top, left: left))
+            }
         }
         let (session, output) = try makeVideoSession(preset: .vga640x480, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
         let connection = try XCTUnwrap(output.connection(with: .video))

@@ -6,8 +6,10 @@ import TestSupport
 /// connection, gravity, the conversions between layer and device coordinates, and (on Linux) the
 /// frames it hands to whoever draws them.
 final class PreviewLayerTests: CaptureTestCase {
-    private func geometry(_ gravity: AVLayerVideoGravity, rotation: Int, mirrored: Bool, sensor: CGSize = CGSize(width: 640, height: 480),
-                          bounds: CGRect = CGRect(x: 0, y: 0, width: 300, height: 400)) -> PreviewGeometry {
+    private func geometry(
+        _ gravity: AVLayerVideoGravity, rotation: Int, mirrored: Bool, sensor: CGSize = CGSize(width: 640, height: 480),
+        bounds: CGRect = CGRect(x: 0, y: 0, width: 300, height: 400)
+    ) -> PreviewGeometry {
         PreviewGeometry(sensorSize: sensor, rotationDegrees: rotation, mirrored: mirrored, gravity: gravity, bounds: bounds)
     }
 
@@ -41,9 +43,11 @@ final class PreviewLayerTests: CaptureTestCase {
         XCTAssertEqual(turned.videoRect, CGRect(x: 0, y: 0, width: 300, height: 400))
         XCTAssertEqual(turned.layerPoint(fromDevicePoint: .zero), CGPoint(x: 300, y: 0), "the sensor's top left turns to the top right")
         XCTAssertEqual(turned.layerPoint(fromDevicePoint: CGPoint(x: 1, y: 0)), CGPoint(x: 300, y: 400))
-        XCTAssertEqual(geometry(.resizeAspect, rotation: 90, mirrored: true).layerPoint(fromDevicePoint: .zero), CGPoint(x: 0, y: 0), "and mirrored back to the top left")
-        XCTAssertEqual(geometry(.resizeAspect, rotation: 180, mirrored: false).layerPoint(fromDevicePoint: .zero), CGPoint(x: 300, y: 312.5),
-                       "upside down, letterboxed: the picture's bottom right")
+        XCTAssertEqual(
+            geometry(.resizeAspect, rotation: 90, mirrored: true).layerPoint(fromDevicePoint: .zero), CGPoint(x: 0, y: 0), "and mirrored back to the top left")
+        XCTAssertEqual(
+            geometry(.resizeAspect, rotation: 180, mirrored: false).layerPoint(fromDevicePoint: .zero), CGPoint(x: 300, y: 312.5),
+            "upside down, letterboxed: the picture's bottom right")
         XCTAssertEqual(geometry(.resizeAspect, rotation: 270, mirrored: false).layerPoint(fromDevicePoint: .zero), CGPoint(x: 0, y: 400))
         // Unturned in the portrait layer: letterboxed above and below for aspect fit.
         let fit = geometry(.resizeAspect, rotation: 0, mirrored: false)
@@ -66,7 +70,7 @@ final class PreviewLayerTests: CaptureTestCase {
         let layer = AVCaptureVideoPreviewLayer(session: session)
         layer.frame = CGRect(x: 0, y: 0, width: 300, height: 400)
         layer.connection?.videoRotationAngle = 90
-        let drawn = CGRect(x: 0, y: 0, width: 150, height: 100)   // the top-left quarter's upper half
+        let drawn = CGRect(x: 0, y: 0, width: 150, height: 100)  // the top-left quarter's upper half
         let interest = layer.metadataOutputRectConverted(fromLayerRect: drawn)
         XCTAssertEqual(interest.minX, 0, accuracy: 1e-9)
         XCTAssertEqual(interest.width, 0.25, accuracy: 1e-9)
@@ -139,10 +143,11 @@ final class PreviewLayerTests: CaptureTestCase {
         session.addOutput(frames)
         let layer = AVCaptureVideoPreviewLayer(session: session)
         let drawn = Recorder<Int>()
-        layer.setPreviewFrameHandler({ buffer in
-            Thread.sleep(forTimeInterval: 0.25)   // a viewer that takes a quarter of a second a frame
-            drawn.append(CVPixelBufferGetWidth(buffer))
-        }, queue: DispatchQueue(label: "slow viewer"))
+        layer.setPreviewFrameHandler(
+            { buffer in
+                Thread.sleep(forTimeInterval: 0.25)  // a viewer that takes a quarter of a second a frame
+                drawn.append(CVPixelBufferGetWidth(buffer))
+            }, queue: DispatchQueue(label: "slow viewer"))
         session.startRunning()
         spin(2)
         layer.setPreviewFrameHandler(nil)

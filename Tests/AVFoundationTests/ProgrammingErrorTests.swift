@@ -14,7 +14,10 @@ struct ProgrammingErrorTests {
             let camera = AVCaptureDevice.default(for: .video)!
             camera.focusMode = .locked
         }
-        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("may not be called without first successfully calling lockForConfiguration") } == true)
+        #expect(
+            result.map {
+                String(decoding: $0.standardErrorContent, as: UTF8.self).contains("may not be called without first successfully calling lockForConfiguration")
+            } == true)
     }
 
     @Test("Turning on subject area monitoring without lockForConfiguration traps")
@@ -23,7 +26,10 @@ struct ProgrammingErrorTests {
             isolateLockFiles()
             AVCaptureDevice.default(for: .video)!.isSubjectAreaChangeMonitoringEnabled = true
         }
-        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("setSubjectAreaChangeMonitoringEnabled:] may not be called without first") } == true)
+        #expect(
+            result.map {
+                String(decoding: $0.standardErrorContent, as: UTF8.self).contains("setSubjectAreaChangeMonitoringEnabled:] may not be called without first")
+            } == true)
     }
 
     @Test("Reusing photo settings traps, as Apple's photo output does")
@@ -88,7 +94,8 @@ struct ProgrammingErrorTests {
             CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: buffer!, formatDescriptionOut: &description)
             var sample: CMSampleBuffer?
             var timing = CMSampleTimingInfo()
-            CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: buffer!, formatDescription: description!, sampleTiming: &timing, sampleBufferOut: &sample)
+            CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: buffer!, formatDescription: description!, sampleTiming: &timing, sampleBufferOut: &sample)
             _ = AVCaptureStillImageOutput.jpegStillImageNSDataRepresentation(sample!)
         }
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("Not a jpeg sample buffer") } == true)
@@ -135,7 +142,11 @@ struct ProgrammingErrorTests {
             session.beginConfiguration()
             session.startRunning()
         }
-        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("startRunning may not be called between calls to beginConfiguration and commitConfiguration") } == true)
+        #expect(
+            result.map {
+                String(decoding: $0.standardErrorContent, as: UTF8.self).contains(
+                    "startRunning may not be called between calls to beginConfiguration and commitConfiguration")
+            } == true)
     }
 
     @Test("An unsupported session preset traps")
@@ -266,7 +277,8 @@ struct AssetWriterMisuseTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let url = URL(fileURLWithPath: "/tmp/linuxavfoundation-exit-\(getpid()).mov")
             let writer = try! AVAssetWriter(outputURL: url, fileType: .mov)
-            let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 64])
+            let input = AVAssetWriterInput(
+                mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 64, AVVideoHeightKey: 64])
             let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
             writer.add(input)
             writer.startWriting()

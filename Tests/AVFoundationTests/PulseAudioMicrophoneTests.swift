@@ -21,11 +21,11 @@ final class PrivatePulseServer {
         chmod(runtime.path, 0o700)
         socket = runtime.appendingPathComponent("pulse/native").path
         let script = """
-        load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
-        load-module module-null-sink sink_name=testsink rate=48000 channels=2 norewinds=1
-        load-module module-sine-source source_name=sine1k frequency=1000 rate=48000
-        set-default-source sine1k
-        """
+            load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
+            load-module module-null-sink sink_name=testsink rate=48000 channels=2 norewinds=1
+            load-module module-sine-source source_name=sine1k frequency=1000 rate=48000
+            set-default-source sine1k
+            """
         try? script.write(to: folder.appendingPathComponent("test.pa"), atomically: true, encoding: .utf8)
         guard start() else { stop(); return nil }
         setenv("PULSE_SERVER", "unix:\(socket)", 1)
@@ -39,10 +39,14 @@ final class PrivatePulseServer {
         let home = folder.appendingPathComponent("home")
         process = Process()
         process.executableURL = URL(fileURLWithPath: daemon)
-        process.arguments = ["-n", "-F", folder.appendingPathComponent("test.pa").path, "--daemonize=no", "--exit-idle-time=-1",
-                             "--realtime=no", "--high-priority=no", "--use-pid-file=no", "--log-target=file:\(folder.path)/pulse.log"]
-        process.environment = ["HOME": home.path, "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
-                               "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path, "PATH": "/usr/bin:/bin"]
+        process.arguments = [
+            "-n", "-F", folder.appendingPathComponent("test.pa").path, "--daemonize=no", "--exit-idle-time=-1",
+            "--realtime=no", "--high-priority=no", "--use-pid-file=no", "--log-target=file:\(folder.path)/pulse.log",
+        ]
+        process.environment = [
+            "HOME": home.path, "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path, "PATH": "/usr/bin:/bin",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
@@ -237,14 +241,16 @@ final class DeviceEvents: @unchecked Sendable {
     private var tokens: [NSObjectProtocol] = []
 
     init() {
-        tokens.append(NotificationCenter.default.addObserver(forName: .AVCaptureDeviceWasConnected, object: nil, queue: nil) { [unowned self] note in
-            guard let device = note.object as? AVCaptureDevice else { return }
-            lock.lock(); arrived.append(device.uniqueID); lock.unlock()
-        })
-        tokens.append(NotificationCenter.default.addObserver(forName: .AVCaptureDeviceWasDisconnected, object: nil, queue: nil) { [unowned self] note in
-            guard let device = note.object as? AVCaptureDevice else { return }
-            lock.lock(); departed.append(device.uniqueID); lock.unlock()
-        })
+        tokens.append(
+            NotificationCenter.default.addObserver(forName: .AVCaptureDeviceWasConnected, object: nil, queue: nil) { [unowned self] note in
+                guard let device = note.object as? AVCaptureDevice else { return }
+                lock.lock(); arrived.append(device.uniqueID); lock.unlock()
+            })
+        tokens.append(
+            NotificationCenter.default.addObserver(forName: .AVCaptureDeviceWasDisconnected, object: nil, queue: nil) { [unowned self] note in
+                guard let device = note.object as? AVCaptureDevice else { return }
+                lock.lock(); departed.append(device.uniqueID); lock.unlock()
+            })
     }
     deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
     var connected: [String] { lock.lock(); defer { lock.unlock() }; return arrived }

@@ -13,7 +13,8 @@ final class SceneLightMeterTests: XCTestCase {
         CVPixelBufferLockBaseAddress(buffer, [])
         defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
         let planar = CVPixelBufferIsPlanar(buffer)
-        let base = try XCTUnwrap(planar ? CVPixelBufferGetBaseAddressOfPlane(buffer, 0) : CVPixelBufferGetBaseAddress(buffer)).assumingMemoryBound(to: UInt8.self)
+        let base = try XCTUnwrap(planar ? CVPixelBufferGetBaseAddressOfPlane(buffer, 0) : CVPixelBufferGetBaseAddress(buffer)).assumingMemoryBound(
+            to: UInt8.self)
         let stride = planar ? CVPixelBufferGetBytesPerRowOfPlane(buffer, 0) : CVPixelBufferGetBytesPerRow(buffer)
         for y in 0..<48 {
             for x in 0..<stride {
@@ -45,8 +46,10 @@ final class SceneLightMeterTests: XCTestCase {
         XCTAssertEqual(CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image, formatDescriptionOut: &description), noErr)
         var timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
         var created: CMSampleBuffer?
-        XCTAssertEqual(CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: try XCTUnwrap(description),
-                                                                sampleTiming: &timing, sampleBufferOut: &created), noErr)
+        XCTAssertEqual(
+            CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: image, formatDescription: try XCTUnwrap(description),
+                sampleTiming: &timing, sampleBufferOut: &created), noErr)
         let sample = try XCTUnwrap(created)
         let readings = (0..<30).map { _ in meter.reading(of: sample) }
         XCTAssertEqual(readings.compactMap { $0 }.count, 2)
@@ -55,7 +58,9 @@ final class SceneLightMeterTests: XCTestCase {
         let model = ImagingModel(ImagingState())
         model.meter(reading)
         XCTAssertEqual(model.current.sceneLuminance, reading)
-        model.update { $0.isStreaming = true; $0.torchMode = .on; $0.torchLevel = 1 }
+        model.update {
+            $0.isStreaming = true; $0.torchMode = .on; $0.torchLevel = 1
+        }
         XCTAssertTrue(model.current.isTorchActive)
         model.meter(1.5)
         XCTAssertEqual(model.current.sceneLuminance, reading, "a picture lit by the torch says nothing about the room")

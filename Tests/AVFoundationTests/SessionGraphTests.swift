@@ -227,7 +227,8 @@ extension SessionGraphTests {
         running.addInput(try AVCaptureDeviceInput(device: backCamera))
         running.startRunning()
         spin(0.3)
-        XCTAssertEqual(backCamera.activeFormat.formatDescription.dimensions, CMVideoDimensions(width: 1280, height: 720),
-                       "the idle session's preset does not take the format back")
+        XCTAssertEqual(
+            backCamera.activeFormat.formatDescription.dimensions, CMVideoDimensions(width: 1280, height: 720),
+            "the idle session's preset does not take the format back")
     }
 }

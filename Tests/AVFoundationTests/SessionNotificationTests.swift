@@ -13,9 +13,10 @@ final class SessionNotificationTests: CaptureTestCase {
 
         init(_ names: [NSNotification.Name], object: AnyObject?) {
             for name in names {
-                tokens.append(NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { [unowned self] note in
-                    lock.lock(); entries.append((note.name, Thread.isMainThread, note.userInfo)); lock.unlock()
-                })
+                tokens.append(
+                    NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) { [unowned self] note in
+                        lock.lock(); entries.append((note.name, Thread.isMainThread, note.userInfo)); lock.unlock()
+                    })
             }
         }
         deinit { tokens.forEach(NotificationCenter.default.removeObserver) }
@@ -26,8 +27,10 @@ final class SessionNotificationTests: CaptureTestCase {
         }
     }
 
-    private let sessionNames: [NSNotification.Name] = [.AVCaptureSessionDidStartRunning, .AVCaptureSessionDidStopRunning, .AVCaptureSessionRuntimeError,
-                                                       .AVCaptureSessionWasInterrupted, .AVCaptureSessionInterruptionEnded]
+    private let sessionNames: [NSNotification.Name] = [
+        .AVCaptureSessionDidStartRunning, .AVCaptureSessionDidStopRunning, .AVCaptureSessionRuntimeError,
+        .AVCaptureSessionWasInterrupted, .AVCaptureSessionInterruptionEnded,
+    ]
 
     func testStartAndStopAreSynchronousAndPostedOnTheMainThread() throws {
         let collector = FrameCollector()

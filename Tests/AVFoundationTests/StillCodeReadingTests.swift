@@ -15,8 +15,9 @@ final class StillCodeReadingTests: XCTestCase {
         let frame = try XCTUnwrap(CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange))
         let page = try XCTUnwrap(CVPixelBuffer(width: 16, height: 16, pixelFormatType: kCVPixelFormatType_32BGRA))
         memset(page.planes[0].baseAddress, 0xF0, page.planes[0].bytesPerRow * 16)
-        var parameters = SceneFrameParameters(frameNumber: 0, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: defocus,
-                                              image: busy ? nil : page)
+        var parameters = SceneFrameParameters(
+            frameNumber: 0, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: defocus,
+            image: busy ? nil : page)
         parameters.codes = codes
         renderer.render(into: frame, parameters)
         let grey = try XCTUnwrap(CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_OneComponent8))
@@ -34,8 +35,9 @@ final class StillCodeReadingTests: XCTestCase {
 
     private func code(_ symbology: CodeSymbology, _ payload: String, center: CGPoint, width: CGFloat, rotation: CGFloat = 0) throws -> SceneCode {
         let bitmap = try CodeBitmap(symbology, payload: payload)
-        return SceneCode(id: 1, symbology: symbology, payload: payload, bitmap: bitmap,
-                         corners: SceneCode.corners(for: bitmap, center: center, width: width, rotation: rotation, aspectRatio: 4.0 / 3.0))
+        return SceneCode(
+            id: 1, symbology: symbology, payload: payload, bitmap: bitmap,
+            corners: SceneCode.corners(for: bitmap, center: center, width: width, rotation: rotation, aspectRatio: 4.0 / 3.0))
     }
 
     private func centre(_ points: [CGPoint]) -> CGPoint {

@@ -18,8 +18,9 @@ final class StreamPlanTests: XCTestCase {
     private func frames(_ pixelFormat: OSType? = nil) -> OutputDemand { OutputDemand(video: 1, pixelFormat: pixelFormat, orientation: .pixels) }
 
     private func plan(_ demands: [(OutputDemand, PixelOrientation)], photoPreset: Bool = false, format: StreamPlan.Size? = nil) -> StreamPlan {
-        StreamPlan.video(format: format ?? full, nativePixelFormat: nv12, photoPreset: photoPreset,
-                         connections: demands.map { StreamPlan.Connection(demand: $0.0, orientation: $0.1) })
+        StreamPlan.video(
+            format: format ?? full, nativePixelFormat: nv12, photoPreset: photoPreset,
+            connections: demands.map { StreamPlan.Connection(demand: $0.0, orientation: $0.1) })
     }
 
     func testThePhotoPresetStreamsFullSizeOnlyForAnOutputThatTakesStills() {

@@ -19,7 +19,6 @@ final class StreamingServer {
 
     deinit { stop() }
 
-
     private static func temporaryFolder(_ name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -67,9 +66,11 @@ final class StreamingServer {
         }
         let folder = try temporaryFolder("srt")
         let port = freeLoopbackPort(udp: true)
-        let server = StreamingServer(folder: folder, port: port, command: [
-            "/bin/sh", "-c", "exec /usr/bin/srt-live-transmit -q 'srt://127.0.0.1:\(port)?mode=listener' file://con > '\(folder.path)/received.ts'",
-        ])
+        let server = StreamingServer(
+            folder: folder, port: port,
+            command: [
+                "/bin/sh", "-c", "exec /usr/bin/srt-live-transmit -q 'srt://127.0.0.1:\(port)?mode=listener' file://con > '\(folder.path)/received.ts'",
+            ])
         try server.start()
         return server
     }
@@ -79,10 +80,12 @@ final class StreamingServer {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { try test.skipOrFail("ffmpeg is not installed") }
         let folder = try temporaryFolder("rtsp")
         let port = freeLoopbackPort()
-        let server = StreamingServer(folder: folder, port: port, command: [
-            "/usr/bin/ffmpeg", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-i", "rtsp://127.0.0.1:\(port)/live", "-c", "copy", "-f", "mpegts",
-            folder.path + "/received.ts",
-        ])
+        let server = StreamingServer(
+            folder: folder, port: port,
+            command: [
+                "/usr/bin/ffmpeg", "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-i", "rtsp://127.0.0.1:\(port)/live", "-c", "copy", "-f", "mpegts",
+                folder.path + "/received.ts",
+            ])
         try server.start()
         return server
     }

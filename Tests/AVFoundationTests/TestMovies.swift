@@ -25,16 +25,25 @@ enum TestMovies {
     /// and a 1 kHz stereo tone at 48 kHz in AAC.
     static func picturesAndTone(_ url: URL, seconds: Int = 2, colour: String? = nil, extra: [String] = []) throws {
         let picture = colour.map { "color=c=\($0):s=320x240:r=30:d=\(seconds)" } ?? "testsrc2=s=320x240:r=30:d=\(seconds)"
-        try make(url, inputs: [picture, "sine=frequency=1000:sample_rate=48000:duration=\(seconds)"],
-                 arguments: ["-ac", "2", "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "15", "-pix_fmt", "yuv420p",
-                             "-c:a", "aac", "-b:a", "128k", "-shortest"] + extra)
+        try make(
+            url, inputs: [picture, "sine=frequency=1000:sample_rate=48000:duration=\(seconds)"],
+            arguments: [
+                "-ac", "2", "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "15", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", "-b:a", "128k", "-shortest",
+            ] + extra)
     }
 
     /// The packets of one stream (`v:0` or `a:0`), in file order.
     static func packets(_ url: URL, stream: String) -> [Packet] {
-        guard let data = runTool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time,dts_time,size,flags",
-                                                        "-of", "csv=p=0", url.path]),
-              let text = String(data: data, encoding: .utf8) else { return [] }
+        guard
+            let data = runTool(
+                "/usr/bin/ffprobe",
+                [
+                    "-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time,dts_time,size,flags",
+                    "-of", "csv=p=0", url.path,
+                ]),
+            let text = String(data: data, encoding: .utf8)
+        else { return [] }
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard fields.count >= 4, let size = Int(fields[2]) else { return nil }

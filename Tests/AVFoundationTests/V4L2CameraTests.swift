@@ -17,11 +17,16 @@ final class V4L2CameraTests: CaptureTestCase {
     }
 
     private func format(_ pixelFormat: OSType, _ width: Int32 = 640, _ height: Int32 = 480) throws -> AVCaptureDevice.Format {
-        try XCTUnwrap(camera.formats.first { $0.backing.pixelFormat == pixelFormat && $0.formatDescription.dimensions == CMVideoDimensions(width: width, height: height) },
-                      "vivid offers \(pixelFormat.fourCharacterString) \(width)x\(height)")
+        try XCTUnwrap(
+            camera.formats.first {
+                $0.backing.pixelFormat == pixelFormat && $0.formatDescription.dimensions == CMVideoDimensions(width: width, height: height)
+            },
+            "vivid offers \(pixelFormat.fourCharacterString) \(width)x\(height)")
     }
 
-    private func session(_ format: AVCaptureDevice.Format, rate: Int32 = 25, deliver pixelFormat: OSType? = nil, collector: FrameCollector) throws -> AVCaptureSession {
+    private func session(_ format: AVCaptureDevice.Format, rate: Int32 = 25, deliver pixelFormat: OSType? = nil, collector: FrameCollector) throws
+        -> AVCaptureSession
+    {
         let (session, _) = try makeVideoSession(camera: camera, format: format, framesPerSecond: rate, pixelFormat: pixelFormat, collector: collector)
         XCTAssertEqual(session.sessionPreset, .inputPriority)
         return session
@@ -32,8 +37,10 @@ final class V4L2CameraTests: CaptureTestCase {
         XCTAssertTrue(camera.uniqueID.contains("platform:vivid"))
         XCTAssertEqual(camera.localizedName, "vivid")
         XCTAssertTrue(AVCaptureDevice.devices(for: .video).contains { $0.virtualScene != nil }, "the virtual cameras stay selectable")
-        for pixelFormat in [kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                            kCVPixelFormatType_32BGRA, kCVPixelFormatType_24RGB] {
+        for pixelFormat in [
+            kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+            kCVPixelFormatType_32BGRA, kCVPixelFormatType_24RGB,
+        ] {
             let format = try format(pixelFormat)
             XCTAssertFalse(format.videoSupportedFrameRateRanges.isEmpty)
         }
@@ -45,9 +52,11 @@ final class V4L2CameraTests: CaptureTestCase {
     }
 
     func testStreamsEachClassOfPixelFormatWithHostClockTimestamps() throws {
-        let cases: [(OSType, OSType?)] = [(kCVPixelFormatType_422YpCbCr8_yuvs, nil), (kCVPixelFormatType_422YpCbCr8, nil),
-                                          (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil), (kCVPixelFormatType_32BGRA, nil),
-                                          (kCVPixelFormatType_24RGB, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)]
+        let cases: [(OSType, OSType?)] = [
+            (kCVPixelFormatType_422YpCbCr8_yuvs, nil), (kCVPixelFormatType_422YpCbCr8, nil),
+            (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil), (kCVPixelFormatType_32BGRA, nil),
+            (kCVPixelFormatType_24RGB, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+        ]
         for (native, wanted) in cases {
             let collector = FrameCollector()
             let lock = NSLock()
@@ -140,7 +149,9 @@ final class V4L2CameraTests: CaptureTestCase {
             session.stopRunning()
             session.inputs.forEach(session.removeInput)
             let image = try XCTUnwrap(try XCTUnwrap(latest.value).imageBuffer)
-            XCTAssertEqual(CMGetAttachment(image, key: kCVImageBufferYCbCrMatrixKey, attachmentModeOut: nil) as? String, matrix, "the driver's encoding, not the size's convention")
+            XCTAssertEqual(
+                CMGetAttachment(image, key: kCVImageBufferYCbCrMatrixKey, attachmentModeOut: nil) as? String, matrix,
+                "the driver's encoding, not the size's convention")
             // vivid's 75% colour bars, in the middle of each: white, yellow, cyan, green, magenta, red, blue, black.
             let bars: [(Int, Int, Int)] = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0), (0, 0, 191), (0, 0, 0)]
             CVPixelBufferLockBaseAddress(image, .readOnly)
@@ -166,9 +177,10 @@ final class V4L2CameraTests: CaptureTestCase {
             layer.frame = CGRect(x: 0, y: 0, width: 1280, height: 720)
             let encoded = LockedBox<(OSType, Data)?>(nil)
             let encoder = JPEGEncoder()
-            layer.setPreviewFrameHandler({ frame in
-                if let jpeg = encoder.encode(frame, quality: 95) { encoded.value = (CVPixelBufferGetPixelFormatType(frame), jpeg) }
-            }, queue: DispatchQueue(label: "live view"), allowingJPEGSamples: true)
+            layer.setPreviewFrameHandler(
+                { frame in
+                    if let jpeg = encoder.encode(frame, quality: 95) { encoded.value = (CVPixelBufferGetPixelFormatType(frame), jpeg) }
+                }, queue: DispatchQueue(label: "live view"), allowingJPEGSamples: true)
             session.startRunning()
             XCTAssertTrue(waitUntil(timeout: 20) { encoded.value != nil })
             session.stopRunning()
@@ -242,14 +254,16 @@ final class V4L2CameraTests: CaptureTestCase {
         Thread.sleep(forTimeInterval: 1)
         let collector = FrameCollector()
         let session = try session(try format(kCVPixelFormatType_422YpCbCr8_yuvs), collector: collector)
-        let log = SessionNotificationTests.NotificationLog([.AVCaptureSessionRuntimeError, .AVCaptureSessionWasInterrupted, .AVCaptureSessionInterruptionEnded],
-                                                          object: session)
+        let log = SessionNotificationTests.NotificationLog(
+            [.AVCaptureSessionRuntimeError, .AVCaptureSessionWasInterrupted, .AVCaptureSessionInterruptionEnded],
+            object: session)
         session.startRunning()
         XCTAssertTrue(session.isRunning, "EBUSY interrupts the session rather than failing it")
         XCTAssertTrue(session.isInterrupted)
         XCTAssertTrue(waitUntil { log.names == [.AVCaptureSessionWasInterrupted] }, "\(log.names)")
-        XCTAssertEqual((log.userInfo(of: .AVCaptureSessionWasInterrupted)?[AVCaptureSessionInterruptionReasonKey] as? NSNumber)?.intValue,
-                       AVCaptureSession.InterruptionReason.videoDeviceInUseByAnotherClient.rawValue)
+        XCTAssertEqual(
+            (log.userInfo(of: .AVCaptureSessionWasInterrupted)?[AVCaptureSessionInterruptionReasonKey] as? NSNumber)?.intValue,
+            AVCaptureSession.InterruptionReason.videoDeviceInUseByAnotherClient.rawValue)
         spin(0.6)
         XCTAssertEqual(collector.frames.count, 0, "no frames while another application streams")
         other.terminate()

@@ -19,7 +19,8 @@ final class V4L2ColorimetryTests: XCTestCase {
         XCTAssertEqual(ntsc.primaries, kCVImageBufferColorPrimaries_SMPTE_C)
         XCTAssertEqual(VideoColorimetry.v4l2(colorspace: 6, ycbcrEncoding: 1, width: 720, height: 576).primaries, kCVImageBufferColorPrimaries_EBU_3213)
         XCTAssertEqual(VideoColorimetry.v4l2(colorspace: 10, ycbcrEncoding: 0, width: 3840, height: 2160).primaries, kCVImageBufferColorPrimaries_ITU_R_2020)
-        XCTAssertEqual(VideoColorimetry.v4l2(colorspace: 0, ycbcrEncoding: 0, width: 1280, height: 720), .hd, "left to the default: video's convention for the size")
+        XCTAssertEqual(
+            VideoColorimetry.v4l2(colorspace: 0, ycbcrEncoding: 0, width: 1280, height: 720), .hd, "left to the default: video's convention for the size")
         XCTAssertEqual(VideoColorimetry.v4l2(colorspace: 0, ycbcrEncoding: 0, width: 640, height: 480), .sd)
     }
 }

@@ -10,15 +10,17 @@ final class V4L2MJPEGTests: CaptureTestCase {
 
     override func setUpWithError() throws {
         super.setUp()
-        guard let loopback = AVCaptureDevice.devices(for: .video).first(where: { $0.uniqueID.hasPrefix("v4l2:") && $0.localizedName == "Loopback_Camera" }) else {
+        guard let loopback = AVCaptureDevice.devices(for: .video).first(where: { $0.uniqueID.hasPrefix("v4l2:") && $0.localizedName == "Loopback_Camera" })
+        else {
             throw XCTSkip("no v4l2loopback camera fed with MJPEG here: run scripts/vm/test-in-vm.sh")
         }
         camera = loopback
     }
 
     func testAnMJPEGCameraIsDecodedIntoTheClientsFormat() throws {
-        let mjpeg = try XCTUnwrap(camera.formats.first { $0.formatDescription.mediaSubType.rawValue == 0x646D_6231 },
-                                  "the camera's MJPEG format is listed as 'dmb1'")
+        let mjpeg = try XCTUnwrap(
+            camera.formats.first { $0.formatDescription.mediaSubType.rawValue == 0x646D_6231 },
+            "the camera's MJPEG format is listed as 'dmb1'")
         let size = mjpeg.formatDescription.dimensions
         XCTAssertEqual(size, CMVideoDimensions(width: 640, height: 480), "the size FFmpeg feeds")
         XCTAssertEqual(mjpeg.videoSupportedFrameRateRanges.first?.maxFrameRate ?? 0, 30, accuracy: 0.01)

@@ -101,8 +101,9 @@ final class VideoDataOutputTests: CaptureTestCase {
         // A frame captured while a callback ran is never delivered after it: it was dropped at once.
         let margin = CMTime(value: 5, timescale: 1000)
         for (earlier, later) in zip(frames, frames.dropFirst()) {
-            XCTAssertGreaterThanOrEqual(later.presentationTime, earlier.callbackEnd - margin,
-                                        "frame at \(later.presentationTime.seconds) was captured during the previous callback")
+            XCTAssertGreaterThanOrEqual(
+                later.presentationTime, earlier.callbackEnd - margin,
+                "frame at \(later.presentationTime.seconds) was captured during the previous callback")
         }
     }
 

@@ -97,8 +97,9 @@ final class VirtualClockTests: CaptureTestCase {
         XCTAssertEqual(collector.audioBuffers.first?.numSamples, perBuffer)
         XCTAssertEqual(collector.audioBuffers.first?.formatDescription?.audioStreamBasicDescription?.mSampleRate, Double(rate))
         let times = collector.audioBuffers.map(\.presentationTimeStamp)
-        XCTAssertEqual(zip(times, times.dropFirst()).map { ($1 - $0).convertScale(rate, method: .default).value },
-                       Array(repeating: CMTimeValue(perBuffer), count: times.count - 1), "sample times follow one another")
+        XCTAssertEqual(
+            zip(times, times.dropFirst()).map { ($1 - $0).convertScale(rate, method: .default).value },
+            Array(repeating: CMTimeValue(perBuffer), count: times.count - 1), "sample times follow one another")
         session.stopRunning()
     }
 

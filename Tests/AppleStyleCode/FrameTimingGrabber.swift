@@ -75,8 +75,9 @@ public final class FrameTimingGrabber: NSObject, AVCaptureVideoDataOutputSampleB
         var retimed = frame.timing
         retimed.presentationTimeStamp = CMTimeSubtract(frame.timing.presentationTimeStamp, CMTime(value: 1, timescale: 1))
         var copy: CMSampleBuffer?
-        CMSampleBufferCreateCopyWithNewTiming(allocator: kCFAllocatorDefault, sampleBuffer: sampleBuffer, sampleTimingEntryCount: 1,
-                                              sampleTimingArray: &retimed, sampleBufferOut: &copy)
+        CMSampleBufferCreateCopyWithNewTiming(
+            allocator: kCFAllocatorDefault, sampleBuffer: sampleBuffer, sampleTimingEntryCount: 1,
+            sampleTimingArray: &retimed, sampleBufferOut: &copy)
         if let copy {
             frame.retimedPresentationTime = CMSampleBufferGetPresentationTimeStamp(copy)
             CMSampleBufferSetOutputPresentationTimeStamp(copy, newValue: CMTime(value: 42, timescale: 1))

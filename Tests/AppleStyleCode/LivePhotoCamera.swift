@@ -45,7 +45,8 @@ public final class LivePhotoCamera: NSObject, @unchecked Sendable {
             }
             if photoOutput.isLivePhotoCaptureEnabled {
                 let name = NSUUID().uuidString
-                settings.livePhotoMovieFileURL = URL(fileURLWithPath: (NSTemporaryDirectory() as NSString).appendingPathComponent((name as NSString).appendingPathExtension("mov")!))
+                settings.livePhotoMovieFileURL = URL(
+                    fileURLWithPath: (NSTemporaryDirectory() as NSString).appendingPathComponent((name as NSString).appendingPathExtension("mov")!))
             }
             settings.isDepthDataDeliveryEnabled = photoOutput.isDepthDataDeliveryEnabled
             settings.isHighResolutionPhotoEnabled = true
@@ -97,11 +98,16 @@ final class LivePhotoProcessor: NSObject, AVCapturePhotoCaptureDelegate, @unchec
         result.hadDepth = photo.depthData != nil
     }
 
-    func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL, resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL, resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         result.callbacks.append("movieRecorded")
     }
 
-    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime, photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime, photoDisplayTime: CMTime,
+        resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?
+    ) {
         result.callbacks.append("movieWritten")
         guard error == nil else { return }
         movieURL = outputFileURL
@@ -123,20 +129,22 @@ final class LivePhotoProcessor: NSObject, AVCapturePhotoCaptureDelegate, @unchec
                 done(result)
                 return
             }
-            PHPhotoLibrary.shared().performChanges({
-                let options = PHAssetResourceCreationOptions()
-                let creationRequest = PHAssetCreationRequest.forAsset()
-                options.uniformTypeIdentifier = "public.heic"
-                creationRequest.addResource(with: .photo, data: photoData, options: options)
-                if let movieURL {
-                    let movieOptions = PHAssetResourceCreationOptions()
-                    movieOptions.shouldMoveFile = true
-                    creationRequest.addResource(with: .pairedVideo, fileURL: movieURL, options: movieOptions)
-                }
-            }, completionHandler: { [self] _, error in
-                if let error { result.saveError = error.localizedDescription }
-                done(result)
-            })
+            PHPhotoLibrary.shared().performChanges(
+                {
+                    let options = PHAssetResourceCreationOptions()
+                    let creationRequest = PHAssetCreationRequest.forAsset()
+                    options.uniformTypeIdentifier = "public.heic"
+                    creationRequest.addResource(with: .photo, data: photoData, options: options)
+                    if let movieURL {
+                        let movieOptions = PHAssetResourceCreationOptions()
+                        movieOptions.shouldMoveFile = true
+                        creationRequest.addResource(with: .pairedVideo, fileURL: movieURL, options: movieOptions)
+                    }
+                },
+                completionHandler: { [self] _, error in
+                    if let error { result.saveError = error.localizedDescription }
+                    done(result)
+                })
         }
     }
 }

@@ -22,8 +22,10 @@ public func zoomedFieldOfView(_ fieldOfView: Float, zoomFactor: CGFloat) -> CGFl
 
 /// Presets and media types as the strings some apps keep in their settings.
 public func storedSettings() -> [String: NSString] {
-    ["preset": AVCaptureSession.Preset.hd1280x720 as NSString, "media": AVMediaType.video as NSString,
-     "fileType": AVFileType.mov as NSString, "codec": AVVideoCodecType.h264 as NSString]
+    [
+        "preset": AVCaptureSession.Preset.hd1280x720 as NSString, "media": AVMediaType.video as NSString,
+        "fileType": AVFileType.mov as NSString, "codec": AVVideoCodecType.h264 as NSString,
+    ]
 }
 
 /// A temporary movie location, as apps make one.

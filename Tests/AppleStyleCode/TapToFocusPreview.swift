@@ -23,7 +23,7 @@ public final class TapToFocusPreview: @unchecked Sendable {
         device = camera
         previewLayer.frame = CGRect(origin: .zero, size: viewSize)
         if let connection = previewLayer.connection, connection.isVideoRotationAngleSupported(90) {
-            connection.videoRotationAngle = 90   // a phone held upright
+            connection.videoRotationAngle = 90  // a phone held upright
         }
     }
 

@@ -69,7 +69,7 @@ final class AppleStyleCodeTests: XCTestCase {
             XCTAssertEqual(preview.previewLayer.connection?.isVideoMirrored, mirrored)
             // A 16:9 picture turned upright and filling a 390x844 view: the view's top left is the
             // sensor's left edge (turned to the top), a little in from the picture's bottom edge (turned to the left).
-            try preview.tapped(at: CGPoint(x: 195, y: 211))   // halfway across, a quarter down
+            try preview.tapped(at: CGPoint(x: 195, y: 211))  // halfway across, a quarter down
             let device = try XCTUnwrap(preview.device)
             // The exposure point is where the tap was; so is the focus point where the camera can focus there.
             XCTAssertEqual(device.exposurePointOfInterest.x, 0.25, accuracy: 1e-6, "a quarter down the upright picture is a quarter along the sensor")
@@ -151,9 +151,10 @@ final class AppleStyleCodeTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: url) }
         XCTAssertEqual(try writeGreyFrames(to: url, settings: fastWriterSettings(width: 320, height: 240, bitRate: 500_000), frames: 10), .completed)
         let data = try Data(contentsOf: url)
-        let options = try XCTUnwrap(data.range(of: Data("options: ".utf8)).map {
-            String(decoding: data[$0.upperBound..<min(data.endIndex, $0.upperBound + 600)], as: UTF8.self)
-        })
+        let options = try XCTUnwrap(
+            data.range(of: Data("options: ".utf8)).map {
+                String(decoding: data[$0.upperBound..<min(data.endIndex, $0.upperBound + 600)], as: UTF8.self)
+            })
         XCTAssertTrue(options.contains(" subme=0 ") && options.contains("cabac=0"), "x264's fastest preset: \(options.prefix(100))")
         XCTAssertTrue(options.contains("bitrate=500 "), String(options.prefix(400)))
     }
@@ -162,7 +163,8 @@ final class AppleStyleCodeTests: XCTestCase {
         let url = temporaryMovieURL(named: "transform-\(getpid())-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: url) }
         let writer = try AVAssetWriter(outputURL: url, fileType: .mov)
-        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240])
+        let input = AVAssetWriterInput(
+            mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240])
         input.transform = portraitTransform(for: CGSize(width: 320, height: 240))
         let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
         writer.add(input)

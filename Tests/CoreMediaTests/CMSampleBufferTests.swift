@@ -7,11 +7,15 @@ final class CMSampleBufferTests: XCTestCase {
         var pixelBuffer: CVPixelBuffer?
         XCTAssertEqual(CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_32BGRA, nil, &pixelBuffer), kCVReturnSuccess)
         var format: CMVideoFormatDescription?
-        XCTAssertEqual(CMVideoFormatDescriptionCreateForImageBuffer(allocator: kCFAllocatorDefault, imageBuffer: pixelBuffer!, formatDescriptionOut: &format), noErr)
-        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: 7, timescale: 30), decodeTimeStamp: .invalid)
+        XCTAssertEqual(
+            CMVideoFormatDescriptionCreateForImageBuffer(allocator: kCFAllocatorDefault, imageBuffer: pixelBuffer!, formatDescriptionOut: &format), noErr)
+        var timing = CMSampleTimingInfo(
+            duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: 7, timescale: 30), decodeTimeStamp: .invalid)
         var sample: CMSampleBuffer?
-        XCTAssertEqual(CMSampleBufferCreateReadyWithImageBuffer(allocator: kCFAllocatorDefault, imageBuffer: pixelBuffer!, formatDescription: format!,
-                                                                sampleTiming: &timing, sampleBufferOut: &sample), noErr)
+        XCTAssertEqual(
+            CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: kCFAllocatorDefault, imageBuffer: pixelBuffer!, formatDescription: format!,
+                sampleTiming: &timing, sampleBufferOut: &sample), noErr)
         let buffer = try XCTUnwrap(sample)
         XCTAssertTrue(CMSampleBufferGetImageBuffer(buffer) === pixelBuffer)
         XCTAssertEqual(buffer.presentationTimeStamp, CMTime(value: 7, timescale: 30))
@@ -20,16 +24,21 @@ final class CMSampleBufferTests: XCTestCase {
         XCTAssertEqual(buffer.formatDescription?.mediaType, .video)
         XCTAssertNil(buffer.dataBuffer)
         var mismatched: CMVideoFormatDescription?
-        XCTAssertEqual(CMVideoFormatDescriptionCreate(allocator: nil, codecType: kCVPixelFormatType_32BGRA, width: 10, height: 10, extensions: nil, formatDescriptionOut: &mismatched), noErr)
-        XCTAssertNotEqual(CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: pixelBuffer!, formatDescription: mismatched!, sampleTiming: &timing, sampleBufferOut: &sample), noErr,
-                          "a format that does not match the image is refused")
+        XCTAssertEqual(
+            CMVideoFormatDescriptionCreate(
+                allocator: nil, codecType: kCVPixelFormatType_32BGRA, width: 10, height: 10, extensions: nil, formatDescriptionOut: &mismatched), noErr)
+        XCTAssertNotEqual(
+            CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: pixelBuffer!, formatDescription: mismatched!, sampleTiming: &timing, sampleBufferOut: &sample), noErr,
+            "a format that does not match the image is refused")
     }
 
     func testAttachmentsCarryDropReasonsAsStrings() {
         let sample = CMSampleBuffer()
         XCTAssertNil(CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil))
-        CMSetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: kCMSampleBufferDroppedFrameReason_OutOfBuffers as CFTypeRef,
-                        attachmentMode: kCMAttachmentMode_ShouldPropagate)
+        CMSetAttachment(
+            sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: kCMSampleBufferDroppedFrameReason_OutOfBuffers as CFTypeRef,
+            attachmentMode: kCMAttachmentMode_ShouldPropagate)
         var mode: CMAttachmentMode = 99
         let value = CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: &mode)
         XCTAssertEqual(value as? String, kCMSampleBufferDroppedFrameReason_OutOfBuffers)
@@ -40,28 +49,35 @@ final class CMSampleBufferTests: XCTestCase {
     }
 
     func testAudioSampleBuffersAndBlockBuffers() throws {
-        var asbd = AudioStreamBasicDescription(mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
-                                               mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, mBytesPerPacket: 4,
-                                               mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
+        var asbd = AudioStreamBasicDescription(
+            mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
+            mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked, mBytesPerPacket: 4,
+            mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
         var format: CMAudioFormatDescription?
-        XCTAssertEqual(CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil,
-                                                      extensions: nil, formatDescriptionOut: &format), noErr)
+        XCTAssertEqual(
+            CMAudioFormatDescriptionCreate(
+                allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil,
+                extensions: nil, formatDescriptionOut: &format), noErr)
         XCTAssertEqual(CMAudioFormatDescriptionGetStreamBasicDescription(format!)?.pointee, asbd)
         let bytes: [UInt8] = (0..<400).map { UInt8($0 % 256) }
         var block: CMBlockBuffer?
-        XCTAssertEqual(bytes.withUnsafeBytes { raw in
-            CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: 400,
-                                               blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: 400, flags: 0, blockBufferOut: &block)
-        }, kCMBlockBufferNoErr)
+        XCTAssertEqual(
+            bytes.withUnsafeBytes { raw in
+                CMBlockBufferCreateWithMemoryBlock(
+                    allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: 400,
+                    blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: 400, flags: 0, blockBufferOut: &block)
+            }, kCMBlockBufferNoErr)
         var copy = [UInt8](repeating: 0, count: 10)
         XCTAssertEqual(CMBlockBufferCopyDataBytes(block!, atOffset: 100, dataLength: 10, destination: &copy), kCMBlockBufferNoErr)
         XCTAssertEqual(copy, Array(bytes[100..<110]))
         XCTAssertEqual(CMBlockBufferCopyDataBytes(block!, atOffset: 395, dataLength: 10, destination: &copy), kCMBlockBufferBadOffsetParameterErr)
         var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 44_100), presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
         var sample: CMSampleBuffer?
-        XCTAssertEqual(CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
-                                            formatDescription: format, sampleCount: 100, sampleTimingEntryCount: 1, sampleTimingArray: &timing,
-                                            sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample), noErr)
+        XCTAssertEqual(
+            CMSampleBufferCreate(
+                allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
+                formatDescription: format, sampleCount: 100, sampleTimingEntryCount: 1, sampleTimingArray: &timing,
+                sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample), noErr)
         XCTAssertEqual(CMSampleBufferGetNumSamples(sample!), 100)
         XCTAssertEqual(CMSampleBufferGetDuration(sample!), CMTime(value: 100, timescale: 44_100), "duration covers every sample")
         var fifth = CMSampleTimingInfo()

@@ -47,8 +47,10 @@ final class CMTimeTests: XCTestCase {
 
     func testOrderingFollowsCoreMedia() {
         // Invalid is greatest, then +infinity, then indefinite, then numbers, then -infinity.
-        let ordered: [CMTime] = [.negativeInfinity, CMTime(value: -1, timescale: 1), .zero, CMTime(value: 1, timescale: 3),
-                                 CMTime(value: 1, timescale: 2), .indefinite, .positiveInfinity, .invalid]
+        let ordered: [CMTime] = [
+            .negativeInfinity, CMTime(value: -1, timescale: 1), .zero, CMTime(value: 1, timescale: 3),
+            CMTime(value: 1, timescale: 2), .indefinite, .positiveInfinity, .invalid,
+        ]
         for (a, b) in zip(ordered, ordered.dropFirst()) {
             XCTAssertEqual(CMTimeCompare(a, b), -1, "\(a) < \(b)")
             XCTAssertEqual(CMTimeCompare(b, a), 1)

@@ -51,7 +51,8 @@ final class CVPixelBufferTests: XCTestCase {
     func testPoolRecyclesBuffersAndHonoursItsThreshold() {
         let attributes: [String: Any] = [kCVPixelBufferWidthKey: 32, kCVPixelBufferHeightKey: 16, kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
         var pool: CVPixelBufferPool?
-        XCTAssertEqual(CVPixelBufferPoolCreate(nil, [kCVPixelBufferPoolMinimumBufferCountKey: 2] as CFDictionary, attributes as CFDictionary, &pool), kCVReturnSuccess)
+        XCTAssertEqual(
+            CVPixelBufferPoolCreate(nil, [kCVPixelBufferPoolMinimumBufferCountKey: 2] as CFDictionary, attributes as CFDictionary, &pool), kCVReturnSuccess)
         var first: CVPixelBuffer?
         XCTAssertEqual(CVPixelBufferPoolCreatePixelBuffer(nil, pool!, &first), kCVReturnSuccess)
         let firstID = ObjectIdentifier(first!)

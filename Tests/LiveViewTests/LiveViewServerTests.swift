@@ -38,8 +38,9 @@ final class LiveViewServerTests: LiveViewTestCase {
             let header = try XCTUnwrap(FrameMessage.header(of: first))
             XCTAssertEqual([header.width, header.height], [640, 360], "aspect fit: the picture's part of the 640x360 layer")
             XCTAssertEqual(first.getBytes(at: FrameMessage.headerSize, length: 2), [0xFF, 0xD8], "a JPEG follows the header")
-            XCTAssertNotEqual(first.getBytes(at: FrameMessage.headerSize, length: first.readableBytes - FrameMessage.headerSize),
-                              last.getBytes(at: FrameMessage.headerSize, length: last.readableBytes - FrameMessage.headerSize), "the scene moves")
+            XCTAssertNotEqual(
+                first.getBytes(at: FrameMessage.headerSize, length: first.readableBytes - FrameMessage.headerSize),
+                last.getBytes(at: FrameMessage.headerSize, length: last.readableBytes - FrameMessage.headerSize), "the scene moves")
             let lastHeader = try XCTUnwrap(FrameMessage.header(of: last))
             XCTAssertGreaterThan(lastHeader.number, header.number, "frames are numbered in order")
             for (frame, received) in zip(view.frames, view.receivedAt) {

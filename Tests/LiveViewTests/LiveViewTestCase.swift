@@ -1,7 +1,7 @@
 import AVFoundation
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import HummingbirdWSClient
 @testable import LiveView
@@ -20,8 +20,10 @@ class LiveViewTestCase: XCTestCase {
     var port = 0
 
     /// Starts the session and a server for it with `configuration` (its port is replaced by a free one).
-    func startServer(_ configuration: LiveViewConfiguration = LiveViewConfiguration(), outputs: [AVCaptureOutput] = [],
-                     file: StaticString = #filePath, line: UInt = #line) throws {
+    func startServer(
+        _ configuration: LiveViewConfiguration = LiveViewConfiguration(), outputs: [AVCaptureOutput] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         session = AVCaptureSession()
         session.beginConfiguration()
         session.sessionPreset = .hd1280x720
@@ -40,9 +42,10 @@ class LiveViewTestCase: XCTestCase {
         session.commitConfiguration()
         var configuration = configuration
         configuration.port = 0
-        let server = LiveViewServer(session: session, previewLayer: layer, photoOutput: outputs.lazy.compactMap { $0 as? AVCapturePhotoOutput }.first,
-                                    movieOutput: outputs.lazy.compactMap { $0 as? AVCaptureMovieFileOutput }.first,
-                                    metadataOutput: outputs.lazy.compactMap { $0 as? AVCaptureMetadataOutput }.first, configuration: configuration)
+        let server = LiveViewServer(
+            session: session, previewLayer: layer, photoOutput: outputs.lazy.compactMap { $0 as? AVCapturePhotoOutput }.first,
+            movieOutput: outputs.lazy.compactMap { $0 as? AVCaptureMovieFileOutput }.first,
+            metadataOutput: outputs.lazy.compactMap { $0 as? AVCaptureMetadataOutput }.first, configuration: configuration)
         self.server = server
         serverTask = Task { try await server.run() }
         session.startRunning()
@@ -60,14 +63,18 @@ class LiveViewTestCase: XCTestCase {
     /// An HTTP request to the server: its status and body. Unless `authorized` is false or the
     /// path or headers carry a token of their own, it carries the server's token; a POST is JSON
     /// unless the headers say otherwise.
-    func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:],
-                 authorized: Bool = true) async throws -> (status: Int, body: String) {
+    func request(
+        _ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:],
+        authorized: Bool = true
+    ) async throws -> (status: Int, body: String) {
         try await Self.request(port: port, token: authorized ? server.accessToken : nil, path, method: method, body: body, headers: headers)
     }
 
     /// An HTTP request to the server on `port`, with `token` unless the path or headers carry one.
-    static func request(port: Int, token: String?, _ path: String, method: String = "GET", body: String? = nil,
-                        headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+    static func request(
+        port: Int, token: String?, _ path: String, method: String = "GET", body: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)\(path)")))
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
@@ -101,8 +108,10 @@ class LiveViewTestCase: XCTestCase {
     /// Watches `/frames` on `port` until `frames` frames arrived or `seconds` passed.
     static func watch(port: Int, frames count: Int, seconds: Double = 10, query: String = "") async throws -> Received {
         let collected = ReceivedBox()
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/frames\(query)", configuration: .init(maxFrameSize: 1 << 24),
-                                          logger: Logger(label: "viewer")) { inbound, outbound, _ in
+        try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(port)/frames\(query)", configuration: .init(maxFrameSize: 1 << 24),
+            logger: Logger(label: "viewer")
+        ) { inbound, outbound, _ in
             let deadline = ContinuousClock.now + .seconds(seconds)
             var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
             while ContinuousClock.now < deadline, collected.frameCount < count, let message = try await iterator.next() {

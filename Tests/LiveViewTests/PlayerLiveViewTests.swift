@@ -27,8 +27,10 @@ final class PlayerLiveViewTests: LiveViewTestCase {
         let movie = folder.appendingPathComponent("movie.mp4")
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=4", "-f", "lavfi", "-i", "sine=frequency=1000:duration=4",
-                            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", movie.path]
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=4", "-f", "lavfi", "-i", "sine=frequency=1000:duration=4",
+            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", movie.path,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         try XCTSkipUnless(ffmpeg.terminationStatus == 0, "ffmpeg could not make the movie")
@@ -56,7 +58,8 @@ final class PlayerLiveViewTests: LiveViewTestCase {
         XCTAssertEqual(received.frames.count, 30, "a second of pictures")
         let headers = received.frames.compactMap(FrameMessage.header(of:))
         XCTAssertEqual(headers.count, 30)
-        XCTAssertTrue(headers.allSatisfy { $0.width == 640 && $0.height == 480 }, "aspect fit of 4:3 in the square layer: \(headers.map { [$0.width, $0.height] })")
+        XCTAssertTrue(
+            headers.allSatisfy { $0.width == 640 && $0.height == 480 }, "aspect fit of 4:3 in the square layer: \(headers.map { [$0.width, $0.height] })")
         XCTAssertEqual(headers.map(\.number), headers.map(\.number).sorted(), "in order")
         // The time each picture fell due, on the wall clock, just before it arrived.
         for (header, arrived) in zip(headers, received.receivedAt) {

@@ -43,7 +43,8 @@ final class PHPhotoLibraryTests: XCTestCase {
     func testAPhotoGoesIntoThePicturesFolderTheUserDirsFileNamesWithItsBytesExactly() throws {
         let config = home.appendingPathComponent("conf", isDirectory: true)
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "# user dirs\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\nXDG_VIDEOS_DIR=\"\(home.path)/Filme\"\n".write(to: config.appendingPathComponent("user-dirs.dirs"), atomically: true, encoding: .utf8)
+        try "# user dirs\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\nXDG_VIDEOS_DIR=\"\(home.path)/Filme\"\n".write(
+            to: config.appendingPathComponent("user-dirs.dirs"), atomically: true, encoding: .utf8)
         setenv("XDG_CONFIG_HOME", config.path, 1)
         let identifier = try save(jpeg, name: "beach.jpg")
         XCTAssertEqual(files(in: "Bilder"), ["beach.jpg"])
@@ -80,19 +81,21 @@ final class PHPhotoLibraryTests: XCTestCase {
         try FileManager.default.createDirectory(at: home.appendingPathComponent("Pictures"), withIntermediateDirectories: true)
         try Data().write(to: home.appendingPathComponent("Pictures/live.mov"))
         let done = expectation(description: "saved")
-        PHPhotoLibrary.shared().performChanges({
-            let request = PHAssetCreationRequest.forAsset()
-            let photoOptions = PHAssetResourceCreationOptions()
-            photoOptions.originalFilename = "live.jpg"
-            request.addResource(with: .photo, data: self.jpeg, options: photoOptions)
-            let movieOptions = PHAssetResourceCreationOptions()
-            movieOptions.shouldMoveFile = true
-            request.addResource(with: .pairedVideo, fileURL: movieURL, options: movieOptions)
-        }, completionHandler: { success, error in
-            XCTAssertTrue(success)
-            XCTAssertNil(error)
-            done.fulfill()
-        })
+        PHPhotoLibrary.shared().performChanges(
+            {
+                let request = PHAssetCreationRequest.forAsset()
+                let photoOptions = PHAssetResourceCreationOptions()
+                photoOptions.originalFilename = "live.jpg"
+                request.addResource(with: .photo, data: self.jpeg, options: photoOptions)
+                let movieOptions = PHAssetResourceCreationOptions()
+                movieOptions.shouldMoveFile = true
+                request.addResource(with: .pairedVideo, fileURL: movieURL, options: movieOptions)
+            },
+            completionHandler: { success, error in
+                XCTAssertTrue(success)
+                XCTAssertNil(error)
+                done.fulfill()
+            })
         wait(for: [done], timeout: 10)
         XCTAssertEqual(files(in: "Pictures"), ["live 2.jpg", "live 2.mov", "live.mov"])
         XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/live 2.mov")), movie)
@@ -127,15 +130,17 @@ final class PHPhotoLibraryTests: XCTestCase {
     func testAChangeBlockIsWrittenAllOrNoneAndAMovedFileIsPutBack() throws {
         let movieURL = home.appendingPathComponent("first.mov")
         try movie.write(to: movieURL)
-        XCTAssertThrowsError(try PHPhotoLibrary.shared().performChangesAndWait {
-            let good = PHAssetCreationRequest.forAsset()
-            good.addResource(with: .photo, data: self.jpeg, options: nil)
-            let options = PHAssetResourceCreationOptions()
-            options.shouldMoveFile = true
-            good.addResource(with: .pairedVideo, fileURL: movieURL, options: options)
-            let missing = PHAssetCreationRequest.forAsset()
-            missing.addResource(with: .photo, fileURL: self.home.appendingPathComponent("nowhere.jpg"), options: nil)
-        }) { error in
+        XCTAssertThrowsError(
+            try PHPhotoLibrary.shared().performChangesAndWait {
+                let good = PHAssetCreationRequest.forAsset()
+                good.addResource(with: .photo, data: self.jpeg, options: nil)
+                let options = PHAssetResourceCreationOptions()
+                options.shouldMoveFile = true
+                good.addResource(with: .pairedVideo, fileURL: movieURL, options: options)
+                let missing = PHAssetCreationRequest.forAsset()
+                missing.addResource(with: .photo, fileURL: self.home.appendingPathComponent("nowhere.jpg"), options: nil)
+            }
+        ) { error in
             XCTAssertEqual((error as? PHPhotosError)?.code, .missingResource)
         }
         XCTAssertTrue(files(in: "Pictures").isEmpty, "\(files(in: "Pictures"))")

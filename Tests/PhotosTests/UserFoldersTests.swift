@@ -5,13 +5,13 @@ final class UserFoldersTests: XCTestCase {
     func testUserDirsLinesAreReadAsTheSpecWritesThem() {
         let home = URL(fileURLWithPath: "/home/ada", isDirectory: true)
         let text = """
-        # This file is written by xdg-user-dirs-update
-        XDG_DESKTOP_DIR="$HOME/Desktop"
-        XDG_PICTURES_DIR="$HOME/Bilder"
-        XDG_VIDEOS_DIR="/srv/media/videos"
-        XDG_MUSIC_DIR="$HOME/"
-        XDG_TEMPLATES_DIR=unquoted
-        """
+            # This file is written by xdg-user-dirs-update
+            XDG_DESKTOP_DIR="$HOME/Desktop"
+            XDG_PICTURES_DIR="$HOME/Bilder"
+            XDG_VIDEOS_DIR="/srv/media/videos"
+            XDG_MUSIC_DIR="$HOME/"
+            XDG_TEMPLATES_DIR=unquoted
+            """
         let folders = UserFolders.parse(text, home: home)
         XCTAssertEqual(folders["XDG_PICTURES_DIR"]?.path, "/home/ada/Bilder")
         XCTAssertEqual(folders["XDG_VIDEOS_DIR"]?.path, "/srv/media/videos")

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A TCP or UDP port on 127.0.0.1 that nothing listens on now.
@@ -64,8 +64,9 @@ public final class HeldConnection {
     /// A viewer that opens the frames WebSocket at `path` and then never reads: a paused or frozen
     /// browser tab, its receive buffer small so that the server's writes to it block after a few frames.
     public static func stalledViewer(port: Int, path: String = "/frames") -> HeldConnection? {
-        let handshake = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let handshake =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         return HeldConnection(port: port, request: handshake, awaiting: "HTTP/1.1 101", receiveBufferSize: 4096)
     }
 

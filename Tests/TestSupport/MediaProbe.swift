@@ -47,8 +47,9 @@ public struct MediaProbe {
     /// Probes a file, counting frames by decoding them; nil when ffprobe cannot read it.
     public static func probe(_ url: URL) -> MediaProbe? {
         guard let json = run(["-v", "error", "-count_frames", "-print_format", "json", "-show_format", "-show_streams", url.path]),
-              let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-              let format = object["format"] as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+            let format = object["format"] as? [String: Any]
+        else { return nil }
         let streams = (object["streams"] as? [[String: Any]] ?? []).map { s -> Stream in
             let rate = (s["r_frame_rate"] as? String).flatMap { text -> Double? in
                 let parts = text.split(separator: "/").compactMap { Double($0) }
@@ -56,16 +57,18 @@ public struct MediaProbe {
             }
             let sideData = s["side_data_list"] as? [[String: Any]] ?? []
             let rotation = sideData.compactMap { ($0["rotation"] as? NSNumber)?.doubleValue }.first
-            return Stream(codec: s["codec_name"] as? String ?? "", type: s["codec_type"] as? String ?? "",
-                          width: s["width"] as? Int, height: s["height"] as? Int,
-                          frames: (s["nb_read_frames"] as? String).flatMap { Int($0) },
-                          startTime: Double(s["start_time"] as? String ?? "0") ?? 0,
-                          duration: (s["duration"] as? String).flatMap(Double.init), frameRate: rate, rotation: rotation,
-                          colorPrimaries: s["color_primaries"] as? String, colorTransfer: s["color_transfer"] as? String,
-                          colorSpace: s["color_space"] as? String)
+            return Stream(
+                codec: s["codec_name"] as? String ?? "", type: s["codec_type"] as? String ?? "",
+                width: s["width"] as? Int, height: s["height"] as? Int,
+                frames: (s["nb_read_frames"] as? String).flatMap { Int($0) },
+                startTime: Double(s["start_time"] as? String ?? "0") ?? 0,
+                duration: (s["duration"] as? String).flatMap(Double.init), frameRate: rate, rotation: rotation,
+                colorPrimaries: s["color_primaries"] as? String, colorTransfer: s["color_transfer"] as? String,
+                colorSpace: s["color_space"] as? String)
         }
-        return MediaProbe(formatName: format["format_name"] as? String ?? "", duration: Double(format["duration"] as? String ?? "") ?? 0,
-                          size: Int(format["size"] as? String ?? "") ?? 0, tags: format["tags"] as? [String: String] ?? [:], streams: streams)
+        return MediaProbe(
+            formatName: format["format_name"] as? String ?? "", duration: Double(format["duration"] as? String ?? "") ?? 0,
+            size: Int(format["size"] as? String ?? "") ?? 0, tags: format["tags"] as? [String: String] ?? [:], streams: streams)
     }
 
     /// Whether every frame of the file decodes without error.
@@ -88,7 +91,9 @@ public struct MediaProbe {
         defer { try? handle.close() }
         var boxes: [String] = []
         var offset: UInt64 = 0
-        while let header = try? { try handle.seek(toOffset: offset); return try handle.read(upToCount: 16) }(), header.count >= 8 {
+        while let header = try? {
+            try handle.seek(toOffset: offset); return try handle.read(upToCount: 16)
+        }(), header.count >= 8 {
             var size = UInt64(header[0]) << 24 | UInt64(header[1]) << 16 | UInt64(header[2]) << 8 | UInt64(header[3])
             boxes.append(String(decoding: header[4..<8], as: UTF8.self))
             if size == 1, header.count >= 16 { size = header[8..<16].reduce(0) { $0 << 8 | UInt64($1) } }
@@ -107,7 +112,8 @@ public struct MediaProbe {
     /// fields a line when `csv` is set; `stream` selects streams (`v:0`), `countFrames` decodes to count them.
     /// Empty when ffprobe cannot read the file.
     public static func entries(_ url: URL, _ entries: String, stream: String? = nil, countFrames: Bool = false, csv: Bool = false) -> String {
-        let arguments = ["-v", "error"] + (countFrames ? ["-count_frames"] : []) + (stream.map { ["-select_streams", $0] } ?? [])
+        let arguments =
+            ["-v", "error"] + (countFrames ? ["-count_frames"] : []) + (stream.map { ["-select_streams", $0] } ?? [])
             + ["-show_entries", entries, "-of", csv ? "csv=p=0" : "default=nw=1:nk=1", url.path]
         let text = run(arguments).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -115,8 +121,11 @@ public struct MediaProbe {
 
     /// The packets of the first video stream, counted by reading them; nil when ffprobe cannot read the file.
     public static func videoPacketCount(_ url: URL) -> Int? {
-        let text = run(["-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
-                        "-of", "default=nw=1:nk=1", url.path]).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text =
+            run([
+                "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
+                "-of", "default=nw=1:nk=1", url.path,
+            ]).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -18,8 +18,10 @@ public final class PipeWireStack {
         self.folder = folder
         let output = Self.run(["start", folder.path])
         guard output.status == 0 else {
-            throw Failure(reason: output.status == 3 ? "PipeWire is not installed: scripts/install-deps.sh --with-servers"
-                                                     : "the PipeWire stack did not start: \(output.text)")
+            throw Failure(
+                reason: output.status == 3
+                    ? "PipeWire is not installed: scripts/install-deps.sh --with-servers"
+                    : "the PipeWire stack did not start: \(output.text)")
         }
         var environment: [String: String] = [:]
         for line in output.text.split(separator: "\n") where line.hasPrefix("export ") {

@@ -27,8 +27,9 @@ final class AVCaptureCommandTests: XCTestCase {
         XCTAssertTrue(listed.output.contains("Type: External"))
         XCTAssertFalse(try run(["devices"]).output.contains("virtual:camera:1"), "none unless asked for")
         let movie = AVCaptureTool.folder("extra-camera").appendingPathComponent("third.mov")
-        let recorded = try AVCaptureTool.run(["record", movie.path, "--video", "virtual:camera:3", "--seconds", "1", "--no-audio"],
-                                             environment: ["LINUXAVFOUNDATION_VIRTUAL_CAMERAS": "3"])
+        let recorded = try AVCaptureTool.run(
+            ["record", movie.path, "--video", "virtual:camera:3", "--seconds", "1", "--no-audio"],
+            environment: ["LINUXAVFOUNDATION_VIRTUAL_CAMERAS": "3"])
         XCTAssertEqual(recorded.status, 0, recorded.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
     }
@@ -39,7 +40,8 @@ final class AVCaptureCommandTests: XCTestCase {
         // lose a frame to it (or to anything else), and each starts with a keyframe and plays.
         let folder = AVCaptureTool.folder("eight-cameras")
         let movie = folder.appendingPathComponent("camera.mp4")
-        let arguments = ["record", movie.path, "--seconds", "1", "--no-audio", "--fast", "--preset", "1280x720"]
+        let arguments =
+            ["record", movie.path, "--seconds", "1", "--no-audio", "--fast", "--preset", "1280x720"]
             + (1...8).flatMap { ["--video", "virtual:camera:\($0)"] }
         let recorded = try AVCaptureTool.run(arguments, environment: ["LINUXAVFOUNDATION_VIRTUAL_CAMERAS": "8"])
         XCTAssertEqual(recorded.status, 0, recorded.output)

@@ -43,8 +43,9 @@ enum AVCaptureTool {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errorData = (try? Data(contentsOf: errorFile)) ?? Data()
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
     }
 
     /// Runs a script of Tests/Browser that drives a page of `avcapture` in Debian's headless
@@ -80,9 +81,11 @@ enum AVCaptureTool {
         let url = folder.appendingPathComponent(name)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=\(seconds)", "-f", "lavfi", "-i",
-                             "sine=frequency=1000:duration=\(seconds)", "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac",
-                             "-shortest", url.path]
+        process.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=\(seconds)", "-f", "lavfi", "-i",
+            "sine=frequency=1000:duration=\(seconds)", "-c:v", "libx264", "-g", "15", "-pix_fmt", "yuv420p", "-c:a", "aac",
+            "-shortest", url.path,
+        ]
         try process.run()
         process.waitUntilExit()
         try XCTSkipUnless(process.terminationStatus == 0, "ffmpeg is needed")

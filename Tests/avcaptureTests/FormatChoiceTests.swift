@@ -25,12 +25,16 @@ final class FormatChoiceTests: XCTestCase {
     }
 
     func testThePixelFormatAskedForIsTakenFromTheCameraWhenItOffersIt() throws {
-        let uyvy = try AVCaptureTool.run(["monitor", "--device", "pipewire:test-camera", "--format", "1280x720@30", "--pixel-format", "2vuy",
-                                          "--seconds", "0.5", "--no-audio"], environment: environment)
+        let uyvy = try AVCaptureTool.run(
+            [
+                "monitor", "--device", "pipewire:test-camera", "--format", "1280x720@30", "--pixel-format", "2vuy",
+                "--seconds", "0.5", "--no-audio",
+            ], environment: environment)
         XCTAssertEqual(uyvy.status, 0, uyvy.output)
         XCTAssertTrue(uyvy.standardOutput.contains("the camera's format: '2vuy' 1280x720"), "2vuy, not the RGB listed first: \(uyvy.output)")
-        let plain = try AVCaptureTool.run(["monitor", "--device", "pipewire:test-camera", "--format", "1280x720@30", "--seconds", "0.5", "--no-audio"],
-                                          environment: environment)
+        let plain = try AVCaptureTool.run(
+            ["monitor", "--device", "pipewire:test-camera", "--format", "1280x720@30", "--seconds", "0.5", "--no-audio"],
+            environment: environment)
         XCTAssertTrue(plain.standardOutput.contains("the camera's format: '24' 1280x720"), "no preference: the camera's order: \(plain.output)")
     }
 }

@@ -92,8 +92,9 @@ final class MissingSystemPartsTests: XCTestCase {
         let movie = folder.appendingPathComponent("short.mov")
         let (record, recording) = try librariesLoaded(["record", "--seconds", "0.5", "--no-audio", movie.path], environment: environment)
         XCTAssertEqual(record.status, 0, record.output)
-        XCTAssertTrue(recording.contains { $0.hasPrefix("libavformat") } && recording.contains { $0.hasPrefix("libavcodec") },
-                      "a recording loads FFmpeg when it starts: \(recording.sorted())")
+        XCTAssertTrue(
+            recording.contains { $0.hasPrefix("libavformat") } && recording.contains { $0.hasPrefix("libavcodec") },
+            "a recording loads FFmpeg when it starts: \(recording.sorted())")
         XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
     }
 

@@ -10,8 +10,9 @@ final class PlayCommandTests: XCTestCase {
     private func figures(_ text: String) -> (from: Double, to: Double, took: Double, pictures: Int)? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == ";" }).map(String.init)
         guard let from = words.firstIndex(of: "from"), let into = words.firstIndex(of: "in"), let pictures = words.firstIndex(of: "pictures"),
-              let start = Double(words[from + 1]), let end = Double(words[from + 3]), let took = Double(words[into + 1]),
-              let count = Int(words[pictures - 1]) else { return nil }
+            let start = Double(words[from + 1]), let end = Double(words[from + 3]), let took = Double(words[into + 1]),
+            let count = Int(words[pictures - 1])
+        else { return nil }
         return (start, end, took, count)
     }
 
@@ -38,8 +39,10 @@ final class PlayCommandTests: XCTestCase {
     func testRefusesWhatItCannotPlayInOneLine() throws {
         let folder = AVCaptureTool.folder("play-refusals")
         let url = try movie(in: folder)
-        for (arguments, words) in [(["--rate", "0"], "--rate"), (["--pitch", "fast"], "--pitch"), (["--volume", "2"], "--volume"),
-                                   (["--start", "9"], "past the movie's end")] {
+        for (arguments, words) in [
+            (["--rate", "0"], "--rate"), (["--pitch", "fast"], "--pitch"), (["--volume", "2"], "--volume"),
+            (["--start", "9"], "past the movie's end"),
+        ] {
             let result = try AVCaptureTool.run(["play", url.path] + arguments)
             XCTAssertNotEqual(result.status, 0, "\(arguments)")
             XCTAssertTrue(result.standardError.contains(words), "\(arguments): \(result.output)")
@@ -82,8 +85,10 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual(served.status, 0, served.output)
         XCTAssertTrue(served.standardOutput.contains("Open http://127.0.0.1:"), served.output)
         XCTAssertTrue(served.standardOutput.contains("frames sent"), served.output)
-        for (arguments, words) in [(["--gravity", "sideways"], "--gravity is fit, fill or stretch"), (["--size", "huge"], "--size is WIDTHxHEIGHT"),
-                                   (["--seconds", "-1"], "--seconds")] {
+        for (arguments, words) in [
+            (["--gravity", "sideways"], "--gravity is fit, fill or stretch"), (["--size", "huge"], "--size is WIDTHxHEIGHT"),
+            (["--seconds", "-1"], "--seconds"),
+        ] {
             let result = try AVCaptureTool.run(["play", url.path, "--preview"] + arguments)
             XCTAssertNotEqual(result.status, 0, "\(arguments)")
             XCTAssertTrue(result.standardError.contains(words), "\(arguments): \(result.output)")

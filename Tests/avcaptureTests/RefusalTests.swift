@@ -26,8 +26,9 @@ final class RefusalTests: XCTestCase {
     func testAMicrophoneThatIsNotThereIsRefusedAsACameraIs() throws {
         let folder = AVCaptureTool.folder("refusals")
         XCTAssertTrue(try refusal(["record", folder.appendingPathComponent("a.mov").path, "--audio", "nope"]).contains("No microphone nope found"))
-        XCTAssertTrue(try refusal(["record", folder.appendingPathComponent("a.mov").path, "--audio", "virtual:camera:back"]).contains("No microphone"),
-                      "a camera is not a microphone")
+        XCTAssertTrue(
+            try refusal(["record", folder.appendingPathComponent("a.mov").path, "--audio", "virtual:camera:back"]).contains("No microphone"),
+            "a camera is not a microphone")
         XCTAssertTrue(try refusal(["record", folder.appendingPathComponent("a.mov").path, "--video", "virtual:microphone"]).contains("No camera"))
     }
 

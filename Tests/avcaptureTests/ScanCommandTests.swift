@@ -65,7 +65,9 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
         let odd = try AVCaptureTool.run(["scan", "--image", folder.path, fifo.path, "/dev/zero", folder.appendingPathComponent("gone.png").path])
         XCTAssertEqual(odd.status, 1)
-        for reason in ["\(folder.path) is a folder, not a file.", "fifo is a pipe, not a file.", "/dev/zero is a device, not a file.", "gone.png does not exist."] {
+        for reason in [
+            "\(folder.path) is a folder, not a file.", "fifo is a pipe, not a file.", "/dev/zero is a device, not a file.", "gone.png does not exist.",
+        ] {
             XCTAssertTrue(odd.standardError.contains(reason), "\(reason): \(odd.standardError)")
         }
         XCTAssertFalse(odd.standardError.contains("NSCocoaErrorDomain") || odd.standardError.contains(".."), odd.standardError)

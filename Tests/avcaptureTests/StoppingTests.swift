@@ -1,8 +1,8 @@
 import XCTest
 import Foundation
 #if canImport(Glibc)
-import Glibc
-import TestSupport
+    import Glibc
+    import TestSupport
 #endif
 
 /// Commands that serve stop when asked, whatever their clients hold open.
@@ -20,11 +20,16 @@ final class StoppingTests: XCTestCase {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let port = try XCTUnwrap(Self.port(printedBy: output.fileHandleForReading), "signal \(number): the address is printed")
-            let socket = try XCTUnwrap(HeldConnection(port: port, request: "GET /frames?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-                awaiting: "HTTP/1.1 101"), "signal \(number): a viewer's socket is open")
-            let keepAlive = try XCTUnwrap(HeldConnection(port: port, request: "GET /api/state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
-                                                          awaiting: "HTTP/1.1 200"))
+            let socket = try XCTUnwrap(
+                HeldConnection(
+                    port: port,
+                    request: "GET /frames?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                        + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+                    awaiting: "HTTP/1.1 101"), "signal \(number): a viewer's socket is open")
+            let keepAlive = try XCTUnwrap(
+                HeldConnection(
+                    port: port, request: "GET /api/state?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
+                    awaiting: "HTTP/1.1 200"))
             let idle = try XCTUnwrap(HeldConnection(port: port, request: ""))
             stop(process, with: number)
             let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -73,8 +78,9 @@ final class StoppingTests: XCTestCase {
             if data.isEmpty { return nil }
             text += String(decoding: data, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Open http://") }),
-               let address = line.split(separator: " ").dropFirst().first,
-               let port = address.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) {
+                let address = line.split(separator: " ").dropFirst().first,
+                let port = address.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) })
+            {
                 return port
             }
         }

@@ -12,7 +12,9 @@ final class StreamCommandTests: XCTestCase {
         // ffmpeg listening for one RTSP publisher, copying what it receives.
         let listener = Process()
         listener.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        listener.arguments = ["-nostdin", "-v", "error", "-rtsp_flags", "listen", "-i", "rtsp://127.0.0.1:\(port)/live", "-c", "copy", "-f", "mpegts", received.path]
+        listener.arguments = [
+            "-nostdin", "-v", "error", "-rtsp_flags", "listen", "-i", "rtsp://127.0.0.1:\(port)/live", "-c", "copy", "-f", "mpegts", received.path,
+        ]
         listener.standardOutput = FileHandle.nullDevice
         listener.standardError = FileHandle.nullDevice
         try listener.run()

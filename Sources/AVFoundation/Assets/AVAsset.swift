@@ -76,9 +76,10 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
         if tracks.isEmpty, let micros = file.durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) }
         let metadata = AVMetadataItem.items(fromContainer: file.metadataEntries)
         let common = AVMetadataItem.commonItems(of: metadata)
-        return AssetContents(duration: duration, tracks: tracks, metadata: metadata, commonMetadata: common,
-                             creationDate: common.first { $0.keyString == AVMetadataKey.commonKeyCreationDate.rawValue },
-                             isPlayable: tracks.contains { $0.facts.isDecodable })
+        return AssetContents(
+            duration: duration, tracks: tracks, metadata: metadata, commonMetadata: common,
+            creationDate: common.first { $0.keyString == AVMetadataKey.commonKeyCreationDate.rawValue },
+            isPlayable: tracks.contains { $0.facts.isDecodable })
     }
 
     /// The error that kept the asset's contents from loading, as it was thrown.

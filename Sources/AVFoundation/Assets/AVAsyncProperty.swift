@@ -68,28 +68,52 @@ extension AVAsyncProperty where Root: AVAsset, Value == Bool {
     /// Whether the asset can be played.
     public static var isPlayable: AVAsyncProperty<Root, Bool> { .init(key: "playable") { try $0.loadedContents().isPlayable } }
     /// Whether the asset's media data can be read by an asset reader.
-    public static var isReadable: AVAsyncProperty<Root, Bool> { .init(key: "readable") { _ = try $0.loadedContents(); return true } }
+    public static var isReadable: AVAsyncProperty<Root, Bool> {
+        .init(key: "readable") {
+            _ = try $0.loadedContents(); return true
+        }
+    }
     /// Whether the asset can be exported.
-    public static var isExportable: AVAsyncProperty<Root, Bool> { .init(key: "exportable") { _ = try $0.loadedContents(); return true } }
+    public static var isExportable: AVAsyncProperty<Root, Bool> {
+        .init(key: "exportable") {
+            _ = try $0.loadedContents(); return true
+        }
+    }
     /// Whether the asset can be inserted into a composition.
-    public static var isComposable: AVAsyncProperty<Root, Bool> { .init(key: "composable") { _ = try $0.loadedContents(); return true } }
+    public static var isComposable: AVAsyncProperty<Root, Bool> {
+        .init(key: "composable") {
+            _ = try $0.loadedContents(); return true
+        }
+    }
     /// Whether the asset's duration and timing are precise.
     public static var providesPreciseDurationAndTiming: AVAsyncProperty<Root, Bool> {
-        .init(key: "providesPreciseDurationAndTiming") { _ = try $0.loadedContents(); return true }
+        .init(key: "providesPreciseDurationAndTiming") {
+            _ = try $0.loadedContents(); return true
+        }
     }
 }
 
 extension AVAsyncProperty where Root: AVAsset, Value == Float {
     /// The rate at which to play the asset: 1.
-    public static var preferredRate: AVAsyncProperty<Root, Float> { .init(key: "preferredRate") { _ = try $0.loadedContents(); return 1 } }
+    public static var preferredRate: AVAsyncProperty<Root, Float> {
+        .init(key: "preferredRate") {
+            _ = try $0.loadedContents(); return 1
+        }
+    }
     /// The volume at which to play the asset: 1.
-    public static var preferredVolume: AVAsyncProperty<Root, Float> { .init(key: "preferredVolume") { _ = try $0.loadedContents(); return 1 } }
+    public static var preferredVolume: AVAsyncProperty<Root, Float> {
+        .init(key: "preferredVolume") {
+            _ = try $0.loadedContents(); return 1
+        }
+    }
 }
 
 extension AVAsyncProperty where Root: AVAsset, Value == CGAffineTransform {
     /// The transform to apply to the asset's visual content when it is displayed: the identity.
     public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> {
-        .init(key: "preferredTransform") { _ = try $0.loadedContents(); return .identity }
+        .init(key: "preferredTransform") {
+            _ = try $0.loadedContents(); return .identity
+        }
     }
 }
 

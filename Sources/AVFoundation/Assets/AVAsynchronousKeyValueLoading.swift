@@ -30,9 +30,11 @@ extension AVAsynchronousKeyValueLoading {
     }
 
     /// Loads two or more properties asynchronously and returns the values.
-    public func load<A, B, each C>(_ firstProperty: AVAsyncProperty<Self, A>, _ secondProperty: AVAsyncProperty<Self, B>,
-                                   _ properties: repeat AVAsyncProperty<Self, each C>,
-                                   isolation: isolated (any Actor)? = #isolation) async throws -> (A, B, repeat each C) {
+    public func load<A, B, each C>(
+        _ firstProperty: AVAsyncProperty<Self, A>, _ secondProperty: AVAsyncProperty<Self, B>,
+        _ properties: repeat AVAsyncProperty<Self, each C>,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> (A, B, repeat each C) {
         var keys = [firstProperty.key, secondProperty.key]
         repeat keys.append((each properties).key)
         try await _loadValues(forKeys: keys, isolation: isolation)

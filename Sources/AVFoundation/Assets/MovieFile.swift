@@ -39,19 +39,24 @@ final class MovieFile {
     /// Opens a file, or throws the `AVError` that says why it cannot be read.
     init(url: URL) throws {
         guard url.isFileURL else {
-            throw AVError(.fileFormatNotRecognized, userInfo: [NSLocalizedDescriptionKey: "Only files can be opened as assets: \(url.absoluteString)",
-                                                               NSURLErrorKey: url])
+            throw AVError(
+                .fileFormatNotRecognized,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "Only files can be opened as assets: \(url.absoluteString)",
+                    NSURLErrorKey: url,
+                ])
         }
         FFmpegLog.installed  // FFmpeg's messages about damaged files go to the library log, not standard error
         // Only regular files: opening a FIFO would wait for a writer for ever, and a device never ends.
         var status = stat()
         if stat(url.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            let kind = switch status.st_mode & S_IFMT {
-            case S_IFDIR: "a folder"
-            case S_IFIFO: "a pipe"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "not a regular file"
-            }
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: "a folder"
+                case S_IFIFO: "a pipe"
+                case S_IFCHR, S_IFBLK: "a device"
+                default: "not a regular file"
+                }
             throw AVError(.failedToLoadMediaData, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "\(url.path) is \(kind), not a movie file."])
         }
         var error: Int32 = 0
@@ -141,12 +146,13 @@ final class MovieFile {
         var nominalRate: Float = 0
         var minFrameDuration = CMTime.invalid
         if isVideo {
-            let (codecType, atom): (CMVideoCodecType, String?) = switch codec {
-            case "h264": (kCMVideoCodecType_H264, "avcC")
-            case "hevc": (kCMVideoCodecType_HEVC, "hvcC")
-            case "mjpeg": (kCMVideoCodecType_JPEG, nil)
-            default: (Self.fourCC(codec), nil)
-            }
+            let (codecType, atom): (CMVideoCodecType, String?) =
+                switch codec {
+                case "h264": (kCMVideoCodecType_H264, "avcC")
+                case "hevc": (kCMVideoCodecType_HEVC, "hvcC")
+                case "mjpeg": (kCMVideoCodecType_JPEG, nil)
+                default: (Self.fourCC(codec), nil)
+                }
             var atoms: [String: Data] = [:]
             if let atom, !extradata.isEmpty { atoms[atom] = extradata }
             formatDescription = CMFormatDescription(video: codecType, width: info.width, height: info.height, extensionAtoms: atoms)
@@ -215,12 +221,13 @@ final class MovieFile {
     /// QuickTime's display matrix, with the translation that keeps the picture in positive coordinates.
     static func displayTransform(degrees: Int, mirrored: Bool, size: CGSize) -> CGAffineTransform {
         let (w, h) = (size.width, size.height)
-        let rotation: CGAffineTransform = switch degrees {
-        case 90: CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
-        case 180: CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
-        case 270: CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
-        default: .identity
-        }
+        let rotation: CGAffineTransform =
+            switch degrees {
+            case 90: CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+            case 180: CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+            case 270: CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+            default: .identity
+            }
         guard mirrored else { return rotation }
         return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0).concatenating(rotation)
     }

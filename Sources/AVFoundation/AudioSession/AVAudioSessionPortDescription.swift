@@ -21,7 +21,9 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
         let names = (device.uniqueID + " " + device.localizedName).lowercased()
         portType = names.contains("usb") ? .usbAudio : .builtInMic
         let count = Int(device.core.backend.audioFormat?.mChannelsPerFrame ?? 1)
-        channels = (0..<count).map { AVAudioSessionChannelDescription(channelName: "\(device.localizedName) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: device.uniqueID) }
+        channels = (0..<count).map {
+            AVAudioSessionChannelDescription(channelName: "\(device.localizedName) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: device.uniqueID)
+        }
     }
 
     /// Whether two descriptions name the same port.

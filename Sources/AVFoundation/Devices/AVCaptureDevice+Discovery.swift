@@ -52,7 +52,8 @@ extension AVCaptureDevice {
         let devices = DeviceDirectory.all
         // The audio session's preferred input, while it is there, is the microphone.
         if mediaType == .audio, let uid = AVAudioSession.sharedInstance().preferredInputUID,
-           let preferred = devices.first(where: { $0.uniqueID == uid && $0.isConnected }) {
+            let preferred = devices.first(where: { $0.uniqueID == uid && $0.isConnected })
+        {
             return preferred
         }
         return devices.first { $0.hasMediaType(mediaType) && $0.isConnected }
@@ -98,9 +99,11 @@ extension AVCaptureDevice {
             let types = deviceTypes.map { $0 == .microphone ? DeviceType.builtInMicrophone : $0 }
             var result: [AVCaptureDevice] = []
             for type in types {
-                for device in all where device.deviceType == type
+                for device in all
+                where device.deviceType == type
                     && (mediaType == nil || device.hasMediaType(mediaType!))
-                    && (position == .unspecified || device.position == position) && !result.contains(device) {
+                    && (position == .unspecified || device.position == position) && !result.contains(device)
+                {
                     result.append(device)
                 }
             }

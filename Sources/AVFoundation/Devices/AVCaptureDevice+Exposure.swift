@@ -56,7 +56,8 @@ extension AVCaptureDevice {
         ProgrammingError.requireConfigurationLock(self, "ExposureTargetBias:")
         if bias != AVCaptureDevice.currentExposureTargetBias {
             if bias < minExposureTargetBias || bias > maxExposureTargetBias {
-                ProgrammingError.invalidArgument("*** NSRangeException: exposure target bias \(bias) is outside \(minExposureTargetBias)...\(maxExposureTargetBias)")
+                ProgrammingError.invalidArgument(
+                    "*** NSRangeException: exposure target bias \(bias) is outside \(minExposureTargetBias)...\(maxExposureTargetBias)")
             }
             backend.imaging.update { $0.exposureTargetBias = bias }
         }
@@ -66,7 +67,8 @@ extension AVCaptureDevice {
     /// Sets a custom exposure duration and ISO; the handler receives the time of the first frame with them.
     public func setExposureModeCustom(duration: CMTime, iso: Float, completionHandler handler: (@Sendable (CMTime) -> Void)? = nil) {
         ProgrammingError.requireConfigurationLock(self, "ExposureModeCustomWithDuration:ISO:")
-        ProgrammingError.requireSupported(isExposureModeSupported(.custom), "-[AVCaptureDevice setExposureModeCustomWithDuration:ISO:] not supported by this device")
+        ProgrammingError.requireSupported(
+            isExposureModeSupported(.custom), "-[AVCaptureDevice setExposureModeCustomWithDuration:ISO:] not supported by this device")
         let format = activeFormat
         if duration != AVCaptureDevice.currentExposureDuration, duration < format.minExposureDuration || duration > format.maxExposureDuration {
             ProgrammingError.invalidArgument("*** NSRangeException: exposure duration \(duration.seconds)s is outside the active format's range")

@@ -26,7 +26,8 @@ extension AVCaptureDevice {
         get { backend.imaging.current.focusPointOfInterest }
         set {
             ProgrammingError.requireConfigurationLock(self, "FocusPointOfInterest:")
-            ProgrammingError.requireSupported(isFocusPointOfInterestSupported, "-[AVCaptureDevice setFocusPointOfInterest:] Focus point of interest is not supported by this device")
+            ProgrammingError.requireSupported(
+                isFocusPointOfInterestSupported, "-[AVCaptureDevice setFocusPointOfInterest:] Focus point of interest is not supported by this device")
             let point = CGPoint(x: min(1, max(0, newValue.x)), y: min(1, max(0, newValue.y)))
             backend.imaging.update { $0.focusPointOfInterest = point }
         }
@@ -41,7 +42,8 @@ extension AVCaptureDevice {
     /// Locks focus at a lens position; the handler receives the time of the first frame at that position.
     public func setFocusModeLocked(lensPosition: Float, completionHandler handler: (@Sendable (CMTime) -> Void)? = nil) {
         ProgrammingError.requireConfigurationLock(self, "FocusModeLockedWithLensPosition:")
-        ProgrammingError.requireSupported(isLockingFocusWithCustomLensPositionSupported, "-[AVCaptureDevice setFocusModeLockedWithLensPosition:] not supported by this device")
+        ProgrammingError.requireSupported(
+            isLockingFocusWithCustomLensPositionSupported, "-[AVCaptureDevice setFocusModeLockedWithLensPosition:] not supported by this device")
         backend.imaging.update { state in
             state.focusMode = .locked
             if lensPosition != AVCaptureDevice.currentLensPosition { state.lensPosition = min(1, max(0, lensPosition)) }
@@ -57,7 +59,8 @@ extension AVCaptureDevice {
         get { AutoFocusRangeRestriction(backend.imaging.current.autoFocusRangeRestriction) }
         set {
             ProgrammingError.requireConfigurationLock(self, "AutoFocusRangeRestriction:")
-            ProgrammingError.requireSupported(isAutoFocusRangeRestrictionSupported, "-[AVCaptureDevice setAutoFocusRangeRestriction:] not supported by this device")
+            ProgrammingError.requireSupported(
+                isAutoFocusRangeRestrictionSupported, "-[AVCaptureDevice setAutoFocusRangeRestriction:] not supported by this device")
             backend.imaging.update { $0.autoFocusRangeRestriction = newValue.range }
         }
     }

@@ -29,8 +29,9 @@ extension AVCaptureDevice {
     public var linuxControls: [LinuxControl] {
         guard let camera = backend as? V4L2Camera else { return [] }
         return camera.controls.map {
-            LinuxControl(id: $0.id, name: $0.name, minimum: $0.minimum, maximum: $0.maximum, step: $0.step,
-                         defaultValue: $0.defaultValue, menuItems: $0.menu, isReadOnly: $0.isReadOnly, isButton: $0.isButton)
+            LinuxControl(
+                id: $0.id, name: $0.name, minimum: $0.minimum, maximum: $0.maximum, step: $0.step,
+                defaultValue: $0.defaultValue, menuItems: $0.menu, isReadOnly: $0.isReadOnly, isButton: $0.isButton)
         }
     }
 
@@ -50,7 +51,8 @@ extension AVCaptureDevice {
         ProgrammingError.requireConfigurationLock(self, "Value:ofControl:")
         guard let camera = backend as? V4L2Camera else { throw AVError(.deviceNotConnected, userInfo: [AVErrorDeviceKey: self]) }
         if control.isButton || control.isReadOnly || value < control.minimum || value > control.maximum {
-            ProgrammingError.invalidArgument("-[AVCaptureDevice setValue:ofControl:] \(value) is not a valid value for \(control.name) (\(control.minimum)...\(control.maximum))")
+            ProgrammingError.invalidArgument(
+                "-[AVCaptureDevice setValue:ofControl:] \(value) is not a valid value for \(control.name) (\(control.minimum)...\(control.maximum))")
         }
         do { try camera.setValue(Int32(truncatingIfNeeded: value), of: control.id) } catch { throw AVCaptureSession.avError(for: error, device: self) }
     }

@@ -64,11 +64,15 @@ extension AVCaptureDevice {
 
     /// Observes a class property of `AVCaptureDevice` (`systemPreferredCamera`): `changeHandler`
     /// runs after each change of its value, on a queue of the class's own.
-    public static func observe<Value>(_ keyPath: KeyPath<AVCaptureDevice.Type, Value>, options: NSKeyValueObservingOptions = [],
-                                      changeHandler: @escaping @Sendable (AVCaptureDevice.Type, NSKeyValueObservedChange<Value>) -> Void)
-        -> NSKeyValueObservation {
+    public static func observe<Value>(
+        _ keyPath: KeyPath<AVCaptureDevice.Type, Value>, options: NSKeyValueObservingOptions = [],
+        changeHandler: @escaping @Sendable (AVCaptureDevice.Type, NSKeyValueObservedChange<Value>) -> Void
+    )
+        -> NSKeyValueObservation
+    {
         nonisolated(unsafe) let path = keyPath
-        return classObservations.observe(keyPath, options: options, read: { AVCaptureDevice.self[keyPath: path] },
-                                         deliver: { changeHandler(AVCaptureDevice.self, $0) })
+        return classObservations.observe(
+            keyPath, options: options, read: { AVCaptureDevice.self[keyPath: path] },
+            deliver: { changeHandler(AVCaptureDevice.self, $0) })
     }
 }

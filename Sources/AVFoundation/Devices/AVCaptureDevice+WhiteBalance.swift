@@ -12,7 +12,8 @@ extension AVCaptureDevice {
         get { WhiteBalanceMode(backend.imaging.current.whiteBalanceMode) }
         set {
             ProgrammingError.requireConfigurationLock(self, "WhiteBalanceMode:")
-            ProgrammingError.requireSupported(isWhiteBalanceModeSupported(newValue), "-[AVCaptureDevice setWhiteBalanceMode:] Unsupported white balance mode \(newValue)")
+            ProgrammingError.requireSupported(
+                isWhiteBalanceModeSupported(newValue), "-[AVCaptureDevice setWhiteBalanceMode:] Unsupported white balance mode \(newValue)")
             backend.imaging.update { $0.whiteBalanceMode = newValue.control }
         }
     }
@@ -36,12 +37,15 @@ extension AVCaptureDevice {
     public var maxWhiteBalanceGain: Float { ImagingState.maxWhiteBalanceGain }
 
     /// Whether the client can lock white balance at gains of its choosing.
-    public var isLockingWhiteBalanceWithCustomDeviceGainsSupported: Bool { isWhiteBalanceModeSupported(.locked) && isWhiteBalanceModeSupported(.autoWhiteBalance) }
+    public var isLockingWhiteBalanceWithCustomDeviceGainsSupported: Bool {
+        isWhiteBalanceModeSupported(.locked) && isWhiteBalanceModeSupported(.autoWhiteBalance)
+    }
 
     /// The device's gains for a colour temperature and tint, each from 1 to `maxWhiteBalanceGain`.
     public func deviceWhiteBalanceGains(for temperatureAndTintValues: WhiteBalanceTemperatureAndTintValues) -> WhiteBalanceGains {
-        let gains = WhiteBalanceModel.gains(kelvin: Double(temperatureAndTintValues.temperature), tint: Double(temperatureAndTintValues.tint),
-                                            maxGain: maxWhiteBalanceGain)
+        let gains = WhiteBalanceModel.gains(
+            kelvin: Double(temperatureAndTintValues.temperature), tint: Double(temperatureAndTintValues.tint),
+            maxGain: maxWhiteBalanceGain)
         return WhiteBalanceGains(redGain: gains.red, greenGain: gains.green, blueGain: gains.blue)
     }
 

@@ -231,12 +231,16 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         if old.focusPointOfInterest != new.focusPointOfInterest { paths.append(\AVCaptureDevice.focusPointOfInterest) }
         if old.exposureMode != new.exposureMode { paths.append(\AVCaptureDevice.exposureMode) }
         if old.isAdjustingExposure != new.isAdjustingExposure { paths.append(\AVCaptureDevice.isAdjustingExposure) }
-        if old.exposureGain != new.exposureGain { paths.append(contentsOf: [\AVCaptureDevice.exposureDuration, \AVCaptureDevice.iso, \AVCaptureDevice.exposureTargetOffset]) }
+        if old.exposureGain != new.exposureGain {
+            paths.append(contentsOf: [\AVCaptureDevice.exposureDuration, \AVCaptureDevice.iso, \AVCaptureDevice.exposureTargetOffset])
+        }
         if old.exposureTargetBias != new.exposureTargetBias { paths.append(\AVCaptureDevice.exposureTargetBias) }
         if old.exposurePointOfInterest != new.exposurePointOfInterest { paths.append(\AVCaptureDevice.exposurePointOfInterest) }
         if old.whiteBalanceMode != new.whiteBalanceMode { paths.append(\AVCaptureDevice.whiteBalanceMode) }
         if old.isAdjustingWhiteBalance != new.isAdjustingWhiteBalance { paths.append(\AVCaptureDevice.isAdjustingWhiteBalance) }
-        if old.redGain != new.redGain || old.greenGain != new.greenGain || old.blueGain != new.blueGain { paths.append(\AVCaptureDevice.deviceWhiteBalanceGains) }
+        if old.redGain != new.redGain || old.greenGain != new.greenGain || old.blueGain != new.blueGain {
+            paths.append(\AVCaptureDevice.deviceWhiteBalanceGains)
+        }
         if old.flashMode != new.flashMode { paths.append(\AVCaptureDevice.flashMode) }
         if old.torchMode != new.torchMode { paths.append(\AVCaptureDevice.torchMode) }
         if old.isTorchActive != new.isTorchActive { paths.append(\AVCaptureDevice.isTorchActive) }

@@ -18,8 +18,10 @@ extension VirtualScene {
     /// Prints a code `width` wide (a fraction of the frame's width) centred at `center`, turned
     /// `rotation` radians clockwise, upright in a frame `aspectRatio` times as wide as high.
     @discardableResult
-    public func placeCode(_ type: AVMetadataObject.ObjectType, payload: String, center: CGPoint, width: CGFloat, rotation: CGFloat = 0,
-                          aspectRatio: CGFloat = 4.0 / 3.0) throws -> Int {
+    public func placeCode(
+        _ type: AVMetadataObject.ObjectType, payload: String, center: CGPoint, width: CGFloat, rotation: CGFloat = 0,
+        aspectRatio: CGFloat = 4.0 / 3.0
+    ) throws -> Int {
         guard let symbology = type.codeSymbology else { throw CodeBitmap.Failure(description: "\(type.rawValue) is not a code symbology") }
         let bitmap = try codeBitmap(symbology, payload: payload)
         let corners = SceneCode.corners(for: bitmap, center: center, width: width, rotation: rotation, aspectRatio: aspectRatio)
@@ -51,8 +53,9 @@ extension VirtualScene {
     @discardableResult
     public func placePicture(contentsOf url: URL, center: CGPoint, width: CGFloat, rotation: CGFloat = 0, aspectRatio: CGFloat = 4.0 / 3.0) throws -> Int {
         let picture = try GreyPicture.decode(Data(contentsOf: url))
-        let corners = ScenePicture.corners(width: picture.width, height: picture.height, center: center, width: width, rotation: rotation,
-                                           aspectRatio: aspectRatio)
+        let corners = ScenePicture.corners(
+            width: picture.width, height: picture.height, center: center, width: width, rotation: rotation,
+            aspectRatio: aspectRatio)
         return placePicture(picture, corners: corners)
     }
 

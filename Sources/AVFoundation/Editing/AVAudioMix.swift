@@ -78,9 +78,13 @@ open class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @un
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? { state.withLock { $0.algorithm } }
 
     /// Finds the ramp that holds a time: its start and end volumes and its time range; false when none does.
-    open func getVolumeRamp(for time: CMTime, startVolume: UnsafeMutablePointer<Float>?, endVolume: UnsafeMutablePointer<Float>?,
-                            timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
-        guard let ramp = state.withLock({ $0.ramps.first { $0.timeRange.containsTime(time) || ($0.timeRange.duration == .zero && $0.timeRange.start == time) } }) else {
+    open func getVolumeRamp(
+        for time: CMTime, startVolume: UnsafeMutablePointer<Float>?, endVolume: UnsafeMutablePointer<Float>?,
+        timeRange: UnsafeMutablePointer<CMTimeRange>?
+    ) -> Bool {
+        guard
+            let ramp = state.withLock({ $0.ramps.first { $0.timeRange.containsTime(time) || ($0.timeRange.duration == .zero && $0.timeRange.start == time) } })
+        else {
             return false
         }
         startVolume?.pointee = ramp.start
@@ -141,7 +145,8 @@ open class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @uncheck
     /// Sets a linear ramp of volume over a time range; after it, the end volume holds.
     open func setVolumeRamp(fromStartVolume startVolume: Float, toEndVolume endVolume: Float, timeRange: CMTimeRange) {
         guard timeRange.start.isNumeric, timeRange.duration.isNumeric, timeRange.duration >= .zero else {
-            ProgrammingError.invalidArgument("-[AVMutableAudioMixInputParameters setVolumeRampFromStartVolume:toEndVolume:timeRange:] the time range must be numeric and not negative")
+            ProgrammingError.invalidArgument(
+                "-[AVMutableAudioMixInputParameters setVolumeRampFromStartVolume:toEndVolume:timeRange:] the time range must be numeric and not negative")
         }
         add(Ramp(start: startVolume, end: endVolume, timeRange: timeRange))
     }
@@ -150,7 +155,8 @@ open class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @uncheck
         state.withLock { state in
             // A ramp replaces the changes it overlaps.
             state.ramps.removeAll { existing in
-                existing.timeRange.start >= ramp.timeRange.start && existing.timeRange.start < max(ramp.timeRange.end, ramp.timeRange.start + CMTime(value: 1, timescale: 1_000_000_000))
+                existing.timeRange.start >= ramp.timeRange.start
+                    && existing.timeRange.start < max(ramp.timeRange.end, ramp.timeRange.start + CMTime(value: 1, timescale: 1_000_000_000))
             }
             state.ramps.append(ramp)
             state.ramps.sort { $0.timeRange.start < $1.timeRange.start }

@@ -74,9 +74,10 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
         let sources = try asset.loadedContents().tracks
         var used: Set<ObjectIdentifier> = []
         for source in sources {
-            let target = compositionTracks.withLock { tracks in
-                tracks.compactMap { $0 as? AVMutableCompositionTrack }.first { $0.mediaType == source.mediaType && !used.contains(ObjectIdentifier($0)) }
-            } ?? addMutableTrack(withMediaType: source.mediaType, preferredTrackID: kCMPersistentTrackID_Invalid)
+            let target =
+                compositionTracks.withLock { tracks in
+                    tracks.compactMap { $0 as? AVMutableCompositionTrack }.first { $0.mediaType == source.mediaType && !used.contains(ObjectIdentifier($0)) }
+                } ?? addMutableTrack(withMediaType: source.mediaType, preferredTrackID: kCMPersistentTrackID_Invalid)
             guard let target else { continue }
             used.insert(ObjectIdentifier(target))
             let range = timeRange.intersection(source.timeRange)

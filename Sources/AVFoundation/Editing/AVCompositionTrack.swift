@@ -12,11 +12,13 @@ open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
         segmentList = LockedValue(segments)
         properties = LockedValue((.identity, true))
         let placeholder = CMFormatDescription(video: 0, width: 0, height: 0)
-        super.init(asset: composition, facts: TrackFacts(
-            streamIndex: -1, trackID: trackID, mediaType: mediaType, codecName: "", formatDescription: placeholder, naturalSize: .zero,
-            preferredTransform: .identity, nominalFrameRate: 0, minFrameDuration: .invalid, timeRange: .zero, naturalTimeScale: 600,
-            estimatedDataRate: 0, totalSampleDataLength: 0, isEnabled: true, isDecodable: true, requiresFrameReordering: false,
-            languageCode: nil, sampleRate: 0, channels: 0))
+        super.init(
+            asset: composition,
+            facts: TrackFacts(
+                streamIndex: -1, trackID: trackID, mediaType: mediaType, codecName: "", formatDescription: placeholder, naturalSize: .zero,
+                preferredTransform: .identity, nominalFrameRate: 0, minFrameDuration: .invalid, timeRange: .zero, naturalTimeScale: 600,
+                estimatedDataRate: 0, totalSampleDataLength: 0, isEnabled: true, isDecodable: true, requiresFrameReordering: false,
+                languageCode: nil, sampleRate: 0, channels: 0))
     }
 
     /// The track's segments.
@@ -77,20 +79,28 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
     /// Inserts a time range of another asset's track at a time of this track; later segments move on.
     open func insertTimeRange(_ timeRange: CMTimeRange, of track: AVAssetTrack, at startTime: CMTime) throws {
         guard track.mediaType == mediaType else {
-            throw AVError(.incompatibleAsset, userInfo: [NSLocalizedDescriptionKey: "A \(track.mediaType.rawValue) track cannot be inserted into a \(mediaType.rawValue) composition track."])
+            throw AVError(
+                .incompatibleAsset,
+                userInfo: [NSLocalizedDescriptionKey: "A \(track.mediaType.rawValue) track cannot be inserted into a \(mediaType.rawValue) composition track."])
         }
-        guard timeRange.isValid, timeRange.start.isNumeric, timeRange.duration.isNumeric, timeRange.duration > .zero, startTime.isNumeric, startTime >= .zero else {
-            throw AVError(.invalidCompositionTrackSegmentDuration, userInfo: [NSLocalizedDescriptionKey: "The time range to insert must be numeric and last more than zero."])
+        guard timeRange.isValid, timeRange.start.isNumeric, timeRange.duration.isNumeric, timeRange.duration > .zero, startTime.isNumeric, startTime >= .zero
+        else {
+            throw AVError(
+                .invalidCompositionTrackSegmentDuration,
+                userInfo: [NSLocalizedDescriptionKey: "The time range to insert must be numeric and last more than zero."])
         }
         let available = track.timeRange
         guard available.containsTimeRange(timeRange) || timeRange.end <= available.end + CMTime(value: 1, timescale: 1000) else {
-            throw AVError(.invalidCompositionTrackSegmentSourceDuration, userInfo: [NSLocalizedDescriptionKey: "The time range to insert runs past the end of the source track."])
+            throw AVError(
+                .invalidCompositionTrackSegmentSourceDuration,
+                userInfo: [NSLocalizedDescriptionKey: "The time range to insert runs past the end of the source track."])
         }
         guard let asset = track.asset, asset.sourceURL != nil else {
             throw AVError(.invalidSourceMedia, userInfo: [NSLocalizedDescriptionKey: "Only tracks of file assets can be inserted."])
         }
-        let segment = AVCompositionTrackSegment(track: track, asset: asset,
-                                                mapping: CMTimeMapping(source: timeRange, target: CMTimeRange(start: startTime, duration: timeRange.duration)))
+        let segment = AVCompositionTrackSegment(
+            track: track, asset: asset,
+            mapping: CMTimeMapping(source: timeRange, target: CMTimeRange(start: startTime, duration: timeRange.duration)))
         segmentList.withLock { Self.insert(segment, into: &$0) }
     }
 
@@ -108,7 +118,9 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
             for segment in Self.split(Self.split(segments, at: timeRange.start), at: timeRange.end) {
                 let target = segment.timeMapping.target
                 if target.start >= timeRange.start && target.end <= timeRange.end { continue }
-                result.append(target.start >= timeRange.end ? segment.placed(at: CMTimeRange(start: target.start - timeRange.duration, duration: target.duration)) : segment)
+                result.append(
+                    target.start >= timeRange.end
+                        ? segment.placed(at: CMTimeRange(start: target.start - timeRange.duration, duration: target.duration)) : segment)
             }
             segments = result
         }
@@ -127,8 +139,10 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
                 } else if target.start >= timeRange.end {
                     result.append(segment.placed(at: CMTimeRange(start: target.start + change, duration: target.duration)))
                 } else {
-                    let start = CMTimeMapTimeFromRangeToRange(target.start, fromRange: timeRange, toRange: CMTimeRange(start: timeRange.start, duration: duration))
-                    let length = CMTimeMapDurationFromRangeToRange(target.duration, fromRange: timeRange, toRange: CMTimeRange(start: timeRange.start, duration: duration))
+                    let start = CMTimeMapTimeFromRangeToRange(
+                        target.start, fromRange: timeRange, toRange: CMTimeRange(start: timeRange.start, duration: duration))
+                    let length = CMTimeMapDurationFromRangeToRange(
+                        target.duration, fromRange: timeRange, toRange: CMTimeRange(start: timeRange.start, duration: duration))
                     result.append(segment.placed(at: CMTimeRange(start: start, duration: length)))
                 }
             }

@@ -62,7 +62,8 @@ open class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable {
         let mapping = timeMapping
         let start = CMTimeMapTimeFromRangeToRange(target.start, fromRange: mapping.target, toRange: mapping.source)
         let end = CMTimeMapTimeFromRangeToRange(target.end, fromRange: mapping.target, toRange: mapping.source)
-        return AVCompositionTrackSegment(track: sourceTrack, asset: sourceAsset, mapping: CMTimeMapping(source: CMTimeRange(start: start, end: end), target: target))
+        return AVCompositionTrackSegment(
+            track: sourceTrack, asset: sourceAsset, mapping: CMTimeMapping(source: CMTimeRange(start: start, end: end), target: target))
     }
 
     /// Whether the segment plays its source at another speed.

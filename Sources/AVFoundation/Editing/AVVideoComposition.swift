@@ -105,7 +105,8 @@ final class ConstantRate {
         guard let current else { return nil }
         var timing = CMSampleTimingInfo(duration: frameDuration, presentationTimeStamp: tick, decodeTimeStamp: .invalid)
         var placed: CMSampleBuffer?
-        CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: current, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
+        CMSampleBufferCreateCopyWithNewTiming(
+            allocator: nil, sampleBuffer: current, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
         tick = tick + frameDuration
         return placed
     }

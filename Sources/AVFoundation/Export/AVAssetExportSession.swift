@@ -177,28 +177,46 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     private func run() {
         let (url, fileType, range, metadata, optimize, algorithm, composition, mix) = state.withLock { state in
             if state.status == .waiting && !state.cancelled { state.status = .exporting }
-            return (state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch, state.videoComposition,
-                    state.audioMix)
+            return (
+                state.outputURL, state.outputFileType, state.timeRange, state.metadata, state.optimizeForNetwork, state.timePitch, state.videoComposition,
+                state.audioMix
+            )
         }
         guard !isCancelled else { return finish(.cancelled) }
         guard let url else { return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The export session has no outputURL."])) }
         let type = fileType ?? AVFileType.forPathExtension(url.pathExtension)
         guard preset.fileTypes.contains(type) else {
-            return finish(.failed, AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "\(presetName) writes \(preset.fileTypes.map(\.rawValue).joined(separator: ", ")), not \(type.rawValue)."]))
+            return finish(
+                .failed,
+                AVError(
+                    .exportFailed,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "\(presetName) writes \(preset.fileTypes.map(\.rawValue).joined(separator: ", ")), not \(type.rawValue)."
+                    ]))
         }
-        if let composition, preset.passthrough || composition.renderSize.width < 2 || composition.renderSize.height < 2
-            || !composition.frameDuration.isNumeric || composition.frameDuration <= .zero {
-            return finish(.failed, AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: preset.passthrough
-                ? "A video composition is rendered and encoded again: passthrough copies samples as they are; use a preset that encodes."
-                : "The video composition needs a render size and a frame duration of more than zero."]))
+        if let composition,
+            preset.passthrough || composition.renderSize.width < 2 || composition.renderSize.height < 2
+                || !composition.frameDuration.isNumeric || composition.frameDuration <= .zero
+        {
+            return finish(
+                .failed,
+                AVError(
+                    .invalidVideoComposition,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: preset.passthrough
+                            ? "A video composition is rendered and encoded again: passthrough copies samples as they are; use a preset that encodes."
+                            : "The video composition needs a render size and a frame duration of more than zero."
+                    ]))
         }
         if FileSystemEntry.exists(atPath: url.path) {
-            return finish(.failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
+            return finish(
+                .failed, AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "A file already exists at \(url.path)."]))
         }
         // The movie is written beside its destination and appears there only when complete: a
         // process killed while exporting leaves no half a movie in the way of the next try.
         let partial = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).export-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(url.pathExtension)")
+            .appendingPathComponent(
+                ".\(url.deletingPathExtension().lastPathComponent).export-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).\(url.pathExtension)")
         do {
             try export(to: partial, type: type, range: range, metadata: metadata, optimize: optimize, algorithm: algorithm, composition: composition, mix: mix)
             try PartialFile.commit(partial, to: url)
@@ -219,8 +237,10 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         func pull() -> CMSampleBuffer? { constantRate.map { $0.next() } ?? output.copyNextSampleBuffer() }
     }
 
-    private func export(to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
-                        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?, mix: AVAudioMix?) throws {
+    private func export(
+        to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
+        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?, mix: AVAudioMix?
+    ) throws {
         let contents = try asset.loadedContents()
         let reader = try AVAssetReader(asset: asset)
         let duration = contents.duration
@@ -232,7 +252,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         writer.shouldOptimizeForNetworkUse = optimize
 
         var lanes: [Lane] = []
-        let video = preset.audioOnly ? nil : contents.tracks.first { $0.mediaType == .video && $0.isEnabled } ?? contents.tracks.first { $0.mediaType == .video }
+        let video =
+            preset.audioOnly ? nil : contents.tracks.first { $0.mediaType == .video && $0.isEnabled } ?? contents.tracks.first { $0.mediaType == .video }
         let audio = contents.tracks.first { $0.mediaType == .audio && $0.isEnabled } ?? contents.tracks.first { $0.mediaType == .audio }
         if let video {
             if preset.passthrough {
@@ -242,23 +263,35 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             } else if let codec = preset.codec {
                 let natural = (Int(video.naturalSize.width), Int(video.naturalSize.height))
                 guard var (width, height) = preset.size(for: natural) else {
-                    throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey:
-                        "A picture of \(natural.0)x\(natural.1) cannot be encoded: no size from 16 to 8192 on each side keeps its shape."])
+                    throw AVError(
+                        .exportFailed,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "A picture of \(natural.0)x\(natural.1) cannot be encoded: no size from 16 to 8192 on each side keeps its shape."
+                        ])
                 }
                 if let composition { (width, height) = (Int(composition.renderSize.width) & ~1, Int(composition.renderSize.height) & ~1) }
                 guard ExportPreset.encodableSides.contains(width), ExportPreset.encodableSides.contains(height) else {
-                    throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey:
-                        "The render size \(width)x\(height) cannot be encoded: each side must be from 16 to 8192."])
+                    throw AVError(
+                        .invalidVideoComposition,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The render size \(width)x\(height) cannot be encoded: each side must be from 16 to 8192."
+                        ])
                 }
-                let output = AVAssetReaderTrackOutput(track: video, outputSettings: [
-                    kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                    kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
-                ])
+                let output = AVAssetReaderTrackOutput(
+                    track: video,
+                    outputSettings: [
+                        kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                        kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
+                    ])
                 let rate = composition.map { 1 / $0.frameDuration.seconds } ?? (video.nominalFrameRate > 0 ? Double(video.nominalFrameRate) : 30)
-                let input = AVAssetWriterInput(mediaType: .video, outputSettings: [
-                    AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
-                    AVVideoCompressionPropertiesKey: [AVVideoExpectedSourceFrameRateKey: rate],
-                ])
+                let input = AVAssetWriterInput(
+                    mediaType: .video,
+                    outputSettings: [
+                        AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
+                        AVVideoCompressionPropertiesKey: [AVVideoExpectedSourceFrameRateKey: rate],
+                    ])
                 input.transform = video.preferredTransform
                 let steady = composition.map { ConstantRate(output: output, frameDuration: $0.frameDuration, start: clipped.start, end: clipped.end) }
                 lanes.append(Lane(output: output, input: input, constantRate: steady))
@@ -268,11 +301,15 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             // Sound in a scaled section cannot be retimed as it is stored: it is stretched and encoded again.
             let scaledSound = (audio as? AVCompositionTrack)?.segments.contains { $0.isScaled } ?? false
             if preset.passthrough && !scaledSound {
-                lanes.append(Lane(output: AVAssetReaderTrackOutput(track: audio, outputSettings: nil),
-                                  input: AVAssetWriterInput(mediaType: .audio, outputSettings: nil, sourceFormatHint: audio.facts.formatDescription)))
+                lanes.append(
+                    Lane(
+                        output: AVAssetReaderTrackOutput(track: audio, outputSettings: nil),
+                        input: AVAssetWriterInput(mediaType: .audio, outputSettings: nil, sourceFormatHint: audio.facts.formatDescription)))
             } else {
                 let channels = min(2, max(1, audio.facts.channels)), rate = audio.facts.sampleRate > 0 ? audio.facts.sampleRate : 48_000
-                let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16, AVSampleRateKey: rate, AVNumberOfChannelsKey: channels]
+                let settings: [String: Any] = [
+                    AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16, AVSampleRateKey: rate, AVNumberOfChannelsKey: channels,
+                ]
                 let output: AVAssetReaderOutput
                 if let mix {
                     // Every enabled sound track and every one the mix names, mixed at the volumes the mix gives.
@@ -312,8 +349,10 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 writer.cancelWriting()
                 throw CancellationError()
             }
-            guard let index = lanes.indices.filter({ lanes[$0].next != nil })
-                .min(by: { lanes[$0].next!.presentationTimeStamp < lanes[$1].next!.presentationTimeStamp }) else { break }
+            guard
+                let index = lanes.indices.filter({ lanes[$0].next != nil })
+                    .min(by: { lanes[$0].next!.presentationTimeStamp < lanes[$1].next!.presentationTimeStamp })
+            else { break }
             let sample = lanes[index].next!
             let input = lanes[index].input
             while !input.isReadyForMoreMediaData {

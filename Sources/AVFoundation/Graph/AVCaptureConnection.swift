@@ -98,7 +98,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     public var videoOrientation: AVCaptureVideoOrientation {
         get { AVCaptureVideoOrientation(rotationAngle: videoRotationAngle) }
         set {
-            ProgrammingError.requireSupported(isVideoOrientationSupported, "-[AVCaptureConnection setVideoOrientation:] Video orientation is not supported by this connection")
+            ProgrammingError.requireSupported(
+                isVideoOrientationSupported, "-[AVCaptureConnection setVideoOrientation:] Video orientation is not supported by this connection")
             video.withLock { $0.rotationAngle = newValue.rotationAngle }
             pixelOrientationDidChange()
         }
@@ -116,7 +117,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
         get { video.withLock { $0.rotationAngle } }
         set {
             if !isVideoRotationAngleSupported(newValue) {
-                ProgrammingError.invalidArgument("-[AVCaptureConnection setVideoRotationAngle:] Unsupported videoRotationAngle \(newValue); check isVideoRotationAngleSupported(_:)")
+                ProgrammingError.invalidArgument(
+                    "-[AVCaptureConnection setVideoRotationAngle:] Unsupported videoRotationAngle \(newValue); check isVideoRotationAngleSupported(_:)")
             }
             video.withLock { $0.rotationAngle = newValue }
             pixelOrientationDidChange()
@@ -146,7 +148,8 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
             }
         }
         set {
-            ProgrammingError.requireSupported(isVideoMirroringSupported, "-[AVCaptureConnection setVideoMirrored:] Mirroring is not supported by this connection")
+            ProgrammingError.requireSupported(
+                isVideoMirroringSupported, "-[AVCaptureConnection setVideoMirrored:] Mirroring is not supported by this connection")
             video.withLock { state in
                 if state.automaticallyAdjustsMirroring {
                     ProgrammingError.invalidArgument("-[AVCaptureConnection setVideoMirrored:] Cannot be set when automaticallyAdjustsVideoMirroring is true")
@@ -203,4 +206,3 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
         "<AVCaptureConnection: \(mediaType.rawValue) -> \(output.map { String(describing: type(of: $0)) } ?? "nil")\(isEnabled ? "" : " (disabled)")>"
     }
 }
-

@@ -74,7 +74,9 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
 
     override func formatDescription(for port: Port) -> CMFormatDescription? {
         if port.mediaType == .metadataObject { return nil }
-        if port.mediaType == .audio { return CMFormatDescription(audio: device.backend.audioFormat ?? VirtualMicrophone.streamDescription(rate: Double(VirtualMicrophone.sampleRate))) }
+        if port.mediaType == .audio {
+            return CMFormatDescription(audio: device.backend.audioFormat ?? VirtualMicrophone.streamDescription(rate: Double(VirtualMicrophone.sampleRate)))
+        }
         return device.activeFormat.formatDescription
     }
 

@@ -40,7 +40,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         get { model.withLock { $0.preset } }
         set {
             guard canSetSessionPreset(newValue) else {
-                ProgrammingError.invalidArgument("-[AVCaptureSession setSessionPreset:] Unsupported session preset \(newValue.rawValue) for the session's inputs")
+                ProgrammingError.invalidArgument(
+                    "-[AVCaptureSession setSessionPreset:] Unsupported session preset \(newValue.rawValue) for the session's inputs")
             }
             mutate { $0.preset = newValue }
             _observations.didChange([\AVCaptureSession.sessionPreset])
@@ -167,7 +168,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     private func canAdd(_ connection: AVCaptureConnection, to model: Model) -> Bool {
         guard let output = connection.output, model.outputs.contains(where: { $0 === output }),
-              !model.connections.contains(where: { $0 === connection }), !connection.inputPorts.isEmpty else { return false }
+            !model.connections.contains(where: { $0 === connection }), !connection.inputPorts.isEmpty
+        else { return false }
         for port in connection.inputPorts {
             let demand = output.demand
             guard model.inputs.contains(where: { $0 === port.input }), demand.accepts(port.mediaType) else { return false }
@@ -248,7 +250,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         graphLock.lock()
         let start = model.withLock { model -> Bool in
             if model.configurationDepth > 0 {
-                ProgrammingError.invalidState("-[AVCaptureSession startRunning] startRunning may not be called between calls to beginConfiguration and commitConfiguration")
+                ProgrammingError.invalidState(
+                    "-[AVCaptureSession startRunning] startRunning may not be called between calls to beginConfiguration and commitConfiguration")
             }
             guard !model.isRunning else { return false }
             model.isRunning = true
@@ -393,19 +396,22 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                     device.setActiveFormat(index: index, byClient: false)
                 }
                 let format = device.activeFormat
-                let plan = StreamPlan.video(format: .init(width: Int(format.dimensions.width), height: Int(format.dimensions.height)),
-                                            nativePixelFormat: format.backing.pixelFormat, photoPreset: snapshot.preset == .photo,
-                                            connections: connections.map { .init(demand: $0.output!.demand, orientation: $0.pixelOrientation) })
+                let plan = StreamPlan.video(
+                    format: .init(width: Int(format.dimensions.width), height: Int(format.dimensions.height)),
+                    nativePixelFormat: format.backing.pixelFormat, photoPreset: snapshot.preset == .photo,
+                    connections: connections.map { .init(demand: $0.output!.demand, orientation: $0.pixelOrientation) })
                 conversions = plan.conversions.map { planned in
-                    let conversion = DeviceRoute.Conversion(pixelFormat: planned.pixelFormat, orientation: planned.orientation,
-                                                            size: planned.size.map { ($0.width, $0.height) })
+                    let conversion = DeviceRoute.Conversion(
+                        pixelFormat: planned.pixelFormat, orientation: planned.orientation,
+                        size: planned.size.map { ($0.width, $0.height) })
                     conversion.capacity = planned.capacity
                     return conversion
                 }
                 targets = zip(connections, plan.conversionIndices).map { .init(connection: $0, output: $0.output!, conversion: $1) }
                 let duration = device.activeVideoMinFrameDuration.convertScale(1_000_000_000, method: .default).value
-                configuration = VideoStreamConfiguration(width: plan.size.width, height: plan.size.height, pixelFormat: plan.pixelFormat,
-                                                         frameDurationNanoseconds: duration, bufferCount: plan.bufferCount, isPaced: !deliversFramesUnpaced)
+                configuration = VideoStreamConfiguration(
+                    width: plan.size.width, height: plan.size.height, pixelFormat: plan.pixelFormat,
+                    frameDurationNanoseconds: duration, bufferCount: plan.bufferCount, isPaced: !deliversFramesUnpaced)
                 configuration?.sourceCode = format.backing.sourceCode
                 let exact = device.activeVideoMinFrameDuration
                 if exact.isNumeric { configuration?.frameDurationFraction = (exact.value, exact.timescale) }

@@ -39,8 +39,10 @@ extension AVCaptureSession {
         public static let iFrame1280x720 = Preset(rawValue: "AVCaptureSessionPresetiFrame1280x720")
 
         /// Every preset this implementation knows.
-        public static let allKnown: [Preset] = [.high, .medium, .low, .photo, .inputPriority, .qvga320x240, .cif352x288, .vga640x480,
-                                                .qHD960x540, .hd1280x720, .hd1920x1080, .hd4K3840x2160, .iFrame960x540, .iFrame1280x720]
+        public static let allKnown: [Preset] = [
+            .high, .medium, .low, .photo, .inputPriority, .qvga320x240, .cif352x288, .vga640x480,
+            .qHD960x540, .hd1280x720, .hd1920x1080, .hd4K3840x2160, .iFrame960x540, .iFrame1280x720,
+        ]
 
         /// The size a preset names, for presets that name one.
         var fixedSize: (Int, Int)? {

@@ -53,7 +53,9 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
             }
             cachedSource = sampleBuffer
             cachedResult = nil
-            guard let pool, let (pixelBuffer, result) = pool.dequeue(), converter.convert(source, into: pixelBuffer, orientation: orientation) else { return nil }
+            guard let pool, let (pixelBuffer, result) = pool.dequeue(), converter.convert(source, into: pixelBuffer, orientation: orientation) else {
+                return nil
+            }
             pool.prepare(result, pixelBuffer: pixelBuffer, presentationTime: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration)
             cachedResult = result
             return result
@@ -98,7 +100,8 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
             } else if let converted = targets.conversions[target.conversion].convert(sampleBuffer) {
                 target.output.receive(converted, from: target.connection)
             } else {
-                target.output.receiveDrop(at: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration, reason: .outOfBuffers, from: target.connection)
+                target.output.receiveDrop(
+                    at: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration, reason: .outOfBuffers, from: target.connection)
             }
         }
         for conversion in targets.conversions { conversion.clear() }
@@ -114,7 +117,8 @@ final class DeviceRoute: CaptureSampleSink, @unchecked Sendable {
 
     private func meterAudio(_ sampleBuffer: CMSampleBuffer, _ targets: Targets) {
         guard let block = sampleBuffer.dataBufferStorage, let asbd = sampleBuffer.formatDescriptionStorage?.audioStreamBasicDescription,
-              asbd.mBitsPerChannel == 16 else { return }
+            asbd.mBitsPerChannel == 16
+        else { return }
         let channels = Int(max(1, asbd.mChannelsPerFrame))
         let frames = block.length / (2 * channels)
         let samples = UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self))

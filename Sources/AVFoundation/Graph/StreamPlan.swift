@@ -78,8 +78,9 @@ struct StreamPlan: Equatable {
             conversions[index!].capacity = max(conversions[index!].capacity, baseConversionCapacity + demand.heldFrames)
             indices.append(index!)
         }
-        return StreamPlan(size: size, pixelFormat: primary, bufferCount: baseBufferCount + streamHeldFrames,
-                          conversions: conversions, conversionIndices: indices)
+        return StreamPlan(
+            size: size, pixelFormat: primary, bufferCount: baseBufferCount + streamHeldFrames,
+            conversions: conversions, conversionIndices: indices)
     }
 
     /// The value that occurs most often, the first of equals; nil for none.

@@ -27,13 +27,15 @@ open class AVMetadataFaceObject: AVMetadataObject, @unchecked Sendable {
     }
 
     override func transformed(rect convert: (CGRect) -> CGRect, point: (CGPoint) -> CGPoint) -> AVMetadataObject {
-        AVMetadataFaceObject(faceID: faceID, time: time, duration: duration, bounds: convert(bounds),
-                             rollAngle: hasRollAngle ? rollAngle : nil, yawAngle: hasYawAngle ? yawAngle : nil)
+        AVMetadataFaceObject(
+            faceID: faceID, time: time, duration: duration, bounds: convert(bounds),
+            rollAngle: hasRollAngle ? rollAngle : nil, yawAngle: hasYawAngle ? yawAngle : nil)
     }
 
     /// A description such as `<AVMetadataFaceObject: face 3 (0.40, 0.22, 0.18, 0.24) roll 4 yaw 0>`.
     open override var description: String {
-        String(format: "<AVMetadataFaceObject: face %d (%.2f, %.2f, %.2f, %.2f) roll %@ yaw %@>", faceID, bounds.minX, bounds.minY, bounds.width,
-               bounds.height, hasRollAngle ? String(format: "%.0f", rollAngle) : "-", hasYawAngle ? String(format: "%.0f", yawAngle) : "-")
+        String(
+            format: "<AVMetadataFaceObject: face %d (%.2f, %.2f, %.2f, %.2f) roll %@ yaw %@>", faceID, bounds.minX, bounds.minY, bounds.width,
+            bounds.height, hasRollAngle ? String(format: "%.0f", rollAngle) : "-", hasYawAngle ? String(format: "%.0f", yawAngle) : "-")
     }
 }

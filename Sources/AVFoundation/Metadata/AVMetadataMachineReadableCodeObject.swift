@@ -26,8 +26,10 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
     /// PDF417 code's rows and columns.
     public let descriptor: CIBarcodeDescriptor?
 
-    init(type: ObjectType, time: CMTime, duration: CMTime, corners: [CGPoint], stringValue: String?, payloadData: Data,
-         descriptor: CIBarcodeDescriptor?) {
+    init(
+        type: ObjectType, time: CMTime, duration: CMTime, corners: [CGPoint], stringValue: String?, payloadData: Data,
+        descriptor: CIBarcodeDescriptor?
+    ) {
         self.corners = corners
         self.stringValue = stringValue
         self.payloadData = payloadData
@@ -37,9 +39,10 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
 
     /// The object for a code read from a picture of `size` pixels, its corners normalized to the picture.
     convenience init(_ code: DetectedCode, in size: CGSize, time: CMTime, duration: CMTime) {
-        self.init(type: ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
-                  corners: code.corners.map { CGPoint(x: $0.x / size.width, y: $0.y / size.height) }, stringValue: code.text,
-                  payloadData: Data(code.bytes), descriptor: Self.descriptor(of: code))
+        self.init(
+            type: ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
+            corners: code.corners.map { CGPoint(x: $0.x / size.width, y: $0.y / size.height) }, stringValue: code.text,
+            payloadData: Data(code.bytes), descriptor: Self.descriptor(of: code))
     }
 
     /// Core Image's description of a QR or Data Matrix code's symbol, from what the reader reports of it.
@@ -50,13 +53,15 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
             guard let version = Int(code.symbol.version), let mask = code.symbol.dataMask, let level = levels[code.symbol.errorCorrectionLevel] else {
                 return nil
             }
-            return CIQRCodeDescriptor(payload: Data(SymbolCodewords.qrCode(code.bytes, version: version)), symbolVersion: version,
-                                      maskPattern: UInt8(clamping: mask), errorCorrectionLevel: level)
+            return CIQRCodeDescriptor(
+                payload: Data(SymbolCodewords.qrCode(code.bytes, version: version)), symbolVersion: version,
+                maskPattern: UInt8(clamping: mask), errorCorrectionLevel: level)
         case .dataMatrix:
             let size = code.symbol.version.split(separator: "x").compactMap { Int($0) }
             guard size.count == 2 else { return nil }
-            return CIDataMatrixCodeDescriptor(payload: Data(SymbolCodewords.dataMatrix(code.bytes)), rowCount: size[0], columnCount: size[1],
-                                              eccVersion: .v200)
+            return CIDataMatrixCodeDescriptor(
+                payload: Data(SymbolCodewords.dataMatrix(code.bytes)), rowCount: size[0], columnCount: size[1],
+                eccVersion: .v200)
         default:
             return nil
         }
@@ -71,8 +76,9 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
     }
 
     override func transformed(rect convert: (CGRect) -> CGRect, point: (CGPoint) -> CGPoint) -> AVMetadataObject {
-        AVMetadataMachineReadableCodeObject(type: type, time: time, duration: duration, corners: corners.map(point),
-                                            stringValue: stringValue, payloadData: payloadData, descriptor: descriptor)
+        AVMetadataMachineReadableCodeObject(
+            type: type, time: time, duration: duration, corners: corners.map(point),
+            stringValue: stringValue, payloadData: payloadData, descriptor: descriptor)
     }
 
     /// A description such as `<AVMetadataMachineReadableCodeObject: org.iso.QRCode "hello">`.

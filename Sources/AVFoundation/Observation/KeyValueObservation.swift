@@ -88,7 +88,9 @@ public final class KeyValueObservationRegistry: @unchecked Sendable {
     public init() {}
 
     func add(keyPath: AnyKeyPath, fire: @escaping () -> Void) -> Int {
-        let id = nextID.withLock { id -> Int in id += 1; return id }
+        let id = nextID.withLock { id -> Int in
+            id += 1; return id
+        }
         entries.withLock { $0[id] = Entry(keyPath: keyPath, fire: fire) }
         return id
     }
@@ -114,8 +116,10 @@ extension KeyValueObservationRegistry {
     /// Observes the value `read` gives for `keyPath`: `deliver` runs after each change with the
     /// options' old and new values, and at once with `.initial`. `read` returns nil when the
     /// observed object is gone, and then nothing is delivered.
-    func observe<Value>(_ keyPath: AnyKeyPath, options: NSKeyValueObservingOptions, read: @escaping () -> Value??,
-                        deliver: @escaping (NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation {
+    func observe<Value>(
+        _ keyPath: AnyKeyPath, options: NSKeyValueObservingOptions, read: @escaping () -> Value??,
+        deliver: @escaping (NSKeyValueObservedChange<Value>) -> Void
+    ) -> NSKeyValueObservation {
         let last = LockedValue<Value?>(read() ?? nil)
         let id = add(keyPath: keyPath) {
             guard let new = read() else { return }
@@ -123,8 +127,10 @@ extension KeyValueObservationRegistry {
                 defer { last = new }
                 return last
             }
-            deliver(NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? new : nil,
-                                             oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
+            deliver(
+                NSKeyValueObservedChange(
+                    kind: .setting, newValue: options.contains(.new) ? new : nil,
+                    oldValue: options.contains(.old) ? old : nil, indexes: nil, isPrior: false))
         }
         if options.contains(.initial), let now = read() {
             deliver(NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? now : nil, oldValue: nil, indexes: nil, isPrior: false))
@@ -135,13 +141,17 @@ extension KeyValueObservationRegistry {
 
 extension _KeyValueObservable {
     /// Observes a property: `changeHandler` runs after each change of its value.
-    public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
-                               changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation {
+    public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
+        changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void
+    ) -> NSKeyValueObservation {
         nonisolated(unsafe) let path = keyPath
-        return _observations.observe(keyPath, options: options, read: { [weak self] () -> Value?? in
-            guard let self else { return .none }  // gone: nothing to deliver
-            return .some(self[keyPath: path])
-        },
-                                     deliver: { [weak self] change in if let self { changeHandler(self, change) } })
+        return _observations.observe(
+            keyPath, options: options,
+            read: { [weak self] () -> Value?? in
+                guard let self else { return .none }  // gone: nothing to deliver
+                return .some(self[keyPath: path])
+            },
+            deliver: { [weak self] change in if let self { changeHandler(self, change) } })
     }
 }

@@ -63,8 +63,9 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         guard isAttached else { return }
         if delivery.takeDiscontinuity() {
-            CMSetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.discontinuity,
-                            attachmentMode: kCMAttachmentMode_ShouldPropagate)
+            CMSetAttachment(
+                sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.discontinuity,
+                attachmentMode: kCMAttachmentMode_ShouldPropagate)
         }
         delivery.offer(sampleBuffer, from: connection)
         streams.yield(sampleBuffer)

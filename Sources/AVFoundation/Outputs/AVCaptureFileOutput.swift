@@ -80,7 +80,8 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// Starts recording to a file URL; the file must not exist and its folder must be writable.
     open func startRecording(to outputFileURL: URL, recordingDelegate delegate: AVCaptureFileOutputRecordingDelegate) {
         guard outputFileURL.isFileURL else {
-            ProgrammingError.invalidArgument("-[AVCaptureFileOutput startRecordingToOutputFileURL:recordingDelegate:] Cannot record to URL \(outputFileURL) because it is not a file URL.")
+            ProgrammingError.invalidArgument(
+                "-[AVCaptureFileOutput startRecordingToOutputFileURL:recordingDelegate:] Cannot record to URL \(outputFileURL) because it is not a file URL.")
         }
         let connections = self.connections
         let client = UncheckedSendable((delegate, connections))
@@ -92,28 +93,44 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         let path = outputFileURL.path
         if FileSystemEntry.exists(atPath: path) {
             // The movie file output does not overwrite existing resources (WWDC 2010 session 409).
-            refuse(AVError(.fileAlreadyExists, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
-                                                          NSLocalizedDescriptionKey: "Cannot record to \(path): a file already exists there."]))
+            refuse(
+                AVError(
+                    .fileAlreadyExists,
+                    userInfo: [
+                        AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
+                        NSLocalizedDescriptionKey: "Cannot record to \(path): a file already exists there.",
+                    ]))
             return
         }
         let folder = outputFileURL.deletingLastPathComponent().path
         if let (reason, code) = FolderCheck.whyUnwritable(folder) {
-            refuse(AVError(.unknown, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
-                                                NSLocalizedDescriptionKey: "Cannot record to \(path): the folder \(folder) cannot be written (\(reason)).",
-                                                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code))]))
+            refuse(
+                AVError(
+                    .unknown,
+                    userInfo: [
+                        AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
+                        NSLocalizedDescriptionKey: "Cannot record to \(path): the folder \(folder) cannot be written (\(reason)).",
+                        NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(code)),
+                    ]))
             return
         }
         guard session?.isRunning ?? false else {
-            refuse(AVError(.sessionNotRunning, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
-                                                          NSLocalizedDescriptionKey: "Cannot record: the session is not running."]))
+            refuse(
+                AVError(
+                    .sessionNotRunning,
+                    userInfo: [
+                        AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputFileURL,
+                        NSLocalizedDescriptionKey: "Cannot record: the session is not running.",
+                    ]))
             return
         }
         // Starting a new recording ends the current one first, as on Apple platforms.
         current.end(reason: nil)
         // The first samples must not wait for FFmpeg to load: it is loaded before the recording starts.
         FFmpegLibraries.load()
-        let recording = Recording(output: self, url: outputFileURL, delegate: delegate, connections: connections,
-                                  limits: limits.withLock { $0 }, plan: recordingPlan(for: outputFileURL))
+        let recording = Recording(
+            output: self, url: outputFileURL, delegate: delegate, connections: connections,
+            limits: limits.withLock { $0 }, plan: recordingPlan(for: outputFileURL))
         current.start(recording)
     }
 

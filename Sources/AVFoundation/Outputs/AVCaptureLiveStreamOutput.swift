@@ -90,12 +90,15 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
         let client = UncheckedSendable((delegate, connections))
         let refuse = { [self] (code: AVError.Code, message: String) in
             delegateQueue.async { [self] in
-                client.value.0.liveStreamOutput(self, didFinishStreamingTo: url, from: client.value.1,
-                                                error: AVError(code, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: message]))
+                client.value.0.liveStreamOutput(
+                    self, didFinishStreamingTo: url, from: client.value.1,
+                    error: AVError(code, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: message]))
             }
         }
         guard let scheme = url.scheme?.lowercased(), let muxer = Self.supportedURLSchemes[scheme], url.host != nil else {
-            refuse(.invalidOutputURLPathExtension, "Cannot stream to \(url.absoluteString): the URL is not rtmp://, rtmps://, srt://, udp:// or rtsp:// with a host.")
+            refuse(
+                .invalidOutputURLPathExtension,
+                "Cannot stream to \(url.absoluteString): the URL is not rtmp://, rtmps://, srt://, udp:// or rtsp:// with a host.")
             return
         }
         guard session?.isRunning ?? false else {

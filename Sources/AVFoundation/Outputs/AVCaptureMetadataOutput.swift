@@ -82,9 +82,11 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// The object types the output can detect: every machine-readable code symbology and faces,
     /// once the output is connected to a camera; none before.
     open var availableMetadataObjectTypes: [AVMetadataObject.ObjectType] {
-        guard connections.contains(where: { connection in
-            connection.inputPorts.contains { port in (port.input as? AVCaptureDeviceInput)?.device.hasMediaType(.video) == true }
-        }) else { return [] }
+        guard
+            connections.contains(where: { connection in
+                connection.inputPorts.contains { port in (port.input as? AVCaptureDeviceInput)?.device.hasMediaType(.video) == true }
+            })
+        else { return [] }
         return CodeSymbology.allCases.map { AVMetadataObject.ObjectType(rawValue: $0.rawValue) } + [.face]
     }
 
@@ -171,8 +173,10 @@ extension AVCaptureMetadataOutput {
     /// corners normalized to the picture (Linux). The output's reader looks first; where it finds
     /// nothing, the picture is looked at again thresholded at one level, at half size, sharpened,
     /// and turned either way. Throws when the picture cannot be read.
-    public static func machineReadableCodes(inImageData data: Data, types: [AVMetadataObject.ObjectType],
-                                            maximumCount: Int = 4) throws -> [AVMetadataMachineReadableCodeObject] {
+    public static func machineReadableCodes(
+        inImageData data: Data, types: [AVMetadataObject.ObjectType],
+        maximumCount: Int = 4
+    ) throws -> [AVMetadataMachineReadableCodeObject] {
         let picture = try GreyPicture.decode(data)
         let reader = CodeReader(symbologies: Set(types.compactMap(\.codeSymbology)), maximumCodes: maximumCount)
         let size = CGSize(width: picture.width, height: picture.height)

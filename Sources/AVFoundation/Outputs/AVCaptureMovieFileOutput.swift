@@ -44,8 +44,9 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         let (codec, compression) = settings.withLock { ($0.videoCodec, $0.compression) }
         guard let device = connection.sourceDevice else { return [AVVideoCodecKey: codec.rawValue] }
         let size = device.activeFormat.dimensions
-        return EncodingPlan.videoSettings(codec: codec, width: Int(size.width), height: Int(size.height),
-                                          frameRate: 1 / device.activeVideoMinFrameDuration.seconds, compression: compression)
+        return EncodingPlan.videoSettings(
+            codec: codec, width: Int(size.width), height: Int(size.height),
+            frameRate: 1 / device.activeVideoMinFrameDuration.seconds, compression: compression)
     }
 
     /// Sets the codec and compression properties a video connection is recorded with; `nil` restores H.264 with the output's own choices.
@@ -57,8 +58,9 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
         guard connection.mediaType == .video else { return }
         let value = outputSettings?[AVVideoCodecKey]
         let codec = (value as? AVVideoCodecType) ?? (value as? String).map(AVVideoCodecType.init(rawValue:)) ?? .h264
-        ProgrammingError.requireSupported(availableVideoCodecTypes.contains(codec),
-                                          "-[AVCaptureMovieFileOutput setOutputSettings:forConnection:] codec \(codec.rawValue) is not in availableVideoCodecTypes")
+        ProgrammingError.requireSupported(
+            availableVideoCodecTypes.contains(codec),
+            "-[AVCaptureMovieFileOutput setOutputSettings:forConnection:] codec \(codec.rawValue) is not in availableVideoCodecTypes")
         var compression = ValidatedSettings.Compression()
         if let properties = outputSettings?[AVVideoCompressionPropertiesKey] {
             let parsed = ValidatedSettings.compression(properties)
@@ -79,7 +81,8 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
 
     override func recordingPlan(for url: URL) -> RecordingPlan {
         let current = settings.withLock { $0 }
-        return RecordingPlan(fileType: AVFileType.forPathExtension(url.pathExtension), videoCodec: current.videoCodec, compression: current.compression,
-                             fragmentInterval: current.fragmentInterval, metadata: { [weak self] in self?.metadata ?? [] })
+        return RecordingPlan(
+            fileType: AVFileType.forPathExtension(url.pathExtension), videoCodec: current.videoCodec, compression: current.compression,
+            fragmentInterval: current.fragmentInterval, metadata: { [weak self] in self?.metadata ?? [] })
     }
 }

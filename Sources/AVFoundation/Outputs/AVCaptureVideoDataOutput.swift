@@ -67,8 +67,10 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
 
     /// The pixel formats the output can deliver, most efficient first.
     open var availableVideoPixelFormatTypes: [OSType] {
-        [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA,
-         kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs]
+        [
+            kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA,
+            kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_422YpCbCr8_yuvs,
+        ]
     }
 
     /// The pixel formats the output can deliver, as numbers, by their older name.
@@ -91,13 +93,18 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
         set {
             var format: OSType?
             if let newValue {
-                for key in newValue.keys where ![kCVPixelBufferPixelFormatTypeKey, kCVPixelBufferWidthKey, kCVPixelBufferHeightKey,
-                                                  kCVPixelBufferIOSurfacePropertiesKey, kCVPixelBufferBytesPerRowAlignmentKey].contains(key) {
-                    ProgrammingError.invalidArgument("-[AVCaptureVideoDataOutput setVideoSettings:] Unsupported key \(key); the supported key is kCVPixelBufferPixelFormatTypeKey")
+                for key in newValue.keys
+                where ![
+                    kCVPixelBufferPixelFormatTypeKey, kCVPixelBufferWidthKey, kCVPixelBufferHeightKey,
+                    kCVPixelBufferIOSurfacePropertiesKey, kCVPixelBufferBytesPerRowAlignmentKey,
+                ].contains(key) {
+                    ProgrammingError.invalidArgument(
+                        "-[AVCaptureVideoDataOutput setVideoSettings:] Unsupported key \(key); the supported key is kCVPixelBufferPixelFormatTypeKey")
                 }
                 if let value = newValue[kCVPixelBufferPixelFormatTypeKey] {
                     guard let type = attributeOSType(value), availableVideoPixelFormatTypes.contains(type) else {
-                        ProgrammingError.invalidArgument("-[AVCaptureVideoDataOutput setVideoSettings:] Unsupported pixel format type \(value); see availableVideoPixelFormatTypes")
+                        ProgrammingError.invalidArgument(
+                            "-[AVCaptureVideoDataOutput setVideoSettings:] Unsupported pixel format type \(value); see availableVideoPixelFormatTypes")
                     }
                     format = type
                 }
@@ -135,9 +142,12 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     }
 
     /// Video settings recommended for writing this output's frames with a codec.
-    open func recommendedVideoSettings(forVideoCodecType videoCodecType: AVVideoCodecType, assetWriterOutputFileType outputFileType: AVFileType) -> [String: Any]? {
+    open func recommendedVideoSettings(forVideoCodecType videoCodecType: AVVideoCodecType, assetWriterOutputFileType outputFileType: AVFileType) -> [String:
+        Any]?
+    {
         guard let (width, height) = deliveredSize, ValidatedSettings.availableVideoCodecs.contains(videoCodecType),
-              let device = connection(with: .video)?.sourceDevice else { return nil }
+            let device = connection(with: .video)?.sourceDevice
+        else { return nil }
         let rate = 1 / device.activeVideoMinFrameDuration.seconds
         return EncodingPlan.videoSettings(codec: videoCodecType, width: width, height: height, frameRate: rate)
     }

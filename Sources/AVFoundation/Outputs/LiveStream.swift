@@ -39,8 +39,10 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     static let firstPause = 0.5
     static let longestPause = 8.0
 
-    init(output: AVCaptureLiveStreamOutput, url: URL, muxer: String, delegate: AVCaptureLiveStreamOutputDelegate, connections: [AVCaptureConnection],
-         settings: AVCaptureLiveStreamOutput.Settings) {
+    init(
+        output: AVCaptureLiveStreamOutput, url: URL, muxer: String, delegate: AVCaptureLiveStreamOutputDelegate, connections: [AVCaptureConnection],
+        settings: AVCaptureLiveStreamOutput.Settings
+    ) {
         self.output = output
         self.url = url
         self.muxer = muxer
@@ -155,8 +157,9 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
             let frameDuration = clock.withLock { $0.frameDuration }
             var compression = ValidatedSettings.Compression()
             if settings.videoBitRate > 0 { compression.bitRate = settings.videoBitRate }
-            encoding.video = EncodingPlan.video(codec: .h264, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
-                                                compression: compression, for: .liveStream)
+            encoding.video = EncodingPlan.video(
+                codec: .h264, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
+                compression: compression, for: .liveStream)
             encoding.colour = EncodingPlan.colour(of: frame)
         }
         if hasAudio, let connection = connections.first(where: { $0.mediaType == .audio }) {
@@ -200,9 +203,12 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     private func lose(_ error: MovieEncoderError) {
         encoder?.abandon()
         encoder = nil
-        let reason = AVError(.serverIncorrectlyConfigured, userInfo: [
-            NSURLErrorKey: url, NSLocalizedDescriptionKey: "The stream to \(url.absoluteString) \(everConnected ? "lost its server" : "could not reach its server"): \(error)",
-        ])
+        let reason = AVError(
+            .serverIncorrectlyConfigured,
+            userInfo: [
+                NSURLErrorKey: url,
+                NSLocalizedDescriptionKey: "The stream to \(url.absoluteString) \(everConnected ? "lost its server" : "could not reach its server"): \(error)",
+            ])
         guard settings.reconnectsAutomatically else {
             failure = reason
             end(reason: reason)

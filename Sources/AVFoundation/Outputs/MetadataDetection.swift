@@ -107,15 +107,18 @@ final class MetadataDetection: @unchecked Sendable {
                 if box.stopped { return .some(nil) }
                 guard let frame = box.frame, let connection = box.connection else { return nil }
                 box.frame = nil
-                return Job(frame: frame, connection: connection, symbologies: box.symbologies, faces: box.detectsFaces,
-                           rectOfInterest: box.rectOfInterest, maximumCodes: box.maximumCodes)
+                return Job(
+                    frame: frame, connection: connection, symbologies: box.symbologies, faces: box.detectsFaces,
+                    rectOfInterest: box.rectOfInterest, maximumCodes: box.maximumCodes)
             }
             guard let job else { continue }
             guard let job else { return }
             guard let image = job.frame.imageBufferStorage else { continue }
             let width = CGFloat(image.width), height = CGFloat(image.height)
             let rect = job.rectOfInterest
-            let region = rect == CGRect(x: 0, y: 0, width: 1, height: 1) ? nil
+            let region =
+                rect == CGRect(x: 0, y: 0, width: 1, height: 1)
+                ? nil
                 : CGRect(x: rect.minX * width, y: rect.minY * height, width: rect.width * width, height: rect.height * height)
             let start = CMClock.hostTimeNanoseconds()
             var codes: [DetectedCode] = []
@@ -139,14 +142,18 @@ final class MetadataDetection: @unchecked Sendable {
                 box.framesSearched += 1
                 box.nanosecondsSearching += elapsed
             }
-            let faceBounds = faces.map { CGRect(x: $0.bounds.minX / width, y: $0.bounds.minY / height, width: $0.bounds.width / width, height: $0.bounds.height / height) }
+            let faceBounds = faces.map {
+                CGRect(x: $0.bounds.minX / width, y: $0.bounds.minY / height, width: $0.bounds.width / width, height: $0.bounds.height / height)
+            }
             guard !codes.isEmpty || !faces.isEmpty || lastHadObjects else { continue }
             var objects: [AVMetadataObject] = codes.map { code in
                 AVMetadataMachineReadableCodeObject(code, in: CGSize(width: width, height: height), time: time, duration: duration)
             }
             for (index, face) in faces.enumerated() {
-                objects.append(AVMetadataFaceObject(faceID: face.id, time: time, duration: duration, bounds: faceBounds[index],
-                                                    rollAngle: face.roll.map { CGFloat($0) }, yawAngle: face.yaw.map { CGFloat($0) }))
+                objects.append(
+                    AVMetadataFaceObject(
+                        faceID: face.id, time: time, duration: duration, bounds: faceBounds[index],
+                        rollAngle: face.roll.map { CGFloat($0) }, yawAngle: face.yaw.map { CGFloat($0) }))
             }
             if deliver?(Result(objects: objects, connection: job.connection)) == true { lastHadObjects = !objects.isEmpty }
         }

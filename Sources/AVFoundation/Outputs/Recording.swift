@@ -47,8 +47,10 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
     private var videoBytes: Int64 = 0
     private var videoFrames = 0
 
-    init(output: AVCaptureFileOutput, url: URL, delegate: AVCaptureFileOutputRecordingDelegate, connections: [AVCaptureConnection],
-         limits: AVCaptureFileOutput.Limits, plan: RecordingPlan) {
+    init(
+        output: AVCaptureFileOutput, url: URL, delegate: AVCaptureFileOutputRecordingDelegate, connections: [AVCaptureConnection],
+        limits: AVCaptureFileOutput.Limits, plan: RecordingPlan
+    ) {
         self.output = output
         self.url = url
         self.delegate = delegate
@@ -57,7 +59,9 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
         self.plan = plan
         hasVideo = connections.contains { $0.mediaType == .video && $0.isEnabled }
         hasAudio = connections.contains { $0.mediaType == .audio && $0.isEnabled }
-        writer = MovieWriterThread(name: "recording \(url.lastPathComponent)", videoCapacity: MovieWriterThread.realTimeVideoQueue) { [self] item in handle(item) }
+        writer = MovieWriterThread(name: "recording \(url.lastPathComponent)", videoCapacity: MovieWriterThread.realTimeVideoQueue) { [self] item in
+            handle(item)
+        }
     }
 
     var isPaused: Bool { clock.withLock { $0.isPaused } }
@@ -218,8 +222,9 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
         let (frameDuration, _) = clock.withLock { ($0.frameDuration, $0.start) }
         var encoding = MovieEncoding(fileType: plan.fileType, fragmented: true)
         if let frame = firstFrame {
-            encoding.video = EncodingPlan.video(codec: plan.videoCodec, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
-                                                compression: plan.compression, for: .recording)
+            encoding.video = EncodingPlan.video(
+                codec: plan.videoCodec, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
+                compression: plan.compression, for: .recording)
             encoding.colour = EncodingPlan.colour(of: frame)
             if let connection = connections.first(where: { $0.mediaType == .video }) {
                 encoding.rotationDegrees = Int(connection.videoRotationAngle)
@@ -257,7 +262,8 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
             lastDiskCheck = time
             var stats = statvfs()
             if statvfs(url.deletingLastPathComponent().path, &stats) == 0,
-               Int64(stats.f_bavail) * Int64(stats.f_frsize) < limits.minFreeDiskSpaceLimit {
+                Int64(stats.f_bavail) * Int64(stats.f_frsize) < limits.minFreeDiskSpaceLimit
+            {
                 end(reason: AVError(.diskFull))
             }
         }
@@ -288,8 +294,9 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
             do {
                 try encoder.finish()
                 // An ordinary movie, index first, with the metadata as it is now.
-                try? MovieEncoder.remuxFastStart(url, fileType: plan.fileType, metadata: AVMetadataItem.movieMetadata(plan.metadata()),
-                                                 rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
+                try? MovieEncoder.remuxFastStart(
+                    url, fileType: plan.fileType, metadata: AVMetadataItem.movieMetadata(plan.metadata()),
+                    rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
                 if let reason {
                     var info = reason.userInfo
                     info[AVErrorRecordingSuccessfullyFinishedKey] = true

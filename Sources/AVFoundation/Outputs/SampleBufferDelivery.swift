@@ -56,8 +56,10 @@ final class SampleBufferDelivery: @unchecked Sendable {
     init(client: SampleBufferDeliveryClient) {
         self.client = client
         let placeholder = DropRecord(presentationTime: .invalid, duration: .invalid, reason: .frameWasLate, count: 0)
-        state = LockedValue(State(pending: Array(repeating: nil, count: Self.maximumCapacity),
-                                  drops: Array(repeating: placeholder, count: Self.dropRecordCapacity)))
+        state = LockedValue(
+            State(
+                pending: Array(repeating: nil, count: Self.maximumCapacity),
+                drops: Array(repeating: placeholder, count: Self.dropRecordCapacity)))
     }
 
     /// Points the channel at a queue, or at none; samples waiting for the old queue are dropped silently.
@@ -101,8 +103,11 @@ final class SampleBufferDelivery: @unchecked Sendable {
             state.formatDescription = sampleBuffer.formatDescriptionStorage
             let full = state.pendingCount >= state.capacity || (state.discardsLateSamples && state.busy)
             if full {
-                Self.record(&state, DropRecord(presentationTime: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration,
-                                               reason: .frameWasLate, count: 1))
+                Self.record(
+                    &state,
+                    DropRecord(
+                        presentationTime: sampleBuffer.presentationTimeStamp, duration: sampleBuffer.timing.duration,
+                        reason: .frameWasLate, count: 1))
                 state.discontinuity = true
                 return source
             }
@@ -162,7 +167,8 @@ final class SampleBufferDelivery: @unchecked Sendable {
                 if delivered { state.busy = false }
                 if reportingDrops, let drop = Self.takeDrop(&state) { return drop }
                 if state.pendingCount > 0, let connection = state.pendingConnection, connection.output?.isAttached == true,
-                   let sample = state.pending[state.pendingHead] {
+                    let sample = state.pending[state.pendingHead]
+                {
                     state.pending[state.pendingHead] = nil
                     state.pendingHead = (state.pendingHead + 1) % Self.maximumCapacity
                     state.pendingCount -= 1
@@ -182,8 +188,9 @@ final class SampleBufferDelivery: @unchecked Sendable {
                 shell.timing = CMSampleTimingInfo(duration: drop.duration, presentationTimeStamp: drop.presentationTime, decodeTimeStamp: .invalid)
                 shell.sampleCount = drop.count
                 shell.formatDescriptionStorage = format
-                CMSetAttachment(shell, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.value(for: drop.reason),
-                                attachmentMode: kCMAttachmentMode_ShouldPropagate)
+                CMSetAttachment(
+                    shell, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, value: DropReasonStrings.value(for: drop.reason),
+                    attachmentMode: kCMAttachmentMode_ShouldPropagate)
                 client?.deliverDrop(shell, from: connection)
             case .done:
                 return

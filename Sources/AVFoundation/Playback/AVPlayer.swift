@@ -235,7 +235,9 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         if let item = currentItem, itemTime.isNumeric {
             let host = hostClockTime.isNumeric ? hostClockTime.seconds : PlaybackClock.hostNow()
             item.state.withLock { $0.clock.jump(to: itemTime, host: host) }
-            state.withLock { $0.lastEvaluated = .invalid; $0.endReported = false; $0.soundKey = nil }
+            state.withLock {
+                $0.lastEvaluated = .invalid; $0.endReported = false; $0.soundKey = nil
+            }
         }
         setRate(rate)
     }
@@ -427,8 +429,11 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         // Decided under one lock, so that of two updates racing, the later one's sound and
         // pictures are the ones that stay: the sound is made here, and outputs ignore moves older
         // than the last they followed.
-        let plan = state.withLock { state -> (item: AVPlayerItem?, rate: Double, time: CMTime, newSound: PlayerSound?, oldSound: PlayerSound?,
-                                              startedOrStopped: Bool, move: Int) in
+        let plan = state.withLock {
+            state -> (
+                item: AVPlayerItem?, rate: Double, time: CMTime, newSound: PlayerSound?, oldSound: PlayerSound?,
+                startedOrStopped: Bool, move: Int
+            ) in
             let item = state.items.first
             let status: TimeControlStatus
             var reason: WaitingReason?
@@ -463,8 +468,10 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             state.sound = nil
             state.soundKey = key
             if effective != 0, let track = item.assetTracks(.audio).first {
-                state.sound = PlayerSound(asset: item.asset, track: track, from: time, end: effective > 0 ? item.forwardEnd : item.reverseEnd,
-                                          rate: effective, algorithm: item.audioTimePitchAlgorithm, mix: item.audioMix) { [weak self] in self?.gain ?? 0 }
+                state.sound = PlayerSound(
+                    asset: item.asset, track: track, from: time, end: effective > 0 ? item.forwardEnd : item.reverseEnd,
+                    rate: effective, algorithm: item.audioTimePitchAlgorithm, mix: item.audioMix
+                ) { [weak self] in self?.gain ?? 0 }
             }
             return (item, effective, time, state.sound, oldSound, old != effective, state.moves)
         }
@@ -580,7 +587,9 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             state.lastEvaluated = end
             return state.actionAtItemEnd
         }
-        item.state.withLock { $0.clock.jump(to: end); $0.clock.set(rate: 0) }
+        item.state.withLock {
+            $0.clock.jump(to: end); $0.clock.set(rate: 0)
+        }
         NotificationCenter.default.post(name: AVPlayerItem.didPlayToEndTimeNotification, object: item)
         switch action {
         case .pause:

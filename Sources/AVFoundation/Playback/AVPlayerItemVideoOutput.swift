@@ -44,11 +44,15 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         var format = (attributes[formatKey] as? NSNumber)?.uint32Value ?? (attributes[formatKey] as? OSType)
         if format == nil, let formats = attributes[formatKey] as? [Any] {
             format = formats.lazy.compactMap { ($0 as? NSNumber)?.uint32Value ?? ($0 as? OSType) }
-                .first { [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA].contains($0) }
+                .first {
+                    [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA].contains($0)
+                }
         }
         let chosen = format ?? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
-        guard [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA].contains(chosen) else {
-            ProgrammingError.invalidArgument("-[AVPlayerItemVideoOutput initWithPixelBufferAttributes:] pixel format \(chosen) is not supported: use '420v', '420f' or 'BGRA'")
+        guard [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA].contains(chosen)
+        else {
+            ProgrammingError.invalidArgument(
+                "-[AVPlayerItemVideoOutput initWithPixelBufferAttributes:] pixel format \(chosen) is not supported: use '420v', '420f' or 'BGRA'")
         }
         var settings: [String: Any] = [formatKey: NSNumber(value: chosen)]
         for key in [kCVPixelBufferWidthKey as String, kCVPixelBufferHeightKey as String] where attributes[key] != nil {
@@ -60,7 +64,9 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// Sets the delegate told when pictures are coming or were flushed, and the queue it is told on.
     open func setDelegate(_ delegate: (any AVPlayerItemOutputPullDelegate)?, queue delegateQueue: DispatchQueue?) {
         nonisolated(unsafe) let delegate = delegate
-        delegation.withLock { $0.delegate = delegate; $0.queue = delegateQueue }
+        delegation.withLock {
+            $0.delegate = delegate; $0.queue = delegateQueue
+        }
     }
 
     /// The delegate.
@@ -111,10 +117,11 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
                 following.feed?.wake()
                 return (nil, nil)
             }
-            let feed = PictureFeed(asset: item.asset, track: track, settings: settings, from: time,
-                                   end: forward ? item.forwardEnd : item.reverseEnd, forward: forward,
-                                   clock: { [weak item] in item?.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) } ?? (.zero, 0) },
-                                   arrived: { [weak self] in self?.pictureArrived() })
+            let feed = PictureFeed(
+                asset: item.asset, track: track, settings: settings, from: time,
+                end: forward ? item.forwardEnd : item.reverseEnd, forward: forward,
+                clock: { [weak item] in item?.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) } ?? (.zero, 0) },
+                arrived: { [weak self] in self?.pictureArrived() })
             let old = following.feed
             following.feed = feed
             return (feed, old)

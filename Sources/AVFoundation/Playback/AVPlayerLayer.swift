@@ -189,15 +189,17 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         let (player, picture, gravity) = state.withLock { ($0.player, $0.displayed, $0.gravity) }
         guard let picture, let item = player?.currentItem, let track = item.assetTracks(.video).first else { return nil }
         let turn = track.preferredTransform.quarterTurn
-        return PreviewGeometry(sensorSize: CGSize(width: CVPixelBufferGetWidth(picture), height: CVPixelBufferGetHeight(picture)),
-                               rotationDegrees: turn.degrees, mirrored: turn.mirrored, gravity: gravity, bounds: bounds)
+        return PreviewGeometry(
+            sensorSize: CGSize(width: CVPixelBufferGetWidth(picture), height: CVPixelBufferGetHeight(picture)),
+            rotationDegrees: turn.degrees, mirrored: turn.mirrored, gravity: gravity, bounds: bounds)
     }
 
     /// On the layer's queue, at each refresh: takes the picture due now, if a new one is, and
     /// draws it for the drawers unless they are still busy with the last.
     private func takePicture() {
         guard let (player, output) = state.withLock({ state in state.player.flatMap { player in state.output.map { (player, $0) } } }),
-              let item = player.currentItem else { return }
+            let item = player.currentItem
+        else { return }
         let host = CACurrentMediaTime()
         let itemTime = output.itemTime(forHostTime: host)
         guard itemTime.isValid, output.hasNewPixelBuffer(forItemTime: itemTime) else { return }
@@ -211,7 +213,9 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         guard let allowsJPEGSamples = drawers.beginDrawing() else { return }
         // The host time the picture became due: its item time on the item's clock, never later than now.
         let due = item.state.withLock { $0.clock.host(reaching: shownTime) }.map { min($0, host) } ?? host
-        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples) else { return drawers.deliver(nil) }
+        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples) else {
+            return drawers.deliver(nil)
+        }
         let dueTime = CMTime(seconds: due, preferredTimescale: 1_000_000_000)
         CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: dueTime.value), .shouldNotPropagate)
         CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: dueTime.timescale), .shouldNotPropagate)

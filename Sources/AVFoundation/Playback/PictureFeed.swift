@@ -27,8 +27,10 @@ final class PictureFeed: @unchecked Sendable {
     /// The item's time and rate now.
     private let clock: @Sendable () -> (time: CMTime, rate: Double)
 
-    init(asset: AVAsset, track: AVAssetTrack, settings: [String: Any], from: CMTime, end: CMTime, forward: Bool,
-         clock: @escaping @Sendable () -> (time: CMTime, rate: Double), arrived: @escaping @Sendable () -> Void) {
+    init(
+        asset: AVAsset, track: AVAssetTrack, settings: [String: Any], from: CMTime, end: CMTime, forward: Bool,
+        clock: @escaping @Sendable () -> (time: CMTime, rate: Double), arrived: @escaping @Sendable () -> Void
+    ) {
         self.clock = clock
         self.asset = asset
         self.track = track

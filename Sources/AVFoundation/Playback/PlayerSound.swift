@@ -29,9 +29,12 @@ final class PlayerSound: @unchecked Sendable {
     /// Why the last sound could not be played, for the command line to say.
     static let lastProblem = LockedValue<String?>(nil)
 
-    init(asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, mix: AVAudioMix?,
-         gain: @escaping @Sendable () -> Float) {
-        ramps = mix?.inputParameters.first { $0.trackID == track.trackID }?.state.withLock { $0.ramps }
+    init(
+        asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, mix: AVAudioMix?,
+        gain: @escaping @Sendable () -> Float
+    ) {
+        ramps =
+            mix?.inputParameters.first { $0.trackID == track.trackID }?.state.withLock { $0.ramps }
             .map { ($0.timeRange.start.seconds, $0.timeRange.end.seconds, $0.start, $0.end) } ?? []
         self.asset = asset
         self.track = track
@@ -74,10 +77,12 @@ final class PlayerSound: @unchecked Sendable {
         let readRate = algorithm == .varispeed ? Int((Double(sampleRate) / rate).rounded()) : sampleRate
         guard let reader = try? AVAssetReader(asset: asset) else { return }
         reader.timeRange = CMTimeRange(start: from, end: end)
-        let trackOutput = AVAssetReaderTrackOutput(track: track, outputSettings: [
-            AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
-            AVSampleRateKey: max(1000, min(768_000, readRate)), AVNumberOfChannelsKey: channels,
-        ])
+        let trackOutput = AVAssetReaderTrackOutput(
+            track: track,
+            outputSettings: [
+                AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
+                AVSampleRateKey: max(1000, min(768_000, readRate)), AVNumberOfChannelsKey: channels,
+            ])
         reader.add(trackOutput)
         guard reader.startReading() else { return }
         defer { reader.cancelReading() }

@@ -102,8 +102,9 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
         let connection = self.connection
         let rotation = Int(connection?.videoRotationAngle ?? 0)
         let mirrored = (connection?.isVideoMirroringSupported ?? false) && (connection?.isVideoMirrored ?? false)
-        return PreviewGeometry(sensorSize: sensorSize, rotationDegrees: rotation,
-                               mirrored: mirrored, gravity: videoGravity, bounds: bounds)
+        return PreviewGeometry(
+            sensorSize: sensorSize, rotationDegrees: rotation,
+            mirrored: mirrored, gravity: videoGravity, bounds: bounds)
     }
 
     /// Converts a point in the layer's coordinates to a point of interest in device coordinates.

@@ -53,7 +53,8 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
             state.withLock { state in
                 if state.status != .unknown { ProgrammingError.invalidState("-[AVAssetReader setTimeRange:] cannot be called after reading has started") }
                 guard newValue.start.isNumeric, newValue.start >= .zero, newValue.duration >= .zero else {
-                    ProgrammingError.invalidArgument("-[AVAssetReader setTimeRange:] the time range must start at a number of seconds, 0 or more, and last 0 or more")
+                    ProgrammingError.invalidArgument(
+                        "-[AVAssetReader setTimeRange:] the time range must start at a number of seconds, 0 or more, and last 0 or more")
                 }
                 state.timeRange = newValue
             }
@@ -82,7 +83,9 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     @discardableResult
     open func startReading() -> Bool {
         let (outputs, range): ([AVAssetReaderOutput], CMTimeRange) = state.withLock { state in
-            if state.status != .unknown { ProgrammingError.invalidState("-[AVAssetReader startReading] cannot be called again after reading has already started") }
+            if state.status != .unknown {
+                ProgrammingError.invalidState("-[AVAssetReader startReading] cannot be called again after reading has already started")
+            }
             return (state.outputs, state.timeRange)
         }
         do {

@@ -20,12 +20,14 @@ open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable
     /// Creates an output that mixes audio tracks into linear PCM with the settings given.
     public init(audioTracks: [AVAssetTrack], audioSettings: [String: Any]?) {
         guard !audioTracks.isEmpty, audioTracks.allSatisfy({ $0.mediaType == .audio }) else {
-            ProgrammingError.invalidArgument("-[AVAssetReaderAudioMixOutput initWithAudioTracks:audioSettings:] the tracks must be audio tracks, and there must be at least one")
+            ProgrammingError.invalidArgument(
+                "-[AVAssetReaderAudioMixOutput initWithAudioTracks:audioSettings:] the tracks must be audio tracks, and there must be at least one")
         }
         if let audioSettings {
             let format = (audioSettings[AVFormatIDKey] as? NSNumber)?.uint32Value ?? (audioSettings[AVFormatIDKey] as? AudioFormatID)
             guard format == kAudioFormatLinearPCM else {
-                ProgrammingError.invalidArgument("-[AVAssetReaderAudioMixOutput initWithAudioTracks:audioSettings:] sound is mixed to kAudioFormatLinearPCM only")
+                ProgrammingError.invalidArgument(
+                    "-[AVAssetReaderAudioMixOutput initWithAudioTracks:audioSettings:] sound is mixed to kAudioFormatLinearPCM only")
             }
         }
         self.audioTracks = audioTracks

@@ -52,9 +52,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         switch track.mediaType {
         case .video:
             if settings[AVVideoCodecKey] != nil {
-                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] an asset reader output decodes; AVVideoCodecKey is not allowed")
+                ProgrammingError.invalidArgument(
+                    "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] an asset reader output decodes; AVVideoCodecKey is not allowed")
             }
-            let format = (settings[kCVPixelBufferPixelFormatTypeKey as String] as? NSNumber)?.uint32Value
+            let format =
+                (settings[kCVPixelBufferPixelFormatTypeKey as String] as? NSNumber)?.uint32Value
                 ?? (settings[kCVPixelBufferPixelFormatTypeKey as String] as? OSType) ?? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
             let target: Int32
             switch format {
@@ -62,7 +64,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: target = Int32(CMC_PICTURE_NV12_FULL_RANGE)
             case kCVPixelFormatType_32BGRA: target = Int32(CMC_PICTURE_BGRA)
             default:
-                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] pixel format \(format) is not supported: use '420v', '420f' or 'BGRA'")
+                ProgrammingError.invalidArgument(
+                    "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] pixel format \(format) is not supported: use '420v', '420f' or 'BGRA'")
             }
             let width = (settings[kCVPixelBufferWidthKey as String] as? NSNumber)?.intValue ?? (settings[kCVPixelBufferWidthKey as String] as? Int)
             let height = (settings[kCVPixelBufferHeightKey as String] as? NSNumber)?.intValue ?? (settings[kCVPixelBufferHeightKey as String] as? Int)
@@ -87,16 +90,20 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             let isFloat = flag(AVLinearPCMIsFloatKey)
             let bits = number(AVLinearPCMBitDepthKey) ?? (isFloat ? 32 : 16)
             guard (isFloat && bits == 32) || (!isFloat && bits == 16) else {
-                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] linear PCM is 16-bit integer or 32-bit float, not \(bits)-bit \(isFloat ? "float" : "integer")")
+                ProgrammingError.invalidArgument(
+                    "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] linear PCM is 16-bit integer or 32-bit float, not \(bits)-bit \(isFloat ? "float" : "integer")"
+                )
             }
             let rate = number(AVSampleRateKey) ?? track.facts.sampleRate
             let channels = number(AVNumberOfChannelsKey) ?? track.facts.channels
             guard rate > 0, rate <= 768_000, channels > 0, channels <= 64 else {
-                ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] \(rate) Hz and \(channels) channels cannot be given")
+                ProgrammingError.invalidArgument(
+                    "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] \(rate) Hz and \(channels) channels cannot be given")
             }
             mode = .sound(format: Int32(isFloat ? CMC_SAMPLES_FLOAT : CMC_SAMPLES_S16), bitsPerChannel: bits, sampleRate: rate, channels: channels)
         default:
-            ProgrammingError.invalidArgument("-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] tracks of type \(track.mediaType.rawValue) can only be read with nil settings")
+            ProgrammingError.invalidArgument(
+                "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] tracks of type \(track.mediaType.rawValue) can only be read with nil settings")
         }
         super.init()
     }
@@ -131,10 +138,13 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
         guard let demuxer else { throw AVError(.failedToLoadMediaData) }
         var decoder: OpaquePointer?
-        if case .passthrough = mode {} else {
+        if case .passthrough = mode {
+        } else {
             var error: Int32 = 0
             guard let made = cmc_decoder_open(demuxer.file.reader, Int32(track.facts.streamIndex), &error) else {
-                throw AVError(.decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "No decoder here reads the \(track.facts.codecName) track: \(MovieFile.describe(error))"])
+                throw AVError(
+                    .decoderNotFound,
+                    userInfo: [NSLocalizedDescriptionKey: "No decoder here reads the \(track.facts.codecName) track: \(MovieFile.describe(error))"])
             }
             decoder = made
         }
@@ -202,9 +212,10 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: dts)
         var sizes = size
         var buffer: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
-                             formatDescription: track.facts.formatDescription, sampleCount: 1, sampleTimingEntryCount: 1,
-                             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sizes, sampleBufferOut: &buffer)
+        CMSampleBufferCreate(
+            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
+            formatDescription: track.facts.formatDescription, sampleCount: 1, sampleTimingEntryCount: 1,
+            sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sizes, sampleBufferOut: &buffer)
         if let buffer, packet.keyframe == 0 {
             CMSetAttachment(buffer, key: kCMSampleAttachmentKey_NotSync, value: NSNumber(value: true), attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
         }
@@ -229,7 +240,12 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                     continue
                 }
                 var sent: Int32 = 0
-                switch demuxer.next(for: track.facts.streamIndex, { packet in var packet = packet; sent = cmc_decoder_send(decoder, &packet) }) {
+                switch demuxer.next(
+                    for: track.facts.streamIndex,
+                    { packet in
+                        var packet = packet; sent = cmc_decoder_send(decoder, &packet)
+                    })
+                {
                 case .end: reading.inputEnded = true
                 case .failure(let error): throw error
                 case .packet:
@@ -252,7 +268,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     private func noteFailure(_ reading: inout Reading, _ code: Int32) throws {
         reading.failures += 1
         if reading.failures >= 64 {
-            throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The \(track.facts.codecName) track cannot be decoded: \(MovieFile.describe(code))"])
+            throw AVError(
+                .decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The \(track.facts.codecName) track cannot be decoded: \(MovieFile.describe(code))"])
         }
     }
 
@@ -287,18 +304,20 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
         guard converted == 0 else { try noteFailure(&reading, converted); return nil }
         // BT.709 as tagged; BT.601 as tagged (5, 6); otherwise video's convention for the size.
-        let colour: VideoColorimetry = switch matrix {
-        case 1: .hd
-        case 5, 6: .sd
-        default: .standard(width: Int(width), height: Int(height))
-        }
+        let colour: VideoColorimetry =
+            switch matrix {
+            case 1: .hd
+            case 5, 6: .sd
+            default: .standard(width: Int(width), height: Int(height))
+            }
         colour.tag(pixels)
         var description: CMVideoFormatDescription?
         CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels, formatDescriptionOut: &description)
         var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
         var buffer: CMSampleBuffer?
         guard let description else { return nil }
-        CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: pixels, formatDescription: description, sampleTiming: &timing, sampleBufferOut: &buffer)
+        CMSampleBufferCreateReadyWithImageBuffer(
+            allocator: nil, imageBuffer: pixels, formatDescription: description, sampleTiming: &timing, sampleBufferOut: &buffer)
         return buffer
     }
 

@@ -42,8 +42,11 @@ final class AudioMixing {
         isFloat = settings == nil ? true : (flag(AVLinearPCMIsFloatKey) ?? false)
         let bits = number(AVLinearPCMBitDepthKey) ?? (isFloat ? 32 : 16)
         guard rate > 0, rate <= 768_000, channels > 0, channels <= 64, (isFloat && bits == 32) || (!isFloat && bits == 16),
-              !(flag(AVLinearPCMIsNonInterleaved) ?? false), !(flag(AVLinearPCMIsBigEndianKey) ?? false) else {
-            ProgrammingError.invalidArgument("-[AVAssetReaderAudioMixOutput initWithAudioTracks:audioSettings:] the mix is interleaved little-endian 16-bit integer or 32-bit float linear PCM")
+            !(flag(AVLinearPCMIsNonInterleaved) ?? false), !(flag(AVLinearPCMIsBigEndianKey) ?? false)
+        else {
+            ProgrammingError.invalidArgument(
+                "-[AVAssetReaderAudioMixOutput initWithAudioTracks:audioSettings:] the mix is interleaved little-endian 16-bit integer or 32-bit float linear PCM"
+            )
         }
         var ramps: [CMPersistentTrackID: [(Double, Double, Float, Float)]] = [:]
         for parameters in mix?.inputParameters ?? [] {
@@ -55,10 +58,12 @@ final class AudioMixing {
             guard let asset = track.asset else { throw AVError(.failedToLoadMediaData) }
             let reader = try AVAssetReader(asset: asset)
             reader.timeRange = timeRange
-            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [
-                AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
-                AVSampleRateKey: rate, AVNumberOfChannelsKey: channels,
-            ])
+            let output = AVAssetReaderTrackOutput(
+                track: track,
+                outputSettings: [
+                    AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMIsFloatKey: true, AVLinearPCMBitDepthKey: 32,
+                    AVSampleRateKey: rate, AVNumberOfChannelsKey: channels,
+                ])
             output.audioTimePitchAlgorithm = algorithm
             reader.add(output)
             guard reader.startReading() else { throw reader.error ?? AVError(.failedToLoadMediaData) }

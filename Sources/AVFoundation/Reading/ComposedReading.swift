@@ -34,8 +34,8 @@ final class ComposedReading {
     private final class Stretching {
         let stretcher: OpaquePointer
         let rate: Int, channels: Int
-        let length: Int            // frames the segment lasts on the target timeline
-        var made = 0               // frames given so far
+        let length: Int  // frames the segment lasts on the target timeline
+        var made = 0  // frames given so far
         var inputEnded = false
         var scratch: [Float]
         init?(kind: Int32, rate: Int, channels: Int, ratio: Double, length: Int) {
@@ -58,8 +58,12 @@ final class ComposedReading {
         let rate = segment.timeMapping.source.duration.seconds / segment.timeMapping.target.duration.seconds
         let range = algorithm.rateRange
         guard range.contains(rate) else {
-            throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey:
-                "\(algorithm.rawValue) plays sound at \(range.lowerBound)x to \(range.upperBound)x, not the \(String(format: "%.3g", rate))x a scaled section asks for."])
+            throw AVError(
+                .operationNotSupportedForAsset,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "\(algorithm.rawValue) plays sound at \(range.lowerBound)x to \(range.upperBound)x, not the \(String(format: "%.3g", rate))x a scaled section asks for."
+                ])
         }
     }
 
@@ -80,8 +84,12 @@ final class ComposedReading {
             guard let asset = part.sourceAsset, let source = part.sourceTrack else { continue }
             if part.isScaled, track.mediaType == .audio {
                 guard settings != nil else {
-                    throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey:
-                        "Sound in a scaled time range cannot be read as stored packets: ask for linear PCM, which is stretched."])
+                    throw AVError(
+                        .operationNotSupportedForAsset,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "Sound in a scaled time range cannot be read as stored packets: ask for linear PCM, which is stretched."
+                        ])
                 }
                 try Self.checkRate(of: part, algorithm: algorithm)
             }
@@ -146,7 +154,9 @@ final class ComposedReading {
                 }
                 let length = Int((segment.timeMapping.target.duration.seconds * Double(rate)).rounded())
                 guard let made = Stretching(kind: kind, rate: rate, channels: channels, ratio: ratio, length: length) else {
-                    throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "The \(algorithm.rawValue) stretcher refused \(rate) Hz, \(channels) channels."])
+                    throw AVError(
+                        .operationNotSupportedForAsset,
+                        userInfo: [NSLocalizedDescriptionKey: "The \(algorithm.rawValue) stretcher refused \(rate) Hz, \(channels) channels."])
                 }
                 stretching = made
             }
@@ -176,10 +186,12 @@ final class ComposedReading {
         let pts = sample.presentationTimeStamp
         let mapping = segment(holding: pts.isNumeric ? pts : sample.decodeTimeStamp, in: run).timeMapping
         var timing = CMSampleTimingInfo(
-            duration: sample.duration.isNumeric ? CMTimeMapDurationFromRangeToRange(sample.duration, fromRange: mapping.source, toRange: mapping.target) : sample.duration,
+            duration: sample.duration.isNumeric
+                ? CMTimeMapDurationFromRangeToRange(sample.duration, fromRange: mapping.source, toRange: mapping.target) : sample.duration,
             presentationTimeStamp: map(pts), decodeTimeStamp: map(sample.decodeTimeStamp))
         var placed: CMSampleBuffer?
-        CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sample, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
+        CMSampleBufferCreateCopyWithNewTiming(
+            allocator: nil, sampleBuffer: sample, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
         return placed
     }
 
@@ -234,7 +246,9 @@ final class ComposedReading {
         let readRate = asbd.mSampleRate
         let stretch = mapping.target.duration.seconds / mapping.source.duration.seconds
         // The rate the samples are shown at: the one asked for (a scaled segment was read faster or slower).
-        let rate = segment.isScaled ? Double((settings?[AVSampleRateKey] as? NSNumber)?.intValue ?? (settings?[AVSampleRateKey] as? Int) ?? track.facts.sampleRate) : readRate
+        let rate =
+            segment.isScaled
+            ? Double((settings?[AVSampleRateKey] as? NSNumber)?.intValue ?? (settings?[AVSampleRateKey] as? Int) ?? track.facts.sampleRate) : readRate
         let frames = sample.numSamples
         // Where the block's first sample lands, counted in samples at `rate` from the segment's target start.
         let sourceOffset = (sample.presentationTimeStamp - mapping.source.start).seconds

@@ -53,8 +53,10 @@ final class Demuxer: @unchecked Sendable {
                 let kept = queue.removeFirst()
                 state.kept[stream] = queue
                 kept.bytes.withUnsafeBufferPointer { bytes in
-                    body(cmc_packet(stream: Int32(stream), data: bytes.baseAddress, size: Int32(bytes.count), pts: kept.pts,
-                                    dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0))
+                    body(
+                        cmc_packet(
+                            stream: Int32(stream), data: bytes.baseAddress, size: Int32(bytes.count), pts: kept.pts,
+                            dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0))
                 }
                 return .packet
             }
@@ -76,9 +78,11 @@ final class Demuxer: @unchecked Sendable {
                     return .packet
                 }
                 guard state.wanted.contains(index) else { continue }
-                state.kept[index, default: []].append(KeptPacket(bytes: Array(UnsafeBufferPointer(start: data, count: Int(packet.size))),
-                                                                 pts: packet.pts, dts: packet.dts, duration: packet.duration,
-                                                                 keyframe: packet.keyframe != 0))
+                state.kept[index, default: []].append(
+                    KeptPacket(
+                        bytes: Array(UnsafeBufferPointer(start: data, count: Int(packet.size))),
+                        pts: packet.pts, dts: packet.dts, duration: packet.duration,
+                        keyframe: packet.keyframe != 0))
             }
         }
     }

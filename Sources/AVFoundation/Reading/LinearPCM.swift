@@ -15,20 +15,24 @@ enum LinearPCM {
         asbd.mBytesPerFrame = bytesPerFrame
         asbd.mBytesPerPacket = bytesPerFrame
         var format: CMAudioFormatDescription?
-        CMAudioFormatDescriptionCreate(allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil,
-                                       extensions: nil, formatDescriptionOut: &format)
+        CMAudioFormatDescriptionCreate(
+            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil,
+            extensions: nil, formatDescriptionOut: &format)
         return format
     }
 
     /// A sample buffer of `frames` frames held in `block`, the first presented at `start`, each lasting 1/`rate` s.
-    static func sampleBuffer(_ block: CMBlockBuffer, format: CMAudioFormatDescription?, frames: Int, bytesPerFrame: Int,
-                             start: CMTime, rate: Int32) -> CMSampleBuffer? {
+    static func sampleBuffer(
+        _ block: CMBlockBuffer, format: CMAudioFormatDescription?, frames: Int, bytesPerFrame: Int,
+        start: CMTime, rate: Int32
+    ) -> CMSampleBuffer? {
         var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: rate), presentationTimeStamp: start, decodeTimeStamp: .invalid)
         var size = bytesPerFrame
         var buffer: CMSampleBuffer?
-        CMSampleBufferCreate(allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-                             sampleCount: frames, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
-                             sampleSizeArray: &size, sampleBufferOut: &buffer)
+        CMSampleBufferCreate(
+            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
+            sampleCount: frames, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1,
+            sampleSizeArray: &size, sampleBufferOut: &buffer)
         return buffer
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a folder cannot take a new file, in words a user can act on; nil when it can.

@@ -13,12 +13,16 @@ enum PartialFile {
         }
         let failure = errno
         if failure == EEXIST {
-            throw AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: destination, NSLocalizedDescriptionKey: "A file already exists at \(destination.path)."])
+            throw AVError(
+                .fileAlreadyExists, userInfo: [NSURLErrorKey: destination, NSLocalizedDescriptionKey: "A file already exists at \(destination.path)."])
         }
         guard failure == EPERM || failure == EXDEV || failure == EOPNOTSUPP || failure == EMLINK,
-              !FileSystemEntry.exists(atPath: destination.path), rename(partial.path, destination.path) == 0 else {
+            !FileSystemEntry.exists(atPath: destination.path), rename(partial.path, destination.path) == 0
+        else {
             let reason = String(cString: strerror(errno == 0 ? failure : errno))
-            throw AVError(.exportFailed, userInfo: [NSURLErrorKey: destination, NSLocalizedDescriptionKey: "The movie could not be named \(destination.path): \(reason)."])
+            throw AVError(
+                .exportFailed,
+                userInfo: [NSURLErrorKey: destination, NSLocalizedDescriptionKey: "The movie could not be named \(destination.path): \(reason)."])
         }
     }
 }

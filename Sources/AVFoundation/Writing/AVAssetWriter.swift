@@ -51,7 +51,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "An asset writer writes only to file URLs, not \(outputURL)."])
         }
         guard [AVFileType.mov, .mp4, .m4v, .m4a].contains(outputFileType) else {
-            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The file type \(outputFileType.rawValue) cannot be written; use .mov, .mp4, .m4v or .m4a."])
+            throw AVError(
+                .unknown, userInfo: [NSLocalizedDescriptionKey: "The file type \(outputFileType.rawValue) cannot be written; use .mov, .mp4, .m4v or .m4a."])
         }
         self.outputURL = outputURL
         self.outputFileType = outputFileType
@@ -108,14 +109,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             return .init(codec: "aac", extradata: cookie, sampleRate: Int(asbd.mSampleRate), channels: Int(asbd.mChannelsPerFrame))
         case (.audio, kAudioFormatLinearPCM):
             guard let asbd = hint.audioStreamBasicDescription, asbd.mBitsPerChannel == 16, asbd.mFormatFlags & kAudioFormatFlagIsFloat == 0,
-                  asbd.mFormatFlags & kAudioFormatFlagIsBigEndian == 0, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { return nil }
+                asbd.mFormatFlags & kAudioFormatFlagIsBigEndian == 0, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0
+            else { return nil }
             return .init(codec: "pcm_s16le", extradata: Data(), sampleRate: Int(asbd.mSampleRate), channels: Int(asbd.mChannelsPerFrame))
         default:
             return nil
         }
     }
 
-    static func validate(_ settings: [String: Any]?, for mediaType: AVMediaType) -> Result<(ValidatedSettings.Video?, ValidatedSettings.Audio?), SettingsError> {
+    static func validate(_ settings: [String: Any]?, for mediaType: AVMediaType) -> Result<(ValidatedSettings.Video?, ValidatedSettings.Audio?), SettingsError>
+    {
         guard let settings else { return .success((nil, nil)) }  // passthrough: samples are written as they are
         switch mediaType {
         case .video: return ValidatedSettings.video(settings).map { ($0, nil) }
@@ -149,18 +152,21 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             ProgrammingError.invalidState("-[AVAssetWriter startWriting] Cannot call method when status is \(current)")
         }
         if FileSystemEntry.exists(atPath: outputURL.path) {
-            return fail(AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: outputURL, NSLocalizedDescriptionKey: "A file already exists at \(outputURL.path)."]))
+            return fail(
+                AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: outputURL, NSLocalizedDescriptionKey: "A file already exists at \(outputURL.path)."]))
         }
         guard !inputs.isEmpty else { return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The writer has no inputs."])) }
         var encoding = MovieEncoding(fileType: outputFileType, fragmented: fragmentInterval.isNumeric)
         encoding.fastStart = optimize
         if let video = inputs.first(where: { $0.mediaType == .video })?.video {
-            encoding.video = EncodingPlan.video(codec: video.codec, width: video.width, height: video.height,
-                                                frameRate: video.compression.expectedFrameRate ?? 30, fullRange: false,
-                                                compression: video.compression, for: .file)
+            encoding.video = EncodingPlan.video(
+                codec: video.codec, width: video.width, height: video.height,
+                frameRate: video.compression.expectedFrameRate ?? 30, fullRange: false,
+                compression: video.compression, for: .file)
         }
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
-            encoding.audio = .init(sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? EncodingPlan.aacBitRate(channels: audio.channels))
+            encoding.audio = .init(
+                sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? EncodingPlan.aacBitRate(channels: audio.channels))
         }
         if let videoInput = inputs.first(where: { $0.mediaType == .video }) {
             (encoding.rotationDegrees, encoding.mirrored) = videoInput.displayRotation
@@ -189,7 +195,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// Starts the timeline: samples are placed relative to this source time, and earlier ones are dropped.
     open func startSession(atSourceTime startTime: CMTime) {
         state.withLock { state in
-            if state.status != .writing { ProgrammingError.invalidState("-[AVAssetWriter startSessionAtSourceTime:] Cannot call method when status is \(state.status)") }
+            if state.status != .writing {
+                ProgrammingError.invalidState("-[AVAssetWriter startSessionAtSourceTime:] Cannot call method when status is \(state.status)")
+            }
             state.sessionStart = startTime
         }
     }
@@ -244,7 +252,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         state.withLock { state -> CMTime? in
             guard state.status == .writing else { return nil }
             if !state.sessionStart.isValid {
-                ProgrammingError.invalidState("-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: must start a session (using -[AVAssetWriter startSessionAtSourceTime:]) first")
+                ProgrammingError.invalidState(
+                    "-[AVAssetWriterInput appendSampleBuffer:] Cannot append sample buffer: must start a session (using -[AVAssetWriter startSessionAtSourceTime:]) first"
+                )
             }
             if state.sessionEnd.isValid, time >= state.sessionEnd { return .invalid }
             return time - state.sessionStart
@@ -271,7 +281,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     func appendAudio(_ sampleBuffer: CMSampleBuffer, realTime: Bool) -> Bool {
         guard let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription, asbd.mFormatID == kAudioFormatLinearPCM,
-              asbd.mBitsPerChannel == 16, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0 else { return false }
+            asbd.mBitsPerChannel == 16, asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved == 0
+        else { return false }
         guard let relative = relativeTime(sampleBuffer.presentationTimeStamp), let thread else { return false }
         guard relative.isValid else { return true }
         let first = Int64((relative.seconds * asbd.mSampleRate).rounded())
@@ -337,8 +348,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         do {
             try encoder.finish()
             if encoder.encoding.fragmented, shouldOptimizeForNetworkUse {
-                try MovieEncoder.remuxFastStart(outputURL, fileType: outputFileType, metadata: AVMetadataItem.movieMetadata(metadata),
-                                                rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
+                try MovieEncoder.remuxFastStart(
+                    outputURL, fileType: outputFileType, metadata: AVMetadataItem.movieMetadata(metadata),
+                    rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
             }
         } catch {
             failure = error.avError(url: outputURL, successfullyFinished: false)

@@ -91,19 +91,24 @@ struct ValidatedSettings {
     }
 
     private static let videoKeys: Set<String> = [AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoScalingModeKey]
-    private static let compressionKeys: Set<String> = [AVVideoAverageBitRateKey, AVVideoMaxKeyFrameIntervalKey, AVVideoMaxKeyFrameIntervalDurationKey,
-                                                       AVVideoExpectedSourceFrameRateKey, AVVideoProfileLevelKey, AVVideoAllowFrameReorderingKey,
-                                                       prioritizeSpeedKey, realTimeKey]
+    private static let compressionKeys: Set<String> = [
+        AVVideoAverageBitRateKey, AVVideoMaxKeyFrameIntervalKey, AVVideoMaxKeyFrameIntervalDurationKey,
+        AVVideoExpectedSourceFrameRateKey, AVVideoProfileLevelKey, AVVideoAllowFrameReorderingKey,
+        prioritizeSpeedKey, realTimeKey,
+    ]
     /// Video Toolbox's keys for speed before quality and for real time, by their raw values.
     static let prioritizeSpeedKey = "PrioritizeEncodingSpeedOverQuality", realTimeKey = "RealTime"
-    private static let audioKeys: Set<String> = [AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey,
-                                                 AVEncoderBitRatePerChannelKey, AVChannelLayoutKey]
+    private static let audioKeys: Set<String> = [
+        AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey,
+        AVEncoderBitRatePerChannelKey, AVChannelLayoutKey,
+    ]
 
     /// Reads video settings; the error says what is wrong with them.
     static func video(_ settings: [String: Any]) -> Result<Video, SettingsError> {
         if let unknown = settings.keys.first(where: { !videoKeys.contains($0) }) { return .failure(.init("unknown video settings key \(unknown)")) }
         let codecValue = settings[AVVideoCodecKey]
-        let codec = (codecValue as? AVVideoCodecType) ?? (codecValue as? String).map(AVVideoCodecType.init(rawValue:))
+        let codec =
+            (codecValue as? AVVideoCodecType) ?? (codecValue as? String).map(AVVideoCodecType.init(rawValue:))
             ?? (codecValue as? NSString).map { AVVideoCodecType(rawValue: String($0)) }
         guard let codec else { return .failure(.init("AVVideoCodecKey is required")) }
         guard availableVideoCodecs.contains(codec) else { return .failure(.init("no encoder for codec \(codec.rawValue) on this machine")) }

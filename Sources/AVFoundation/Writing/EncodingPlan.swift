@@ -30,8 +30,10 @@ enum EncodingPlan {
     }
 
     /// Plans a video encoding: what `compression` gives is kept, the rest follows `purpose`.
-    static func video(codec: AVVideoCodecType, width: Int, height: Int, frameRate: Double, fullRange: Bool,
-                      compression: ValidatedSettings.Compression = .init(), for purpose: Purpose) -> MovieEncoding.Video {
+    static func video(
+        codec: AVVideoCodecType, width: Int, height: Int, frameRate: Double, fullRange: Bool,
+        compression: ValidatedSettings.Compression = .init(), for purpose: Purpose
+    ) -> MovieEncoding.Video {
         let pixelsPerSecond = Double(width * height) * frameRate
         let standardBitRate = recordingBitRate(width: width, height: height, frameRate: frameRate)
         let standardPreset: String
@@ -41,17 +43,21 @@ enum EncodingPlan {
         case .file: standardPreset = "veryfast"
         }
         // A keyframe every second: a viewer who joins, a stream that reconnects or a cut file waits at most that long.
-        return MovieEncoding.Video(codec: codec, width: width, height: height,
-                                   bitRate: compression.bitRate ?? (purpose == .liveStream ? standardBitRate / 2 : standardBitRate),
-                                   keyframeInterval: compression.keyframeInterval ?? max(1, Int(frameRate.rounded())),
-                                   expectedFrameRate: frameRate, fullRange: fullRange, preset: compression.preset(standard: standardPreset))
+        return MovieEncoding.Video(
+            codec: codec, width: width, height: height,
+            bitRate: compression.bitRate ?? (purpose == .liveStream ? standardBitRate / 2 : standardBitRate),
+            keyframeInterval: compression.keyframeInterval ?? max(1, Int(frameRate.rounded())),
+            expectedFrameRate: frameRate, fullRange: fullRange, preset: compression.preset(standard: standardPreset))
     }
 
     /// Plans the video encoding of frames like `frame` (its even-rounded size, its range) at `frameRate`.
-    static func video(codec: AVVideoCodecType, like frame: CVPixelBuffer, frameRate: Double,
-                      compression: ValidatedSettings.Compression = .init(), for purpose: Purpose) -> MovieEncoding.Video {
-        video(codec: codec, width: frame.width & ~1, height: frame.height & ~1, frameRate: frameRate,
-              fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, compression: compression, for: purpose)
+    static func video(
+        codec: AVVideoCodecType, like frame: CVPixelBuffer, frameRate: Double,
+        compression: ValidatedSettings.Compression = .init(), for purpose: Purpose
+    ) -> MovieEncoding.Video {
+        video(
+            codec: codec, width: frame.width & ~1, height: frame.height & ~1, frameRate: frameRate,
+            fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, compression: compression, for: purpose)
     }
 
     /// The colour a movie of frames like `frame` says it is in: the frame's tags, with BT.601's matrix
@@ -71,13 +77,17 @@ enum EncodingPlan {
 
     /// Asset writer settings for AAC at a rate and channel count.
     static func aacSettings(sampleRate: Double, channels: Int) -> [String: Any] {
-        [AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: sampleRate),
-         AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: aacBitRate(channels: channels))]
+        [
+            AVFormatIDKey: NSNumber(value: kAudioFormatMPEG4AAC), AVSampleRateKey: NSNumber(value: sampleRate),
+            AVNumberOfChannelsKey: NSNumber(value: channels), AVEncoderBitRateKey: NSNumber(value: aacBitRate(channels: channels)),
+        ]
     }
 
     /// Asset writer settings for video of a size and rate: `compression`'s choices, else a recording's.
-    static func videoSettings(codec: AVVideoCodecType, width: Int, height: Int, frameRate: Double,
-                              compression: ValidatedSettings.Compression = .init()) -> [String: Any] {
+    static func videoSettings(
+        codec: AVVideoCodecType, width: Int, height: Int, frameRate: Double,
+        compression: ValidatedSettings.Compression = .init()
+    ) -> [String: Any] {
         let plan = video(codec: codec, width: width, height: height, frameRate: frameRate, fullRange: false, compression: compression, for: .recording)
         var properties: [String: Any] = [
             AVVideoAverageBitRateKey: NSNumber(value: plan.bitRate),
@@ -85,7 +95,9 @@ enum EncodingPlan {
             AVVideoMaxKeyFrameIntervalKey: NSNumber(value: plan.keyframeInterval),
         ]
         if let speed = compression.prioritizesSpeed { properties[ValidatedSettings.prioritizeSpeedKey] = NSNumber(value: speed) }
-        return [AVVideoCodecKey: codec.rawValue, AVVideoWidthKey: NSNumber(value: width), AVVideoHeightKey: NSNumber(value: height),
-                AVVideoCompressionPropertiesKey: properties]
+        return [
+            AVVideoCodecKey: codec.rawValue, AVVideoWidthKey: NSNumber(value: width), AVVideoHeightKey: NSNumber(value: height),
+            AVVideoCompressionPropertiesKey: properties,
+        ]
     }
 }

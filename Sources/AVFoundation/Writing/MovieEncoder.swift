@@ -73,9 +73,13 @@ enum MovieEncoderError: Error, Sendable, CustomStringConvertible {
         case .noSpace:
             return AVError(.diskFull, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url])
         case .failed(let code, let message):
-            return AVError(.unknown, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url,
-                                                NSLocalizedDescriptionKey: "The movie could not be written: \(message) (\(code)).",
-                                                NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(-code))])
+            return AVError(
+                .unknown,
+                userInfo: [
+                    AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url,
+                    NSLocalizedDescriptionKey: "The movie could not be written: \(message) (\(code)).",
+                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(-code)),
+                ])
         }
     }
 }
@@ -174,12 +178,16 @@ final class MovieEncoder {
 
     /// Puts a colour into FFmpeg's terms (AVCOL_PRI_*, AVCOL_TRC_*, AVCOL_SPC_*).
     static func describe(_ colour: VideoColorimetry, in config: inout cmc_writer_config) {
-        let primaries: [String: Int32] = [kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
-                                          kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
-                                          kCVImageBufferColorPrimaries_P3_D65: 12]
-        let transfer: [String: Int32] = [kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
-                                         kCVImageBufferTransferFunction_sRGB: 13, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
-                                         kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18]
+        let primaries: [String: Int32] = [
+            kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
+            kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
+            kCVImageBufferColorPrimaries_P3_D65: 12,
+        ]
+        let transfer: [String: Int32] = [
+            kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
+            kCVImageBufferTransferFunction_sRGB: 13, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
+            kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18,
+        ]
         config.color_primaries = primaries[colour.primaries] ?? 0
         config.color_trc = transfer[colour.transferFunction] ?? 0
         config.colorspace = colour.matrix == .bt709 ? 1 : 6
@@ -192,9 +200,10 @@ final class MovieEncoder {
         let planes = frame.planes
         let opaque = Unmanaged.passRetained(frame).toOpaque()
         let microseconds = time.convertScale(1_000_000, method: .default).value
-        let result = cmc_writer_write_video(writer, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
-                                            planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
-                                            microseconds, releasePixelBuffer, opaque)
+        let result = cmc_writer_write_video(
+            writer, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
+            planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
+            microseconds, releasePixelBuffer, opaque)
         if result < 0 { throw MovieEncoderError(code: result) }
     }
 
@@ -209,7 +218,9 @@ final class MovieEncoder {
     }
 
     /// Writes an already-compressed packet of a passthrough stream, at times relative to the start of the movie.
-    func appendPacket(video: Bool, _ bytes: UnsafeRawPointer, count: Int, presentationTime: CMTime, decodeTime: CMTime, keyframe: Bool) throws(MovieEncoderError) {
+    func appendPacket(video: Bool, _ bytes: UnsafeRawPointer, count: Int, presentationTime: CMTime, decodeTime: CMTime, keyframe: Bool)
+        throws(MovieEncoderError)
+    {
         guard let writer else { return }
         let pts = presentationTime.convertScale(1_000_000, method: .default).value
         let dts = decodeTime.isNumeric ? decodeTime.convertScale(1_000_000, method: .default).value : pts
@@ -268,9 +279,13 @@ final class MovieEncoder {
             frame = converted
         }
         if frame.width != video.width || frame.height != video.height {
-            if scalePool == nil { scalePool = CVPixelBufferPool.videoFrames(width: video.width, height: video.height, pixelFormatType: frame.pixelFormatType, count: 3) }
+            if scalePool == nil {
+                scalePool = CVPixelBufferPool.videoFrames(width: video.width, height: video.height, pixelFormatType: frame.pixelFormatType, count: 3)
+            }
             guard let scaled = scalePool?.dequeue() else { throw .failed(code: -12, message: "no buffer to scale a frame into") }
-            guard PlaneScaling.scale(frame, into: scaled, filter: .bilinear) else { throw .failed(code: -22, message: "a frame could not be scaled to the encoded size") }
+            guard PlaneScaling.scale(frame, into: scaled, filter: .bilinear) else {
+                throw .failed(code: -22, message: "a frame could not be scaled to the encoded size")
+            }
             frame = scaled
         }
         return frame

@@ -26,15 +26,18 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
     static var askedRate: UInt32 { UInt32(AudioPreferences.sampleRate(native: Double(preferredRate)).rounded()) }
 
     static func description(rate: UInt32, channels: UInt32) -> AudioStreamBasicDescription {
-        AudioStreamBasicDescription(mSampleRate: Double(rate), mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-                                    mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels, mChannelsPerFrame: channels,
-                                    mBitsPerChannel: 16, mReserved: 0)
+        AudioStreamBasicDescription(
+            mSampleRate: Double(rate), mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 2 * channels, mFramesPerPacket: 1, mBytesPerFrame: 2 * channels, mChannelsPerFrame: channels,
+            mBitsPerChannel: 16, mReserved: 0)
     }
 
     init(id: String, name: String) {
         alsaID = id
-        super.init(descriptor: CaptureDeviceDescriptor(uniqueID: "alsa:\(id)", modelID: name, localizedName: name, manufacturer: "ALSA",
-                                                       mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
+        super.init(
+            descriptor: CaptureDeviceDescriptor(
+                uniqueID: "alsa:\(id)", modelID: name, localizedName: name, manufacturer: "ALSA",
+                mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
     }
 
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
@@ -66,11 +69,19 @@ package final class ALSAMicrophone: HardwareDeviceBase, CaptureDeviceBackend, @u
     }
 
     override func didStop() {
-        if let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) { calsa_close(capture) }
+        if let capture = pending.withLock({ value -> OpaquePointer? in
+            defer { value = nil }; return value
+        }) {
+            calsa_close(capture)
+        }
     }
 
     private func produce(token: Int, rate: UInt32, channels: UInt32, framesPerBuffer: Int) {
-        guard let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
+        guard
+            let capture = pending.withLock({ value -> OpaquePointer? in
+                defer { value = nil }; return value
+            })
+        else { return }
         defer { calsa_close(capture) }
         let pool = AudioBufferPool(description: Self.description(rate: rate, channels: channels), framesPerBuffer: framesPerBuffer)
         let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: framesPerBuffer * Int(channels))

@@ -53,9 +53,11 @@ package struct CaptureVideoFormat: Sendable, Hashable {
     /// The subtype the device format reports: the pixel format, or a codec such as 'dmb1' for MJPEG.
     package var mediaSubType: FourCharCode = 0
 
-    package init(width: Int, height: Int, pixelFormat: OSType, frameRateRanges: [ClosedRange<Double>], fieldOfView: Float, isBinned: Bool,
-                 supportsStabilization: Bool, maxZoomFactor: Double, zoomUpscaleThreshold: Double, minISO: Float, maxISO: Float,
-                 exposureDurationRange: ClosedRange<Double>, sourceCode: UInt32 = 0, mediaSubType: FourCharCode = 0) {
+    package init(
+        width: Int, height: Int, pixelFormat: OSType, frameRateRanges: [ClosedRange<Double>], fieldOfView: Float, isBinned: Bool,
+        supportsStabilization: Bool, maxZoomFactor: Double, zoomUpscaleThreshold: Double, minISO: Float, maxISO: Float,
+        exposureDurationRange: ClosedRange<Double>, sourceCode: UInt32 = 0, mediaSubType: FourCharCode = 0
+    ) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat

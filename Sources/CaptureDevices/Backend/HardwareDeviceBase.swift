@@ -112,6 +112,7 @@ package class HardwareDeviceBase: @unchecked Sendable {
     func drop(at time: CMTime, duration: CMTime, reason: FrameDropReason, generation: Int) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
-        stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }?.deviceDidDrop(at: time, duration: duration, reason: reason, generation: generation)
+        stream.withLock { $0.running && $0.generation == generation ? $0.sink : nil }?.deviceDidDrop(
+            at: time, duration: duration, reason: reason, generation: generation)
     }
 }

@@ -201,7 +201,8 @@ package final class ImagingModel: @unchecked Sendable {
     /// Starts the adjustments that a mode change or a new point of interest calls for.
     private static func settle(_ s: inout ImagingState, old: ImagingState) {
         if s.focusMode != old.focusMode || s.focusPointOfInterest != old.focusPointOfInterest
-            || s.autoFocusRangeRestriction != old.autoFocusRangeRestriction || (s.isStreaming && !old.isStreaming) {
+            || s.autoFocusRangeRestriction != old.autoFocusRangeRestriction || (s.isStreaming && !old.isStreaming)
+        {
             if s.focusMode.adjusts { startFocusScan(&s) }
             if s.focusMode == .locked { s.isAdjustingFocus = false; s.focusScanRemaining = 0 }
         }

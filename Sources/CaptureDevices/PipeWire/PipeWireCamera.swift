@@ -35,9 +35,10 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
         initial.exposureMode = .locked
         initial.whiteBalanceMode = .locked
         imaging = ImagingModel(initial)
-        super.init(descriptor: CaptureDeviceDescriptor(
-            uniqueID: "pipewire:\(nodeName)", modelID: "PipeWire \(nodeName)", localizedName: description.isEmpty ? nodeName : description,
-            manufacturer: "PipeWire", mediaKind: .video, position: .unspecified, kind: .external))
+        super.init(
+            descriptor: CaptureDeviceDescriptor(
+                uniqueID: "pipewire:\(nodeName)", modelID: "PipeWire \(nodeName)", localizedName: description.isEmpty ? nodeName : description,
+                manufacturer: "PipeWire", mediaKind: .video, position: .unspecified, kind: .external))
     }
 
     // MARK: Formats
@@ -97,8 +98,10 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
         guard isConnected else { throw .notConnected }
         guard let configuration else { throw .unsupportedConfiguration("a camera needs a video configuration") }
         let candidates = videoFormats.filter { $0.width == configuration.width && $0.height == configuration.height }
-        guard let chosen = candidates.first(where: { $0.sourceCode == configuration.sourceCode })
-                ?? candidates.first(where: { $0.pixelFormat == configuration.pixelFormat }) ?? candidates.first else {
+        guard
+            let chosen = candidates.first(where: { $0.sourceCode == configuration.sourceCode })
+                ?? candidates.first(where: { $0.pixelFormat == configuration.pixelFormat }) ?? candidates.first
+        else {
             throw .unsupportedConfiguration("\(descriptor.localizedName) offers no \(configuration.width)x\(configuration.height) format")
         }
         // A node's format is one at a time: the running stream ends before the new one asks for its format.
@@ -114,15 +117,17 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
         var negotiated = cpw_negotiated()
         var error: Int32 = 0
         let opened = nodeName.withCString {
-            cpw_stream_open($0, chosen.sourceCode, UInt32(chosen.width), UInt32(chosen.height), rate.0, rate.1,
-                            pipeWireFrameCallback, pipeWireEventCallback, opaque, Self.startTimeoutMilliseconds, &negotiated, &error)
+            cpw_stream_open(
+                $0, chosen.sourceCode, UInt32(chosen.width), UInt32(chosen.height), rate.0, rate.1,
+                pipeWireFrameCallback, pipeWireEventCallback, opaque, Self.startTimeoutMilliseconds, &negotiated, &error)
         }
         guard let opened else {
             Unmanaged<PipeWireStreamContext>.fromOpaque(opaque).release()
             switch -error {
             case EPIPE: throw .serverUnavailable
             case ENOENT where !PipeWireDiscovery.isPresent(nodeName): throw .notConnected
-            case ENOENT, ETIMEDOUT: throw .unsupportedConfiguration("\(descriptor.localizedName) did not agree to stream \(chosen.width)x\(chosen.height) in this format")
+            case ENOENT, ETIMEDOUT:
+                throw .unsupportedConfiguration("\(descriptor.localizedName) did not agree to stream \(chosen.width)x\(chosen.height) in this format")
             default: throw .unsupportedConfiguration("PipeWire error \(-error) opening \(nodeName)")
             }
         }
@@ -140,7 +145,11 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
     }
 
     private func closeStream() {
-        guard let (stream, context) = current.withLock({ value -> (OpaquePointer, PipeWireStreamContext)? in defer { value = nil }; return value }) else { return }
+        guard
+            let (stream, context) = current.withLock({ value -> (OpaquePointer, PipeWireStreamContext)? in
+                defer { value = nil }; return value
+            })
+        else { return }
         context.end()
         // Closed from one of its own callbacks, the stream is freed later and keeps its context.
         if cpw_stream_close(stream) == 0 { Unmanaged.passUnretained(context).release() }
@@ -223,7 +232,8 @@ final class PipeWireStreamContext: @unchecked Sendable {
         let zoom = camera.imaging.tick(seconds: lastTick.map { Double(now - $0) / 1e9 } ?? 0).videoZoomFactor
         lastTick = now
         for skipped in stride(from: Int(min(frame.skipped, 16)), to: 0, by: -1) {
-            camera.drop(at: time - CMTimeMultiply(frameDuration, multiplier: Int32(skipped)), duration: frameDuration, reason: .frameWasLate, generation: generation)
+            camera.drop(
+                at: time - CMTimeMultiply(frameDuration, multiplier: Int32(skipped)), duration: frameDuration, reason: .frameWasLate, generation: generation)
         }
         guard frame.corrupted == 0, let data = frame.data else {
             camera.drop(at: time, duration: frameDuration, reason: .discontinuity, generation: generation)
@@ -253,8 +263,12 @@ final class PipeWireStreamContext: @unchecked Sendable {
     /// A pixel buffer over one of the server's buffers, or nil when the frame is too short for its format.
     private func wrapper(_ data: UnsafePointer<UInt8>, size: Int, stride: Int) -> CVPixelBuffer? {
         let format = native.pixelFormat
-        let bytesPerPixel = format == kCVPixelFormatType_32BGRA ? 4 : format == kCVPixelFormatType_24RGB ? 3
-            : format == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange ? 1 : 2
+        let bytesPerPixel =
+            format == kCVPixelFormatType_32BGRA
+            ? 4
+            : format == kCVPixelFormatType_24RGB
+                ? 3
+                : format == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange ? 1 : 2
         let rowBytes = stride > 0 ? stride : width * bytesPerPixel
         let planar = format == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
         let needed = rowBytes * height + (planar ? rowBytes * ((height + 1) / 2) : 0)

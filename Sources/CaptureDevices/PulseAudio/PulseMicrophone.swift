@@ -27,8 +27,10 @@ package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, A
         volume = LockedValue(source.volume)
         channels = min(2, max(1, source.channels))
         let description = V4L2Node.string(source.description)
-        super.init(descriptor: CaptureDeviceDescriptor(uniqueID: "pulse:\(sourceName)", modelID: "PulseAudio source", localizedName: description,
-                                                       manufacturer: "PulseAudio", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
+        super.init(
+            descriptor: CaptureDeviceDescriptor(
+                uniqueID: "pulse:\(sourceName)", modelID: "PulseAudio source", localizedName: description,
+                manufacturer: "PulseAudio", mediaKind: .audio, position: .unspecified, kind: .builtInMicrophone))
     }
 
     /// The rate samples are captured at: the preferred one where the application set one, else the source's.
@@ -82,11 +84,19 @@ package final class PulseMicrophone: HardwareDeviceBase, CaptureDeviceBackend, A
     }
 
     override func didStop() {
-        if let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) { cpulse_close(capture) }
+        if let capture = pending.withLock({ value -> OpaquePointer? in
+            defer { value = nil }; return value
+        }) {
+            cpulse_close(capture)
+        }
     }
 
     private func produce(token: Int, rate: UInt32, framesPerBuffer: Int) {
-        guard let capture = pending.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
+        guard
+            let capture = pending.withLock({ value -> OpaquePointer? in
+                defer { value = nil }; return value
+            })
+        else { return }
         defer { cpulse_close(capture) }
         let pool = AudioBufferPool(description: ALSAMicrophone.description(rate: rate, channels: channels), framesPerBuffer: framesPerBuffer)
         let scratch = UnsafeMutablePointer<Int16>.allocate(capacity: framesPerBuffer * Int(channels))

@@ -44,10 +44,12 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
                 position: .unspecified, kind: usb ? .external : .builtInWideAngleCamera)
         } catch let error where error.errno == EACCES || error.errno == EPERM {
             // A camera this process may not open: listed, but not authorized.
-            let name = (try? String(contentsOfFile: "/sys/class/video4linux/\((path as NSString).lastPathComponent)/name", encoding: .utf8))?
+            let name =
+                (try? String(contentsOfFile: "/sys/class/video4linux/\((path as NSString).lastPathComponent)/name", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? path
-            descriptor = CaptureDeviceDescriptor(uniqueID: "v4l2:\(path)", modelID: name, localizedName: name, manufacturer: "",
-                                                 mediaKind: .video, position: .unspecified, kind: .external)
+            descriptor = CaptureDeviceDescriptor(
+                uniqueID: "v4l2:\(path)", modelID: name, localizedName: name, manufacturer: "",
+                mediaKind: .video, position: .unspecified, kind: .external)
             authorized = false
         } catch {
             return nil
@@ -120,7 +122,8 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             try? setValue(Int32(new.exposureMode == .continuous ? automatic : 1), of: auto.id)
         }
         if new.exposureMode == .custom, old.customExposureDuration != new.customExposureDuration || old.exposureMode != .custom,
-           let absolute = controls.first(where: { $0.id == V4L2ControlID.exposureAbsolute }) {
+            let absolute = controls.first(where: { $0.id == V4L2ControlID.exposureAbsolute })
+        {
             let units = Int64(new.customExposureDuration * 10_000)  // in 100 µs units
             try? setValue(Int32(min(absolute.maximum, max(absolute.minimum, units))), of: absolute.id)
         }
@@ -128,7 +131,8 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             try? setValue(new.whiteBalanceMode == .continuous ? 1 : 0, of: V4L2ControlID.autoWhiteBalance)
         }
         if new.whiteBalanceMode == .locked, (old.redGain, old.greenGain, old.blueGain) != (new.redGain, new.greenGain, new.blueGain),
-           let temperature = controls.first(where: { $0.id == V4L2ControlID.whiteBalanceTemperature }) {
+            let temperature = controls.first(where: { $0.id == V4L2ControlID.whiteBalanceTemperature })
+        {
             // Gains the client chose are a temperature to the camera; locking without new gains keeps the camera's own.
             let kelvin = Int64(WhiteBalanceModel.temperature(red: new.redGain, green: new.greenGain, blue: new.blueGain).kelvin.rounded())
             let step = max(1, temperature.step)
@@ -152,7 +156,8 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             return state.isTorchActive && capabilities.hasTorch ? V4L2ControlID.ledModeTorch : V4L2ControlID.ledModeNone
         }
         if new.torchLevel != old.torchLevel, new.torchLevel > 0,
-           let intensity = controls.first(where: { $0.id == V4L2ControlID.flashTorchIntensity }), intensity.maximum > intensity.minimum {
+            let intensity = controls.first(where: { $0.id == V4L2ControlID.flashTorchIntensity }), intensity.maximum > intensity.minimum
+        {
             let range = Double(intensity.maximum - intensity.minimum)
             let value = max(intensity.minimum + max(1, intensity.step), intensity.minimum + Int64((Double(new.torchLevel) * range).rounded()))
             try? setValue(Int32(min(intensity.maximum, value)), of: intensity.id)
@@ -214,7 +219,9 @@ package final class V4L2Camera: HardwareDeviceBase, CaptureDeviceBackend, @unche
             let now = CMClock.hostTimeNanoseconds()
             let zoom = imaging.tick(seconds: Double(now - lastTick) / 1e9).videoZoomFactor
             lastTick = now
-            if let (pendingGeneration, setup) = pendingSetup.withLock({ value -> (Int, V4L2Stream)? in defer { value = nil }; return value }) {
+            if let (pendingGeneration, setup) = pendingSetup.withLock({ value -> (Int, V4L2Stream)? in
+                defer { value = nil }; return value
+            }) {
                 current?.close()
                 current = setup
                 generation = pendingGeneration

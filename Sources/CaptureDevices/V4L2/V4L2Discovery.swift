@@ -30,7 +30,8 @@ package enum V4L2Discovery {
                 if let returning = known.firstIndex(where: { $0.descriptor.uniqueID == camera.descriptor.uniqueID }) {
                     if !known[returning].isConnected {
                         let id = camera.descriptor.uniqueID
-                        let settled = seenGone.withLock { $0.contains(id) } || known[returning].path != path
+                        let settled =
+                            seenGone.withLock { $0.contains(id) } || known[returning].path != path
                             || now - known[returning].disconnectedAt > settleNanoseconds
                         guard settled else { continue }
                         _ = seenGone.withLock { $0.remove(id) }

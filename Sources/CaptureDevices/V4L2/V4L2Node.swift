@@ -47,11 +47,12 @@ final class V4L2Node {
             for (width, height) in frameSizes(fourcc) {
                 let rates = frameRates(fourcc, width: width, height: height)
                 guard !rates.isEmpty else { continue }
-                result.append(CaptureVideoFormat(
-                    width: width, height: height, pixelFormat: mapping.delivered, frameRateRanges: rates, fieldOfView: 60, isBinned: false,
-                    supportsStabilization: false, maxZoomFactor: DigitalZoom.maxFactor, zoomUpscaleThreshold: 1, minISO: 100, maxISO: 1600,
-                    exposureDurationRange: (1.0 / 10000)...(1.0 / max(1, rates.map(\.lowerBound).min() ?? 1)),
-                    sourceCode: fourcc, mediaSubType: mapping.mediaSubType))
+                result.append(
+                    CaptureVideoFormat(
+                        width: width, height: height, pixelFormat: mapping.delivered, frameRateRanges: rates, fieldOfView: 60, isBinned: false,
+                        supportsStabilization: false, maxZoomFactor: DigitalZoom.maxFactor, zoomUpscaleThreshold: 1, minISO: 100, maxISO: 1600,
+                        exposureDurationRange: (1.0 / 10000)...(1.0 / max(1, rates.map(\.lowerBound).min() ?? 1)),
+                        sourceCode: fourcc, mediaSubType: mapping.mediaSubType))
             }
         }
         return result
@@ -86,7 +87,8 @@ final class V4L2Node {
                 let s = size.stepwise
                 for (w, h) in [(320, 240), (640, 480), (1280, 720), (1920, 1080), (3840, 2160)]
                 where w >= s.min_width && w <= s.max_width && h >= s.min_height && h <= s.max_height
-                    && (w - Int(s.min_width)) % max(1, Int(s.step_width)) == 0 && (h - Int(s.min_height)) % max(1, Int(s.step_height)) == 0 {
+                    && (w - Int(s.min_width)) % max(1, Int(s.step_width)) == 0 && (h - Int(s.min_height)) % max(1, Int(s.step_height)) == 0
+                {
                     sizes.append((w, h))
                 }
                 break
@@ -143,9 +145,11 @@ final class V4L2Node {
                         item += 1
                     }
                 }
-                controls.append(V4L2Control(id: query.id, name: Self.string(query.name), type: type, minimum: query.minimum, maximum: query.maximum,
-                                            step: Int64(query.step), defaultValue: query.default_value, menu: menu,
-                                            isReadOnly: query.flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0))
+                controls.append(
+                    V4L2Control(
+                        id: query.id, name: Self.string(query.name), type: type, minimum: query.minimum, maximum: query.maximum,
+                        step: Int64(query.step), defaultValue: query.default_value, menu: menu,
+                        isReadOnly: query.flags & UInt32(V4L2_CTRL_FLAG_READ_ONLY) != 0))
             }
             query.id |= cv4l2_ctrl_flag_next()
         }
@@ -219,7 +223,9 @@ struct V4L2PixelFormat {
         case cv4l2_fourcc(78, 86, 49, 50):  // NV12
             (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, false)
         case cv4l2_fourcc(80, 48, 49, 48):  // P010: 10-bit NV12, as 'x420'
-            (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, false)
+            (delivered, mediaSubType, isCompressed) = (
+                kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, false
+            )
         case cv4l2_fourcc(88, 82, 50, 52), cv4l2_fourcc(65, 82, 50, 52):  // XR24, AR24: B G R X in memory
             (delivered, mediaSubType, isCompressed) = (kCVPixelFormatType_32BGRA, kCVPixelFormatType_32BGRA, false)
         case cv4l2_fourcc(82, 71, 66, 51):  // RGB3: R G B in memory

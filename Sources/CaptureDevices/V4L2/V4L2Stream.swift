@@ -48,9 +48,11 @@ final class V4L2Stream: @unchecked Sendable {
     /// Sets the format and rate, and maps the buffers; errors such as EBUSY come from here.
     init(path: String, configuration: VideoStreamConfiguration, formats: [CaptureVideoFormat]) throws(V4L2Error) {
         let candidates = formats.filter { $0.width == configuration.width && $0.height == configuration.height }
-        guard let chosen = candidates.first(where: { $0.sourceCode == configuration.sourceCode })
+        guard
+            let chosen = candidates.first(where: { $0.sourceCode == configuration.sourceCode })
                 ?? candidates.first(where: { $0.pixelFormat == configuration.pixelFormat }) ?? candidates.first,
-              let native = V4L2PixelFormat(fourcc: chosen.sourceCode) else {
+            let native = V4L2PixelFormat(fourcc: chosen.sourceCode)
+        else {
             throw V4L2Error(errno: EINVAL, call: "no \(configuration.width)x\(configuration.height) format")
         }
         node = try V4L2Node(path: path)
@@ -77,7 +79,9 @@ final class V4L2Stream: @unchecked Sendable {
         }
         try? node.ioctl(cv4l2_s_parm(), &parm, "VIDIOC_S_PARM")
         let fraction = parm.parm.capture.timeperframe
-        frameDuration = fraction.denominator > 0 ? CMTime(value: CMTimeValue(fraction.numerator), timescale: Int32(fraction.denominator))
+        frameDuration =
+            fraction.denominator > 0
+            ? CMTime(value: CMTimeValue(fraction.numerator), timescale: Int32(fraction.denominator))
             : CMTime(value: configuration.frameDurationNanoseconds, timescale: 1_000_000_000)
         formatDescription = CMFormatDescription(video: native.delivered, width: Int32(width), height: Int32(height))
         var request = v4l2_requestbuffers()
@@ -108,8 +112,9 @@ final class V4L2Stream: @unchecked Sendable {
         if native.delivered == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || native.delivered == kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange {
             planes.append(.init(baseAddress: base + bytesPerLine * height, bytesPerRow: bytesPerLine, width: (width + 1) / 2, height: (height + 1) / 2))
         }
-        let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: native.delivered, planes: planes, dataSize: length,
-                                   release: { _ = keep })
+        let buffer = CVPixelBuffer(
+            width: width, height: height, pixelFormatType: native.delivered, planes: planes, dataSize: length,
+            release: { _ = keep })
         colorimetry.tag(buffer)
         return buffer
     }
@@ -221,8 +226,9 @@ final class V4L2Stream: @unchecked Sendable {
         }
         var ok: Bool
         if native.isCompressed {
-            ok = decoder.decode(mapping.regions[index].0.assumingMemoryBound(to: UInt8.self), count: Int(buffer.bytesused), into: target,
-                                zoom: zoom, with: digitalZoom)
+            ok = decoder.decode(
+                mapping.regions[index].0.assumingMemoryBound(to: UInt8.self), count: Int(buffer.bytesused), into: target,
+                zoom: zoom, with: digitalZoom)
         } else {
             ok = digitalZoom.render(wrappers[index], zoom: zoom, into: target)
         }

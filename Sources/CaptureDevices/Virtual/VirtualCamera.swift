@@ -36,7 +36,8 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
 
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         guard let configuration else { throw .unsupportedConfiguration("a camera needs a video configuration") }
-        guard SceneRenderer.nativeFormats.contains(configuration.pixelFormat) || PixelFormatConverter.supportedFormats.contains(configuration.pixelFormat) else {
+        guard SceneRenderer.nativeFormats.contains(configuration.pixelFormat) || PixelFormatConverter.supportedFormats.contains(configuration.pixelFormat)
+        else {
             throw .unsupportedConfiguration("pixel format \(configuration.pixelFormat.fourCharacterString)")
         }
         return try startStream(configuration, sink: sink, name: "\(descriptor.localizedName) frames")
@@ -73,7 +74,9 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                     let renderFormat = SceneRenderer.nativeFormats.contains(config.pixelFormat) ? config.pixelFormat : kCVPixelFormatType_32BGRA
                     pool = VideoFramePool(width: config.width, height: config.height, pixelFormat: config.pixelFormat, capacity: config.bufferCount)
                     renderer = SceneRenderer(width: config.width, height: config.height, pixelFormat: renderFormat)
-                    renderPool = renderFormat == config.pixelFormat ? nil
+                    renderPool =
+                        renderFormat == config.pixelFormat
+                        ? nil
                         : CVPixelBufferPool.videoFrames(width: config.width, height: config.height, pixelFormatType: renderFormat, count: 1)
                     configuration = config
                 }

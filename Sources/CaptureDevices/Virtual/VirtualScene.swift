@@ -132,7 +132,9 @@ public final class VirtualScene: @unchecked Sendable {
     /// Moves the subject the camera's continuous autofocus follows, starting a new focus scan.
     public func moveSubject() {
         imaging.update { state in
-            if state.focusMode == .continuous { state.focusScanRemaining = 0.2; state.isAdjustingFocus = true; state.lensPosition = max(0, state.lensPosition - 0.2) }
+            if state.focusMode == .continuous {
+                state.focusScanRemaining = 0.2; state.isAdjustingFocus = true; state.lensPosition = max(0, state.lensPosition - 0.2)
+            }
         }
     }
 

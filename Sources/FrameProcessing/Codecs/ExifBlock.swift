@@ -105,7 +105,7 @@ extension Data {
         var index = startIndex + 2
         while index + 4 <= endIndex, self[index] == 0xFF {
             let marker = self[index + 1]
-            if marker == 0xDA || marker == 0xD9 { break }   // start of scan: the rest is image data
+            if marker == 0xDA || marker == 0xD9 { break }  // start of scan: the rest is image data
             let length = Int(self[index + 2]) << 8 | Int(self[index + 3])
             guard length >= 2, index + 2 + length <= endIndex else { return nil }
             let segment = self[index..<(index + 2 + length)]

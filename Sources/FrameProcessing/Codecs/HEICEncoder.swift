@@ -42,8 +42,9 @@ package final class HEICEncoder: @unchecked Sendable {
         let luma = source.planes[0], chroma = source.planes[1]
         cb.withUnsafeMutableBufferPointer { cb in
             cr.withUnsafeMutableBufferPointer { cr in
-                SplitUVPlane(chroma.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(chroma.bytesPerRow),
-                             cb.baseAddress, Int32(chromaWidth), cr.baseAddress, Int32(chromaWidth), Int32(chromaWidth), Int32(chromaHeight))
+                SplitUVPlane(
+                    chroma.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(chroma.bytesPerRow),
+                    cb.baseAddress, Int32(chromaWidth), cr.baseAddress, Int32(chromaWidth), Int32(chromaWidth), Int32(chromaHeight))
             }
         }
         let fullRange = source.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
@@ -63,7 +64,9 @@ package final class HEICEncoder: @unchecked Sendable {
                 }
             }
         }
-        guard status == 0, let bytes else { throw Failure(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+        guard status == 0, let bytes else {
+            throw Failure(description: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         defer { free(bytes) }
         return Data(bytes: bytes, count: size)
     }

@@ -29,8 +29,10 @@ package final class JPEGEncoder: @unchecked Sendable {
 
     /// Encodes the frame as `encode(_:quality:fullChroma:accurateDCT:)` does and lends the JPEG's
     /// bytes to `body` (valid only during the call), so a caller copies them once, where it needs them.
-    package func encode<Result>(_ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true,
-                                _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+    package func encode<Result>(
+        _ frame: CVPixelBuffer, quality: Int32, fullChroma: Bool = false, accurateDCT: Bool = true,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result? {
         guard let encoder else { return nil }
         var jpeg: UnsafePointer<UInt8>?
         var size = 0
@@ -44,15 +46,17 @@ package final class JPEGEncoder: @unchecked Sendable {
                         pointers[index] = UnsafePointer(planes[index].baseAddress.assumingMemoryBound(to: UInt8.self))
                         strides[index] = Int32(planes[index].bytesPerRow)
                     }
-                    return cje_encode_planes420(encoder, pointers.baseAddress, strides.baseAddress, Int32(frame.width), Int32(frame.height),
-                                                quality, accurateDCT ? 1 : 0, &jpeg, &size)
+                    return cje_encode_planes420(
+                        encoder, pointers.baseAddress, strides.baseAddress, Int32(frame.width), Int32(frame.height),
+                        quality, accurateDCT ? 1 : 0, &jpeg, &size)
                 }
             }
         } else {
             guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
             let plane = source.planes[0]
-            result = cje_encode_bgra(encoder, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(plane.bytesPerRow),
-                                     Int32(frame.width), Int32(frame.height), quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0, &jpeg, &size)
+            result = cje_encode_bgra(
+                encoder, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(plane.bytesPerRow),
+                Int32(frame.width), Int32(frame.height), quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0, &jpeg, &size)
         }
         guard result == 0, let jpeg else { return nil }
         return try body(UnsafeRawBufferPointer(start: jpeg, count: size))

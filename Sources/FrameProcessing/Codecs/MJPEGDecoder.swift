@@ -35,8 +35,9 @@ package final class MJPEGDecoder: @unchecked Sendable {
         if target.pixelFormatType == kCVPixelFormatType_32BGRA {
             let plane = target.planes[0]
             VideoColorimetry.jpeg.tag(target)
-            return cjd_decode_bgra(decoder, jpeg, count, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(plane.bytesPerRow),
-                                   Int32(target.width), Int32(target.height)) == 0
+            return cjd_decode_bgra(
+                decoder, jpeg, count, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(plane.bytesPerRow),
+                Int32(target.width), Int32(target.height)) == 0
         }
         var decoded = target
         if target.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
@@ -59,7 +60,8 @@ package final class MJPEGDecoder: @unchecked Sendable {
     /// The decoder's full-range 4:2:0 scratch frame, of `frame`'s size.
     private func scratchFrame(like frame: CVPixelBuffer) -> CVPixelBuffer? {
         if scratch == nil || scratch?.width != frame.width || scratch?.height != frame.height {
-            scratch = CVPixelBufferPool.videoFrames(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, count: 1)
+            scratch = CVPixelBufferPool.videoFrames(
+                width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, count: 1)
         }
         return scratch?.dequeue()
     }
@@ -68,7 +70,8 @@ package final class MJPEGDecoder: @unchecked Sendable {
     private func toFullRangeNV12(_ jpeg: UnsafePointer<UInt8>, count: Int, into target: CVPixelBuffer) -> Bool {
         var planes = cjd_planes()
         guard cjd_decode_planes(decoder, jpeg, count, Int32(target.width), Int32(target.height), &planes) == 0,
-              let y = planes.data.0 else { return false }
+            let y = planes.data.0
+        else { return false }
         let destination = target.planes
         let dy = destination[0].baseAddress.assumingMemoryBound(to: UInt8.self), dyStride = Int32(destination[0].bytesPerRow)
         let duv = destination[1].baseAddress.assumingMemoryBound(to: UInt8.self), duvStride = Int32(destination[1].bytesPerRow)

@@ -21,8 +21,9 @@ package final class PNGEncoder: @unchecked Sendable {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = withExif(tiff.map { Data($0) }) { exif, exifSize in
-            cpc_png_encode_bgra(plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
-                                Int32(plane.bytesPerRow), 1, exif, exifSize, &bytes, &size)
+            cpc_png_encode_bgra(
+                plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
+                Int32(plane.bytesPerRow), 1, exif, exifSize, &bytes, &size)
         }
         guard status == 0, let bytes else { return nil }
         defer { free(bytes) }

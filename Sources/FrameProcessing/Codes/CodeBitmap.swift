@@ -31,9 +31,11 @@ package struct CodeBitmap: Sendable {
         guard let options = ZXing_CreatorOptions_new(format) else { throw Failure(description: "no writer for \(symbology.rawValue)") }
         defer { ZXing_CreatorOptions_delete(options) }
         let utf8 = Array(text.utf8)
-        guard let barcode = utf8.withUnsafeBufferPointer({ buffer in
-            buffer.withMemoryRebound(to: CChar.self) { ZXing_CreateBarcodeFromText($0.baseAddress, Int32($0.count), options) }
-        }) else {
+        guard
+            let barcode = utf8.withUnsafeBufferPointer({ buffer in
+                buffer.withMemoryRebound(to: CChar.self) { ZXing_CreateBarcodeFromText($0.baseAddress, Int32($0.count), options) }
+            })
+        else {
             throw Failure(description: Self.lastError(or: "\"\(payload)\" cannot be a \(symbology.rawValue) code"))
         }
         defer { ZXing_Barcode_delete(barcode) }

@@ -114,8 +114,10 @@ package final class CodeReader: @unchecked Sendable {
     }
 
     /// The codes in a picture in memory (`format` one of ZXing's, `pixelStride` bytes between pixels).
-    func read(luma bytes: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int, format: ZXing_ImageFormat, pixelStride: Int32,
-              region: CGRect?, options: OpaquePointer? = nil) -> [DetectedCode] {
+    func read(
+        luma bytes: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int, format: ZXing_ImageFormat, pixelStride: Int32,
+        region: CGRect?, options: OpaquePointer? = nil
+    ) -> [DetectedCode] {
         guard let view = ZXing_ImageView_new(bytes, Int32(width), Int32(height), format, Int32(rowStride), pixelStride) else { return [] }
         defer { ZXing_ImageView_delete(view) }
         var origin = CGPoint.zero
@@ -130,7 +132,8 @@ package final class CodeReader: @unchecked Sendable {
         var codes: [DetectedCode] = []
         for index in 0..<ZXing_Barcodes_size(barcodes) {
             guard let barcode = ZXing_Barcodes_at(barcodes, index), ZXing_Barcode_isValid(barcode),
-                  let code = Self.code(from: barcode, origin: origin, wanted: symbologies) else { continue }
+                let code = Self.code(from: barcode, origin: origin, wanted: symbologies)
+            else { continue }
             codes.append(code)
         }
         return Array(Self.withoutPartialReads(codes).prefix(maximumCodes))
@@ -197,7 +200,8 @@ package final class CodeReader: @unchecked Sendable {
             case ZXing_BarcodeFormat_Code39:
                 // A Code 39 mod 43 code ends in the check character of what precedes it, which is not part of the payload.
                 if wanted.contains(.code39Mod43), let payload = text, payload.count > 1,
-                   CodeSymbology.code39CheckCharacter(for: String(payload.dropLast())) == payload.last {
+                    CodeSymbology.code39CheckCharacter(for: String(payload.dropLast())) == payload.last
+                {
                     symbology = .code39Mod43
                     text = String(payload.dropLast())
                     bytes.removeLast()
@@ -223,8 +227,9 @@ package final class CodeReader: @unchecked Sendable {
         // out of ZXing), which run for every code of every frame searched.
         var symbol = SymbolFacts()
         if symbology == .qr {
-            symbol = SymbolFacts(version: extra(barcode, "Version"), errorCorrectionLevel: extra(barcode, "ECLevel"),
-                                 dataMask: Int(extra(barcode, "DataMask")))
+            symbol = SymbolFacts(
+                version: extra(barcode, "Version"), errorCorrectionLevel: extra(barcode, "ECLevel"),
+                dataMask: Int(extra(barcode, "DataMask")))
         } else if symbology == .dataMatrix {
             symbol = SymbolFacts(version: extra(barcode, "Version"))
         }

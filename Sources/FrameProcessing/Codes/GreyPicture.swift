@@ -26,7 +26,8 @@ package enum GreyPicture {
 
     private static func buffer(width: Int, height: Int, fill: (UnsafeMutablePointer<UInt8>, Int) throws(Failure) -> Void) throws(Failure) -> CVPixelBuffer {
         guard width > 0, height > 0, width * height <= maximumPixels,
-              let image = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_OneComponent8) else {
+            let image = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_OneComponent8)
+        else {
             throw Failure(description: "a picture of \(width)x\(height) pixels, more than the \(maximumPixels) a picture may have")
         }
         let plane = image.planes[0]
@@ -55,7 +56,8 @@ package enum GreyPicture {
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard cpc_png_decode_gray(bytes, bytes.count, maximumPixels, &pixels, &width, &height, &message, message.count) == 0, let pixels else {
-            throw Failure(description: "a PNG that cannot be read: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw Failure(
+                description: "a PNG that cannot be read: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { free(pixels) }
         return try buffer(width: Int(width), height: Int(height)) { destination, stride in

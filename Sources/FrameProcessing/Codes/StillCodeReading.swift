@@ -36,8 +36,9 @@ extension CodeReader {
         CVPixelBufferLockBaseAddress(picture, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(picture, .readOnly) }
         guard let base = CVPixelBufferGetBaseAddress(picture) else { return ([], nil) }
-        let grey = GreyPixels(bytes: base.assumingMemoryBound(to: UInt8.self), width: CVPixelBufferGetWidth(picture),
-                              height: CVPixelBufferGetHeight(picture), stride: CVPixelBufferGetBytesPerRow(picture))
+        let grey = GreyPixels(
+            bytes: base.assumingMemoryBound(to: UInt8.self), width: CVPixelBufferGetWidth(picture),
+            height: CVPixelBufferGetHeight(picture), stride: CVPixelBufferGetBytesPerRow(picture))
         for attempt in attempts {
             let codes = read(grey, attempt)
             if !codes.isEmpty { return (codes, attempt) }
@@ -65,8 +66,9 @@ extension CodeReader {
             guard width >= 16, height >= 16 else { return [] }
             var half = [UInt8](repeating: 0, count: width * height)
             half.withUnsafeMutableBufferPointer { target in
-                PlaneScaling.scaleSamples(.init(UnsafeMutablePointer(mutating: grey.bytes), bytesPerRow: grey.stride, width: grey.width, height: grey.height),
-                                          into: .init(target.baseAddress!, bytesPerRow: width, width: width, height: height), filter: .box)
+                PlaneScaling.scaleSamples(
+                    .init(UnsafeMutablePointer(mutating: grey.bytes), bytesPerRow: grey.stride, width: grey.width, height: grey.height),
+                    into: .init(target.baseAddress!, bytesPerRow: width, width: width, height: height), filter: .box)
             }
             return half.withUnsafeBufferPointer { pixels in
                 withOptions(ZXing_Binarizer_LocalAverage) {
@@ -88,8 +90,11 @@ extension CodeReader {
             let height = Int((Double(grey.width) * abs(s) + Double(grey.height) * abs(c)).rounded(.up))
             var turned = [UInt8](repeating: 0, count: width * height)
             // What the turned picture shows beyond the original's edges is its mean light, so no edge appears there.
-            guard cpf_rotate_grey(grey.bytes, Int32(grey.width), Int32(grey.height), Int32(grey.stride), angle, Self.meanLight(grey),
-                                  &turned, Int32(width), Int32(height)) == 0 else { return [] }
+            guard
+                cpf_rotate_grey(
+                    grey.bytes, Int32(grey.width), Int32(grey.height), Int32(grey.stride), angle, Self.meanLight(grey),
+                    &turned, Int32(width), Int32(height)) == 0
+            else { return [] }
             let (outCentre, inCentre) = (CGPoint(x: Double(width) / 2, y: Double(height) / 2), CGPoint(x: Double(grey.width) / 2, y: Double(grey.height) / 2))
             return turned.withUnsafeBufferPointer { pixels in
                 withOptions(ZXing_Binarizer_LocalAverage) {
@@ -106,8 +111,9 @@ extension CodeReader {
     }
 
     private func read(_ grey: GreyPixels, options: OpaquePointer? = nil) -> [DetectedCode] {
-        read(luma: grey.bytes, width: grey.width, height: grey.height, rowStride: grey.stride, format: ZXing_ImageFormat_Lum, pixelStride: 1,
-             region: nil, options: options)
+        read(
+            luma: grey.bytes, width: grey.width, height: grey.height, rowStride: grey.stride, format: ZXing_ImageFormat_Lum, pixelStride: 1,
+            region: nil, options: options)
     }
 
     private func withOptions<Result>(_ binarizer: ZXing_Binarizer, _ body: (OpaquePointer) -> Result) -> Result {

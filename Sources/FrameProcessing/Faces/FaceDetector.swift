@@ -72,7 +72,8 @@ package final class FaceDetector: @unchecked Sendable {
         CVPixelBufferLockBaseAddress(image, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
         guard let plane = luma.plane(of: image),
-              let search = FaceSearchPicture(plane, region: region, searchWidth: searchWidth, reusing: scaled) else { return [] }
+            let search = FaceSearchPicture(plane, region: region, searchWidth: searchWidth, reusing: scaled)
+        else { return [] }
         scaled = search.buffer
         return detect(in: search)
     }
@@ -81,8 +82,9 @@ package final class FaceDetector: @unchecked Sendable {
     package func detect(in search: FaceSearchPicture) -> [DetectedFace] {
         let plane = search.buffer.planes[0]
         let count = found.withUnsafeMutableBufferPointer { faces in
-            cfd_detect(handle, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(search.buffer.width), Int32(search.buffer.height),
-                       Int32(plane.bytesPerRow), Self.threshold, faces.baseAddress, Int32(faces.count))
+            cfd_detect(
+                handle, plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(search.buffer.width), Int32(search.buffer.height),
+                Int32(plane.bytesPerRow), Self.threshold, faces.baseAddress, Int32(faces.count))
         }
         return faces(count, scale: search.scale, origin: search.origin)
     }
@@ -93,8 +95,9 @@ package final class FaceDetector: @unchecked Sendable {
         defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
         guard let plane = luma.plane(of: image) else { return [] }
         let count = found.withUnsafeMutableBufferPointer { faces in
-            cfd_detect_upsampled(handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow), Self.threshold,
-                                 Int32(upsample), faces.baseAddress, Int32(faces.count))
+            cfd_detect_upsampled(
+                handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow), Self.threshold,
+                Int32(upsample), faces.baseAddress, Int32(faces.count))
         }
         return faces(count, scale: 1, origin: .zero)
     }
@@ -103,16 +106,19 @@ package final class FaceDetector: @unchecked Sendable {
     package func angles(of box: CGRect, in plane: GreyPlane) -> (roll: Double, yaw: Double)? {
         var roll = 0.0, yaw = 0.0
         guard hasLandmarks, box.width >= 1, box.height >= 1,
-              cfd_measure_angles(handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
-                                 box.minX, box.minY, box.width, box.height, &roll, &yaw) == 0 else { return nil }
+            cfd_measure_angles(
+                handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
+                box.minX, box.minY, box.width, box.height, &roll, &yaw) == 0
+        else { return nil }
         return (roll, yaw)
     }
 
     private func faces(_ count: Int32, scale: Double, origin: CGPoint) -> [DetectedFace] {
         guard count > 0 else { return [] }
         return found.prefix(Int(count)).map { face in
-            DetectedFace(bounds: CGRect(x: origin.x + face.x / scale, y: origin.y + face.y / scale, width: face.width / scale, height: face.height / scale),
-                         score: face.score, roll: face.has_angles != 0 ? face.roll : nil, yaw: face.has_angles != 0 ? face.yaw : nil)
+            DetectedFace(
+                bounds: CGRect(x: origin.x + face.x / scale, y: origin.y + face.y / scale, width: face.width / scale, height: face.height / scale),
+                score: face.score, roll: face.has_angles != 0 ? face.roll : nil, yaw: face.has_angles != 0 ? face.yaw : nil)
         }
     }
 }
@@ -142,8 +148,9 @@ package struct FaceSearchPicture: @unchecked Sendable {
             buffer = made
         }
         let target = buffer.planes[0]
-        PlaneScaling.scaleSamples(.init(UnsafeMutablePointer(mutating: crop.base), bytesPerRow: crop.bytesPerRow, width: crop.width, height: crop.height),
-                                  into: .init(target, width: width, height: height), filter: scale < 1 ? .box : .bilinear)
+        PlaneScaling.scaleSamples(
+            .init(UnsafeMutablePointer(mutating: crop.base), bytesPerRow: crop.bytesPerRow, width: crop.width, height: crop.height),
+            into: .init(target, width: width, height: height), filter: scale < 1 ? .box : .bilinear)
         self.buffer = buffer
         self.origin = origin
         self.scale = Double(width) / Double(crop.width)

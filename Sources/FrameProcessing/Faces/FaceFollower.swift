@@ -58,14 +58,16 @@ package final class FaceFollower: @unchecked Sendable {
         func restart(at box: CGRect, plane: GreyPlane) -> Bool {
             bounds = box
             lostFrames = 0
-            return cfd_tracker_start(tracker, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
-                                     box.minX, box.minY, box.width, box.height) == 0
+            return cfd_tracker_start(
+                tracker, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
+                box.minX, box.minY, box.width, box.height) == 0
         }
         /// Follows the face into `plane`; returns the tracker's confidence.
         func update(plane: GreyPlane) -> Double {
             var x = 0.0, y = 0.0, width = 0.0, height = 0.0
-            let confidence = cfd_tracker_update(tracker, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
-                                                &x, &y, &width, &height)
+            let confidence = cfd_tracker_update(
+                tracker, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
+                &x, &y, &width, &height)
             if confidence >= 0, x.isFinite, y.isFinite, width.isFinite, height.isFinite { bounds = CGRect(x: x, y: y, width: width, height: height) }
             return confidence
         }
@@ -163,7 +165,8 @@ package final class FaceFollower: @unchecked Sendable {
                 let moved = face.bounds.offsetBy(dx: best.track.bounds.midX - best.then.midX, dy: best.track.bounds.midY - best.then.midY)
                 best.track.misses = 0
                 if !best.track.restart(at: moved, plane: plane) { tracks.removeAll { $0 === best.track } }
-            } else if !tracks.contains(where: { Self.overlap($0.bounds, face.bounds) >= 0.3 }), let track = Track(id: nextID, bounds: face.bounds, plane: plane) {
+            } else if !tracks.contains(where: { Self.overlap($0.bounds, face.bounds) >= 0.3 }), let track = Track(id: nextID, bounds: face.bounds, plane: plane)
+            {
                 nextID += 1
                 tracks.append(track)
             }

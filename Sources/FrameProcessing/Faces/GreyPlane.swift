@@ -38,7 +38,7 @@ package final class LumaReader {
         let source = UnsafePointer(first.baseAddress.assumingMemoryBound(to: UInt8.self))
         switch format {
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-             kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_OneComponent8:
+            kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_OneComponent8:
             return GreyPlane(base: source, width: image.width, height: image.height, bytesPerRow: first.bytesPerRow)
         case kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_422YpCbCr8:
             if grey?.width != image.width || grey?.height != image.height {

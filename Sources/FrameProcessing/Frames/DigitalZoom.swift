@@ -24,7 +24,8 @@ package final class DigitalZoom: @unchecked Sendable {
             return converter.convert(source, into: target)
         }
         // Crop and scale in a format libyuv scales: the target's 4:2:0 or BGRA.
-        let planar = target.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
+        let planar =
+            target.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
             || target.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
         let working = planar ? target.pixelFormatType : kCVPixelFormatType_32BGRA
         var whole = source

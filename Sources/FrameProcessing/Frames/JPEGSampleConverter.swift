@@ -45,21 +45,23 @@ package final class JPEGSampleConverter: @unchecked Sendable {
         guard Self.accepts(frame) else { return nil }
         let (width, height) = (frame.width & ~1, frame.height & ~1)
         if pool?.width != width || pool?.height != height {
-            pool = CVPixelBufferPool(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8PlanarFullRange,
-                                     maximumBufferCount: Self.poolSize)
+            pool = CVPixelBufferPool(
+                width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8PlanarFullRange,
+                maximumBufferCount: Self.poolSize)
         }
         guard let converted = pool?.dequeue() else { return nil }
         let s = frame.planes, d = converted.planes
         func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
         func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
         let (w, h) = (Int32(width), Int32(height))
-        let status: Int32 = switch frame.pixelFormatType {
-        case kCVPixelFormatType_422YpCbCr8_yuvs: YUY2ToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
-        case kCVPixelFormatType_422YpCbCr8: UYVYToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
-        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
-            NV12ToI420(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
-        default: I420Copy(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(s[2]), r(s[2]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
-        }
+        let status: Int32 =
+            switch frame.pixelFormatType {
+            case kCVPixelFormatType_422YpCbCr8_yuvs: YUY2ToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+            case kCVPixelFormatType_422YpCbCr8: UYVYToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+            case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
+                NV12ToI420(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+            default: I420Copy(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(s[2]), r(s[2]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+            }
         guard status == 0 else { return nil }
         if !(PixelFormatDescription.of(frame.pixelFormatType)?.isFullRange ?? false) {
             Self.stretch(d[0], width: width, height: height, table: Self.lumaTable)

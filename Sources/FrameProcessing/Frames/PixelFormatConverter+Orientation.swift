@@ -14,7 +14,8 @@ extension PixelFormatConverter {
         let format = destination.pixelFormatType
         // Turn the picture where it is smallest: a 4:2:0 frame turns in 1.5 bytes a pixel, BGRA in 4.
         if source.pixelFormatType != format, Self.turnsDirectly(source.pixelFormatType),
-           Self.bytesPerPixel(source.pixelFormatType) < Self.bytesPerPixel(format) {
+            Self.bytesPerPixel(source.pixelFormatType) < Self.bytesPerPixel(format)
+        {
             if turnedScratch?.width != width || turnedScratch?.height != height || turnedScratch?.pixelFormatType != source.pixelFormatType {
                 turnedScratch = CVPixelBuffer(width: width, height: height, pixelFormatType: source.pixelFormatType)
             }
@@ -24,12 +25,15 @@ extension PixelFormatConverter {
         }
         if Self.turnsDirectly(format) {
             guard let upright = source.pixelFormatType == format ? source : uprightFrame(source, format: format),
-                  Self.turn(upright, into: destination, orientation) else { return false }
+                Self.turn(upright, into: destination, orientation)
+            else { return false }
             VideoColorimetry.copy(from: upright, to: destination)
             return true
         }
         // Packed 4:2:2 and RGB: turned as BGRA, then converted.
-        guard let upright = source.pixelFormatType == kCVPixelFormatType_32BGRA ? source : uprightFrame(source, format: kCVPixelFormatType_32BGRA) else { return false }
+        guard let upright = source.pixelFormatType == kCVPixelFormatType_32BGRA ? source : uprightFrame(source, format: kCVPixelFormatType_32BGRA) else {
+            return false
+        }
         if turnedScratch?.width != width || turnedScratch?.height != height || turnedScratch?.pixelFormatType != kCVPixelFormatType_32BGRA {
             turnedScratch = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
         }
@@ -48,8 +52,10 @@ extension PixelFormatConverter {
 
     /// Whether libyuv turns this format's planes directly.
     private static func turnsDirectly(_ format: OSType) -> Bool {
-        [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-         kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange].contains(format)
+        [
+            kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+            kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange,
+        ].contains(format)
     }
 
     /// `source` converted to `format` at its own size, in the converter's kept memory.
@@ -81,14 +87,17 @@ extension PixelFormatConverter {
             let result: Int32
             switch bytes {
             case 1:
-                result = RotatePlane(base.assumingMemoryBound(to: UInt8.self), Int32(stride), to.baseAddress.assumingMemoryBound(to: UInt8.self),
-                                     Int32(to.bytesPerRow), w, h, mode)
+                result = RotatePlane(
+                    base.assumingMemoryBound(to: UInt8.self), Int32(stride), to.baseAddress.assumingMemoryBound(to: UInt8.self),
+                    Int32(to.bytesPerRow), w, h, mode)
             case 2:
-                result = RotatePlane_16(base.assumingMemoryBound(to: UInt16.self), Int32(stride / 2), to.baseAddress.assumingMemoryBound(to: UInt16.self),
-                                        Int32(to.bytesPerRow / 2), w, h, mode)
+                result = RotatePlane_16(
+                    base.assumingMemoryBound(to: UInt16.self), Int32(stride / 2), to.baseAddress.assumingMemoryBound(to: UInt16.self),
+                    Int32(to.bytesPerRow / 2), w, h, mode)
             case 4:
-                result = ARGBRotate(base.assumingMemoryBound(to: UInt8.self), Int32(stride), to.baseAddress.assumingMemoryBound(to: UInt8.self),
-                                    Int32(to.bytesPerRow), w, h, mode)
+                result = ARGBRotate(
+                    base.assumingMemoryBound(to: UInt8.self), Int32(stride), to.baseAddress.assumingMemoryBound(to: UInt8.self),
+                    Int32(to.bytesPerRow), w, h, mode)
             default:
                 return false
             }

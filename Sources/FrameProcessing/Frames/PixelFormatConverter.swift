@@ -49,7 +49,8 @@ package final class PixelFormatConverter: @unchecked Sendable {
     @discardableResult
     package func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
         guard convertPixels(source, into: destination) else { return false }
-        let rgbToYCbCr = !(PixelFormatDescription.of(source.pixelFormatType)?.isYCbCr ?? false) && (PixelFormatDescription.of(destination.pixelFormatType)?.isYCbCr ?? false)
+        let rgbToYCbCr =
+            !(PixelFormatDescription.of(source.pixelFormatType)?.isYCbCr ?? false) && (PixelFormatDescription.of(destination.pixelFormatType)?.isYCbCr ?? false)
         VideoColorimetry.copy(from: source, to: destination, matrix: rgbToYCbCr ? .bt601 : nil)
         return true
     }
@@ -70,7 +71,7 @@ package final class PixelFormatConverter: @unchecked Sendable {
         }
         switch (from, to) {
         case (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA),
-             (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA):
+            (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA):
             // The matrix the frame is tagged with: BT.709 for HD video, BT.601 otherwise.
             let matrix = Self.constants(matrix: VideoColorimetry.matrix(of: source), fullRange: from == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
             return NV12ToARGBMatrix(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), matrix, w, h) == 0
@@ -87,7 +88,7 @@ package final class PixelFormatConverter: @unchecked Sendable {
             // RGB24 holds R, G, B in memory: libyuv calls that RAW.
             return RAWToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_422YpCbCr8_yuvs, kCVPixelFormatType_32BGRA),
-             (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA):
+            (kCVPixelFormatType_422YpCbCr8, kCVPixelFormatType_32BGRA):
             let yuy2 = from == kCVPixelFormatType_422YpCbCr8_yuvs
             // libyuv's packed 4:2:2 conversions decode with BT.601: a frame tagged BT.709 is
             // unpacked into planes first and decoded with its own matrix.
@@ -109,11 +110,11 @@ package final class PixelFormatConverter: @unchecked Sendable {
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_422YpCbCr8):
             return ARGBToUYVY(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_32BGRA),
-             (kCVPixelFormatType_420YpCbCr10BiPlanarFullRange, kCVPixelFormatType_32BGRA):
+            (kCVPixelFormatType_420YpCbCr10BiPlanarFullRange, kCVPixelFormatType_32BGRA):
             let matrix = Self.constants(matrix: VideoColorimetry.matrix(of: source), fullRange: from == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange)
             return P010ToARGBMatrix(p16(s[0]), r(s[0]) / 2, p16(s[1]), r(s[1]) / 2, p(d[0]), r(d[0]), matrix, w, h) == 0
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange),
-             (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange):
+            (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange):
             // Through 8-bit planar 4:2:0, widened to 10 bits, then interleaved: libyuv has no direct path.
             let chromaWidth = (Int(w) + 1) / 2, chromaHeight = (Int(h) + 1) / 2
             let lumaSize = Int(w) * Int(h), chromaSize = chromaWidth * chromaHeight
@@ -125,16 +126,18 @@ package final class PixelFormatConverter: @unchecked Sendable {
             let full = to == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange
             let cw = Int32(chromaWidth)
             guard (full ? ARGBToJ420(p(s[0]), r(s[0]), y8, w, u8, cw, v8, cw, w, h) : ARGBToI420(p(s[0]), r(s[0]), y8, w, u8, cw, v8, cw, w, h)) == 0,
-                  I420ToI010(y8, w, u8, cw, v8, cw, y16, w, u16, cw, v16, cw, w, h) == 0 else { return false }
+                I420ToI010(y8, w, u8, cw, v8, cw, y16, w, u16, cw, v16, cw, w, h) == 0
+            else { return false }
             return I010ToP010(y16, w, u16, cw, v16, cw, p16(d[0]), r(d[0]) / 2, p16(d[1]), r(d[1]) / 2, w, h) == 0
         default:
             // Two steps through BGRA, in scratch memory.
             guard from != kCVPixelFormatType_32BGRA, to != kCVPixelFormatType_32BGRA else { return false }
             let stride = Int(w) * 4
             let bgra = scratchMemory(stride * Int(h) + (Int(w) + 1) * (Int(h) + 1))
-            let intermediate = CVPixelBuffer(width: Int(w), height: Int(h), pixelFormatType: kCVPixelFormatType_32BGRA,
-                                             planes: [.init(baseAddress: UnsafeMutableRawPointer(bgra), bytesPerRow: stride, width: Int(w), height: Int(h))],
-                                             dataSize: stride * Int(h), release: nil)
+            let intermediate = CVPixelBuffer(
+                width: Int(w), height: Int(h), pixelFormatType: kCVPixelFormatType_32BGRA,
+                planes: [.init(baseAddress: UnsafeMutableRawPointer(bgra), bytesPerRow: stride, width: Int(w), height: Int(h))],
+                dataSize: stride * Int(h), release: nil)
             let second = PixelFormatConverter()
             return convert(source, into: intermediate) && second.convert(intermediate, into: destination)
         }

@@ -31,43 +31,50 @@ package enum PlaneScaling {
         /// A plane of a pixel buffer, or the `width` x `height` region of it at (`x`, `y`) in that plane's samples;
         /// `bytesPerPixel` is 4 for BGRA, 2 for interleaved chroma, 1 otherwise.
         package init(_ plane: CVPixelBuffer.Plane, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil, bytesPerPixel: Int = 1) {
-            self.init(plane.baseAddress.assumingMemoryBound(to: UInt8.self) + y * plane.bytesPerRow + x * bytesPerPixel,
-                      bytesPerRow: plane.bytesPerRow, width: width ?? plane.width, height: height ?? plane.height)
+            self.init(
+                plane.baseAddress.assumingMemoryBound(to: UInt8.self) + y * plane.bytesPerRow + x * bytesPerPixel,
+                bytesPerRow: plane.bytesPerRow, width: width ?? plane.width, height: height ?? plane.height)
         }
     }
 
     /// Scales BGRA pixels; false when libyuv refuses.
     @discardableResult
     package static func scaleBGRA(_ source: Rows, into target: Rows, filter: Filter) -> Bool {
-        ARGBScale(source.base, Int32(source.bytesPerRow), Int32(source.width), Int32(source.height),
-                  target.base, Int32(target.bytesPerRow), Int32(target.width), Int32(target.height), filter.mode) == 0
+        ARGBScale(
+            source.base, Int32(source.bytesPerRow), Int32(source.width), Int32(source.height),
+            target.base, Int32(target.bytesPerRow), Int32(target.width), Int32(target.height), filter.mode) == 0
     }
 
     /// Scales a plane of single 8-bit samples (grey, or 4:2:0's luma).
     package static func scaleSamples(_ source: Rows, into target: Rows, filter: Filter) {
-        ScalePlane(source.base, Int32(source.bytesPerRow), Int32(source.width), Int32(source.height),
-                   target.base, Int32(target.bytesPerRow), Int32(target.width), Int32(target.height), filter.mode)
+        ScalePlane(
+            source.base, Int32(source.bytesPerRow), Int32(source.width), Int32(source.height),
+            target.base, Int32(target.bytesPerRow), Int32(target.width), Int32(target.height), filter.mode)
     }
 
     /// Scales a plane of interleaved Cb/Cr pairs.
     package static func scaleChroma(_ source: Rows, into target: Rows, filter: Filter) {
-        UVScale(source.base, Int32(source.bytesPerRow), Int32(source.width), Int32(source.height),
-                target.base, Int32(target.bytesPerRow), Int32(target.width), Int32(target.height), filter.mode)
+        UVScale(
+            source.base, Int32(source.bytesPerRow), Int32(source.width), Int32(source.height),
+            target.base, Int32(target.bytesPerRow), Int32(target.width), Int32(target.height), filter.mode)
     }
 
     /// Scales two-plane 4:2:0 (luma, then interleaved chroma at half size); false when libyuv refuses.
     @discardableResult
     package static func scaleBiPlanar(luma: Rows, chroma: Rows, into targetLuma: Rows, _ targetChroma: Rows, filter: Filter) -> Bool {
-        NV12Scale(luma.base, Int32(luma.bytesPerRow), chroma.base, Int32(chroma.bytesPerRow), Int32(luma.width), Int32(luma.height),
-                  targetLuma.base, Int32(targetLuma.bytesPerRow), targetChroma.base, Int32(targetChroma.bytesPerRow),
-                  Int32(targetLuma.width), Int32(targetLuma.height), filter.mode) == 0
+        NV12Scale(
+            luma.base, Int32(luma.bytesPerRow), chroma.base, Int32(chroma.bytesPerRow), Int32(luma.width), Int32(luma.height),
+            targetLuma.base, Int32(targetLuma.bytesPerRow), targetChroma.base, Int32(targetChroma.bytesPerRow),
+            Int32(targetLuma.width), Int32(targetLuma.height), filter.mode) == 0
     }
 
     /// Scales the `region` of `source` (all of it when nil; even offsets and sizes for 4:2:0) into
     /// all of `destination`, both BGRA, both two-plane 4:2:0, or both 8-bit grey; false for other
     /// formats, formats that differ, or when libyuv refuses.
-    package static func scale(_ source: CVPixelBuffer, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                              into destination: CVPixelBuffer, filter: Filter) -> Bool {
+    package static func scale(
+        _ source: CVPixelBuffer, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
+        into destination: CVPixelBuffer, filter: Filter
+    ) -> Bool {
         let area = region ?? (0, 0, source.width, source.height)
         let s = source.planes, d = destination.planes
         switch (source.pixelFormatType, destination.pixelFormatType) {
@@ -76,10 +83,12 @@ package enum PlaneScaling {
         case (kCVPixelFormatType_OneComponent8, kCVPixelFormatType_OneComponent8):
             scaleSamples(Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height), into: Rows(d[0]), filter: filter)
             return true
-        case (let from, let to) where from == to && (from == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || from == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
-            return scaleBiPlanar(luma: Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height),
-                                 chroma: Rows(s[1], x: area.x / 2, y: area.y / 2, width: area.width / 2, height: area.height / 2, bytesPerPixel: 2),
-                                 into: Rows(d[0]), Rows(d[1]), filter: filter)
+        case (let from, let to)
+        where from == to && (from == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || from == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
+            return scaleBiPlanar(
+                luma: Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height),
+                chroma: Rows(s[1], x: area.x / 2, y: area.y / 2, width: area.width / 2, height: area.height / 2, bytesPerPixel: 2),
+                into: Rows(d[0]), Rows(d[1]), filter: filter)
         default:
             return false
         }

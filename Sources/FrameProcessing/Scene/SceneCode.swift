@@ -25,8 +25,10 @@ package struct SceneCode: Sendable {
     package var symbolCorners: [CGPoint] {
         let b = bitmap.symbolBounds, w = CGFloat(bitmap.width), h = CGFloat(bitmap.height)
         let map = mapping
-        return [CGPoint(x: b.minX / w, y: b.minY / h), CGPoint(x: b.maxX / w, y: b.minY / h),
-                CGPoint(x: b.maxX / w, y: b.maxY / h), CGPoint(x: b.minX / w, y: b.maxY / h)].map { map.apply($0) }
+        return [
+            CGPoint(x: b.minX / w, y: b.minY / h), CGPoint(x: b.maxX / w, y: b.minY / h),
+            CGPoint(x: b.maxX / w, y: b.maxY / h), CGPoint(x: b.minX / w, y: b.maxY / h),
+        ].map { map.apply($0) }
     }
 
     /// Corners for a picture `width` wide (a fraction of the frame's width) centred at `center` and turned by

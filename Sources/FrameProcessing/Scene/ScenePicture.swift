@@ -36,8 +36,10 @@ package struct ScenePicture: Sendable {
 
     /// Corners for a picture `width` wide (a fraction of the frame's width) centred at `center`, turned `rotation`
     /// radians clockwise, upright in a frame `aspectRatio` times as wide as high.
-    package static func corners(width pictureWidth: Int, height pictureHeight: Int, center: CGPoint, width: CGFloat, rotation: CGFloat,
-                                aspectRatio: CGFloat) -> [CGPoint] {
+    package static func corners(
+        width pictureWidth: Int, height pictureHeight: Int, center: CGPoint, width: CGFloat, rotation: CGFloat,
+        aspectRatio: CGFloat
+    ) -> [CGPoint] {
         let halfW = width * aspectRatio / 2, halfH = halfW * CGFloat(pictureHeight) / CGFloat(pictureWidth)
         let c = cos(rotation), s = sin(rotation)
         return [(-halfW, -halfH), (halfW, -halfH), (halfW, halfH), (-halfW, halfH)].map { (x, y) in

@@ -16,8 +16,10 @@ package struct SceneFrameParameters: Sendable {
     /// Grey pictures placed over the scene or picture, under the codes.
     package var pictures: [ScenePicture] = []
 
-    package init(frameNumber: Int64, seconds: Double, zoom: Double, brightness: Double, colourGains: (red: Float, green: Float, blue: Float),
-                 defocus: Float, image: CVPixelBuffer?) {
+    package init(
+        frameNumber: Int64, seconds: Double, zoom: Double, brightness: Double, colourGains: (red: Float, green: Float, blue: Float),
+        defocus: Float, image: CVPixelBuffer?
+    ) {
         self.frameNumber = frameNumber
         self.seconds = seconds
         self.zoom = zoom
@@ -51,8 +53,12 @@ package final class SceneRenderer: @unchecked Sendable {
     ]
 
     package init?(width: Int, height: Int, pixelFormat: OSType) {
-        guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-               kCVPixelFormatType_420YpCbCr8BiPlanarFullRange].contains(pixelFormat), width >= 16, height >= 16 else { return nil }
+        guard
+            [
+                kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+            ].contains(pixelFormat), width >= 16, height >= 16
+        else { return nil }
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
@@ -189,15 +195,18 @@ package final class SceneRenderer: @unchecked Sendable {
         let srcStart = src.baseAddress.assumingMemoryBound(to: UInt8.self) + cropY * src.bytesPerRow + cropX * 4
         if pixelFormat == kCVPixelFormatType_32BGRA {
             let dst = canvas.plane0
-            PlaneScaling.scaleBGRA(.init(srcStart, bytesPerRow: src.bytesPerRow, width: cropW, height: cropH),
-                                   into: .init(dst.base, bytesPerRow: dst.bytesPerRow, width: width, height: height), filter: .bilinear)
+            PlaneScaling.scaleBGRA(
+                .init(srcStart, bytesPerRow: src.bytesPerRow, width: cropW, height: cropH),
+                into: .init(dst.base, bytesPerRow: dst.bytesPerRow, width: width, height: height), filter: .bilinear)
         } else {
             let stride = width * 4
-            PlaneScaling.scaleBGRA(.init(srcStart, bytesPerRow: src.bytesPerRow, width: cropW, height: cropH),
-                                   into: .init(scratch, bytesPerRow: stride, width: width, height: height), filter: .bilinear)
-            let intermediate = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA,
-                                             planes: [.init(baseAddress: UnsafeMutableRawPointer(scratch), bytesPerRow: stride, width: width, height: height)],
-                                             dataSize: stride * height, release: nil)
+            PlaneScaling.scaleBGRA(
+                .init(srcStart, bytesPerRow: src.bytesPerRow, width: cropW, height: cropH),
+                into: .init(scratch, bytesPerRow: stride, width: width, height: height), filter: .bilinear)
+            let intermediate = CVPixelBuffer(
+                width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA,
+                planes: [.init(baseAddress: UnsafeMutableRawPointer(scratch), bytesPerRow: stride, width: width, height: height)],
+                dataSize: stride * height, release: nil)
             imageConverter.convert(intermediate, into: canvas.buffer)
         }
     }
@@ -208,8 +217,10 @@ package final class SceneRenderer: @unchecked Sendable {
 
     /// Prints a grey picture: each pixel inside its quadrilateral takes the picture's pixel it sees
     /// (for a code, its module, black or white), lit as the scene is.
-    private func drawGrey(_ pixels: [UInt8], width pictureWidth: Int, height pictureHeight: Int, at corners: [CGPoint], threshold: Bool,
-                          canvas: Canvas, _ p: SceneFrameParameters) {
+    private func drawGrey(
+        _ pixels: [UInt8], width pictureWidth: Int, height pictureHeight: Int, at corners: [CGPoint], threshold: Bool,
+        canvas: Canvas, _ p: SceneFrameParameters
+    ) {
         let zoom = max(1, p.zoom)
         let visible = 1 / zoom, origin = 0.5 - visible / 2
         let w = Double(width), h = Double(height)
@@ -220,7 +231,9 @@ package final class SceneRenderer: @unchecked Sendable {
         guard x1 > x0, y1 > y0 else { return }
         let light = min(1, max(0, p.brightness))
         // Grey levels as the canvas writes them: black and white for codes, 256 levels for pictures.
-        let levels: [UInt32] = threshold ? [canvas.greyPixel(0.04 * light), canvas.greyPixel(0.9 * light)]
+        let levels: [UInt32] =
+            threshold
+            ? [canvas.greyPixel(0.04 * light), canvas.greyPixel(0.9 * light)]
             : (0..<256).map { canvas.greyPixel(Double($0) / 255 * light) }
         pixels.withUnsafeBufferPointer { source in
             for y in y0..<y1 {

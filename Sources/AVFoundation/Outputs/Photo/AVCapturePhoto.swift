@@ -26,8 +26,10 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// Whether this is the capture request's raw photo.
     public var isRawPhoto: Bool { false }
 
-    init(encoded: Data?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, depthData: AVDepthData? = nil, metadata: [String: Any],
-         timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings) {
+    init(
+        encoded: Data?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, depthData: AVDepthData? = nil, metadata: [String: Any],
+        timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {
         self.depthData = depthData
         self.encoded = encoded
         self.pixelBuffer = pixelBuffer

@@ -17,11 +17,13 @@ public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     /// The photo is ready, or could not be made.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?)
     /// The Live Photo's movie has all its frames; the file is still being written.
-    func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
-                     resolvedSettings: AVCaptureResolvedPhotoSettings)
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+        resolvedSettings: AVCaptureResolvedPhotoSettings)
     /// The Live Photo's movie file is written, or could not be.
-    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
-                     photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?)
+    func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+        photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?)
     /// The capture request is complete.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?)
 }
@@ -36,11 +38,15 @@ extension AVCapturePhotoCaptureDelegate {
     /// Does nothing with the photo.
     public func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {}
     /// Does nothing when the Live Photo's movie has its frames.
-    public func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
-                            resolvedSettings: AVCaptureResolvedPhotoSettings) {}
+    public func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+        resolvedSettings: AVCaptureResolvedPhotoSettings
+    ) {}
     /// Does nothing with the Live Photo's movie.
-    public func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
-                            photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {}
+    public func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+        photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?
+    ) {}
     /// Does nothing when the request is complete.
     public func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {}
 }

@@ -74,7 +74,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         set {
             let supported = maxPhotoDimensions
             if newValue.width > supported.width || newValue.height > supported.height {
-                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setMaxPhotoDimensions:] \(newValue.width)x\(newValue.height) is larger than the format supports")
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setMaxPhotoDimensions:] \(newValue.width)x\(newValue.height) is larger than the format supports")
             }
         }
     }
@@ -91,7 +92,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         get { state.withLock { $0.livePhotoRing != nil } }
         set {
             if newValue && !isLivePhotoCaptureSupported {
-                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setLivePhotoCaptureEnabled:] Live Photo capture is not supported; see isLivePhotoCaptureSupported")
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setLivePhotoCaptureEnabled:] Live Photo capture is not supported; see isLivePhotoCaptureSupported")
             }
             state.withLock { state in
                 if newValue, state.livePhotoRing == nil {
@@ -131,7 +133,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         get { state.withLock { $0.isDepthDataDeliveryEnabled } }
         set {
             if newValue && !isDepthDataDeliverySupported {
-                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setDepthDataDeliveryEnabled:] Depth data delivery is not supported; see isDepthDataDeliverySupported")
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setDepthDataDeliveryEnabled:] Depth data delivery is not supported; see isDepthDataDeliverySupported")
             }
             state.withLock { $0.isDepthDataDeliveryEnabled = newValue }
         }
@@ -143,7 +146,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         get { false }
         set {
             if newValue {
-                ProgrammingError.invalidArgument("-[AVCapturePhotoOutput setPortraitEffectsMatteDeliveryEnabled:] Portrait effects matte delivery is not supported")
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setPortraitEffectsMatteDeliveryEnabled:] Portrait effects matte delivery is not supported")
             }
         }
     }
@@ -197,7 +201,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         if settings.photoCodecType == nil {
             guard let pixelFormat = settings.photoPixelFormatType, availablePhotoPixelFormatTypes.contains(pixelFormat) else {
-                ProgrammingError.invalidArgument("\(method) Unsupported format \(String(describing: settings.format)); see availablePhotoCodecTypes and availablePhotoPixelFormatTypes")
+                ProgrammingError.invalidArgument(
+                    "\(method) Unsupported format \(String(describing: settings.format)); see availablePhotoCodecTypes and availablePhotoPixelFormatTypes")
             }
         }
         if !supportedFlashModes.contains(settings.flashMode) {
@@ -208,7 +213,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         let largest = maxPhotoDimensions
         if settings.maxPhotoDimensions.width > largest.width || settings.maxPhotoDimensions.height > largest.height {
-            ProgrammingError.invalidArgument("\(method) maxPhotoDimensions \(settings.maxPhotoDimensions.width)x\(settings.maxPhotoDimensions.height) is larger than the output's")
+            ProgrammingError.invalidArgument(
+                "\(method) maxPhotoDimensions \(settings.maxPhotoDimensions.width)x\(settings.maxPhotoDimensions.height) is larger than the output's")
         }
         if let preview = settings.previewPhotoFormat {
             let format = attributeOSType(preview[kCVPixelBufferPixelFormatTypeKey])
@@ -233,9 +239,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             if !url.isFileURL { ProgrammingError.invalidArgument("\(method) livePhotoMovieFileURL must be a file URL") }
         }
         let orientation = PhotoMetadata.orientation(rotationAngle: connection.videoRotationAngle, mirrored: connection.isVideoMirrored)
-        let flash = camera.map { camera in
-            camera.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && camera.backend.imaging.current.sceneLuminance < 0.3))
-        } ?? false
+        let flash =
+            camera.map { camera in
+                camera.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && camera.backend.imaging.current.sceneLuminance < 0.3))
+            } ?? false
         // Zero shutter lag: the frame current now; otherwise (or before the first frame) the next one.
         // A flash photo cannot be an earlier frame: the flash fires (a V4L2 camera's is strobed),
         // frames already being made go by, and the photo is the first frame stamped a frame's
@@ -290,49 +297,61 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             // A preview fits in the box the settings give (the photo's size when they give none), keeping the aspect ratio.
             var previewSize = (width: 0, height: 0)
             if let preview = request.settings.previewPhotoFormat {
-                previewSize = PreviewScaler.size(of: pixels.width, pixels.height, fittingIn: attributeInt(preview[kCVPixelBufferWidthKey]) ?? pixels.width,
-                                                 attributeInt(preview[kCVPixelBufferHeightKey]) ?? pixels.height)
+                previewSize = PreviewScaler.size(
+                    of: pixels.width, pixels.height, fittingIn: attributeInt(preview[kCVPixelBufferWidthKey]) ?? pixels.width,
+                    attributeInt(preview[kCVPixelBufferHeightKey]) ?? pixels.height)
             }
             // An embedded thumbnail fits the box its format gives (320x240 when it gives none).
             var thumbnailSize: (width: Int, height: Int)?
             if let thumbnail = request.settings.embeddedThumbnailPhotoFormat {
-                thumbnailSize = PreviewScaler.size(of: pixels.width, pixels.height, fittingIn: attributeInt(thumbnail[AVVideoWidthKey]) ?? 320,
-                                                   attributeInt(thumbnail[AVVideoHeightKey]) ?? 240)
+                thumbnailSize = PreviewScaler.size(
+                    of: pixels.width, pixels.height, fittingIn: attributeInt(thumbnail[AVVideoWidthKey]) ?? 320,
+                    attributeInt(thumbnail[AVVideoHeightKey]) ?? 240)
             }
             let ring = request.settings.livePhotoMovieFileURL == nil ? nil : state.withLock { $0.livePhotoRing }
             let movieSize = ring?.frameSize ?? (0, 0)
-            let resolved = AVCaptureResolvedPhotoSettings(uniqueID: request.settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: request.flash,
-                                                          previewDimensions: CMVideoDimensions(width: Int32(previewSize.width), height: Int32(previewSize.height)),
-                                                          livePhotoMovieDimensions: CMVideoDimensions(width: Int32(movieSize.0), height: Int32(movieSize.1)),
-                                                          embeddedThumbnailDimensions: CMVideoDimensions(width: Int32(thumbnailSize?.width ?? 0),
-                                                                                                         height: Int32(thumbnailSize?.height ?? 0)),
-                                                          photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
+            let resolved = AVCaptureResolvedPhotoSettings(
+                uniqueID: request.settings.uniqueID, photoDimensions: dimensions, isFlashEnabled: request.flash,
+                previewDimensions: CMVideoDimensions(width: Int32(previewSize.width), height: Int32(previewSize.height)),
+                livePhotoMovieDimensions: CMVideoDimensions(width: Int32(movieSize.0), height: Int32(movieSize.1)),
+                embeddedThumbnailDimensions: CMVideoDimensions(
+                    width: Int32(thumbnailSize?.width ?? 0),
+                    height: Int32(thumbnailSize?.height ?? 0)),
+                photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
             let delegate = request.delegate
             delegate.photoOutput(self, willBeginCaptureFor: resolved)
             delegate.photoOutput(self, willCapturePhotoFor: resolved)
             delegate.photoOutput(self, didCapturePhotoFor: resolved)
-            let capture = PhotoMetadata.capture(from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
-                                                orientation: request.orientation, flashFired: request.flash, flashMode: request.settings.flashMode)
+            let capture = PhotoMetadata.capture(
+                from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
+                orientation: request.orientation, flashFired: request.flash, flashMode: request.settings.flashMode)
             let metadata = PhotoMetadata.merged(PhotoMetadata.dictionary(for: capture), with: request.settings.metadata)
             var encoded: Data?
             var pixelBuffer: CVPixelBuffer?
             var failure: Error?
             if let codec = request.settings.photoCodecType {
-                do { encoded = try encoders.encode(pixels, codec: codec, prioritization: request.settings.photoQualityPrioritization, metadata: metadata,
-                                                  thumbnail: thumbnailSize) } catch {
+                do {
+                    encoded = try encoders.encode(
+                        pixels, codec: codec, prioritization: request.settings.photoQualityPrioritization, metadata: metadata,
+                        thumbnail: thumbnailSize)
+                } catch {
                     failure = error
                 }
             } else if let format = request.settings.photoPixelFormatType {
                 // An uncompressed photo is a copy of its own, so the camera's buffer goes back to the camera.
                 let copy = CVPixelBuffer(width: pixels.width, height: pixels.height, pixelFormatType: format)
-                if let copy, PixelFormatConverter().convert(pixels, into: copy) { pixelBuffer = copy } else {
+                if let copy, PixelFormatConverter().convert(pixels, into: copy) {
+                    pixelBuffer = copy
+                } else {
                     failure = AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be converted to \(format.fourCharacterString)."])
                 }
             }
             let preview = previewSize.width > 0 ? previews.preview(of: pixels, width: previewSize.width, height: previewSize.height) : nil
             let depth = request.settings.isDepthDataDeliveryEnabled ? depthData(for: frame, width: pixels.width, height: pixels.height) : nil
-            let photo = AVCapturePhoto(encoded: encoded, pixelBuffer: pixelBuffer, previewPixelBuffer: preview, depthData: depth, metadata: metadata, timestamp: frame.presentationTimeStamp,
-                                       resolvedSettings: resolved)
+            let photo = AVCapturePhoto(
+                encoded: encoded, pixelBuffer: pixelBuffer, previewPixelBuffer: preview, depthData: depth, metadata: metadata,
+                timestamp: frame.presentationTimeStamp,
+                resolvedSettings: resolved)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)
             if let ring, let url = request.settings.livePhotoMovieFileURL {
                 finishLivePhoto(ring, at: frame.presentationTimeStamp, to: url, delegate: delegate, resolved: resolved, stillError: failure)
@@ -353,8 +372,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Waits until the ring holds the frames after the still, then writes the Live Photo's movie
     /// and tells the delegate, on the Live Photo queue (stills taken meanwhile are not held up).
-    private func finishLivePhoto(_ ring: LivePhotoRing, at stillTime: CMTime, to url: URL, delegate: AVCapturePhotoCaptureDelegate,
-                                 resolved: AVCaptureResolvedPhotoSettings, stillError: Error?) {
+    private func finishLivePhoto(
+        _ ring: LivePhotoRing, at stillTime: CMTime, to url: URL, delegate: AVCapturePhotoCaptureDelegate,
+        resolved: AVCaptureResolvedPhotoSettings, stillError: Error?
+    ) {
         let half = CMTime(seconds: Self.livePhotoHalfSpan, preferredTimescale: 1_000_000)
         let end = stillTime + half
         // The last frame is due at `end`; a tenth of a second more lets it arrive.
@@ -367,8 +388,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             var error: Error?
             var timing = (duration: CMTime.invalid, photoDisplayTime: CMTime.invalid)
             do { timing = try LivePhotoMovie.write(clip, to: url, stillTime: stillTime) } catch let failure { error = failure }
-            job.delegate.photoOutput(self, didFinishProcessingLivePhotoToMovieFileAt: url, duration: timing.duration, photoDisplayTime: timing.photoDisplayTime,
-                                     resolvedSettings: job.resolved, error: error)
+            job.delegate.photoOutput(
+                self, didFinishProcessingLivePhotoToMovieFileAt: url, duration: timing.duration, photoDisplayTime: timing.photoDisplayTime,
+                resolvedSettings: job.resolved, error: error)
             job.delegate.photoOutput(self, didFinishCaptureFor: job.resolved, error: stillError ?? error)
         }
     }

@@ -44,7 +44,9 @@ open class AVCapturePhotoSettings: NSObject, @unchecked Sendable {
 
     /// Creates settings for a photo in `format`: a codec (`AVVideoCodecKey`) or an uncompressed pixel format.
     public init(format: [String: Any]?) {
-        uniqueID = Self.nextID.withLock { id in defer { id += 1 }; return id }
+        uniqueID = Self.nextID.withLock { id in
+            defer { id += 1 }; return id
+        }
         self.format = format
         super.init()
     }

@@ -19,8 +19,10 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     /// How long the photo is expected to take to process, from the moment of capture.
     public let photoProcessingTimeRange: CMTimeRange
 
-    init(uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, previewDimensions: CMVideoDimensions,
-         livePhotoMovieDimensions: CMVideoDimensions, embeddedThumbnailDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange) {
+    init(
+        uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, previewDimensions: CMVideoDimensions,
+        livePhotoMovieDimensions: CMVideoDimensions, embeddedThumbnailDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange
+    ) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
         self.isFlashEnabled = isFlashEnabled

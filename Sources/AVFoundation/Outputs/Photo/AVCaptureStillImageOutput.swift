@@ -35,7 +35,9 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
             let pixelFormat = attributeOSType(settings[kCVPixelBufferPixelFormatTypeKey])
             let valid = codec.map(availableImageDataCodecTypes.contains) ?? pixelFormat.map(availableImageDataCVPixelFormatTypes.contains) ?? false
             if !valid {
-                ProgrammingError.invalidArgument("-[AVCaptureStillImageOutput setOutputSettings:] Unsupported output settings \(settings); see availableImageDataCodecTypes and availableImageDataCVPixelFormatTypes")
+                ProgrammingError.invalidArgument(
+                    "-[AVCaptureStillImageOutput setOutputSettings:] Unsupported output settings \(settings); see availableImageDataCodecTypes and availableImageDataCVPixelFormatTypes"
+                )
             }
             state.withLock { $0.outputSettings = settings }
         }
@@ -45,9 +47,12 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     open var isCapturingStillImage: Bool { state.withLock { $0.capturing > 0 } }
 
     /// Captures a still from `connection` and hands it to `handler`, with an error when it could not be made.
-    open func captureStillImageAsynchronously(from connection: AVCaptureConnection, completionHandler handler: @escaping @Sendable (CMSampleBuffer?, (any Error)?) -> Void) {
+    open func captureStillImageAsynchronously(
+        from connection: AVCaptureConnection, completionHandler handler: @escaping @Sendable (CMSampleBuffer?, (any Error)?) -> Void
+    ) {
         guard connection.output === self, connection.isEnabled, connection.isActive else {
-            ProgrammingError.invalidArgument("-[AVCaptureStillImageOutput captureStillImageAsynchronouslyFromConnection:completionHandler:] Inactive/invalid connection passed")
+            ProgrammingError.invalidArgument(
+                "-[AVCaptureStillImageOutput captureStillImageAsynchronouslyFromConnection:completionHandler:] Inactive/invalid connection passed")
         }
         // nil for a JPEG, else the uncompressed pixel format asked for.
         let pixelFormat = attributeOSType((outputSettings ?? [:])[kCVPixelBufferPixelFormatTypeKey])
@@ -59,9 +64,10 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
                 let result = still(from: frame, pixelFormat: pixelFormat)
                 if let still = result.0, let pixels = frame.imageBufferStorage {
                     // The capture's metadata rides on the still as Image I/O's dictionaries, as attachments.
-                    let capture = PhotoMetadata.capture(from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
-                                                        orientation: orientation, flashFired: camera?.isFlashActive ?? false,
-                                                        flashMode: camera?.flashMode ?? .off)
+                    let capture = PhotoMetadata.capture(
+                        from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
+                        orientation: orientation, flashFired: camera?.isFlashActive ?? false,
+                        flashMode: camera?.flashMode ?? .off)
                     for (key, value) in PhotoMetadata.dictionary(for: capture) where value is [String: Any] || key == kCGImagePropertyOrientation {
                         CMSetAttachment(still, key: key, value: value as CFTypeRef, attachmentMode: kCMAttachmentMode_ShouldPropagate)
                     }
@@ -77,7 +83,8 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
     /// with the buffer's metadata attachments (Exif, TIFF, GPS, orientation) written into it as EXIF.
     open class func jpegStillImageNSDataRepresentation(_ jpegSampleBuffer: CMSampleBuffer) -> Data? {
         guard CMSampleBufferGetFormatDescription(jpegSampleBuffer)?.mediaSubTypeCode == kCMVideoCodecType_JPEG,
-              let block = CMSampleBufferGetDataBuffer(jpegSampleBuffer) else {
+            let block = CMSampleBufferGetDataBuffer(jpegSampleBuffer)
+        else {
             ProgrammingError.invalidArgument("+[AVCaptureStillImageOutput jpegStillImageNSDataRepresentation:] Not a jpeg sample buffer")
         }
         guard let jpeg = try? block.dataBytes() else { return nil }
@@ -96,7 +103,9 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         still.timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: frame.presentationTimeStamp, decodeTimeStamp: .invalid)
         still.sampleCount = 1
         if let format = pixelFormat {
-            guard let copy = CVPixelBuffer(width: pixels.width, height: pixels.height, pixelFormatType: format), PixelFormatConverter().convert(pixels, into: copy) else {
+            guard let copy = CVPixelBuffer(width: pixels.width, height: pixels.height, pixelFormatType: format),
+                PixelFormatConverter().convert(pixels, into: copy)
+            else {
                 return (nil, AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The still could not be converted to \(format.fourCharacterString)."]))
             }
             still.imageBufferStorage = copy

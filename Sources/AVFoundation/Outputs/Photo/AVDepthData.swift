@@ -23,8 +23,10 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
     }
 
     /// The pixel formats a depth map can be in.
-    static let depthTypes = [kCVPixelFormatType_DisparityFloat16, kCVPixelFormatType_DisparityFloat32,
-                             kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DepthFloat32]
+    static let depthTypes = [
+        kCVPixelFormatType_DisparityFloat16, kCVPixelFormatType_DisparityFloat32,
+        kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DepthFloat32,
+    ]
 
     /// The depth map, one value a pixel.
     public let depthDataMap: CVPixelBuffer
@@ -54,7 +56,8 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
     /// A copy of this depth data with its map converted to `depthDataType` (depth or disparity, 16- or 32-bit float).
     public func converting(toDepthDataType depthDataType: OSType) -> Self {
         guard Self.depthTypes.contains(depthDataType) else {
-            ProgrammingError.invalidArgument("-[AVDepthData depthDataByConvertingToDepthDataType:] Unsupported depth data type \(depthDataType.fourCharacterString)")
+            ProgrammingError.invalidArgument(
+                "-[AVDepthData depthDataByConvertingToDepthDataType:] Unsupported depth data type \(depthDataType.fourCharacterString)")
         }
         guard let map = CVPixelBuffer(width: depthDataMap.width, height: depthDataMap.height, pixelFormatType: depthDataType) else { return self }
         let toDisparity = Self.isDisparity(depthDataType) != Self.isDisparity(self.depthDataType)

@@ -90,7 +90,8 @@ package final class LivePhotoRing: @unchecked Sendable {
                 let count = Int((seconds * max(1, min(frameRate, Self.maxFrameRate))).rounded(.up))
                 var slots: [Slot] = []
                 for _ in 0..<count {
-                    guard let buffer = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return }
+                    guard let buffer = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+                    else { return }
                     slots.append(Slot(buffer: buffer))
                 }
                 kept.video = Video(slots: slots, generation: (kept.video?.generation ?? 0) + 1)
@@ -111,7 +112,8 @@ package final class LivePhotoRing: @unchecked Sendable {
     /// Keeps 16-bit interleaved samples.
     func receiveAudio(_ sampleBuffer: CMSampleBuffer) {
         guard let block = sampleBuffer.dataBuffer, let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription,
-              asbd.mBitsPerChannel == 16, asbd.mChannelsPerFrame > 0, asbd.mSampleRate > 0 else { return }
+            asbd.mBitsPerChannel == 16, asbd.mChannelsPerFrame > 0, asbd.mSampleRate > 0
+        else { return }
         let channels = Int(asbd.mChannelsPerFrame), rate = Int(asbd.mSampleRate)
         kept.withLock { kept in
             if kept.isSuspended { return }

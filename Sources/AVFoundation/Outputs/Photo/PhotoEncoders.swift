@@ -13,8 +13,10 @@ final class PhotoEncoders: @unchecked Sendable {
 
     /// The photo as a file of `codec` with `metadata` written into it as EXIF, and a thumbnail of
     /// `thumbnail` size (JPEG in the EXIF block, or HEVC in the HEIC file) when given.
-    func encode(_ pixels: CVPixelBuffer, codec: AVVideoCodecType, prioritization: AVCapturePhotoOutput.QualityPrioritization,
-                metadata: [String: Any], thumbnail: (width: Int, height: Int)? = nil) throws -> Data {
+    func encode(
+        _ pixels: CVPixelBuffer, codec: AVVideoCodecType, prioritization: AVCapturePhotoOutput.QualityPrioritization,
+        metadata: [String: Any], thumbnail: (width: Int, height: Int)? = nil
+    ) throws -> Data {
         var thumbnailJPEG: Data?
         if codec == .jpeg, let thumbnail, let small = thumbnails.preview(of: pixels, width: thumbnail.width, height: thumbnail.height) {
             thumbnailJPEG = thumbnailEncoder.encode(small, quality: 80)
@@ -22,16 +24,20 @@ final class PhotoEncoders: @unchecked Sendable {
         let exif = PhotoMetadata.exif(from: metadata, thumbnail: thumbnailJPEG)
         switch codec {
         case .jpeg:
-            guard let image = jpeg.encode(pixels, quality: PhotoEncoderSettings.jpegQuality(prioritization),
-                                          fullChroma: prioritization == .quality, accurateDCT: prioritization != .speed) else {
+            guard
+                let image = jpeg.encode(
+                    pixels, quality: PhotoEncoderSettings.jpegQuality(prioritization),
+                    fullChroma: prioritization == .quality, accurateDCT: prioritization != .speed)
+            else {
                 throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as JPEG."])
             }
             guard let exif else { return image }
             return image.insertingJPEGExif(exif) ?? image
         case .hevc:
             do {
-                return try heic.encode(pixels, quality: PhotoEncoderSettings.heicQuality, preset: PhotoEncoderSettings.heicPreset(prioritization), exif: exif,
-                                       thumbnailSize: thumbnail.map { max($0.width, $0.height) } ?? 0)
+                return try heic.encode(
+                    pixels, quality: PhotoEncoderSettings.heicQuality, preset: PhotoEncoderSettings.heicPreset(prioritization), exif: exif,
+                    thumbnailSize: thumbnail.map { max($0.width, $0.height) } ?? 0)
             } catch {
                 throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo could not be encoded as HEIC: \(error)."])
             }

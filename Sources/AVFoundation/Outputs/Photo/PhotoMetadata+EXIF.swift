@@ -89,7 +89,9 @@ extension PhotoMetadata {
     static func exif(from metadata: [String: Any], thumbnail: Data? = nil) -> Data? {
         let block = ExifBlock()
         if let thumbnail { block.setThumbnail(thumbnail) }
-        if let orientation = number(metadata[kCGImagePropertyOrientation]) ?? number((metadata[kCGImagePropertyTIFFDictionary] as? [String: Any])?[kCGImagePropertyTIFFOrientation]) {
+        if let orientation = number(metadata[kCGImagePropertyOrientation])
+            ?? number((metadata[kCGImagePropertyTIFFDictionary] as? [String: Any])?[kCGImagePropertyTIFFOrientation])
+        {
             block.set(0x0112, in: .image, shorts: [UInt16(clamping: Int(orientation))])
         }
         write(metadata[kCGImagePropertyTIFFDictionary], tiffTags, .image, into: block)

@@ -28,15 +28,18 @@ enum PhotoMetadata {
     }
 
     /// What `device` reports now, for a photo of the given size and orientation taken at `date`.
-    static func capture(from device: AVCaptureDevice?, date: Date, width: Int, height: Int,
-                        orientation: CGImagePropertyOrientation, flashFired: Bool, flashMode: AVCaptureDevice.FlashMode) -> Capture {
-        Capture(date: date, width: width, height: height, orientation: orientation, flashFired: flashFired, flashMode: flashMode,
-                hasFlash: device?.hasFlash ?? false, make: device?.manufacturer ?? "", model: device?.localizedName ?? "",
-                position: device?.position ?? .unspecified, exposureDuration: device.map { CMTimeGetSeconds($0.exposureDuration) } ?? 0,
-                iso: device?.iso ?? 0, aperture: device?.lensAperture ?? 0, exposureBias: device?.exposureTargetBias ?? 0,
-                isExposureManual: device?.exposureMode == .custom || device?.exposureMode == .locked,
-                isWhiteBalanceManual: device?.whiteBalanceMode == .locked,
-                zoomFactor: Double(device?.videoZoomFactor ?? 1), fieldOfView: device?.activeFormat.videoFieldOfView ?? 0)
+    static func capture(
+        from device: AVCaptureDevice?, date: Date, width: Int, height: Int,
+        orientation: CGImagePropertyOrientation, flashFired: Bool, flashMode: AVCaptureDevice.FlashMode
+    ) -> Capture {
+        Capture(
+            date: date, width: width, height: height, orientation: orientation, flashFired: flashFired, flashMode: flashMode,
+            hasFlash: device?.hasFlash ?? false, make: device?.manufacturer ?? "", model: device?.localizedName ?? "",
+            position: device?.position ?? .unspecified, exposureDuration: device.map { CMTimeGetSeconds($0.exposureDuration) } ?? 0,
+            iso: device?.iso ?? 0, aperture: device?.lensAperture ?? 0, exposureBias: device?.exposureTargetBias ?? 0,
+            isExposureManual: device?.exposureMode == .custom || device?.exposureMode == .locked,
+            isWhiteBalanceManual: device?.whiteBalanceMode == .locked,
+            zoomFactor: Double(device?.videoZoomFactor ?? 1), fieldOfView: device?.activeFormat.videoFieldOfView ?? 0)
     }
 
     /// The orientation EXIF records for a photo whose connection turns video by `angle` degrees clockwise.
@@ -53,14 +56,17 @@ enum PhotoMetadata {
     static func dictionary(for capture: Capture) -> [String: Any] {
         let calendar = Calendar(identifier: .gregorian)
         let parts = calendar.dateComponents(in: TimeZone.current, from: capture.date)
-        let stamp = String(format: "%04d:%02d:%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-                           parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        let stamp = String(
+            format: "%04d:%02d:%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
         let milliseconds = String(format: "%03d", min(999, (parts.nanosecond ?? 0) / 1_000_000))
         let offsetSeconds = TimeZone.current.secondsFromGMT(for: capture.date)
         let offset = String(format: "%@%02d:%02d", offsetSeconds < 0 ? "-" : "+", abs(offsetSeconds) / 3600, abs(offsetSeconds) % 3600 / 60)
         // EXIF's Flash: bit 0 fired; bits 3-4 mode (1 on, 2 off, 3 auto); bit 5 no flash function.
         var flash = capture.flashFired ? 1 : 0
-        if !capture.hasFlash { flash |= 0x20 } else {
+        if !capture.hasFlash {
+            flash |= 0x20
+        } else {
             switch capture.flashMode {
             case .on: flash |= 1 << 3
             case .off: flash |= 2 << 3
