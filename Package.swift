@@ -99,7 +99,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ]),
+            ],
+            // The page's HTML, CSS and JavaScript, assembled when a server starts (LiveViewPage).
+            resources: [.copy("Page")]),
 
         // The command-line tool.
         .executableTarget(

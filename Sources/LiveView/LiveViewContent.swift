@@ -10,7 +10,7 @@ import Hummingbird
 /// encoding queue.
 protocol LiveViewContent: AnyObject, Sendable {
     /// The page served at `/`.
-    var page: String { get }
+    var page: LiveViewPage.Kind { get }
 
     /// The state the page shows, as JSON.
     func state(viewers: Int, framesSent: Int) -> any Encodable & Sendable

@@ -78,7 +78,7 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
     var camera: AVCaptureDevice? { (layer.connection?.inputPorts.first?.input as? AVCaptureDeviceInput)?.device }
 
     /// The camera's page.
-    var page: String { LiveViewPage.camera }
+    var page: LiveViewPage.Kind { .camera }
 
     /// Hands the preview layer's frames to `handler`.
     func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue) {

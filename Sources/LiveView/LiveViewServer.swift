@@ -20,8 +20,8 @@ public final class LiveViewServer: Sendable {
     /// The token requests must carry: the configuration's, or one generated for this server.
     public let accessToken: String
     private let configuration: LiveViewConfiguration
-    /// The page, with the token its script sends.
-    private let page: String
+    /// Which page the server serves.
+    private let page: LiveViewPage.Kind
     private let controls: any LiveViewContent
     private let fanout: ViewerFanout
     private let overlay: MetadataOverlay?
@@ -40,7 +40,7 @@ public final class LiveViewServer: Sendable {
             session: session, layer: previewLayer, photoOutput: photoOutput, movieOutput: movieOutput,
             audioOutput: audioOutput, saveDirectory: configuration.saveDirectory)
         (self.configuration, self.controls, accessToken) = (configuration, controls, configuration.accessToken ?? Self.newToken())
-        page = LiveViewPage.withToken(accessToken, in: controls.page)
+        page = controls.page
         fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
     }
 
@@ -50,7 +50,7 @@ public final class LiveViewServer: Sendable {
         overlay = nil
         let controls = PlayerViewControls(player: player, layer: playerLayer, title: title)
         (self.configuration, self.controls, accessToken) = (configuration, controls, configuration.accessToken ?? Self.newToken())
-        page = LiveViewPage.withToken(accessToken, in: controls.page)
+        page = controls.page
         fanout = Self.fanout(showing: controls, quality: configuration.jpegQuality)
     }
 
@@ -101,16 +101,18 @@ public final class LiveViewServer: Sendable {
     /// Serves until the task is cancelled (or, with `handlesSignals`, until SIGINT, SIGTERM or SIGHUP);
     /// `onListening` is called with the port once the server listens. Stopping closes every
     /// viewer's socket and idle connection. Throws when the token is too short or has characters
-    /// other than letters, digits and `-._~`, or when the address cannot be listened on.
+    /// other than letters, digits and `-._~`, when the page's files are missing, or when the
+    /// address cannot be listened on.
     public func run(handlesSignals: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         try Self.check(configuration, token: accessToken)
+        let document = try LiveViewPage.document(page, token: accessToken)
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(
             RequestGuard(
                 token: accessToken, pageIsOpenOnLoopback: configuration.accessToken == nil,
                 configuredHost: configuration.host.lowercased(),
                 allowedHostNames: Set(configuration.allowedHostNames.map { $0.lowercased() }), facts: listening))
-        addRoutes(to: router)
+        addRoutes(to: router, page: document)
         let webSocketResponder = router.buildResponder()
         var logger = Logger(label: "LiveView")
         logger.logLevel = .critical  // a cancelled server logs its shutdown as errors
@@ -189,9 +191,9 @@ public final class LiveViewServer: Sendable {
         }
     }
 
-    private func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+    private func addRoutes(to router: Router<BasicWebSocketRequestContext>, page document: String) {
         let controls = self.controls, fanout = self.fanout, overlay = self.overlay
-        let page = ByteBuffer(string: self.page)
+        let page = ByteBuffer(string: document)
         // Never inside another page's frame, never sniffed, and its address never sent on.
         let pageHeaders: HTTPFields = [
             .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",

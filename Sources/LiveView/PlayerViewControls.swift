@@ -49,7 +49,7 @@ final class PlayerViewControls: LiveViewContent, @unchecked Sendable {
     ]
 
     /// The player's page.
-    var page: String { LiveViewPage.player }
+    var page: LiveViewPage.Kind { .player }
 
     /// Hands the player layer's pictures to `handler`.
     func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue) {

@@ -22,6 +22,36 @@ final class LiveViewServerTests: LiveViewTestCase {
         XCTAssertEqual(state["camera"] as? String, AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)?.uniqueID)
     }
 
+    /// The pages are assembled from the package's resources: the bundle SwiftPM leaves beside the
+    /// executable, else the sources; without either, the server says so instead of serving nothing.
+    func testThePagesAreAssembledFromTheirResourceFilesAndTheirAbsenceIsSaid() throws {
+        let bundled = try XCTUnwrap(LiveViewPage.folder())
+        XCTAssertTrue(bundled.path.contains(LiveViewPage.bundleName), "the resource bundle beside the tests: \(bundled.path)")
+        let camera = try LiveViewPage.document(.camera, token: "a-token-of-sixteen", from: bundled)
+        let player = try LiveViewPage.document(.player, token: "a-token-of-sixteen", from: bundled)
+        for (page, title) in [(camera, "avcapture live view"), (player, "avcapture player")] {
+            XCTAssertTrue(page.hasPrefix("<!doctype html>"), page)
+            XCTAssertTrue(page.contains("<title>\(title)</title>"))
+            XCTAssertTrue(page.contains("<meta name=\"live-view-token\" content=\"a-token-of-sixteen\">"))
+            XCTAssertTrue(page.contains("#stage { display: flex;"), "the style is in the page")
+            XCTAssertTrue(page.contains("function applyState") || page.contains("applyState ="), "the page's own script")
+            XCTAssertFalse(page.contains("{{"), "every slot filled")
+        }
+        XCTAssertTrue(camera.contains("id=\"camera\""), "the camera's bar")
+        XCTAssertFalse(player.contains("id=\"camera\""))
+        let empty = makeScratchFolder()
+        XCTAssertEqual(LiveViewPage.folder(besideExecutableIn: empty)?.lastPathComponent, "Page")
+        XCTAssertFalse(
+            LiveViewPage.folder(besideExecutableIn: empty)?.path.contains(LiveViewPage.bundleName) ?? true,
+            "with no bundle beside the executable, the sources the package was built from")
+        XCTAssertThrowsError(try LiveViewPage.document(.camera, token: "a-token-of-sixteen", from: empty)) { error in
+            XCTAssertTrue("\(error)".contains("cannot be read"), "\(error)")
+        }
+        XCTAssertThrowsError(try LiveViewPage.document(.camera, token: "a-token-of-sixteen", from: nil)) { error in
+            XCTAssertTrue("\(error)".contains("page files are missing"), "\(error)")
+        }
+    }
+
     func testEveryOneOfTwentyViewersGetsMovingFramesWithTheirCaptureTimes() async throws {
         try startServer()
         let port = self.port
