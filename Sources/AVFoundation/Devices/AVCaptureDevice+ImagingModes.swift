@@ -59,21 +59,10 @@ extension AVCaptureDevice.WhiteBalanceMode {
 }
 
 extension AVCaptureDevice.FlashMode {
-    init(_ control: LightControl) {
-        switch control {
-        case .off: self = .off
-        case .on: self = .on
-        case .auto: self = .auto
-        }
-    }
+    // A flash and a torch share their modes: Apple gives both enums the same cases and raw values.
+    init(_ control: LightControl) { self.init(rawValue: AVCaptureDevice.TorchMode(control).rawValue)! }
 
-    var control: LightControl {
-        switch self {
-        case .off: return .off
-        case .on: return .on
-        case .auto: return .auto
-        }
-    }
+    var control: LightControl { AVCaptureDevice.TorchMode(rawValue: rawValue)!.control }
 }
 
 extension AVCaptureDevice.TorchMode {
