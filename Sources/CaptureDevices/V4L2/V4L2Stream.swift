@@ -1,5 +1,4 @@
 import CV4L2
-
 import CoreMedia
 import CoreVideo
 import Foundation
