@@ -79,12 +79,18 @@ let package = Package(
         // Device backends (one folder per backend) behind one internal protocol.
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "FrameProcessing", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),
 
+        // Movie files: FFmpeg's demuxers, decoders, encoders and muxers, and sound stretched by
+        // Rubber Band and SoundTouch (the one importer of FFmpeg's and the stretchers' shims).
+        .target(
+            name: "MovieEngine",
+            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch"]),
+
         // The capture graph, devices, outputs and errors.
         .target(
             name: "AVFoundation",
             dependencies: [
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
-                "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch",
+                "FrameProcessing", "CaptureDevices", "MovieEngine",
             ]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
@@ -107,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "avcapture",
             dependencies: [
-                "AVFoundation", "Photos", "LiveView", "VideoToolbox",
+                "AVFoundation", "Photos", "LiveView", "VideoToolbox", "MovieEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

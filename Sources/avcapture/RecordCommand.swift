@@ -1,6 +1,7 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import MovieEngine
 import VideoToolbox
 
 /// `avcapture record`: records a movie from a camera and a microphone.

@@ -41,7 +41,7 @@ final class EncodingPlanTests: XCTestCase {
             XCTAssertEqual(plan.bitRate, 2_000_000, "\(purpose)")
             XCTAssertEqual(plan.keyframeInterval, 90, "\(purpose)")
             XCTAssertEqual(plan.preset, "ultrafast", "speed before quality: the fastest preset")
-            XCTAssertEqual(plan.codec, .hevc)
+            XCTAssertEqual(plan.encoder, "libx265")
             XCTAssertTrue(plan.fullRange)
         }
     }

@@ -1,6 +1,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
+import MovieEngine
 
 /// What an asset holds, learnt once from its file.
 struct AssetContents: @unchecked Sendable {
@@ -69,7 +70,7 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
     /// Reads the asset's contents; subclasses that hold media another way override it.
     func makeContents() throws -> AssetContents {
         guard let url = sourceURL else { throw AVError(.operationNotSupportedForAsset) }
-        let file = try MovieFile(url: url)
+        let file = try MovieFile.open(url)
         let tracks = file.tracks.map { AVAssetTrack(asset: self, facts: $0) }
         var duration = CMTime.zero
         for track in tracks where track.facts.timeRange.end.isValid { duration = max(duration, track.facts.timeRange.end) }

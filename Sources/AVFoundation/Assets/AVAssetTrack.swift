@@ -1,6 +1,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
+import MovieEngine
 
 /// An object that models a track of media that an asset contains.
 ///
@@ -14,10 +15,14 @@ open class AVAssetTrack: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @un
 
     /// The asset that contains the track.
     public private(set) weak var asset: AVAsset?
+    /// The kind of media the track carries.
+    private let kind: AVMediaType
 
-    init(asset: AVAsset, facts: TrackFacts) {
+    /// Creates a track of a kind the container's facts say (a composition's tracks say their own).
+    init(asset: AVAsset, facts: TrackFacts, mediaType: AVMediaType? = nil) {
         self.asset = asset
         self.containerFacts = facts
+        self.kind = mediaType ?? (facts.kind == .video ? .video : .audio)
         super.init()
     }
 
@@ -35,7 +40,7 @@ open class AVAssetTrack: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @un
     /// The persistent identifier of the track within its asset.
     open var trackID: CMPersistentTrackID { facts.trackID }
     /// The kind of media the track carries.
-    open var mediaType: AVMediaType { facts.mediaType }
+    open var mediaType: AVMediaType { kind }
     /// The formats of the track's media samples, as `CMFormatDescription`s.
     open var formatDescriptions: [Any] { [facts.formatDescription] }
     /// Whether the track can be played.
@@ -64,7 +69,7 @@ open class AVAssetTrack: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @un
     /// mirroring the movie was recorded with.
     open var preferredTransform: CGAffineTransform { facts.preferredTransform }
     /// The track's preferred volume: 1 for sound, 0 for pictures.
-    open var preferredVolume: Float { facts.mediaType == .audio ? 1 : 0 }
+    open var preferredVolume: Float { kind == .audio ? 1 : 0 }
     /// The frame rate of the track, in frames per second.
     open var nominalFrameRate: Float { facts.nominalFrameRate }
     /// The shortest time one sample of the track lasts.
@@ -79,8 +84,8 @@ open class AVAssetTrack: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @un
     /// Whether the track's media has a characteristic, such as `.visual` or `.audible`.
     open func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
         switch mediaCharacteristic {
-        case .visual: return facts.mediaType == .video
-        case .audible: return facts.mediaType == .audio
+        case .visual: return kind == .video
+        case .audible: return kind == .audio
         default: return false
         }
     }

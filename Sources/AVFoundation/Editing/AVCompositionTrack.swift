@@ -1,6 +1,7 @@
 import CoreGraphics
 import CoreMedia
 import Foundation
+import MovieEngine
 
 /// A track of a composition: segments of other assets' tracks placed on one timeline.
 open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
@@ -15,10 +16,12 @@ open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
         super.init(
             asset: composition,
             facts: TrackFacts(
-                streamIndex: -1, trackID: trackID, mediaType: mediaType, codecName: "", formatDescription: placeholder, naturalSize: .zero,
+                streamIndex: -1, trackID: trackID, kind: mediaType == .video ? .video : .audio, codecName: "", formatDescription: placeholder,
+                naturalSize: .zero,
                 preferredTransform: .identity, nominalFrameRate: 0, minFrameDuration: .invalid, timeRange: .zero, naturalTimeScale: 600,
                 estimatedDataRate: 0, totalSampleDataLength: 0, isEnabled: true, isDecodable: true, requiresFrameReordering: false,
-                languageCode: nil, sampleRate: 0, channels: 0))
+                languageCode: nil, sampleRate: 0, channels: 0),
+            mediaType: mediaType)
     }
 
     /// The track's segments.
@@ -34,9 +37,9 @@ open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
         let segments = self.segments
         var facts = super.facts
         if let source = segments.first(where: { !$0.isEmpty })?.sourceTrack?.facts {
-            let (mediaType, trackID) = (facts.mediaType, facts.trackID)
+            let (kind, trackID) = (facts.kind, facts.trackID)
             facts = source
-            facts.mediaType = mediaType
+            facts.kind = kind
             facts.trackID = trackID
             facts.streamIndex = -1
         }

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// Methods a file output calls as a recording starts, pauses, resumes and finishes.

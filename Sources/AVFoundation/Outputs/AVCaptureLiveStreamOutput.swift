@@ -1,4 +1,5 @@
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// Methods a live stream output calls as its stream starts, loses and regains its server, and ends (Linux).

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 
 /// One stream of a live stream output: its clock, its sender thread and its connection.
 ///
@@ -151,7 +152,7 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     private func connect(firstFrame: CVPixelBuffer?, at time: CMTime) -> Bool {
         let now = Double(CMClock.hostTimeNanoseconds()) / 1e9
         guard now >= nextAttempt else { return false }
-        var encoding = MovieEncoding(fileType: .mp4, fragmented: false)
+        var encoding = MovieEncoding(container: AVFileType.mp4.muxerName, fragmented: false)
         encoding.live = (muxer, Int(settings.connectionTimeout * 1000))
         if let frame = firstFrame {
             let frameDuration = clock.withLock { $0.frameDuration }

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// One recording of a file output: its clock, its limits and its writer thread.
@@ -220,7 +221,7 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
     /// Creates the file when the first sample arrives.
     private func open(firstFrame: CVPixelBuffer?) -> Bool {
         let (frameDuration, _) = clock.withLock { ($0.frameDuration, $0.start) }
-        var encoding = MovieEncoding(fileType: plan.fileType, fragmented: true)
+        var encoding = MovieEncoding(container: plan.fileType.muxerName, fragmented: true)
         if let frame = firstFrame {
             encoding.video = EncodingPlan.video(
                 codec: plan.videoCodec, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
@@ -295,7 +296,7 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
                 try encoder.finish()
                 // An ordinary movie, index first, with the metadata as it is now.
                 try? MovieEncoder.remuxFastStart(
-                    url, fileType: plan.fileType, metadata: AVMetadataItem.movieMetadata(plan.metadata()),
+                    url, container: plan.fileType.muxerName, metadata: AVMetadataItem.movieMetadata(plan.metadata()),
                     rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
                 if let reason {
                     var info = reason.userInfo

@@ -1,7 +1,7 @@
 import CaptureDevices
-import CTimePitch
 import CoreMedia
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// Plays an item's sound from a time at a rate, on a thread of its own, to the sound server.
@@ -87,13 +87,11 @@ final class PlayerSound: @unchecked Sendable {
         guard reader.startReading() else { return }
         defer { reader.cancelReading() }
 
-        var stretcher: OpaquePointer?
+        var stretcher: TimeStretcher?
         if rate != 1, algorithm != .varispeed {
-            let kind = Int32(algorithm == .spectral ? CTP_SPECTRAL : CTP_TIME_DOMAIN)
-            stretcher = ctp_new(kind, Int32(sampleRate), Int32(channels), 1 / rate)
+            stretcher = TimeStretcher(algorithm == .spectral ? .spectral : .timeDomain, sampleRate: sampleRate, channels: channels, ratio: 1 / rate)
             if stretcher == nil { return }
         }
-        defer { if let stretcher { ctp_free(stretcher) } }
         var scratch = [Float](repeating: 0, count: 4096 * channels)
         var skip = -1  // samples before the start time, counted at the first block
         var played = 0  // frames written, which tell the item time of the next
@@ -115,9 +113,9 @@ final class PlayerSound: @unchecked Sendable {
             return !isStopped
         }
 
-        func drainStretcher(_ stretcher: OpaquePointer) -> Bool {
+        func drainStretcher(_ stretcher: TimeStretcher) -> Bool {
             while true {
-                let got = scratch.withUnsafeMutableBufferPointer { Int(ctp_retrieve(stretcher, $0.baseAddress!, 4096)) }
+                let got = scratch.withUnsafeMutableBufferPointer { stretcher.retrieve(into: $0.baseAddress!, capacity: 4096) }
                 if got <= 0 { return true }
                 let ok = scratch.withUnsafeMutableBufferPointer { play(UnsafeMutableBufferPointer(rebasing: $0[0..<(got * channels)])) }
                 if !ok { return false }
@@ -140,7 +138,7 @@ final class PlayerSound: @unchecked Sendable {
                 if frames == 0 { continue }
             }
             if let stretcher {
-                ctp_process(stretcher, floats, Int32(frames), 0)
+                stretcher.process(floats, frames: frames)
                 if !drainStretcher(stretcher) { return }
             } else {
                 // The reader's block is this thread's own: played in place.
@@ -149,7 +147,7 @@ final class PlayerSound: @unchecked Sendable {
         }
         if isStopped { output.flush(); return }
         if let stretcher {
-            ctp_process(stretcher, nil, 0, 1)
+            stretcher.finish()
             if !drainStretcher(stretcher) { output.flush(); return }
         }
         output.drain()

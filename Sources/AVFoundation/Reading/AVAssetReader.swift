@@ -1,5 +1,6 @@
 import CoreMedia
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// An object that reads media data from an asset: its samples as they are, or decoded.
@@ -95,7 +96,7 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
                 state.withLock { $0.status = .reading }
                 return true
             }
-            let file = try MovieFile(url: asset.sourceURL ?? URL(fileURLWithPath: "/"))
+            let file = try MovieFile.open(asset.sourceURL ?? URL(fileURLWithPath: "/"))
             let demuxer = Demuxer(file: file)
             demuxer.want(Set(outputs.compactMap { $0.streamIndex }))
             for output in outputs { try output.prepare(demuxer: demuxer, timeRange: range) }

@@ -1,5 +1,6 @@
 import CoreMedia
 import Foundation
+import MovieEngine
 
 /// An object that reads the sound of several audio tracks mixed into one stream of linear PCM,
 /// each track at the volume its `audioMix` parameters give over time.

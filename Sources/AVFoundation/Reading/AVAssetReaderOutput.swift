@@ -1,5 +1,6 @@
 import CoreMedia
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// An abstract class that defines the interface to read media samples from an asset reader.

@@ -1,7 +1,7 @@
-import CMediaCodecs
 import CoreMedia
 import CoreVideo
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// An object that reads media samples from one track of an asset: as they are stored, with
@@ -15,15 +15,15 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// How samples are given.
     private enum Mode {
         case passthrough
-        case pictures(target: Int32, pixelFormat: OSType, size: (width: Int, height: Int)?)
-        case sound(format: Int32, bitsPerChannel: Int, sampleRate: Int, channels: Int)
+        case pictures(target: MovieDecoder.PictureFormat, pixelFormat: OSType, size: (width: Int, height: Int)?)
+        case sound(format: MovieDecoder.SampleFormat, bitsPerChannel: Int, sampleRate: Int, channels: Int)
     }
     private let mode: Mode
 
     /// Reading state, owned by whichever thread is asking for the next sample.
     private struct Reading {
         var demuxer: Demuxer?
-        var decoder: OpaquePointer?
+        var decoder: MovieDecoder?
         var timeRange = CMTimeRange(start: .zero, duration: .positiveInfinity)
         var inputEnded = false
         var drained = false
@@ -58,11 +58,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             let format =
                 (settings[kCVPixelBufferPixelFormatTypeKey as String] as? NSNumber)?.uint32Value
                 ?? (settings[kCVPixelBufferPixelFormatTypeKey as String] as? OSType) ?? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
-            let target: Int32
+            let target: MovieDecoder.PictureFormat
             switch format {
-            case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: target = Int32(CMC_PICTURE_NV12_VIDEO_RANGE)
-            case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: target = Int32(CMC_PICTURE_NV12_FULL_RANGE)
-            case kCVPixelFormatType_32BGRA: target = Int32(CMC_PICTURE_BGRA)
+            case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: target = .nv12VideoRange
+            case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: target = .nv12FullRange
+            case kCVPixelFormatType_32BGRA: target = .bgra
             default:
                 ProgrammingError.invalidArgument(
                     "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] pixel format \(format) is not supported: use '420v', '420f' or 'BGRA'")
@@ -100,16 +100,12 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
                 ProgrammingError.invalidArgument(
                     "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] \(rate) Hz and \(channels) channels cannot be given")
             }
-            mode = .sound(format: Int32(isFloat ? CMC_SAMPLES_FLOAT : CMC_SAMPLES_S16), bitsPerChannel: bits, sampleRate: rate, channels: channels)
+            mode = .sound(format: isFloat ? .float32 : .int16, bitsPerChannel: bits, sampleRate: rate, channels: channels)
         default:
             ProgrammingError.invalidArgument(
                 "-[AVAssetReaderTrackOutput initWithTrack:outputSettings:] tracks of type \(track.mediaType.rawValue) can only be read with nil settings")
         }
         super.init()
-    }
-
-    deinit {
-        if let decoder = reading.decoder { cmc_decoder_free(decoder) }
     }
 
     /// The kind of media the output gives: its track's.
@@ -137,28 +133,21 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             return
         }
         guard let demuxer else { throw AVError(.failedToLoadMediaData) }
-        var decoder: OpaquePointer?
+        var decoder: MovieDecoder?
         if case .passthrough = mode {
         } else {
-            var error: Int32 = 0
-            guard let made = cmc_decoder_open(demuxer.file.reader, Int32(track.facts.streamIndex), &error) else {
+            do {
+                decoder = try MovieDecoder(file: demuxer.file, stream: track.facts.streamIndex)
+            } catch {
                 throw AVError(
-                    .decoderNotFound,
-                    userInfo: [NSLocalizedDescriptionKey: "No decoder here reads the \(track.facts.codecName) track: \(MovieFile.describe(error))"])
+                    .decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "No decoder here reads the \(track.facts.codecName) track: \(error.reason)"])
             }
-            decoder = made
         }
-        readingLock.withLock {
-            if let old = reading.decoder { cmc_decoder_free(old) }
-            reading = Reading(demuxer: demuxer, decoder: decoder, timeRange: timeRange)
-        }
+        readingLock.withLock { reading = Reading(demuxer: demuxer, decoder: decoder, timeRange: timeRange) }
     }
 
     override func release() {
-        readingLock.withLock {
-            if let decoder = reading.decoder { cmc_decoder_free(decoder) }
-            reading = Reading(done: true)
-        }
+        readingLock.withLock { reading = Reading(done: true) }
     }
 
     /// A stream time as a `CMTime`.
@@ -196,7 +185,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             }
             switch next {
             case .end: reading.done = true; return nil
-            case .failure(let error): throw error
+            case .failure(let error): throw AVError(error)
             case .packet:
                 if pastEnd { reading.done = true; return nil }
                 if let made { return made }
@@ -204,10 +193,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
     }
 
-    private func storedSample(_ packet: cmc_packet, pts: CMTime, dts: CMTime, duration: CMTime) -> CMSampleBuffer? {
-        let size = Int(packet.size)
+    private func storedSample(_ packet: MoviePacket, pts: CMTime, dts: CMTime, duration: CMTime) -> CMSampleBuffer? {
+        let bytes = packet.bytes
+        let size = bytes.count
         let block = CMBlockBuffer(capacity: size)
-        block.bytes.copyMemory(from: packet.data, byteCount: size)
+        if let base = bytes.baseAddress { block.bytes.copyMemory(from: base, byteCount: size) }
         block.length = size
         var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: dts)
         var sizes = size
@@ -216,7 +206,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
             formatDescription: track.facts.formatDescription, sampleCount: 1, sampleTimingEntryCount: 1,
             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sizes, sampleBufferOut: &buffer)
-        if let buffer, packet.keyframe == 0 {
+        if let buffer, !packet.isKeyframe {
             CMSetAttachment(buffer, key: kCMSampleAttachmentKey_NotSync, value: NSNumber(value: true), attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
         }
         return buffer
@@ -228,39 +218,33 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     private func nextDecoded(_ reading: inout Reading, _ demuxer: Demuxer, make: (inout Reading) throws -> CMSampleBuffer?) throws -> CMSampleBuffer? {
         guard let decoder = reading.decoder else { return nil }
         while true {
-            let received = cmc_decoder_receive(decoder)
-            switch received {
-            case 0:
+            switch decoder.receive() {
+            case .frame:
                 reading.failures = 0
                 if let sample = try make(&reading) { return sample }
                 if reading.done { return nil }
-            case 1:
+            case .needsPacket:
                 if reading.inputEnded {
-                    _ = cmc_decoder_send(decoder, nil)
+                    decoder.sendEnd()
                     continue
                 }
                 var sent: Int32 = 0
-                switch demuxer.next(
-                    for: track.facts.streamIndex,
-                    { packet in
-                        var packet = packet; sent = cmc_decoder_send(decoder, &packet)
-                    })
-                {
+                switch demuxer.next(for: track.facts.streamIndex, { sent = decoder.send($0) }) {
                 case .end: reading.inputEnded = true
-                case .failure(let error): throw error
+                case .failure(let error): throw AVError(error)
                 case .packet:
                     // A damaged packet is left out, as players do; a stream of nothing else ends in an error.
                     if sent < 0 { try noteFailure(&reading, sent) }
                 }
-            case 2:
+            case .ended:
                 reading.done = true
                 if case .sound(let format, let bits, let rate, let channels) = mode, !reading.drained {
                     reading.drained = true
                     return try sound(&reading, format: format, bits: bits, rate: rate, channels: channels, draining: true)
                 }
                 return nil
-            default:
-                try noteFailure(&reading, received)
+            case .failure(let code):
+                try noteFailure(&reading, code)
             }
         }
     }
@@ -273,42 +257,33 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
     }
 
-    private func picture(_ reading: inout Reading, target: Int32, format: OSType, size: (width: Int, height: Int)?) throws -> CMSampleBuffer? {
+    private func picture(_ reading: inout Reading, target: MovieDecoder.PictureFormat, format: OSType, size: (width: Int, height: Int)?) throws
+        -> CMSampleBuffer?
+    {
         guard let decoder = reading.decoder else { return nil }
-        var ptsValue: Int64 = 0, durationValue: Int64 = 0
-        cmc_decoder_frame_time(decoder, &ptsValue, &durationValue)
-        let pts = time(ptsValue)
-        var duration = time(durationValue)
+        let frameTime = decoder.frameTime
+        let pts = time(frameTime.pts)
+        var duration = time(frameTime.duration)
         if !duration.isValid { duration = track.facts.minFrameDuration }
         let range = reading.timeRange
         if range.end.isNumeric, pts.isValid, pts >= range.end { reading.done = true; return nil }
         if pts.isValid, duration.isValid, pts + duration <= range.start { return nil }
-        var width: Int32 = 0, height: Int32 = 0, primaries: Int32 = 0, transfer: Int32 = 0, matrix: Int32 = 0, full: Int32 = 0
-        cmc_decoder_picture_info(decoder, &width, &height, &primaries, &transfer, &matrix, &full)
+        let info = decoder.pictureInfo
+        let (width, height) = (info.width, info.height)
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
-        let (outWidth, outHeight) = size ?? (Int(width), Int(height))
+        let (outWidth, outHeight) = size ?? (width, height)
         if reading.pool == nil || reading.pool!.width != outWidth || reading.pool!.height != outHeight {
             reading.pool = CVPixelBufferPool(width: outWidth, height: outHeight, pixelFormatType: format)
         }
         guard let pixels = reading.pool?.dequeue() else { throw AVError(.outOfMemory) }
-        let planes = pixels.planes
-        let converted: Int32 = withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<UInt8>?.self, capacity: 2) { pointers in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2) { strides in
-                for index in 0..<2 {
-                    let plane = index < planes.count ? planes[index] : planes[0]
-                    pointers[index] = plane.baseAddress.assumingMemoryBound(to: UInt8.self)
-                    strides[index] = Int32(plane.bytesPerRow)
-                }
-                return cmc_decoder_convert_picture(decoder, target, Int32(outWidth), Int32(outHeight), pointers.baseAddress!, strides.baseAddress!)
-            }
-        }
+        let converted = decoder.convertPicture(into: pixels, format: target)
         guard converted == 0 else { try noteFailure(&reading, converted); return nil }
         // BT.709 as tagged; BT.601 as tagged (5, 6); otherwise video's convention for the size.
         let colour: VideoColorimetry =
-            switch matrix {
+            switch info.matrix {
             case 1: .hd
             case 5, 6: .sd
-            default: .standard(width: Int(width), height: Int(height))
+            default: .standard(width: width, height: height)
             }
         colour.tag(pixels)
         var description: CMVideoFormatDescription?
@@ -321,22 +296,22 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         return buffer
     }
 
-    private func sound(_ reading: inout Reading, format: Int32, bits: Int, rate: Int, channels: Int, draining: Bool) throws -> CMSampleBuffer? {
+    private func sound(_ reading: inout Reading, format: MovieDecoder.SampleFormat, bits: Int, rate: Int, channels: Int, draining: Bool) throws
+        -> CMSampleBuffer?
+    {
         guard let decoder = reading.decoder else { return nil }
-        var samples: UnsafePointer<UInt8>?
         let frames: Int32
+        let samples: UnsafePointer<UInt8>?
         if draining {
-            frames = cmc_decoder_drain_samples(decoder, &samples)
+            (frames, samples) = decoder.drainSamples()
         } else {
-            var ptsValue: Int64 = 0, durationValue: Int64 = 0
-            cmc_decoder_frame_time(decoder, &ptsValue, &durationValue)
-            let pts = time(ptsValue)
+            let pts = time(decoder.frameTime.pts)
             let range = reading.timeRange
             if range.end.isNumeric, pts.isValid, pts >= range.end { reading.done = true; return nil }
             if !reading.nextSampleTime.isValid {
                 reading.nextSampleTime = pts.isValid ? pts.convertScale(Int32(rate), method: .roundHalfAwayFromZero) : CMTime(value: 0, timescale: Int32(rate))
             }
-            frames = cmc_decoder_convert_samples(decoder, format, Int32(rate), Int32(channels), &samples)
+            (frames, samples) = decoder.convertSamples(format, sampleRate: rate, channels: channels)
         }
         if frames < 0 { try noteFailure(&reading, frames); return nil }
         guard frames > 0, let samples else { return nil }

@@ -1,6 +1,6 @@
-import CTimePitch
 import CoreMedia
 import Foundation
+import MovieEngine
 
 /// Reads a composition track's samples: each run of its segments (consecutive segments that
 /// continue each other in one source track) through an asset reader of the source, every
@@ -32,21 +32,20 @@ final class ComposedReading {
 
     /// A scaled segment's sound on its way through a stretcher that keeps its pitch.
     private final class Stretching {
-        let stretcher: OpaquePointer
+        let stretcher: TimeStretcher
         let rate: Int, channels: Int
         let length: Int  // frames the segment lasts on the target timeline
         var made = 0  // frames given so far
         var inputEnded = false
         var scratch: [Float]
-        init?(kind: Int32, rate: Int, channels: Int, ratio: Double, length: Int) {
-            guard let made = ctp_new(kind, Int32(rate), Int32(channels), ratio) else { return nil }
+        init?(method: TimeStretcher.Method, rate: Int, channels: Int, ratio: Double, length: Int) {
+            guard let made = TimeStretcher(method, sampleRate: rate, channels: channels, ratio: ratio) else { return nil }
             stretcher = made
             self.rate = rate
             self.channels = channels
             self.length = length
             scratch = [Float](repeating: 0, count: 4096 * channels)
         }
-        deinit { ctp_free(stretcher) }
     }
     private var stretching: Stretching?
 
@@ -146,14 +145,13 @@ final class ComposedReading {
                 sound[AVLinearPCMIsFloatKey] = true
                 sound[AVLinearPCMBitDepthKey] = 32
                 var ratio = stretch
-                var kind = Int32(CTP_SPECTRAL)
-                if algorithm != .spectral { kind = Int32(CTP_TIME_DOMAIN) }
+                let method: TimeStretcher.Method = algorithm == .spectral ? .spectral : .timeDomain
                 if algorithm == .snapping {
                     let wanted = 1 / stretch
                     ratio = 1 / (Self.snappedRates.min { abs($0 - wanted) < abs($1 - wanted) } ?? wanted)
                 }
                 let length = Int((segment.timeMapping.target.duration.seconds * Double(rate)).rounded())
-                guard let made = Stretching(kind: kind, rate: rate, channels: channels, ratio: ratio, length: length) else {
+                guard let made = Stretching(method: method, rate: rate, channels: channels, ratio: ratio, length: length) else {
                     throw AVError(
                         .operationNotSupportedForAsset,
                         userInfo: [NSLocalizedDescriptionKey: "The \(algorithm.rawValue) stretcher refused \(rate) Hz, \(channels) channels."])
@@ -201,7 +199,7 @@ final class ComposedReading {
         let segment = run.segments[0]
         while s.made < s.length {
             let room = min(4096, s.length - s.made)
-            let got = s.scratch.withUnsafeMutableBufferPointer { Int(ctp_retrieve(s.stretcher, $0.baseAddress!, Int32(room))) }
+            let got = s.scratch.withUnsafeMutableBufferPointer { s.stretcher.retrieve(into: $0.baseAddress!, capacity: room) }
             if got > 0 { return emit(s, frames: got, segment: segment) }
             if s.inputEnded {
                 // The stretcher has given all it will: silence to the segment's end.
@@ -210,7 +208,7 @@ final class ComposedReading {
             }
             guard let sample = output.copyNextSampleBuffer() else {
                 if reader.status == .failed { throw reader.error ?? AVError(.decodeFailed) }
-                ctp_process(s.stretcher, nil, 0, 1)
+                s.stretcher.finish()
                 s.inputEnded = true
                 continue
             }
@@ -222,7 +220,7 @@ final class ComposedReading {
             let from = max(0, offset), to = min(frames, endOffset)
             guard to > from else { continue }
             let floats = block.bytes.assumingMemoryBound(to: Float.self) + from * s.channels
-            ctp_process(s.stretcher, floats, Int32(to - from), 0)
+            s.stretcher.process(floats, frames: to - from)
         }
         return nil
     }

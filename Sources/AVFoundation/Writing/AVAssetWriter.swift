@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// An object that writes media to a QuickTime or MPEG-4 file, encoding what its inputs receive.
@@ -156,7 +157,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: outputURL, NSLocalizedDescriptionKey: "A file already exists at \(outputURL.path)."]))
         }
         guard !inputs.isEmpty else { return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The writer has no inputs."])) }
-        var encoding = MovieEncoding(fileType: outputFileType, fragmented: fragmentInterval.isNumeric)
+        var encoding = MovieEncoding(container: outputFileType.muxerName, fragmented: fragmentInterval.isNumeric)
         encoding.fastStart = optimize
         if let video = inputs.first(where: { $0.mediaType == .video })?.video {
             encoding.video = EncodingPlan.video(
@@ -349,7 +350,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             try encoder.finish()
             if encoder.encoding.fragmented, shouldOptimizeForNetworkUse {
                 try MovieEncoder.remuxFastStart(
-                    outputURL, fileType: outputFileType, metadata: AVMetadataItem.movieMetadata(metadata),
+                    outputURL, container: outputFileType.muxerName, metadata: AVMetadataItem.movieMetadata(metadata),
                     rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
             }
         } catch {

@@ -1,4 +1,4 @@
-import CMediaCodecs
+import MovieEngine
 import Foundation
 
 /// The settings key for the video codec: an `AVVideoCodecType`, or its raw value.
@@ -86,8 +86,7 @@ struct ValidatedSettings {
 
     /// The video codecs this machine can encode.
     static var availableVideoCodecs: [AVVideoCodecType] {
-        FFmpegLog.installed
-        return [.h264, .hevc].filter { encoder(for: $0).map { cmc_encoder_available($0) != 0 } ?? false }
+        [.h264, .hevc].filter { encoder(for: $0).map(MovieEncoder.isAvailable) ?? false }
     }
 
     private static let videoKeys: Set<String> = [AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoScalingModeKey]

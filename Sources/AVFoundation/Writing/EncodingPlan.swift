@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 
 /// The one set of rules every encoder-backed path plans by (recordings, live streams, Live Photo
 /// movies, asset writers and the settings outputs recommend): bit rates, keyframes, x264/x265
@@ -44,7 +45,7 @@ enum EncodingPlan {
         }
         // A keyframe every second: a viewer who joins, a stream that reconnects or a cut file waits at most that long.
         return MovieEncoding.Video(
-            codec: codec, width: width, height: height,
+            encoder: ValidatedSettings.encoder(for: codec) ?? "libx264", width: width, height: height,
             bitRate: compression.bitRate ?? (purpose == .liveStream ? standardBitRate / 2 : standardBitRate),
             keyframeInterval: compression.keyframeInterval ?? max(1, Int(frameRate.rounded())),
             expectedFrameRate: frameRate, fullRange: fullRange, preset: compression.preset(standard: standardPreset))

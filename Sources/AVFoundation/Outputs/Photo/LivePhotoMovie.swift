@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 
 /// Writes a Live Photo's movie: H.264 video and AAC audio in QuickTime, through the movie encoder
 /// the file outputs use, with times relative to the first frame.
@@ -18,7 +19,7 @@ enum LivePhotoMovie {
         let width = first.0.width, height = first.0.height
         let hasAudio = !clip.audio.isEmpty && clip.sampleRate > 0
         let encoding = MovieEncoding(
-            fileType: .mov,
+            container: AVFileType.mov.muxerName,
             video: EncodingPlan.video(codec: .h264, width: width, height: height, frameRate: frameRate, fullRange: false, for: .file),
             audio: hasAudio ? .init(sampleRate: clip.sampleRate, channels: clip.channels, bitRate: EncodingPlan.aacBitRate(channels: clip.channels)) : nil,
             fragmented: false)

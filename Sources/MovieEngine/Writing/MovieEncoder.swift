@@ -1,100 +1,23 @@
 import CMediaCodecs
 import CaptureDevices
+import CoreMedia
+import CoreVideo
 import Foundation
 import FrameProcessing
 
-/// How a movie is encoded.
-struct MovieEncoding: Sendable {
-    struct Video: Sendable {
-        var codec: AVVideoCodecType
-        var width: Int
-        var height: Int
-        var bitRate: Int
-        var keyframeInterval: Int
-        var expectedFrameRate: Double
-        var fullRange: Bool
-        /// The x264/x265 speed preset: faster presets keep up with higher resolutions in real time.
-        var preset: String
-    }
-    struct Audio: Sendable {
-        var sampleRate: Int
-        var channels: Int
-        var bitRate: Int
-    }
-    /// A stream of already-compressed packets, written as they are.
-    struct Passthrough: Sendable {
-        /// FFmpeg's name for the codec: h264, hevc, aac or pcm_s16le.
-        var codec: String
-        var extradata: Data
-        var width = 0, height = 0
-        var sampleRate = 0, channels = 0
-    }
-    var fileType: AVFileType
-    var video: Video?
-    var audio: Audio?
-    var videoPassthrough: Passthrough?
-    var audioPassthrough: Passthrough?
-    /// Whether fragments are written while recording, so that a file cut short stays readable.
-    var fragmented: Bool
-    /// For unfragmented files, whether the index is moved to the front when finishing.
-    var fastStart = true
-    var rotationDegrees: Int = 0
-    var mirrored = false
-    /// The colour the video's frames are in; nil for the convention of their size.
-    var colour: VideoColorimetry?
-    /// Where a live stream goes instead of a file: the muxer its URL's scheme takes, and how
-    /// long any network operation may take before it fails.
-    var live: (muxer: String, timeoutMilliseconds: Int)?
-}
-
-/// Why a movie could not be written.
-enum MovieEncoderError: Error, Sendable, CustomStringConvertible {
-    case noSpace
-    case failed(code: Int32, message: String)
-
-    init(code: Int32) {
-        if code == cmc_error_no_space() { self = .noSpace; return }
-        var buffer = [CChar](repeating: 0, count: 256)
-        cmc_error_string(code, &buffer, buffer.count)
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        self = .failed(code: code, message: String(decoding: bytes, as: UTF8.self))
-    }
-
-    var description: String {
-        switch self {
-        case .noSpace: return "no space left on the device"
-        case .failed(_, let message): return message
-        }
-    }
-
-    /// The AVFoundation error for this failure.
-    func avError(url: URL, successfullyFinished: Bool) -> AVError {
-        switch self {
-        case .noSpace:
-            return AVError(.diskFull, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url])
-        case .failed(let code, let message):
-            return AVError(
-                .unknown,
-                userInfo: [
-                    AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url,
-                    NSLocalizedDescriptionKey: "The movie could not be written: \(message) (\(code)).",
-                    NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(-code)),
-                ])
-        }
-    }
-}
-
 /// Encodes and muxes one movie file with FFmpeg. Not thread-safe: one writer thread owns it.
-final class MovieEncoder {
-    let url: URL
-    let encoding: MovieEncoding
+package final class MovieEncoder {
+    /// The file or stream written.
+    package let url: URL
+    /// How it is encoded.
+    package let encoding: MovieEncoding
     private var writer: OpaquePointer?
     private let converter = PixelFormatConverter()
     private var conversionPool: CVPixelBufferPool?
     private var scalePool: CVPixelBufferPool?
 
     /// Creates the file and writes its header.
-    init(url: URL, encoding: MovieEncoding, metadata: [(String, String)]) throws(MovieEncoderError) {
+    package init(url: URL, encoding: MovieEncoding, metadata: [(String, String)]) throws(MovieEncoderError) {
         self.url = url
         self.encoding = encoding
         FFmpegLog.installed
@@ -104,8 +27,8 @@ final class MovieEncoder {
         let videoCodec = encoding.videoPassthrough.map { strdup($0.codec) }, audioCodec = encoding.audioPassthrough.map { strdup($0.codec) }
         defer { free(videoCodec ?? nil); free(audioCodec ?? nil) }
         let opened: OpaquePointer? = (encoding.live == nil ? url.path : url.absoluteString).withCString { path in
-            (encoding.live?.muxer ?? encoding.fileType.muxerName).withCString { format in
-                (ValidatedSettings.encoder(for: encoding.video?.codec ?? .h264) ?? "libx264").withCString { encoder in
+            (encoding.live?.muxer ?? encoding.container).withCString { format in
+                (encoding.video?.encoder ?? "libx264").withCString { encoder in
                     (encoding.video?.preset ?? "veryfast").withCString { preset in
                         var config = cmc_writer_config()
                         config.path = path
@@ -169,15 +92,15 @@ final class MovieEncoder {
     deinit { if let writer { cmc_writer_free(writer) } }
 
     /// Bytes handed to the container so far.
-    var bytesMuxed: Int64 { writer.map { cmc_writer_bytes_muxed($0) } ?? 0 }
+    package var bytesMuxed: Int64 { writer.map { cmc_writer_bytes_muxed($0) } ?? 0 }
     /// The length of the file up to its last complete fragment.
-    var durableBytes: Int64 { writer.map { cmc_writer_durable_bytes($0) } ?? 0 }
+    package var durableBytes: Int64 { writer.map { cmc_writer_durable_bytes($0) } ?? 0 }
 
     /// Asks for a fragment at the next keyframe.
-    func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
+    package func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
 
     /// Puts a colour into FFmpeg's terms (AVCOL_PRI_*, AVCOL_TRC_*, AVCOL_SPC_*).
-    static func describe(_ colour: VideoColorimetry, in config: inout cmc_writer_config) {
+    package static func describe(_ colour: VideoColorimetry, in config: inout cmc_writer_config) {
         let primaries: [String: Int32] = [
             kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
             kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
@@ -193,8 +116,14 @@ final class MovieEncoder {
         config.colorspace = colour.matrix == .bt709 ? 1 : 6
     }
 
+    /// Whether this machine's FFmpeg has the encoder FFmpeg names `name`.
+    package static func isAvailable(_ name: String) -> Bool {
+        FFmpegLog.installed
+        return cmc_encoder_available(name) != 0
+    }
+
     /// Encodes a frame at a time relative to the start of the movie; frames of other formats or sizes are converted first.
-    func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime) throws(MovieEncoderError) {
+    package func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime) throws(MovieEncoderError) {
         guard let writer, let video = encoding.video else { return }
         let frame = try prepare(pixelBuffer, for: video)
         let planes = frame.planes
@@ -208,7 +137,7 @@ final class MovieEncoder {
     }
 
     /// Encodes 16-bit interleaved samples, the first of which is sample `first` of the movie; samples before zero are skipped.
-    func appendAudio(_ samples: UnsafePointer<Int16>, frames: Int, first: Int64) throws(MovieEncoderError) {
+    package func appendAudio(_ samples: UnsafePointer<Int16>, frames: Int, first: Int64) throws(MovieEncoderError) {
         guard let writer, let audio = encoding.audio else { return }
         var skip = 0
         if first < 0 { skip = Int(min(Int64(frames), -first)) }
@@ -218,7 +147,7 @@ final class MovieEncoder {
     }
 
     /// Writes an already-compressed packet of a passthrough stream, at times relative to the start of the movie.
-    func appendPacket(video: Bool, _ bytes: UnsafeRawPointer, count: Int, presentationTime: CMTime, decodeTime: CMTime, keyframe: Bool)
+    package func appendPacket(video: Bool, _ bytes: UnsafeRawPointer, count: Int, presentationTime: CMTime, decodeTime: CMTime, keyframe: Bool)
         throws(MovieEncoderError)
     {
         guard let writer else { return }
@@ -229,7 +158,7 @@ final class MovieEncoder {
     }
 
     /// Flushes the encoders and writes the trailer.
-    func finish() throws(MovieEncoderError) {
+    package func finish() throws(MovieEncoderError) {
         guard let writer else { return }
         let result = cmc_writer_finish(writer)
         cmc_writer_free(writer)
@@ -238,7 +167,7 @@ final class MovieEncoder {
     }
 
     /// Closes the file where its last complete fragment ends, so that it stays readable.
-    func abandon() {
+    package func abandon() {
         let durable = durableBytes
         if let writer { cmc_writer_free(writer) }
         writer = nil
@@ -246,14 +175,16 @@ final class MovieEncoder {
     }
 
     /// Rewrites a fragmented movie as an ordinary one with its index first, with metadata and rotation, in place.
-    static func remuxFastStart(_ url: URL, fileType: AVFileType, metadata: [(String, String)], rotationDegrees: Int, mirrored: Bool) throws(MovieEncoderError) {
+    package static func remuxFastStart(_ url: URL, container: String, metadata: [(String, String)], rotationDegrees: Int, mirrored: Bool)
+        throws(MovieEncoderError)
+    {
         FFmpegLog.installed
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).faststart")
         var strings = metadata.flatMap { [strdup($0.0), strdup($0.1)] }
         strings.append(nil)
         defer { strings.forEach { free($0) } }
         let result = strings.map { UnsafePointer($0) }.withUnsafeBufferPointer { entries in
-            cmc_remux(url.path, temporary.path, fileType.muxerName, entries.baseAddress, Int32(rotationDegrees), mirrored ? 1 : 0)
+            cmc_remux(url.path, temporary.path, container, entries.baseAddress, Int32(rotationDegrees), mirrored ? 1 : 0)
         }
         guard result >= 0 else {
             unlink(temporary.path)

@@ -19,26 +19,35 @@ struct KeptPacket {
 /// Thread ownership: outputs call from any thread; the file is read under the demuxer's lock,
 /// and a packet is handed to the asking output inside it, so the reader's memory is never read
 /// after the next read.
-final class Demuxer: @unchecked Sendable {
+package final class Demuxer: @unchecked Sendable {
     /// What came of asking for a packet.
-    enum Next { case packet, end, failure(AVError) }
+    package enum Next {
+        /// A packet was handed over.
+        case packet
+        /// The file has no more packets.
+        case end
+        /// The file could not be read further.
+        case failure(MovieFileError)
+    }
 
-    let file: MovieFile
+    /// The file the packets come from.
+    package let file: MovieFile
     private struct State {
         var kept: [Int: [KeptPacket]] = [:]
         var wanted: Set<Int> = []
         var ended = false
-        var failure: AVError?
+        var failure: MovieFileError?
     }
     private let state = Mutex(State())
 
-    init(file: MovieFile) { self.file = file }
+    /// Creates a demuxer over an opened file.
+    package init(file: MovieFile) { self.file = file }
 
     /// Says which streams have outputs; packets of other streams are skipped.
-    func want(_ streams: Set<Int>) { state.withLock { $0.wanted = streams } }
+    package func want(_ streams: Set<Int>) { state.withLock { $0.wanted = streams } }
 
     /// Moves every stream to the keyframe at or before `seconds`, by the stream given.
-    func seek(stream: Int, to time: CMTime, timeBase: (Int32, Int32)) {
+    package func seek(stream: Int, to time: CMTime, timeBase: (Int32, Int32)) {
         let value = Int64((time.seconds * Double(timeBase.1) / Double(timeBase.0)).rounded(.down))
         state.withLock { state in
             state.kept.removeAll()
@@ -47,16 +56,17 @@ final class Demuxer: @unchecked Sendable {
     }
 
     /// Hands `body` the next packet of `stream`, or says the file ended or failed.
-    func next(for stream: Int, _ body: (cmc_packet) -> Void) -> Next {
+    package func next(for stream: Int, _ body: (MoviePacket) -> Void) -> Next {
         state.withLock { state in
             if var queue = state.kept[stream], !queue.isEmpty {
                 let kept = queue.removeFirst()
                 state.kept[stream] = queue
                 kept.bytes.withUnsafeBufferPointer { bytes in
                     body(
-                        cmc_packet(
-                            stream: Int32(stream), data: bytes.baseAddress, size: Int32(bytes.count), pts: kept.pts,
-                            dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0))
+                        MoviePacket(
+                            cmc_packet(
+                                stream: Int32(stream), data: bytes.baseAddress, size: Int32(bytes.count), pts: kept.pts,
+                                dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0)))
                 }
                 return .packet
             }
@@ -67,14 +77,14 @@ final class Demuxer: @unchecked Sendable {
                 let result = cmc_reader_read(file.reader, &packet)
                 if result == 1 { state.ended = true; return .end }
                 if result < 0 {
-                    let error = MovieFile.error(result, url: file.url, reading: true)
+                    let error = MovieFileError(url: file.url, problem: .damaged(code: result))
                     state.failure = error
                     return .failure(error)
                 }
                 let index = Int(packet.stream)
                 guard packet.size > 0, let data = packet.data else { continue }
                 if index == stream {
-                    body(packet)
+                    body(MoviePacket(packet))
                     return .packet
                 }
                 guard state.wanted.contains(index) else { continue }

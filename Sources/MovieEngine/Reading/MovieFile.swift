@@ -3,49 +3,18 @@ import CoreGraphics
 import CoreMedia
 import Foundation
 
-/// What an asset's track is, as its container describes it.
-struct TrackFacts: @unchecked Sendable {
-    var streamIndex: Int
-    var trackID: CMPersistentTrackID
-    var mediaType: AVMediaType
-    var codecName: String
-    var formatDescription: CMFormatDescription
-    var naturalSize: CGSize
-    var preferredTransform: CGAffineTransform
-    var nominalFrameRate: Float
-    var minFrameDuration: CMTime
-    var timeRange: CMTimeRange
-    var naturalTimeScale: CMTimeScale
-    var estimatedDataRate: Float
-    var totalSampleDataLength: Int64
-    var isEnabled: Bool
-    var isDecodable: Bool
-    var requiresFrameReordering: Bool
-    var languageCode: String?
-    var sampleRate: Int
-    var channels: Int
-    /// The stream's time base: its times count units of numerator/denominator seconds.
-    var timeBase: (numerator: Int32, denominator: Int32) = (1, 600)
-}
-
 /// A movie file opened with FFmpeg's demuxers.
 ///
 /// Thread ownership: one movie file belongs to one thread at a time; an asset opens one to learn
 /// its contents, and each asset reader opens its own.
-final class MovieFile {
+package final class MovieFile {
     let reader: OpaquePointer
-    let url: URL
+    /// The file.
+    package let url: URL
 
-    /// Opens a file, or throws the `AVError` that says why it cannot be read.
-    init(url: URL) throws {
-        guard url.isFileURL else {
-            throw AVError(
-                .fileFormatNotRecognized,
-                userInfo: [
-                    NSLocalizedDescriptionKey: "Only files can be opened as assets: \(url.absoluteString)",
-                    NSURLErrorKey: url,
-                ])
-        }
+    /// Opens a file, or throws the error that says why it cannot be read.
+    package init(url: URL) throws(MovieFileError) {
+        guard url.isFileURL else { throw MovieFileError(url: url, problem: .notAFile) }
         FFmpegLog.installed  // FFmpeg's messages about damaged files go to the library log, not standard error
         // Only regular files: opening a FIFO would wait for a writer for ever, and a device never ends.
         var status = stat()
@@ -57,32 +26,18 @@ final class MovieFile {
                 case S_IFCHR, S_IFBLK: "a device"
                 default: "not a regular file"
                 }
-            throw AVError(.failedToLoadMediaData, userInfo: [NSURLErrorKey: url, NSLocalizedDescriptionKey: "\(url.path) is \(kind), not a movie file."])
+            throw MovieFileError(url: url, problem: .notARegularFile(kind))
         }
         var error: Int32 = 0
-        guard let reader = cmc_reader_open(url.path, &error) else { throw Self.error(error, url: url) }
+        guard let reader = cmc_reader_open(url.path, &error) else { throw MovieFileError(url: url, problem: .unreadable(code: error)) }
         self.reader = reader
         self.url = url
     }
 
     deinit { cmc_reader_free(reader) }
 
-    /// The `AVError` for an FFmpeg error met while opening or reading `url`.
-    static func error(_ code: Int32, url: URL, reading: Bool = false) -> AVError {
-        let reason = Self.describe(code)
-        var info: [String: Any] = [NSURLErrorKey: url, NSLocalizedFailureReasonErrorKey: reason]
-        // FFmpeg's errors for system calls are negated errno values.
-        if code < 0, -code < 4096 {
-            info[NSUnderlyingErrorKey] = NSError(domain: NSPOSIXErrorDomain, code: Int(-code))
-            info[NSLocalizedDescriptionKey] = "\(url.path) cannot be read: \(reason)"
-            return AVError(.failedToLoadMediaData, userInfo: info)
-        }
-        info[NSLocalizedDescriptionKey] = reading ? "\(url.path) is damaged: \(reason)" : "\(url.path) is not a movie this system can read: \(reason)"
-        return AVError(reading ? .undecodableMediaData : .fileFormatNotRecognized, userInfo: info)
-    }
-
     /// FFmpeg's description of an error.
-    static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { text in
             cmc_error_string(code, text.baseAddress!, text.count)
             return String(cString: text.baseAddress!)
@@ -90,13 +45,13 @@ final class MovieFile {
     }
 
     /// The movie's length in microseconds, if the container says.
-    var durationMicroseconds: Int64? {
+    package var durationMicroseconds: Int64? {
         let value = cmc_reader_duration_us(reader)
         return value == Int64.min ? nil : value
     }
 
     /// The container's metadata, key and value.
-    var metadataEntries: [(String, String)] {
+    package var metadataEntries: [(String, String)] {
         var entries: [(String, String)] = []
         var index: Int32 = 0
         var value: UnsafePointer<CChar>?
@@ -108,7 +63,7 @@ final class MovieFile {
     }
 
     /// The movie's audio and video streams as tracks; other streams (timecode, chapters) are left out.
-    var tracks: [TrackFacts] {
+    package var tracks: [TrackFacts] {
         var tracks: [TrackFacts] = []
         for index in 0..<Int(cmc_reader_stream_count(reader)) {
             var info = cmc_stream_info()
@@ -121,7 +76,7 @@ final class MovieFile {
     }
 
     /// A time counted in a stream's time base as a `CMTime` (invalid for FFmpeg's "unknown").
-    static func time(_ value: Int64, timeBase: (numerator: Int32, denominator: Int32)) -> CMTime {
+    package static func time(_ value: Int64, timeBase: (numerator: Int32, denominator: Int32)) -> CMTime {
         guard value != Int64.min else { return .invalid }
         return CMTime(value: value * Int64(timeBase.numerator), timescale: timeBase.denominator)
     }
@@ -201,7 +156,7 @@ final class MovieFile {
         }
         return TrackFacts(
             streamIndex: index, trackID: info.id > 0 ? CMPersistentTrackID(info.id) : CMPersistentTrackID(index + 1),
-            mediaType: isVideo ? .video : .audio, codecName: codec, formatDescription: formatDescription,
+            kind: isVideo ? .video : .audio, codecName: codec, formatDescription: formatDescription,
             naturalSize: naturalSize, preferredTransform: transform, nominalFrameRate: nominalRate,
             minFrameDuration: minFrameDuration, timeRange: timeRange,
             naturalTimeScale: info.time_base_num == 1 ? info.time_base_den : 0, estimatedDataRate: dataRate,
@@ -219,7 +174,7 @@ final class MovieFile {
 
     /// The transform that displays pictures of `size` turned `degrees` clockwise and, first, mirrored:
     /// QuickTime's display matrix, with the translation that keeps the picture in positive coordinates.
-    static func displayTransform(degrees: Int, mirrored: Bool, size: CGSize) -> CGAffineTransform {
+    package static func displayTransform(degrees: Int, mirrored: Bool, size: CGSize) -> CGAffineTransform {
         let (w, h) = (size.width, size.height)
         let rotation: CGAffineTransform =
             switch degrees {

@@ -1,0 +1,116 @@
+import CoreVideo
+import Foundation
+
+/// How a movie is encoded.
+package struct MovieEncoding: Sendable {
+    /// How pictures are encoded.
+    package struct Video: Sendable {
+        /// FFmpeg's encoder: libx264 or libx265.
+        package var encoder: String
+        /// The encoded width in pixels.
+        package var width: Int
+        /// The encoded height in pixels.
+        package var height: Int
+        /// The average bit rate in bits a second.
+        package var bitRate: Int
+        /// The most frames from one keyframe to the next.
+        package var keyframeInterval: Int
+        /// The frame rate the encoder plans for.
+        package var expectedFrameRate: Double
+        /// Whether the pictures are full range rather than video range.
+        package var fullRange: Bool
+        /// The x264/x265 speed preset: faster presets keep up with higher resolutions in real time.
+        package var preset: String
+
+        /// Creates a video encoding from every value.
+        package init(
+            encoder: String, width: Int, height: Int, bitRate: Int, keyframeInterval: Int, expectedFrameRate: Double, fullRange: Bool, preset: String
+        ) {
+            self.encoder = encoder
+            self.width = width
+            self.height = height
+            self.bitRate = bitRate
+            self.keyframeInterval = keyframeInterval
+            self.expectedFrameRate = expectedFrameRate
+            self.fullRange = fullRange
+            self.preset = preset
+        }
+    }
+
+    /// How sound is encoded, as AAC.
+    package struct Audio: Sendable {
+        /// Frames a second.
+        package var sampleRate: Int
+        /// Channels in each frame.
+        package var channels: Int
+        /// The bit rate in bits a second, all channels together.
+        package var bitRate: Int
+
+        /// Creates an audio encoding.
+        package init(sampleRate: Int, channels: Int, bitRate: Int) {
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.bitRate = bitRate
+        }
+    }
+
+    /// A stream of already-compressed packets, written as they are.
+    package struct Passthrough: Sendable {
+        /// FFmpeg's name for the codec: h264, hevc, aac or pcm_s16le.
+        package var codec: String
+        /// The codec's configuration (avcC, hvcC, or the AAC magic cookie).
+        package var extradata: Data
+        /// The pictures' size, for video.
+        package var width = 0, height = 0
+        /// The sound's rate and channels, for audio.
+        package var sampleRate = 0, channels = 0
+
+        /// Creates a passthrough stream of pictures.
+        package init(codec: String, extradata: Data, width: Int, height: Int) {
+            self.codec = codec
+            self.extradata = extradata
+            self.width = width
+            self.height = height
+        }
+
+        /// Creates a passthrough stream of sound.
+        package init(codec: String, extradata: Data, sampleRate: Int, channels: Int) {
+            self.codec = codec
+            self.extradata = extradata
+            self.sampleRate = sampleRate
+            self.channels = channels
+        }
+    }
+
+    /// FFmpeg's muxer for the file: mov or mp4.
+    package var container: String
+    /// The pictures' encoding, if the movie has encoded pictures.
+    package var video: Video?
+    /// The sound's encoding, if the movie has encoded sound.
+    package var audio: Audio?
+    /// Pictures written as they come, already compressed.
+    package var videoPassthrough: Passthrough?
+    /// Sound written as it comes, already compressed.
+    package var audioPassthrough: Passthrough?
+    /// Whether fragments are written while recording, so that a file cut short stays readable.
+    package var fragmented: Bool
+    /// For unfragmented files, whether the index is moved to the front when finishing.
+    package var fastStart = true
+    /// How far the pictures are turned clockwise for display, in degrees.
+    package var rotationDegrees: Int = 0
+    /// Whether the pictures are mirrored for display.
+    package var mirrored = false
+    /// The colour the video's frames are in; nil for the convention of their size.
+    package var colour: VideoColorimetry?
+    /// Where a live stream goes instead of a file: the muxer its URL's scheme takes, and how
+    /// long any network operation may take before it fails.
+    package var live: (muxer: String, timeoutMilliseconds: Int)?
+
+    /// Creates an encoding for a container; streams are added by setting them.
+    package init(container: String, video: Video? = nil, audio: Audio? = nil, fragmented: Bool) {
+        self.container = container
+        self.video = video
+        self.audio = audio
+        self.fragmented = fragmented
+    }
+}
