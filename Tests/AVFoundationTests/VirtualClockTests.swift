@@ -110,4 +110,37 @@ final class VirtualClockTests: CaptureTestCase {
         XCTAssertFalse(backCamera.virtualScene!.clock.isManuallyAdvanced)
         XCTAssertEqual(VirtualClock.host.now.seconds, CMClockGetTime(CMClockGetHostTimeClock()).seconds, accuracy: 0.1)
     }
+
+    func testPhotosAfterTheRequestAreTheFirstFramesOnTheCamerasOwnClock() throws {
+        let clock = VirtualClock.manual()
+        backCamera.virtualScene!.clock = clock
+        let collector = FrameCollector()
+        let (session, _) = try makeVideoSession(preset: .vga640x480, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        let photos = AVCapturePhotoOutput()
+        XCTAssertTrue(session.canAddOutput(photos))
+        session.addOutput(photos)
+        try backCamera.lockForConfiguration()
+        backCamera.activeVideoMinFrameDuration = frame
+        backCamera.activeVideoMaxFrameDuration = frame
+        backCamera.unlockForConfiguration()
+        session.startRunning()
+        step(clock, frames: 2, collector: collector)
+        // Real time passes; the camera's clock stays where it was stepped to, and photos follow it.
+        spin(0.3)
+        photos.isZeroShutterLagEnabled = false
+        let asked = clock.now
+        let plain = PhotoOutputTests.Processor(), flashed = PhotoOutputTests.Processor()
+        photos.capturePhoto(with: AVCapturePhotoSettings(), delegate: plain)
+        let flash = AVCapturePhotoSettings()
+        flash.flashMode = .on
+        photos.capturePhoto(with: flash, delegate: flashed)
+        XCTAssertFalse(waitUntil(timeout: 0.3) { plain.isFinished }, "no frame has begun since the request")
+        step(clock, frames: 3, collector: collector)
+        XCTAssertTrue(waitUntil { plain.isFinished && flashed.isFinished }, "three frames' time brings both photos")
+        let paced = CMTime(value: 33_333_333, timescale: 1_000_000_000)
+        XCTAssertEqual(try XCTUnwrap(plain.photos.values.first).timestamp, asked + paced, "the first frame that began after the request")
+        let lit = try XCTUnwrap(flashed.photos.values.first).timestamp
+        XCTAssertGreaterThanOrEqual(lit, asked + paced, "a frame's time after the flash fired, on the camera's clock")
+        XCTAssertLessThanOrEqual(lit, asked + paced + paced)
+    }
 }

@@ -172,9 +172,15 @@ package protocol CaptureDeviceBackend: AnyObject, Sendable {
 
     /// The format of a microphone's samples; nil for cameras.
     var audioFormat: AudioStreamBasicDescription? { get }
+
+    /// The time now on the clock the device stamps its samples with.
+    var now: CMTime { get }
 }
 
 extension CaptureDeviceBackend {
     /// Cameras have no audio format.
     package var audioFormat: AudioStreamBasicDescription? { nil }
+
+    /// Hardware stamps its samples with the host clock.
+    package var now: CMTime { CMClock.hostTime(nanoseconds: CMClock.hostTimeNanoseconds()) }
 }

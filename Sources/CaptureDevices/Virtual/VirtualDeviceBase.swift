@@ -60,6 +60,9 @@ package class VirtualDeviceBase: HardwareDeviceBase, VirtualSceneDevice, @unchec
     /// The clock the producer paces itself by and its time when the stream started.
     var streamOrigin: (clock: VirtualClock, nanoseconds: Int64) { origin.withLock { $0 } }
 
+    /// The time now on the clock the device paces and stamps its samples by.
+    package var now: CMTime { streamOrigin.clock.now }
+
     override func didStop() {
         imaging.update { $0.isStreaming = false }
     }

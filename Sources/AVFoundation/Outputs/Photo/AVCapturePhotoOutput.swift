@@ -243,31 +243,34 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             camera.map { camera in
                 camera.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && camera.backend.imaging.current.sceneLuminance < 0.3))
             } ?? false
-        // Zero shutter lag: the frame current now; otherwise (or before the first frame) the next one.
+        // Zero shutter lag: the frame current now; otherwise (or before the first frame) the first
+        // frame that began after the request, not one already on its way when it came.
         // A flash photo cannot be an earlier frame: the flash fires (a V4L2 camera's is strobed),
         // frames already being made go by, and the photo is the first frame stamped a frame's
         // time after the firing, so that the flash lit all of it.
         let current = isZeroShutterLagEnabled && !flash ? newest.current : nil
         let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: current)
+        let asked = camera?.backend.now ?? CMClock.hostTime(nanoseconds: CMClock.hostTimeNanoseconds())
         if let camera, flash {
             camera.backend.imaging.update { $0.isFlashFiring = true }
-            let fired = CMClock.hostTime(nanoseconds: CMClock.hostTimeNanoseconds())
-            afterFlash(fired: fired) { [self] frame in
+            firstFrame(beganAfter: asked, aFrameLater: true) { [self] frame in
                 camera.backend.imaging.update { $0.isFlashFiring = false }
                 process(request.with(frame))
             }
         } else if current == nil {
-            newest.next { [self] frame in process(request.with(frame)) }
+            firstFrame(beganAfter: asked, aFrameLater: false) { [self] frame in process(request.with(frame)) }
         } else {
             process(request)
         }
     }
 
-    /// Calls `body` with the first frame that began a frame's time after the flash `fired`.
-    private func afterFlash(fired: CMTime, _ body: @escaping @Sendable (CMSampleBuffer) -> Void) {
+    /// Calls `body` with the first frame that began at or after `time`, or a frame's time after it
+    /// when `aFrameLater` (a flash's firing).
+    private func firstFrame(beganAfter time: CMTime, aFrameLater: Bool, _ body: @escaping @Sendable (CMSampleBuffer) -> Void) {
         newest.next { [self] frame in
             let duration = frame.duration.isValid && frame.duration > .zero ? frame.duration : CMTime(value: 1, timescale: 30)
-            if frame.presentationTimeStamp >= fired + duration { body(frame) } else { afterFlash(fired: fired, body) }
+            let earliest = aFrameLater ? time + duration : time
+            if frame.presentationTimeStamp >= earliest { body(frame) } else { firstFrame(beganAfter: time, aFrameLater: aFrameLater, body) }
         }
     }
 
