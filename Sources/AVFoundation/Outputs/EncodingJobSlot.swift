@@ -1,13 +1,5 @@
 import Foundation
 
-/// A job that encodes what a capture output's connections carry: a recording or a live stream.
-protocol CaptureEncodingJob: AnyObject, Sendable {
-    /// Takes a sample from a device thread.
-    func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection)
-    /// Ends the job; `reason` is nil when the client ended it.
-    func end(reason: AVError?)
-}
-
 /// The one job an encoding output runs at a time, and how the session's events end it.
 ///
 /// Thread ownership: any thread; the lock is held only to read or swap the job, never while the

@@ -2,28 +2,16 @@ import CaptureDevices
 import Foundation
 import MovieEngine
 
-/// One stream of a live stream output: its clock, its sender thread and its connection.
+/// One stream of a live stream output: an encoding job whose policies are a connection that is
+/// opened with the first frame, dropped when the network fails and opened again after a growing
+/// pause, and the live stream delegate's messages.
 ///
-/// Thread ownership: `receive` runs on device threads and `end` on any thread, under the
-/// clock's lock; everything else runs on the sender thread, which alone touches the network.
+/// Thread ownership: as its job's; the sender (writer) thread alone touches the network.
 final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
-    let url: URL
     let delegate: AVCaptureLiveStreamOutputDelegate
-    let connections: [AVCaptureConnection]
     private let output: AVCaptureLiveStreamOutput
     private let muxer: String
     private let settings: AVCaptureLiveStreamOutput.Settings
-    private var sender: MovieWriterThread!
-
-    private struct Clock {
-        var start: CMTime?
-        var frameDuration = CMTime(value: 1, timescale: 30)
-        var ended = false
-        var endReason: AVError?
-    }
-    private let clock = LockedValue(Clock())
-    private let hasVideo: Bool
-    private let hasAudio: Bool
 
     // The sender thread's own state.
     private var encoder: MovieEncoder?
@@ -45,56 +33,18 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
         settings: AVCaptureLiveStreamOutput.Settings
     ) {
         self.output = output
-        self.url = url
         self.muxer = muxer
         self.delegate = delegate
-        self.connections = connections
         self.settings = settings
-        hasVideo = connections.contains { $0.mediaType == .video && $0.isEnabled }
-        hasAudio = connections.contains { $0.mediaType == .audio && $0.isEnabled }
-        sender = MovieWriterThread(name: "live stream \(url.host ?? "")") { [self] item in handle(item) }
+        super.init(url: url, connections: connections, threadName: "live stream \(url.host ?? "")", videoQueue: 4)
     }
 
     // MARK: Device threads
 
-    func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        let pts = sampleBuffer.presentationTimeStamp
-        if let pixelBuffer = sampleBuffer.imageBuffer {
-            let time = clock.withLock { clock -> CMTime? in
-                guard !clock.ended else { return nil }
-                if clock.start == nil { clock.start = pts }
-                if sampleBuffer.timing.duration.isNumeric { clock.frameDuration = sampleBuffer.timing.duration }
-                return pts - clock.start!
-            }
-            guard let time else { return }
-            // A full queue means the network is behind: the frame is dropped before it is encoded.
-            if !sender.enqueue(.video(pixelBuffer, time)) { output.counters.framesDropped.add(1, ordering: .relaxed) }
-        } else if sampleBuffer.dataBuffer != nil, let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription {
-            let first = clock.withLock { clock -> Int64? in
-                guard !clock.ended else { return nil }
-                if clock.start == nil {
-                    if hasVideo { return nil }  // the stream's clock starts with its first video frame
-                    clock.start = pts
-                }
-                return Int64(((pts - clock.start!).seconds * asbd.mSampleRate).rounded())
-            }
-            guard let first else { return }
-            sender.enqueue(.audio(sampleBuffer, first))
-        }
-    }
+    /// A full queue means the network is behind: the frame was dropped before it was encoded.
+    override func didDropFrame() { output.counters.framesDropped.add(1, ordering: .relaxed) }
 
     // MARK: Any thread
-
-    /// Ends the stream; `reason` is nil when the client stopped it.
-    func end(reason: AVError?) {
-        let first = clock.withLock { clock -> Bool in
-            guard !clock.ended else { return false }
-            clock.ended = true
-            clock.endReason = reason
-            return true
-        }
-        if first { sender.enqueue(.finish) }
-    }
 
     private func toDelegate(_ body: @escaping @Sendable (AVCaptureLiveStreamOutputDelegate, AVCaptureLiveStreamOutput) -> Void) {
         let client = UncheckedSendable((delegate, output))
@@ -103,48 +53,38 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
 
     // MARK: The sender thread
 
-    private func handle(_ item: MovieWriterThread.Item) -> Bool {
-        switch item {
-        case .video(let pixelBuffer, let time):
-            guard failure == nil else { return true }
-            if encoder == nil, !connect(firstFrame: pixelBuffer, at: time) {
-                output.counters.framesDropped.add(1, ordering: .relaxed)
-                return true
-            }
-            do {
-                try encoder!.appendVideo(pixelBuffer, at: time - connectionStart)
-            } catch {
-                lose(error)
-                return true
-            }
-            if !everConnected || lost { connected() }
-            output.counters.framesSent.add(1, ordering: .relaxed)
-            countBytes()
-        case .audio(let sampleBuffer, let first):
-            guard failure == nil, let block = sampleBuffer.dataBuffer else { return true }
-            if encoder == nil {
-                guard !hasVideo, connect(firstFrame: nil, at: .zero) else { return true }
-            }
-            guard let encoder, let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate else { return true }
-            let channels = Int(sampleBuffer.formatDescription?.audioStreamBasicDescription?.mChannelsPerFrame ?? 1)
-            // Sample numbers start again at zero with each connection, as its video does.
-            let number = first - Int64((connectionStart.seconds * rate).rounded())
-            guard number >= 0 else { return true }
-            do {
-                try encoder.appendAudio(UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self)), frames: block.length / (2 * channels), first: number)
-            } catch {
-                lose(error)
-                return true
-            }
-            if !hasVideo, !everConnected || lost { connected() }
-            countBytes()
-        case .packet:
-            break  // capture delivers uncompressed samples only
-        case .finish:
-            finish()
-            return false
+    override func write(_ pixelBuffer: CVPixelBuffer, at time: CMTime) {
+        guard failure == nil else { return }
+        if encoder == nil, !connect(firstFrame: pixelBuffer, at: time) {
+            output.counters.framesDropped.add(1, ordering: .relaxed)
+            return
         }
-        return true
+        do {
+            try encoder!.appendVideo(pixelBuffer, at: time - connectionStart)
+        } catch {
+            return lose(error)
+        }
+        if !everConnected || lost { connected() }
+        output.counters.framesSent.add(1, ordering: .relaxed)
+        countBytes()
+    }
+
+    override func write(_ sampleBuffer: CMSampleBuffer, first: Int64) {
+        guard failure == nil, sampleBuffer.dataBuffer != nil else { return }
+        if encoder == nil {
+            guard !hasVideo, connect(firstFrame: nil, at: .zero) else { return }
+        }
+        guard let encoder, let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate else { return }
+        // Sample numbers start again at zero with each connection, as its video does.
+        let number = first - Self.sampleNumber(connectionStart, rate: rate)
+        guard number >= 0 else { return }
+        do {
+            guard try encoder.appendSound(sampleBuffer, first: number) else { return }
+        } catch {
+            return lose(error)
+        }
+        if !hasVideo, !everConnected || lost { connected() }
+        countBytes()
     }
 
     /// Opens a connection for a stream whose first frame (if it has video) is `firstFrame` at `time`;
@@ -152,20 +92,10 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     private func connect(firstFrame: CVPixelBuffer?, at time: CMTime) -> Bool {
         let now = Double(CMClock.hostTimeNanoseconds()) / 1e9
         guard now >= nextAttempt else { return false }
-        var encoding = MovieEncoding(container: AVFileType.mp4.muxerName, fragmented: false)
+        var compression = ValidatedSettings.Compression()
+        if settings.videoBitRate > 0 { compression.bitRate = settings.videoBitRate }
+        var encoding = plannedEncoding(container: .mp4, fragmented: false, firstFrame: firstFrame, codec: .h264, compression: compression, for: .liveStream)
         encoding.live = (muxer, Int(settings.connectionTimeout * 1000))
-        if let frame = firstFrame {
-            let frameDuration = clock.withLock { $0.frameDuration }
-            var compression = ValidatedSettings.Compression()
-            if settings.videoBitRate > 0 { compression.bitRate = settings.videoBitRate }
-            encoding.video = EncodingPlan.video(
-                codec: .h264, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
-                compression: compression, for: .liveStream)
-            encoding.colour = EncodingPlan.colour(of: frame)
-        }
-        if hasAudio, let connection = connections.first(where: { $0.mediaType == .audio }) {
-            encoding.audio = EncodingPlan.audio(for: connection)
-        }
         do {
             encoder = try MovieEncoder(url: url, encoding: encoding, metadata: [])
             connectionStart = time
@@ -224,7 +154,7 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
         }
     }
 
-    private func finish() {
+    override func finish() {
         var result = clock.withLock { $0.endReason }
         if let failure { result = failure }
         if let encoder {

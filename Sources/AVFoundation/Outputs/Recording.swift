@@ -3,49 +3,26 @@ import Foundation
 import MovieEngine
 import Synchronization
 
-/// One recording of a file output: its clock, its limits and its writer thread.
+/// One recording of a file output: an encoding job whose policies are the file output's limits,
+/// pausing, an encoder opened ahead of the first written frame, fragments, and the recording
+/// delegate's messages.
 ///
-/// Thread ownership: `receive` runs on device threads and `end`, `pause` and `resume` on
-/// any thread, all under the clock's lock; everything else runs on the writer thread.
+/// Thread ownership: as its job's; `pause` and `resume` run on any thread under the clock's lock.
 final class Recording: CaptureEncodingJob, @unchecked Sendable {
-    let url: URL
     let delegate: AVCaptureFileOutputRecordingDelegate
-    let connections: [AVCaptureConnection]
     let limits: AVCaptureFileOutput.Limits
     let plan: RecordingPlan
     private let output: AVCaptureFileOutput
-    private var writer: MovieWriterThread!
-
-    private struct Clock {
-        var start: CMTime?
-        var pausedTotal = CMTime.zero
-        var isPaused = false
-        var resumePending = false
-        var lastVideoAbsolute = CMTime.invalid
-        var recorded = CMTime.zero
-        var frameDuration = CMTime(value: 1, timescale: 30)
-        var ended = false
-        var endReason: AVError?
-        var droppedFrames = 0
-        /// Whether a frame has gone to the writer thread to open the file with.
-        var opening = false
-        /// Whether the file is open: the recording's time starts with the first frame after this.
-        var isOpen = false
-    }
-    private let clock = LockedValue(Clock())
     private let bytes = Atomic<Int64>(0)
-    private let hasVideo: Bool
-    private let hasAudio: Bool
 
     // The writer thread's own state.
     private var encoder: MovieEncoder?
     private var failure: AVError?
-    private var lastFragment = CMTime.zero
+    private var fragments: FragmentSchedule
     /// The longest the first fragment waits, whatever the interval.
     private static let firstFragmentInterval = CMTime(value: 1, timescale: 1)
     private var lastDiskCheck = CMTime.negativeInfinity
     private var samplesWritten = 0
-    private var videoBytes: Int64 = 0
     private var videoFrames = 0
 
     init(
@@ -53,16 +30,12 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
         limits: AVCaptureFileOutput.Limits, plan: RecordingPlan
     ) {
         self.output = output
-        self.url = url
         self.delegate = delegate
-        self.connections = connections
         self.limits = limits
         self.plan = plan
-        hasVideo = connections.contains { $0.mediaType == .video && $0.isEnabled }
-        hasAudio = connections.contains { $0.mediaType == .audio && $0.isEnabled }
-        writer = MovieWriterThread(name: "recording \(url.lastPathComponent)", videoCapacity: MovieWriterThread.realTimeVideoQueue) { [self] item in
-            handle(item)
-        }
+        fragments = FragmentSchedule(interval: plan.fragmentInterval, firstInterval: Self.firstFragmentInterval)
+        super.init(
+            url: url, connections: connections, threadName: "recording \(url.lastPathComponent)", videoQueue: MovieWriterThread.realTimeVideoQueue)
     }
 
     var isPaused: Bool { clock.withLock { $0.isPaused } }
@@ -71,169 +44,97 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
 
     // MARK: Device threads
 
-    func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        let pts = sampleBuffer.presentationTimeStamp
-        if let pixelBuffer = sampleBuffer.imageBuffer {
-            let time = clock.withLock { clock -> CMTime? in
-                guard !clock.ended, !clock.isPaused else { return nil }
-                if sampleBuffer.timing.duration.isNumeric { clock.frameDuration = sampleBuffer.timing.duration }
-                // The file is opened (the encoder set up) with a first frame that is not written, and
-                // the recording starts with the first frame after: frames never queue up behind the
-                // opening, which takes several frames' time when many cameras start recording at once.
-                if !clock.isOpen {
-                    if clock.opening { return nil }
-                    clock.opening = true
-                    return .indefinite
-                }
-                if clock.resumePending {
-                    // The pause leaves no gap: time stops while paused.
-                    clock.pausedTotal = clock.pausedTotal + (pts - clock.lastVideoAbsolute) - clock.frameDuration
-                    clock.resumePending = false
-                }
-                if clock.start == nil { clock.start = pts }
-                let relative = pts - clock.start! - clock.pausedTotal
-                // A frame is recorded only if it ends within the limit.
-                if limits.maxRecordedDuration.isNumeric, relative + clock.frameDuration > limits.maxRecordedDuration + CMTime(value: 1, timescale: 1000) {
-                    clock.ended = true
-                    clock.endReason = AVError(.maximumDurationReached)
-                    return .invalid
-                }
-                clock.lastVideoAbsolute = pts
-                clock.recorded = relative + clock.frameDuration
-                return relative
-            }
-            guard let time else { return }
-            if time.isIndefinite {
-                if !writer.enqueue(.video(pixelBuffer, time)) { clock.withLock { $0.opening = false } }
-                return
-            }
-            if !time.isValid { writer.enqueue(.finish); return }
-            if !writer.enqueue(.video(pixelBuffer, time)) { clock.withLock { $0.droppedFrames += 1 } }
-        } else if sampleBuffer.dataBuffer != nil, let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription {
-            let first = clock.withLock { clock -> Int64? in
-                guard !clock.ended, !clock.isPaused, !clock.resumePending else { return nil }
-                if clock.start == nil {
-                    if hasVideo { return nil }  // the recording starts with its first video frame
-                    clock.start = pts
-                }
-                let relative = pts - clock.start! - clock.pausedTotal
-                if !hasVideo {
-                    if limits.maxRecordedDuration.isNumeric, relative >= limits.maxRecordedDuration {
-                        clock.ended = true
-                        clock.endReason = AVError(.maximumDurationReached)
-                        return Int64.min
-                    }
-                    clock.recorded = relative + sampleBuffer.duration
-                }
-                return Int64((relative.seconds * asbd.mSampleRate).rounded())
-            }
-            guard let first else { return }
-            if first == Int64.min { writer.enqueue(.finish); return }
-            writer.enqueue(.audio(sampleBuffer, first))
+    override func admitVideo(_ sampleBuffer: CMSampleBuffer, at pts: CMTime, on clock: inout EncodingClock) -> VideoAdmission {
+        guard clock.isTaking else { return .drop }
+        clock.noteDuration(of: sampleBuffer)
+        // The file is opened (the encoder set up) with a first frame that is not written, and
+        // the recording starts with the first frame after: frames never queue up behind the
+        // opening, which takes several frames' time when many cameras start recording at once.
+        if !clock.isOpen {
+            if clock.opening { return .drop }
+            clock.opening = true
+            return .open
         }
+        let relative = clock.videoTime(pts)
+        // A frame is recorded only if it ends within the limit.
+        if limits.maxRecordedDuration.isNumeric, relative + clock.frameDuration > limits.maxRecordedDuration + CMTime(value: 1, timescale: 1000) {
+            _ = clock.end(reason: AVError(.maximumDurationReached))
+            return .finish
+        }
+        clock.recorded = relative + clock.frameDuration
+        return .write(relative)
+    }
+
+    override func admitSound(_ sampleBuffer: CMSampleBuffer, at pts: CMTime, rate: Double, on clock: inout EncodingClock) -> Int64? {
+        guard let relative = clock.soundTime(pts, startsWithVideo: hasVideo) else { return nil }
+        if !hasVideo {
+            if limits.maxRecordedDuration.isNumeric, relative >= limits.maxRecordedDuration {
+                _ = clock.end(reason: AVError(.maximumDurationReached))
+                return Int64.min
+            }
+            clock.recorded = relative + sampleBuffer.duration
+        }
+        return Self.sampleNumber(relative, rate: rate)
     }
 
     // MARK: Any thread
 
-    /// Ends the recording; `reason` is nil when the client stopped it.
-    func end(reason: AVError?) {
-        let first = clock.withLock { clock -> Bool in
-            guard !clock.ended else { return false }
-            clock.ended = true
-            clock.endReason = reason
-            return true
-        }
-        if first { writer.enqueue(.finish) }
-    }
-
     func pause() {
-        let changed = clock.withLock { clock -> Bool in
-            guard !clock.ended, !clock.isPaused, clock.start != nil else { return false }
-            clock.isPaused = true
-            return true
-        }
-        if changed { delegateQueue { [self] in delegate.fileOutput(output, didPauseRecordingTo: url, from: connections) } }
+        if clock.withLock({ $0.pause() }) { delegateQueue { [self] in delegate.fileOutput(output, didPauseRecordingTo: url, from: connections) } }
     }
 
     func resume() {
-        let changed = clock.withLock { clock -> Bool in
-            guard !clock.ended, clock.isPaused else { return false }
-            clock.isPaused = false
-            clock.resumePending = hasVideo
-            return true
+        if clock.withLock({ $0.resume(hasVideo: hasVideo) }) {
+            delegateQueue { [self] in delegate.fileOutput(output, didResumeRecordingTo: url, from: connections) }
         }
-        if changed { delegateQueue { [self] in delegate.fileOutput(output, didResumeRecordingTo: url, from: connections) } }
     }
 
     private func delegateQueue(_ body: @escaping @Sendable () -> Void) { output.delegateQueue.async(execute: body) }
 
     // MARK: The writer thread
 
-    private func handle(_ item: MovieWriterThread.Item) -> Bool {
-        switch item {
-        case .video(let pixelBuffer, let time) where time.isIndefinite:
-            // The frame the file is opened with.
-            guard failure == nil, encoder != nil || open(firstFrame: pixelBuffer) else { return true }
-            clock.withLock { $0.isOpen = true }
-        case .video(let pixelBuffer, let time):
-            guard failure == nil else { return true }
-            if encoder == nil, !open(firstFrame: pixelBuffer) { return true }
-            do {
-                try encoder!.appendVideo(pixelBuffer, at: time)
-            } catch {
-                fail(error)
-                return true
-            }
-            videoFrames += 1
-            samplesWritten += 1
-            afterWriting(at: time)
-        case .audio(let sampleBuffer, let first):
-            guard failure == nil, let block = sampleBuffer.dataBuffer else { return true }
-            if encoder == nil {
-                guard !hasVideo, open(firstFrame: nil) else { return true }
-            }
-            let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription
-            let channels = Int(asbd?.mChannelsPerFrame ?? 1)
-            var frames = block.length / (2 * channels)
-            if limits.maxRecordedDuration.isNumeric, let rate = asbd?.mSampleRate {
-                // Samples past the duration limit are not recorded.
-                let last = Int64((limits.maxRecordedDuration.seconds * rate).rounded())
-                frames = Int(max(0, min(Int64(frames), last - first)))
-                if frames == 0 { return true }
-            }
-            do {
-                try encoder!.appendAudio(UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self)), frames: frames, first: first)
-            } catch {
-                fail(error)
-                return true
-            }
-            samplesWritten += 1
-            if !hasVideo { afterWriting(at: CMTime(value: first, timescale: Int32(encoder!.encoding.audio!.sampleRate))) }
-        case .packet:
-            break  // capture delivers uncompressed samples only
-        case .finish:
-            finish()
-            return false
+    override func open(with pixelBuffer: CVPixelBuffer) {
+        guard failure == nil, encoder != nil || open(firstFrame: pixelBuffer) else { return }
+        clock.withLock { $0.isOpen = true }
+    }
+
+    override func write(_ pixelBuffer: CVPixelBuffer, at time: CMTime) {
+        guard failure == nil else { return }
+        if encoder == nil, !open(firstFrame: pixelBuffer) { return }
+        do {
+            try encoder!.appendVideo(pixelBuffer, at: time)
+        } catch {
+            return fail(error)
         }
-        return true
+        videoFrames += 1
+        samplesWritten += 1
+        afterWriting(at: time)
+    }
+
+    override func write(_ sampleBuffer: CMSampleBuffer, first: Int64) {
+        guard failure == nil, sampleBuffer.dataBuffer != nil else { return }
+        if encoder == nil {
+            guard !hasVideo, open(firstFrame: nil) else { return }
+        }
+        // Samples past the duration limit are not recorded.
+        let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate
+        let limit = limits.maxRecordedDuration.isNumeric ? rate.map { Self.sampleNumber(limits.maxRecordedDuration, rate: $0) } : nil
+        do {
+            guard try encoder!.appendSound(sampleBuffer, first: first, upTo: limit) else { return }
+        } catch {
+            return fail(error)
+        }
+        samplesWritten += 1
+        if !hasVideo { afterWriting(at: CMTime(value: first, timescale: Int32(encoder!.encoding.audio!.sampleRate))) }
     }
 
     /// Creates the file when the first sample arrives.
     private func open(firstFrame: CVPixelBuffer?) -> Bool {
-        let (frameDuration, _) = clock.withLock { ($0.frameDuration, $0.start) }
-        var encoding = MovieEncoding(container: plan.fileType.muxerName, fragmented: true)
-        if let frame = firstFrame {
-            encoding.video = EncodingPlan.video(
-                codec: plan.videoCodec, like: frame, frameRate: EncodingPlan.frameRate(frameDuration: frameDuration),
-                compression: plan.compression, for: .recording)
-            encoding.colour = EncodingPlan.colour(of: frame)
-            if let connection = connections.first(where: { $0.mediaType == .video }) {
-                encoding.rotationDegrees = Int(connection.videoRotationAngle)
-                encoding.mirrored = connection.isVideoMirroringSupported && connection.isVideoMirrored
-            }
-        }
-        if hasAudio, let connection = connections.first(where: { $0.mediaType == .audio }) {
-            encoding.audio = EncodingPlan.audio(for: connection)
+        var encoding = plannedEncoding(
+            container: plan.fileType, fragmented: true, firstFrame: firstFrame, codec: plan.videoCodec, compression: plan.compression, for: .recording)
+        if firstFrame != nil, let connection = connections.first(where: { $0.mediaType == .video }) {
+            encoding.rotationDegrees = Int(connection.videoRotationAngle)
+            encoding.mirrored = connection.isVideoMirroringSupported && connection.isVideoMirrored
         }
         do {
             encoder = try MovieEncoder(url: url, encoding: encoding, metadata: AVMetadataItem.movieMetadata(plan.metadata()))
@@ -268,13 +169,7 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
                 end(reason: AVError(.diskFull))
             }
         }
-        // The first fragment comes after a second at most, so that a process killed early still
-        // leaves media; the later ones at the interval asked for.
-        let interval = lastFragment == .zero ? min(plan.fragmentInterval, Self.firstFragmentInterval) : plan.fragmentInterval
-        if plan.fragmentInterval.isNumeric, plan.fragmentInterval > .zero, time - lastFragment >= interval {
-            encoder.requestFragment()
-            lastFragment = time
-        }
+        if fragments.isDue(at: time) { encoder.requestFragment() }
     }
 
     /// A write failed: keep the file as it was at its last complete fragment, and end.
@@ -286,7 +181,7 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
         end(reason: failure)
     }
 
-    private func finish() {
+    override func finish() {
         let reason = clock.withLock { $0.endReason }
         var result: AVError?
         if let failure {

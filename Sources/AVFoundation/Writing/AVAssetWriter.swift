@@ -38,13 +38,14 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         var fragmentInterval: CMTime = .invalid
         var optimizeForNetwork = true
         var finishHandler: (@Sendable () -> Void)?
-        var lastFragment = CMTime.zero
         /// Signalled once a cancelled file is gone.
         var cancelled: DispatchSemaphore?
     }
     private let state = LockedValue(State())
     private var thread: MovieWriterThread?
+    /// The writer thread's own: the encoder, and when it next asks for a fragment.
     private var encoder: MovieEncoder?
+    private var fragments = FragmentSchedule(interval: .invalid)
 
     /// Creates a writer for a file URL and file type; the file is created when writing starts.
     public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
@@ -301,24 +302,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             switch item {
             case .video(let pixelBuffer, let time):
                 try encoder.appendVideo(pixelBuffer, at: time)
-                let interval = state.withLock { $0.fragmentInterval }
-                if interval.isNumeric, time - state.withLock({ $0.lastFragment }) >= interval {
-                    encoder.requestFragment()
-                    state.withLock { $0.lastFragment = time }
-                }
+                fragments.interval = state.withLock { $0.fragmentInterval }
+                if fragments.isDue(at: time) { encoder.requestFragment() }
             case .audio(let sampleBuffer, let first):
-                guard let block = sampleBuffer.dataBuffer else { return true }
-                let channels = Int(sampleBuffer.formatDescription?.audioStreamBasicDescription?.mChannelsPerFrame ?? 1)
-                var frames = block.length / (2 * channels)
+                // Sound at or after the session's end is left out.
                 let (end, start) = state.withLock { ($0.sessionEnd, $0.sessionStart) }
-                if end.isValid, let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate {
-                    frames = Int(max(0, min(Int64(frames), Int64(((end - start).seconds * rate).rounded()) - first)))
-                }
-                try encoder.appendAudio(UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self)), frames: frames, first: first)
+                let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate
+                let limit = end.isValid ? rate.map { CaptureEncodingJob.sampleNumber(end - start, rate: $0) } : nil
+                _ = try encoder.appendSound(sampleBuffer, first: first, upTo: limit)
             case .packet(let sampleBuffer, let video, let pts, let dts):
-                guard let block = sampleBuffer.dataBuffer else { return true }
-                let keyframe = CMGetAttachment(sampleBuffer, key: kCMSampleAttachmentKey_NotSync, attachmentModeOut: nil).map { ($0 as? Bool) != true } ?? true
-                try encoder.appendPacket(video: video, block.bytes, count: block.length, presentationTime: pts, decodeTime: dts, keyframe: keyframe)
+                try encoder.appendCompressed(sampleBuffer, video: video, presentationTime: pts, decodeTime: dts)
             case .finish:
                 finish(encoder)
                 return false

@@ -1,0 +1,51 @@
+import CoreMedia
+import MovieEngine
+
+extension MovieEncoder {
+    /// Encodes a sample buffer of interleaved 16-bit sound whose first sample is sample `first` of
+    /// the movie, leaving out samples from `limit` on; false when none was left to encode.
+    func appendSound(_ sampleBuffer: CMSampleBuffer, first: Int64, upTo limit: Int64? = nil) throws(MovieEncoderError) -> Bool {
+        guard let block = sampleBuffer.dataBuffer else { return false }
+        let channels = Int(sampleBuffer.formatDescription?.audioStreamBasicDescription?.mChannelsPerFrame ?? 1)
+        var frames = block.length / (2 * max(1, channels))
+        if let limit { frames = Int(max(0, min(Int64(frames), limit - first))) }
+        guard frames > 0 else { return false }
+        try appendAudio(UnsafePointer(block.bytes.assumingMemoryBound(to: Int16.self)), frames: frames, first: first)
+        return true
+    }
+
+    /// Writes an already-compressed sample as it is, a keyframe unless it is marked otherwise.
+    func appendCompressed(_ sampleBuffer: CMSampleBuffer, video: Bool, presentationTime: CMTime, decodeTime: CMTime) throws(MovieEncoderError) {
+        guard let block = sampleBuffer.dataBuffer else { return }
+        let notSync = CMGetAttachment(sampleBuffer, key: kCMSampleAttachmentKey_NotSync, attachmentModeOut: nil)
+        let keyframe = notSync.map { ($0 as? Bool) != true } ?? true
+        try appendPacket(video: video, block.bytes, count: block.length, presentationTime: presentationTime, decodeTime: decodeTime, keyframe: keyframe)
+    }
+}
+
+/// When a fragmented movie asks its encoder for the next fragment: at an interval, the first one
+/// possibly sooner, so that a process killed early still leaves media.
+///
+/// Thread ownership: a value owned by a writer thread.
+struct FragmentSchedule {
+    /// The time between fragments; not numeric or not positive for none.
+    var interval: CMTime
+    /// The longest the first fragment waits, whatever the interval.
+    var firstInterval = CMTime.positiveInfinity
+    private var last = CMTime.zero
+
+    /// A schedule of fragments every `interval`, the first after `firstInterval` at the most.
+    init(interval: CMTime, firstInterval: CMTime = .positiveInfinity) {
+        self.interval = interval
+        self.firstInterval = firstInterval
+    }
+
+    /// Whether a fragment is due at movie time `time`; when it is, the next is counted from there.
+    mutating func isDue(at time: CMTime) -> Bool {
+        guard interval.isNumeric, interval > .zero else { return false }
+        let wait = last == .zero ? min(interval, firstInterval) : interval
+        guard time - last >= wait else { return false }
+        last = time
+        return true
+    }
+}
