@@ -130,7 +130,23 @@ let package = Package(
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "CTurboJPEG", "TestSupport"]),
+        // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
+        // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.
+        .target(
+            name: "CaptureTestSupport", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport"], path: "Tests/CaptureTestSupport"),
+        // The tests by tier. Units: the processing layer, planners, codecs and errors, no device streams.
+        .testTarget(
+            name: "UnitTests",
+            dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2", "TestSupport", "CaptureTestSupport"]),
+        // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.
+        .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
+        // Apple's media API on movie files: assets, reading, writing, editing, export and playback.
+        .testTarget(name: "MediaTests", dependencies: ["AVFoundation", "TestSupport", "CaptureTestSupport"]),
+        // Kernel devices (V4L2 cameras, ALSA cards): they skip without them and run in the VM (scripts/vm).
+        .testTarget(name: "KernelDeviceTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
+        // Devices and sound behind PipeWire and PulseAudio servers the tests start privately.
+        .testTarget(
+            name: "ServerTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport", "CaptureTestSupport"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(

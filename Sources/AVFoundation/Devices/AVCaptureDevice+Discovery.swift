@@ -2,7 +2,7 @@ import CaptureDevices
 import Foundation
 
 /// Every device the process knows, one object per device.
-enum DeviceDirectory {
+package enum DeviceDirectory {
     private struct State {
         var cache: [String: DeviceCore] = [:]
         var listening = false
@@ -22,7 +22,7 @@ enum DeviceDirectory {
     private static let state = LockedValue(State())
 
     /// The devices, hardware first, in the order defaults prefer them.
-    static var all: [AVCaptureDevice] {
+    package static var all: [AVCaptureDevice] {
         state.withLock { state in
             if !state.listening {
                 state.listening = true

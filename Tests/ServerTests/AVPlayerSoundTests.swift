@@ -1,0 +1,135 @@
+import CaptureTestSupport
+import CPulse
+import XCTest
+@testable import AVFoundation
+import TestSupport
+
+/// A player's sound, heard through a real PulseAudio server: the player plays to the server's
+/// null sink and the test records the sink's monitor (the AV Foundation Programming Guide's time-pitch table: the spectral
+/// and time-domain algorithms keep the pitch, varispeed does not).
+final class AVPlayerSoundTests: CaptureTestCase {
+    private var server: PrivatePulseServer!
+    private var tone: URL!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffmpeg is needed: apt-get install ffmpeg")
+        // Made before the server starts: Foundation's Process waits for children one at a time.
+        tone = makeScratchFolder(name).appendingPathComponent("tone.mp4")
+        try TestMovies.picturesAndTone(tone, seconds: 2)
+        guard let server = PrivatePulseServer() else { try skipOrFail("pulseaudio is not installed: scripts/install-deps.sh --with-servers") }
+        self.server = server
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        server?.stop()
+    }
+
+    /// What the sink played: the left channel at 48 kHz, recorded for `seconds`.
+    private final class Recording: @unchecked Sendable {
+        private let lock = NSLock()
+        private var samples: [Int16] = []
+        private var running = true
+        private let done = DispatchSemaphore(value: 0)
+
+        init(source: String) throws {
+            var error: Int32 = 0
+            guard let capture = cpulse_open(source, 48_000, 2, 480, &error) else { throw XCTSkip("the monitor cannot be recorded: \(error)") }
+            nonisolated(unsafe) let stream = capture
+            Thread { [self] in
+                var block = [Int16](repeating: 0, count: 960)
+                while lock.withLock({ running }) {
+                    guard block.withUnsafeMutableBytes({ cpulse_read(stream, $0.baseAddress, $0.count) }) == 0 else { break }
+                    lock.withLock { for frame in 0..<480 { samples.append(block[frame * 2]) } }
+                }
+                cpulse_close(stream)
+                done.signal()
+            }.start()
+        }
+
+        func stop() -> [Int16] {
+            lock.withLock { running = false }
+            done.wait()
+            return lock.withLock { samples }
+        }
+    }
+
+    private func frequency(_ samples: ArraySlice<Int16>) -> Double { ToneAnalysis.frequency(samples, rate: 48_000) }
+
+    /// The samples from the first to the last 10 ms stretch louder than a quiet floor.
+    private func heard(_ samples: [Int16]) -> ArraySlice<Int16> {
+        let window = 480
+        let loud = stride(from: 0, to: samples.count - window, by: window).filter { start in
+            samples[start..<(start + window)].map { abs(Int($0)) }.max() ?? 0 > 1000
+        }
+        guard let first = loud.first, let last = loud.last else { return [] }
+        return samples[first..<(last + window)]
+    }
+
+    /// Plays a 2-second 1 kHz tone at a rate with an algorithm; what the sink heard.
+    private func play(rate: Float, algorithm: AVAudioTimePitchAlgorithm, volume: Float = 1, mix: ((AVAssetTrack) -> AVAudioMix)? = nil) throws -> [Int16] {
+        let item = AVPlayerItem(url: tone)
+        item.audioTimePitchAlgorithm = algorithm
+        if let mix { item.audioMix = mix(item.asset.tracks(withMediaType: .audio)[0]) }
+        let player = AVPlayer(playerItem: item)
+        player.volume = volume
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        let recording = try Recording(source: "testsink.monitor")
+        spin(0.3)
+        let ended = expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: item)
+        player.rate = rate
+        wait(for: [ended], timeout: 2 / Double(rate) + 5)
+        spin(0.5)
+        XCTAssertNil(PlayerSound.lastProblem.withLock { $0 }, "the server took the sound")
+        return recording.stop()
+    }
+
+    func testSpectralAtHalfSpeedLastsTwiceAsLongAtTheSamePitch() throws {
+        let sound = heard(try play(rate: 0.5, algorithm: .spectral))
+        XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25, "twice as long")
+        XCTAssertEqual(frequency(sound), 1000, accuracy: 15, "still 1 kHz")
+    }
+
+    func testTimeDomainAtHalfSpeedKeepsThePitch() throws {
+        let sound = heard(try play(rate: 0.5, algorithm: .timeDomain))
+        XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25)
+        XCTAssertEqual(frequency(sound), 1000, accuracy: 15)
+    }
+
+    func testVarispeedAtHalfSpeedPlaysAnOctaveLower() throws {
+        let sound = heard(try play(rate: 0.5, algorithm: .varispeed))
+        XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25)
+        XCTAssertEqual(frequency(sound), 500, accuracy: 8, "no pitch correction: 500 Hz")
+    }
+
+    func testNormalSpeedPlaysTheToneAsRecordedAndVolumeScalesIt() throws {
+        let full = heard(try play(rate: 1, algorithm: .spectral))
+        XCTAssertEqual(Double(full.count) / 48_000, 2, accuracy: 0.2)
+        XCTAssertEqual(frequency(full), 1000, accuracy: 15)
+        let half = heard(try play(rate: 1, algorithm: .spectral, volume: 0.5))
+        let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.sorted()[samples.count * 99 / 100]) }
+        XCTAssertEqual(peak(half) / peak(full), 0.5, accuracy: 0.05, "volume 0.5 halves the level")
+    }
+
+    func testTheItemsAudioMixSetsTheVolumeOverTime() throws {
+        let sound = heard(
+            try play(rate: 1, algorithm: .spectral) { track in
+                let parameters = AVMutableAudioMixInputParameters(track: track)
+                parameters.setVolume(0.5, at: CMTime(value: 1, timescale: 1))
+                let mix = AVMutableAudioMix()
+                mix.inputParameters = [parameters]
+                return mix
+            })
+        XCTAssertEqual(Double(sound.count) / 48_000, 2, accuracy: 0.2)
+        guard sound.count > 90_000 else { return }
+        let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.max() ?? 0) }
+        let start = sound.startIndex
+        let first = peak(sound[(start + 12_000)..<(start + 36_000)]), second = peak(sound[(start + 60_000)..<(start + 84_000)])
+        XCTAssertEqual(second / first, 0.5, accuracy: 0.05, "half the volume from 1 s")
+    }
+
+    func testTimeDomainOutsideItsRangeIsSilentButTimeGoesOn() throws {
+        let sound = heard(try play(rate: 4, algorithm: .timeDomain))
+        XCTAssertTrue(sound.isEmpty, "time domain plays 0.5x to 2x only (the AV Foundation Programming Guide)")
+    }
+}
