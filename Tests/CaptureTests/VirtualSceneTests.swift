@@ -47,6 +47,32 @@ final class VirtualSceneTests: CaptureTestCase {
         XCTAssertNotEqual(memcmp(CVPixelBufferGetBaseAddress(a)!, CVPixelBufferGetBaseAddress(b)!, size), 0, "something moves every frame")
     }
 
+    func testBGRAFramesAreOpaqueSharpOrDefocused() throws {
+        let collector = FrameCollector()
+        let translucent = LockedBox(-1)
+        collector.onFrame = { sample in
+            guard let image = sample.imageBuffer else { return }
+            CVPixelBufferLockBaseAddress(image, .readOnly)
+            defer { CVPixelBufferUnlockBaseAddress(image, .readOnly) }
+            let base = CVPixelBufferGetBaseAddress(image)!.assumingMemoryBound(to: UInt8.self)
+            var count = 0
+            for y in 0..<CVPixelBufferGetHeight(image) {
+                for x in 0..<CVPixelBufferGetWidth(image) where base[y * CVPixelBufferGetBytesPerRow(image) + x * 4 + 3] != 255 { count += 1 }
+            }
+            translucent.value = count
+        }
+        let (session, _) = try makeVideoSession(preset: .vga640x480, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        session.startRunning()
+        // The lens at its nearest: the scene, metres away, is blurred.
+        try backCamera.lockForConfiguration()
+        backCamera.setFocusModeLocked(lensPosition: 0)
+        backCamera.unlockForConfiguration()
+        XCTAssertTrue(waitUntil { !self.backCamera.isAdjustingFocus })
+        let seen = collector.frames.count
+        XCTAssertTrue(waitUntil { collector.frames.count > seen + 2 })
+        XCTAssertEqual(translucent.value, 0, "a camera's pixels have alpha 255: \(translucent.value) had less")
+    }
+
     func testPhotoPresetDeliversPreviewSizedFramesToVideoDataOutputs() throws {
         // WWDC 2013 session 610, "Configuration Using -setSessionPreset:": Photo gives 3264x2448 stills and 852x640 video data.
         let collector = FrameCollector()

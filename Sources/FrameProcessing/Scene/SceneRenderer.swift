@@ -260,6 +260,11 @@ package final class SceneRenderer: @unchecked Sendable {
             let small = PlaneScaling.Rows(scratch, bytesPerRow: smallW * 4, width: smallW, height: smallH)
             PlaneScaling.scaleBGRA(whole, into: small, filter: .box)
             PlaneScaling.scaleBGRA(small, into: whole, filter: .bilinear)
+            // libyuv's box filter rounds alpha down (255 comes back as 251): a camera's picture is opaque.
+            for row in 0..<height {
+                let pixels = UnsafeMutableRawPointer(base + row * plane.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width { pixels[x] |= 0xFF00_0000 }
+            }
         } else {
             let luma = planes[0], chroma = planes[1]
             let y = luma.baseAddress.assumingMemoryBound(to: UInt8.self), uv = chroma.baseAddress.assumingMemoryBound(to: UInt8.self)
