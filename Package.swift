@@ -54,12 +54,15 @@ let package = Package(
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
-        // Media types and geometry, spelled as Apple spells them.
-        .target(name: "CoreGraphics"),
+        // cairo and pixman, which Core Graphics' bitmap contexts draw with.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+
+        // Media types, geometry and Core Graphics' images, colour spaces and bitmap contexts, spelled as Apple spells them.
+        .target(name: "CoreGraphics", dependencies: ["CCairo"]),
         // The cross-import overlay Swift Testing expects beside CoreGraphics (see its one file).
         .target(name: "_Testing_CoreGraphics", dependencies: ["CoreGraphics"]),
         .target(name: "QuartzCore", dependencies: ["CoreGraphics"]),
-        .target(name: "CoreVideo"),
+        .target(name: "CoreVideo", dependencies: ["CoreGraphics"]),
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
         // Image I/O's property keys, the vocabulary of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo"]),
@@ -120,7 +123,7 @@ let package = Package(
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
         .executableTarget(
-            name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CBenchmarkSupport", "TestSupport"],
+            name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport"],
             path: "Benchmarks/avbench"),
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.

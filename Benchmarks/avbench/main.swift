@@ -42,6 +42,7 @@ if chosen.contains("v4l2") { try V4L2Benchmark.run(seconds: secondsPerCase) }
 if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
+if runs("images") { try ImageBenchmark.run(seconds: secondsPerCase) }
 if runs("liveview-jpeg") { try LiveViewJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }

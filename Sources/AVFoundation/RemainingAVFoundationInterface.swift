@@ -9,7 +9,7 @@
 // AVCapturePhotoOutput: implemented (JPEG, HEIC, uncompressed; EXIF; previews and embedded thumbnails; Live Photos;
 //     depth from the virtual back camera; zero shutter lag; flash). Still to come:
 //     func fileDataRepresentation(with customizer: AVCapturePhotoFileDataRepresentationCustomizer) -> Data?
-//     func cgImageRepresentation() -> CGImage?  (Linux has no CGImage)
+//     func cgImageRepresentation() -> CGImage?  (Core Graphics has images now; decoding the photo waits for Image I/O)
 //     fileDataRepresentation() of uncompressed photos as TIFF (nil for now; avcapture writes them as PNG)
 //     var isResponsiveCaptureSupported / isFastCapturePrioritizationSupported / isAutoDeferredPhotoDeliverySupported: false
 //         (AVCaptureDeferredPhotoProxy, AVCapturePhotoOutputReadinessCoordinator)
@@ -83,7 +83,7 @@
 
 // MARK: Core Video and Core Media
 
-// kCVImageBufferCGColorSpaceKey's value: Linux has no CGColorSpace; frames carry primaries, transfer function and matrix.
+// kCVImageBufferCGColorSpaceKey's value (a CGColorSpace): frames carry primaries, transfer function and matrix instead.
 // R'G'B' to Y'CbCr in BT.709: libyuv converts with BT.601 only, so such frames (and movies made of them) say BT.601.
 // func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(...)
 // func CMSampleBufferCopySampleBufferForRange(...)

@@ -10,6 +10,10 @@ public typealias CFString = String
 public typealias CFTypeRef = AnyObject
 /// A dictionary reference, as Core Foundation spells it; a Swift dictionary, so that `as Dictionary?`, `as? [String: Any]` and `as NSDictionary` all read it.
 public typealias CFDictionary = [AnyHashable: Any]
+/// A data reference, as Core Foundation spells it; bridged to `Data`.
+public typealias CFData = Data
+/// A URL reference, as Core Foundation spells it; bridged to `URL`.
+public typealias CFURL = URL
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
 /// A four-character code identifying a type or format.

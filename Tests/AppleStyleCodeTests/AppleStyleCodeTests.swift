@@ -205,6 +205,38 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertEqual(review.scrubberPosition.seconds, 0.5, accuracy: 0.1, "half a second of the clip in a second")
         review.close()
     }
+
+    func testFramesBecomeCGImagesAsTheProgrammingGuideAndQA1702MakeThem() throws {
+        let grabber = FrameImageGrabber()
+        try grabber.start()
+        defer { grabber.stop() }
+        XCTAssertTrue(waitUntil { grabber.latest != nil })
+        let frame = try XCTUnwrap(grabber.latest)
+        let pixels = try XCTUnwrap(CMSampleBufferGetImageBuffer(frame))
+        CVPixelBufferLockBaseAddress(pixels, .readOnly)
+        let (width, height, rowBytes) = (CVPixelBufferGetWidth(pixels), CVPixelBufferGetHeight(pixels), CVPixelBufferGetBytesPerRow(pixels))
+        let original = Data(bytes: CVPixelBufferGetBaseAddress(pixels)!, count: rowBytes * height)
+        CVPixelBufferUnlockBaseAddress(pixels, .readOnly)
+        for image in [FramesAsImages.imageFromSampleBuffer(frame), FramesAsImages.directImage(from: frame)] {
+            let image = try XCTUnwrap(image)
+            XCTAssertEqual(image.width, width)
+            XCTAssertEqual(image.height, height)
+            XCTAssertEqual(image.bytesPerRow, rowBytes)
+            let bytes = try XCTUnwrap(image.dataProvider?.data)
+            XCTAssertEqual(bytes.prefix(rowBytes * height), original, "the frame's pixels, byte for byte")
+            // Redrawn into RGBA: every pixel's red, green and blue, in the other order.
+            let rgba = try XCTUnwrap(FramesAsImages.rgbaBytes(of: image))
+            var differences = 0
+            for y in stride(from: 0, to: height, by: 7) {
+                for x in stride(from: 0, to: width, by: 5) {
+                    let b = original[y * rowBytes + x * 4], g = original[y * rowBytes + x * 4 + 1], r = original[y * rowBytes + x * 4 + 2]
+                    let at = (y * width + x) * 4
+                    if rgba[at] != r || rgba[at + 1] != g || rgba[at + 2] != b || rgba[at + 3] != 255 { differences += 1 }
+                }
+            }
+            XCTAssertEqual(differences, 0, "pixels redrawn upright and unchanged")
+        }
+    }
 }
 
 /// A capture's result, handed from the library's queue to the test.
@@ -215,4 +247,5 @@ final class ResultBox: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+
 }

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A profile that specifies how to interpret a color value for display.
+///
+/// Colour spaces are named as Apple names them. Drawing on Linux does not convert between
+/// colour spaces: components are drawn as given, and a colour space says what they mean.
+/// Immutable and thread-safe.
+public final class CGColorSpace: @unchecked Sendable {
+    /// The colour space's name, or nil for a device colour space.
+    public let name: CFString?
+    /// The colour space's model: monochrome, RGB and so on.
+    public let model: CGColorSpaceModel
+
+    init(name: CFString?, model: CGColorSpaceModel) {
+        self.name = name
+        self.model = model
+    }
+
+    /// Creates a colour space from one of Apple's colour space names, or nil for a name this system does not know.
+    public convenience init?(name: CFString) {
+        guard let model = Self.models[name] else { return nil }
+        self.init(name: name, model: model)
+    }
+
+    /// The number of colour components, without alpha.
+    public var numberOfComponents: Int { model.numberOfComponents }
+
+    /// Whether the colour space can be the colour space of a bitmap context.
+    public var supportsOutput: Bool { model == .rgb || model == .monochrome }
+
+    /// Whether the colour space is a wide-gamut one.
+    public var isWideGamutRGB: Bool { [Self.displayP3, Self.itur_2020, Self.extendedSRGB, Self.extendedLinearSRGB, Self.dcip3].contains(name) }
+
+    /// The sRGB colour space.
+    public static let sRGB: CFString = "kCGColorSpaceSRGB"
+    /// The sRGB primaries with a linear transfer function.
+    public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
+    /// The sRGB colour space extended below 0 and above 1.
+    public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
+    /// The linear sRGB colour space extended below 0 and above 1.
+    public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
+    /// The Display P3 colour space.
+    public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
+    /// The DCI-P3 colour space.
+    public static let dcip3: CFString = "kCGColorSpaceDCIP3"
+    /// The ITU-R BT.709 colour space, HD video's.
+    public static let itur_709: CFString = "kCGColorSpaceITUR_709"
+    /// The ITU-R BT.2020 colour space, UHD video's.
+    public static let itur_2020: CFString = "kCGColorSpaceITUR_2020"
+    /// Adobe RGB (1998).
+    public static let adobeRGB1998: CFString = "kCGColorSpaceAdobeRGB1998"
+    /// Generic RGB with a linear transfer function.
+    public static let genericRGBLinear: CFString = "kCGColorSpaceGenericRGBLinear"
+    /// Grey with a gamma of 2.2.
+    public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
+    /// Grey with a linear transfer function.
+    public static let linearGray: CFString = "kCGColorSpaceLinearGray"
+    /// Grey extended below 0 and above 1.
+    public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
+
+    private static let models: [CFString: CGColorSpaceModel] = [
+        sRGB: .rgb, linearSRGB: .rgb, extendedSRGB: .rgb, extendedLinearSRGB: .rgb, displayP3: .rgb, dcip3: .rgb,
+        itur_709: .rgb, itur_2020: .rgb, adobeRGB1998: .rgb, genericRGBLinear: .rgb,
+        genericGrayGamma2_2: .monochrome, linearGray: .monochrome, extendedGray: .monochrome,
+    ]
+}
+
+/// The kind of colour a colour space describes.
+public enum CGColorSpaceModel: Int32, Sendable {
+    /// An unknown model.
+    case unknown = -1
+    /// Grey.
+    case monochrome = 0
+    /// Red, green and blue.
+    case rgb = 1
+    /// Cyan, magenta, yellow and black.
+    case cmyk = 2
+    /// CIE L*a*b*.
+    case lab = 3
+    /// Any number of inks.
+    case deviceN = 4
+    /// Colours indexed in a table.
+    case indexed = 5
+    /// A pattern.
+    case pattern = 6
+    /// CIE XYZ.
+    case XYZ = 7
+
+    var numberOfComponents: Int {
+        switch self {
+        case .monochrome: 1
+        case .rgb, .lab, .XYZ: 3
+        case .cmyk: 4
+        case .unknown, .deviceN, .indexed, .pattern: 0
+        }
+    }
+}
+
+/// Returns the device-dependent RGB colour space.
+public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: nil, model: .rgb) }
+
+/// Returns the device-dependent grey colour space.
+public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(name: nil, model: .monochrome) }
+
+/// Returns a colour space from one of Apple's colour space names.
+public func CGColorSpaceCreateWithName(_ name: CFString) -> CGColorSpace? { CGColorSpace(name: name) }
+
+/// Returns the number of colour components of a colour space.
+public func CGColorSpaceGetNumberOfComponents(_ space: CGColorSpace?) -> Int { space?.numberOfComponents ?? 0 }
+
+/// Returns the model of a colour space.
+public func CGColorSpaceGetModel(_ space: CGColorSpace?) -> CGColorSpaceModel { space?.model ?? .unknown }
+
+/// The sRGB colour space's name.
+public let kCGColorSpaceSRGB = CGColorSpace.sRGB
+/// The linear sRGB colour space's name.
+public let kCGColorSpaceLinearSRGB = CGColorSpace.linearSRGB
+/// The extended sRGB colour space's name.
+public let kCGColorSpaceExtendedSRGB = CGColorSpace.extendedSRGB
+/// The Display P3 colour space's name.
+public let kCGColorSpaceDisplayP3 = CGColorSpace.displayP3
+/// The ITU-R BT.709 colour space's name.
+public let kCGColorSpaceITUR_709 = CGColorSpace.itur_709
+/// The ITU-R BT.2020 colour space's name.
+public let kCGColorSpaceITUR_2020 = CGColorSpace.itur_2020
+/// The gamma 2.2 grey colour space's name.
+public let kCGColorSpaceGenericGrayGamma2_2 = CGColorSpace.genericGrayGamma2_2
+/// The linear grey colour space's name.
+public let kCGColorSpaceLinearGray = CGColorSpace.linearGray
