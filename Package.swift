@@ -64,8 +64,8 @@ let package = Package(
         .target(name: "QuartzCore", dependencies: ["CoreGraphics"]),
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"]),
         .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
-        // Image I/O's property keys, the vocabulary of photo metadata.
-        .target(name: "ImageIO", dependencies: ["CoreVideo"]),
+        // Image I/O: image sources and destinations over the photo codecs, and the property keys of photo metadata.
+        .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing"]),
         // Video Toolbox's compression property keys, which output settings are written with.
         .target(name: "VideoToolbox", dependencies: ["CoreVideo"]),
         // Core Image's barcode descriptors, the symbols a metadata output's codes describe.
@@ -133,6 +133,7 @@ let package = Package(
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.
         .target(

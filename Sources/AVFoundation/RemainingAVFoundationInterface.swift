@@ -9,7 +9,7 @@
 // AVCapturePhotoOutput: implemented (JPEG, HEIC, uncompressed; EXIF; previews and embedded thumbnails; Live Photos;
 //     depth from the virtual back camera; zero shutter lag; flash). Still to come:
 //     func fileDataRepresentation(with customizer: AVCapturePhotoFileDataRepresentationCustomizer) -> Data?
-//     func cgImageRepresentation() -> CGImage?  (Core Graphics has images now; decoding the photo waits for Image I/O)
+//     cgImageRepresentation() of HEIC photos (nil: Image I/O decodes JPEG and PNG only)
 //     fileDataRepresentation() of uncompressed photos as TIFF (nil for now; avcapture writes them as PNG)
 //     var isResponsiveCaptureSupported / isFastCapturePrioritizationSupported / isAutoDeferredPhotoDeliverySupported: false
 //         (AVCaptureDeferredPhotoProxy, AVCapturePhotoOutputReadinessCoordinator)

@@ -119,3 +119,41 @@ int cpc_exif_save(cpc_exif *exif, uint8_t **data, size_t *size) {
     *size = length;
     return 0;
 }
+
+// Reading: a JPEG file, or an EXIF block beginning "Exif\0\0", parsed by libexif.
+static ExifData *cpc_exif_load(const uint8_t *data, size_t size) {
+    if (!data || size < 6 || size > 0x7FFFFFFF) return NULL;
+    ExifData *exif = exif_data_new();
+    if (!exif) return NULL;
+    exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+    exif_data_load_data(exif, data, (unsigned)size);
+    return exif;
+}
+
+int cpc_exif_read_orientation(const uint8_t *data, size_t size) {
+    ExifData *exif = cpc_exif_load(data, size);
+    if (!exif) return 0;
+    int orientation = 0;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->size >= 2) {
+        orientation = exif_get_short(entry->data, exif_data_get_byte_order(exif));
+        if (orientation < 1 || orientation > 8) orientation = 0;
+    }
+    exif_data_unref(exif);
+    return orientation;
+}
+
+int cpc_exif_read_text(const uint8_t *data, size_t size, cpc_exif_ifd ifd, uint16_t tag, char *text, size_t capacity) {
+    if (!text || capacity == 0) return -1;
+    text[0] = 0;
+    ExifData *exif = cpc_exif_load(data, size);
+    if (!exif) return -1;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[ifd], (ExifTag)tag);
+    int found = -1;
+    if (entry) {
+        exif_entry_get_value(entry, text, (unsigned)capacity);
+        found = 0;
+    }
+    exif_data_unref(exif);
+    return found;
+}

@@ -96,3 +96,48 @@ int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uin
     *height = (int)image.height;
     return 0;
 }
+
+int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
+                        char *message, size_t message_size) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    *pixels = NULL;
+    if (!png_image_begin_read_from_memory(&image, data, size)) {
+        snprintf(message, message_size, "%s", image.message);
+        return -1;
+    }
+    *has_alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
+    image.format = PNG_FORMAT_BGRA;
+    if (image.width == 0 || image.height == 0 || image.width > 65535 || image.height > 65535
+        || (size_t)image.width * image.height > max_pixels) {
+        png_image_free(&image);
+        snprintf(message, message_size, "a PNG of %ux%u pixels, more than the %zu a picture may have", image.width, image.height, max_pixels);
+        return -1;
+    }
+    uint8_t *buffer = malloc(PNG_IMAGE_SIZE(image));
+    if (!buffer) {
+        png_image_free(&image);
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
+    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
+        snprintf(message, message_size, "%s", image.message);
+        free(buffer);
+        return -1;
+    }
+    // Core Graphics draws premultiplied alpha.
+    size_t count = (size_t)image.width * image.height;
+    for (size_t i = 0; *has_alpha && i < count; i++) {
+        uint8_t *p = buffer + i * 4;
+        unsigned a = p[3];
+        if (a == 255) continue;
+        p[0] = (uint8_t)((p[0] * a + 127) / 255);
+        p[1] = (uint8_t)((p[1] * a + 127) / 255);
+        p[2] = (uint8_t)((p[2] * a + 127) / 255);
+    }
+    *pixels = buffer;
+    *width = (int)image.width;
+    *height = (int)image.height;
+    return 0;
+}

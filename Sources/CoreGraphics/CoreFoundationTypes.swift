@@ -12,6 +12,10 @@ public typealias CFTypeRef = AnyObject
 public typealias CFDictionary = [AnyHashable: Any]
 /// A data reference, as Core Foundation spells it; bridged to `Data`.
 public typealias CFData = Data
+/// A mutable data reference, as Core Foundation spells it: `NSMutableData`, which writers fill.
+public typealias CFMutableData = NSMutableData
+/// An array reference, as Core Foundation spells it; a Swift array, so that `as? [String]` reads it.
+public typealias CFArray = [Any]
 /// A URL reference, as Core Foundation spells it; bridged to `URL`.
 public typealias CFURL = URL
 /// A Core Foundation index or count.

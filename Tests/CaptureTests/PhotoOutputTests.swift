@@ -412,6 +412,25 @@ final class PhotoFileTests: CaptureTestCase {
         XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).previewPixelBuffer, "no preview unless asked for")
     }
 
+    func testPhotosAndPreviewsAsCoreGraphicsImages() throws {
+        let (_, output) = try photoSession()
+        let settings = AVCapturePhotoSettings()
+        settings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA, kCVPixelBufferWidthKey as String: 160]
+        let jpeg = try take(settings, with: output)
+        let image = try XCTUnwrap(jpeg.cgImageRepresentation(), "the JPEG decoded")
+        XCTAssertEqual([image.width, image.height], [640, 480])
+        let preview = try XCTUnwrap(jpeg.previewCGImageRepresentation())
+        XCTAssertEqual([preview.width, preview.height], [160, 120])
+        let uncompressed = try take(AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]), with: output)
+        let pixels = try XCTUnwrap(uncompressed.pixelBuffer)
+        let same = try XCTUnwrap(uncompressed.cgImageRepresentation())
+        CVPixelBufferLockBaseAddress(pixels, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(pixels, .readOnly) }
+        let bytes = Data(bytes: CVPixelBufferGetBaseAddress(pixels)!, count: CVPixelBufferGetBytesPerRow(pixels) * CVPixelBufferGetHeight(pixels))
+        XCTAssertEqual(same.dataProvider?.data, bytes, "an uncompressed photo's image is its pixels")
+        XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).previewCGImageRepresentation(), "no preview unless asked for")
+    }
+
     func testAnEmbeddedThumbnailGoesIntoTheEXIFOfAJPEGAndIntoAHEIC() throws {
         try XCTSkipUnless(ImageTools.hasExifTool && ImageTools.hasHeifInfo, "exiftool and heif-info read the thumbnails")
         let (_, output) = try photoSession()

@@ -71,4 +71,16 @@ int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride
 int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
                         char *message, size_t message_size);
 
+/// The orientation (1...8) an EXIF block or a JPEG file's EXIF says, or 0 when it says none.
+int cpc_exif_read_orientation(const uint8_t *data, size_t size);
+/// A tag's value in an EXIF block or a JPEG file's EXIF, as libexif writes it in words, into
+/// `text` (of `capacity` bytes); 0 when the tag is there, -1 when it is not.
+int cpc_exif_read_text(const uint8_t *data, size_t size, cpc_exif_ifd ifd, uint16_t tag, char *text, size_t capacity);
+
+/// Decodes a PNG into premultiplied BGRA (`*pixels`, width x 4 bytes a row, freed by the caller
+/// with free), refusing from its header one of more than `max_pixels` pixels; `*has_alpha` says
+/// whether the file has transparency. 0 on success; otherwise libpng's message is in `message`.
+int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
+                        char *message, size_t message_size);
+
 #endif

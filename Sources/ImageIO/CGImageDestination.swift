@@ -1,0 +1,98 @@
+import CoreVideo
+import Foundation
+import FrameProcessing
+
+/// An opaque type that writes an image to data or a file: JPEG with libjpeg-turbo, PNG with
+/// libpng, HEIC with libheif and x265, the photo output's own encoders.
+///
+/// One thread at a time: add the image, then finalize.
+public final class CGImageDestination: @unchecked Sendable {
+    fileprivate enum Target {
+        case data(NSMutableData)
+        case file(URL)
+    }
+    private let target: Target
+    private let type: String
+    private var image: CGImage?
+    private var properties: [AnyHashable: Any] = [:]
+    private var finalized = false
+
+    fileprivate init?(target: Target, type: CFString, count: Int) {
+        guard count >= 1, CGImageDestinationCopyTypeIdentifiers().contains(where: { ($0 as? String) == type }) else { return nil }
+        self.target = target
+        self.type = type
+    }
+
+    fileprivate func add(_ image: CGImage, _ properties: CFDictionary?) {
+        guard self.image == nil else { return }
+        self.image = image
+        if let properties { self.properties = properties }
+    }
+
+    fileprivate func finalize() -> Bool {
+        guard !finalized, let image else { return false }
+        finalized = true
+        guard let frame = Self.bgraFrame(of: image), let bytes = encode(frame) else { return false }
+        switch target {
+        case .data(let data):
+            data.append(bytes)
+            return true
+        case .file(let url):
+            // Written beside the file and moved into place: the file appears only when complete.
+            return (try? bytes.write(to: url, options: .atomic)) != nil
+        }
+    }
+
+    private func encode(_ frame: CVPixelBuffer) -> Data? {
+        let quality =
+            (properties[kCGImageDestinationLossyCompressionQuality] as? Double)
+            ?? (properties[kCGImageDestinationLossyCompressionQuality] as? NSNumber)?.doubleValue ?? 0.85
+        let unit = quality.isNaN ? 0.85 : min(1, max(0, quality))
+        switch type {
+        case "public.jpeg": return JPEGEncoder().encode(frame, quality: Int32(max(1, (unit * 100).rounded())))
+        case "public.png": return PNGEncoder().encode(frame, exif: nil)
+        case "public.heic": return try? HEICEncoder().encode(frame, quality: Int((unit * 100).rounded()), preset: "medium", exif: nil)
+        default: return nil
+        }
+    }
+
+    /// The image's pixels as an opaque BGRA frame, drawn through a bitmap context (over white where transparent).
+    private static func bgraFrame(of image: CGImage) -> CVPixelBuffer? {
+        guard let frame = CVPixelBuffer(width: image.width, height: image.height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
+        CVPixelBufferLockBaseAddress(frame, [])
+        defer { CVPixelBufferUnlockBaseAddress(frame, []) }
+        guard
+            let context = CGContext(
+                data: CVPixelBufferGetBaseAddress(frame), width: image.width, height: image.height, bitsPerComponent: 8,
+                bytesPerRow: CVPixelBufferGetBytesPerRow(frame), space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue)
+        else { return nil }
+        context.setFillColor(gray: 1, alpha: 1)
+        context.fill(CGRect(x: 0, y: 0, width: image.width, height: image.height))
+        context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
+        return frame
+    }
+}
+
+/// The quality of lossy compression, from 0 (smallest) to 1 (best).
+public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
+
+/// The uniform type identifiers image destinations write.
+public func CGImageDestinationCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic"] }
+
+/// Creates a destination that appends the encoded image to `data`; nil for a type this system does not write.
+public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
+    CGImageDestination(target: .data(data), type: type, count: count)
+}
+
+/// Creates a destination that writes the encoded image to a file; nil for a type this system does not write.
+public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
+    guard url.isFileURL else { return nil }
+    return CGImageDestination(target: .file(url), type: type, count: count)
+}
+
+/// Adds the image to write, with properties such as `kCGImageDestinationLossyCompressionQuality`.
+public func CGImageDestinationAddImage(_ idst: CGImageDestination, _ image: CGImage, _ properties: CFDictionary?) { idst.add(image, properties) }
+
+/// Encodes and writes the image; false when there is none, or it could not be encoded or written.
+public func CGImageDestinationFinalize(_ idst: CGImageDestination) -> Bool { idst.finalize() }

@@ -1,0 +1,179 @@
+import CoreVideo
+import Foundation
+import FrameProcessing
+
+/// An opaque type that reads image data from a URL or data: JPEG and PNG pictures, decoded
+/// with libjpeg-turbo and libpng, their EXIF read with libexif.
+///
+/// Immutable and thread-safe; each image made from it is decoded again.
+public final class CGImageSource: @unchecked Sendable {
+    let data: Data
+    let kind: PictureDecoder.Kind
+
+    init?(data: Data) {
+        guard let kind = PictureDecoder.kind(of: data) else { return nil }
+        self.data = data
+        self.kind = kind
+    }
+
+    /// The uniform type identifier of the source's pictures.
+    var typeIdentifier: CFString {
+        switch kind {
+        case .jpeg: "public.jpeg"
+        case .png: "public.png"
+        case .heic: "public.heic"
+        case .tiff: "public.tiff"
+        case .gif: "com.compuserve.gif"
+        }
+    }
+
+    /// The EXIF orientation the picture's metadata says (1 when it says none).
+    var orientation: Int { kind == .jpeg ? PictureDecoder.exifOrientation(data) ?? 1 : 1 }
+
+    /// The picture decoded as an image over its decoded frame's memory.
+    func decodedImage() -> CGImage? {
+        guard let (frame, hasAlpha) = try? PictureDecoder.decodeBGRA(data) else { return nil }
+        return Self.image(of: frame, opaque: !hasAlpha)
+    }
+
+    /// A BGRA frame as an image that reads its memory and keeps it.
+    static func image(of frame: CVPixelBuffer, opaque: Bool) -> CGImage? {
+        CVPixelBufferLockBaseAddress(frame, .readOnly)
+        guard let base = CVPixelBufferGetBaseAddress(frame) else { return nil }
+        let retained = Unmanaged.passRetained(frame).toOpaque()
+        guard
+            let provider = CGDataProvider(
+                dataInfo: retained, data: base, size: CVPixelBufferGetBytesPerRow(frame) * CVPixelBufferGetHeight(frame),
+                releaseData: { info, _, _ in
+                    guard let info else { return }
+                    let frame = Unmanaged<CVPixelBuffer>.fromOpaque(info).takeRetainedValue()
+                    CVPixelBufferUnlockBaseAddress(frame, .readOnly)
+                })
+        else { return nil }
+        let alpha: CGImageAlphaInfo = opaque ? .noneSkipFirst : .premultipliedFirst
+        return CGImage(
+            width: CVPixelBufferGetWidth(frame), height: CVPixelBufferGetHeight(frame), bitsPerComponent: 8, bitsPerPixel: 32,
+            bytesPerRow: CVPixelBufferGetBytesPerRow(frame), space: CGColorSpace(name: CGColorSpace.sRGB)!,
+            bitmapInfo: CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | alpha.rawValue), provider: provider, decode: nil,
+            shouldInterpolate: true, intent: .defaultIntent)
+    }
+
+    /// What the picture's header and EXIF say, under Apple's keys.
+    func properties() -> [AnyHashable: Any]? {
+        guard let size = PictureDecoder.size(of: data) else { return nil }
+        var properties: [AnyHashable: Any] = [
+            kCGImagePropertyPixelWidth: size.width, kCGImagePropertyPixelHeight: size.height, kCGImagePropertyDepth: 8,
+            kCGImagePropertyColorModel: kCGImagePropertyColorModelRGB,
+        ]
+        if kind == .png { properties[kCGImagePropertyHasAlpha] = (try? PictureDecoder.decodeBGRA(data).hasAlpha) ?? false }
+        guard kind == .jpeg else { return properties }
+        var tiff: [AnyHashable: Any] = [:], exif: [AnyHashable: Any] = [:]
+        if let orientation = PictureDecoder.exifOrientation(data) {
+            properties[kCGImagePropertyOrientation] = orientation
+            tiff[kCGImagePropertyTIFFOrientation] = orientation
+        }
+        for (key, tag) in [(kCGImagePropertyTIFFMake, 0x010F), (kCGImagePropertyTIFFModel, 0x0110), (kCGImagePropertyTIFFSoftware, 0x0131)] {
+            if let text = PictureDecoder.exifText(data, in: .image, tag: UInt16(tag)) { tiff[key] = text }
+        }
+        for (key, tag) in [(kCGImagePropertyExifDateTimeOriginal, 0x9003), (kCGImagePropertyExifLensModel, 0xA434), (kCGImagePropertyExifLensMake, 0xA433)] {
+            if let text = PictureDecoder.exifText(data, in: .exif, tag: UInt16(tag)) { exif[key] = text }
+        }
+        if !tiff.isEmpty { properties[kCGImagePropertyTIFFDictionary] = tiff }
+        if !exif.isEmpty { properties[kCGImagePropertyExifDictionary] = exif }
+        return properties
+    }
+
+    /// The transform that displays a picture of `width` x `height` stored in EXIF orientation `orientation`, in Quartz's coordinates.
+    static func displayTransform(_ orientation: Int, width: CGFloat, height: CGFloat) -> CGAffineTransform {
+        let (w, h) = (width, height)
+        switch orientation {
+        case 2: return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
+        case 3: return CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case 4: return CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)
+        case 5: return CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)
+        case 6: return CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+        case 7: return CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+        case 8: return CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+        default: return .identity
+        }
+    }
+}
+
+/// Whether a thumbnail is made from the full image when the file has none: always.
+public let kCGImageSourceCreateThumbnailFromImageAlways: CFString = "kCGImageSourceCreateThumbnailFromImageAlways"
+/// Whether a thumbnail is made from the full image when the file has none.
+public let kCGImageSourceCreateThumbnailFromImageIfAbsent: CFString = "kCGImageSourceCreateThumbnailFromImageIfAbsent"
+/// The most pixels a thumbnail's longer side has.
+public let kCGImageSourceThumbnailMaxPixelSize: CFString = "kCGImageSourceThumbnailMaxPixelSize"
+/// Whether a thumbnail is turned and mirrored as the picture's orientation says.
+public let kCGImageSourceCreateThumbnailWithTransform: CFString = "kCGImageSourceCreateThumbnailWithTransform"
+/// Whether decoded images are kept (images here are decoded each time they are asked for).
+public let kCGImageSourceShouldCache: CFString = "kCGImageSourceShouldCache"
+/// Whether images are decoded when they are made rather than when drawn (they are always decoded when made here).
+public let kCGImageSourceShouldCacheImmediately: CFString = "kCGImageSourceShouldCacheImmediately"
+/// The uniform type identifier the data is expected to be.
+public let kCGImageSourceTypeIdentifierHint: CFString = "kCGImageSourceTypeIdentifierHint"
+/// Whether an image has transparency.
+public let kCGImagePropertyHasAlpha: CFString = "HasAlpha"
+/// The RGB colour model's name.
+public let kCGImagePropertyColorModelRGB: CFString = "RGB"
+
+/// Creates an image source that reads from data; nil when the data is no picture this system reads.
+public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? { CGImageSource(data: data) }
+
+/// Creates an image source that reads from a file; nil when it cannot be read or is no picture this system reads.
+public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -> CGImageSource? {
+    guard url.isFileURL, let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return nil }
+    return CGImageSource(data: data)
+}
+
+/// The uniform type identifier of the source's pictures.
+public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier }
+
+/// The number of images in the source (one picture each: JPEG and PNG files hold one).
+public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { 1 }
+
+/// The uniform type identifiers image sources read.
+public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png"] }
+
+/// The properties of the source as a whole (its file size).
+public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] }
+
+/// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF and EXIF dictionaries.
+public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CFDictionary? {
+    index == 0 ? isrc.properties() : nil
+}
+
+/// Decodes the image at an index; nil when the index is out of range or the picture is damaged.
+public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
+    index == 0 ? isrc.decodedImage() : nil
+}
+
+/// A thumbnail of the image at an index: made from the full picture when the options ask for it
+/// (files' embedded thumbnails are not read yet, so without them there is none), no larger than
+/// `kCGImageSourceThumbnailMaxPixelSize`, and upright when `kCGImageSourceCreateThumbnailWithTransform`.
+public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
+    let options = options ?? [:]
+    func flag(_ key: CFString) -> Bool { (options[key] as? Bool) ?? (options[key] as? NSNumber)?.boolValue ?? false }
+    guard index == 0, flag(kCGImageSourceCreateThumbnailFromImageAlways) || flag(kCGImageSourceCreateThumbnailFromImageIfAbsent),
+        let image = isrc.decodedImage()
+    else { return nil }
+    let orientation = flag(kCGImageSourceCreateThumbnailWithTransform) ? isrc.orientation : 1
+    let turned = orientation >= 5
+    let (width, height) = turned ? (image.height, image.width) : (image.width, image.height)
+    let limit = (options[kCGImageSourceThumbnailMaxPixelSize] as? Int) ?? (options[kCGImageSourceThumbnailMaxPixelSize] as? NSNumber)?.intValue ?? Int.max
+    let scale = limit > 0 ? min(1, Double(limit) / Double(max(width, height))) : 1
+    let (outWidth, outHeight) = (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    if orientation == 1, outWidth == image.width, outHeight == image.height { return image }
+    let info = CGBitmapInfo.byteOrder32Little.rawValue | image.alphaInfo.rawValue
+    guard
+        let context = CGContext(
+            data: nil, width: outWidth, height: outHeight, bitsPerComponent: 8, bytesPerRow: 0, space: image.colorSpace ?? CGColorSpaceCreateDeviceRGB(),
+            bitmapInfo: info)
+    else { return nil }
+    context.interpolationQuality = .high
+    context.scaleBy(x: CGFloat(outWidth) / CGFloat(width), y: CGFloat(outHeight) / CGFloat(height))
+    context.concatenate(CGImageSource.displayTransform(orientation, width: CGFloat(image.width), height: CGFloat(image.height)))
+    context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
+    return context.makeImage()
+}

@@ -1,0 +1,135 @@
+import CoreGraphics
+import Foundation
+import ImageIO
+import XCTest
+
+/// Image I/O's sources and destinations: pictures written and read back, their properties, EXIF
+/// orientation and thumbnails, and damaged input refused without harm.
+final class ImageSourceAndDestinationTests: XCTestCase {
+    /// A picture of `width` x `height`: the left half red, the right half blue (in Quartz's coordinates, x to the right).
+    private func halves(_ width: Int = 40, _ height: Int = 20) throws -> CGImage {
+        let context = try XCTUnwrap(
+            CGContext(
+                data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
+        context.setFillColor(red: 1, green: 0, blue: 0, alpha: 1)
+        context.fill(CGRect(x: 0, y: 0, width: width / 2, height: height))
+        context.setFillColor(red: 0, green: 0, blue: 1, alpha: 1)
+        context.fill(CGRect(x: width / 2, y: 0, width: width - width / 2, height: height))
+        return try XCTUnwrap(context.makeImage())
+    }
+
+    private func encode(_ image: CGImage, as type: String, quality: Double? = nil) throws -> Data {
+        let data = NSMutableData()
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil))
+        CGImageDestinationAddImage(destination, image, quality.map { [kCGImageDestinationLossyCompressionQuality: $0] } as CFDictionary?)
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        XCTAssertFalse(CGImageDestinationFinalize(destination), "a destination is finalized once")
+        return data as Data
+    }
+
+    /// The red, green and blue of pixel (x, y), counted from the top left, of a BGRA or RGBA image.
+    private func rgb(_ image: CGImage, _ x: Int, _ y: Int) throws -> [Int] {
+        let data = try XCTUnwrap(image.dataProvider?.data)
+        let at = y * image.bytesPerRow + x * 4
+        let p = data[at..<(at + 4)].map(Int.init)
+        return image.byteOrderInfo == .order32Little ? [p[2], p[1], p[0]] : [p[0], p[1], p[2]]
+    }
+
+    func testAPNGIsWrittenAndReadBackPixelForPixel() throws {
+        let png = try encode(try halves(), as: "public.png")
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(png as CFData, nil))
+        XCTAssertEqual(CGImageSourceGetType(source), "public.png")
+        XCTAssertEqual(CGImageSourceGetCount(source), 1)
+        let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil))
+        XCTAssertEqual(properties[kCGImagePropertyPixelWidth] as? Int, 40)
+        XCTAssertEqual(properties[kCGImagePropertyPixelHeight] as? Int, 20)
+        XCTAssertEqual(properties[kCGImagePropertyHasAlpha] as? Bool, false)
+        let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        XCTAssertEqual([image.width, image.height], [40, 20])
+        XCTAssertEqual(try rgb(image, 5, 10), [255, 0, 0])
+        XCTAssertEqual(try rgb(image, 35, 10), [0, 0, 255])
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(source, 1, nil), "one picture")
+    }
+
+    func testAJPEGsQualityIsItsSizeAndItsPixelsComeBackClose() throws {
+        let picture = try halves(64, 64)
+        let small = try encode(picture, as: "public.jpeg", quality: 0.1)
+        let large = try encode(picture, as: "public.jpeg", quality: 1)
+        XCTAssertLessThan(small.count, large.count, "lower quality, fewer bytes")
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(large as CFData, nil))
+        XCTAssertEqual(CGImageSourceGetType(source), "public.jpeg")
+        let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        for (value, expected) in zip(try rgb(image, 8, 32) + (try rgb(image, 56, 32)), [255, 0, 0, 0, 0, 255]) {
+            XCTAssertEqual(value, expected, accuracy: 10)
+        }
+    }
+
+    /// A JPEG with an EXIF block whose only tag is the orientation.
+    private func withOrientation(_ jpeg: Data, _ orientation: UInt8) -> Data {
+        var tiff: [UInt8] = Array("II".utf8) + [0x2A, 0, 8, 0, 0, 0]
+        tiff += [1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        var out = Data(jpeg.prefix(2))
+        out.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
+        out.append(jpeg.dropFirst(2))
+        return out
+    }
+
+    func testTheEXIFOrientationTurnsThumbnailsThatAskForIt() throws {
+        let jpeg = withOrientation(try encode(try halves(), as: "public.jpeg", quality: 1), 6)
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(jpeg as CFData, nil))
+        let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil))
+        XCTAssertEqual(properties[kCGImagePropertyOrientation] as? Int, 6)
+        XCTAssertEqual((properties[kCGImagePropertyTIFFDictionary] as? [AnyHashable: Any])?[kCGImagePropertyTIFFOrientation] as? Int, 6)
+        XCTAssertNil(CGImageSourceCreateThumbnailAtIndex(source, 0, nil), "no embedded thumbnail, and none asked to be made")
+        let upright = try XCTUnwrap(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0,
+                [
+                    kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceCreateThumbnailWithTransform: true,
+                    kCGImageSourceThumbnailMaxPixelSize: 100,
+                ]
+                    as CFDictionary))
+        XCTAssertEqual([upright.width, upright.height], [20, 40], "turned a quarter to display")
+        let top = try rgb(upright, 10, 5), bottom = try rgb(upright, 10, 35)
+        XCTAssertGreaterThan(top[0], 200, "orientation 6 turns the picture clockwise: its left half (red) is on top: \(top)")
+        XCTAssertGreaterThan(bottom[2], 200, "and its right half (blue) at the bottom: \(bottom)")
+        let small = try XCTUnwrap(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceThumbnailMaxPixelSize: 10] as CFDictionary))
+        XCTAssertEqual([small.width, small.height], [10, 5], "as stored, its longer side 10 pixels")
+    }
+
+    func testDamagedAndForeignDataIsRefusedWithoutHarm() throws {
+        XCTAssertNil(CGImageSourceCreateWithData(Data("not a picture".utf8) as CFData, nil))
+        XCTAssertNil(CGImageSourceCreateWithURL(URL(fileURLWithPath: "/nonexistent/picture.jpg") as CFURL, nil))
+        let jpeg = try encode(try halves(), as: "public.jpeg")
+        let cut = try XCTUnwrap(CGImageSourceCreateWithData(jpeg.prefix(jpeg.count / 3) as CFData, nil), "the header is there")
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(cut, 0, nil), "a JPEG cut short decodes to nothing")
+        // A PNG header that claims 60000x60000 pixels: refused before memory is taken.
+        var png = try encode(try halves(), as: "public.png")
+        png.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+        let huge = try XCTUnwrap(CGImageSourceCreateWithData(png as CFData, nil))
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(huge, 0, nil))
+        XCTAssertNil(CGImageDestinationCreateWithData(NSMutableData(), "public.bogus" as CFString, 1, nil), "a type no encoder writes")
+    }
+
+    func testAFileAppearsOnlyWhenComplete() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imageio-\(getpid())-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("halves.png")
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithURL(url as CFURL, "public.png" as CFString, 1, nil))
+        CGImageDestinationAddImage(destination, try halves(), nil)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "nothing before finalizing")
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        let source = try XCTUnwrap(CGImageSourceCreateWithURL(url as CFURL, nil))
+        XCTAssertEqual(CGImageSourceCopyPropertiesAtIndex(source, 0, nil)?[kCGImagePropertyPixelWidth] as? Int, 40)
+        let unwritable = try XCTUnwrap(CGImageDestinationCreateWithURL(URL(fileURLWithPath: "/proc/nowhere/x.png") as CFURL, "public.png" as CFString, 1, nil))
+        CGImageDestinationAddImage(unwritable, try halves(), nil)
+        XCTAssertFalse(CGImageDestinationFinalize(unwritable), "a folder that cannot be written says so")
+    }
+}
