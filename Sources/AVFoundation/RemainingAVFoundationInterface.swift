@@ -60,7 +60,10 @@
 // AVMutableVideoComposition: frameDuration, renderSize and init(propertiesOf:) are implemented (a constant frame
 //     rate export). Still to come: instructions (AVMutableVideoCompositionInstruction, layer instructions),
 //     customVideoCompositorClass, animationTool, and the async init(propertiesOf:) form
-// class AVAssetReaderVideoCompositionOutput, AVAssetImageGenerator
+// class AVAssetReaderVideoCompositionOutput
+// AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
+//     as an async sequence, cancellation). Still to come: videoComposition applied, apertureMode's cropping
+//     (movies here carry no aperture dimensions), tolerances used to return a nearer keyframe faster
 // extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
 // extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),
 //     fileLengthLimit

@@ -50,36 +50,13 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// The photo as a Core Graphics image: an uncompressed photo's pixels (in BGRA), or the JPEG
     /// decoded by Image I/O; nil for a HEIC photo, which Image I/O does not decode yet.
     open func cgImageRepresentation() -> CGImage? {
-        if let pixelBuffer { return Self.image(of: pixelBuffer) }
+        if let pixelBuffer { return FrameImages.image(of: pixelBuffer) }
         guard let encoded, let source = CGImageSourceCreateWithData(encoded as CFData, nil) else { return nil }
         return CGImageSourceCreateImageAtIndex(source, 0, nil)
     }
 
     /// The preview as a Core Graphics image, when the settings asked for a preview.
-    open func previewCGImageRepresentation() -> CGImage? { previewPixelBuffer.flatMap(Self.image(of:)) }
-
-    /// A frame as an opaque BGRA image that reads (and keeps) its pixels: the frame itself, or a BGRA copy of it.
-    static func image(of frame: CVPixelBuffer) -> CGImage? {
-        var pixels = frame
-        if frame.pixelFormatType != kCVPixelFormatType_32BGRA {
-            guard let bgra = CVPixelBuffer(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA),
-                PixelFormatConverter().convert(frame, into: bgra)
-            else { return nil }
-            pixels = bgra
-        }
-        let plane = pixels.planes[0]
-        let retained = Unmanaged.passRetained(pixels).toOpaque()
-        guard
-            let provider = CGDataProvider(
-                dataInfo: retained, data: plane.baseAddress, size: plane.bytesPerRow * pixels.height,
-                releaseData: { info, _, _ in if let info { Unmanaged<CVPixelBuffer>.fromOpaque(info).release() } })
-        else { return nil }
-        return CGImage(
-            width: pixels.width, height: pixels.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: plane.bytesPerRow,
-            space: CGColorSpace(name: CGColorSpace.sRGB)!,
-            bitmapInfo: CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.noneSkipFirst.rawValue), provider: provider,
-            decode: nil, shouldInterpolate: true, intent: .defaultIntent)
-    }
+    open func previewCGImageRepresentation() -> CGImage? { previewPixelBuffer.flatMap(FrameImages.image(of:)) }
 
     /// An uncompressed photo as a PNG file (through libpng) with its metadata as an eXIf chunk; nil for a compressed photo.
     package func pngDataRepresentation() -> Data? {
