@@ -8,5 +8,5 @@ struct AVCapture: ParsableCommand {
         commandName: "avcapture",
         abstract: "Capture from cameras and microphones with AVFoundation on Linux.",
         discussion: "With no camera or microphone on the machine, the virtual devices stand in for them.",
-        subcommands: [Devices.self, Monitor.self, Record.self, Photo.self, Scan.self, Preview.self, Stream.self, Export.self, Play.self])
+        subcommands: [Devices.self, Monitor.self, Record.self, Photo.self, Scan.self, Preview.self, Stream.self, Export.self, Thumbnail.self, Play.self])
 }

@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `avcapture thumbnail MOVIE OUT.{jpg,png,heic} [--at SECONDS ...] [--size WxH] [--sheet] [--count N]`.
+final class ThumbnailCommandTests: XCTestCase {
+    func testAPictureAtATimeAndAContactSheetInEachFormat() throws {
+        let folder = AVCaptureTool.folder("thumbnail")
+        let source = try AVCaptureTool.movie(in: folder, seconds: 3, name: "source.mp4")
+        let jpeg = folder.appendingPathComponent("at-one.jpg")
+        let one = try AVCaptureTool.run(["thumbnail", source.path, jpeg.path, "--at", "1"])
+        XCTAssertEqual(one.status, 0, one.output)
+        XCTAssertTrue(one.standardOutput.contains("at 1.000 s"), "the exact frame's time: \(one.output)")
+        XCTAssertEqual(MediaProbe.entries(jpeg, "stream=codec_name,width,height", csv: true), "mjpeg,320,240")
+        let sheet = folder.appendingPathComponent("sheet.png")
+        let laid = try AVCaptureTool.run(["thumbnail", source.path, sheet.path, "--sheet", "--count", "4", "--size", "160x120"])
+        XCTAssertEqual(laid.status, 0, laid.output)
+        // Two columns and two rows of 160x120 with 4-pixel gaps.
+        XCTAssertEqual(MediaProbe.entries(sheet, "stream=codec_name,width,height", csv: true), "png,332,252")
+        let heic = folder.appendingPathComponent("middle.heic")
+        let middle = try AVCaptureTool.run(["thumbnail", source.path, heic.path])
+        XCTAssertEqual(middle.status, 0, middle.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: heic.path))
+    }
+
+    func testItRefusesWhatItCannotDoAndOverwritesNothing() throws {
+        let folder = AVCaptureTool.folder("thumbnail-refusals")
+        let source = try AVCaptureTool.movie(in: folder, seconds: 2, name: "source.mp4")
+        let existing = folder.appendingPathComponent("exists.jpg")
+        try Data("keep".utf8).write(to: existing)
+        let refused = try AVCaptureTool.run(["thumbnail", source.path, existing.path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.standardError.contains("never overwritten"), refused.output)
+        XCTAssertEqual(try Data(contentsOf: existing), Data("keep".utf8))
+        for (arguments, said) in [
+            (["--at", "nan"], "--at is a time"), (["--at=-3"], "--at is a time"), (["--size", "0x0"], "--size is"),
+            (["--at", "1", "--at", "2"], "add --sheet"), (["--count", "5"], "add --sheet"), (["--sheet", "--count", "1000"], "--count is"),
+        ] {
+            let result = try AVCaptureTool.run(["thumbnail", source.path, folder.appendingPathComponent("x.jpg").path] + arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.standardError.contains(said), "\(arguments): \(result.output)")
+        }
+        let gif = try AVCaptureTool.run(["thumbnail", source.path, folder.appendingPathComponent("x.gif").path])
+        XCTAssertTrue(gif.standardError.contains("not a .jpg, .png or .heic"), gif.output)
+        let notAMovie = try AVCaptureTool.run(["thumbnail", existing.path, folder.appendingPathComponent("y.jpg").path])
+        XCTAssertNotEqual(notAMovie.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("y.jpg").path), "no file from a failure")
+    }
+}
