@@ -43,6 +43,8 @@ if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
 if runs("images") { try ImageBenchmark.run(seconds: secondsPerCase) }
+// Thumbnails make a 10-minute movie the first time: only when asked for.
+if chosen.contains("thumbnails") { try ThumbnailBenchmark.run() }
 if runs("liveview-jpeg") { try LiveViewJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }

@@ -63,7 +63,7 @@
 // class AVAssetReaderVideoCompositionOutput
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation). Still to come: videoComposition applied, apertureMode's cropping
-//     (movies here carry no aperture dimensions), tolerances used to return a nearer keyframe faster
+//     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)
 // extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
 // extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),
 //     fileLengthLimit

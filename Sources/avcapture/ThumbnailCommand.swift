@@ -8,7 +8,8 @@ struct Thumbnail: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the picture a movie shows at a time (or a contact sheet of several) to a JPEG, PNG or HEIC file.",
         discussion: """
-            The picture is the exact frame shown at the time, turned upright as the movie is played. Without --at, \
+            The picture is the exact frame shown at the time (with --keyframe, the keyframe at or before it), turned \
+            upright as the movie is played. Without --at, \
             the middle of the movie. --size fits the picture (each picture of a sheet) into a box, keeping its shape. \
             --sheet lays the pictures at several --at times, or at --count times spread over the movie, in a grid. \
             The output's extension gives its type: .jpg, .png or .heic. An existing file is never overwritten.
@@ -20,6 +21,7 @@ struct Thumbnail: ParsableCommand {
     @Option(help: "The box each picture fits in, as WIDTHxHEIGHT, such as 320x240.") var size: String?
     @Flag(help: "Lay the pictures out in a grid, a contact sheet.") var sheet = false
     @Option(help: "With --sheet and no --at, how many pictures, spread evenly over the movie (2 to 100).") var count: Int?
+    @Flag(help: "Take the keyframe at or before each time instead of the exact frame: faster, as ffmpegthumbnailer does.") var keyframe = false
 
     static let types: [String: String] = ["jpg": "public.jpeg", "jpeg": "public.jpeg", "png": "public.png", "heic": "public.heic"]
 
@@ -76,7 +78,7 @@ struct Thumbnail: ParsableCommand {
         }
         let generator = AVAssetImageGenerator(asset: asset)
         generator.appliesPreferredTrackTransform = true
-        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceBefore = keyframe ? .positiveInfinity : .zero
         generator.requestedTimeToleranceAfter = .zero
         if let box = try box() { generator.maximumSize = box }
         var images: [CGImage] = []

@@ -57,6 +57,21 @@ final class AVAssetImageGeneratorTests: XCTestCase {
         }
     }
 
+    func testWithApplesDefaultTolerancesTheKeyframeBeforeTheTimeDoes() throws {
+        // A keyframe every 30 frames: at 0 s and 1 s.
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try movie()))
+        XCTAssertEqual(generator.requestedTimeToleranceBefore, .positiveInfinity, "Apple's default")
+        var actual = CMTime.invalid
+        _ = try generator.copyCGImage(at: CMTime(value: 57, timescale: 30), actualTime: &actual)
+        XCTAssertEqual(actual, CMTime(value: 1, timescale: 1), "the keyframe decoding starts at")
+        generator.requestedTimeToleranceBefore = CMTime(value: 1, timescale: 2)
+        _ = try generator.copyCGImage(at: CMTime(value: 57, timescale: 30), actualTime: &actual)
+        XCTAssertEqual(actual, CMTime(value: 42, timescale: 30), "the first picture within half a second before")
+        generator.requestedTimeToleranceBefore = .zero
+        _ = try generator.copyCGImage(at: CMTime(value: 57, timescale: 30), actualTime: &actual)
+        XCTAssertEqual(actual, CMTime(value: 57, timescale: 30), "the exact frame")
+    }
+
     func testImagesFitTheMaximumSizeAndTurnUprightWhenAsked() throws {
         let url = try movie(halves: true, rotate: 90)
         let generator = AVAssetImageGenerator(asset: AVURLAsset(url: url))
@@ -83,6 +98,7 @@ final class AVAssetImageGeneratorTests: XCTestCase {
 
     func testAsynchronousRequestsAnswerEachTimeInOrderAndCancelledOnesSaySo() async throws {
         let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try movie()))
+        generator.requestedTimeToleranceBefore = .zero
         let answers = Recorder<(CMTime, AVAssetImageGenerator.Result, Bool)>()
         let done = expectation(description: "three answers")
         done.expectedFulfillmentCount = 3

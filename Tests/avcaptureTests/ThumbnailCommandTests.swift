@@ -17,6 +17,10 @@ final class ThumbnailCommandTests: XCTestCase {
         XCTAssertEqual(laid.status, 0, laid.output)
         // Two columns and two rows of 160x120 with 4-pixel gaps.
         XCTAssertEqual(MediaProbe.entries(sheet, "stream=codec_name,width,height", csv: true), "png,332,252")
+        let keyframe = try AVCaptureTool.run(["thumbnail", source.path, folder.appendingPathComponent("keyframe.jpg").path, "--at", "2.5", "--keyframe"])
+        XCTAssertEqual(keyframe.status, 0, keyframe.output)
+        let shown = keyframe.standardOutput.split(separator: " ").dropLast().last.flatMap { Double($0) } ?? -1
+        XCTAssertTrue(shown >= 0 && shown <= 2.5, "the keyframe at or before 2.5 s: \(keyframe.output)")
         let heic = folder.appendingPathComponent("middle.heic")
         let middle = try AVCaptureTool.run(["thumbnail", source.path, heic.path])
         XCTAssertEqual(middle.status, 0, middle.output)

@@ -111,6 +111,10 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The kind of media the output gives: its track's.
     open override var mediaType: AVMediaType { track.mediaType }
 
+    /// For an image generator with a tolerance: pictures are given from this time on rather than
+    /// from the range's start, so that the keyframe decoding starts at may be the picture.
+    let earliestPicture = LockedValue<CMTime?>(nil)
+
     /// How sound is stretched when the asset's time is scaled; reading itself keeps the asset's time.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { timeAlgorithm.withLock { $0 } }
@@ -267,7 +271,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         if !duration.isValid { duration = track.facts.minFrameDuration }
         let range = reading.timeRange
         if range.end.isNumeric, pts.isValid, pts >= range.end { reading.done = true; return nil }
-        if pts.isValid, duration.isValid, pts + duration <= range.start { return nil }
+        let earliest = earliestPicture.withLock { $0 } ?? range.start
+        if pts.isValid, duration.isValid, pts + duration <= earliest { return nil }
         let info = decoder.pictureInfo
         let (width, height) = (info.width, info.height)
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }

@@ -1,0 +1,91 @@
+import AVFoundation
+import Foundation
+import TestSupport
+
+/// Thumbnails of a movie: the pictures at 20 times spread over a 10-minute 1920x1080 H.264 movie
+/// (a keyframe every 10 s), as JPEG files. Ours in this process (AVAssetImageGenerator, the exact
+/// frame, and Image I/O) and as whole processes (`avcapture thumbnail` per time, exact and with
+/// `--keyframe`), next to
+/// `ffmpeg -ss T -i MOVIE -frames:v 1` (the exact frame too) and `ffmpegthumbnailer -t T` (the
+/// nearest keyframe onwards) per time, in the same run, wall time per thumbnail.
+enum ThumbnailBenchmark {
+    static func run() throws {
+        print("")
+        let movie = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-thumbnails-1080p-600s.mp4")
+        if !FileManager.default.fileExists(atPath: movie.path) {
+            print("Making a 10-minute 1920x1080 movie for the thumbnails (once; kept in \(movie.path))...")
+            guard
+                runTool(
+                    "/usr/bin/ffmpeg",
+                    [
+                        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30:d=600", "-c:v", "libx264", "-preset", "ultrafast", "-g", "300",
+                        "-pix_fmt", "yuv420p", movie.path,
+                    ]) != nil
+            else {
+                print("  ffmpeg could not make the movie"); return
+            }
+        }
+        let times = (0..<20).map { (Double($0) + 0.5) * 30 }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-thumbnails-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        print("Thumbnails: 20 pictures of a 10-minute 1920x1080 H.264 movie (a keyframe every 10 s) as JPEG files, wall time per thumbnail:")
+
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: movie))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        var start = now()
+        for (index, time) in times.enumerated() {
+            guard let image = try? generator.copyCGImage(at: CMTime(seconds: time, preferredTimescale: 600), actualTime: nil),
+                let destination = CGImageDestinationCreateWithURL(
+                    folder.appendingPathComponent("ours-\(index).jpg") as CFURL, "public.jpeg" as CFString, 1, nil)
+            else {
+                print("  ours could not make the picture at \(time) s"); return
+            }
+            CGImageDestinationAddImage(destination, image, [kCGImageDestinationLossyCompressionQuality: 0.9] as CFDictionary)
+            _ = CGImageDestinationFinalize(destination)
+        }
+        let inProcess = (now() - start) / Double(times.count) * 1000
+        print(String(format: "  ours, AVAssetImageGenerator (the exact frame) and Image I/O in one process: %.1f ms", inProcess))
+
+        func perProcess(_ name: String, _ tool: String, _ arguments: (Int, Double) -> [String]) -> Double? {
+            guard FileManager.default.isExecutableFile(atPath: tool) else {
+                print("  \(name): \(tool) is not installed")
+                return nil
+            }
+            start = now()
+            for (index, time) in times.enumerated() where runTool(tool, arguments(index, time)) == nil {
+                print("  \(name) failed at \(time) s")
+                return nil
+            }
+            let each = (now() - start) / Double(times.count) * 1000
+            print(String(format: "  %@: %.1f ms", name, each))
+            return each
+        }
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("avcapture").path
+        let ours = perProcess("ours, avcapture thumbnail per time, the exact frame (build it with swift build -c release)", tool) { index, time in
+            ["thumbnail", movie.path, folder.appendingPathComponent("process-\(index).jpg").path, "--at", String(time)]
+        }
+        let oursKeyframe = perProcess("ours, avcapture thumbnail --keyframe per time, the keyframe before", tool) { index, time in
+            ["thumbnail", movie.path, folder.appendingPathComponent("keyframe-\(index).jpg").path, "--at", String(time), "--keyframe"]
+        }
+        let ffmpeg = perProcess("ffmpeg -ss T -i MOVIE -frames:v 1 per time", "/usr/bin/ffmpeg") { index, time in
+            [
+                "-v", "error", "-y", "-ss", String(time), "-i", movie.path, "-frames:v", "1", "-q:v", "3",
+                folder.appendingPathComponent("ffmpeg-\(index).jpg").path,
+            ]
+        }
+        let thumbnailer = perProcess("ffmpegthumbnailer -t T -s 0 per time", "/usr/bin/ffmpegthumbnailer") { index, time in
+            let seconds = Int(time)
+            let stamp = String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            return ["-i", movie.path, "-o", folder.appendingPathComponent("thumbnailer-\(index).jpg").path, "-t", stamp, "-s", "0", "-q", "8"]
+        }
+        if let ffmpeg {
+            print(String(format: "  ratio ours in one process/ffmpeg: %.2fx", inProcess / ffmpeg))
+            if let ours { print(String(format: "  ratio ours per process/ffmpeg: %.2fx", ours / ffmpeg)) }
+        }
+        if let thumbnailer, let oursKeyframe {
+            print(String(format: "  ratio ours --keyframe per process/ffmpegthumbnailer (both the keyframe before): %.2fx", oursKeyframe / thumbnailer))
+        }
+    }
+}
