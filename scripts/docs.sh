@@ -13,7 +13,7 @@ rm -rf "$graphs" && mkdir -p "$graphs"
 args=()
 while IFS= read -r map; do args+=(-Xcc "-fmodule-map-file=$map"); done < <(find "$built/" -maxdepth 2 -name module.modulemap; ls Sources/C*/module.modulemap)
 for include in Sources/C*/include; do args+=(-Xcc "-I$include"); done
-for package in libpipewire-0.3; do
+for package in libpipewire-0.3 cairo; do
   for flag in $(pkg-config --cflags-only-I "$package"); do args+=(-Xcc "$flag"); done
 done
 swift symbolgraph-extract -module-name AVFoundation -I "$built/Modules" -target "$(uname -m)-unknown-linux-gnu" \
