@@ -185,3 +185,33 @@ final class CGContextTests: XCTestCase {
         XCTAssertEqual(pixel(context, 2, 5), [0, 0, 0, 0], "copy replaces, alpha and all")
     }
 }
+
+/// Degenerate and hostile input draws nothing and leaves the context usable, as Quartz does.
+final class CGContextRobustnessTests: XCTestCase {
+    func testAFlatTransformNaNAndInfinityDrawNothingAndLaterDrawingStillWorks() {
+        let context = CGContext(
+            data: nil, width: 8, height: 8, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+            bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue)!
+        context.setFillColor(gray: 1, alpha: 1)
+        context.saveGState()
+        context.scaleBy(x: 0, y: 0)
+        context.fill(CGRect(x: 0, y: 0, width: 8, height: 8))
+        context.restoreGState()
+        context.saveGState()
+        context.translateBy(x: CGFloat.nan, y: 1)
+        context.fill(CGRect(x: 0, y: 0, width: 8, height: 8))
+        context.restoreGState()
+        context.fill(CGRect(x: CGFloat.nan, y: 0, width: 8, height: 8))
+        context.fill(CGRect(x: 0, y: 0, width: CGFloat.infinity, height: 8))
+        context.move(to: CGPoint(x: CGFloat.nan, y: 0))
+        context.addLine(to: CGPoint(x: 4, y: CGFloat.infinity))
+        context.strokePath()
+        context.setLineDash(phase: CGFloat.nan, lengths: [CGFloat.nan, -1])
+        context.setFillColor(red: CGFloat.nan, green: 2, blue: -1, alpha: CGFloat.infinity)
+        context.setFillColor(gray: 1, alpha: 1)
+        let row = context.data!.assumingMemoryBound(to: UInt8.self)
+        XCTAssertEqual(row[0], 0, "nothing was drawn by any of that")
+        context.fill(CGRect(x: 0, y: 0, width: 8, height: 8))
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: row, count: 4)), [255, 255, 255, 255], "the context still draws")
+    }
+}

@@ -218,18 +218,27 @@ public final class CGContext {
     /// The transform from the base space (Quartz's, y upwards) to cairo's device space (y downwards).
     private var base: CGAffineTransform { CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(height)) }
 
-    private func setMatrix(_ transform: CGAffineTransform) {
+    /// Whether cairo can take a transform: finite and invertible (cairo's context stops drawing for good after one it cannot).
+    private static func isUsable(_ t: CGAffineTransform) -> Bool {
+        [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) && abs(t.a * t.d - t.b * t.c) > 1e-12
+    }
+
+    @discardableResult
+    private func setMatrix(_ transform: CGAffineTransform) -> Bool {
+        guard Self.isUsable(transform) else { return false }
         var matrix = cairo_matrix_t(
             xx: Double(transform.a), yx: Double(transform.b), xy: Double(transform.c), yy: Double(transform.d), x0: Double(transform.tx),
             y0: Double(transform.ty))
         cairo_set_matrix(cairo, &matrix)
+        return true
     }
 
     /// Sets cairo's matrix to the base space, where the current path's points are.
     private func resetMatrix() { setMatrix(base) }
 
-    /// Sets cairo's matrix to the user space: the CTM, then the base.
-    private func userMatrix() { setMatrix(gstate.ctm.concatenating(base)) }
+    /// Sets cairo's matrix to the user space: the CTM, then the base; false when the CTM is flat or not finite (nothing is drawn then).
+    @discardableResult
+    private func userMatrix() -> Bool { setMatrix(gstate.ctm.concatenating(base)) }
 
     // MARK: Images
 
@@ -251,7 +260,9 @@ public final class CGContext {
 
     /// Draws an image scaled to fill a rectangle (in user space), upright.
     public func draw(_ image: CGImage, in rect: CGRect, byTiling: Bool = false) {
-        guard rect.width.isFinite, rect.height.isFinite, rect.width != 0, rect.height != 0 else { return }
+        guard [rect.minX, rect.minY, rect.width, rect.height].allSatisfy(\.isFinite), rect.width != 0, rect.height != 0,
+            Self.isUsable(gstate.ctm)
+        else { return }
         ImageSurface.with(image) { source in
             drawing { cairo in
                 cairo_save(cairo)
@@ -388,12 +399,16 @@ public final class CGContext {
     }
 
     /// Sets how far a mitered corner may reach.
-    public func setMiterLimit(_ limit: CGFloat) { cairo_set_miter_limit(cairo, Double(limit)) }
+    public func setMiterLimit(_ limit: CGFloat) {
+        guard limit.isFinite else { return }
+        cairo_set_miter_limit(cairo, Double(max(1, limit)))
+    }
 
     /// Sets the dash pattern of stroked lines: lengths of painted and unpainted segments, from `phase`.
     public func setLineDash(phase: CGFloat, lengths: [CGFloat]) {
         let dashes = lengths.map { Double($0) }
-        guard dashes.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return }
+        // cairo refuses (for good) negative, non-finite or all-zero dashes.
+        guard phase.isFinite, dashes.allSatisfy({ $0.isFinite && $0 >= 0 }), dashes.isEmpty || dashes.reduce(0, +) > 0 else { return }
         cairo_set_dash(cairo, dashes, Int32(dashes.count), Double(phase))
     }
 
@@ -502,7 +517,7 @@ public final class CGContext {
 
     /// Intersects the clip with the current path and discards it.
     public func clip(using rule: CGPathFillRule = .winding) {
-        replay(path)
+        if !replay(path) { clipToNothing() }
         cairo_set_fill_rule(cairo, rule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
         cairo_clip(cairo)
         path = CGMutablePath()
@@ -510,7 +525,7 @@ public final class CGContext {
 
     /// Intersects the clip with a rectangle in user space.
     public func clip(to rect: CGRect) {
-        replay(CGPath(rect: rect, transform: nil), user: true)
+        if !replay(CGPath(rect: rect, transform: nil), user: true) { return clipToNothing() }
         cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
         cairo_clip(cairo)
     }
@@ -519,8 +534,17 @@ public final class CGContext {
     public func clip(to rects: [CGRect]) {
         let shape = CGMutablePath()
         shape.addRects(rects)
-        replay(shape, user: true)
+        if !replay(shape, user: true) { return clipToNothing() }
         cairo_clip(cairo)
+    }
+
+    /// A clip to a shape that cannot be drawn leaves nothing to draw in.
+    private func clipToNothing() {
+        resetMatrix()
+        cairo_new_path(cairo)
+        cairo_rectangle(cairo, 0, 0, 0, 0)
+        cairo_clip(cairo)
+        path = CGMutablePath()
     }
 
     /// The clip's bounding box, in user space.
@@ -531,9 +555,16 @@ public final class CGContext {
         return device.applying(base.inverted()).applying(gstate.ctm.inverted())
     }
 
-    /// Puts a path into cairo: points of the base space, or of user space when `user`.
-    private func replay(_ shape: CGPath, user: Bool = false) {
-        if user { userMatrix() } else { resetMatrix() }
+    /// Puts a path into cairo: points of the base space, or of user space when `user`; false,
+    /// with nothing put, for a path with a point that is not finite or a flat transform.
+    @discardableResult
+    private func replay(_ shape: CGPath, user: Bool = false) -> Bool {
+        guard shape.isFinite else { return false }
+        if user {
+            guard userMatrix() else { return false }
+        } else {
+            resetMatrix()
+        }
         cairo_new_path(cairo)
         var current = CGPoint.zero
         for element in shape.elements {
@@ -557,12 +588,15 @@ public final class CGContext {
                 cairo_close_path(cairo)
             }
         }
+        return true
     }
 
     /// Fills and/or strokes a path with the current colours, alpha and blend mode.
     private func paint(_ shape: CGPath, mode: CGPathDrawingMode, user: Bool = false) {
         defer { if !user { path = CGMutablePath() } }
-        guard !shape.isEmpty else { return }
+        guard !shape.isEmpty, shape.isFinite, !(mode == .stroke || mode == .fillStroke || mode == .eoFillStroke) || Self.isUsable(gstate.ctm),
+            !user || Self.isUsable(gstate.ctm)
+        else { return }
         drawing { cairo in
             cairo_save(cairo)
             cairo_set_operator(cairo, Self.cairoOperator(gstate.blendMode))

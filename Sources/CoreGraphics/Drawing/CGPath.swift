@@ -40,6 +40,18 @@ open class CGPath: @unchecked Sendable {
         self.init(elements: path.elements)
     }
 
+    /// Whether every point of the path is finite.
+    var isFinite: Bool {
+        elements.allSatisfy { element in
+            switch element {
+            case .move(let p), .line(let p): p.x.isFinite && p.y.isFinite
+            case .quad(let c, let p): c.x.isFinite && c.y.isFinite && p.x.isFinite && p.y.isFinite
+            case .cubic(let c1, let c2, let p): [c1.x, c1.y, c2.x, c2.y, p.x, p.y].allSatisfy(\.isFinite)
+            case .close: true
+            }
+        }
+    }
+
     /// Whether the path has no elements.
     public var isEmpty: Bool { elements.isEmpty }
 
