@@ -60,8 +60,11 @@ int cpc_png_encode_bgra(const uint8_t *pixels, int width, int height, int stride
     return 0;
 }
 
-int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
-                        char *message, size_t message_size) {
+// Reads a PNG's header and decodes it as `format` into a new buffer, refusing from the header one
+// of more than `max_pixels` pixels before a byte is allocated for them; transparent parts are
+// composed over `background` when it is given. 0, or -1 with the reason in `message`.
+static int cpc_png_decode(const uint8_t *data, size_t size, size_t max_pixels, uint32_t format, const png_color *background,
+                          uint8_t **pixels, int *width, int *height, int *has_alpha, char *message, size_t message_size) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
@@ -70,8 +73,8 @@ int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uin
         snprintf(message, message_size, "%s", image.message);
         return -1;
     }
-    image.format = PNG_FORMAT_GRAY;
-    // The size the header declares is checked before a byte is allocated for the pixels.
+    if (has_alpha) *has_alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
+    image.format = format;
     if (image.width == 0 || image.height == 0 || image.width > 65535 || image.height > 65535
         || (size_t)image.width * image.height > max_pixels) {
         png_image_free(&image);
@@ -84,9 +87,7 @@ int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uin
         snprintf(message, message_size, "out of memory");
         return -1;
     }
-    // Transparent parts are composed over white, as paper is.
-    png_color white = {255, 255, 255};
-    if (!png_image_finish_read(&image, &white, buffer, 0, NULL)) {
+    if (!png_image_finish_read(&image, background, buffer, 0, NULL)) {
         snprintf(message, message_size, "%s", image.message);
         free(buffer);
         return -1;
@@ -97,37 +98,19 @@ int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uin
     return 0;
 }
 
+int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
+                        char *message, size_t message_size) {
+    // Transparent parts are composed over white, as paper is.
+    png_color white = {255, 255, 255};
+    return cpc_png_decode(data, size, max_pixels, PNG_FORMAT_GRAY, &white, pixels, width, height, NULL, message, message_size);
+}
+
 int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
                         char *message, size_t message_size) {
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    *pixels = NULL;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        snprintf(message, message_size, "%s", image.message);
-        return -1;
-    }
-    *has_alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
-    image.format = PNG_FORMAT_BGRA;
-    if (image.width == 0 || image.height == 0 || image.width > 65535 || image.height > 65535
-        || (size_t)image.width * image.height > max_pixels) {
-        png_image_free(&image);
-        snprintf(message, message_size, "a PNG of %ux%u pixels, more than the %zu a picture may have", image.width, image.height, max_pixels);
-        return -1;
-    }
-    uint8_t *buffer = malloc(PNG_IMAGE_SIZE(image));
-    if (!buffer) {
-        png_image_free(&image);
-        snprintf(message, message_size, "out of memory");
-        return -1;
-    }
-    if (!png_image_finish_read(&image, NULL, buffer, 0, NULL)) {
-        snprintf(message, message_size, "%s", image.message);
-        free(buffer);
-        return -1;
-    }
+    if (cpc_png_decode(data, size, max_pixels, PNG_FORMAT_BGRA, NULL, pixels, width, height, has_alpha, message, message_size) != 0) return -1;
     // Core Graphics draws premultiplied alpha.
-    size_t count = (size_t)image.width * image.height;
+    size_t count = (size_t)*width * (size_t)*height;
+    uint8_t *buffer = *pixels;
     for (size_t i = 0; *has_alpha && i < count; i++) {
         uint8_t *p = buffer + i * 4;
         unsigned a = p[3];
@@ -136,8 +119,6 @@ int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uin
         p[1] = (uint8_t)((p[1] * a + 127) / 255);
         p[2] = (uint8_t)((p[2] * a + 127) / 255);
     }
-    *pixels = buffer;
-    *width = (int)image.width;
-    *height = (int)image.height;
     return 0;
 }
+

@@ -33,29 +33,7 @@ public final class CGImageSource: @unchecked Sendable {
     /// The picture decoded as an image over its decoded frame's memory.
     func decodedImage() -> CGImage? {
         guard let (frame, hasAlpha) = try? PictureDecoder.decodeBGRA(data) else { return nil }
-        return Self.image(of: frame, opaque: !hasAlpha)
-    }
-
-    /// A BGRA frame as an image that reads its memory and keeps it.
-    static func image(of frame: CVPixelBuffer, opaque: Bool) -> CGImage? {
-        CVPixelBufferLockBaseAddress(frame, .readOnly)
-        guard let base = CVPixelBufferGetBaseAddress(frame) else { return nil }
-        let retained = Unmanaged.passRetained(frame).toOpaque()
-        guard
-            let provider = CGDataProvider(
-                dataInfo: retained, data: base, size: CVPixelBufferGetBytesPerRow(frame) * CVPixelBufferGetHeight(frame),
-                releaseData: { info, _, _ in
-                    guard let info else { return }
-                    let frame = Unmanaged<CVPixelBuffer>.fromOpaque(info).takeRetainedValue()
-                    CVPixelBufferUnlockBaseAddress(frame, .readOnly)
-                })
-        else { return nil }
-        let alpha: CGImageAlphaInfo = opaque ? .noneSkipFirst : .premultipliedFirst
-        return CGImage(
-            width: CVPixelBufferGetWidth(frame), height: CVPixelBufferGetHeight(frame), bitsPerComponent: 8, bitsPerPixel: 32,
-            bytesPerRow: CVPixelBufferGetBytesPerRow(frame), space: CGColorSpace(name: CGColorSpace.sRGB)!,
-            bitmapInfo: CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | alpha.rawValue), provider: provider, decode: nil,
-            shouldInterpolate: true, intent: .defaultIntent)
+        return frame.bgraImage(opaque: !hasAlpha)
     }
 
     /// What the picture's header and EXIF say, under Apple's keys.

@@ -12,18 +12,7 @@ enum FrameImages {
             else { return nil }
             pixels = bgra
         }
-        let plane = pixels.planes[0]
-        let retained = Unmanaged.passRetained(pixels).toOpaque()
-        guard
-            let provider = CGDataProvider(
-                dataInfo: retained, data: plane.baseAddress, size: plane.bytesPerRow * pixels.height,
-                releaseData: { info, _, _ in if let info { Unmanaged<CVPixelBuffer>.fromOpaque(info).release() } })
-        else { return nil }
-        return CGImage(
-            width: pixels.width, height: pixels.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: plane.bytesPerRow,
-            space: CGColorSpace(name: CGColorSpace.sRGB)!,
-            bitmapInfo: CGBitmapInfo(rawValue: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.noneSkipFirst.rawValue), provider: provider,
-            decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+        return pixels.bgraImage(opaque: true)
     }
 
     /// An image redrawn through a transform (a track's preferred transform), into the box the transform takes it to.
