@@ -214,4 +214,30 @@ final class CGContextRobustnessTests: XCTestCase {
         context.fill(CGRect(x: 0, y: 0, width: 8, height: 8))
         XCTAssertEqual(Array(UnsafeBufferPointer(start: row, count: 4)), [255, 255, 255, 255], "the context still draws")
     }
+
+    func testRowsNotAMultipleOfFourBytesApartAreRefusedOrLeftUndrawn() throws {
+        let rgb = CGColorSpaceCreateDeviceRGB()
+        XCTAssertNil(
+            CGContext(
+                data: nil, width: 4, height: 4, bitsPerComponent: 8, bytesPerRow: 18, space: rgb, bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue),
+            "32-bit rows 18 bytes apart")
+        let grey = try XCTUnwrap(
+            CGContext(data: nil, width: 5, height: 3, bitsPerComponent: 8, bytesPerRow: 7, space: CGColorSpaceCreateDeviceGray(), bitmapInfo: 0),
+            "grey rows may be any number of bytes apart")
+        grey.setFillColor(gray: 1, alpha: 1)
+        grey.fill(CGRect(x: 0, y: 0, width: 5, height: 3))
+        XCTAssertEqual(grey.data!.load(fromByteOffset: 7 * 2 + 4, as: UInt8.self), 255)
+        // An RGBA image whose rows are 18 bytes apart is not drawn, and nothing breaks.
+        let odd = try XCTUnwrap(
+            CGImage(
+                width: 4, height: 2, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 18, space: rgb,
+                bitmapInfo: CGBitmapInfo(alphaInfo: .premultipliedLast),
+                provider: CGDataProvider(data: Data(repeating: 255, count: 36))!, decode: nil, shouldInterpolate: true, intent: .defaultIntent))
+        let context = try XCTUnwrap(
+            CGContext(
+                data: nil, width: 4, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: rgb,
+                bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue))
+        context.draw(odd, in: CGRect(x: 0, y: 0, width: 4, height: 2))
+        XCTAssertEqual(context.data!.load(as: UInt32.self), 0)
+    }
 }

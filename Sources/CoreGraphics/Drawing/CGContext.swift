@@ -32,6 +32,8 @@ public final class CGContext {
 
     /// How the caller's memory relates to what cairo draws into.
     private enum Layout {
+        var isGray: Bool { if case .gray = self { true } else { false } }
+
         /// cairo draws into the memory itself.
         case native
         /// cairo draws into an ARGB32 copy converted with pixman from and to this pixman format.
@@ -75,13 +77,14 @@ public final class CGContext {
         else { return nil }
         let minimumRow = width * bitsPerPixel / 8
         let stride = bytesPerRow == 0 ? (minimumRow + 3) & ~3 : bytesPerRow
-        guard stride >= minimumRow else { return nil }
+        // Rows a multiple of four bytes apart, as cairo and pixman read them (grey is copied by hand, so any stride does).
+        guard stride >= minimumRow, stride % 4 == 0 || layout.isGray else { return nil }
         let memory = data ?? UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
         if data == nil { memory.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height) }
         var shadowMemory: UnsafeMutableRawPointer?
         var shadowStride = stride
         let drawn: OpaquePointer?
-        if case .native = layout, stride % 4 == 0 {
+        if case .native = layout {
             drawn = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), format, Int32(width), Int32(height), Int32(stride))
         } else {
             let shadowFormat = { if case .gray = layout { return CAIRO_FORMAT_RGB24 } else { return format } }()
@@ -104,12 +107,7 @@ public final class CGContext {
         self.bytesPerRow = stride
         colorSpace = space
         self.bitmapInfo = info
-        if case .native = layout, shadowMemory != nil {
-            // cairo needs rows a multiple of four bytes apart: an odd stride is drawn through a copy.
-            self.layout = .converted(alpha == .alphaOnly ? PIXMAN_a8 : (alpha == .noneSkipFirst ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8))
-        } else {
-            self.layout = layout
-        }
+        self.layout = layout
         surface = drawn
         cairo = context
         shadow = shadowMemory
@@ -179,12 +177,13 @@ public final class CGContext {
         let shadowFormat =
             cairo_image_surface_get_format(surface) == CAIRO_FORMAT_A8
             ? PIXMAN_a8 : (alphaInfo == .noneSkipFirst || alphaInfo == .noneSkipLast ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8)
-        let caller = pixman_image_create_bits(format, Int32(width), Int32(height), data.assumingMemoryBound(to: UInt32.self), Int32(bytesPerRow))
-        let copy = pixman_image_create_bits(shadowFormat, Int32(width), Int32(height), shadow.assumingMemoryBound(to: UInt32.self), Int32(shadowStride))
-        defer {
-            pixman_image_unref(caller)
-            pixman_image_unref(copy)
-        }
+        guard let caller = pixman_image_create_bits(format, Int32(width), Int32(height), data.assumingMemoryBound(to: UInt32.self), Int32(bytesPerRow))
+        else { return }
+        defer { pixman_image_unref(caller) }
+        guard
+            let copy = pixman_image_create_bits(shadowFormat, Int32(width), Int32(height), shadow.assumingMemoryBound(to: UInt32.self), Int32(shadowStride))
+        else { return }
+        defer { pixman_image_unref(copy) }
         let (source, destination) = toShadow ? (caller, copy) : (copy, caller)
         pixman_image_composite32(PIXMAN_OP_SRC, source, nil, destination, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
     }

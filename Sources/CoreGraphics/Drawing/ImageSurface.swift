@@ -60,15 +60,19 @@ enum ImageSurface {
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface) else { return }
         let stride = cairo_image_surface_get_stride(surface)
-        let source = pixman_image_create_bits(
-            format, Int32(image.width), Int32(image.height), pixels.assumingMemoryBound(to: UInt32.self), Int32(image.bytesPerRow))
-        let destination = pixman_image_create_bits(
-            opaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height),
-            UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self),
-            stride)
+        // pixman reads rows a multiple of four bytes apart: an image with others is not drawn.
+        guard
+            let source = pixman_image_create_bits(
+                format, Int32(image.width), Int32(image.height), pixels.assumingMemoryBound(to: UInt32.self), Int32(image.bytesPerRow))
+        else { return }
+        defer { pixman_image_unref(source) }
+        guard
+            let destination = pixman_image_create_bits(
+                opaque ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8, Int32(image.width), Int32(image.height),
+                UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self), stride)
+        else { return }
+        defer { pixman_image_unref(destination) }
         pixman_image_composite32(PIXMAN_OP_SRC, source, nil, destination, 0, 0, 0, 0, 0, 0, Int32(image.width), Int32(image.height))
-        pixman_image_unref(source)
-        pixman_image_unref(destination)
         cairo_surface_mark_dirty(surface)
         body(surface)
     }
