@@ -43,7 +43,7 @@ public final class CGImageSource: @unchecked Sendable {
             kCGImagePropertyPixelWidth: size.width, kCGImagePropertyPixelHeight: size.height, kCGImagePropertyDepth: 8,
             kCGImagePropertyColorModel: kCGImagePropertyColorModelRGB,
         ]
-        if kind == .png { properties[kCGImagePropertyHasAlpha] = (try? PictureDecoder.decodeBGRA(data).hasAlpha) ?? false }
+        if kind == .png { properties[kCGImagePropertyHasAlpha] = PictureDecoder.pngHasAlpha(data) }
         guard kind == .jpeg else { return properties }
         var tiff: [AnyHashable: Any] = [:], exif: [AnyHashable: Any] = [:]
         if let orientation = PictureDecoder.exifOrientation(data) {

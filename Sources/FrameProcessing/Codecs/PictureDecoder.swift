@@ -53,6 +53,23 @@ package enum PictureDecoder {
         }
     }
 
+    /// Whether a PNG has transparency, from its chunks rather than its pixels: a colour type with
+    /// alpha (4, grey and alpha; 6, RGBA) in its header, or a tRNS chunk before its image data.
+    package static func pngHasAlpha(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 26, kind(of: data) == .png else { return false }
+        if bytes[25] == 4 || bytes[25] == 6 { return true }
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+            if type == "tRNS" { return true }
+            if type == "IDAT" || type == "IEND" || length < 0 || length > bytes.count { return false }
+            at += 12 + length
+        }
+        return false
+    }
+
     /// The picture decoded into a BGRA frame (premultiplied), and whether it has transparency.
     package static func decodeBGRA(_ data: Data) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
         switch kind(of: data) {
