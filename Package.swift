@@ -54,8 +54,9 @@ let package = Package(
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
-        // cairo and pixman, which Core Graphics' bitmap contexts draw with.
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // cairo and pixman (Debian's libcairo2-dev), which Core Graphics' bitmap contexts draw with,
+        // loaded by their sonames when the first context is made (CCairo.h).
+        .target(name: "CCairo"),
 
         // Media types, geometry and Core Graphics' images, colour spaces and bitmap contexts, spelled as Apple spells them.
         .target(name: "CoreGraphics", dependencies: ["CCairo"]),
@@ -124,7 +125,8 @@ let package = Package(
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
         .executableTarget(
             name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport"],
-            path: "Benchmarks/avbench"),
+            // cairo drawn with directly, as the peer of Core Graphics' contexts.
+            path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
         .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -81,12 +81,12 @@ final class MissingSystemPartsTests: XCTestCase {
         return (result, Set(loaded))
     }
 
-    func testFFmpegLibheifAndPulseAudioAreLoadedOnlyWhenUsed() throws {
+    func testFFmpegLibheifPulseAudioAndCairoAreLoadedOnlyWhenUsed() throws {
         let (environment, folder) = bareMachine()
         let (help, atStart) = try librariesLoaded(["--help"], environment: environment)
         XCTAssertEqual(help.status, 0, help.output)
         XCTAssertFalse(atStart.isEmpty, "the loader's report was read: \(help.standardError.prefix(300))")
-        for library in ["libavformat", "libavcodec", "libheif", "libpulse"] {
+        for library in ["libavformat", "libavcodec", "libheif", "libpulse", "libcairo", "libpixman"] {
             XCTAssertFalse(atStart.contains { $0.hasPrefix(library) }, "\(library) is not loaded to print the help: \(atStart.sorted())")
         }
         let movie = folder.appendingPathComponent("short.mov")
@@ -96,6 +96,40 @@ final class MissingSystemPartsTests: XCTestCase {
             recording.contains { $0.hasPrefix("libavformat") } && recording.contains { $0.hasPrefix("libavcodec") },
             "a recording loads FFmpeg when it starts: \(recording.sorted())")
         XCTAssertTrue(FileManager.default.fileExists(atPath: movie.path))
+        let sheet = folder.appendingPathComponent("sheet.png")
+        try? FileManager.default.removeItem(at: sheet)
+        let (thumbnail, drawing) = try librariesLoaded(["thumbnail", movie.path, sheet.path, "--sheet", "--count", "2"], environment: environment)
+        XCTAssertEqual(thumbnail.status, 0, thumbnail.output)
+        XCTAssertTrue(
+            drawing.contains { $0.hasPrefix("libcairo") } && drawing.contains { $0.hasPrefix("libpixman") },
+            "a contact sheet is drawn with cairo: \(drawing.sorted())")
+    }
+
+    func testACairoThatCannotBeLoadedStopsOnlyWhatDraws() throws {
+        var (environment, folder) = bareMachine()
+        let movie = folder.appendingPathComponent("for-sheet.mov")
+        try? FileManager.default.removeItem(at: movie)
+        let record = try AVCaptureTool.run(["record", "--seconds", "0.5", "--no-audio", movie.path], environment: environment)
+        XCTAssertEqual(record.status, 0, record.output)
+        let code = folder.appendingPathComponent("code.png")
+        let written = try AVCaptureTool.run(["thumbnail", movie.path, code.path], environment: environment)
+        XCTAssertEqual(written.status, 0, written.output)
+        // A library path whose cairo is a broken file: the loader finds it first and refuses it.
+        let broken = folder.appendingPathComponent("broken-cairo")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: broken.appendingPathComponent("libcairo.so.2").path, contents: Data())
+        environment["LD_LIBRARY_PATH"] = broken.path
+        let devices = try AVCaptureTool.run(["devices"], environment: environment)
+        XCTAssertEqual(devices.status, 0, "a program that draws nothing starts without cairo: \(devices.output)")
+        let scan = try AVCaptureTool.run(["scan", "--image", code.path], environment: environment)
+        XCTAssertFalse(scan.standardError.contains("libcairo"), "reading a picture needs no cairo: \(scan.output)")
+        // FFmpeg's own SVG decoder needs cairo, so a contact sheet stops at the movie.
+        let sheet = folder.appendingPathComponent("never-sheet.png")
+        let result = try AVCaptureTool.run(["thumbnail", movie.path, sheet.path, "--sheet", "--count", "2"], environment: environment)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.standardError.contains("libcairo.so.2"), result.output)
+        XCTAssertEqual(result.standardError.split(separator: "\n").count, 1, "one line: \(result.standardError)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sheet.path), "no file is left")
     }
 
     func testAnFFmpegThatCannotBeLoadedIsAClearErrorAndNoFile() throws {

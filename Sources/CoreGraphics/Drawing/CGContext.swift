@@ -73,7 +73,8 @@ public final class CGContext {
         let info = CGBitmapInfo(rawValue: bitmapInfo)
         guard width > 0, height > 0, width <= 32767, height <= 32767, bitsPerComponent == 8, let alpha = info.alpha,
             info.rawValue & CGBitmapInfo.floatComponents.rawValue == 0,
-            let (layout, format, bitsPerPixel) = Self.layout(space: space, alpha: alpha, order: info.byteOrder)
+            let (layout, format, bitsPerPixel) = Self.layout(space: space, alpha: alpha, order: info.byteOrder),
+            Self.drawingLibrariesLoaded
         else { return nil }
         let minimumRow = width * bitsPerPixel / 8
         let stride = bytesPerRow == 0 ? (minimumRow + 3) & ~3 : bytesPerRow
@@ -116,6 +117,14 @@ public final class CGContext {
         release = releaseCallback.map { ($0, releaseInfo) }
         resetMatrix()
     }
+
+    /// Whether cairo and pixman are loaded, which they are the first time this is asked; when they
+    /// cannot be, every context is nil and the reason is told once on standard error.
+    private static let drawingLibrariesLoaded: Bool = {
+        guard let problem = ccairo_load() else { return true }
+        FileHandle.standardError.write(Data("CGBitmapContextCreate: \(String(cString: problem))\n".utf8))
+        return false
+    }()
 
     /// Creates a bitmap context over `data`, or memory of its own when nil.
     public convenience init?(
