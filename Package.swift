@@ -43,12 +43,9 @@ let package = Package(
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.
         // dlib's detectors are header templates compiled here: unoptimised they run 20 to 50 times
         // slower, too slow for a camera's frames even in a debug build, so these two are always optimised.
-        .target(
-            name: "CFaceDetection", cxxSettings: alwaysOptimised,
-            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
-        .target(
-            name: "CPictureFilters", cxxSettings: alwaysOptimised,
-            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]),
+        // libdlib and BLAS are loaded by their sonames when the first detector is made (dlib_library.c).
+        .target(name: "CFaceDetection", cxxSettings: alwaysOptimised),
+        .target(name: "CPictureFilters", cxxSettings: alwaysOptimised),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept.
         .target(name: "CTimePitch", linkerSettings: [.linkedLibrary("rubberband"), .linkedLibrary("SoundTouch")]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).

@@ -37,6 +37,7 @@ struct cfd_detector {
 };
 
 extern "C" cfd_detector *cfd_detector_new(void) {
+    if (cfd_load()) return nullptr;
     try {
         return new cfd_detector();
     } catch (...) {
@@ -159,6 +160,7 @@ struct cfd_tracker {
 };
 
 extern "C" cfd_tracker *cfd_tracker_new(void) {
+    if (cfd_load()) return nullptr;
     try {
         return new cfd_tracker();
     } catch (...) {

@@ -81,12 +81,12 @@ final class MissingSystemPartsTests: XCTestCase {
         return (result, Set(loaded))
     }
 
-    func testFFmpegLibheifPulseAudioAndCairoAreLoadedOnlyWhenUsed() throws {
+    func testFFmpegLibheifPulseAudioCairoAndDlibAreLoadedOnlyWhenUsed() throws {
         let (environment, folder) = bareMachine()
         let (help, atStart) = try librariesLoaded(["--help"], environment: environment)
         XCTAssertEqual(help.status, 0, help.output)
         XCTAssertFalse(atStart.isEmpty, "the loader's report was read: \(help.standardError.prefix(300))")
-        for library in ["libavformat", "libavcodec", "libheif", "libpulse", "libcairo", "libpixman"] {
+        for library in ["libavformat", "libavcodec", "libheif", "libpulse", "libcairo", "libpixman", "libdlib", "libblas", "liblapack"] {
             XCTAssertFalse(atStart.contains { $0.hasPrefix(library) }, "\(library) is not loaded to print the help: \(atStart.sorted())")
         }
         let movie = folder.appendingPathComponent("short.mov")
@@ -103,6 +103,12 @@ final class MissingSystemPartsTests: XCTestCase {
         XCTAssertTrue(
             drawing.contains { $0.hasPrefix("libcairo") } && drawing.contains { $0.hasPrefix("libpixman") },
             "a contact sheet is drawn with cairo: \(drawing.sorted())")
+        let (preview, looking) = try librariesLoaded(
+            ["preview", "--port", "0", "--seconds", "1.5", "--no-audio", "--detect", "faces"], environment: environment)
+        XCTAssertEqual(preview.status, 0, preview.output)
+        XCTAssertTrue(
+            ["libdlib", "libblas", "liblapack"].allSatisfy { name in looking.contains { $0.hasPrefix(name) } },
+            "looking for faces loads dlib: \(looking.sorted())")
     }
 
     func testACairoThatCannotBeLoadedStopsOnlyWhatDraws() throws {

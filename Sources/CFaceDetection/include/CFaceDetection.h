@@ -11,6 +11,10 @@
 extern "C" {
 #endif
 
+/// Loads dlib and BLAS once, from any thread; NULL when they are loaded, otherwise why not. The
+/// detector and the tracker are NULL until this has succeeded (they call it).
+const char *cfd_load(void);
+
 typedef struct cfd_detector cfd_detector;
 
 /// A face found: its box in pixels, the detector's confidence, and, when the landmark model is

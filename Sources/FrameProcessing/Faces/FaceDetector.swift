@@ -42,7 +42,11 @@ package final class FaceDetector: @unchecked Sendable {
     private var scaled: CVPixelBuffer?
     private var found = [cfd_face](repeating: cfd_face(), count: 32)
 
-    /// A detector, loading the landmark model from `landmarkModelPath` (nil for none); nil when dlib cannot make one.
+    /// Why dlib cannot be used, loading it the first time this is asked; nil when it is loaded.
+    package static var libraryProblem: String? { cfd_load().map { String(cString: $0) } }
+
+    /// A detector, loading the landmark model from `landmarkModelPath` (nil for none); nil when dlib
+    /// cannot be loaded (`libraryProblem`) or cannot make one.
     package init?(landmarkModelPath: String? = FaceDetector.landmarkModelPath) {
         guard let handle = cfd_detector_new() else { return nil }
         self.handle = handle
