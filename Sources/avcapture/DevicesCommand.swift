@@ -4,7 +4,9 @@ import Foundation
 
 /// `avcapture devices`: every device with its formats and controls, like `v4l2-ctl --list-formats-ext`.
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List capture devices with their formats, frame rates and controls.")
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List capture devices with their formats, frame rates and controls.")
 
     func run() throws {
         let devices = AVCaptureDevice.devices()

@@ -5,6 +5,7 @@ import Foundation
 /// `avcapture export`: writes a movie, or part of one, to a new file with an export preset.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export a movie, or part of it, to a new file: as it is (passthrough) or encoded again.",
         discussion: """
             PRESET is passthrough (the default: no encoding, from the keyframe at or before the range's start), \

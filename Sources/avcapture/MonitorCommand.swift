@@ -4,7 +4,9 @@ import Foundation
 
 /// `avcapture monitor`: runs a session with video and audio data outputs and prints a live line.
 struct Monitor: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Capture video and audio and print frame rate, drops and audio level as they happen.")
+    static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "Capture video and audio and print frame rate, drops and audio level as they happen.")
 
     @Option(help: "How long to capture, in seconds.", transform: DurationOption.seconds) var seconds: Double = 5
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?

@@ -7,6 +7,7 @@ import Photos
 /// to a file or into the user's Pictures folder.
 struct Photo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "photo",
         abstract: "Take a photo and write it as JPEG (.jpg), HEIC (.heic) or PNG (.png); with no file, into the Pictures folder.")
 
     @Argument(help: "The photo to write (.jpg, .jpeg, .heic, .heif or .png); it must not exist. Without it, a JPEG goes into the Pictures folder.") var output:

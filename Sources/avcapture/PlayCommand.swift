@@ -6,6 +6,7 @@ import LiveView
 /// `avcapture play`: plays a movie through AVPlayer, its sound to the sound server.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play a movie: its sound to the sound server, its pictures decoded in time and counted.",
         discussion: """
             --rate plays faster or slower (0.5 is half speed, 2 twice as fast; negative plays backwards). \

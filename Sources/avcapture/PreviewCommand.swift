@@ -7,6 +7,7 @@ import LiveView
 /// camera's controls, through an AVCaptureVideoPreviewLayer.
 struct Preview: ParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract: "Show the camera live in a browser: open the printed address; click to focus and expose there.",
         discussion:
             "Listens on 127.0.0.1 only, unless --listen names another address; then every request needs the access token (--token, or one generated and printed)."

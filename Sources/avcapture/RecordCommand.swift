@@ -7,6 +7,7 @@ import VideoToolbox
 /// `avcapture record`: records a movie from a camera and a microphone.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4, .m4v) movie; Ctrl-C stops with a playable file.")
 
     @Argument(help: "The movie to write; it must not exist. With --library it may be left out.") var output: String?

@@ -6,6 +6,7 @@ import Foundation
 /// pictures as `zbarimg` does.
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Read barcodes and QR codes from a camera, or from pictures with --image.",
         discussion: """
             From a camera, each code is printed when it comes into view, as TYPE:PAYLOAD followed by its corners \

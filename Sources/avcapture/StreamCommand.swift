@@ -5,6 +5,7 @@ import Foundation
 /// `avcapture stream`: publishes a camera and a microphone to a streaming server.
 struct Stream: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stream",
         abstract: "Publish the camera and microphone live, H.264 and AAC, to an RTMP, SRT, RTSP or UDP server.",
         discussion: """
             URL is rtmp://HOST[:PORT]/APP/KEY (nginx-rtmp, MediaMTX, go2rtc, YouTube and Twitch ingest), \

@@ -6,6 +6,7 @@ import ImageIO
 /// `avcapture thumbnail`: the picture a movie shows at a time, or a contact sheet of several, as a JPEG, PNG or HEIC file.
 struct Thumbnail: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
         abstract: "Write the picture a movie shows at a time (or a contact sheet of several) to a JPEG, PNG or HEIC file.",
         discussion: """
             The picture is the exact frame shown at the time (with --keyframe, the keyframe at or before it), turned \
