@@ -46,8 +46,9 @@ let package = Package(
         // libdlib and BLAS are loaded by their sonames when the first detector is made (dlib_library.c).
         .target(name: "CFaceDetection", cxxSettings: alwaysOptimised),
         .target(name: "CPictureFilters", cxxSettings: alwaysOptimised),
-        // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept.
-        .target(name: "CTimePitch", linkerSettings: [.linkedLibrary("rubberband"), .linkedLibrary("SoundTouch")]),
+        // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept,
+        // loaded by their sonames when the first stretcher is made (time_pitch_library.c).
+        .target(name: "CTimePitch"),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 

@@ -27,7 +27,7 @@ static void reserve(ctp_stretcher *s, int frames) {
 }
 
 extern "C" ctp_stretcher *ctp_new(int kind, int sample_rate, int channels, double time_ratio) {
-    if (sample_rate <= 0 || channels <= 0 || channels > 16 || !(time_ratio > 0)) return nullptr;
+    if (sample_rate <= 0 || channels <= 0 || channels > 16 || !(time_ratio > 0) || ctp_load()) return nullptr;
     ctp_stretcher *s = new (std::nothrow) ctp_stretcher();
     if (!s) return nullptr;
     s->kind = kind;

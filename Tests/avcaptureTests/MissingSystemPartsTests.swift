@@ -81,12 +81,14 @@ final class MissingSystemPartsTests: XCTestCase {
         return (result, Set(loaded))
     }
 
-    func testFFmpegLibheifPulseAudioCairoAndDlibAreLoadedOnlyWhenUsed() throws {
+    func testTheLibrariesOfMoviesPhotosSoundDrawingAndFacesAreLoadedOnlyWhenUsed() throws {
         let (environment, folder) = bareMachine()
         let (help, atStart) = try librariesLoaded(["--help"], environment: environment)
         XCTAssertEqual(help.status, 0, help.output)
         XCTAssertFalse(atStart.isEmpty, "the loader's report was read: \(help.standardError.prefix(300))")
-        for library in ["libavformat", "libavcodec", "libheif", "libpulse", "libcairo", "libpixman", "libdlib", "libblas", "liblapack"] {
+        for library in [
+            "libavformat", "libavcodec", "libheif", "libpulse", "libcairo", "libpixman", "libdlib", "libblas", "liblapack", "librubberband", "libSoundTouch",
+        ] {
             XCTAssertFalse(atStart.contains { $0.hasPrefix(library) }, "\(library) is not loaded to print the help: \(atStart.sorted())")
         }
         let movie = folder.appendingPathComponent("short.mov")
@@ -109,6 +111,13 @@ final class MissingSystemPartsTests: XCTestCase {
         XCTAssertTrue(
             ["libdlib", "libblas", "liblapack"].allSatisfy { name in looking.contains { $0.hasPrefix(name) } },
             "looking for faces loads dlib: \(looking.sorted())")
+        let withSound = folder.appendingPathComponent("with-sound.mov"), slow = folder.appendingPathComponent("slow.mov")
+        for url in [withSound, slow] { try? FileManager.default.removeItem(at: url) }
+        let recorded = try AVCaptureTool.run(["record", "--seconds", "1", withSound.path], environment: environment)
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        let (export, stretching) = try librariesLoaded(["export", withSound.path, slow.path, "--slow", "0.2-0.6:2"], environment: environment)
+        XCTAssertEqual(export.status, 0, export.output)
+        XCTAssertTrue(stretching.contains { $0.hasPrefix("librubberband") }, "a slowed section's sound is stretched: \(stretching.sorted())")
     }
 
     func testACairoThatCannotBeLoadedStopsOnlyWhatDraws() throws {

@@ -152,9 +152,8 @@ final class ComposedReading {
                 }
                 let length = Int((segment.timeMapping.target.duration.seconds * Double(rate)).rounded())
                 guard let made = Stretching(method: method, rate: rate, channels: channels, ratio: ratio, length: length) else {
-                    throw AVError(
-                        .operationNotSupportedForAsset,
-                        userInfo: [NSLocalizedDescriptionKey: "The \(algorithm.rawValue) stretcher refused \(rate) Hz, \(channels) channels."])
+                    let reason = TimeStretcher.libraryProblem ?? "The \(algorithm.rawValue) stretcher refused \(rate) Hz, \(channels) channels."
+                    throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: reason])
                 }
                 stretching = made
             }

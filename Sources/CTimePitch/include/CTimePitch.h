@@ -10,6 +10,10 @@
 extern "C" {
 #endif
 
+/// Loads Rubber Band and SoundTouch once, from any thread; NULL when they are loaded, otherwise
+/// why not. `ctp_new` calls it and makes no stretcher until it has succeeded.
+const char *ctp_load(void);
+
 typedef struct ctp_stretcher ctp_stretcher;
 
 /// Which library stretches.

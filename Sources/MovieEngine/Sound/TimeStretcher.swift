@@ -15,8 +15,11 @@ package final class TimeStretcher {
 
     private let stretcher: OpaquePointer
 
+    /// Why Rubber Band and SoundTouch cannot be used, loading them the first time this is asked; nil when they are loaded.
+    package static var libraryProblem: String? { ctp_load().map { String(cString: $0) } }
+
     /// Creates a stretcher for interleaved float sound that makes it last `ratio` times as long;
-    /// nil when the library refuses the rate, channels or ratio.
+    /// nil when the libraries cannot be loaded (`libraryProblem`) or refuse the rate, channels or ratio.
     package init?(_ method: Method, sampleRate: Int, channels: Int, ratio: Double) {
         let kind = Int32(method == .spectral ? CTP_SPECTRAL : CTP_TIME_DOMAIN)
         guard let made = ctp_new(kind, Int32(sampleRate), Int32(channels), ratio) else { return nil }
