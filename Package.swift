@@ -29,13 +29,13 @@ let package = Package(
         .target(name: "CV4L2"),
         // libjpeg-turbo's libjpeg API with memory kept from frame to frame, for MJPEG cameras.
         .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        // libasound is loaded by its soname when ALSA is first asked for devices (alsa_library.h).
+        .target(name: "CALSA"),
         // libpulse is loaded by its soname when a PulseAudio server is first asked for (pulse_library.h).
         .target(name: "CPulse"),
-        .systemLibrary(
-            name: "CPipeWireSystem", path: "Sources/CPipeWireSystem", pkgConfig: "libpipewire-0.3",
-            providers: [.apt(["libpipewire-0.3-dev"])]),
-        .target(name: "CPipeWire", dependencies: ["CPipeWireSystem"]),
+        // libpipewire is loaded by its soname when a PipeWire server is first asked for (pipewire_library.h);
+        // its headers (Debian's libpipewire-0.3-dev) are found through links in Sources/CPipeWire/system.
+        .target(name: "CPipeWire", cSettings: [.headerSearchPath("system")]),
         // FFmpeg, loaded by its sonames when a movie is first opened or written (ffmpeg_library.h).
         .target(name: "CMediaCodecs"),
         // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).

@@ -1,7 +1,9 @@
 // See CALSA.h.
 #include "CALSA.h"
 #include <alsa/asoundlib.h>
+#include "alsa_library.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,12 +27,27 @@ static void on_alsa_error(const char *file, int line, const char *function, int 
     handler(1, text);
 }
 
-void calsa_set_log_handler(calsa_log_handler handler) {
-    log_handler = handler;
-    snd_lib_error_set_handler(on_alsa_error);
+void calsa_set_log_handler(calsa_log_handler handler) { log_handler = handler; }
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    const char *problem = calsa_load();
+    if (!problem) {
+        snd_lib_error_set_handler(on_alsa_error);
+    } else if (log_handler) {
+        log_handler(1, problem);
+    }
+}
+
+/// Loads libasound the first time ALSA is used; 0 when it cannot be (the reason is logged once).
+static int ready(void) {
+    pthread_once(&once, load);
+    return calsa_load() == NULL;
 }
 
 int calsa_capture_devices(calsa_device *devices, int max) {
+    if (!ready()) return 0;
     int count = 0, card = -1;
     while (snd_card_next(&card) == 0 && card >= 0) {
         char control_name[32];
@@ -60,6 +77,7 @@ int calsa_capture_devices(calsa_device *devices, int max) {
 }
 
 calsa_capture *calsa_open(const char *id, unsigned *rate, unsigned *channels, unsigned period_frames, int *error) {
+    if (!ready()) { *error = -ENOENT; return NULL; }
     snd_pcm_t *pcm = NULL;
     int err = snd_pcm_open(&pcm, id, SND_PCM_STREAM_CAPTURE, 0);
     if (err < 0) { *error = err; return NULL; }

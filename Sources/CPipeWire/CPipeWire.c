@@ -5,6 +5,7 @@
 #include <spa/pod/builder.h>
 #include <spa/pod/iter.h>
 #include <spa/buffer/meta.h>
+#include "pipewire_library.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -73,6 +74,11 @@ void cpw_set_log_handler(cpw_log_handler handler, int level) {
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static void init_pipewire(void) {
+    const char *problem = cpw_load();
+    if (problem) {
+        if (log_handler && log_level >= SPA_LOG_LEVEL_ERROR) log_handler(SPA_LOG_LEVEL_ERROR, problem);
+        return;
+    }
     pw_init(NULL, NULL);
     // The library's messages (such as a missing client.conf on machines without PipeWire) go to
     // the client's handler, at the client's level, never straight to the terminal.
@@ -171,6 +177,7 @@ typedef struct connection {
 static int connection_open(connection *c, const char *name, const struct pw_core_events *events, void *data) {
     pthread_once(&init_once, init_pipewire);
     memset(c, 0, sizeof *c);
+    if (cpw_load()) return -ENOENT;
     c->loop = pw_thread_loop_new(name, NULL);
     if (!c->loop) return -ENOMEM;
     // A library without its client configuration (client.conf, from pipewire-bin) makes no context.

@@ -1,5 +1,7 @@
 // A small C interface over ALSA's libasound (Debian: libasound2-dev) for capturing 16-bit
-// interleaved PCM from sound cards directly, on machines with no sound server.
+// interleaved PCM from sound cards directly, on machines with no sound server. libasound is
+// loaded by its soname the first time devices are listed or one is opened (alsa_library.h); when
+// it cannot be, there are no devices, and the reason goes once to the log handler.
 #ifndef CALSA_H
 #define CALSA_H
 #include <stddef.h>
