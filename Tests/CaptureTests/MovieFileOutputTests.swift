@@ -1,6 +1,7 @@
 import CaptureTestSupport
 import XCTest
 @testable import AVFoundation
+import CaptureDevices
 import TestSupport
 
 /// The AV Foundation Programming Guide, "Saving to a Movie File" to "Adding Metadata to a File"; WWDC 2010 session 409's writing policy,
@@ -25,17 +26,52 @@ final class MovieFileOutputTests: CaptureTestCase {
         return (session, movie)
     }
 
-    private func record(_ movie: AVCaptureMovieFileOutput, to url: URL, for seconds: TimeInterval, log: RecordingLog = RecordingLog()) -> RecordingLog {
+    /// The clock the cameras and the microphone follow once `useManualClock()` is called: a test
+    /// records exactly the time it passes, however fast or slow the machine is.
+    private let clock = VirtualClock.manual()
+
+    /// Puts the cameras and the microphone on the manual clock (the test case's tear-down returns them to the host's).
+    private func useManualClock() {
+        for device in [backCamera, frontCamera, microphone] { device.virtualScene!.clock = clock }
+    }
+
+    /// Moves the manual clock on by `seconds`, a frame at a time; after each frame it waits for the
+    /// recording to take it when it is recording and not paused, so the clock never runs ahead of
+    /// the machine and no frame is late.
+    private func pass(_ seconds: Double, recording movie: AVCaptureMovieFileOutput, frame: CMTime = CMTime(value: 1, timescale: 30)) {
+        for _ in 0..<Int((seconds / frame.seconds).rounded()) {
+            let before = movie.recordedDuration
+            let taking = movie.isRecording && !movie.isRecordingPaused
+            clock.advance(by: frame)
+            if taking { _ = waitUntil(timeout: 2) { movie.recordedDuration > before || !movie.isRecording } }
+        }
+    }
+
+    /// Starts a recording on the manual clock and moves the clock a frame at a time until the delegate hears it started.
+    private func start(_ movie: AVCaptureMovieFileOutput, to url: URL, log: RecordingLog, frame: CMTime = CMTime(value: 1, timescale: 30)) {
         movie.startRecording(to: url, recordingDelegate: log)
         XCTAssertTrue(movie.isRecording)
+        for _ in 0..<30 where !log.calls.contains("start") {
+            clock.advance(by: frame)
+            _ = waitUntil(timeout: 2) { log.calls.contains("start") || movie.recordedDuration > .zero }
+        }
         XCTAssertTrue(waitUntil { log.calls.contains("start") })
-        spin(seconds)
+    }
+
+    /// Records `seconds` of the manual clock's time into `url`.
+    private func record(
+        _ movie: AVCaptureMovieFileOutput, to url: URL, for seconds: TimeInterval, frame: CMTime = CMTime(value: 1, timescale: 30),
+        log: RecordingLog = RecordingLog()
+    ) -> RecordingLog {
+        start(movie, to: url, log: log, frame: frame)
+        pass(seconds, recording: movie, frame: frame)
         movie.stopRecording()
         XCTAssertTrue(waitUntil(timeout: 15) { log.finished })
         return log
     }
 
     func testARecordingIsAnOrdinaryH264AndAACMovieWithBothStreamsStartingTogether() throws {
+        useManualClock()
         let (session, movie) = try recordingSession()
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("movie.mov")
@@ -50,9 +86,8 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertEqual(probe.video?.width, 640)
         XCTAssertEqual(probe.video?.height, 480)
         XCTAssertEqual(probe.audio?.codec, "aac")
-        let frames = Double(try XCTUnwrap(probe.video?.frames))
-        XCTAssertEqual(frames / probe.duration, 30, accuracy: 1.5, "frames at the real rate")
-        XCTAssertEqual(probe.duration, 2, accuracy: 0.4)
+        XCTAssertEqual(probe.video?.frames, 60, "every frame of the two seconds the camera's clock passed")
+        XCTAssertEqual(probe.duration, 2, accuracy: 0.05)
         // Audio and video come from one clock: their starts differ by less than a frame.
         XCTAssertLessThan(abs(probe.video!.startTime - probe.audio!.startTime), 1.0 / 30)
         let boxes = MediaProbe.topLevelBoxes(url)
@@ -63,6 +98,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testMPEG4FilesAndHighFrameRateTiming() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(audio: false)
         let format = try XCTUnwrap(backCamera.formats.first { $0.videoSupportedFrameRateRanges.contains { $0.maxFrameRate == 60 } })
         try backCamera.lockForConfiguration()
@@ -72,11 +108,12 @@ final class MovieFileOutputTests: CaptureTestCase {
         backCamera.unlockForConfiguration()
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("sixty.mp4")
-        _ = record(movie, to: url, for: 2)
+        _ = record(movie, to: url, for: 2, frame: CMTime(value: 1, timescale: 60))
         let probe = try XCTUnwrap(MediaProbe.probe(url))
         XCTAssertTrue(probe.formatName.contains("mp4"))
         XCTAssertEqual(probe.video?.width, 1280)
-        XCTAssertEqual(Double(probe.video!.frames!) / probe.duration, 60, accuracy: 3, "720p60 is recorded with its real timing")
+        XCTAssertEqual(probe.video?.frames, 120, "720p60 is recorded with its real timing")
+        XCTAssertEqual(probe.duration, 2, accuracy: 1.5 / 60)
         XCTAssertNil(probe.audio)
     }
 
@@ -121,12 +158,14 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testMaximumDurationStopsTheRecordingWithAPlayableFile() throws {
+        useManualClock()
         let (session, movie) = try recordingSession()
         movie.maxRecordedDuration = CMTime(value: 3, timescale: 2)
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("limited.mov")
         let log = RecordingLog()
-        movie.startRecording(to: url, recordingDelegate: log)
+        start(movie, to: url, log: log)
+        pass(2, recording: movie)
         XCTAssertTrue(waitUntil(timeout: 10) { log.finished }, "the recording stops by itself")
         XCTAssertEqual(log.calls, ["start", "finish"])
         XCTAssertEqual(log.error?.code, .maximumDurationReached)
@@ -138,12 +177,14 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testMaximumFileSizeStopsTheRecordingBelowTheLimit() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(preset: .hd1280x720)
         movie.maxRecordedFileSize = 400_000
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("small.mov")
         let log = RecordingLog()
-        movie.startRecording(to: url, recordingDelegate: log)
+        start(movie, to: url, log: log)
+        for _ in 0..<40 where !log.finished { pass(0.5, recording: movie) }
         XCTAssertTrue(waitUntil(timeout: 20) { log.finished })
         XCTAssertEqual(log.error?.code, .maximumFileSizeReached)
         XCTAssertEqual(log.error?.recordingSuccessfullyFinished, true)
@@ -154,12 +195,14 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testTooLittleFreeSpaceStopsTheRecordingAsDiskFull() throws {
+        useManualClock()
         let (session, movie) = try recordingSession()
         movie.minFreeDiskSpaceLimit = Int64.max / 2
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("nospace.mov")
         let log = RecordingLog()
         movie.startRecording(to: url, recordingDelegate: log)
+        for _ in 0..<10 where !log.finished { pass(0.5, recording: movie) }
         XCTAssertTrue(waitUntil(timeout: 10) { log.finished })
         XCTAssertEqual(log.error?.code, .diskFull)
         XCTAssertEqual(log.error?.recordingSuccessfullyFinished, true)
@@ -167,6 +210,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testADiskThatFillsUpEndsTheRecordingWithTheFileReadable() throws {
+        useManualClock()
         try XCTSkipUnless(getuid() == 0, "filling a small tmpfs needs root to mount it")
         let folder = makeScratchFolder()
         try XCTSkipUnless(TestMounts.mount(["-t", "tmpfs", "-o", "size=600k", "tmpfs", folder.path]), "mount failed")
@@ -178,6 +222,7 @@ final class MovieFileOutputTests: CaptureTestCase {
         let url = folder.appendingPathComponent("full.mov")
         let log = RecordingLog()
         movie.startRecording(to: url, recordingDelegate: log)
+        for _ in 0..<60 where !log.finished { pass(0.5, recording: movie) }
         XCTAssertTrue(waitUntil(timeout: 30) { log.finished }, "the recording ends when the disk is full")
         XCTAssertEqual(log.error?.code, .diskFull, "\(String(describing: log.error))")
         XCTAssertEqual(log.error?.recordingSuccessfullyFinished, true, "fragments written before the disk filled are kept")
@@ -188,24 +233,25 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testADeviceThatDisconnectsEndsTheRecordingWithAPlayableFile() throws {
+        useManualClock()
         let (session, movie) = try recordingSession()
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("unplugged.mov")
         let log = RecordingLog()
-        movie.startRecording(to: url, recordingDelegate: log)
-        XCTAssertTrue(waitUntil { log.calls.contains("start") })
-        spin(1)
+        start(movie, to: url, log: log)
+        pass(1, recording: movie)
         backCamera.virtualScene!.disconnect()
         XCTAssertTrue(waitUntil(timeout: 10) { log.finished })
         XCTAssertEqual(log.error?.code, .deviceWasDisconnected)
         XCTAssertEqual(log.error?.recordingSuccessfullyFinished, true)
-        XCTAssertEqual(try XCTUnwrap(MediaProbe.probe(url)).duration, 1, accuracy: 0.3)
+        XCTAssertEqual(try XCTUnwrap(MediaProbe.probe(url)).duration, 1, accuracy: 0.05)
         XCTAssertTrue(MediaProbe.decodesCleanly(url))
     }
 
     /// The camera swapped in one configuration right after `startRecording`: the writer thread
     /// reads the recording's connection while the old input is gone (this aborted every run).
     func testSwappingTheCameraRightAfterStartingARecordingKeepsTheProcessAndTheFile() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(audio: false)
         session.startRunning()
         let folder = makeScratchFolder()
@@ -214,7 +260,7 @@ final class MovieFileOutputTests: CaptureTestCase {
             let log = RecordingLog()
             movie.startRecording(to: url, recordingDelegate: log)
             try swapCamera(of: session)
-            spin(1)
+            pass(1, recording: movie)
             if movie.isRecording { movie.stopRecording() }
             XCTAssertTrue(waitUntil(timeout: 15) { log.finished }, "round \(round)")
             if FileManager.default.fileExists(atPath: url.path) {
@@ -236,13 +282,13 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testAnInterruptionOrAStoppedSessionEndsTheRecording() throws {
+        useManualClock()
         let (session, movie) = try recordingSession()
         session.startRunning()
         let folder = makeScratchFolder()
         let interrupted = RecordingLog()
-        movie.startRecording(to: folder.appendingPathComponent("interrupted.mov"), recordingDelegate: interrupted)
-        XCTAssertTrue(waitUntil { interrupted.calls.contains("start") })
-        spin(0.5)
+        start(movie, to: folder.appendingPathComponent("interrupted.mov"), log: interrupted)
+        pass(0.5, recording: movie)
         backCamera.virtualScene!.interrupt()
         XCTAssertTrue(waitUntil(timeout: 10) { interrupted.finished })
         XCTAssertEqual(interrupted.error?.code, .sessionWasInterrupted)
@@ -250,9 +296,8 @@ final class MovieFileOutputTests: CaptureTestCase {
         backCamera.virtualScene!.endInterruption()
 
         let stopped = RecordingLog()
-        movie.startRecording(to: folder.appendingPathComponent("stopped.mov"), recordingDelegate: stopped)
-        XCTAssertTrue(waitUntil { stopped.calls.contains("start") })
-        spin(0.5)
+        start(movie, to: folder.appendingPathComponent("stopped.mov"), log: stopped)
+        pass(0.5, recording: movie)
         session.stopRunning()
         XCTAssertTrue(waitUntil(timeout: 10) { stopped.finished })
         XCTAssertEqual(stopped.error?.code, .sessionNotRunning)
@@ -261,27 +306,34 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testPausingLeavesNoGap() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(audio: false)
+        let collector = FrameCollector()
+        let frames = AVCaptureVideoDataOutput()
+        frames.setSampleBufferDelegate(collector, queue: collector.queue)
+        session.addOutput(frames)
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("paused.mov")
         let log = RecordingLog()
-        movie.startRecording(to: url, recordingDelegate: log)
-        XCTAssertTrue(waitUntil { log.calls.contains("start") })
-        spin(1)
+        start(movie, to: url, log: log)
+        pass(1, recording: movie)
         movie.pauseRecording()
         XCTAssertTrue(movie.isRecordingPaused)
-        spin(1)
+        // A paused recording takes nothing, so frames seen by a data output tell that the camera
+        // has handed over the paused second: one frame past it, the second's frames are all handled.
+        step(clock, frames: 31, collector: collector)
         movie.resumeRecording()
-        spin(1)
+        pass(1, recording: movie)
         movie.stopRecording()
         XCTAssertTrue(waitUntil(timeout: 10) { log.finished })
         XCTAssertEqual(log.calls, ["start", "pause", "resume", "finish"])
         let probe = try XCTUnwrap(MediaProbe.probe(url))
-        XCTAssertEqual(probe.duration, 2, accuracy: 0.3, "the paused second is not in the movie")
-        XCTAssertEqual(Double(probe.video!.frames!) / probe.duration, 30, accuracy: 2, "no gap: frames are evenly spaced")
+        XCTAssertEqual(probe.duration, 2, accuracy: 1.5 / 30, "the paused second is not in the movie")
+        XCTAssertEqual(probe.video?.frames, 60, "no gap: frames are evenly spaced")
     }
 
     func testMetadataSetDuringRecordingLandsInTheFile() throws {
+        useManualClock()
         // WWDC 2010 session 409: "at any time while it's recording, you can update the metadata array".
         let (session, movie) = try recordingSession()
         let title = AVMutableMetadataItem()
@@ -291,15 +343,14 @@ final class MovieFileOutputTests: CaptureTestCase {
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("tagged.mov")
         let log = RecordingLog()
-        movie.startRecording(to: url, recordingDelegate: log)
-        XCTAssertTrue(waitUntil { log.calls.contains("start") })
-        spin(0.5)
+        start(movie, to: url, log: log)
+        pass(0.5, recording: movie)
         let location = AVMutableMetadataItem()
         location.keySpace = .common
         location.key = AVMetadataKey.commonKeyLocation.rawValue as NSString
         location.value = String(format: "%+08.4lf%+09.4lf/", 48.8584, 2.2945) as NSString
         movie.metadata = (movie.metadata ?? []) + [location]
-        spin(0.5)
+        pass(0.5, recording: movie)
         movie.stopRecording()
         XCTAssertTrue(waitUntil(timeout: 10) { log.finished })
         let tags = try XCTUnwrap(MediaProbe.probe(url)).tags
@@ -308,6 +359,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testOrientationIsWrittenAsRotationNotPixels() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(audio: false)
         let connection = try XCTUnwrap(movie.connection(with: .video))
         XCTAssertTrue(connection.isVideoOrientationSupported)
@@ -330,6 +382,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testVideoDataOutputKeepsReceivingFramesWhileRecording() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(audio: false)
         let collector = FrameCollector()
         let frames = AVCaptureVideoDataOutput()
@@ -344,6 +397,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testAvailableCodecsTellTheTruthAndHEVCRecordsWhereAvailable() throws {
+        useManualClock()
         let movie = AVCaptureMovieFileOutput()
         XCTAssertTrue(movie.availableVideoCodecTypes.contains(.h264))
         let hasX265 =
@@ -368,6 +422,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testSpeedBeforeQualityRecordsWithTheFastestPreset() throws {
+        useManualClock()
         let (session, movie) = try recordingSession(preset: .cif352x288, audio: false)
         let connection = try XCTUnwrap(movie.connection(with: .video))
         session.startRunning()
@@ -395,6 +450,7 @@ final class MovieFileOutputTests: CaptureTestCase {
     }
 
     func testARecordingStoppedBeforeItsFirstFrameLeavesNoFileAndSaysNoDataWasCaptured() throws {
+        useManualClock()
         // At one frame a second, the file opens with the first frame and the recording's first
         // frame is the next one, a second later: stopping in between records nothing.
         let (session, movie) = try recordingSession(audio: false)
@@ -405,8 +461,8 @@ final class MovieFileOutputTests: CaptureTestCase {
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("empty.mov")
         let log = RecordingLog()
-        movie.startRecording(to: url, recordingDelegate: log)
-        XCTAssertTrue(waitUntil(timeout: 3) { log.calls.contains("start") }, "the file opens with the first frame")
+        start(movie, to: url, log: log, frame: CMTime(value: 1, timescale: 1))
+        XCTAssertEqual(movie.recordedDuration, .zero, "the file opens with the first frame, which is not recorded")
         movie.stopRecording()
         XCTAssertTrue(waitUntil(timeout: 5) { log.finished })
         XCTAssertEqual(log.error?.code, .noDataCaptured)
