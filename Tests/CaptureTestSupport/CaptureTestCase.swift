@@ -100,6 +100,46 @@ open class CaptureTestCase: XCTestCase {
         drainMainQueue()
     }
 
+    /// The clock the virtual cameras and microphone follow once `useManualClock()` is called.
+    public let manualClock = VirtualClock.manual()
+
+    /// Puts the virtual cameras and microphone on `manualClock`, so that the test moves their time
+    /// instead of sleeping; the tear-down returns them to the host clock.
+    public func useManualClock() {
+        for device in [backCamera, frontCamera, microphone] { device.virtualScene!.clock = manualClock }
+    }
+
+    /// Waits until `condition` holds, moving `manualClock` on a frame at a time while it does not
+    /// and giving each frame a moment to be handled; false when `frames` frames did not make it hold.
+    @discardableResult
+    public func advanceUntil(
+        frames: Int = 300, of duration: CMTime = CMTime(value: 1, timescale: 30), _ condition: () -> Bool
+    ) -> Bool {
+        for _ in 0..<frames {
+            if condition() { return true }
+            manualClock.advance(by: duration)
+            if waitUntil(timeout: 0.05, condition) { return true }
+        }
+        return condition()
+    }
+
+    /// Moves `manualClock` on by `seconds`, a frame of `camera` (the back camera by default) at a
+    /// time, waiting after each until the camera has handed the frame to every output: time passes
+    /// for the capture graph as it would on a camera, never faster than the machine handles it.
+    public func pass(
+        _ seconds: Double, frame: CMTime = CMTime(value: 1, timescale: 30), camera: AVCaptureDevice? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        guard let virtual = (camera ?? backCamera).backend as? VirtualCamera else {
+            return XCTFail("only a virtual camera follows the manual clock", file: file, line: line)
+        }
+        for _ in 0..<Int((seconds / frame.seconds).rounded()) {
+            let before = virtual.framesHandedOver
+            manualClock.advance(by: frame)
+            XCTAssertTrue(waitUntil { virtual.framesHandedOver > before }, "the camera hands over each frame", file: file, line: line)
+        }
+    }
+
     /// Spins the main run loop for `seconds`.
     public func spin(_ seconds: TimeInterval) {
         RunLoop.main.run(until: Date().addingTimeInterval(seconds))

@@ -16,7 +16,8 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         super.init()
     }
 
-    var backend: CaptureDeviceBackend { core.backend }
+    /// The backend that drives the device, for the package's engines and tests.
+    package var backend: CaptureDeviceBackend { core.backend }
     var configuration: LockedValue<DeviceCore.Configuration> { core.configuration }
     /// The device's formats, in the backend's order.
     public var formats: [Format] { core.formats }

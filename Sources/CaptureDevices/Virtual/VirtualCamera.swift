@@ -13,6 +13,11 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
     package let capabilities: ImagingCapabilities
     /// Time spent rendering, in nanoseconds, and frames rendered, for benchmarks.
     package let renderStatistics = RenderStatistics()
+    private let handedOver = Atomic<Int64>(0)
+
+    /// How many frames the camera has handed to its session since it was made; a frame counts once
+    /// every output has been given it, so a test that moves a manual clock knows the frame is handled.
+    package var framesHandedOver: Int64 { handedOver.load(ordering: .acquiring) }
     /// The host time, in nanoseconds, at which the scene's clock started (the stream's start).
     private let sceneEpoch = Atomic<Int64>(0)
 
@@ -123,6 +128,7 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
             frameNumber += 1
             pool.prepare(sampleBuffer, pixelBuffer: pixelBuffer, presentationTime: captureTime, duration: duration)
             deliver(sampleBuffer, generation: generation)
+            handedOver.add(1, ordering: .releasing)
         }
     }
 }
