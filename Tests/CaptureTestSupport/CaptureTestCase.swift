@@ -109,20 +109,6 @@ open class CaptureTestCase: XCTestCase {
         for device in [backCamera, frontCamera, microphone] { device.virtualScene!.clock = manualClock }
     }
 
-    /// Waits until `condition` holds, moving `manualClock` on a frame at a time while it does not
-    /// and giving each frame a moment to be handled; false when `frames` frames did not make it hold.
-    @discardableResult
-    public func advanceUntil(
-        frames: Int = 300, of duration: CMTime = CMTime(value: 1, timescale: 30), _ condition: () -> Bool
-    ) -> Bool {
-        for _ in 0..<frames {
-            if condition() { return true }
-            manualClock.advance(by: duration)
-            if waitUntil(timeout: 0.05, condition) { return true }
-        }
-        return condition()
-    }
-
     /// Moves `manualClock` on by `seconds`, a frame of `camera` (the back camera by default) at a
     /// time, waiting after each until the camera has handed the frame to every output: time passes
     /// for the capture graph as it would on a camera, never faster than the machine handles it.
@@ -138,6 +124,22 @@ open class CaptureTestCase: XCTestCase {
             manualClock.advance(by: frame)
             XCTAssertTrue(waitUntil { virtual.framesHandedOver > before }, "the camera hands over each frame", file: file, line: line)
         }
+    }
+
+    /// Waits until `condition` holds, passing `manualClock`'s time a frame of `camera` at a time
+    /// while it does not (see `pass`) and giving what each frame starts a moment to finish; false
+    /// when `frames` frames did not make it hold.
+    @discardableResult
+    public func advanceUntil(
+        frames: Int = 300, frame: CMTime = CMTime(value: 1, timescale: 30), camera: AVCaptureDevice? = nil,
+        file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
+    ) -> Bool {
+        for _ in 0..<frames {
+            if condition() { return true }
+            pass(frame.seconds, frame: frame, camera: camera, file: file, line: line)
+            if waitUntil(timeout: 0.05, condition) { return true }
+        }
+        return condition()
     }
 
     /// Spins the main run loop for `seconds`.

@@ -37,23 +37,24 @@ final class PhotoOutputTests: CaptureTestCase {
     }
 
     func testZeroShutterLagTakesTheFrameCurrentWhenAsked() throws {
+        useManualClock()
         let (_, output) = try photoSession()
         XCTAssertTrue(output.isZeroShutterLagSupported)
         XCTAssertTrue(output.isZeroShutterLagEnabled)
-        spin(0.3)
-        let asked = CMClockGetTime(CMClockGetHostTimeClock())
+        pass(0.3)
+        let asked = manualClock.now
         let processor = PhotoProcessor()
         output.capturePhoto(with: AVCapturePhotoSettings(), delegate: processor)
-        XCTAssertTrue(waitUntil { processor.isFinished })
+        XCTAssertTrue(advanceUntil { processor.isFinished })
         let taken = try XCTUnwrap(processor.photos.values.first).timestamp
         XCTAssertLessThanOrEqual(taken, asked, "the frame that was current, not a later one")
-        XCTAssertGreaterThan(taken.seconds, asked.seconds - 0.1, "and not an old one: within a frame or two at 30 fps")
+        XCTAssertGreaterThan(taken.seconds, asked.seconds - 1.5 / 30, "and not an old one: the latest frame")
         // Without zero shutter lag, the next frame.
         output.isZeroShutterLagEnabled = false
         let later = PhotoProcessor()
-        let askedAgain = CMClockGetTime(CMClockGetHostTimeClock())
+        let askedAgain = manualClock.now
         output.capturePhoto(with: AVCapturePhotoSettings(), delegate: later)
-        XCTAssertTrue(waitUntil { later.isFinished })
+        XCTAssertTrue(advanceUntil { later.isFinished })
         XCTAssertGreaterThan(try XCTUnwrap(later.photos.values.first).timestamp, askedAgain)
     }
 
@@ -253,8 +254,9 @@ final class PhotoFileTests: CaptureTestCase {
         session.addOutput(output)
         XCTAssertTrue(output.isLivePhotoCaptureSupported)
         output.isLivePhotoCaptureEnabled = true
+        useManualClock()
         session.startRunning()
-        spin(2)  // the ring fills with what comes before the still
+        pass(2)  // the ring fills with what comes before the still
         let folder = makeScratchFolder()
         var processors: [PhotoProcessor] = []
         var asked: [CMTime] = []
@@ -262,12 +264,12 @@ final class PhotoFileTests: CaptureTestCase {
             let settings = AVCapturePhotoSettings()
             settings.livePhotoMovieFileURL = folder.appendingPathComponent("live-\(index).mov")
             let processor = PhotoProcessor()
-            asked.append(CMClockGetTime(CMClockGetHostTimeClock()))
+            asked.append(manualClock.now)
             output.capturePhoto(with: settings, delegate: processor)
             processors.append(processor)
-            spin(0.5)  // the second overlaps the first's movie
+            pass(0.5)  // the second overlaps the first's movie
         }
-        XCTAssertTrue(waitUntil(timeout: 30) { processors.allSatisfy(\.isFinished) })
+        XCTAssertTrue(advanceUntil { processors.allSatisfy(\.isFinished) })
         for (index, processor) in processors.enumerated() {
             XCTAssertEqual(
                 processor.calls.values,
@@ -280,13 +282,13 @@ final class PhotoFileTests: CaptureTestCase {
             XCTAssertEqual(photo.resolvedSettings.livePhotoMovieDimensions, CMVideoDimensions(width: 640, height: 480))
             XCTAssertLessThanOrEqual(photo.timestamp, asked[index], "the still is the frame current when asked")
             let (url, duration, displayTime) = try XCTUnwrap(processor.movies.values.first)
-            XCTAssertEqual(duration.seconds, 3, accuracy: 0.25, "1.5 s before and after the still")
-            XCTAssertEqual(displayTime.seconds, 1.5, accuracy: 0.15, "the still is in the middle")
+            XCTAssertEqual(duration.seconds, 3, accuracy: 1.5 / 30, "1.5 s before and after the still")
+            XCTAssertEqual(displayTime.seconds, 1.5, accuracy: 1.5 / 30, "the still is in the middle")
             let probe = try XCTUnwrap(MediaProbe.probe(url))
             let video = try XCTUnwrap(probe.video)
             XCTAssertEqual(video.codec, "h264")
             XCTAssertEqual(video.width, 640)
-            XCTAssertEqual(try XCTUnwrap(video.frames), 90, accuracy: 6, "every frame of three seconds at 30 fps")
+            XCTAssertEqual(try XCTUnwrap(video.frames), 90, accuracy: 1, "every frame of three seconds at 30 fps")
             XCTAssertEqual(probe.audio?.codec, "aac", "the microphone's sound is in the movie")
             XCTAssertEqual(probe.duration, 3, accuracy: 0.25)
         }
@@ -294,21 +296,21 @@ final class PhotoFileTests: CaptureTestCase {
 
     func testSuspendingLivePhotoCaptureEndsTheMovieThere() throws {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed: apt-get install ffmpeg")
+        useManualClock()
         let (_, output) = try makePhotoSession()
         output.isLivePhotoCaptureEnabled = true
-        spin(2)
+        pass(2)
         let settings = AVCapturePhotoSettings()
         settings.livePhotoMovieFileURL = makeScratchFolder().appendingPathComponent("suspended.mov")
         let processor = PhotoProcessor()
         output.capturePhoto(with: settings, delegate: processor)
-        spin(0.4)
+        pass(0.4)
         output.isLivePhotoCaptureSuspended = true
-        XCTAssertTrue(waitUntil(timeout: 20) { processor.isFinished })
+        XCTAssertTrue(advanceUntil { processor.isFinished })
         output.isLivePhotoCaptureSuspended = false
         let (_, duration, displayTime) = try XCTUnwrap(processor.movies.values.first)
         XCTAssertEqual(displayTime.seconds, 1.5, accuracy: 0.15, "what came before the still is all there")
-        XCTAssertLessThan(duration.seconds, 2.3, "the movie ends where the suspension began, not 1.5 s after the still")
-        XCTAssertGreaterThan(duration.seconds, 1.6)
+        XCTAssertEqual(duration.seconds, 1.9, accuracy: 1.5 / 30, "the movie ends where the suspension began, not 1.5 s after the still")
     }
 
     func testLivePhotoCaptureMustBeEnabledFirst() throws {
@@ -496,7 +498,8 @@ extension CaptureTestCase {
         XCTAssertTrue(session.canAddOutput(output))
         session.addOutput(output)
         session.startRunning()
-        XCTAssertTrue(waitUntil { output.maxPhotoDimensions.width > 0 })
+        let ready = { output.maxPhotoDimensions.width > 0 }
+        XCTAssertTrue(backCamera.virtualScene!.clock.isManuallyAdvanced ? advanceUntil(ready) : waitUntil(ready))
         return (session, output)
     }
 }

@@ -373,18 +373,19 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return AVDepthData(map: map, quality: .high, accuracy: .absolute, filtered: true)
     }
 
-    /// Waits until the ring holds the frames after the still, then writes the Live Photo's movie
-    /// and tells the delegate, on the Live Photo queue (stills taken meanwhile are not held up).
+    /// Waits until the ring holds the frames after the still (on the camera's clock: the camera has
+    /// delivered a frame at or after the movie's end, or Live Photo capture was suspended), then
+    /// writes the Live Photo's movie and tells the delegate, on the Live Photo queue (stills taken
+    /// meanwhile are not held up). A camera that stops delivering does not hold the movie back for
+    /// long: it is written from what the ring holds ten seconds after its end was due.
     private func finishLivePhoto(
         _ ring: LivePhotoRing, at stillTime: CMTime, to url: URL, delegate: AVCapturePhotoCaptureDelegate,
         resolved: AVCaptureResolvedPhotoSettings, stillError: Error?
     ) {
         let half = CMTime(seconds: Self.livePhotoHalfSpan, preferredTimescale: 1_000_000)
         let end = stillTime + half
-        // The last frame is due at `end`; a tenth of a second more lets it arrive.
-        let wait = max(0, (end - CMClockGetTime(CMClockGetHostTimeClock())).seconds + 0.1)
         let job = LivePhotoJob(delegate: delegate, resolved: resolved)
-        livePhotoMovies.asyncAfter(deadline: .now() + wait) { [self] in
+        let finish = OnceOnly { [self] in
             let clip = ring.clip(from: stillTime - half, to: end)
             defer { clip.release() }
             job.delegate.photoOutput(self, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: job.resolved)
@@ -396,6 +397,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 resolvedSettings: job.resolved, error: error)
             job.delegate.photoOutput(self, didFinishCaptureFor: job.resolved, error: stillError ?? error)
         }
+        // The ring keeps only a weak reference, so a wait that never ends does not keep the ring.
+        ring.whenHolding(through: end) { [weak finish, livePhotoMovies] in livePhotoMovies.async { [weak finish] in finish?.run() } }
+        let backstop = max(0, (end - CMClockGetTime(CMClockGetHostTimeClock())).seconds) + 10
+        livePhotoMovies.asyncAfter(deadline: .now() + backstop) { finish.run() }
     }
 
     // MARK: Session hooks

@@ -59,6 +59,8 @@ package final class LivePhotoRing: @unchecked Sendable {
         var video: Video?
         var audio: Audio?
         var isSuspended = false
+        /// Who waits for the ring to hold the frames up to a time, with that time.
+        var waiters: [(end: CMTime, fire: @Sendable () -> Void)] = []
     }
     private let kept = LockedValue(Kept())
     private let scaler = FrameScaler()
@@ -76,12 +78,36 @@ package final class LivePhotoRing: @unchecked Sendable {
         kept.withLock { $0.video.map { ($0.slots[0].buffer.width, $0.slots[0].buffer.height) } }
     }
 
-    /// Stops or restarts keeping frames and samples (Live Photo capture suspended).
-    func setSuspended(_ suspended: Bool) { kept.withLock { $0.isSuspended = suspended } }
+    /// Stops or restarts keeping frames and samples (Live Photo capture suspended); a suspension
+    /// ends every wait, since no frame comes after it.
+    func setSuspended(_ suspended: Bool) {
+        let due = kept.withLock { kept in
+            kept.isSuspended = suspended
+            guard suspended else { return [] as [@Sendable () -> Void] }
+            defer { kept.waiters.removeAll() }
+            return kept.waiters.map(\.fire)
+        }
+        for fire in due { fire() }
+    }
+
+    /// Calls `fire` once the camera has given the ring a frame presented at or after `end` (so
+    /// that it holds every frame up to `end`), or once it is suspended; on the thread that
+    /// delivered the frame or suspended the ring, never under the ring's lock. Time is the
+    /// camera's own, however fast its clock runs.
+    func whenHolding(through end: CMTime, _ fire: @escaping @Sendable () -> Void) {
+        let now = kept.withLock { kept -> Bool in
+            if kept.isSuspended || (kept.video?.lastKept.isNumeric == true && kept.video!.lastKept >= end) { return true }
+            kept.waiters.append((end, fire))
+            return false
+        }
+        if now { fire() }
+    }
 
     /// Keeps a camera frame, scaled, in the next free slot.
     package func receiveVideo(_ sampleBuffer: CMSampleBuffer, frameRate: Double) {
         guard let frame = sampleBuffer.imageBufferStorage else { return }
+        let time = sampleBuffer.presentationTimeStamp
+        defer { fireWaiters(through: time) }
         kept.withLock { kept in
             if kept.isSuspended { return }
             let size = Self.movieSize(width: frame.width, height: frame.height)
@@ -97,7 +123,6 @@ package final class LivePhotoRing: @unchecked Sendable {
                 kept.video = Video(slots: slots, generation: (kept.video?.generation ?? 0) + 1)
             }
             // Faster streams are thinned to the ring's rate (a tenth of a frame's slack for jitter).
-            let time = sampleBuffer.presentationTimeStamp
             if kept.video!.lastKept.isNumeric, (time - kept.video!.lastKept).seconds < 0.9 / Self.maxFrameRate { return }
             let index = kept.video!.next
             guard kept.video!.slots[index].pins == 0 else { return }  // a clip still needs this one
@@ -107,6 +132,17 @@ package final class LivePhotoRing: @unchecked Sendable {
                 kept.video!.next = (index + 1) % kept.video!.slots.count
             }
         }
+    }
+
+    /// Ends the waits for frames up to `time`, which has come (whether or not its frame was kept).
+    private func fireWaiters(through time: CMTime) {
+        let due = kept.withLock { kept -> [@Sendable () -> Void] in
+            guard !kept.waiters.isEmpty else { return [] }
+            let due = kept.waiters.filter { $0.end <= time }.map(\.fire)
+            kept.waiters.removeAll { $0.end <= time }
+            return due
+        }
+        for fire in due { fire() }
     }
 
     /// Keeps 16-bit interleaved samples.
