@@ -56,6 +56,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     }
 
     func testSixtyFramesPerSecondFromTheHighFrameRateFormat() throws {
+        useManualClock()
         let collector = FrameCollector()
         let (session, _) = try makeVideoSession(collector: collector)
         let format = try XCTUnwrap(backCamera.formats.first { $0.videoSupportedFrameRateRanges.contains { $0.maxFrameRate == 60 } })
@@ -65,12 +66,16 @@ final class VideoDataOutputTests: CaptureTestCase {
         backCamera.activeVideoMaxFrameDuration = format.videoSupportedFrameRateRanges[0].minFrameDuration
         backCamera.unlockForConfiguration()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 3 })
+        let sixtieth = CMTime(value: 1, timescale: 60)
+        XCTAssertTrue(advanceUntil(frame: sixtieth) { collector.frames.count >= 3 })
         let first = collector.frames.last!.presentationTime
-        spin(2)
+        pass(2, frame: sixtieth)
+        XCTAssertTrue(
+            waitUntil { collector.frames.last?.presentationTime ?? .zero >= first + CMTime(value: 2, timescale: 1) - CMTime(value: 1, timescale: 120) })
         let frames = collector.frames.filter { $0.presentationTime >= first }
         session.stopRunning()
-        XCTAssertEqual(frameRate(of: frames, since: first), 60, accuracy: 3)
+        XCTAssertEqual(frames.count, 121, "every frame of two seconds at 60 fps")
+        XCTAssertEqual(frameRate(of: frames, since: first), 60, accuracy: 0.01)
         XCTAssertTrue(frames.allSatisfy { $0.width == 1280 && $0.height == 720 })
     }
 
@@ -144,29 +149,35 @@ final class VideoDataOutputTests: CaptureTestCase {
     func testMinFrameDurationCapsTheRate() throws {
         // The AV Foundation Programming Guide: "cap the frame rate to 15 fps by setting the minFrameDuration property to 1/15 second".
         let collector = FrameCollector()
+        useManualClock()
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
         output.minFrameDuration = CMTimeMake(value: 1, timescale: 15)
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 2 })
         let first = collector.frames.last!.presentationTime
-        spin(2)
+        pass(2)
+        XCTAssertTrue(waitUntil { collector.frames.count >= 32 }, "\(collector.frames.count)")
         session.stopRunning()
-        XCTAssertEqual(frameRate(of: collector.frames, since: first), 15, accuracy: 1.5)
+        XCTAssertEqual(frameRate(of: collector.frames, since: first), 15, accuracy: 0.01)
     }
 
     func testDeviceFrameDurationSetsTheRateAndInvalidRestoresTheDefault() throws {
         // WWDC 2013 session 610: "Use kCMTIME_INVALID to restore default frame rates".
         let collector = FrameCollector()
+        useManualClock()
         let (session, _) = try makeVideoSession(preset: .low, collector: collector)
         try backCamera.lockForConfiguration()
         backCamera.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 10)
         backCamera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 10)
         backCamera.unlockForConfiguration()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
+        let tenth = CMTime(value: 1, timescale: 10)
+        XCTAssertTrue(advanceUntil(frame: tenth) { collector.frames.count >= 2 })
         let first = collector.frames.last!.presentationTime
-        spin(1.5)
-        XCTAssertEqual(frameRate(of: collector.frames, since: first), 10, accuracy: 1)
+        let before = collector.frames.count
+        pass(1.5, frame: tenth)
+        XCTAssertTrue(waitUntil { collector.frames.count >= before + 15 })
+        XCTAssertEqual(frameRate(of: collector.frames, since: first), 10, accuracy: 0.01)
         try backCamera.lockForConfiguration()
         backCamera.activeVideoMinFrameDuration = .invalid
         backCamera.activeVideoMaxFrameDuration = .invalid
