@@ -115,6 +115,7 @@ final class SessionNotificationTests: CaptureTestCase {
 /// the changes are made together. This ensures a smooth transition."
 final class ConfigurationAtomicityTests: CaptureTestCase {
     func testSwitchingCamerasWhileRunningNeverMixesFrames() throws {
+        useManualClock()
         let collector = FrameCollector()
         let session = AVCaptureSession()
         sessions.append(session)
@@ -125,7 +126,7 @@ final class ConfigurationAtomicityTests: CaptureTestCase {
         output.setSampleBufferDelegate(collector, queue: collector.queue)
         session.addOutput(output)
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 5 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 5 })
         for round in 0..<4 {
             let current = session.inputs[0] as! AVCaptureDeviceInput
             let next = try AVCaptureDeviceInput(device: current.device == backCamera ? frontCamera : backCamera)
@@ -133,10 +134,10 @@ final class ConfigurationAtomicityTests: CaptureTestCase {
             session.removeInput(current)
             session.addInput(next)
             session.sessionPreset = round % 2 == 0 ? .hd1280x720 : .vga640x480
-            spin(0.1)  // frames keep flowing from the old graph while the change is staged
+            pass(0.1, camera: current.device)  // frames keep flowing from the old graph while the change is staged
             session.commitConfiguration()
             let count = collector.frames.count
-            XCTAssertTrue(waitUntil { collector.frames.count >= count + 4 })
+            XCTAssertTrue(advanceUntil(camera: next.device) { collector.frames.count >= count + 4 })
         }
         session.stopRunning()
         // Every size change happens once per commit: the sizes never flip back and forth.
@@ -151,16 +152,19 @@ final class ConfigurationAtomicityTests: CaptureTestCase {
     }
 
     func testRemovingAnOutputWhileRunningStopsItsFramesAtOnce() throws {
+        useManualClock()
         let collector = FrameCollector()
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 3 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 3 })
         let count = collector.queue.sync {
             session.removeOutput(output)  // on the delivery queue, so no callback is under way
             return collector.frames.count
         }
-        spin(0.3)
-        XCTAssertEqual(collector.frames.count, count, "no frame goes to a removed output")
+        pass(0.3)
+        drainMainQueue()
+        collector.queue.sync {}
+        XCTAssertEqual(collector.frames.count, count, "no frame goes to a removed output: the camera handed over nine more")
         XCTAssertTrue(session.isRunning)
     }
 }
