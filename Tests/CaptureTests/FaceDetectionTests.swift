@@ -177,12 +177,13 @@ final class FaceDetectionTests: CaptureTestCase {
     }
 
     func testAFaceInTheSceneIsFoundWhereItIsAndKeepsItsIDWhileItMoves() throws {
+        useManualClock()
         _ = try metadataSession([.face])
         let url = try picture("astronaut.png")
         // 0.9 of the frame's width: her face is about 100 pixels wide at 640x480.
         var center = CGPoint(x: 0.5, y: 0.62)
         let id = try scene.placePicture(contentsOf: url, center: center, width: 0.9)
-        XCTAssertTrue(waitUntil(timeout: 10) { !receiver.faces.isEmpty }, "the landmark model loads, then the face is found")
+        XCTAssertTrue(advanceUntil { !receiver.faces.isEmpty }, "the landmark model loads, then the face is found")
         let face = try XCTUnwrap(receiver.faces.first)
         let placed = try XCTUnwrap(scene.pictures.first { $0.id == id })
         let expected = CGPoint(
@@ -200,24 +201,25 @@ final class FaceDetectionTests: CaptureTestCase {
                 toCorners: ScenePicture.corners(
                     width: placed.width, height: placed.height, center: center, width: 0.9,
                     rotation: 0, aspectRatio: 4.0 / 3.0))
-            spin(0.15)
+            pass(0.15)
         }
         let ids = Set(receiver.calls.values.flatMap { $0.compactMap { ($0 as? AVMetadataFaceObject)?.faceID } })
         XCTAssertEqual(ids, [face.faceID], "one face, one identity")
         scene.removePicture(id)
-        XCTAssertTrue(waitUntil(timeout: 5) { receiver.calls.values.last?.isEmpty == true }, "gone: the delegate hears once with none")
-        spin(0.7)
+        XCTAssertTrue(advanceUntil { receiver.calls.values.last?.isEmpty == true }, "gone: the delegate hears once with none")
+        pass(0.7)
         try scene.placePicture(contentsOf: url, center: center, width: 0.9)
-        XCTAssertTrue(waitUntil(timeout: 5) { !receiver.faces.isEmpty })
+        XCTAssertTrue(advanceUntil { !receiver.faces.isEmpty })
         XCTAssertNotEqual(receiver.faces.first?.faceID, face.faceID, "back after a while: a new face")
     }
 
     func testATurnedFaceHasItsRollAndCodesAndFacesComeTogether() throws {
+        useManualClock()
         _ = try metadataSession([.face, .qr])
         let url = try picture("astronaut.png")
         let id = try scene.placePicture(contentsOf: url, center: CGPoint(x: 0.45, y: 0.62), width: 0.9)
         try scene.placeCode(.qr, payload: "badge", center: CGPoint(x: 0.85, y: 0.8), width: 0.2)
-        XCTAssertTrue(waitUntil(timeout: 10) { receiver.calls.values.last.map { $0.count == 2 } == true }, "a face and a code in one call")
+        XCTAssertTrue(advanceUntil { receiver.calls.values.last.map { $0.count == 2 } == true }, "a face and a code in one call")
         let upright = try XCTUnwrap(receiver.faces.first?.rollAngle)
         let placed = try XCTUnwrap(scene.pictures.first { $0.id == id })
         scene.movePicture(
@@ -226,7 +228,7 @@ final class FaceDetectionTests: CaptureTestCase {
                 width: placed.width, height: placed.height, center: CGPoint(x: 0.45, y: 0.62),
                 width: 0.9, rotation: 0.25, aspectRatio: 4.0 / 3.0))
         XCTAssertTrue(
-            waitUntil(timeout: 5) {
+            advanceUntil {
                 guard let roll = receiver.faces.first?.rollAngle else { return false }
                 return abs(roll - upright - 14.3) < 6
             }, "turned 14 degrees clockwise: roll \(receiver.faces.first?.rollAngle ?? -1), upright \(upright)")
