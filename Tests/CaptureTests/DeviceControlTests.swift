@@ -14,7 +14,8 @@ final class DeviceControlTests: CaptureTestCase {
         collector.measures = true
         let (session, _) = try makeVideoSession(preset: preset, pixelFormat: pixelFormat, collector: collector)
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
+        let started = { collector.frames.count >= 2 }
+        XCTAssertTrue(backCamera.virtualScene!.clock.isManuallyAdvanced ? advanceUntil(started) : waitUntil(started))
         return (session, collector)
     }
 
@@ -93,14 +94,15 @@ final class DeviceControlTests: CaptureTestCase {
     }
 
     func testContinuousAutoFocusRefocusesWhenThePointMovesAndFocusRangeRestrictsIt() throws {
+        useManualClock()
         let (session, _) = try runningSession()
-        XCTAssertTrue(waitUntil { !self.backCamera.isAdjustingFocus })
+        XCTAssertTrue(advanceUntil { !self.backCamera.isAdjustingFocus })
         try backCamera.lockForConfiguration()
         backCamera.autoFocusRangeRestriction = .near
         backCamera.focusPointOfInterest = CGPoint(x: 0.9, y: 0.5)
         backCamera.unlockForConfiguration()
         XCTAssertTrue(backCamera.isAdjustingFocus, "continuous autofocus refocuses for a new point")
-        XCTAssertTrue(waitUntil { !self.backCamera.isAdjustingFocus })
+        XCTAssertTrue(advanceUntil { !self.backCamera.isAdjustingFocus })
         XCTAssertLessThanOrEqual(backCamera.lensPosition, 0.45, "near restriction keeps the lens near")
         XCTAssertEqual(backCamera.focusMode, .continuousAutoFocus, "continuous focus stays continuous")
         try backCamera.lockForConfiguration()
@@ -108,7 +110,7 @@ final class DeviceControlTests: CaptureTestCase {
         backCamera.unlockForConfiguration()
         let locked = backCamera.lensPosition
         backCamera.virtualScene!.moveSubject()
-        spin(0.3)
+        pass(0.3)
         XCTAssertEqual(backCamera.lensPosition, locked, "a locked lens stays put")
         session.stopRunning()
     }
