@@ -12,7 +12,7 @@ struct Scan: ParsableCommand {
             From a camera, each code is printed when it comes into view, as TYPE:PAYLOAD followed by its corners \
             (normalized, top left of the picture (0,0)). With --image, one line per code found, TYPE:PAYLOAD, and \
             the exit status is 0 when something was found and 4 when nothing was, as zbarimg's.
-            Types: \(Scan.typeNames.keys.sorted().joined(separator: ", ")).
+            Types: aztec, codabar, code128, code39, code39mod43, code93, databar, databar-exp, databar-ltd, datamatrix, ean13, ean8, i2of5, itf14, micropdf417, microqr, pdf417, qr, upce.
             """)
 
     @Option(help: "The code types to look for, separated by commas (default: all).") var types: String?
@@ -24,7 +24,8 @@ struct Scan: ParsableCommand {
     @Flag(help: "Read the pictures named instead of a camera.") var image = false
     @Argument(help: "Pictures to read with --image (JPEG, PNG, PGM, PPM).") var files: [String] = []
 
-    /// The names the command takes for each type.
+    /// The names the command takes for each type (the help lists them as a literal: building this
+    /// table at every start, for every command, cost more than half a millisecond).
     static let typeNames: [String: AVMetadataObject.ObjectType] = [
         "qr": .qr, "microqr": .microQR, "aztec": .aztec, "datamatrix": .dataMatrix, "pdf417": .pdf417, "micropdf417": .microPDF417,
         "ean13": .ean13, "ean8": .ean8, "upce": .upce, "code39": .code39, "code39mod43": .code39Mod43, "code93": .code93,

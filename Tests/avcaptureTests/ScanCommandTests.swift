@@ -46,6 +46,17 @@ final class ScanCommandTests: XCTestCase {
         }
     }
 
+    func testTheHelpListsExactlyTheTypesTheCommandTakes() throws {
+        let help = try AVCaptureTool.run(["scan", "--help"])
+        let listed = try XCTUnwrap(help.output.range(of: "Types: ").map { help.output[$0.upperBound...].prefix { $0 != "." } })
+        let refused = try AVCaptureTool.run(["scan", "--image", "--types", "cats", "x.png"])
+        XCTAssertNotEqual(refused.status, 0)
+        let taken = try XCTUnwrap(refused.standardError.range(of: "; use ").map { refused.standardError[$0.upperBound...].prefix { $0 != "." } })
+        XCTAssertEqual(
+            listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) },
+            taken.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, "the help's list is the table's")
+    }
+
     func testNothingFoundExitsFourAndAnUnreadablePictureOne() throws {
         let folder = AVCaptureTool.folder("scan-none")
         let blank = try page([], in: folder, name: "blank.pgm")
