@@ -202,14 +202,6 @@ extension CMTime: Comparable, Hashable {
     public static func + (lhs: CMTime, rhs: CMTime) -> CMTime { CMTimeAdd(lhs, rhs) }
     /// The difference of two times.
     public static func - (lhs: CMTime, rhs: CMTime) -> CMTime { CMTimeSubtract(lhs, rhs) }
-    /// Adds a time to another.
-    public static func += (lhs: inout CMTime, rhs: CMTime) { lhs = lhs + rhs }
-    /// Subtracts a time from another.
-    public static func -= (lhs: inout CMTime, rhs: CMTime) { lhs = lhs - rhs }
-    /// A time multiplied by a whole number.
-    public static func * (lhs: CMTime, rhs: Int32) -> CMTime { CMTimeMultiply(lhs, multiplier: rhs) }
-    /// A time multiplied by a real number.
-    public static func * (lhs: CMTime, rhs: Float64) -> CMTime { CMTimeMultiplyByFloat64(lhs, multiplier: rhs) }
 }
 
 extension CMTime: CustomStringConvertible {

@@ -249,3 +249,15 @@ final class ResultBox: @unchecked Sendable {
     }
 
 }
+
+/// CMTime operators an app declares for itself, beside Core Media's.
+final class TimeArithmeticTests: XCTestCase {
+    func testAnAppsOwnCMTimeOperatorsAreTheOnesUsed() {
+        let bar = TrimmingBar(duration: CMTime(value: 6000, timescale: 600), thumbnails: 4)
+        XCTAssertEqual(bar.thumbnailTimes.map(\.seconds), [0, 2.5, 5, 7.5])
+        let window = bar.window(around: CMTime(value: 9, timescale: 1), seconds: 4)
+        XCTAssertEqual(window.start.seconds, 7)
+        XCTAssertEqual(window.end.seconds, 10, "kept inside the clip")
+        XCTAssertEqual(bar.window(around: .zero, seconds: 4).start, .zero)
+    }
+}

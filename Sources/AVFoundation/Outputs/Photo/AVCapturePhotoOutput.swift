@@ -10,16 +10,13 @@ import FrameProcessing
 /// output's own, never on the camera's thread. Photos have the size of the session's video.
 open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// How a capture trades speed for quality.
-    public enum QualityPrioritization: Int, Comparable, Sendable {
+    public enum QualityPrioritization: Int, Sendable {
         /// As fast as possible: the encoder's quickest settings.
         case speed = 1
         /// A balance of speed and quality.
         case balanced = 2
         /// The best quality, taking longer.
         case quality = 3
-
-        /// Whether one prioritization asks for less quality than another.
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     private struct State {
@@ -208,7 +205,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         if !supportedFlashModes.contains(settings.flashMode) {
             ProgrammingError.invalidArgument("\(method) Unsupported flash mode \(settings.flashMode); see supportedFlashModes")
         }
-        if settings.photoQualityPrioritization > maxPhotoQualityPrioritization {
+        if settings.photoQualityPrioritization.rawValue > maxPhotoQualityPrioritization.rawValue {
             ProgrammingError.invalidArgument("\(method) photoQualityPrioritization may not exceed maxPhotoQualityPrioritization")
         }
         let largest = maxPhotoDimensions
