@@ -1,6 +1,7 @@
 // `import AVFoundation` gives what it gives on Apple's platforms: Foundation (and with it
 // Dispatch and the C library), the Core Graphics geometry, Core Media and Core Video, and Core
-// Image's barcode descriptors, which the metadata output's code objects carry.
+// Image's barcode descriptors, which the metadata output's code objects carry, and Observation
+// (`@Observable` models of a camera).
 @_exported import Foundation
 @_exported import CoreGraphics
 @_exported import CoreMedia
@@ -11,3 +12,4 @@
 @_exported import class QuartzCore.CALayer
 @_exported import func QuartzCore.CACurrentMediaTime
 @_exported import typealias QuartzCore.CFTimeInterval
+@_exported import Observation

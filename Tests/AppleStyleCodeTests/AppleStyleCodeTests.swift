@@ -261,3 +261,28 @@ final class TimeArithmeticTests: XCTestCase {
         XCTAssertEqual(bar.window(around: .zero, seconds: 4).start, .zero)
     }
 }
+
+/// An `@Observable` model written against AVFoundation alone.
+final class ObservableCameraModelTests: XCTestCase {
+    func testAChangeIsObserved() {
+        let model = CameraModel()
+        let changed = LockedFlag()
+        withObservationTracking {
+            _ = model.isRunning
+        } onChange: {
+            changed.set()
+        }
+        model.zoomFactor = 2
+        XCTAssertFalse(changed.value, "a property not read is not tracked")
+        model.sessionDidChange(running: true)
+        XCTAssertTrue(changed.value, "the running state it read changed")
+    }
+}
+
+/// A flag set from any thread.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool { lock.withLock { flag } }
+    func set() { lock.withLock { flag = true } }
+}
