@@ -14,3 +14,12 @@ public final class CameraModel {
     /// Notes what the session reports.
     public func sessionDidChange(running: Bool) { isRunning = running }
 }
+
+/// Waits for a capture session's interruptions as async code does.
+public func firstInterruption(of session: AVCaptureSession) async -> AVCaptureSession.InterruptionReason? {
+    for await notification in NotificationCenter.default.notifications(named: AVCaptureSession.wasInterruptedNotification, object: session) {
+        guard let value = notification.userInfo?[AVCaptureSessionInterruptionReasonKey] as? NSNumber else { continue }
+        return AVCaptureSession.InterruptionReason(rawValue: value.intValue)
+    }
+    return nil
+}

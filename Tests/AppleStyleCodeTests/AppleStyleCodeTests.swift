@@ -286,3 +286,44 @@ private final class LockedFlag: @unchecked Sendable {
     var value: Bool { lock.withLock { flag } }
     func set() { lock.withLock { flag = true } }
 }
+
+/// Notifications awaited as an asynchronous sequence.
+final class NotificationSequenceTests: XCTestCase {
+    /// Posts an interruption every few milliseconds until cancelled.
+    private static func keepPosting(_ reason: Int, from session: AVCaptureSession) -> Task<Void, Never> {
+        Task.detached {
+            while !Task.isCancelled {
+                post(reason, from: session)
+                try? await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
+    }
+
+    private static func post(_ reason: Int, from session: AVCaptureSession) {
+        NotificationCenter.default.post(
+            name: AVCaptureSession.wasInterruptedNotification, object: session, userInfo: [AVCaptureSessionInterruptionReasonKey: NSNumber(value: reason)])
+    }
+
+    func testAnIteratorKeepsWhatIsPostedForItsObjectInOrder() async {
+        let session = AVCaptureSession(), other = AVCaptureSession()
+        var iterator = NotificationCenter.default.notifications(named: AVCaptureSession.wasInterruptedNotification, object: session).makeAsyncIterator()
+        Self.post(1, from: other)
+        Self.post(2, from: session)
+        Self.post(3, from: session)
+        let first = await iterator.next(), second = await iterator.next()
+        XCTAssertEqual((first?.userInfo?[AVCaptureSessionInterruptionReasonKey] as? NSNumber)?.intValue, 2, "not the other session's")
+        XCTAssertEqual((second?.userInfo?[AVCaptureSessionInterruptionReasonKey] as? NSNumber)?.intValue, 3, "kept until asked for")
+        XCTAssertTrue(first?.object as AnyObject? === session)
+    }
+
+    func testALoopAwaitsTheSessionsInterruption() async throws {
+        let session = AVCaptureSession()
+        let heard = Task { await firstInterruption(of: session) }
+        // The loop observes once it has made its iterator: post until it has heard.
+        let reason = AVCaptureSession.InterruptionReason.videoDeviceInUseByAnotherClient
+        let posting = Self.keepPosting(reason.rawValue, from: session)
+        let value = await heard.value
+        posting.cancel()
+        XCTAssertEqual(value, reason)
+    }
+}
