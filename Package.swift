@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CoreImage", targets: ["CoreImage", "_Testing_CoreImage"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -58,6 +59,8 @@ let package = Package(
 
         // Media types, geometry and Core Graphics' images, colour spaces and bitmap contexts, spelled as Apple spells them.
         .target(name: "CoreGraphics", dependencies: ["CCairo"]),
+        // Uniform type identifiers: the media types capture and player code names files by.
+        .target(name: "UniformTypeIdentifiers"),
         // The cross-import overlay Swift Testing expects beside CoreGraphics (see its one file).
         .target(name: "_Testing_CoreGraphics", dependencies: ["CoreGraphics"]),
         .target(name: "QuartzCore", dependencies: ["CoreGraphics"]),
@@ -141,7 +144,9 @@ let package = Package(
         // The tests by tier. Units: the processing layer, planners, codecs and errors, no device streams.
         .testTarget(
             name: "UnitTests",
-            dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2", "TestSupport", "CaptureTestSupport"]),
+            dependencies: [
+                "AVFoundation", "UniformTypeIdentifiers", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2", "TestSupport", "CaptureTestSupport",
+            ]),
         // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.
         .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
         // Apple's media API on movie files: assets, reading, writing, editing, export and playback.

@@ -1,0 +1,53 @@
+import AVFoundation
+import UniformTypeIdentifiers
+import XCTest
+
+/// Uniform type identifiers as capture, player and export code uses them.
+final class UTTypeTests: XCTestCase {
+    func testMediaTypesHaveApplesIdentifiersExtensionsAndMIMETypes() {
+        let expected: [(UTType, String, String, String)] = [
+            (.jpeg, "public.jpeg", "jpeg", "image/jpeg"), (.png, "public.png", "png", "image/png"), (.tiff, "public.tiff", "tiff", "image/tiff"),
+            (.heic, "public.heic", "heic", "image/heic"), (.heif, "public.heif-standard", "heif", "image/heif"),
+            (.quickTimeMovie, "com.apple.quicktime-movie", "mov", "video/quicktime"), (.mpeg4Movie, "public.mpeg-4", "mp4", "video/mp4"),
+            (.mpeg4Audio, "public.mpeg-4-audio", "m4a", "audio/mp4"), (.wav, "com.microsoft.waveform-audio", "wav", "audio/vnd.wave"),
+            (.mp3, "public.mp3", "mp3", "audio/mpeg"),
+        ]
+        for (type, identifier, fileExtension, mime) in expected {
+            XCTAssertEqual(type.identifier, identifier)
+            XCTAssertEqual(type.preferredFilenameExtension, fileExtension, identifier)
+            XCTAssertEqual(type.preferredMIMEType, mime, identifier)
+            XCTAssertTrue(type.isDeclared && !type.isDynamic, identifier)
+            XCTAssertEqual(UTType(identifier), type)
+            XCTAssertEqual(UTType(mimeType: mime), type, mime)
+        }
+        for abstract in [UTType.image, .movie, .audio, .data] { XCTAssertNil(abstract.preferredFilenameExtension, abstract.identifier) }
+        XCTAssertNil(UTType("org.example.unknown"), "an unknown identifier is no type")
+        XCTAssertEqual("\(UTType.png)", "public.png")
+    }
+
+    func testExtensionsNameTheirTypesAndTheHierarchyHolds() throws {
+        XCTAssertEqual(UTType(filenameExtension: "JPG"), .jpeg)
+        XCTAssertEqual(UTType(filenameExtension: "mov"), .quickTimeMovie)
+        XCTAssertTrue(try XCTUnwrap(UTType(filenameExtension: "heic")).conforms(to: .heif))
+        XCTAssertTrue(UTType.heic.conforms(to: .image) && UTType.heic.conforms(to: .data) && UTType.heic.conforms(to: .item))
+        XCTAssertTrue(UTType.quickTimeMovie.conforms(to: .movie) && UTType.quickTimeMovie.conforms(to: .audiovisualContent))
+        XCTAssertFalse(UTType.quickTimeMovie.conforms(to: .image))
+        XCTAssertTrue(UTType.mpeg4Audio.conforms(to: .audio) && UTType.wav.conforms(to: .audio) && !UTType.wav.conforms(to: .movie))
+        XCTAssertTrue(UTType.image.isSupertype(of: .png) && UTType.png.isSubtype(of: .image))
+        XCTAssertFalse(UTType.png.isSupertype(of: .png), "a type is not its own supertype")
+        XCTAssertTrue(UTType.heic.supertypes.isSuperset(of: [.heif, .image, .data, .content, .item]))
+        XCTAssertNil(UTType(filenameExtension: "png", conformingTo: .movie), "a PNG is no movie")
+        let unknown = try XCTUnwrap(UTType(filenameExtension: "xyz"))
+        XCTAssertTrue(unknown.isDynamic && !unknown.isDeclared && !unknown.isPublic)
+        XCTAssertEqual(unknown.preferredFilenameExtension, "xyz")
+        XCTAssertTrue(unknown.conforms(to: .data), "a dynamic type conforms to the supertype asked for")
+    }
+
+    func testFileTypesAndUTTypesRoundTrip() throws {
+        for fileType in [AVFileType.mov, .mp4, .m4v, .m4a, .jpg, .heic, .tif] {
+            let type = try XCTUnwrap(UTType(fileType.rawValue), fileType.rawValue)
+            XCTAssertEqual(AVFileType(rawValue: type.identifier), fileType)
+            XCTAssertEqual(UTType(filenameExtension: try XCTUnwrap(type.preferredFilenameExtension)), type, fileType.rawValue)
+        }
+    }
+}
