@@ -327,3 +327,37 @@ final class NotificationSequenceTests: XCTestCase {
         XCTAssertEqual(value, reason)
     }
 }
+
+/// A layer tree holding the preview layer.
+final class CameraLayerTreeTests: XCTestCase {
+    func testTheTreeKeepsItsOrderAndItsGeometry() throws {
+        let tree = CameraLayerTree(session: AVCaptureSession(), size: CGSize(width: 390, height: 844))
+        XCTAssertEqual(
+            tree.root.sublayers?.map { $0 === tree.preview ? "preview" : $0 === tree.focusSquare ? "focus" : "badge" }, ["preview", "focus", "badge"])
+        XCTAssertTrue(tree.preview.superlayer === tree.root)
+        XCTAssertEqual(tree.preview.frame, CGRect(x: 0, y: 0, width: 390, height: 844))
+        XCTAssertEqual(tree.preview.position, CGPoint(x: 195, y: 422), "the position is the frame's centre with the default anchor point")
+        XCTAssertEqual(tree.badge.bounds, CGRect(x: 0, y: 0, width: 40, height: 40))
+        XCTAssertEqual(tree.badge.position, CGPoint(x: 350, y: 40))
+
+        XCTAssertEqual(tree.tap(at: CGPoint(x: 100, y: 200)), CGPoint(x: 100, y: 200), "the preview fills the root")
+        XCTAssertEqual(tree.focusSquare.frame, CGRect(x: 60, y: 160, width: 80, height: 80), "centred on the tap")
+        XCTAssertEqual(tree.badge.convert(CGPoint(x: 5, y: 5), to: tree.root), CGPoint(x: 335, y: 25))
+        XCTAssertEqual(tree.root.convert(CGPoint(x: 335, y: 25), to: tree.badge), CGPoint(x: 5, y: 5))
+
+        tree.focusSquare.anchorPoint = .zero
+        XCTAssertEqual(tree.focusSquare.frame.origin, CGPoint(x: 100, y: 200), "moving the anchor point moves the frame, not the position")
+
+        tree.hideBadge()
+        XCTAssertNil(tree.badge.superlayer)
+        XCTAssertEqual(tree.root.sublayers?.count, 2)
+        let other = CALayer()
+        other.addSublayer(tree.focusSquare)
+        XCTAssertEqual(tree.root.sublayers?.count, 1, "a layer added elsewhere leaves its old superlayer")
+        XCTAssertTrue(tree.focusSquare.superlayer === other)
+        tree.root.insertSublayer(tree.badge, at: 0)
+        XCTAssertTrue(tree.root.sublayers?.first === tree.badge)
+        tree.root.replaceSublayer(tree.badge, with: tree.focusSquare)
+        XCTAssertTrue(tree.root.sublayers?.first === tree.focusSquare && tree.badge.superlayer == nil && other.sublayers == nil)
+    }
+}
