@@ -26,6 +26,13 @@ final class AVAssetTests: XCTestCase {
         XCTAssertEqual(audio.count, 1)
         let picture = video[0], sound = audio[0]
         XCTAssertTrue(picture.asset === asset)
+        let visual = try await asset.loadTracks(withMediaCharacteristic: .visual)
+        let audible = try await asset.loadTracks(withMediaCharacteristic: .audible)
+        XCTAssertTrue(visual.count == 1 && visual[0] === picture, "the picture track is the visual one")
+        XCTAssertTrue(audible.count == 1 && audible[0] === sound, "the sound track is the audible one")
+        let legible = try await asset.loadTracks(withMediaCharacteristic: .legible)
+        XCTAssertTrue(legible.isEmpty, "no text")
+        XCTAssertEqual(asset.tracks(withMediaCharacteristic: .visual).map(\.trackID), [picture.trackID])
 
         let (size, rate, minimum, range, formats) = try await picture.load(.naturalSize, .nominalFrameRate, .minFrameDuration, .timeRange, .formatDescriptions)
         XCTAssertEqual(size, CGSize(width: 320, height: 240))

@@ -43,6 +43,10 @@ final class AVPlayerTests: CaptureTestCase {
         XCTAssertEqual(player.status, .readyToPlay)
         XCTAssertEqual(player.currentTime(), .zero)
         XCTAssertEqual(item.seekableTimeRanges.first?.timeRangeValue.duration.seconds ?? 0, 4, accuracy: 0.05)
+        XCTAssertTrue(player.allowsExternalPlayback, "allowed by default")
+        player.allowsExternalPlayback = false
+        XCTAssertFalse(player.allowsExternalPlayback)
+        XCTAssertFalse(player.isExternalPlaybackActive, "there is no external playback to be in")
         observation.invalidate()
     }
 

@@ -148,6 +148,10 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
     open func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
     /// The asset's track with an identifier.
     open func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? { tracks.first { $0.trackID == trackID } }
+    /// The asset's tracks whose media have a characteristic.
+    open func tracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> [AVAssetTrack] {
+        tracks.filter { $0.hasMediaCharacteristic(mediaCharacteristic) }
+    }
 
     /// Loads the asset's tracks of a media type.
     public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVAssetTrack] {
@@ -158,6 +162,22 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
     public func loadTracks(withMediaType mediaType: AVMediaType, completionHandler: @escaping @Sendable ([AVAssetTrack]?, (any Error)?) -> Void) {
         loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
             do { completionHandler(try loadedContents().tracks.filter { $0.mediaType == mediaType }, nil) } catch { completionHandler(nil, error) }
+        }
+    }
+
+    /// Loads the asset's tracks whose media have a characteristic.
+    public func loadTracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) async throws -> [AVAssetTrack] {
+        try await load(.tracks).filter { $0.hasMediaCharacteristic(mediaCharacteristic) }
+    }
+
+    /// Loads the asset's tracks whose media have a characteristic and passes them, or the error, to a handler.
+    public func loadTracks(
+        withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic, completionHandler: @escaping @Sendable ([AVAssetTrack]?, (any Error)?) -> Void
+    ) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
+            do { completionHandler(try loadedContents().tracks.filter { $0.hasMediaCharacteristic(mediaCharacteristic) }, nil) } catch {
+                completionHandler(nil, error)
+            }
         }
     }
 

@@ -64,6 +64,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     public let _observations = KeyValueObservationRegistry()
 
     struct State {
+        var allowsExternalPlayback = true
         var items: [AVPlayerItem] = []
         var rate: Float = 0
         var defaultRate: Float = 1
@@ -154,6 +155,15 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         get { state.withLock { $0.automaticallyWaitsToMinimizeStalling } }
         set { state.withLock { $0.automaticallyWaitsToMinimizeStalling = newValue } }
     }
+
+    /// Whether the player may switch to external playback: there is no AirPlay on Linux, so
+    /// playback is never external, whatever this allows.
+    open var allowsExternalPlayback: Bool {
+        get { state.withLock { $0.allowsExternalPlayback } }
+        set { state.withLock { $0.allowsExternalPlayback = newValue } }
+    }
+    /// Whether the player is playing to an external device: never, on Linux.
+    open var isExternalPlaybackActive: Bool { false }
 
     // MARK: The current item
 
