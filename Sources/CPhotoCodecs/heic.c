@@ -119,3 +119,81 @@ done:
     if (context) heif_context_free(context);
     return status;
 }
+
+int cpc_heic_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
+                         char *message, size_t message_size) {
+    const char *problem = cpc_heif_load();
+    if (problem) {
+        snprintf(message, message_size, "%s", problem);
+        return -1;
+    }
+    struct heif_context *context = heif_context_alloc();
+    if (!context) {
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
+    struct heif_image_handle *handle = NULL;
+    struct heif_image *image = NULL;
+    int status = -1;
+    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    error = heif_context_get_primary_image_handle(context, &handle);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
+    if (w <= 0 || h <= 0 || (size_t)w * (size_t)h > max_pixels) {
+        snprintf(message, message_size, "a picture of %dx%d pixels is too large", w, h);
+        goto done;
+    }
+    int alpha = heif_image_handle_has_alpha_channel(handle);
+    // libheif applies the file's rotation and mirroring: the picture comes upright.
+    error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    int stride = 0;
+    const uint8_t *rgba = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    uint8_t *out = malloc((size_t)w * (size_t)h * 4);
+    if (!rgba || !out) {
+        free(out);
+        snprintf(message, message_size, rgba ? "out of memory" : "libheif gave no pixels");
+        goto done;
+    }
+    // RGBA to premultiplied BGRA, as Core Graphics' images from Image I/O are laid out.
+    for (int y = 0; y < h; y++) {
+        const uint8_t *source = rgba + (size_t)y * stride;
+        uint8_t *target = out + (size_t)y * w * 4;
+        for (int x = 0; x < w; x++, source += 4, target += 4) {
+            unsigned a = alpha ? source[3] : 255;
+            target[0] = (uint8_t)((source[2] * a + 127) / 255);
+            target[1] = (uint8_t)((source[1] * a + 127) / 255);
+            target[2] = (uint8_t)((source[0] * a + 127) / 255);
+            target[3] = (uint8_t)a;
+        }
+    }
+    *pixels = out;
+    *width = w;
+    *height = h;
+    *has_alpha = alpha;
+    status = 0;
+done:
+    if (image) heif_image_release(image);
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}
+
+int cpc_heic_info(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha) {
+    if (cpc_heif_load()) return -1;
+    struct heif_context *context = heif_context_alloc();
+    if (!context) return -1;
+    struct heif_image_handle *handle = NULL;
+    int status = -1;
+    if (heif_context_read_from_memory_without_copy(context, data, size, NULL).code == heif_error_Ok &&
+        heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok) {
+        *width = heif_image_handle_get_width(handle);
+        *height = heif_image_handle_get_height(handle);
+        *has_alpha = heif_image_handle_has_alpha_channel(handle);
+        status = *width > 0 && *height > 0 ? 0 : -1;
+    }
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}

@@ -1,4 +1,4 @@
-// libheif's functions, called through pointers found when the first HEIC photo is encoded, so a
+// libheif's functions, called through pointers found when the first HEIC photo is encoded or read, so a
 // process that takes no HEIC photo does not load libheif and the HEVC, AV1 and H.265 libraries it
 // brings (some 6 ms at every start). heic.c includes this after libheif's header and calls it by
 // its own names; the names below turn those calls into calls through pointers.
@@ -10,6 +10,13 @@
 /// Every libheif function heic.c calls.
 #define CPC_HEIF_FUNCTIONS(F) \
     F(heif_context_add_exif_metadata) \
+    F(heif_context_get_primary_image_handle) \
+    F(heif_context_read_from_memory_without_copy) \
+    F(heif_decode_image) \
+    F(heif_image_get_plane_readonly) \
+    F(heif_image_handle_get_height) \
+    F(heif_image_handle_get_width) \
+    F(heif_image_handle_has_alpha_channel) \
     F(heif_context_alloc) \
     F(heif_context_encode_image) \
     F(heif_context_encode_thumbnail) \
@@ -42,6 +49,13 @@ const char *cpc_heif_load(void);
 
 #ifndef CPC_HEIF_LOADING
 #define heif_context_add_exif_metadata cpc_heif.heif_context_add_exif_metadata
+#define heif_context_get_primary_image_handle cpc_heif.heif_context_get_primary_image_handle
+#define heif_context_read_from_memory_without_copy cpc_heif.heif_context_read_from_memory_without_copy
+#define heif_decode_image cpc_heif.heif_decode_image
+#define heif_image_get_plane_readonly cpc_heif.heif_image_get_plane_readonly
+#define heif_image_handle_get_height cpc_heif.heif_image_handle_get_height
+#define heif_image_handle_get_width cpc_heif.heif_image_handle_get_width
+#define heif_image_handle_has_alpha_channel cpc_heif.heif_image_handle_has_alpha_channel
 #define heif_context_alloc cpc_heif.heif_context_alloc
 #define heif_context_encode_image cpc_heif.heif_context_encode_image
 #define heif_context_encode_thumbnail cpc_heif.heif_context_encode_thumbnail

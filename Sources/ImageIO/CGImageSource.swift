@@ -2,8 +2,8 @@ import CoreVideo
 import Foundation
 import FrameProcessing
 
-/// An opaque type that reads image data from a URL or data: JPEG and PNG pictures, decoded
-/// with libjpeg-turbo and libpng, their EXIF read with libexif.
+/// An opaque type that reads image data from a URL or data: JPEG, PNG and HEIC pictures, decoded
+/// with libjpeg-turbo, libpng and libheif, the EXIF of JPEG files read with libexif.
 ///
 /// Immutable and thread-safe; each image made from it is decoded again.
 public final class CGImageSource: @unchecked Sendable {
@@ -44,6 +44,7 @@ public final class CGImageSource: @unchecked Sendable {
             kCGImagePropertyColorModel: kCGImagePropertyColorModelRGB,
         ]
         if kind == .png { properties[kCGImagePropertyHasAlpha] = PictureDecoder.pngHasAlpha(data) }
+        if kind == .heic { properties[kCGImagePropertyHasAlpha] = PictureDecoder.heicInfo(data)?.hasAlpha ?? false }
         guard kind == .jpeg else { return properties }
         var tiff: [AnyHashable: Any] = [:], exif: [AnyHashable: Any] = [:]
         if let orientation = PictureDecoder.exifOrientation(data) {
@@ -108,11 +109,11 @@ public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -
 /// The uniform type identifier of the source's pictures.
 public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier }
 
-/// The number of images in the source (one picture each: JPEG and PNG files hold one).
+/// The number of images in the source (one picture each: a HEIC file's primary picture is its image).
 public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { 1 }
 
 /// The uniform type identifiers image sources read.
-public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png"] }
+public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic"] }
 
 /// The properties of the source as a whole (its file size).
 public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] }

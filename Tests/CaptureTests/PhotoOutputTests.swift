@@ -434,6 +434,16 @@ final class PhotoFileTests: CaptureTestCase {
         let bytes = Data(bytes: CVPixelBufferGetBaseAddress(pixels)!, count: CVPixelBufferGetBytesPerRow(pixels) * CVPixelBufferGetHeight(pixels))
         XCTAssertEqual(same.dataProvider?.data, bytes, "an uncompressed photo's image is its pixels")
         XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).previewCGImageRepresentation(), "no preview unless asked for")
+        let heic = try take(AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc]), with: output)
+        let decoded = try XCTUnwrap(heic.cgImageRepresentation(), "the HEIC decoded")
+        XCTAssertEqual([decoded.width, decoded.height], [640, 480])
+        /// The mean of an image's colour bytes (its alpha left out).
+        func mean(_ image: CGImage) throws -> Double {
+            let data = try XCTUnwrap(image.dataProvider?.data)
+            let colours = data.enumerated().filter { $0.offset % 4 != 3 }.map { Double($0.element) }
+            return colours.reduce(0, +) / Double(colours.count)
+        }
+        XCTAssertEqual(try mean(decoded), try mean(image), accuracy: 12, "the same scene through HEVC as through JPEG")
     }
 
     func testAnEmbeddedThumbnailGoesIntoTheEXIFOfAJPEGAndIntoAHEIC() throws {

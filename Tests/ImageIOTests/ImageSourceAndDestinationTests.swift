@@ -66,6 +66,50 @@ final class ImageSourceAndDestinationTests: XCTestCase {
         }
     }
 
+    func testAHEICIsReadBackUprightWithItsSizeAndColours() throws {
+        let heic = try encode(try halves(64, 32), as: "public.heic", quality: 0.9)
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(heic as CFData, nil))
+        XCTAssertEqual(CGImageSourceGetType(source), "public.heic")
+        XCTAssertTrue((CGImageSourceCopyTypeIdentifiers() as? [String])?.contains("public.heic") == true)
+        let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil))
+        XCTAssertEqual(properties[kCGImagePropertyPixelWidth] as? Int, 64)
+        XCTAssertEqual(properties[kCGImagePropertyPixelHeight] as? Int, 32)
+        XCTAssertEqual(properties[kCGImagePropertyHasAlpha] as? Bool, false)
+        let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        XCTAssertEqual([image.width, image.height], [64, 32])
+        XCTAssertEqual(image.alphaInfo, .noneSkipFirst, "no alpha plane, an opaque image")
+        for (value, expected) in zip(try rgb(image, 8, 16) + (try rgb(image, 56, 16)), [255, 0, 0, 0, 0, 255]) {
+            XCTAssertEqual(value, expected, accuracy: 24, "red on the left, blue on the right, through 4:2:0 and HEVC")
+        }
+        let thumbnail = try XCTUnwrap(
+            CGImageSourceCreateThumbnailAtIndex(
+                source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceThumbnailMaxPixelSize: 16] as CFDictionary))
+        XCTAssertEqual([thumbnail.width, thumbnail.height], [16, 8])
+    }
+
+    func testAHEICFromLibheifsOwnEncoderIsRead() throws {
+        let encoder = "/usr/bin/heif-enc"
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: encoder), "heif-enc (libheif-examples) makes the peer's file")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("halves.png"), heic = folder.appendingPathComponent("halves.heic")
+        try encode(try halves(48, 24), as: "public.png").write(to: png)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: encoder)
+        process.arguments = ["-q", "90", "-o", heic.path, png.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let source = try XCTUnwrap(CGImageSourceCreateWithURL(heic as CFURL, nil))
+        let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        XCTAssertEqual([image.width, image.height], [48, 24])
+        for (value, expected) in zip(try rgb(image, 6, 12) + (try rgb(image, 42, 12)), [255, 0, 0, 0, 0, 255]) {
+            XCTAssertEqual(value, expected, accuracy: 24)
+        }
+    }
+
     /// A JPEG with an EXIF block whose only tag is the orientation.
     private func withOrientation(_ jpeg: Data, _ orientation: UInt8) -> Data {
         var tiff: [UInt8] = Array("II".utf8) + [0x2A, 0, 8, 0, 0, 0]
@@ -114,6 +158,9 @@ final class ImageSourceAndDestinationTests: XCTestCase {
         png.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
         let huge = try XCTUnwrap(CGImageSourceCreateWithData(png as CFData, nil))
         XCTAssertNil(CGImageSourceCreateImageAtIndex(huge, 0, nil))
+        let heic = try encode(try halves(), as: "public.heic")
+        let cutHEIC = try XCTUnwrap(CGImageSourceCreateWithData(heic.prefix(heic.count / 2) as CFData, nil), "the ftyp box is there")
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(cutHEIC, 0, nil), "a HEIC cut short decodes to nothing")
         XCTAssertNil(CGImageDestinationCreateWithData(NSMutableData(), "public.bogus" as CFString, 1, nil), "a type no encoder writes")
     }
 

@@ -57,6 +57,17 @@ int cpc_heic_encode(const cpc_heic_picture *picture, int quality, const char *pr
                     const uint8_t *exif, size_t exif_size, int thumbnail_size,
                     uint8_t **data, size_t *size, char *error, size_t error_size);
 
+/// Decodes a HEIC (or other HEIF) file's primary picture into premultiplied BGRA (`*pixels`, width x 4
+/// bytes a row, freed by the caller with free), upright (the file's rotation and mirroring applied),
+/// refusing one of more than `max_pixels` pixels; `*has_alpha` says whether it has an alpha plane.
+/// 0 on success; otherwise libheif's message, or why it was refused, is in `message`.
+int cpc_heic_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
+                         char *message, size_t message_size);
+
+/// The size of a HEIF file's primary picture as displayed, and whether it has an alpha plane,
+/// from its boxes without decoding it; 0 on success.
+int cpc_heic_info(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha);
+
 // MARK: PNG
 
 /// Encodes 8-bit BGRA pixels as a PNG file (RGBA, or RGB when `opaque`) with an eXIf chunk when

@@ -4,7 +4,7 @@ import CoreVideo
 import Foundation
 
 /// Picture files decoded into BGRA frames, and what their EXIF says: JPEG with libjpeg-turbo,
-/// PNG with libpng, EXIF with libexif, for Image I/O's image sources.
+/// PNG with libpng, HEIC with libheif, EXIF with libexif, for Image I/O's image sources.
 package enum PictureDecoder {
     /// The file types a picture's first bytes say.
     package enum Kind: Sendable {
@@ -49,8 +49,17 @@ package enum PictureDecoder {
             let bytes = [UInt8](data[data.startIndex + 16..<data.startIndex + 24])
             let width = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }, height = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
             return width > 0 && height > 0 ? (width, height) : nil
+        case .heic:
+            return heicInfo(data).map { ($0.width, $0.height) }
         default: return nil
         }
+    }
+
+    /// A HEIC picture's displayed size and whether it has an alpha plane, from its boxes.
+    package static func heicInfo(_ data: Data) -> (width: Int, height: Int, hasAlpha: Bool)? {
+        var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
+        let status = data.withUnsafeBytes { cpc_heic_info($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, &width, &height, &alpha) }
+        return status == 0 ? (Int(width), Int(height), alpha != 0) : nil
     }
 
     /// Whether a PNG has transparency, from its chunks rather than its pixels: a colour type with
@@ -75,8 +84,8 @@ package enum PictureDecoder {
         switch kind(of: data) {
         case .jpeg: return (try jpeg(data), false)
         case .png: return try png(data)
-        case .heic: throw Failure(description: "HEIC pictures are not decoded yet")
-        case .tiff, .gif, nil: throw Failure(description: "not a JPEG or PNG picture")
+        case .heic: return try heic(data)
+        case .tiff, .gif, nil: throw Failure(description: "not a JPEG, PNG or HEIC picture")
         }
     }
 
@@ -117,16 +126,30 @@ package enum PictureDecoder {
     }
 
     private static func png(_ data: Data) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
+        try decoded(data, as: "PNG", by: cpc_png_decode_bgra)
+    }
+
+    private static func heic(_ data: Data) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
+        try decoded(data, as: "HEIC", by: cpc_heic_decode_bgra)
+    }
+
+    /// A picture a C decoder gives as tightly packed premultiplied BGRA, copied into a frame.
+    private static func decoded(
+        _ data: Data, as kind: String,
+        by decode: (
+            UnsafePointer<UInt8>?, Int, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int32>?,
+            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32
+    ) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBytes {
-            cpc_png_decode_bgra(
-                $0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, maximumPixels, &pixels, &width, &height, &alpha, &message, message.count)
+            decode($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, maximumPixels, &pixels, &width, &height, &alpha, &message, message.count)
         }
         guard status == 0, let pixels else {
             throw Failure(
-                description: "a PNG that cannot be read: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                description: "a \(kind) that cannot be read: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { free(pixels) }
         guard let frame = CVPixelBuffer(width: Int(width), height: Int(height), pixelFormatType: kCVPixelFormatType_32BGRA) else {
