@@ -26,17 +26,19 @@ let package = Package(
     ],
     targets: [
         // C shims over the system libraries the media path is built on.
+        // Loading a library by its soname when it is first needed, for the shims below that do.
+        .target(name: "CLibraryLoading"),
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
         .target(name: "CV4L2"),
         // libjpeg-turbo's libjpeg API with memory kept from frame to frame, for MJPEG cameras.
         .target(name: "CJPEGCodec", linkerSettings: [.linkedLibrary("jpeg")]),
         // libasound is loaded by its soname when ALSA is first asked for devices (alsa_library.h).
-        .target(name: "CALSA"),
+        .target(name: "CALSA", dependencies: ["CLibraryLoading"]),
         // libpulse is loaded by its soname when a PulseAudio server is first asked for (pulse_library.h).
         .target(name: "CPulse"),
         // libpipewire is loaded by its soname when a PipeWire server is first asked for (pipewire_library.h);
         // its headers (Debian's libpipewire-0.3-dev) are found through links in Sources/CPipeWire/system.
-        .target(name: "CPipeWire", cSettings: [.headerSearchPath("system")]),
+        .target(name: "CPipeWire", dependencies: ["CLibraryLoading"], cSettings: [.headerSearchPath("system")]),
         // FFmpeg, loaded by its sonames when a movie is first opened or written (ffmpeg_library.h).
         .target(name: "CMediaCodecs"),
         // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).
@@ -45,17 +47,17 @@ let package = Package(
         // dlib's detectors are header templates compiled here: unoptimised they run 20 to 50 times
         // slower, too slow for a camera's frames even in a debug build, so these two are always optimised.
         // libdlib and BLAS are loaded by their sonames when the first detector is made (dlib_library.c).
-        .target(name: "CFaceDetection", cxxSettings: alwaysOptimised),
+        .target(name: "CFaceDetection", dependencies: ["CLibraryLoading"], cxxSettings: alwaysOptimised),
         .target(name: "CPictureFilters", cxxSettings: alwaysOptimised),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept,
         // loaded by their sonames when the first stretcher is made (time_pitch_library.c).
-        .target(name: "CTimePitch"),
+        .target(name: "CTimePitch", dependencies: ["CLibraryLoading"]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
-        .target(name: "CPhotoCodecs", linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
+        .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
         // cairo and pixman (Debian's libcairo2-dev), which Core Graphics' bitmap contexts draw with,
         // loaded by their sonames when the first context is made (CCairo.h).
-        .target(name: "CCairo"),
+        .target(name: "CCairo", dependencies: ["CLibraryLoading"]),
 
         // Media types, geometry and Core Graphics' images, colour spaces and bitmap contexts, spelled as Apple spells them.
         .target(name: "CoreGraphics", dependencies: ["CCairo"]),

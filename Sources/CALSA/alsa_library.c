@@ -2,9 +2,8 @@
 #define CALSA_LOADING
 #include "alsa_library.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
-#include <stdio.h>
 
 struct calsa_functions calsa_library;
 
@@ -14,18 +13,15 @@ static char problem[512];
 
 static void load(void) {
     // The soname of every ALSA library release since 1.0.
-    void *library = dlopen("libasound.so.2", RTLD_NOW | RTLD_LOCAL);
+    void *library = cll_open("libasound.so.2", "libasound2", problem, sizeof problem);
     if (!library) {
-        snprintf(problem, sizeof problem, "libasound could not be loaded: %s (Debian's libasound2)", dlerror());
         status = problem;
         return;
     }
-#define CALSA_FIND(name)                                                                                       \
-    *(void **)&calsa_library.name = dlsym(library, #name);                                                     \
-    if (!calsa_library.name) {                                                                                 \
-        snprintf(problem, sizeof problem, "libasound has no %s: older than the version this was built for", #name); \
-        status = problem;                                                                                      \
-        return;                                                                                                \
+#define CALSA_FIND(name)                                                                       \
+    if (!cll_find(library, #name, (void **)&calsa_library.name, problem, sizeof problem)) {       \
+        status = problem;                                                                   \
+        return;                                                                             \
     }
     CALSA_FUNCTIONS(CALSA_FIND)
 #undef CALSA_FIND

@@ -10,10 +10,9 @@
 // not a run.
 #include "CFaceDetection.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /// dlib's member functions as C sees them: `self` is the object.
 struct cfd_dlib_functions {
@@ -41,31 +40,22 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *status;
 static char problem[512];
 
-static void *open_library(const char *soname, const char *package) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "%s could not be loaded: %s (Debian's %s)", soname, dlerror(), package);
-        status = problem;
-    }
-    return library;
-}
-
+/// Finds a symbol, noting why when it is missing.
 static int find(void *library, const char *name, void **pointer) {
-    *pointer = dlsym(library, name);
-    if (*pointer) return 1;
-    snprintf(problem, sizeof problem, "%s is missing from its library: not the version this was built for", name);
+    if (cll_find(library, name, pointer, problem, sizeof problem)) return 1;
     status = problem;
     return 0;
 }
 
 static void load(void) {
     // The sonames of the dlib 19, BLAS 3 and LAPACK 3 the shim was compiled against.
-    void *library = open_library("libdlib.so.19.1", "libdlib19.1");
-    if (!library) return;
-    void *blas = open_library("libblas.so.3", "libblas3");
-    if (!blas) return;
-    void *lapack = open_library("liblapack.so.3", "liblapack3");
-    if (!lapack) return;
+    void *library = cll_open("libdlib.so.19.1", "libdlib19.1", problem, sizeof problem);
+    void *blas = library ? cll_open("libblas.so.3", "libblas3", problem, sizeof problem) : NULL;
+    void *lapack = blas ? cll_open("liblapack.so.3", "liblapack3", problem, sizeof problem) : NULL;
+    if (!lapack) {
+        status = problem;
+        return;
+    }
     if (!find(library, "_ZN4dlib6base64C1Ev", (void **)&dlib.base64_construct)) return;
     if (!find(library, "_ZN4dlib6base64D1Ev", (void **)&dlib.base64_destroy)) return;
     if (!find(library, "_ZNK4dlib6base646decodeERSiRSo", (void **)&dlib.base64_decode)) return;

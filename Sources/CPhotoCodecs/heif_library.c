@@ -2,9 +2,8 @@
 #define CPC_HEIF_LOADING
 #include "heif_library.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
-#include <stdio.h>
 
 struct cpc_heif_functions cpc_heif;
 
@@ -14,21 +13,18 @@ static char problem[512];
 
 static void load(void) {
     // The soname of the libheif the shim was compiled against (1 for every 1.x release).
-    void *library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *library = cll_open("libheif.so.1", "libheif1", problem, sizeof problem);
     if (!library) {
-        snprintf(problem, sizeof problem, "libheif could not be loaded: %s (Debian's libheif1)", dlerror());
         status = problem;
         return;
     }
-#define CPC_FIND(name)                                                                                      \
-    *(void **)&cpc_heif.name = dlsym(library, #name);                                                       \
-    if (!cpc_heif.name) {                                                                                   \
-        snprintf(problem, sizeof problem, "libheif has no %s: older than the version this was built for", #name); \
-        status = problem;                                                                                   \
-        return;                                                                                             \
+#define CPC_HEIF_FIND(name)                                                                       \
+    if (!cll_find(library, #name, (void **)&cpc_heif.name, problem, sizeof problem)) {       \
+        status = problem;                                                                   \
+        return;                                                                             \
     }
-    CPC_HEIF_FUNCTIONS(CPC_FIND)
-#undef CPC_FIND
+    CPC_HEIF_FUNCTIONS(CPC_HEIF_FIND)
+#undef CPC_HEIF_FIND
 }
 
 const char *cpc_heif_load(void) {

@@ -7,10 +7,9 @@
 // time_pitch.cpp starts to call and this file does not define fails the link, not a run.
 #include "CTimePitch.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
 #include <rubberband/rubberband-c.h>
-#include <stdio.h>
 
 static struct {
     RubberBandState (*band_new)(unsigned int, unsigned int, RubberBandOptions, double, double);
@@ -33,29 +32,21 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *status;
 static char problem[512];
 
-static void *open_library(const char *soname, const char *package) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "%s could not be loaded: %s (Debian's %s)", soname, dlerror(), package);
-        status = problem;
-    }
-    return library;
-}
-
+/// Finds a symbol, noting why when it is missing.
 static int find(void *library, const char *name, void **pointer) {
-    *pointer = dlsym(library, name);
-    if (*pointer) return 1;
-    snprintf(problem, sizeof problem, "%s is missing from its library: not the version this was built for", name);
+    if (cll_find(library, name, pointer, problem, sizeof problem)) return 1;
     status = problem;
     return 0;
 }
 
 static void load(void) {
     // The sonames of the Rubber Band 2 (3.x releases) and SoundTouch 2 the shim was compiled against.
-    void *band = open_library("librubberband.so.2", "librubberband2");
-    if (!band) return;
-    void *touch = open_library("libSoundTouch.so.1", "libsoundtouch1");
-    if (!touch) return;
+    void *band = cll_open("librubberband.so.2", "librubberband2", problem, sizeof problem);
+    void *touch = band ? cll_open("libSoundTouch.so.1", "libsoundtouch1", problem, sizeof problem) : NULL;
+    if (!touch) {
+        status = problem;
+        return;
+    }
     if (!find(band, "rubberband_new", (void **)&lib.band_new)) return;
     if (!find(band, "rubberband_delete", (void **)&lib.band_delete)) return;
     if (!find(band, "rubberband_get_preferred_start_pad", (void **)&lib.band_preferred_start_pad)) return;

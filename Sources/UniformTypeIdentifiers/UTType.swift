@@ -28,14 +28,7 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
     /// An extension the system does not know gives a dynamic type; nil when the known type does
     /// not conform to `supertype`.
     public init?(filenameExtension: String, conformingTo supertype: UTType = .data) {
-        let tag = filenameExtension.lowercased()
-        if let declaration = Declaration.byTag[.filenameExtension]?[tag]?.first(where: { UTType(declaration: $0).conforms(to: supertype) }) {
-            self.init(declaration: declaration)
-        } else if Declaration.byTag[.filenameExtension]?[tag] != nil {
-            return nil
-        } else {
-            self.init(dynamicIdentifier: "dyn.filename-extension." + tag, tags: [.filenameExtension: [tag]], supertype: supertype)
-        }
+        self.init(tag: filenameExtension.lowercased(), of: .filenameExtension, conformingTo: supertype)
     }
 
     /// Creates a type that represents the specified MIME type and conforms to a supertype.
@@ -43,14 +36,19 @@ public struct UTType: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
     /// A MIME type the system does not know gives a dynamic type; nil when the known type does
     /// not conform to `supertype`.
     public init?(mimeType: String, conformingTo supertype: UTType = .data) {
-        let tag = mimeType.lowercased()
-        if let declaration = Declaration.byTag[.mimeType]?[tag]?.first(where: { UTType(declaration: $0).conforms(to: supertype) }) {
-            self.init(declaration: declaration)
-        } else if Declaration.byTag[.mimeType]?[tag] != nil {
-            return nil
-        } else {
-            self.init(dynamicIdentifier: "dyn.mime-type." + tag, tags: [.mimeType: [tag]], supertype: supertype)
+        self.init(tag: mimeType.lowercased(), of: .mimeType, conformingTo: supertype)
+    }
+
+    /// The declared type a tag names that conforms to `supertype`; a dynamic type for a tag no type
+    /// declares; nil when the types that declare it do not conform.
+    private init?(tag: String, of tagClass: UTTagClass, conformingTo supertype: UTType) {
+        guard let declared = Declaration.byTag[tagClass]?[tag] else {
+            self.init(
+                dynamicIdentifier: "dyn.\(tagClass == .mimeType ? "mime-type" : "filename-extension").\(tag)", tags: [tagClass: [tag]], supertype: supertype)
+            return
         }
+        guard let declaration = declared.first(where: { UTType(declaration: $0).conforms(to: supertype) }) else { return nil }
+        self.init(declaration: declaration)
     }
 
     /// The preferred filename extension for the type.
