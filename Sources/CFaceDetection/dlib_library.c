@@ -13,6 +13,8 @@
 #include "CLibraryLoading.h"
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /// dlib's member functions as C sees them: `self` is the object.
 struct cfd_dlib_functions {
@@ -77,38 +79,49 @@ const char *cfd_load(void) {
     return status;
 }
 
-// The symbols face_detection.cpp's templates call, by their linkage names. They are reached only
-// through a detector or tracker, which `cfd_load` has made possible.
+// The symbols face_detection.cpp's templates call, by their linkage names. They are reached
+// through a detector or tracker, which `cfd_load` has made possible; a program whose own code
+// binds to these names first loads the libraries here, and stops with why if it cannot.
+
+/// The function behind a symbol, loading the libraries if that was not done yet.
+#define CFD_CALL(field) (dlib.field ? dlib.field : (ensure_loaded(#field), dlib.field))
+
+static void ensure_loaded(const char *field) {
+    if (cfd_load()) {
+        fprintf(stderr, "dlib's %s was called, but %s\n", field, status);
+        abort();
+    }
+}
 
 void cfd_base64_construct(void *self) __asm__("_ZN4dlib6base64C1Ev");
-void cfd_base64_construct(void *self) { dlib.base64_construct(self); }
+void cfd_base64_construct(void *self) { CFD_CALL(base64_construct)(self); }
 void cfd_base64_destroy(void *self) __asm__("_ZN4dlib6base64D1Ev");
-void cfd_base64_destroy(void *self) { dlib.base64_destroy(self); }
+void cfd_base64_destroy(void *self) { CFD_CALL(base64_destroy)(self); }
 void cfd_base64_decode(const void *self, void *in, void *out) __asm__("_ZNK4dlib6base646decodeERSiRSo");
-void cfd_base64_decode(const void *self, void *in, void *out) { dlib.base64_decode(self, in, out); }
+void cfd_base64_decode(const void *self, void *in, void *out) { CFD_CALL(base64_decode)(self, in, out); }
 void cfd_decoder_construct(void *self) __asm__("_ZN4dlib24entropy_decoder_kernel_2C1Ev");
-void cfd_decoder_construct(void *self) { dlib.decoder_construct(self); }
+void cfd_decoder_construct(void *self) { CFD_CALL(decoder_construct)(self); }
 void cfd_decoder_destroy(void *self) __asm__("_ZN4dlib24entropy_decoder_kernel_2D1Ev");
-void cfd_decoder_destroy(void *self) { dlib.decoder_destroy(self); }
+void cfd_decoder_destroy(void *self) { CFD_CALL(decoder_destroy)(self); }
 void cfd_decoder_set_stream(void *self, void *in) __asm__("_ZN4dlib24entropy_decoder_kernel_210set_streamERSi");
-void cfd_decoder_set_stream(void *self, void *in) { dlib.decoder_set_stream(self, in); }
+void cfd_decoder_set_stream(void *self, void *in) { CFD_CALL(decoder_set_stream)(self, in); }
 void cfd_decoder_decode(void *self, uint32_t low, uint32_t high) __asm__("_ZN4dlib24entropy_decoder_kernel_26decodeEjj");
-void cfd_decoder_decode(void *self, uint32_t low, uint32_t high) { dlib.decoder_decode(self, low, high); }
+void cfd_decoder_decode(void *self, uint32_t low, uint32_t high) { CFD_CALL(decoder_decode)(self, low, high); }
 uint32_t cfd_decoder_get_target(void *self, uint32_t total) __asm__("_ZN4dlib24entropy_decoder_kernel_210get_targetEj");
-uint32_t cfd_decoder_get_target(void *self, uint32_t total) { return dlib.decoder_get_target(self, total); }
+uint32_t cfd_decoder_get_target(void *self, uint32_t total) { return CFD_CALL(decoder_get_target)(self, total); }
 
-void cblas_daxpy(int n, double alpha, const double *x, int incx, double *y, int incy) { dlib.daxpy(n, alpha, x, incx, y, incy); }
-void cblas_zaxpy(int n, const void *alpha, const void *x, int incx, void *y, int incy) { dlib.zaxpy(n, alpha, x, incx, y, incy); }
-void cblas_dscal(int n, double alpha, double *x, int incx) { dlib.dscal(n, alpha, x, incx); }
+void cblas_daxpy(int n, double alpha, const double *x, int incx, double *y, int incy) { CFD_CALL(daxpy)(n, alpha, x, incx, y, incy); }
+void cblas_zaxpy(int n, const void *alpha, const void *x, int incx, void *y, int incy) { CFD_CALL(zaxpy)(n, alpha, x, incx, y, incy); }
+void cblas_dscal(int n, double alpha, double *x, int incx) { CFD_CALL(dscal)(n, alpha, x, incx); }
 void cblas_dgemm(int order, int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda, const double *b,
                  int ldb, double beta, double *c, int ldc) {
-    dlib.dgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    CFD_CALL(dgemm)(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a, const int *lda, double *s, double *u,
              const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork, int *info) {
-    dlib.dgesvd(jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, info);
+    CFD_CALL(dgesvd)(jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, info);
 }
 void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s, double *u, const int *ldu,
              double *vt, const int *ldvt, double *work, const int *lwork, int *iwork, int *info) {
-    dlib.dgesdd(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);
+    CFD_CALL(dgesdd)(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);
 }

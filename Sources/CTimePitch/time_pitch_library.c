@@ -9,6 +9,8 @@
 
 #include "CLibraryLoading.h"
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <rubberband/rubberband-c.h>
 
 static struct {
@@ -68,32 +70,44 @@ const char *ctp_load(void) {
     return status;
 }
 
-// The symbols time_pitch.cpp calls, reached only through a stretcher, which `ctp_load` has made possible.
+// The symbols time_pitch.cpp calls, reached through a stretcher, which `ctp_load` has made
+// possible; a program whose own code binds to these names first loads the libraries here, and
+// stops with why if it cannot.
+
+/// The function behind a symbol, loading the libraries if that was not done yet.
+#define CTP_CALL(field) (lib.field ? lib.field : (ensure_loaded(#field), lib.field))
+
+static void ensure_loaded(const char *field) {
+    if (ctp_load()) {
+        fprintf(stderr, "The stretchers' %s was called, but %s\n", field, status);
+        abort();
+    }
+}
 
 RubberBandState rubberband_new(unsigned int rate, unsigned int channels, RubberBandOptions options, double time, double pitch) {
-    return lib.band_new(rate, channels, options, time, pitch);
+    return CTP_CALL(band_new)(rate, channels, options, time, pitch);
 }
-void rubberband_delete(RubberBandState state) { lib.band_delete(state); }
-unsigned int rubberband_get_preferred_start_pad(const RubberBandState state) { return lib.band_preferred_start_pad(state); }
-unsigned int rubberband_get_start_delay(const RubberBandState state) { return lib.band_start_delay(state); }
-void rubberband_set_max_process_size(RubberBandState state, unsigned int samples) { lib.band_set_max_process_size(state, samples); }
+void rubberband_delete(RubberBandState state) { CTP_CALL(band_delete)(state); }
+unsigned int rubberband_get_preferred_start_pad(const RubberBandState state) { return CTP_CALL(band_preferred_start_pad)(state); }
+unsigned int rubberband_get_start_delay(const RubberBandState state) { return CTP_CALL(band_start_delay)(state); }
+void rubberband_set_max_process_size(RubberBandState state, unsigned int samples) { CTP_CALL(band_set_max_process_size)(state, samples); }
 void rubberband_process(RubberBandState state, const float *const *input, unsigned int samples, int final) {
-    lib.band_process(state, input, samples, final);
+    CTP_CALL(band_process)(state, input, samples, final);
 }
-int rubberband_available(const RubberBandState state) { return lib.band_available(state); }
+int rubberband_available(const RubberBandState state) { return CTP_CALL(band_available)(state); }
 unsigned int rubberband_retrieve(const RubberBandState state, float *const *output, unsigned int samples) {
-    return lib.band_retrieve(state, output, samples);
+    return CTP_CALL(band_retrieve)(state, output, samples);
 }
 
 void ctp_touch_construct(void *self) __asm__("_ZN10soundtouch10SoundTouchC1Ev");
-void ctp_touch_construct(void *self) { lib.touch_construct(self); }
+void ctp_touch_construct(void *self) { CTP_CALL(touch_construct)(self); }
 void ctp_touch_set_channels(void *self, unsigned int channels) __asm__("_ZN10soundtouch10SoundTouch11setChannelsEj");
-void ctp_touch_set_channels(void *self, unsigned int channels) { lib.touch_set_channels(self, channels); }
+void ctp_touch_set_channels(void *self, unsigned int channels) { CTP_CALL(touch_set_channels)(self, channels); }
 void ctp_touch_set_sample_rate(void *self, unsigned int rate) __asm__("_ZN10soundtouch10SoundTouch13setSampleRateEj");
-void ctp_touch_set_sample_rate(void *self, unsigned int rate) { lib.touch_set_sample_rate(self, rate); }
+void ctp_touch_set_sample_rate(void *self, unsigned int rate) { CTP_CALL(touch_set_sample_rate)(self, rate); }
 void ctp_touch_flush(void *self) __asm__("_ZN10soundtouch10SoundTouch5flushEv");
-void ctp_touch_flush(void *self) { lib.touch_flush(self); }
+void ctp_touch_flush(void *self) { CTP_CALL(touch_flush)(self); }
 void ctp_touch_set_pitch(void *self, double pitch) __asm__("_ZN10soundtouch10SoundTouch8setPitchEd");
-void ctp_touch_set_pitch(void *self, double pitch) { lib.touch_set_pitch(self, pitch); }
+void ctp_touch_set_pitch(void *self, double pitch) { CTP_CALL(touch_set_pitch)(self, pitch); }
 void ctp_touch_set_tempo(void *self, double tempo) __asm__("_ZN10soundtouch10SoundTouch8setTempoEd");
-void ctp_touch_set_tempo(void *self, double tempo) { lib.touch_set_tempo(self, tempo); }
+void ctp_touch_set_tempo(void *self, double tempo) { CTP_CALL(touch_set_tempo)(self, tempo); }
