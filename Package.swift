@@ -170,7 +170,7 @@ let package = Package(
             ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
         .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox"], path: "Tests/AppleStyleCode"),
-        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "TestSupport"]),
+        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,6 +1,7 @@
 import XCTest
 import AVFoundation
 import AppleStyleCode
+import CaptureDevices
 import TestSupport
 
 /// What capture code written for Apple's platforms computes here.
@@ -39,7 +40,11 @@ final class AppleStyleCodeTests: XCTestCase {
         try camera.configure()
         camera.session.startRunning()
         defer { camera.session.stopRunning() }
-        Thread.sleep(forTimeInterval: 2)
+        // The movie begins 1.5 s before the still: wait until the camera has given two seconds of
+        // frames (not two seconds of a loaded machine's time, in which it may have given fewer).
+        let back = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)?.backend as? VirtualCamera)
+        let start = back.framesHandedOver
+        XCTAssertTrue(waitUntil(timeout: 30) { back.framesHandedOver >= start + 60 })
         let finished = expectation(description: "saved")
         let box = ResultBox()
         camera.takeLivePhoto { result in

@@ -61,6 +61,14 @@ package final class LivePhotoRing: @unchecked Sendable {
         var isSuspended = false
         /// Who waits for the ring to hold the frames up to a time, with that time.
         var waiters: [(end: CMTime, fire: @Sendable () -> Void)] = []
+        /// The latest frame's time and the end of the latest sound the camera and microphone gave.
+        var videoReached = CMTime.invalid, audioReached = CMTime.invalid
+
+        /// Whether everything up to `end` has come: a frame at or after it, and the sound up to it
+        /// when there is sound.
+        func holds(through end: CMTime) -> Bool {
+            videoReached.isNumeric && videoReached >= end && (audio == nil || (audioReached.isNumeric && audioReached >= end))
+        }
     }
     private let kept = LockedValue(Kept())
     private let scaler = FrameScaler()
@@ -90,13 +98,14 @@ package final class LivePhotoRing: @unchecked Sendable {
         for fire in due { fire() }
     }
 
-    /// Calls `fire` once the camera has given the ring a frame presented at or after `end` (so
-    /// that it holds every frame up to `end`), or once it is suspended; on the thread that
-    /// delivered the frame or suspended the ring, never under the ring's lock. Time is the
-    /// camera's own, however fast its clock runs.
+    /// Calls `fire` once the camera has given the ring a frame presented at or after `end` and,
+    /// when there is sound, the microphone its sound up to `end` (so that the ring holds everything
+    /// up to `end`), or once it is suspended; on the thread that delivered the last of it or
+    /// suspended the ring, never under the ring's lock. Time is the devices' own, however fast
+    /// their clock runs.
     func whenHolding(through end: CMTime, _ fire: @escaping @Sendable () -> Void) {
         let now = kept.withLock { kept -> Bool in
-            if kept.isSuspended || (kept.video?.lastKept.isNumeric == true && kept.video!.lastKept >= end) { return true }
+            if kept.isSuspended || kept.holds(through: end) { return true }
             kept.waiters.append((end, fire))
             return false
         }
@@ -107,9 +116,10 @@ package final class LivePhotoRing: @unchecked Sendable {
     package func receiveVideo(_ sampleBuffer: CMSampleBuffer, frameRate: Double) {
         guard let frame = sampleBuffer.imageBufferStorage else { return }
         let time = sampleBuffer.presentationTimeStamp
-        defer { fireWaiters(through: time) }
+        defer { fireWaiters() }
         kept.withLock { kept in
             if kept.isSuspended { return }
+            kept.videoReached = time
             let size = Self.movieSize(width: frame.width, height: frame.height)
             if kept.video == nil || kept.video!.slots[0].buffer.width != size.width || kept.video!.slots[0].buffer.height != size.height {
                 // Allocated once per stream size: the steady state reuses these.
@@ -134,13 +144,15 @@ package final class LivePhotoRing: @unchecked Sendable {
         }
     }
 
-    /// Ends the waits for frames up to `time`, which has come (whether or not its frame was kept).
-    private func fireWaiters(through time: CMTime) {
+    /// Ends the waits for what the ring now holds.
+    private func fireWaiters() {
         let due = kept.withLock { kept -> [@Sendable () -> Void] in
             guard !kept.waiters.isEmpty else { return [] }
-            let due = kept.waiters.filter { $0.end <= time }.map(\.fire)
-            kept.waiters.removeAll { $0.end <= time }
-            return due
+            let waiters = kept.waiters
+            let due = waiters.filter { kept.holds(through: $0.end) }
+            guard !due.isEmpty else { return [] }
+            kept.waiters = waiters.filter { !kept.holds(through: $0.end) }
+            return due.map(\.fire)
         }
         for fire in due { fire() }
     }
@@ -151,6 +163,7 @@ package final class LivePhotoRing: @unchecked Sendable {
             asbd.mBitsPerChannel == 16, asbd.mChannelsPerFrame > 0, asbd.mSampleRate > 0
         else { return }
         let channels = Int(asbd.mChannelsPerFrame), rate = Int(asbd.mSampleRate)
+        defer { fireWaiters() }
         kept.withLock { kept in
             if kept.isSuspended { return }
             if kept.audio == nil || kept.audio!.sampleRate != rate || kept.audio!.channels != channels {
@@ -173,6 +186,7 @@ package final class LivePhotoRing: @unchecked Sendable {
                 }
             }
             kept.audio!.written += Int64(frames)
+            kept.audioReached = sampleBuffer.presentationTimeStamp + CMTime(value: CMTimeValue(frames), timescale: CMTimeScale(rate))
         }
     }
 
