@@ -70,10 +70,14 @@ public final class HeldConnection {
         return HeldConnection(port: port, request: handshake, awaiting: "HTTP/1.1 101", receiveBufferSize: 4096)
     }
 
-    /// Whether the server has closed the connection: a read finds its end at once.
+    /// Whether the server has closed the connection: reading what it sent finds its end at once.
     public var isClosedByServer: Bool {
-        var byte: UInt8 = 0
-        return recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK)) == 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 { return true }
+            if count < 0 { return false }  // open, with nothing more to read now
+        }
     }
 
     deinit { close(descriptor) }
