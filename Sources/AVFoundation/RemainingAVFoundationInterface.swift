@@ -52,10 +52,10 @@
 // class AVPlayerItemMetadataOutput,
 //     AVPlayerItemLegibleOutput, AVPlayerItemAccessLog/ErrorLog, AVPlayerInterstitialEventController
 // extension AVPlayer: audioOutputDeviceUniqueID,
-//     sourceClock, preventsDisplaySleepDuringVideoPlayback, seek(to date:) (files carry no dates: it does nothing)
+//     preventsDisplaySleepDuringVideoPlayback, seek(to date:) (files carry no dates: it does nothing)
 // extension AVPlayerItem: the audio mix's audioTimePitchAlgorithm per track (the item's applies),
 //     step(byCount:) lands on frame boundaries of the first video track only
-// Sound plays to the server's default sink; the player's clock is the host's, and a sound card that
+// Sound plays to the server's default sink; the player's clock is the host's (or its sourceClock), and a sound card that
 //     drifts from it over a long film is not corrected for
 // AVMutableVideoComposition: frameDuration, renderSize and init(propertiesOf:) are implemented (a constant frame
 //     rate export). Still to come: instructions (AVMutableVideoCompositionInstruction, layer instructions),

@@ -116,7 +116,7 @@ extension AVPlayer {
     }
 
     /// On the engine queue: reports crossed boundaries, due periodic times and the item's end, and
-    /// sets the timer for the next of them.
+    /// sets the timer for the next of them (a manual source clock calls again each time it moves).
     func evaluate() {
         guard let item = currentItem, item.status == .readyToPlay else {
             timer.schedule(deadline: .distantFuture)
@@ -163,8 +163,8 @@ extension AVPlayer {
             itemReachedEnd(item, at: forward ? forwardEnd : reverseEnd)
             return
         }
-        if let next = deadlines.min() {
-            let wait = max(0, next - PlaybackClock.hostNow())
+        if let next = deadlines.min(), !clock.source.isManuallyAdvanced {
+            let wait = max(0, next - clock.hostNow)
             timer.schedule(deadline: .now() + .nanoseconds(Int(min(wait, 3600) * 1_000_000_000)), leeway: .microseconds(500))
         } else {
             timer.schedule(deadline: .distantFuture)

@@ -3,7 +3,7 @@ import Foundation
 
 /// An object that controls the playback of one item: its rate, its time and its sound.
 ///
-/// Time runs on the host clock (the one `CACurrentMediaTime()` reads) at the player's rate:
+/// Time runs on the host clock (the one `CACurrentMediaTime()` reads), or the `sourceClock`, at the player's rate:
 /// 1.0 is normal speed, 0.5 half speed, 5.0 five times faster, negative rates play backwards.
 /// Sound goes to the sound server (PulseAudio, or PipeWire through pipewire-pulse) through the
 /// item's `audioTimePitchAlgorithm`; with no server, playback runs silently on the host clock.
@@ -92,6 +92,10 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         var layerOutputs: [AVPlayerItemVideoOutput] = []
         /// The rate and time the sound was last started for.
         var soundKey: (rate: Double, item: ObjectIdentifier?)?
+        /// The clock item time moves by, when it is not the host clock.
+        var sourceClock: CMClock?
+        /// The key of the engine's handler on a manual source clock.
+        var advanceHandler: Int?
     }
     let state: LockedValue<State>
     /// Keeps time: ends of items and time observers.
@@ -135,7 +139,8 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     deinit {
         timer.cancel()
-        let (items, sound) = state.withLock { ($0.items, $0.sound) }
+        let (items, sound, clock, handler) = state.withLock { ($0.items, $0.sound, $0.sourceClock, $0.advanceHandler) }
+        if let clock, let handler { clock.removeAdvanceHandler(handler) }
         sound?.stop()
         for item in items { item.detach(from: self) }
     }
@@ -164,6 +169,44 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     }
     /// Whether the player is playing to an external device: never, on Linux.
     open var isExternalPlaybackActive: Bool { false }
+
+    // MARK: The clock
+
+    /// A clock the player uses for item time bases; nil for the host clock.
+    ///
+    /// Item time moves by this clock from the moment it is set, keeping the time it has reached.
+    /// The sound still plays at the sound server's pace, so a clock that is not the host clock's
+    /// pace lets it drift, as Apple warns for a clock of another device.
+    open var sourceClock: CMClock? {
+        get { state.withLock { $0.sourceClock } }
+        set { follow(newValue) }
+    }
+
+    /// The host clock for item time bases; the older name of `sourceClock`.
+    @available(*, deprecated, renamed: "sourceClock")
+    open var masterClock: CMClock? {
+        get { sourceClock }
+        set { sourceClock = newValue }
+    }
+
+    /// The clock item time moves by now.
+    var clock: CMClock { state.withLock { $0.sourceClock } ?? .hostTimeClock }
+
+    /// Moves the player's items to a clock; a manual clock wakes the engine each time it moves,
+    /// where the host clock has the engine's timer.
+    private func follow(_ newClock: CMClock?) {
+        let handler = newClock?.whenAdvanced { [weak self] in
+            guard let self else { return }
+            self.engine.async { [weak self] in self?.evaluate() }
+        }
+        let (old, oldHandler, items) = state.withLock { state in
+            defer { state.sourceClock = newClock; state.advanceHandler = handler }
+            return (state.sourceClock, state.advanceHandler, state.items)
+        }
+        if let old, let oldHandler { old.removeAdvanceHandler(oldHandler) }
+        for item in items { item.state.withLock { $0.clock.follow(newClock ?? .hostTimeClock) } }
+        engine.async { [weak self] in self?.evaluate() }
+    }
 
     // MARK: The current item
 
@@ -240,11 +283,10 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// Plays at a rate at once, without waiting to minimize stalls.
     open func playImmediately(atRate rate: Float) { setRate(rate) }
 
-    /// Sets the rate, and the item time the rate starts from at a host time (on the host clock).
+    /// Sets the rate, and the item time the rate starts from at a host time (on the player's `sourceClock`).
     open func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
         if let item = currentItem, itemTime.isNumeric {
-            let host = hostClockTime.isNumeric ? hostClockTime.seconds : PlaybackClock.hostNow()
-            item.state.withLock { $0.clock.jump(to: itemTime, host: host) }
+            item.state.withLock { $0.clock.jump(to: itemTime, host: hostClockTime.isNumeric ? hostClockTime.seconds : nil) }
             state.withLock {
                 $0.lastEvaluated = .invalid; $0.endReported = false; $0.soundKey = nil
             }

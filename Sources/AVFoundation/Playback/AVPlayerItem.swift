@@ -268,9 +268,11 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     /// Takes the item into a player; an item plays in one player at a time.
     func attach(to player: AVPlayer) {
+        let clock = player.clock
         let other = state.withLock { state -> AVPlayer? in
             if let current = state.player, current !== player { return current }
             state.player = player
+            state.clock.follow(clock)
             return nil
         }
         if other != nil {

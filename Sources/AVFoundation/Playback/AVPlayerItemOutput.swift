@@ -32,10 +32,11 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     }
 
     /// The item time at a host time in seconds (as `CACurrentMediaTime()` tells it): the time to
-    /// ask for the picture shown at that moment.
+    /// ask for the picture shown at that moment. With a player's `sourceClock`, the host time is
+    /// taken to that clock by their offset now.
     open func itemTime(forHostTime hostTimeInSeconds: CFTimeInterval) -> CMTime {
         guard let item else { return .invalid }
-        return item.state.withLock { AVPlayerItem.clamped($0.clock.time(atHost: hostTimeInSeconds), $0) }
+        return item.state.withLock { AVPlayerItem.clamped($0.clock.time(atHost: $0.clock.sourceTime(atHostTime: hostTimeInSeconds)), $0) }
     }
 
     /// The item time at a host time in the host clock's ticks (nanoseconds here).

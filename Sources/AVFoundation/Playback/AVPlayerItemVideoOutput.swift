@@ -106,10 +106,12 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     override func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {
         guard let item, let track = item.assetTracks(.video).first else { return }
-        let forward = rate >= 0
         // Under the lock from the decision to the swap, so feeds are made in the order of the moves.
         let (feed, old) = following.withLock { following -> (PictureFeed?, PictureFeed?) in
             guard move > following.move else { return (nil, nil) }
+            // Paused, the pictures keep the direction they were read in: a pause after backwards
+            // play does not start reading forwards again (nor give the picture shown again).
+            let forward = rate == 0 ? following.feed == nil || following.forward : rate > 0
             following.move = move
             let restart = jumped || following.forward != forward || following.feed == nil
             following.forward = forward
@@ -129,6 +131,11 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         old?.stop()
         feed?.start()
         if old != nil { tellDelegate { $0.outputSequenceWasFlushed(self) } }
+    }
+
+    /// Whether every picture due at an item time has been decoded (or there are no more to come).
+    func hasDecodedEverythingDue(atItemTime time: CMTime) -> Bool {
+        following.withLock { $0.feed }?.isCaughtUp(at: time) ?? true
     }
 
     override func waitForMedia(timeout: Double) {

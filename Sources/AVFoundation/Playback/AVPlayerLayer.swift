@@ -212,7 +212,8 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         if first { _observations.didChange([\AVPlayerLayer.isReadyForDisplay, \AVPlayerLayer.videoRect]) }
         guard let allowsJPEGSamples = drawers.beginDrawing() else { return }
         // The host time the picture became due: its item time on the item's clock, never later than now.
-        let due = item.state.withLock { $0.clock.host(reaching: shownTime) }.map { min($0, host) } ?? host
+        let due =
+            item.state.withLock { clock in clock.clock.host(reaching: shownTime).map { clock.clock.hostTime(atSourceTime: $0) } }.map { min($0, host) } ?? host
         guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples) else {
             return drawers.deliver(nil)
         }

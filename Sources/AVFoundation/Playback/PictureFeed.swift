@@ -84,6 +84,12 @@ final class PictureFeed: @unchecked Sendable {
         }
     }
 
+    /// Whether the feed holds every picture due at an item time that it will give: it holds one
+    /// that is not due yet, or has nothing more to decode.
+    func isCaughtUp(at time: CMTime) -> Bool {
+        condition.withLock { finished || stopped || pictures.contains { !isDue($0, at: time) } }
+    }
+
     /// Waits until the first picture is decoded (or there is none), at most `timeout` seconds.
     func waitForFirst(timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: timeout)
