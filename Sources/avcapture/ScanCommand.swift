@@ -116,12 +116,11 @@ struct Scan: ParsableCommand {
                 }
             }
         }
-        FileHandle.standardError.write(
-            Data(
-                String(
-                    format: "scanned %d barcode symbols from %d images in %.2f seconds\n",
-                    found, files.count, Date().timeIntervalSince(start)
-                ).utf8))
+        // Formatted by hand: String(format:) costs a one-picture scan a fifth of a millisecond of
+        // the runtime's first protocol look-ups, zbarimg's start being the measure.
+        let hundredths = Int((Date().timeIntervalSince(start) * 100).rounded())
+        let elapsed = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+        FileHandle.standardError.write(Data("scanned \(found) barcode symbols from \(files.count) images in \(elapsed) seconds\n".utf8))
         if failed > 0 { throw ExitCode(1) }
         if found == 0 { throw ExitCode(4) }
     }
