@@ -51,6 +51,7 @@ if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("scan") { try ScanBenchmark.run(seconds: secondsPerCase) }
 if runs("faces") { try FaceRecallBenchmark.run() }
 if runs("scancorpus") { try ScanCorpusBenchmark.run() }
+if runs("startup") { try StartupBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("export") { try ExportBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
