@@ -72,8 +72,11 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing"]),
         // Video Toolbox's compression property keys, which output settings are written with.
         .target(name: "VideoToolbox", dependencies: ["CoreVideo"]),
-        // Core Image's barcode descriptors, the symbols a metadata output's codes describe.
-        .target(name: "CoreImage"),
+        // libvips (Debian's libvips42), Core Image's renderer, loaded by its soname at the first render (CVips.h).
+        .target(name: "CVips", dependencies: ["CLibraryLoading"]),
+        // Core Image: images as recipes, filters, and contexts that render them with libvips; and
+        // the barcode descriptors a metadata output's codes describe.
+        .target(name: "CoreImage", dependencies: ["CoreGraphics", "CoreVideo", "ImageIO", "FrameProcessing", "CVips"]),
         // The cross-import overlay Swift Testing expects beside CoreImage (see its one file).
         .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
@@ -141,6 +144,7 @@ let package = Package(
         // What the tests and benchmarks share: running tools, probing movies, loopback clients, private servers, waiting.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
+        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics"]),

@@ -11,6 +11,9 @@ for argument in "$@"; do
 done
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev libswscale-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libjpeg62-turbo-dev libheif-dev libexif-dev libpng-dev librubberband-dev libsoundtouch-dev libcairo2-dev pkg-config
   cmake g++ make python3-pip ca-certificates libdlib-dev libblas-dev liblapack-dev)
+# libvips, Core Image's renderer: the library only (its shim declares the functions it calls, so
+# none of the -dev packages libvips-dev brings), without its recommendations.
+lean+=(libvips42)
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private
@@ -32,6 +35,8 @@ if [ -n "$peers" ]; then
   packages+=(rubberband-cli soundstretch)
   # The live view's peer, Debian's MJPEG streamer, and a WebSocket client to watch ours the same way.
   lean+=(ustreamer python3-websocket)
+  # Core Image's peers: libvips's own command and Pillow.
+  lean+=(libvips-tools python3-pil)
 fi
 missing=() missing_lean=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,64 @@
+// Core Image's renderer: libvips (Debian's libvips42), loaded by its soname the first time an
+// image is rendered. libvips builds a lazy pipeline of operations and evaluates it region by
+// region on all cores, as Core Image does its recipes.
+//
+// Images are 4-band pixels, B, G, R, A, premultiplied, 8-bit or 32-bit float on a 0-255 scale,
+// with row 0 at the top. Every function that makes an image leaves its inputs to the caller,
+// returns NULL on failure (with why in `cvips_error`), and gives an image `cvips_unref` releases.
+//
+// Thread ownership: thread-safe; an image may be used from any thread.
+#ifndef CVIPS_H
+#define CVIPS_H
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An image of libvips's: a node of a pipeline, evaluated when it is written out.
+typedef struct cvips_image cvips_image;
+
+/// Loads libvips once, from any thread; NULL when it is loaded, otherwise why not.
+const char *cvips_load(void);
+/// Why the last operation on this thread failed (libvips's error buffer, cleared).
+const char *cvips_error(void);
+
+/// An image over `size` bytes of caller memory, `width` x `height` x 4 bands, rows packed
+/// (`width` * 4 bytes, or * 16 for float); the memory must outlive the image and its descendants.
+cvips_image *cvips_from_memory(const void *data, size_t size, int width, int height, int is_float);
+/// Releases an image.
+void cvips_unref(cvips_image *image);
+/// The image's width and height.
+int cvips_width(const cvips_image *image);
+int cvips_height(const cvips_image *image);
+
+/// The image in 32-bit float, or rounded and clipped back to 8 bits.
+cvips_image *cvips_to_float(cvips_image *image);
+cvips_image *cvips_to_uchar(cvips_image *image);
+/// A Gaussian blur of standard deviation `sigma`, its mask reaching three sigma; the image
+/// keeps its size, so the caller gives it a margin that wide.
+cvips_image *cvips_blur(cvips_image *image, double sigma);
+/// The image placed at (`x`, `y`) in a transparent `width` x `height` image (cropping what falls outside);
+/// `copy_edges` fills the rest with the image's edge pixels instead.
+cvips_image *cvips_embed(cvips_image *image, int x, int y, int width, int height, int copy_edges);
+/// Each output band as a weighted sum of the input's four: `matrix` is 4 rows of 4, row by output band.
+cvips_image *cvips_recombine(cvips_image *image, const double matrix[16]);
+/// Each band times `a[band]` plus `b[band]`.
+cvips_image *cvips_linear(cvips_image *image, const double a[4], const double b[4]);
+/// The image mapped by the matrix (`a` `b`; `c` `d`) plus (`dx`, `dy`), as
+/// x' = a x + b y + dx, y' = c x + d y + dy (pixel centres at whole coordinates), sampled
+/// bilinearly, into a `width` x `height` image, transparent where nothing maps.
+cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, double d, double dx, double dy, int width, int height);
+/// The image scaled by `x_scale` and `y_scale` with a Lanczos-3 kernel.
+cvips_image *cvips_resize(cvips_image *image, double x_scale, double y_scale);
+/// `overlay` over `base`, premultiplied (both the same size).
+cvips_image *cvips_over(cvips_image *overlay, cvips_image *base);
+
+/// Evaluates the image into `destination`: `height` rows of `row_bytes`, each starting with the
+/// image's row packed (8-bit images only). 0 on success.
+int cvips_write(cvips_image *image, void *destination, size_t row_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

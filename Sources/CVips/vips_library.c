@@ -1,0 +1,210 @@
+// libvips, loaded by its soname the first time an image is rendered, and the few of its
+// operations Core Image's filters are built from. libvips's headers are not needed: the
+// functions below are declared as libvips 8 documents them (its C API has been stable since 8.0),
+// found by name, and called with their optional arguments, NULL-terminated.
+#include "CVips.h"
+
+#include "CLibraryLoading.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void vips;  // VipsImage
+enum { UCHAR = 0, FLOAT = 6 };        // VipsBandFormat
+enum { EXTEND_BLACK = 0, EXTEND_COPY = 1 };  // VipsExtend
+
+static struct {
+    int (*init)(const char *argv0);
+    void (*cache_set_max)(int max);
+    const char *(*error_buffer)(void);
+    void (*error_clear)(void);
+    vips *(*new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
+    vips *(*new_matrix_from_array)(int width, int height, const double *array, int size);
+    int (*get_width)(const vips *image);
+    int (*get_height)(const vips *image);
+    int (*cast)(vips *in, vips **out, int format, ...);
+    int (*gaussblur)(vips *in, vips **out, double sigma, ...);
+    int (*embed)(vips *in, vips **out, int x, int y, int width, int height, ...);
+    int (*recomb)(vips *in, vips **out, vips *matrix, ...);
+    int (*linear)(vips *in, vips **out, const double *a, const double *b, int n, ...);
+    int (*affine)(vips *in, vips **out, double a, double b, double c, double d, ...);
+    int (*resize)(vips *in, vips **out, double scale, ...);
+    int (*extract_band)(vips *in, vips **out, int band, ...);
+    int (*multiply)(vips *left, vips *right, vips **out, ...);
+    int (*add)(vips *left, vips *right, vips **out, ...);
+    void *(*array_int_new)(const int *array, int n);
+    void (*area_unref)(void *area);
+    void *(*write_to_memory)(vips *in, size_t *size);
+    void (*object_unref)(void *object);
+    void (*free)(void *memory);
+} lib;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const char *status;
+static char problem[512];
+
+static void load(void) {
+    // The soname of libvips 8.x (42 since 8.0).
+    void *library = cll_open("libvips.so.42", "libvips42", problem, sizeof problem);
+    if (!library) {
+        status = problem;
+        return;
+    }
+    // GLib's and GObject's functions are found through libvips, which depends on them.
+#define FIND(field, name)                                                              \
+    if (!cll_find(library, name, (void **)&lib.field, problem, sizeof problem)) {     \
+        status = problem;                                                          \
+        return;                                                                    \
+    }
+    FIND(init, "vips_init")
+    FIND(cache_set_max, "vips_cache_set_max")
+    FIND(error_buffer, "vips_error_buffer")
+    FIND(error_clear, "vips_error_clear")
+    FIND(new_from_memory, "vips_image_new_from_memory")
+    FIND(new_matrix_from_array, "vips_image_new_matrix_from_array")
+    FIND(get_width, "vips_image_get_width")
+    FIND(get_height, "vips_image_get_height")
+    FIND(cast, "vips_cast")
+    FIND(gaussblur, "vips_gaussblur")
+    FIND(embed, "vips_embed")
+    FIND(recomb, "vips_recomb")
+    FIND(linear, "vips_linear")
+    FIND(affine, "vips_affine")
+    FIND(resize, "vips_resize")
+    FIND(extract_band, "vips_extract_band")
+    FIND(multiply, "vips_multiply")
+    FIND(add, "vips_add")
+    FIND(array_int_new, "vips_array_int_new")
+    FIND(area_unref, "vips_area_unref")
+    FIND(write_to_memory, "vips_image_write_to_memory")
+    FIND(object_unref, "g_object_unref")
+    FIND(free, "g_free")
+#undef FIND
+    if (lib.init("avfoundation") != 0) {
+        snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
+        status = problem;
+        return;
+    }
+    // No operation cache: it keys on image addresses, which memory images reuse, and holds
+    // frames' memory past their release.
+    lib.cache_set_max(0);
+}
+
+const char *cvips_load(void) {
+    pthread_once(&once, load);
+    return status;
+}
+
+static _Thread_local char last_error[512];
+
+const char *cvips_error(void) {
+    if (cvips_load()) return status;
+    snprintf(last_error, sizeof last_error, "%s", lib.error_buffer());
+    lib.error_clear();
+    size_t length = strlen(last_error);
+    while (length > 0 && (last_error[length - 1] == '\n' || last_error[length - 1] == ' ')) last_error[--length] = 0;
+    return last_error;
+}
+
+/// The image an operation made, or NULL when it failed (called after the operation, never in its argument list).
+static cvips_image *made(int result, vips *out) { return result == 0 ? (cvips_image *)out : NULL; }
+
+cvips_image *cvips_from_memory(const void *data, size_t size, int width, int height, int is_float) {
+    if (cvips_load()) return NULL;
+    return (cvips_image *)lib.new_from_memory(data, size, width, height, 4, is_float ? FLOAT : UCHAR);
+}
+
+void cvips_unref(cvips_image *image) {
+    if (image) lib.object_unref(image);
+}
+
+int cvips_width(const cvips_image *image) { return lib.get_width(image); }
+int cvips_height(const cvips_image *image) { return lib.get_height(image); }
+
+cvips_image *cvips_to_float(cvips_image *image) {
+    vips *out = NULL;
+    int result = lib.cast(image, &out, FLOAT, NULL);
+    return made(result, out);
+}
+
+cvips_image *cvips_to_uchar(cvips_image *image) {
+    // Rounded, not truncated; the cast clips to 0-255.
+    double a[4] = {1, 1, 1, 1}, b[4] = {0.5, 0.5, 0.5, 0.5};
+    vips *rounded = NULL, *out = NULL;
+    if (lib.linear(image, &rounded, a, b, 4, NULL) != 0) return NULL;
+    int result = lib.cast(rounded, &out, UCHAR, NULL);
+    lib.object_unref(rounded);
+    return made(result, out);
+}
+
+cvips_image *cvips_blur(cvips_image *image, double sigma) {
+    vips *out = NULL;
+    // The mask reaches three standard deviations, where the Gaussian falls to exp(-4.5) of its peak.
+    int result = lib.gaussblur(image, &out, sigma, "min_ampl", 0.0111, NULL);
+    return made(result, out);
+}
+
+cvips_image *cvips_embed(cvips_image *image, int x, int y, int width, int height, int copy_edges) {
+    vips *out = NULL;
+    int result = lib.embed(image, &out, x, y, width, height, "extend", copy_edges ? EXTEND_COPY : EXTEND_BLACK, NULL);
+    return made(result, out);
+}
+
+cvips_image *cvips_recombine(cvips_image *image, const double matrix[16]) {
+    vips *m = lib.new_matrix_from_array(4, 4, matrix, 16);
+    if (!m) return NULL;
+    vips *out = NULL;
+    int result = lib.recomb(image, &out, m, NULL);
+    lib.object_unref(m);
+    return made(result, out);
+}
+
+cvips_image *cvips_linear(cvips_image *image, const double a[4], const double b[4]) {
+    vips *out = NULL;
+    int result = lib.linear(image, &out, a, b, 4, NULL);
+    return made(result, out);
+}
+
+cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, double d, double dx, double dy, int width, int height) {
+    int area[4] = {0, 0, width, height};
+    void *oarea = lib.array_int_new(area, 4);
+    vips *out = NULL;
+    int result = lib.affine(image, &out, a, b, c, d, "oarea", oarea, "odx", dx, "ody", dy, "extend", EXTEND_BLACK, NULL);
+    lib.area_unref(oarea);
+    return made(result, out);
+}
+
+cvips_image *cvips_resize(cvips_image *image, double x_scale, double y_scale) {
+    vips *out = NULL;
+    int result = lib.resize(image, &out, x_scale, "vscale", y_scale, NULL);
+    return made(result, out);
+}
+
+cvips_image *cvips_over(cvips_image *overlay, cvips_image *base) {
+    // base * (1 - overlay's alpha / 255) + overlay.
+    vips *alpha = NULL, *remaining = NULL, *under = NULL, *out = NULL;
+    double scale = -1.0 / 255, offset = 1;
+    int result = lib.extract_band(overlay, &alpha, 3, NULL);
+    if (result == 0) result = lib.linear(alpha, &remaining, &scale, &offset, 1, NULL);
+    if (result == 0) result = lib.multiply(base, remaining, &under, NULL);
+    if (result == 0) result = lib.add(under, overlay, &out, NULL);
+    if (alpha) lib.object_unref(alpha);
+    if (remaining) lib.object_unref(remaining);
+    if (under) lib.object_unref(under);
+    return made(result, out);
+}
+
+int cvips_write(cvips_image *image, void *destination, size_t row_bytes) {
+    size_t size = 0;
+    unsigned char *pixels = lib.write_to_memory(image, &size);
+    if (!pixels) return -1;
+    int width = lib.get_width(image), height = lib.get_height(image);
+    size_t packed = (size_t)width * 4;
+    if (size != packed * (size_t)height || row_bytes < packed) {
+        lib.free(pixels);
+        return -1;
+    }
+    for (int y = 0; y < height; y++) memcpy((unsigned char *)destination + (size_t)y * row_bytes, pixels + (size_t)y * packed, packed);
+    lib.free(pixels);
+    return 0;
+}

@@ -1,0 +1,201 @@
+import CoreGraphics
+import CoreVideo
+import Foundation
+import FrameProcessing
+
+/// An evaluation context for rendering image processing results.
+///
+/// Rendering evaluates an image's recipe with libvips, region by region on every core, in
+/// premultiplied 8-bit-per-component sRGB results (the working values are 32-bit float). A
+/// context holds no state between renders; it is thread-safe and cheap to make, though apps
+/// usually keep one.
+open class CIContext: NSObject, @unchecked Sendable {
+    private let options: [CIContextOption: Any]
+
+    /// Initializes a context with options.
+    public init(options: [CIContextOption: Any]? = nil) {
+        self.options = options ?? [:]
+        super.init()
+    }
+
+    /// Initializes a context with the default options.
+    public override convenience init() { self.init(options: nil) }
+
+    /// The working colour space of the context: sRGB's encoded values, here.
+    open var workingColorSpace: CGColorSpace? { CGColorSpace(name: CGColorSpace.sRGB) }
+
+    /// The working pixel format of the context: 32-bit float components.
+    open var workingFormat: CIFormat { .RGBAf }
+
+    /// Why the last render on any context failed (libvips missing, an image's pixels unreadable), or nil.
+    public static var lastRenderingProblem: String? { problem.withLock { $0 } }
+    private static let problem = LockedValue<String?>(nil)
+
+    // MARK: Rendering
+
+    /// Creates a Quartz 2D image from a region of a Core Image image (8-bit B, G, R, A, premultiplied, sRGB).
+    open func createCGImage(_ image: CIImage, from fromRect: CGRect) -> CGImage? {
+        createCGImage(image, from: fromRect, format: .BGRA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+    }
+
+    /// Creates a Quartz 2D image from a region of a Core Image image, in a format: BGRA8, RGBA8 or ARGB8.
+    open func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
+        guard let layout = format.layout, !fromRect.isInfinite, !fromRect.isNull else { return nil }
+        let region = PixelRegion(covering: fromRect)
+        guard region.width > 0, region.height > 0, region.width <= 65_535, region.height <= 65_535 else { return nil }
+        let bytesPerRow = region.width * 4
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * region.height, alignment: 64)
+        guard render(image.recipe.recombined(layout.order), region: region, into: memory, bytesPerRow: bytesPerRow) else {
+            memory.deallocate()
+            return nil
+        }
+        guard
+            let provider = CGDataProvider(
+                dataInfo: nil, data: memory, size: bytesPerRow * region.height,
+                releaseData: { _, data, _ in UnsafeMutableRawPointer(mutating: data).deallocate() }),
+            let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)
+        else { return nil }
+        return CGImage(
+            width: region.width, height: region.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: bytesPerRow, space: space,
+            bitmapInfo: layout.bitmapInfo, provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+    }
+
+    /// Renders an image into a pixel buffer: the image's region from the origin the buffer's
+    /// size covers, converted to the buffer's pixel format.
+    open func render(_ image: CIImage, to buffer: CVPixelBuffer) {
+        render(image, to: buffer, bounds: CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height), colorSpace: nil)
+    }
+
+    /// Renders a region of an image into a pixel buffer, converted to its pixel format.
+    open func render(_ image: CIImage, to buffer: CVPixelBuffer, bounds: CGRect, colorSpace: CGColorSpace?) {
+        let region = PixelRegion(x: Int(bounds.minX.rounded()), y: Int(bounds.minY.rounded()), width: buffer.width, height: buffer.height)
+        if buffer.pixelFormatType == kCVPixelFormatType_32BGRA {
+            _ = render(image.recipe, region: region, into: buffer.planes[0].baseAddress, bytesPerRow: buffer.planes[0].bytesPerRow)
+            return
+        }
+        guard let bgra = CVPixelBuffer(width: buffer.width, height: buffer.height, pixelFormatType: kCVPixelFormatType_32BGRA),
+            render(image.recipe, region: region, into: bgra.planes[0].baseAddress, bytesPerRow: bgra.planes[0].bytesPerRow)
+        else { return }
+        if !PixelFormatConverter().convert(bgra, into: buffer) {
+            Self.problem.withLock { $0 = "CIContext cannot render into pixel format \(buffer.pixelFormatType)" }
+        }
+    }
+
+    /// Renders a region of an image into caller memory, in a format: BGRA8, RGBA8 or ARGB8.
+    open func render(
+        _ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?
+    ) {
+        guard let layout = format.layout, !bounds.isInfinite, !bounds.isNull else { return }
+        let region = PixelRegion(covering: bounds)
+        guard rowBytes >= region.width * 4 else { return }
+        _ = render(image.recipe.recombined(layout.order), region: region, into: data, bytesPerRow: rowBytes)
+    }
+
+    /// Renders a region, noting why when it cannot be.
+    private func render(_ recipe: Recipe, region: PixelRegion, into memory: UnsafeMutableRawPointer, bytesPerRow: Int) -> Bool {
+        do {
+            try RenderPass.render(recipe, region: region, into: memory, bytesPerRow: bytesPerRow)
+            return true
+        } catch {
+            Self.problem.withLock { $0 = "\(error)" }
+            return false
+        }
+    }
+
+    // MARK: Files
+
+    /// Renders an image's extent and encodes it as JPEG (quality from `kCGImageDestinationLossyCompressionQuality`, 0.85 by default).
+    open func jpegRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        guard let frame = opaqueFrame(of: image) else { return nil }
+        return JPEGEncoder().encode(frame, quality: Int32(max(1, (quality(options) * 100).rounded())))
+    }
+
+    /// Renders an image's extent and encodes it as PNG.
+    open func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        guard let frame = opaqueFrame(of: image) else { return nil }
+        return PNGEncoder().encode(frame, exif: nil)
+    }
+
+    /// Renders an image's extent and encodes it as HEIF (HEVC through libheif and x265).
+    open func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        guard let frame = opaqueFrame(of: image) else { return nil }
+        return try? HEICEncoder().encode(frame, quality: Int((quality(options) * 100).rounded()), preset: "medium", exif: nil)
+    }
+
+    /// Renders an image's extent as JPEG into a file, which appears only when complete.
+    open func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(jpegRepresentation(of: image, colorSpace: colorSpace, options: options), to: url)
+    }
+
+    /// Renders an image's extent as PNG into a file, which appears only when complete.
+    open func writePNGRepresentation(
+        of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) throws {
+        try write(pngRepresentation(of: image, format: format, colorSpace: colorSpace, options: options), to: url)
+    }
+
+    /// Renders an image's extent as HEIF into a file, which appears only when complete.
+    open func writeHEIFRepresentation(
+        of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) throws {
+        try write(heifRepresentation(of: image, format: format, colorSpace: colorSpace, options: options), to: url)
+    }
+
+    private func write(_ data: Data?, to url: URL) throws {
+        guard let data else {
+            throw NSError(
+                domain: "CIContext", code: -1,
+                userInfo: [NSLocalizedDescriptionKey: "The image could not be rendered: \(Self.lastRenderingProblem ?? "its extent is empty or infinite")."])
+        }
+        try data.write(to: url, options: .atomic)
+    }
+
+    private func quality(_ options: [CIImageRepresentationOption: Any]) -> Double {
+        let key = CIImageRepresentationOption(rawValue: "kCGImageDestinationLossyCompressionQuality")
+        let value = (options[key] as? NSNumber)?.doubleValue ?? (options[key] as? Double) ?? 0.85
+        return value.isFinite ? min(1, max(0, value)) : 0.85
+    }
+
+    /// The image's extent rendered into a BGRA frame over white (for formats without alpha).
+    private func opaqueFrame(of image: CIImage) -> CVPixelBuffer? {
+        let extent = image.extent
+        guard !extent.isInfinite, !extent.isNull else { return nil }
+        let region = PixelRegion(covering: extent)
+        guard region.width > 0, region.height > 0, region.width <= 65_535, region.height <= 65_535,
+            let frame = CVPixelBuffer(width: region.width, height: region.height, pixelFormatType: kCVPixelFormatType_32BGRA)
+        else { return nil }
+        let opaque = image.composited(over: CIImage(color: .white))
+        guard render(opaque.recipe, region: region, into: frame.planes[0].baseAddress, bytesPerRow: frame.planes[0].bytesPerRow) else { return nil }
+        return frame
+    }
+}
+
+/// Keys for a context's options.
+public struct CIContextOption: RawRepresentable, Hashable, @unchecked Sendable {
+    /// The option's name.
+    public let rawValue: String
+    /// Creates an option from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The working colour space (only sRGB's encoded values are worked in here).
+    public static let workingColorSpace = CIContextOption(rawValue: "kCIContextWorkingColorSpace")
+    /// The working pixel format.
+    public static let workingFormat = CIContextOption(rawValue: "kCIContextWorkingFormat")
+    /// The colour space of rendered results.
+    public static let outputColorSpace = CIContextOption(rawValue: "kCIContextOutputColorSpace")
+    /// Whether rendering uses the CPU only (it always does here).
+    public static let useSoftwareRenderer = CIContextOption(rawValue: "kCIContextUseSoftwareRenderer")
+    /// Whether intermediate results are cached.
+    public static let cacheIntermediates = CIContextOption(rawValue: "kCIContextCacheIntermediates")
+    /// Whether rendering is given low priority.
+    public static let priorityRequestLow = CIContextOption(rawValue: "kCIContextPriorityRequestLow")
+    /// Whether half-float intermediates may be used.
+    public static let highQualityDownsample = CIContextOption(rawValue: "kCIContextHighQualityDownsample")
+}
+
+/// Keys for the options of image representations.
+public struct CIImageRepresentationOption: RawRepresentable, Hashable, @unchecked Sendable {
+    /// The option's name.
+    public let rawValue: String
+    /// Creates an option from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+}

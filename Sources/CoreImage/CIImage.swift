@@ -1,0 +1,253 @@
+import CoreGraphics
+import CoreVideo
+import Foundation
+import FrameProcessing
+import ImageIO
+
+/// A representation of an image to be processed or produced by Core Image filters.
+///
+/// An image is a recipe, not pixels: making one from a frame, cropping it, moving it or applying
+/// filters to it does no work; a `CIContext` evaluates the recipe when it renders, region by
+/// region on all cores (through libvips). Coordinates have their origin at the bottom left, y up.
+/// Thread-safe: images are immutable.
+open class CIImage: NSObject, @unchecked Sendable {
+    /// What the image is made of.
+    let recipe: Recipe
+    private let sourceBuffer: CVPixelBuffer?
+    private let sourceImage: CGImage?
+    private let imageProperties: [String: Any]
+
+    init(recipe: Recipe, pixelBuffer: CVPixelBuffer? = nil, cgImage: CGImage? = nil, properties: [String: Any] = [:]) {
+        self.recipe = recipe
+        sourceBuffer = pixelBuffer
+        sourceImage = cgImage
+        imageProperties = properties
+        super.init()
+    }
+
+    // MARK: Creating images
+
+    /// Initializes an image object from the contents of a Core Video pixel buffer: any format a
+    /// camera delivers, converted as its colour attachments say when the image is rendered.
+    public convenience init(cvPixelBuffer pixelBuffer: CVPixelBuffer) {
+        self.init(cvPixelBuffer: pixelBuffer, options: nil)
+    }
+
+    /// Initializes an image object from the contents of a Core Video pixel buffer, with options.
+    public convenience init(cvPixelBuffer pixelBuffer: CVPixelBuffer, options: [CIImageOption: Any]? = nil) {
+        let (width, height) = (pixelBuffer.width, pixelBuffer.height)
+        let source = PixelSource(width: width, height: height) {
+            if pixelBuffer.pixelFormatType == kCVPixelFormatType_32BGRA {
+                return (pixelBuffer.planes[0].baseAddress, pixelBuffer.planes[0].bytesPerRow, pixelBuffer)
+            }
+            guard let bgra = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA),
+                PixelFormatConverter().convert(pixelBuffer, into: bgra)
+            else { return nil }
+            return (bgra.planes[0].baseAddress, bgra.planes[0].bytesPerRow, bgra)
+        }
+        self.init(recipe: .pixels(source), pixelBuffer: pixelBuffer, properties: options?[.properties] as? [String: Any] ?? [:])
+    }
+
+    /// Initializes an image object from the contents of a Core Video image buffer.
+    public convenience init(cvImageBuffer imageBuffer: CVImageBuffer) {
+        self.init(cvPixelBuffer: imageBuffer, options: nil)
+    }
+
+    /// Initializes an image object from the contents of a Core Video image buffer, with options.
+    public convenience init(cvImageBuffer imageBuffer: CVImageBuffer, options: [CIImageOption: Any]? = nil) {
+        self.init(cvPixelBuffer: imageBuffer, options: options)
+    }
+
+    /// Initializes an image object with a Quartz 2D image.
+    public convenience init(cgImage image: CGImage) {
+        self.init(cgImage: image, options: nil)
+    }
+
+    /// Initializes an image object with a Quartz 2D image, with options.
+    public convenience init(cgImage image: CGImage, options: [CIImageOption: Any]? = nil) {
+        let source = PixelSource(width: image.width, height: image.height) {
+            // Drawn into premultiplied B, G, R, A, whatever the image's own layout.
+            guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+                let context = CGContext(
+                    data: nil, width: image.width, height: image.height, bitsPerComponent: 8, bytesPerRow: 0, space: space,
+                    bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue),
+                let memory = context.data
+            else { return nil }
+            context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
+            return (memory, context.bytesPerRow, context)
+        }
+        self.init(recipe: .pixels(source), cgImage: image, properties: options?[.properties] as? [String: Any] ?? [:])
+    }
+
+    /// Initializes an image object with the supplied image data (JPEG, PNG or HEIC); nil when it
+    /// cannot be decoded.
+    public convenience init?(data: Data) {
+        self.init(data: data, options: nil)
+    }
+
+    /// Initializes an image object with the supplied image data and options.
+    public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
+        guard let source = CGImageSourceCreateWithData(data as CFData, nil), let image = CGImageSourceCreateImageAtIndex(source, 0, nil) else {
+            return nil
+        }
+        let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any] ?? [:]
+        self.init(cgImage: image, options: [.properties: properties].merging(options ?? [:]) { _, given in given })
+    }
+
+    /// Initializes an image object from the contents of a file.
+    public convenience init?(contentsOf url: URL) {
+        self.init(contentsOf: url, options: nil)
+    }
+
+    /// Initializes an image object from the contents of a file, with options.
+    public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        self.init(data: data, options: options)
+    }
+
+    /// Initializes an image of infinite extent with a solid colour.
+    public convenience init(color: CIColor) {
+        let alpha = Double(color.alpha)
+        self.init(recipe: .color(b: Double(color.blue) * alpha, g: Double(color.green) * alpha, r: Double(color.red) * alpha, a: alpha))
+    }
+
+    /// Creates and returns an empty image object.
+    open class func empty() -> CIImage { CIImage(recipe: .empty) }
+
+    /// An image of infinite extent, solid black.
+    public class var black: CIImage { CIImage(color: .black) }
+    /// An image of infinite extent, solid white.
+    public class var white: CIImage { CIImage(color: .white) }
+    /// An image of infinite extent, solid grey.
+    public class var gray: CIImage { CIImage(color: .gray) }
+    /// An image of infinite extent, solid red.
+    public class var red: CIImage { CIImage(color: .red) }
+    /// An image of infinite extent, solid green.
+    public class var green: CIImage { CIImage(color: .green) }
+    /// An image of infinite extent, solid blue.
+    public class var blue: CIImage { CIImage(color: .blue) }
+    /// An image of infinite extent, clear.
+    public class var clear: CIImage { CIImage(color: .clear) }
+
+    // MARK: What an image is
+
+    /// A rectangle that specifies the extent of the image.
+    open var extent: CGRect { recipe.extent }
+
+    /// The Core Video pixel buffer the image was made from, if it was made from one.
+    open var pixelBuffer: CVPixelBuffer? { sourceBuffer }
+
+    /// The Quartz 2D image the image was made from, if it was made from one.
+    open var cgImage: CGImage? { sourceImage }
+
+    /// A dictionary containing the metadata of the image (its source's Image I/O properties).
+    open var properties: [String: Any] { imageProperties }
+
+    /// The colour space of the image: sRGB for images from pixels, nil for generated ones.
+    open var colorSpace: CGColorSpace? {
+        if case .pixels = recipe { return CGColorSpace(name: CGColorSpace.sRGB) }
+        return nil
+    }
+
+    // MARK: Making images from images
+
+    /// Returns a new image with a cropped portion of the original image.
+    open func cropped(to rect: CGRect) -> CIImage { derived(.crop(recipe, rect)) }
+
+    /// Returns a new image that represents the original image after applying an affine transform.
+    open func transformed(by matrix: CGAffineTransform) -> CIImage {
+        matrix.isIdentity ? self : derived(.transform(recipe, matrix))
+    }
+
+    /// Returns a new image that represents the original image after applying an affine transform,
+    /// downsampling with a Lanczos kernel when `highQualityDownsample` is true and the transform
+    /// only scales.
+    open func transformed(by matrix: CGAffineTransform, highQualityDownsample: Bool) -> CIImage {
+        guard highQualityDownsample, matrix.b == 0, matrix.c == 0, matrix.a > 0, matrix.d > 0, matrix.a < 1 || matrix.d < 1 else {
+            return transformed(by: matrix)
+        }
+        return derived(.lanczos(recipe, x: Double(matrix.a), y: Double(matrix.d))).transformed(by: CGAffineTransform(translationX: matrix.tx, y: matrix.ty))
+    }
+
+    /// Returns a new image that represents the original image after a transform for the given
+    /// orientation: the picture as it is meant to be seen.
+    open func oriented(_ orientation: CGImagePropertyOrientation) -> CIImage {
+        transformed(by: orientationTransform(for: orientation))
+    }
+
+    /// Returns a new image that represents the original image after a transform for the given
+    /// EXIF orientation (1 through 8; other values change nothing).
+    open func oriented(forExifOrientation orientation: Int32) -> CIImage {
+        guard let orientation = CGImagePropertyOrientation(rawValue: UInt32(clamping: orientation)) else { return self }
+        return oriented(orientation)
+    }
+
+    /// The transform that turns the image as an orientation says, its extent's corner staying at the origin.
+    open func orientationTransform(for orientation: CGImagePropertyOrientation) -> CGAffineTransform {
+        let extent = self.extent
+        guard !extent.isInfinite, !extent.isNull else { return .identity }
+        let (w, h) = (extent.width, extent.height)
+        let turn: CGAffineTransform
+        switch orientation {
+        case .up: turn = .identity
+        case .upMirrored: turn = CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
+        case .down: turn = CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case .downMirrored: turn = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)
+        case .leftMirrored: turn = CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)
+        case .right: turn = CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+        case .rightMirrored: turn = CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+        case .left: turn = CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+        }
+        return CGAffineTransform(translationX: -extent.minX, y: -extent.minY).concatenating(turn)
+    }
+
+    /// Returns a new image created by applying a filter to the original image with the
+    /// specified name and parameters; an empty image when there is no such filter.
+    open func applyingFilter(_ filterName: String, parameters params: [String: Any]) -> CIImage {
+        guard let filter = CIFilter(name: filterName) else { return .empty() }
+        filter.setValue(self, forKey: kCIInputImageKey)
+        for (key, value) in params { filter.setValue(value, forKey: key) }
+        return filter.outputImage ?? .empty()
+    }
+
+    /// Returns a new image created by applying a filter to the original image with the specified name.
+    open func applyingFilter(_ filterName: String) -> CIImage { applyingFilter(filterName, parameters: [:]) }
+
+    /// Returns a new image created by compositing the original image over the specified destination image.
+    open func composited(over dest: CIImage) -> CIImage { derived(.over(recipe, dest.recipe)) }
+
+    /// Returns a new image created by making the pixel colours along its edges extend infinitely in all directions.
+    open func clampedToExtent() -> CIImage { derived(.clamp(recipe)) }
+
+    /// Returns a new image created by applying a Gaussian blur of standard deviation `sigma`
+    /// (its extent grows by as far as the blur reaches).
+    open func applyingGaussianBlur(sigma: Double) -> CIImage {
+        sigma.isFinite && sigma > 0 ? derived(.blur(recipe, sigma: sigma)) : self
+    }
+
+    /// An image made from this one by a recipe over it, keeping its properties.
+    func derived(_ recipe: Recipe) -> CIImage { CIImage(recipe: recipe, properties: imageProperties) }
+
+    /// A textual description of the image: its extent.
+    open override var description: String { "<CIImage: extent \(extent)>" }
+}
+
+/// Keys for the options of an image's initializers.
+public struct CIImageOption: RawRepresentable, Hashable, @unchecked Sendable {
+    /// The option's name.
+    public let rawValue: String
+    /// Creates an option from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The key for a colour space (or NSNull for none) to treat the image's pixels as.
+    public static let colorSpace = CIImageOption(rawValue: "kCIImageColorSpace")
+    /// The key for the image's metadata properties.
+    public static let properties = CIImageOption(rawValue: "kCIImageProperties")
+    /// The key for whether the image is turned as its orientation property says.
+    public static let applyOrientationProperty = CIImageOption(rawValue: "kCIImageApplyOrientationProperty")
+    /// The key for whether auxiliary depth data is read instead of the image.
+    public static let auxiliaryDepth = CIImageOption(rawValue: "kCIImageAuxiliaryDepth")
+    /// The key for whether auxiliary disparity data is read instead of the image.
+    public static let auxiliaryDisparity = CIImageOption(rawValue: "kCIImageAuxiliaryDisparity")
+    /// The key for whether a portrait effects matte is read instead of the image.
+    public static let auxiliaryPortraitEffectsMatte = CIImageOption(rawValue: "kCIImageAuxiliaryPortraitEffectsMatte")
+}

@@ -1,0 +1,210 @@
+import CoreGraphics
+import Foundation
+
+/// The properties you use to configure a Core Image filter: its output image.
+public protocol CIFilterProtocol {
+    /// The image the filter makes of its inputs.
+    var outputImage: CIImage? { get }
+    /// The filter's own attributes beyond its inputs'; nil for none.
+    static func customAttributes() -> [String: Any]?
+}
+
+extension CIFilterProtocol {
+    /// No attributes beyond the inputs'.
+    public static func customAttributes() -> [String: Any]? { nil }
+}
+
+/// The properties you use to configure a Gaussian blur filter.
+public protocol CIGaussianBlur: CIFilterProtocol {
+    /// The image to blur.
+    var inputImage: CIImage? { get set }
+    /// The standard deviation of the blur, in pixels.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a colour controls filter.
+public protocol CIColorControls: CIFilterProtocol {
+    /// The image to adjust.
+    var inputImage: CIImage? { get set }
+    /// The saturation: 0 grey, 1 unchanged.
+    var saturation: Float { get set }
+    /// The brightness added: 0 unchanged.
+    var brightness: Float { get set }
+    /// The contrast about middle grey: 1 unchanged.
+    var contrast: Float { get set }
+}
+
+/// The properties you use to configure an exposure adjust filter.
+public protocol CIExposureAdjust: CIFilterProtocol {
+    /// The image to adjust.
+    var inputImage: CIImage? { get set }
+    /// The exposure change in stops.
+    var ev: Float { get set }
+}
+
+/// The properties you use to configure a colour matrix filter.
+public protocol CIColorMatrix: CIFilterProtocol {
+    /// The image to adjust.
+    var inputImage: CIImage? { get set }
+    /// The weights of red, green, blue and alpha in the output's red.
+    var rVector: CIVector { get set }
+    /// The weights in the output's green.
+    var gVector: CIVector { get set }
+    /// The weights in the output's blue.
+    var bVector: CIVector { get set }
+    /// The weights in the output's alpha.
+    var aVector: CIVector { get set }
+    /// The amounts added to red, green, blue and alpha.
+    var biasVector: CIVector { get set }
+}
+
+/// The properties you use to configure a colour invert filter.
+public protocol CIColorInvert: CIFilterProtocol {
+    /// The image to invert.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a sepia tone filter.
+public protocol CISepiaTone: CIFilterProtocol {
+    /// The image to tone.
+    var inputImage: CIImage? { get set }
+    /// How much of the effect: 0 none, 1 all.
+    var intensity: Float { get set }
+}
+
+/// The properties you use to configure a photo effect filter.
+public protocol CIPhotoEffect: CIFilterProtocol {
+    /// The image to change.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a Lanczos scale transform filter.
+public protocol CILanczosScaleTransform: CIFilterProtocol {
+    /// The image to scale.
+    var inputImage: CIImage? { get set }
+    /// The scale of the height.
+    var scale: Float { get set }
+    /// The width's scale over the height's.
+    var aspectRatio: Float { get set }
+}
+
+/// The properties you use to configure a compositing filter.
+public protocol CICompositeOperation: CIFilterProtocol {
+    /// The image on top.
+    var inputImage: CIImage? { get set }
+    /// The image below.
+    var backgroundImage: CIImage? { get set }
+}
+
+extension CIFilter {
+    /// Blurs an image with a Gaussian distribution.
+    public class func gaussianBlur() -> CIFilter & CIGaussianBlur { GaussianBlurFilter(definition: .gaussianBlur) }
+    /// Adjusts saturation, brightness and contrast.
+    public class func colorControls() -> CIFilter & CIColorControls { ColorControlsFilter(definition: .colorControls) }
+    /// Adjusts exposure in stops.
+    public class func exposureAdjust() -> CIFilter & CIExposureAdjust { ExposureAdjustFilter(definition: .exposureAdjust) }
+    /// Multiplies colours by a matrix and adds a bias.
+    public class func colorMatrix() -> CIFilter & CIColorMatrix { ColorMatrixFilter(definition: .colorMatrix) }
+    /// Inverts colours.
+    public class func colorInvert() -> CIFilter & CIColorInvert { ImageOnlyFilter(definition: .colorInvert) }
+    /// Maps colours to browns.
+    public class func sepiaTone() -> CIFilter & CISepiaTone { SepiaToneFilter(definition: .sepiaTone) }
+    /// Makes a black-and-white photo of low contrast.
+    public class func photoEffectMono() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: .photoEffectMono) }
+    /// Scales an image with a Lanczos kernel.
+    public class func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { LanczosFilter(definition: .lanczosScaleTransform) }
+    /// Places an image over another.
+    public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
+}
+
+/// A built-in filter with its inputs as typed properties.
+class TypedFilter: CIFilter, @unchecked Sendable {
+    /// The input image.
+    var inputImage: CIImage? {
+        get { value(forKey: kCIInputImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputImageKey) }
+    }
+
+    func float(_ key: String) -> Float { Float(FilterInputs(values: [key: value(forKey: key) as Any]).number(key) ?? 0) }
+    func setFloat(_ value: Float, _ key: String) { setValue(NSNumber(value: value), forKey: key) }
+    func vector(_ key: String) -> CIVector { value(forKey: key) as? CIVector ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
+}
+
+final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, @unchecked Sendable {}
+
+final class GaussianBlurFilter: TypedFilter, CIGaussianBlur, @unchecked Sendable {
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
+}
+
+final class ColorControlsFilter: TypedFilter, CIColorControls, @unchecked Sendable {
+    var saturation: Float {
+        get { float(kCIInputSaturationKey) }
+        set { setFloat(newValue, kCIInputSaturationKey) }
+    }
+    var brightness: Float {
+        get { float(kCIInputBrightnessKey) }
+        set { setFloat(newValue, kCIInputBrightnessKey) }
+    }
+    var contrast: Float {
+        get { float(kCIInputContrastKey) }
+        set { setFloat(newValue, kCIInputContrastKey) }
+    }
+}
+
+final class ExposureAdjustFilter: TypedFilter, CIExposureAdjust, @unchecked Sendable {
+    var ev: Float {
+        get { float(kCIInputEVKey) }
+        set { setFloat(newValue, kCIInputEVKey) }
+    }
+}
+
+final class ColorMatrixFilter: TypedFilter, CIColorMatrix, @unchecked Sendable {
+    var rVector: CIVector {
+        get { vector("inputRVector") }
+        set { setValue(newValue, forKey: "inputRVector") }
+    }
+    var gVector: CIVector {
+        get { vector("inputGVector") }
+        set { setValue(newValue, forKey: "inputGVector") }
+    }
+    var bVector: CIVector {
+        get { vector("inputBVector") }
+        set { setValue(newValue, forKey: "inputBVector") }
+    }
+    var aVector: CIVector {
+        get { vector("inputAVector") }
+        set { setValue(newValue, forKey: "inputAVector") }
+    }
+    var biasVector: CIVector {
+        get { vector("inputBiasVector") }
+        set { setValue(newValue, forKey: "inputBiasVector") }
+    }
+}
+
+final class SepiaToneFilter: TypedFilter, CISepiaTone, @unchecked Sendable {
+    var intensity: Float {
+        get { float(kCIInputIntensityKey) }
+        set { setFloat(newValue, kCIInputIntensityKey) }
+    }
+}
+
+final class LanczosFilter: TypedFilter, CILanczosScaleTransform, @unchecked Sendable {
+    var scale: Float {
+        get { float(kCIInputScaleKey) }
+        set { setFloat(newValue, kCIInputScaleKey) }
+    }
+    var aspectRatio: Float {
+        get { float(kCIInputAspectRatioKey) }
+        set { setFloat(newValue, kCIInputAspectRatioKey) }
+    }
+}
+
+final class CompositeFilter: TypedFilter, CICompositeOperation, @unchecked Sendable {
+    var backgroundImage: CIImage? {
+        get { value(forKey: kCIInputBackgroundImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputBackgroundImageKey) }
+    }
+}

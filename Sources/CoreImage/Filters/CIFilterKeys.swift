@@ -1,0 +1,91 @@
+/// The key for a filter's input image.
+public let kCIInputImageKey = "inputImage"
+/// The key for a filter's output image.
+public let kCIOutputImageKey = "outputImage"
+/// The key for a background image (compositing filters).
+public let kCIInputBackgroundImageKey = "inputBackgroundImage"
+/// The key for a radius (blurs).
+public let kCIInputRadiusKey = "inputRadius"
+/// The key for a saturation.
+public let kCIInputSaturationKey = "inputSaturation"
+/// The key for a brightness.
+public let kCIInputBrightnessKey = "inputBrightness"
+/// The key for a contrast.
+public let kCIInputContrastKey = "inputContrast"
+/// The key for an exposure value in stops.
+public let kCIInputEVKey = "inputEV"
+/// The key for an intensity.
+public let kCIInputIntensityKey = "inputIntensity"
+/// The key for a scale.
+public let kCIInputScaleKey = "inputScale"
+/// The key for an aspect ratio.
+public let kCIInputAspectRatioKey = "inputAspectRatio"
+/// The key for a colour.
+public let kCIInputColorKey = "inputColor"
+/// The key for an affine transform.
+public let kCIInputTransformKey = "inputTransform"
+/// The key for a rectangle given as a vector (x, y, width, height).
+public let kCIInputExtentKey = "inputExtent"
+/// The key for a centre point.
+public let kCIInputCenterKey = "inputCenter"
+/// The key for an angle in radians.
+public let kCIInputAngleKey = "inputAngle"
+
+/// The attribute naming a filter.
+public let kCIAttributeFilterName = "CIAttributeFilterName"
+/// The attribute giving a filter's display name.
+public let kCIAttributeFilterDisplayName = "CIAttributeFilterDisplayName"
+/// The attribute listing a filter's categories.
+public let kCIAttributeFilterCategories = "CIAttributeFilterCategories"
+/// The attribute naming an input's class.
+public let kCIAttributeClass = "CIAttributeClass"
+/// The attribute giving an input's type.
+public let kCIAttributeType = "CIAttributeType"
+/// The attribute giving an input's default value.
+public let kCIAttributeDefault = "CIAttributeDefault"
+/// The attribute giving an input's minimum.
+public let kCIAttributeMin = "CIAttributeMin"
+/// The attribute giving an input's maximum.
+public let kCIAttributeMax = "CIAttributeMax"
+/// The attribute giving the minimum a slider for an input shows.
+public let kCIAttributeSliderMin = "CIAttributeSliderMin"
+/// The attribute giving the maximum a slider for an input shows.
+public let kCIAttributeSliderMax = "CIAttributeSliderMax"
+/// The attribute giving an input's display name.
+public let kCIAttributeDisplayName = "CIAttributeDisplayName"
+
+/// An input that is a number.
+public let kCIAttributeTypeScalar = "CIAttributeTypeScalar"
+/// An input that is a distance in pixels.
+public let kCIAttributeTypeDistance = "CIAttributeTypeDistance"
+/// An input that is an angle.
+public let kCIAttributeTypeAngle = "CIAttributeTypeAngle"
+/// An input that is a position.
+public let kCIAttributeTypePosition = "CIAttributeTypePosition"
+/// An input that is a rectangle.
+public let kCIAttributeTypeRectangle = "CIAttributeTypeRectangle"
+/// An input that is an affine transform.
+public let kCIAttributeTypeTransform = "CIAttributeTypeTransform"
+/// An input that is an opaque colour.
+public let kCIAttributeTypeOpaqueColor = "CIAttributeTypeOpaqueColor"
+/// An input that is an image.
+public let kCIAttributeTypeImage = "CIAttributeTypeImage"
+
+/// Filters that blur.
+public let kCICategoryBlur = "CICategoryBlur"
+/// Filters that adjust colour.
+public let kCICategoryColorAdjustment = "CICategoryColorAdjustment"
+/// Filters that apply colour effects.
+public let kCICategoryColorEffect = "CICategoryColorEffect"
+/// Filters that change geometry.
+public let kCICategoryGeometryAdjustment = "CICategoryGeometryAdjustment"
+/// Filters that composite images.
+public let kCICategoryCompositeOperation = "CICategoryCompositeOperation"
+/// Filters that generate images.
+public let kCICategoryGenerator = "CICategoryGenerator"
+/// Filters that work on video.
+public let kCICategoryVideo = "CICategoryVideo"
+/// Filters that work on still images.
+public let kCICategoryStillImage = "CICategoryStillImage"
+/// Filters that are built in.
+public let kCICategoryBuiltIn = "CICategoryBuiltIn"

@@ -1,0 +1,196 @@
+import CVips
+import CoreGraphics
+import Foundation
+
+/// Why an image could not be rendered.
+struct RenderingError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A region of the plane in whole pixels, in Core Image's coordinates (y up).
+struct PixelRegion: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    var rect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
+    var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The whole pixels a rectangle touches.
+    init(covering rect: CGRect) {
+        let whole = rect.integral
+        x = Int(whole.minX)
+        y = Int(whole.minY)
+        width = Int(whole.width)
+        height = Int(whole.height)
+    }
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    /// The region grown by `margin` on every side.
+    func outset(by margin: Int) -> PixelRegion { PixelRegion(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin) }
+
+    /// The part of the region inside an extent (infinite extents take all of it).
+    func intersection(_ extent: CGRect) -> PixelRegion {
+        if extent.isInfinite { return self }
+        if extent.isNull { return PixelRegion(x: x, y: y, width: 0, height: 0) }
+        let inside = rect.intersection(extent.integral)
+        return inside.isNull ? PixelRegion(x: x, y: y, width: 0, height: 0) : PixelRegion(covering: inside)
+    }
+}
+
+/// A libvips image this process holds a reference to.
+final class VipsImage {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer?) throws {
+        guard let pointer else { throw RenderingError(description: String(cString: cvips_error())) }
+        self.pointer = pointer
+    }
+
+    deinit { cvips_unref(pointer) }
+
+    /// The image an operation makes of this one, this one kept alive until the operation has it.
+    func then(_ operation: (OpaquePointer) -> OpaquePointer?) throws -> VipsImage {
+        try withExtendedLifetime(self) { try VipsImage(operation(pointer)) }
+    }
+}
+
+/// One rendering: turns a recipe into a libvips pipeline covering a region, then evaluates it
+/// (on libvips's threads, region by region) into caller memory. Holds the memory its sources
+/// read until it ends.
+///
+/// Thread ownership: one thread at a time; a pass is made for each render.
+final class RenderPass {
+    /// The memory the pipeline reads, kept until the pass ends.
+    private var kept: [AnyObject] = []
+
+    /// Renders `recipe` over `region` into `destination` (8-bit B, G, R, A premultiplied, rows
+    /// `bytesPerRow` apart, the region's top row first).
+    static func render(_ recipe: Recipe, region: PixelRegion, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws {
+        if let problem = cvips_load() { throw RenderingError(description: String(cString: problem)) }
+        guard !region.isEmpty else { return }
+        let pass = RenderPass()
+        let image = try pass.image(recipe, in: region).then { cvips_to_uchar($0) }
+        guard withExtendedLifetime(image, { cvips_write(image.pointer, destination, bytesPerRow) }) == 0 else {
+            throw RenderingError(description: "the image could not be rendered: \(String(cString: cvips_error()))")
+        }
+        withExtendedLifetime(pass) {}
+    }
+
+    /// A float image of exactly `region` of the recipe.
+    func image(_ recipe: Recipe, in region: PixelRegion) throws -> VipsImage {
+        switch recipe {
+        case .empty:
+            return try transparent(region)
+        case .pixels(let source):
+            guard let pixels = source.pixels else { throw RenderingError(description: "the image's pixels could not be read") }
+            kept.append(pixels.owner)
+            var image = try VipsImage(
+                cvips_from_memory(pixels.memory, pixels.bytesPerRow * source.height, Int32(pixels.bytesPerRow / 4), Int32(source.height), 0))
+            if pixels.bytesPerRow / 4 != source.width {
+                image = try image.then { cvips_embed($0, 0, 0, Int32(source.width), Int32(source.height), 0) }
+            }
+            let placed = try place(image, at: PixelRegion(x: 0, y: 0, width: source.width, height: source.height), in: region)
+            return try placed.then { cvips_to_float($0) }
+        case .color(let b, let g, let r, let a):
+            let pixel = ColorPixel([Float(b * 255), Float(g * 255), Float(r * 255), Float(a * 255)])
+            kept.append(pixel)
+            let one = try VipsImage(cvips_from_memory(pixel.memory, 16, 1, 1, 1))
+            return try one.then { cvips_embed($0, 0, 0, Int32(region.width), Int32(region.height), 1) }
+        case .crop(let inner, let rect):
+            let inside = region.intersection(rect.standardized)
+            guard !inside.isEmpty else { return try transparent(region) }
+            return try place(try image(inner, in: inside), at: inside, in: region)
+        case .transform(let inner, let transform):
+            return try transformed(inner, by: transform, in: region)
+        case .blur(let inner, let sigma):
+            guard sigma > 0 else { return try image(inner, in: region) }
+            let margin = Int(Recipe.blurReach(sigma))
+            let blurred = try image(inner, in: region.outset(by: margin)).then { cvips_blur($0, sigma) }
+            return try blurred.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
+        case .recombine(let inner, let matrix):
+            return try image(inner, in: region).then { source in matrix.withUnsafeBufferPointer { cvips_recombine(source, $0.baseAddress) } }
+        case .lanczos(let inner, let x, let y):
+            let extent = inner.extent
+            guard !extent.isInfinite else { return try transformed(inner, by: CGAffineTransform(scaleX: x, y: y), in: region) }
+            let whole = PixelRegion(covering: extent)
+            guard !whole.isEmpty, !region.intersection(recipe.extent).isEmpty else { return try transparent(region) }
+            let scaled = try image(inner, in: whole).then { cvips_resize($0, x, y) }
+            let output = PixelRegion(covering: recipe.extent)
+            return try place(
+                scaled, at: PixelRegion(x: output.x, y: output.y, width: Int(cvips_width(scaled.pointer)), height: Int(cvips_height(scaled.pointer))),
+                in: region)
+        case .over(let top, let bottom):
+            let over = try image(top, in: region), under = try image(bottom, in: region)
+            return try withExtendedLifetime(under) { try over.then { cvips_over($0, under.pointer) } }
+        case .clamp(let inner):
+            let extent = PixelRegion(covering: inner.extent)
+            guard !extent.isEmpty else { return try transparent(region) }
+            // The part of the extent nearest the region: at least its edge row or column.
+            let x0 = min(max(region.x, extent.x), extent.maxX - 1), y0 = min(max(region.y, extent.y), extent.maxY - 1)
+            let x1 = max(min(region.maxX, extent.maxX), x0 + 1), y1 = max(min(region.maxY, extent.maxY), y0 + 1)
+            let nearest = PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            // Carried out over the span of both (libvips computes only the part asked for), then cut to the region.
+            let span = PixelRegion(
+                x: min(nearest.x, region.x), y: min(nearest.y, region.y), width: max(nearest.maxX, region.maxX) - min(nearest.x, region.x),
+                height: max(nearest.maxY, region.maxY) - min(nearest.y, region.y))
+            let carried = try image(inner, in: nearest).then {
+                cvips_embed($0, Int32(nearest.x - span.x), Int32(span.maxY - nearest.maxY), Int32(span.width), Int32(span.height), 1)
+            }
+            return try place(carried, at: span, in: region)
+        }
+    }
+
+    /// An image covering `from` set in its place in a transparent image covering `region`.
+    private func place(_ image: VipsImage, at from: PixelRegion, in region: PixelRegion) throws -> VipsImage {
+        if from == region { return image }
+        return try image.then { cvips_embed($0, Int32(from.x - region.x), Int32(region.maxY - from.maxY), Int32(region.width), Int32(region.height), 0) }
+    }
+
+    /// A transparent float image covering a region.
+    private func transparent(_ region: PixelRegion) throws -> VipsImage {
+        let one = try VipsImage(cvips_from_memory(ColorPixel.transparent.memory, 16, 1, 1, 1))
+        return try one.then { cvips_embed($0, 0, 0, Int32(region.width), Int32(region.height), 0) }
+    }
+
+    /// A recipe moved by an affine transform: a whole-pixel move shifts the region read; any
+    /// other is sampled bilinearly from the part of the source the region maps back to.
+    private func transformed(_ inner: Recipe, by transform: CGAffineTransform, in region: PixelRegion) throws -> VipsImage {
+        let (a, b, c, d, tx, ty) = (transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty)
+        if a == 1, b == 0, c == 0, d == 1, tx == tx.rounded(), ty == ty.rounded() {
+            return try image(inner, in: PixelRegion(x: region.x - Int(tx), y: region.y - Int(ty), width: region.width, height: region.height))
+        }
+        guard abs(a * d - b * c) > 1e-12 else { return try transparent(region) }
+        let back = region.rect.applying(transform.inverted()).insetBy(dx: -2, dy: -2)
+        let source = PixelRegion(covering: back).intersection(inner.extent)
+        guard !source.isEmpty else { return try transparent(region) }
+        let pixels = try image(inner, in: source)
+        // Pixel centres: the source's (u, v) is (x + u + 0.5, maxY - v - 0.5) in the plane; the
+        // output's (U, V) is (X - x - 0.5, maxY - Y - 0.5) of the transformed point (X, Y).
+        let sx = CGFloat(source.x) + 0.5, sy = CGFloat(source.maxY) - 0.5
+        let dx = a * sx + c * sy + tx - CGFloat(region.x) - 0.5
+        let dy = CGFloat(region.maxY) - 0.5 - b * sx - d * sy - ty
+        return try pixels.then { cvips_affine($0, a, -c, -b, d, dx, dy, Int32(region.width), Int32(region.height)) }
+    }
+}
+
+/// One float pixel's memory, for images of one colour.
+final class ColorPixel: @unchecked Sendable {
+    let memory: UnsafeMutableRawPointer
+
+    init(_ values: [Float]) {
+        memory = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+        values.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+    }
+
+    deinit { memory.deallocate() }
+
+    /// Transparent black, which blank regions are made of.
+    static let transparent = ColorPixel([0, 0, 0, 0])
+}
