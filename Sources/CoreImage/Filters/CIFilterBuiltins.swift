@@ -2,7 +2,7 @@ import CoreGraphics
 import Foundation
 
 /// The properties you use to configure a Core Image filter: its output image.
-public protocol CIFilterProtocol {
+public protocol CIFilterProtocol: NSObjectProtocol {
     /// The image the filter makes of its inputs.
     var outputImage: CIImage? { get }
     /// The filter's own attributes beyond its inputs'; nil for none.

@@ -1,0 +1,76 @@
+import CoreGraphics
+import CoreImage
+import CoreVideo
+import ImageIO
+import XCTest
+
+/// Rendering into what apps render into: pixel buffers in camera formats, caller memory in
+/// Apple's byte orders, and files that appear only when complete.
+final class CIContextTests: XCTestCase {
+    typealias RGBA = Pictures.RGBA
+    let context = CIContext()
+
+    func testRenderingIntoPixelBuffersOfBGRAAndCameraFormats() throws {
+        let image = CIImage(cvPixelBuffer: Pictures.quadrants()).applyingFilter("CIColorInvert")
+        var buffer: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_32BGRA, nil, &buffer)
+        let bgra = try XCTUnwrap(buffer)
+        context.render(image, to: bgra)
+        XCTAssertEqual(Pictures.pixel(bgra, x: 5, y: 5), RGBA(r: 0, g: 255, b: 255, a: 255), "red inverted: cyan, at the top left")
+        XCTAssertEqual(Pictures.pixel(bgra, x: 60, y: 40), RGBA(r: 0, g: 0, b: 0, a: 255), "white inverted")
+        // A smaller buffer takes the image's region from the origin: the bottom-left quarter.
+        CVPixelBufferCreate(nil, 32, 24, kCVPixelFormatType_32BGRA, nil, &buffer)
+        let quarter = try XCTUnwrap(buffer)
+        context.render(image, to: quarter)
+        XCTAssertEqual(Pictures.pixel(quarter, x: 16, y: 12), RGBA(r: 255, g: 255, b: 0, a: 255), "blue inverted: yellow")
+        CVPixelBufferCreate(nil, 64, 48, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &buffer)
+        let yuv = try XCTUnwrap(buffer)
+        context.render(image, to: yuv)
+        let back = try XCTUnwrap(Pictures.render(CIImage(cvPixelBuffer: yuv)))
+        XCTAssertTrue(Pictures.pixel(back, x: 5, y: 5).isClose(to: RGBA(r: 0, g: 255, b: 255, a: 255), tolerance: 6), "\(Pictures.pixel(back, x: 5, y: 5))")
+    }
+
+    func testBitmapsAndCGImagesInApplesByteOrders() throws {
+        let image = CIImage(cvPixelBuffer: Pictures.solid(RGBA(r: 10, g: 20, b: 30, a: 255)))
+        var bytes = [UInt8](repeating: 0, count: 4 * 4 * 4)
+        bytes.withUnsafeMutableBytes {
+            context.render(image, toBitmap: $0.baseAddress!, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 4, height: 4), format: .RGBA8, colorSpace: nil)
+        }
+        XCTAssertEqual(Array(bytes[0..<4]), [10, 20, 30, 255], "RGBA8: red first")
+        bytes.withUnsafeMutableBytes {
+            context.render(image, toBitmap: $0.baseAddress!, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 4, height: 4), format: .ARGB8, colorSpace: nil)
+        }
+        XCTAssertEqual(Array(bytes[0..<4]), [255, 10, 20, 30], "ARGB8: alpha first")
+        for format in [CIFormat.BGRA8, .RGBA8, .ARGB8] {
+            let picture = try XCTUnwrap(context.createCGImage(image, from: image.extent, format: format, colorSpace: nil))
+            XCTAssertEqual(Pictures.pixel(picture, x: 1, y: 1), RGBA(r: 10, g: 20, b: 30, a: 255), "\(format)")
+        }
+        XCTAssertNil(context.createCGImage(image, from: image.extent, format: .RGBAf, colorSpace: nil), "a format not rendered into")
+        XCTAssertNil(context.createCGImage(image, from: .null))
+    }
+
+    func testFilesAreWrittenWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("CIContextTests-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = CIImage(cvPixelBuffer: Pictures.quadrants())
+        let space = CGColorSpaceCreateDeviceRGB()
+        let jpeg = folder.appendingPathComponent("frame.jpg"), png = folder.appendingPathComponent("frame.png"),
+            heic = folder.appendingPathComponent("frame.heic")
+        try context.writeJPEGRepresentation(of: image, to: jpeg, colorSpace: space)
+        try context.writePNGRepresentation(of: image, to: png, format: .RGBA8, colorSpace: space)
+        try context.writeHEIFRepresentation(of: image, to: heic, format: .RGBA8, colorSpace: space)
+        for url in [jpeg, png, heic] {
+            let decoded = try XCTUnwrap(CIImage(contentsOf: url), url.lastPathComponent)
+            XCTAssertEqual(decoded.extent, CGRect(x: 0, y: 0, width: 64, height: 48), url.lastPathComponent)
+            let picture = try XCTUnwrap(Pictures.render(decoded))
+            XCTAssertTrue(
+                Pictures.pixel(picture, x: 8, y: 8).isClose(to: .red, tolerance: 40), "\(url.lastPathComponent): \(Pictures.pixel(picture, x: 8, y: 8))")
+        }
+        let infinite = CIImage(color: .red)
+        let nowhere = folder.appendingPathComponent("infinite.jpg")
+        XCTAssertThrowsError(try context.writeJPEGRepresentation(of: infinite, to: nowhere, colorSpace: space))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path), "nothing is left behind")
+        XCTAssertThrowsError(try context.writeJPEGRepresentation(of: image, to: URL(fileURLWithPath: "/nonexistent/dir/frame.jpg"), colorSpace: space))
+    }
+}

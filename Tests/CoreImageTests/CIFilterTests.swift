@@ -1,0 +1,129 @@
+import CoreGraphics
+import CoreImage
+import CoreVideo
+import XCTest
+
+/// Filters by name and in their typed forms: their inputs and attributes as Apple describes
+/// them, the extents they give, and their pixels once rendered.
+final class CIFilterTests: XCTestCase {
+    typealias RGBA = Pictures.RGBA
+    let context = CIContext()
+
+    /// A solid colour as an image 32 pixels square.
+    private func solid(_ colour: RGBA) -> CIImage { CIImage(cvPixelBuffer: Pictures.solid(colour)) }
+
+    /// The colour at the middle of a filter's output over the first image's extent.
+    private func middle(_ image: CIImage?, of extent: CGRect = CGRect(x: 0, y: 0, width: 32, height: 32)) throws -> RGBA {
+        let picture = try XCTUnwrap(context.createCGImage(try XCTUnwrap(image), from: extent), String(describing: CIContext.lastRenderingProblem))
+        return Pictures.pixel(picture, x: picture.width / 2, y: picture.height / 2)
+    }
+
+    func testFiltersAreMadeByNameWithTheirInputsDefaultsAndAttributes() throws {
+        XCTAssertNil(CIFilter(name: "CINoSuchFilter"))
+        let blur = try XCTUnwrap(CIFilter(name: "CIGaussianBlur"))
+        XCTAssertEqual(blur.name, "CIGaussianBlur")
+        XCTAssertEqual(blur.inputKeys, [kCIInputImageKey, kCIInputRadiusKey])
+        XCTAssertEqual(blur.outputKeys, [kCIOutputImageKey])
+        XCTAssertEqual((blur.value(forKey: kCIInputRadiusKey) as? NSNumber)?.doubleValue, 10, "defaults are set")
+        XCTAssertNil(blur.outputImage, "no input image, no output")
+        let radius = try XCTUnwrap(blur.attributes[kCIInputRadiusKey] as? [String: Any])
+        XCTAssertEqual(radius[kCIAttributeClass] as? String, "NSNumber")
+        XCTAssertEqual((radius[kCIAttributeDefault] as? NSNumber)?.doubleValue, 10)
+        XCTAssertEqual((radius[kCIAttributeMin] as? NSNumber)?.doubleValue, 0)
+        XCTAssertEqual(blur.attributes[kCIAttributeFilterName] as? String, "CIGaussianBlur")
+        XCTAssertTrue((blur.attributes[kCIAttributeFilterCategories] as? [String])?.contains(kCICategoryBlur) == true)
+        XCTAssertTrue(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIGaussianBlur"))
+        XCTAssertFalse(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIColorControls"))
+        XCTAssertEqual(CIFilter.filterNames(inCategory: nil).count, 12)
+        let made = try XCTUnwrap(CIFilter(name: "CIColorControls", parameters: [kCIInputSaturationKey: 0.25]))
+        XCTAssertEqual((made.value(forKey: kCIInputSaturationKey) as? NSNumber)?.doubleValue ?? (made.value(forKey: kCIInputSaturationKey) as? Double), 0.25)
+        made.setDefaults()
+        XCTAssertEqual((made.value(forKey: kCIInputSaturationKey) as? NSNumber)?.doubleValue, 1)
+        XCTAssertEqual(solid(.red).applyingFilter("CINoSuchFilter").extent, .null, "an unknown filter gives an empty image")
+    }
+
+    func testTheTypedFormsSetTheSameInputs() throws {
+        let blur = CIFilter.gaussianBlur()
+        XCTAssertEqual(blur.radius, 10)
+        blur.radius = 4
+        XCTAssertEqual((blur.value(forKey: kCIInputRadiusKey) as? NSNumber)?.floatValue, 4)
+        blur.inputImage = solid(.red)
+        XCTAssertEqual(blur.outputImage?.extent, CGRect(x: -12, y: -12, width: 56, height: 56), "a blur grows its extent by three radii")
+        let controls = CIFilter.colorControls()
+        XCTAssertEqual([controls.saturation, controls.brightness, controls.contrast], [1, 0, 1])
+        let lanczos = CIFilter.lanczosScaleTransform()
+        lanczos.inputImage = solid(.red)
+        lanczos.scale = 0.5
+        lanczos.aspectRatio = 2
+        XCTAssertEqual(lanczos.outputImage?.extent, CGRect(x: 0, y: 0, width: 32, height: 16))
+        let over = CIFilter.sourceOverCompositing()
+        over.inputImage = solid(.red)
+        XCTAssertNil(over.outputImage, "no background, no output")
+        over.backgroundImage = solid(.blue).transformed(by: CGAffineTransform(translationX: 16, y: 0))
+        XCTAssertEqual(over.outputImage?.extent, CGRect(x: 0, y: 0, width: 48, height: 32), "the union of the two")
+    }
+
+    func testABlurSpreadsAnEdgeAndFadesBeyondTheImage() throws {
+        let image = CIImage(cvPixelBuffer: Pictures.quadrants()).applyingGaussianBlur(sigma: 3)
+        XCTAssertEqual(image.extent, CGRect(x: -9, y: -9, width: 82, height: 66))
+        let picture = try XCTUnwrap(Pictures.render(image))
+        // Offsets by the blur's reach: the quadrants' top-left pixel is at (9, 9).
+        XCTAssertEqual(Pictures.pixel(picture, x: 9 + 8, y: 9 + 8), .red, "far from every edge: unchanged")
+        let edge = Pictures.pixel(picture, x: 9 + 32, y: 9 + 8)
+        XCTAssertEqual(edge.r, 128, accuracy: 30, "across the red-green edge, half of each: \(edge)")
+        XCTAssertEqual(edge.g, 128, accuracy: 30, "\(edge)")
+        XCTAssertEqual(Pictures.pixel(picture, x: 9 + 8, y: 9).a, 128, accuracy: 30, "at the image's edge, half covered")
+        XCTAssertLessThan(Pictures.pixel(picture, x: 1, y: 30).a, 10, "beyond the edge, nearly clear")
+        XCTAssertEqual(
+            try middle(solid(.green).applyingFilter("CIGaussianBlur", parameters: [kCIInputRadiusKey: 2])), .green, "a solid colour stays itself inside")
+    }
+
+    func testColourFiltersChangeColoursAsAppleDescribesThem() throws {
+        let grey = try middle(solid(.red).applyingFilter("CIColorControls", parameters: [kCIInputSaturationKey: 0]))
+        XCTAssertTrue(grey.isClose(to: RGBA(r: 54, g: 54, b: 54, a: 255), tolerance: 1), "no saturation: red's luma, \(grey)")
+        let brighter = try middle(solid(RGBA(r: 100, g: 100, b: 100, a: 255)).applyingFilter("CIColorControls", parameters: [kCIInputBrightnessKey: 0.2]))
+        XCTAssertTrue(brighter.isClose(to: RGBA(r: 151, g: 151, b: 151, a: 255), tolerance: 1), "brightness adds: \(brighter)")
+        let contrast = try middle(solid(RGBA(r: 64, g: 128, b: 191, a: 255)).applyingFilter("CIColorControls", parameters: [kCIInputContrastKey: 2]))
+        XCTAssertTrue(contrast.isClose(to: RGBA(r: 0, g: 128, b: 255, a: 255), tolerance: 2), "contrast about middle grey, clipped: \(contrast)")
+        XCTAssertEqual(try middle(solid(.red).applyingFilter("CIColorInvert")), RGBA(r: 0, g: 255, b: 255, a: 255))
+        let swapped = CIFilter.colorMatrix()
+        swapped.inputImage = solid(RGBA(r: 200, g: 100, b: 50, a: 255))
+        swapped.rVector = CIVector(x: 0, y: 0, z: 1, w: 0)
+        swapped.bVector = CIVector(x: 1, y: 0, z: 0, w: 0)
+        swapped.biasVector = CIVector(x: 0, y: 0.2, z: 0, w: 0)
+        XCTAssertTrue(try middle(swapped.outputImage).isClose(to: RGBA(r: 50, g: 151, b: 200, a: 255), tolerance: 1), "red and blue swapped, green biased")
+        let sepia = try middle(solid(.white).applyingFilter("CISepiaTone"))
+        XCTAssertTrue(sepia.r >= sepia.g && sepia.g > sepia.b, "sepia is warm: \(sepia)")
+        XCTAssertEqual(try middle(solid(.white).applyingFilter("CISepiaTone", parameters: [kCIInputIntensityKey: 0])), .white, "no intensity, no change")
+        let mono = try middle(solid(.green).applyingFilter("CIPhotoEffectMono"))
+        XCTAssertTrue(mono.r == mono.g && mono.g == mono.b && abs(mono.g - 182) <= 1, "green's luma: \(mono)")
+        let exposed = try middle(solid(RGBA(r: 100, g: 100, b: 100, a: 255)).applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 1]))
+        XCTAssertEqual(exposed.r, 137, accuracy: 2, "one stop: twice the light, 2^(1/2.2) in sRGB's encoded values: \(exposed)")
+        XCTAssertEqual(
+            try middle(solid(.red).applyingFilter("CIColorControls", parameters: [kCIInputSaturationKey: Double.nan])), .red, "NaN is taken as absent")
+        // Two colour filters in a row make one operation.
+        let twice = solid(.red).applyingFilter("CIColorInvert").applyingFilter("CIColorInvert")
+        XCTAssertEqual(try middle(twice), .red)
+    }
+
+    func testGeometryAndCompositingFilters() throws {
+        let image = CIImage(cvPixelBuffer: Pictures.quadrants())
+        let half = image.applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 0.5])
+        XCTAssertEqual(half.extent, CGRect(x: 0, y: 0, width: 32, height: 24))
+        let picture = try XCTUnwrap(Pictures.render(half))
+        XCTAssertEqual(Pictures.pixel(picture, x: 4, y: 4), .red)
+        XCTAssertEqual(Pictures.pixel(picture, x: 28, y: 20), .white)
+        let cropped = image.applyingFilter("CICrop", parameters: ["inputRectangle": CIVector(cgRect: CGRect(x: 32, y: 24, width: 32, height: 24))])
+        XCTAssertEqual(cropped.extent, CGRect(x: 32, y: 24, width: 32, height: 24))
+        XCTAssertEqual(try middle(cropped, of: cropped.extent), .green)
+        let moved = image.applyingFilter("CIAffineTransform", parameters: [kCIInputTransformKey: CGAffineTransform(translationX: 5, y: 5)])
+        XCTAssertEqual(moved.extent, CGRect(x: 5, y: 5, width: 64, height: 48))
+        // Half-transparent red over blue: premultiplied, half of each.
+        let translucent = CIImage(color: CIColor(red: 1, green: 0, blue: 0, alpha: 0.5)).cropped(to: CGRect(x: 0, y: 0, width: 32, height: 32))
+        let mixed = try middle(translucent.composited(over: solid(.blue)))
+        XCTAssertTrue(mixed.isClose(to: RGBA(r: 128, g: 0, b: 127, a: 255), tolerance: 2), "\(mixed)")
+        let generated = try XCTUnwrap(CIFilter(name: "CIConstantColorGenerator", parameters: [kCIInputColorKey: CIColor.yellow])?.outputImage)
+        XCTAssertTrue(generated.extent.isInfinite)
+        XCTAssertEqual(try middle(generated.cropped(to: CGRect(x: 0, y: 0, width: 32, height: 32))), RGBA(r: 255, g: 255, b: 0, a: 255))
+    }
+}
