@@ -76,7 +76,9 @@ let package = Package(
         .target(name: "CVips", dependencies: ["CLibraryLoading"]),
         // Core Image: images as recipes, filters, and contexts that render them with libvips; and
         // the barcode descriptors a metadata output's codes describe.
-        .target(name: "CoreImage", dependencies: ["CoreGraphics", "CoreVideo", "ImageIO", "FrameProcessing", "CVips"]),
+        .target(name: "CoreImage", dependencies: ["CoreGraphics", "CoreVideo", "ImageIO", "FrameProcessing", "CVips", "CCoreImage"]),
+        // The module map that makes `import CoreImage.CIFilterBuiltins` work (its one file says how).
+        .target(name: "CCoreImage"),
         // The cross-import overlay Swift Testing expects beside CoreImage (see its one file).
         .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
@@ -178,7 +180,7 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
-        .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox"], path: "Tests/AppleStyleCode"),
+        .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage"], path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],

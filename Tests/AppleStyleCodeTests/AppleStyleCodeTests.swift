@@ -244,6 +244,34 @@ final class AppleStyleCodeTests: XCTestCase {
     }
 }
 
+extension AppleStyleCodeTests {
+    func testFramesGoThroughCoreImageFiltersAsAppsFilterThem() throws {
+        let camera = FilteredFrames()
+        try camera.start()
+        defer { camera.stop() }
+        XCTAssertTrue(waitUntil { camera.latestFrameAndImage != nil }, "a filtered frame")
+        let (frame, image) = try XCTUnwrap(camera.latestFrameAndImage)
+        let (width, height) = (CVPixelBufferGetWidth(frame), CVPixelBufferGetHeight(frame))
+        XCTAssertEqual([image.width, image.height], [height, width], "turned for a portrait screen")
+        let source = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(FilteredFrames.snapshot(of: frame))))
+        let shown = try XCTUnwrap(FramesAsImages.rgbaBytes(of: image))
+        // Each pixel shown is the frame's pixel a quarter turn away, as its luma.
+        var worst = 0
+        for row in stride(from: 0, to: image.height, by: 9) {
+            for column in stride(from: 0, to: image.width, by: 7) {
+                let (x, y) = (row, height - 1 - column)
+                let at = (y * width + x) * 4
+                let luma = 0.2126 * Double(source[at]) + 0.7152 * Double(source[at + 1]) + 0.0722 * Double(source[at + 2])
+                let seen = (row * image.width + column) * 4
+                worst = max(
+                    worst, abs(Int(shown[seen]) - Int(luma.rounded())), abs(Int(shown[seen + 1]) - Int(shown[seen])),
+                    abs(Int(shown[seen + 2]) - Int(shown[seen])))
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 1, "grey, turned, pixel for pixel")
+    }
+}
+
 /// A capture's result, handed from the library's queue to the test.
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
