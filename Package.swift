@@ -137,7 +137,10 @@ let package = Package(
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
         .executableTarget(
-            name: "avbench", dependencies: ["AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport"],
+            name: "avbench",
+            dependencies: [
+                "AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport", "CoreImage", "CVips",
+            ],
             // cairo drawn with directly, as the peer of Core Graphics' contexts.
             path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),
 

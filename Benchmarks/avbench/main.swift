@@ -43,6 +43,7 @@ if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
 if runs("images") { try ImageBenchmark.run(seconds: secondsPerCase) }
+if runs("coreimage") { try CoreImageBenchmark.run() }
 // Thumbnails make a 10-minute movie the first time: only when asked for.
 if chosen.contains("thumbnails") { try ThumbnailBenchmark.run() }
 if runs("liveview-jpeg") { try LiveViewJPEGBenchmark.run(seconds: secondsPerCase) }

@@ -22,6 +22,8 @@ static struct {
     vips *(*new_matrix_from_array)(int width, int height, const double *array, int size);
     int (*get_width)(const vips *image);
     int (*get_height)(const vips *image);
+    int (*get_format)(const vips *image);
+    int (*write)(vips *in, vips *out);
     int (*cast)(vips *in, vips **out, int format, ...);
     int (*gaussblur)(vips *in, vips **out, double sigma, ...);
     int (*embed)(vips *in, vips **out, int x, int y, int width, int height, ...);
@@ -64,6 +66,8 @@ static void load(void) {
     FIND(new_matrix_from_array, "vips_image_new_matrix_from_array")
     FIND(get_width, "vips_image_get_width")
     FIND(get_height, "vips_image_get_height")
+    FIND(get_format, "vips_image_get_format")
+    FIND(write, "vips_image_write")
     FIND(cast, "vips_cast")
     FIND(gaussblur, "vips_gaussblur")
     FIND(embed, "vips_embed")
@@ -120,6 +124,7 @@ void cvips_unref(cvips_image *image) {
 
 int cvips_width(const cvips_image *image) { return lib.get_width(image); }
 int cvips_height(const cvips_image *image) { return lib.get_height(image); }
+int cvips_is_float(const cvips_image *image) { return lib.get_format(image) == FLOAT; }
 
 cvips_image *cvips_to_float(cvips_image *image) {
     vips *out = NULL;
@@ -195,12 +200,21 @@ cvips_image *cvips_over(cvips_image *overlay, cvips_image *base) {
 }
 
 int cvips_write(cvips_image *image, void *destination, size_t row_bytes) {
+    int width = lib.get_width(image), height = lib.get_height(image);
+    size_t packed = (size_t)width * 4;
+    if (row_bytes < packed) return -1;
+    if (row_bytes == packed) {
+        // Rows packed: libvips writes straight into the destination, on its threads.
+        vips *target = lib.new_from_memory(destination, packed * (size_t)height, width, height, 4, UCHAR);
+        if (!target) return -1;
+        int result = lib.write(image, target);
+        lib.object_unref(target);
+        return result;
+    }
     size_t size = 0;
     unsigned char *pixels = lib.write_to_memory(image, &size);
     if (!pixels) return -1;
-    int width = lib.get_width(image), height = lib.get_height(image);
-    size_t packed = (size_t)width * 4;
-    if (size != packed * (size_t)height || row_bytes < packed) {
+    if (size != packed * (size_t)height) {
         lib.free(pixels);
         return -1;
     }

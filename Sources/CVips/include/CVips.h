@@ -2,8 +2,9 @@
 // image is rendered. libvips builds a lazy pipeline of operations and evaluates it region by
 // region on all cores, as Core Image does its recipes.
 //
-// Images are 4-band pixels, B, G, R, A, premultiplied, 8-bit or 32-bit float on a 0-255 scale,
-// with row 0 at the top. Every function that makes an image leaves its inputs to the caller,
+// Images are 4-band pixels, B, G, R, A, premultiplied, 8-bit or 32-bit float on a 0-255 scale
+// (an operation on 8-bit pixels gives 8-bit pixels where libvips can: crops, moves, blurs,
+// scaling), with row 0 at the top. Every function that makes an image leaves its inputs to the caller,
 // returns NULL on failure (with why in `cvips_error`), and gives an image `cvips_unref` releases.
 //
 // Thread ownership: thread-safe; an image may be used from any thread.
@@ -31,6 +32,8 @@ void cvips_unref(cvips_image *image);
 /// The image's width and height.
 int cvips_width(const cvips_image *image);
 int cvips_height(const cvips_image *image);
+/// Whether the image's pixels are 32-bit float (otherwise 8-bit).
+int cvips_is_float(const cvips_image *image);
 
 /// The image in 32-bit float, or rounded and clipped back to 8 bits.
 cvips_image *cvips_to_float(cvips_image *image);

@@ -76,14 +76,16 @@ final class RenderPass {
         if let problem = cvips_load() { throw RenderingError(description: String(cString: problem)) }
         guard !region.isEmpty else { return }
         let pass = RenderPass()
-        let image = try pass.image(recipe, in: region).then { cvips_to_uchar($0) }
+        var image = try pass.image(recipe, in: region)
+        if cvips_is_float(image.pointer) != 0 { image = try image.then { cvips_to_uchar($0) } }
         guard withExtendedLifetime(image, { cvips_write(image.pointer, destination, bytesPerRow) }) == 0 else {
             throw RenderingError(description: "the image could not be rendered: \(String(cString: cvips_error()))")
         }
         withExtendedLifetime(pass) {}
     }
 
-    /// A float image of exactly `region` of the recipe.
+    /// An image of exactly `region` of the recipe: 8-bit while every operation on the way keeps
+    /// 8 bits, float once a colour operation or compositing has made it so.
     func image(_ recipe: Recipe, in region: PixelRegion) throws -> VipsImage {
         switch recipe {
         case .empty:
@@ -96,12 +98,11 @@ final class RenderPass {
             if pixels.bytesPerRow / 4 != source.width {
                 image = try image.then { cvips_embed($0, 0, 0, Int32(source.width), Int32(source.height), 0) }
             }
-            let placed = try place(image, at: PixelRegion(x: 0, y: 0, width: source.width, height: source.height), in: region)
-            return try placed.then { cvips_to_float($0) }
+            return try place(image, at: PixelRegion(x: 0, y: 0, width: source.width, height: source.height), in: region)
         case .color(let b, let g, let r, let a):
             let pixel = ColorPixel([Float(b * 255), Float(g * 255), Float(r * 255), Float(a * 255)])
             kept.append(pixel)
-            let one = try VipsImage(cvips_from_memory(pixel.memory, 16, 1, 1, 1))
+            let one = try VipsImage(pixel.isWhole ? cvips_from_memory(pixel.bytes, 4, 1, 1, 0) : cvips_from_memory(pixel.memory, 16, 1, 1, 1))
             return try one.then { cvips_embed($0, 0, 0, Int32(region.width), Int32(region.height), 1) }
         case .crop(let inner, let rect):
             let inside = region.intersection(rect.standardized)
@@ -155,7 +156,7 @@ final class RenderPass {
 
     /// A transparent float image covering a region.
     private func transparent(_ region: PixelRegion) throws -> VipsImage {
-        let one = try VipsImage(cvips_from_memory(ColorPixel.transparent.memory, 16, 1, 1, 1))
+        let one = try VipsImage(cvips_from_memory(ColorPixel.transparent.bytes, 4, 1, 1, 0))
         return try one.then { cvips_embed($0, 0, 0, Int32(region.width), Int32(region.height), 0) }
     }
 
@@ -180,16 +181,27 @@ final class RenderPass {
     }
 }
 
-/// One float pixel's memory, for images of one colour.
+/// One pixel's memory, in float and, when its values are whole, in 8 bits, for images of one colour.
 final class ColorPixel: @unchecked Sendable {
     let memory: UnsafeMutableRawPointer
+    let bytes: UnsafeMutableRawPointer
+    /// Whether the values are whole numbers from 0 to 255, so that `bytes` holds them exactly.
+    let isWhole: Bool
 
     init(_ values: [Float]) {
-        memory = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
-        values.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+        let floats = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+        values.withUnsafeBytes { floats.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+        let whole = UnsafeMutableRawPointer.allocate(byteCount: 4, alignment: 4)
+        for (index, value) in values.enumerated() { whole.storeBytes(of: UInt8(min(255, max(0, value.rounded()))), toByteOffset: index, as: UInt8.self) }
+        memory = floats
+        bytes = whole
+        isWhole = values.allSatisfy { $0 >= 0 && $0 <= 255 && $0 == $0.rounded() }
     }
 
-    deinit { memory.deallocate() }
+    deinit {
+        memory.deallocate()
+        bytes.deallocate()
+    }
 
     /// Transparent black, which blank regions are made of.
     static let transparent = ColorPixel([0, 0, 0, 0])
