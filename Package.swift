@@ -149,7 +149,7 @@ let package = Package(
         // What the tests and benchmarks share: running tools, probing movies, loopback clients, private servers, waiting.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
-        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO"]),
+        .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO", "AVFoundation"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics"]),

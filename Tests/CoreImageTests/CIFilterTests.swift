@@ -3,6 +3,7 @@ import CoreImage
 import CoreImage.CIFilterBuiltins
 import CoreVideo
 import XCTest
+import AVFoundation
 
 /// Filters by name and in their typed forms: their inputs and attributes as Apple describes
 /// them, the extents they give, and their pixels once rendered.
@@ -35,7 +36,7 @@ final class CIFilterTests: XCTestCase {
         XCTAssertTrue((blur.attributes[kCIAttributeFilterCategories] as? [String])?.contains(kCICategoryBlur) == true)
         XCTAssertTrue(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIGaussianBlur"))
         XCTAssertFalse(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIColorControls"))
-        XCTAssertEqual(CIFilter.filterNames(inCategory: nil).count, 12)
+        XCTAssertEqual(CIFilter.filterNames(inCategory: nil).count, 13)
         let made = try XCTUnwrap(CIFilter(name: "CIColorControls", parameters: [kCIInputSaturationKey: 0.25]))
         XCTAssertEqual((made.value(forKey: kCIInputSaturationKey) as? NSNumber)?.doubleValue ?? (made.value(forKey: kCIInputSaturationKey) as? Double), 0.25)
         made.setDefaults()
@@ -126,5 +127,35 @@ final class CIFilterTests: XCTestCase {
         let generated = try XCTUnwrap(CIFilter(name: "CIConstantColorGenerator", parameters: [kCIInputColorKey: CIColor.yellow])?.outputImage)
         XCTAssertTrue(generated.extent.isInfinite)
         XCTAssertEqual(try middle(generated.cropped(to: CGRect(x: 0, y: 0, width: 32, height: 32))), RGBA(r: 255, g: 255, b: 0, a: 255))
+    }
+}
+
+/// The QR code generator: a code a reader reads back, at the correction level asked for.
+final class QRCodeGeneratorTests: XCTestCase {
+    func testTheGeneratedCodeReadsBackAndItsSizeFollowsTheCorrectionLevel() throws {
+        let generator = CIFilter.qrCodeGenerator()
+        XCTAssertEqual(generator.correctionLevel, "M", "M by default")
+        XCTAssertNil(generator.outputImage, "no message, no code")
+        generator.message = Data("https://example.com/linux".utf8)
+        let code = try XCTUnwrap(generator.outputImage)
+        XCTAssertEqual(code.extent.width, code.extent.height)
+        // A version's modules (21, 25, 29, ...) and a module of white on each side.
+        XCTAssertEqual((Int(code.extent.width) - 2 - 21) % 4, 0, "\(code.extent)")
+        let context = CIContext()
+        let small = try XCTUnwrap(context.createCGImage(code, from: code.extent))
+        XCTAssertEqual(Pictures.pixel(small, x: 0, y: 0), .white, "the white border")
+        XCTAssertEqual(Pictures.pixel(small, x: 1, y: 1), Pictures.RGBA(r: 0, g: 0, b: 0, a: 255), "the finder pattern's corner")
+        // Scaled up as apps show it, and read back.
+        let shown = code.transformed(by: CGAffineTransform(scaleX: 8, y: 8)).composited(over: CIImage(color: .white)).cropped(
+            to: code.extent.applying(CGAffineTransform(scaleX: 8, y: 8)).insetBy(dx: -32, dy: -32))
+        let png = try XCTUnwrap(context.pngRepresentation(of: shown, format: .RGBA8, colorSpace: CGColorSpaceCreateDeviceRGB()))
+        let read = try AVCaptureMetadataOutput.machineReadableCodes(inImageData: png, types: [.qr])
+        XCTAssertEqual(read.first?.stringValue, "https://example.com/linux")
+        generator.correctionLevel = "H"
+        XCTAssertGreaterThan(try XCTUnwrap(generator.outputImage).extent.width, code.extent.width, "more correction, more modules")
+        generator.correctionLevel = "X"
+        XCTAssertNil(generator.outputImage, "no such level")
+        let byName = CIFilter(name: "CIQRCodeGenerator", parameters: ["inputMessage": Data("https://example.com/linux".utf8)])
+        XCTAssertEqual(byName?.outputImage?.extent, code.extent)
     }
 }

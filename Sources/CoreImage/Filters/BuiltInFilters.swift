@@ -1,12 +1,13 @@
 import CoreGraphics
 import Foundation
+import FrameProcessing
 
 extension FilterDefinition {
     /// The filters built in here, by name.
     static let builtIn: [String: FilterDefinition] = Dictionary(
         uniqueKeysWithValues: [
             gaussianBlur, colorControls, exposureAdjust, colorMatrix, colorInvert, sepiaTone, photoEffectMono, affineTransform, crop,
-            lanczosScaleTransform, sourceOverCompositing, constantColorGenerator,
+            lanczosScaleTransform, sourceOverCompositing, constantColorGenerator, qrCodeGenerator,
         ].map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
@@ -150,5 +151,36 @@ extension FilterDefinition {
         inputs: [Input(key: kCIInputColorKey, className: "CIColor", defaultValue: CIColor.black, type: kCIAttributeTypeOpaqueColor, displayName: "Color")]
     ) { inputs in
         CIImage(color: inputs.color(kCIInputColorKey) ?? .black)
+    }
+
+    static let qrCodeGenerator = FilterDefinition(
+        name: "CIQRCodeGenerator", displayName: "QR Code Generator", categories: [kCICategoryGenerator, kCICategoryStillImage, kCICategoryBuiltIn],
+        inputs: [
+            Input(key: "inputMessage", className: "NSData", displayName: "Message"),
+            Input(key: "inputCorrectionLevel", className: "NSString", defaultValue: "M", displayName: "Correction Level"),
+        ]
+    ) { inputs in
+        // Black modules on white, one pixel a module, a module of white around (ZXing-C++ draws it).
+        let message: [UInt8]
+        switch inputs.values["inputMessage"] {
+        case let data as Data: message = Array(data)
+        case let data as NSData: message = Array(data as Data)
+        case let text as String: message = Array(text.utf8)
+        default: return nil
+        }
+        let level = (inputs.values["inputCorrectionLevel"] as? String) ?? "M"
+        guard let code = try? CodeBitmap(qrMessage: message, correctionLevel: level) else { return nil }
+        let (width, height) = (code.width + 2, code.height + 2)
+        let pixels = OwnedPixels(width: width, height: height) { memory in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inside = x > 0 && y > 0 && x <= code.width && y <= code.height
+                    let grey = inside ? code.pixels[(y - 1) * code.width + x - 1] : 255
+                    let pixel = memory + (y * width + x) * 4
+                    (pixel[0], pixel[1], pixel[2], pixel[3]) = (grey, grey, grey, 255)
+                }
+            }
+        }
+        return CIImage(recipe: .pixels(pixels.source(width: width, height: height)))
     }
 }

@@ -96,7 +96,17 @@ public protocol CICompositeOperation: CIFilterProtocol {
     var backgroundImage: CIImage? { get set }
 }
 
+/// The properties you use to configure a QR code generator filter.
+public protocol CIQRCodeGenerator: CIFilterProtocol {
+    /// The message to encode in the QR code.
+    var message: Data { get set }
+    /// The QR code correction level: L, M, Q, or H.
+    var correctionLevel: String { get set }
+}
+
 extension CIFilter {
+    /// Generates a quick response (QR) code image.
+    public class func qrCodeGenerator() -> CIFilter & CIQRCodeGenerator { QRCodeFilter(definition: .qrCodeGenerator) }
     /// Blurs an image with a Gaussian distribution.
     public class func gaussianBlur() -> CIFilter & CIGaussianBlur { GaussianBlurFilter(definition: .gaussianBlur) }
     /// Adjusts saturation, brightness and contrast.
@@ -206,5 +216,16 @@ final class CompositeFilter: TypedFilter, CICompositeOperation, @unchecked Senda
     var backgroundImage: CIImage? {
         get { value(forKey: kCIInputBackgroundImageKey) as? CIImage }
         set { setValue(newValue, forKey: kCIInputBackgroundImageKey) }
+    }
+}
+
+final class QRCodeFilter: CIFilter, CIQRCodeGenerator, @unchecked Sendable {
+    var message: Data {
+        get { value(forKey: "inputMessage") as? Data ?? Data() }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: String {
+        get { value(forKey: "inputCorrectionLevel") as? String ?? "M" }
+        set { setValue(newValue, forKey: "inputCorrectionLevel") }
     }
 }

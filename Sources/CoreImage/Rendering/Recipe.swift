@@ -84,3 +84,24 @@ final class PixelSource: @unchecked Sendable {
         }
     }
 }
+
+/// Pixels this process made (a generated picture), held while an image of them lives.
+final class OwnedPixels: @unchecked Sendable {
+    let memory: UnsafeMutableRawPointer
+    let bytesPerRow: Int
+
+    /// Premultiplied B, G, R, A pixels of `width` x `height`, made by `fill` from zero.
+    init(width: Int, height: Int, fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        bytesPerRow = width * 4
+        memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytesPerRow * height), alignment: 64)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * height)
+        fill(memory.assumingMemoryBound(to: UInt8.self))
+    }
+
+    deinit { memory.deallocate() }
+
+    /// The pixels as a source of a recipe.
+    func source(width: Int, height: Int) -> PixelSource {
+        PixelSource(width: width, height: height) { [self] in (memory, bytesPerRow, self) }
+    }
+}

@@ -28,29 +28,10 @@ package struct CodeBitmap: Sendable {
             }
             text.append(check)
         }
-        guard let options = ZXing_CreatorOptions_new(format) else { throw Failure(description: "no writer for \(symbology.rawValue)") }
-        defer { ZXing_CreatorOptions_delete(options) }
-        let utf8 = Array(text.utf8)
-        guard
-            let barcode = utf8.withUnsafeBufferPointer({ buffer in
-                buffer.withMemoryRebound(to: CChar.self) { ZXing_CreateBarcodeFromText($0.baseAddress, Int32($0.count), options) }
-            })
-        else {
-            throw Failure(description: Self.lastError(or: "\"\(payload)\" cannot be a \(symbology.rawValue) code"))
-        }
-        defer { ZXing_Barcode_delete(barcode) }
-        guard let writer = ZXing_WriterOptions_new() else { throw Failure(description: "no writer options") }
-        defer { ZXing_WriterOptions_delete(writer) }
-        ZXing_WriterOptions_setScale(writer, 1)
-        ZXing_WriterOptions_setAddQuietZones(writer, true)
-        ZXing_WriterOptions_setAddHRT(writer, false)
-        guard let image = ZXing_WriteBarcodeToImage(barcode, writer) else { throw Failure(description: Self.lastError(or: "the code could not be drawn")) }
-        defer { ZXing_Image_delete(image) }
-        let width = Int(ZXing_Image_width(image)), height = Int(ZXing_Image_height(image))
-        guard width > 0, height > 0, ZXing_Image_format(image) == ZXing_ImageFormat_Lum, let data = ZXing_Image_data(image) else {
-            throw Failure(description: "the writer drew no grey picture")
-        }
-        var pixels = Array(UnsafeBufferPointer(start: data, count: width * height))
+        let (width, height, drawn) = try Self.draw(
+            format, options: nil, bytes: Array(text.utf8), asText: true, quietZones: true,
+            failure: "\"\(payload)\" cannot be a \(symbology.rawValue) code")
+        var pixels = drawn
         // One-dimensional codes come a module high: make them a quarter as high as wide, as printed.
         var rows = height
         if symbology.isMatrix == false, height < width / 4 {
@@ -72,6 +53,51 @@ package struct CodeBitmap: Sendable {
         self.height = rows
         self.pixels = pixels
         symbolBounds = CGRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    /// Draws `bytes` as a QR code of an error correction level ("L", "M", "Q" or "H"), one pixel
+    /// a module, without a quiet zone: as Core Image's QR code generator takes its message.
+    package init(qrMessage bytes: [UInt8], correctionLevel: String) throws(Failure) {
+        guard ["L", "M", "Q", "H"].contains(correctionLevel) else { throw Failure(description: "the correction level is L, M, Q or H, not \(correctionLevel)") }
+        // A message that is UTF-8 text is written as text, so that readers give it back as a
+        // string; other bytes as binary.
+        let isText = String(validating: bytes, as: UTF8.self) != nil
+        let (width, height, pixels) = try Self.draw(
+            ZXing_BarcodeFormat_QRCode, options: "ecLevel=\(correctionLevel)", bytes: bytes, asText: isText, quietZones: false,
+            failure: "the message cannot be a QR code")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        symbolBounds = CGRect(x: 0, y: 0, width: width, height: height)
+    }
+
+    /// A code drawn by ZXing-C++'s writer as grey levels, one pixel a module.
+    private static func draw(
+        _ format: ZXing_BarcodeFormat, options text: String?, bytes: [UInt8], asText: Bool, quietZones: Bool, failure: String
+    ) throws(Failure) -> (Int, Int, [UInt8]) {
+        guard let options = ZXing_CreatorOptions_new(format) else { throw Failure(description: "no writer for the format") }
+        defer { ZXing_CreatorOptions_delete(options) }
+        if let text { ZXing_CreatorOptions_setOptions(options, text) }
+        guard
+            let barcode = bytes.withUnsafeBufferPointer({ buffer in
+                asText
+                    ? buffer.withMemoryRebound(to: CChar.self) { ZXing_CreateBarcodeFromText($0.baseAddress, Int32($0.count), options) }
+                    : ZXing_CreateBarcodeFromBytes(buffer.baseAddress, Int32(buffer.count), options)
+            })
+        else { throw Failure(description: Self.lastError(or: failure)) }
+        defer { ZXing_Barcode_delete(barcode) }
+        guard let writer = ZXing_WriterOptions_new() else { throw Failure(description: "no writer options") }
+        defer { ZXing_WriterOptions_delete(writer) }
+        ZXing_WriterOptions_setScale(writer, 1)
+        ZXing_WriterOptions_setAddQuietZones(writer, quietZones)
+        ZXing_WriterOptions_setAddHRT(writer, false)
+        guard let image = ZXing_WriteBarcodeToImage(barcode, writer) else { throw Failure(description: Self.lastError(or: "the code could not be drawn")) }
+        defer { ZXing_Image_delete(image) }
+        let width = Int(ZXing_Image_width(image)), height = Int(ZXing_Image_height(image))
+        guard width > 0, height > 0, ZXing_Image_format(image) == ZXing_ImageFormat_Lum, let data = ZXing_Image_data(image) else {
+            throw Failure(description: "the writer drew no grey picture")
+        }
+        return (width, height, Array(UnsafeBufferPointer(start: data, count: width * height)))
     }
 
     private static func lastError(or fallback: String) -> String {
