@@ -91,7 +91,17 @@ open class CIImage: NSObject, @unchecked Sendable {
             return nil
         }
         let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any] ?? [:]
-        self.init(cgImage: image, options: [.properties: properties].merging(options ?? [:]) { _, given in given })
+        let upright = CIImage(cgImage: image)
+        var recipe = upright.recipe
+        // Turned as the file's orientation says, when asked.
+        if options?[.applyOrientationProperty] as? Bool == true,
+            let value = (properties[kCGImagePropertyOrientation as String] as? Int).map(UInt32.init)
+                ?? (properties[kCGImagePropertyOrientation as String] as? NSNumber)?.uint32Value,
+            let orientation = CGImagePropertyOrientation(rawValue: value)
+        {
+            recipe = upright.oriented(orientation).recipe
+        }
+        self.init(recipe: recipe, cgImage: image, properties: options?[.properties] as? [String: Any] ?? properties)
     }
 
     /// Initializes an image object from the contents of a file.

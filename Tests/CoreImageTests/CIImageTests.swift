@@ -2,6 +2,7 @@ import CoreGraphics
 import CoreImage
 import CoreVideo
 import ImageIO
+import TestSupport
 import XCTest
 
 /// Images as recipes: their sources, extents and geometry, checked pixel by pixel once rendered.
@@ -131,6 +132,17 @@ final class CIImageTests: XCTestCase {
         let decodedPicture = try XCTUnwrap(Pictures.render(decoded))
         XCTAssertEqual(Pictures.pixel(decodedPicture, x: 60, y: 40), .white)
         XCTAssertNotNil(decoded.properties[kCGImagePropertyPixelWidth as String], "the file's properties: \(decoded.properties)")
+        // A camera's JPEG whose EXIF says 6: as stored, or turned upright when asked.
+        let jpeg = JPEGOrientation.tagged(try XCTUnwrap(context.jpegRepresentation(of: image, colorSpace: CGColorSpaceCreateDeviceRGB(), options: [:])), 6)
+        let stored = try XCTUnwrap(CIImage(data: jpeg))
+        XCTAssertEqual(stored.extent, CGRect(x: 0, y: 0, width: 64, height: 48))
+        XCTAssertEqual((stored.properties[kCGImagePropertyOrientation as String] as? Int), 6)
+        let upright = try XCTUnwrap(CIImage(data: jpeg, options: [.applyOrientationProperty: true]))
+        XCTAssertEqual(upright.extent, CGRect(x: 0, y: 0, width: 48, height: 64))
+        let uprightPicture = try XCTUnwrap(Pictures.render(upright))
+        XCTAssertTrue(
+            Pictures.pixel(uprightPicture, x: 40, y: 5).isClose(to: .red, tolerance: 40),
+            "the top left, turned clockwise to the top right: \(Pictures.pixel(uprightPicture, x: 40, y: 5))")
         XCTAssertNil(CIImage(data: Data("not a picture".utf8)))
         XCTAssertNil(CIImage(contentsOf: URL(fileURLWithPath: "/nonexistent/picture.png")))
     }

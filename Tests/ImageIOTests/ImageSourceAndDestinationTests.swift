@@ -1,6 +1,7 @@
 import CoreGraphics
 import Foundation
 import ImageIO
+import TestSupport
 import XCTest
 
 /// Image I/O's sources and destinations: pictures written and read back, their properties, EXIF
@@ -110,20 +111,8 @@ final class ImageSourceAndDestinationTests: XCTestCase {
         }
     }
 
-    /// A JPEG with an EXIF block whose only tag is the orientation.
-    private func withOrientation(_ jpeg: Data, _ orientation: UInt8) -> Data {
-        var tiff: [UInt8] = Array("II".utf8) + [0x2A, 0, 8, 0, 0, 0]
-        tiff += [1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
-        let length = payload.count + 2
-        var out = Data(jpeg.prefix(2))
-        out.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
-        out.append(jpeg.dropFirst(2))
-        return out
-    }
-
     func testTheEXIFOrientationTurnsThumbnailsThatAskForIt() throws {
-        let jpeg = withOrientation(try encode(try halves(), as: "public.jpeg", quality: 1), 6)
+        let jpeg = JPEGOrientation.tagged(try encode(try halves(), as: "public.jpeg", quality: 1), 6)
         let source = try XCTUnwrap(CGImageSourceCreateWithData(jpeg as CFData, nil))
         let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil))
         XCTAssertEqual(properties[kCGImagePropertyOrientation] as? Int, 6)

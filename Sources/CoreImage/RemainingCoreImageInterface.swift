@@ -1,0 +1,33 @@
+// The parts of Apple's Core Image that LinuxAVFoundation does not offer yet.
+//
+// Each item below is Apple's; when one is implemented, it moves out of this file. Implemented:
+// CIImage from pixel buffers in any camera format, CGImages, JPEG, PNG and HEIC data and files,
+// and colours; extent, cropped(to:), transformed(by:) (and with highQualityDownsample),
+// oriented(_:), oriented(forExifOrientation:), orientationTransform(for:), applyingFilter(_:parameters:),
+// composited(over:), clampedToExtent(), applyingGaussianBlur(sigma:), pixelBuffer, cgImage,
+// properties. CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8 formats),
+// render(_:to:) into pixel buffers of any format the converter writes, render(_:toBitmap:...),
+// JPEG, PNG and HEIF representations and their write... forms. CIFilter by name, with inputKeys,
+// outputKeys, attributes, setDefaults(), filterNames(inCategory:); built in: CIGaussianBlur,
+// CIColorControls, CIExposureAdjust, CIColorMatrix, CIColorInvert, CISepiaTone, CIPhotoEffectMono,
+// CIAffineTransform, CICrop, CILanczosScaleTransform, CISourceOverCompositing,
+// CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
+// `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
+//
+// Still to come:
+// Filters: CIVignette, CIPerspectiveCorrection (and the perspective transforms), the other photo
+//     effects (Chrome, Fade, Instant, Noir, Process, Tonal, Transfer), CIBoxBlur, CIDiscBlur,
+//     CIMotionBlur, CIUnsharpMask, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
+//     CIToneCurve, CIVibrance, CIColorClamp, the blend modes (CIMultiplyBlendMode and the rest), the
+//     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), CIAreaAverage
+//     and the other reductions; the kernel languages (CIKernel, CIColorKernel, CIWarpKernel), and
+//     custom CIFilter subclasses registered by name (CIFilter.registerName)
+// CIImage: init(depthData:), init(portaitEffectsMatte:), init(semanticSegmentationMatte:), the
+//     auxiliary image options of init(data:options:), init(bitmapData:bytesPerRow:size:format:colorSpace:),
+//     init(texture:) (Metal), samplingNearest()/samplingLinear(), settingAlphaOne(in:),
+//     premultiplyingAlpha()/unpremultiplyingAlpha(), matchedToWorkingSpace(from:), insertingIntermediate()
+// CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels
+//     are worked on in sRGB's encoded values, not linear light), half-float and float output
+//     formats, TIFF representations, render(_:to:commandBuffer:...) and CIRenderDestination,
+//     Metal and OpenGL contexts, clearCaches(), reclaimResources()
+// CIDetector (faces, rectangles, QR codes, text): the metadata output finds faces and codes
