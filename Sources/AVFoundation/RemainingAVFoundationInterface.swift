@@ -57,10 +57,12 @@
 //     step(byCount:) lands on frame boundaries of the first video track only
 // Sound plays to the server's default sink; the player's clock is the host's (or its sourceClock), and a sound card that
 //     drifts from it over a long film is not corrected for
-// AVMutableVideoComposition: frameDuration, renderSize and init(propertiesOf:) are implemented (a constant frame
-//     rate export). Still to come: instructions (AVMutableVideoCompositionInstruction, layer instructions),
-//     customVideoCompositorClass, animationTool, and the async init(propertiesOf:) form
-// class AVAssetReaderVideoCompositionOutput
+// AVMutableVideoComposition: frameDuration, renderSize, instructions (AVMutableVideoCompositionInstruction,
+//     AVMutableVideoCompositionLayerInstruction: transforms, opacities, crops set and ramped; background colours)
+//     and init(propertiesOf:) are implemented, composed in exports and by AVAssetReaderVideoCompositionOutput.
+//     Still to come: customVideoCompositorClass (AVVideoCompositing, AVAsynchronousVideoCompositionRequest),
+//     init(asset:applyingCIFiltersWithHandler:), animationTool, isValid(for:timeRange:validationDelegate:),
+//     the async videoComposition(withPropertiesOf:) form, and a player item's videoComposition in playback
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation). Still to come: videoComposition applied, apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)

@@ -7,9 +7,11 @@ import Foundation
 /// video composition to 30 fps").
 open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
     let settings: LockedValue<(frameDuration: CMTime, renderSize: CGSize, renderScale: Float)>
+    let instructionList: LockedValue<[any AVVideoCompositionInstructionProtocol]>
 
-    init(frameDuration: CMTime, renderSize: CGSize) {
+    init(frameDuration: CMTime, renderSize: CGSize, instructions: [any AVVideoCompositionInstructionProtocol] = []) {
         settings = LockedValue((frameDuration, renderSize, 1))
+        instructionList = LockedValue(instructions)
         super.init()
     }
 
@@ -21,8 +23,19 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
         if !duration.isNumeric || duration <= .zero { duration = CMTime(value: 1, timescale: 30) }
         var size = video.map { CGRect(origin: .zero, size: $0.naturalSize).applying($0.preferredTransform).size } ?? .zero
         size = CGSize(width: abs(size.width), height: abs(size.height))
-        self.init(frameDuration: duration, renderSize: size)
+        // One instruction over the asset's duration: each video track a layer, turned as it is meant to be shown.
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: asset.duration.isNumeric ? asset.duration : .zero)
+        instruction.layerInstructions = asset.tracks(withMediaType: .video).map { track in
+            let layer = AVMutableVideoCompositionLayerInstruction(assetTrack: track)
+            layer.setTransform(track.preferredTransform, at: .zero)
+            return layer
+        }
+        self.init(frameDuration: duration, renderSize: size, instructions: [instruction])
     }
+
+    /// The instructions that say how the tracks are composed over time.
+    open var instructions: [any AVVideoCompositionInstructionProtocol] { instructionList.withLock { $0 } }
 
     /// The time each picture of the composition lasts: the constant rate it is exported at.
     open var frameDuration: CMTime { settings.withLock { $0.frameDuration } }
@@ -31,16 +44,36 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// The scale pictures are rendered at: 1.
     open var renderScale: Float { settings.withLock { $0.renderScale } }
 
+    /// Whether the instructions do no more than show `track` turned as it is meant to be shown,
+    /// at its own size: nothing to compose, so its pictures can be scaled as stored and the turn
+    /// kept in the movie's matrix. True with no instructions.
+    func onlyTurns(_ track: AVAssetTrack) -> Bool {
+        let turned = CGRect(origin: .zero, size: track.naturalSize).applying(track.preferredTransform).size
+        let instructions = self.instructions
+        guard !instructions.isEmpty else { return true }
+        guard abs(abs(turned.width) - renderSize.width) < 1, abs(abs(turned.height) - renderSize.height) < 1 else { return false }
+        return instructions.allSatisfy { instruction in
+            guard let instruction = instruction as? AVVideoCompositionInstruction, instruction.layerInstructions.count == 1,
+                let layer = instruction.layerInstructions.first, layer.trackID == track.trackID
+            else { return false }
+            return layer.state.withLock { state in
+                state.crops.isEmpty && state.opacities.allSatisfy { $0.start == 1 && $0.end == 1 }
+                    && state.transforms.allSatisfy { $0.start == track.preferredTransform && $0.end == track.preferredTransform }
+                    && (!state.transforms.isEmpty || track.preferredTransform.isIdentity)
+            }
+        }
+    }
+
     /// A copy with the same settings.
     open func copy(with zone: NSZone? = nil) -> Any {
         let (duration, size, _) = settings.withLock { $0 }
-        return AVVideoComposition(frameDuration: duration, renderSize: size)
+        return AVVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
     }
 
     /// A mutable copy with the same settings.
     open func mutableCopy(with zone: NSZone? = nil) -> Any {
         let (duration, size, _) = settings.withLock { $0 }
-        return AVMutableVideoComposition(frameDuration: duration, renderSize: size)
+        return AVMutableVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
     }
 }
 
@@ -49,7 +82,15 @@ open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
     /// Creates a video composition at 30 fps with no render size; set both before use.
     public init() { super.init(frameDuration: CMTime(value: 1, timescale: 30), renderSize: .zero) }
 
-    override init(frameDuration: CMTime, renderSize: CGSize) { super.init(frameDuration: frameDuration, renderSize: renderSize) }
+    override init(frameDuration: CMTime, renderSize: CGSize, instructions: [any AVVideoCompositionInstructionProtocol] = []) {
+        super.init(frameDuration: frameDuration, renderSize: renderSize, instructions: instructions)
+    }
+
+    /// The instructions that say how the tracks are composed over time.
+    open override var instructions: [any AVVideoCompositionInstructionProtocol] {
+        get { super.instructions }
+        set { instructionList.withLock { $0 = newValue } }
+    }
 
     /// The time each picture of the composition lasts: the constant rate it is exported at.
     open override var frameDuration: CMTime {

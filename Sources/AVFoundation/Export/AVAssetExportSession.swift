@@ -279,12 +279,6 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                                 "The render size \(width)x\(height) cannot be encoded: each side must be from 16 to 8192."
                         ])
                 }
-                let output = AVAssetReaderTrackOutput(
-                    track: video,
-                    outputSettings: [
-                        kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                        kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
-                    ])
                 let rate = composition.map { 1 / $0.frameDuration.seconds } ?? (video.nominalFrameRate > 0 ? Double(video.nominalFrameRate) : 30)
                 let input = AVAssetWriterInput(
                     mediaType: .video,
@@ -292,9 +286,25 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                         AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height,
                         AVVideoCompressionPropertiesKey: [AVVideoExpectedSourceFrameRateKey: rate],
                     ])
-                input.transform = video.preferredTransform
-                let steady = composition.map { ConstantRate(output: output, frameDuration: $0.frameDuration, start: clipped.start, end: clipped.end) }
-                lanes.append(Lane(output: output, input: input, constantRate: steady))
+                if let composition, !composition.onlyTurns(video) {
+                    // Composed by the instructions, every video track a layer: the pictures come out upright.
+                    let composing = AVAssetReaderVideoCompositionOutput(
+                        videoTracks: contents.tracks.filter { $0.mediaType == .video },
+                        videoSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+                    composing.videoComposition = composition
+                    lanes.append(Lane(output: composing, input: input))
+                } else {
+                    // One track as it is stored, scaled by the decoder, its turn kept in the movie's matrix.
+                    let output = AVAssetReaderTrackOutput(
+                        track: video,
+                        outputSettings: [
+                            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                            kCVPixelBufferWidthKey as String: width, kCVPixelBufferHeightKey as String: height,
+                        ])
+                    input.transform = video.preferredTransform
+                    let steady = composition.map { ConstantRate(output: output, frameDuration: $0.frameDuration, start: clipped.start, end: clipped.end) }
+                    lanes.append(Lane(output: output, input: input, constantRate: steady))
+                }
             }
         }
         if let audio {

@@ -1,0 +1,151 @@
+import CoreGraphics
+import CoreImage
+import CoreMedia
+import Foundation
+
+/// Composes the pictures of several video tracks as a video composition's instructions say: at
+/// each tick of its frame duration, each layer's picture showing at that time (read by an asset
+/// reader of its own), cropped, transformed and faded, top layer first, over the instruction's
+/// background colour, rendered by Core Image into a buffer from a pool.
+///
+/// Coordinates are Apple's for compositions: origin at the top left, y down, in the track's
+/// pixels for crops and in the render size's for transforms.
+///
+/// Thread ownership: owned by its output, and used under the output's lock.
+final class VideoCompositing {
+    /// One track's pictures, read in order, the one showing at a time kept.
+    private final class Source {
+        let reader: AVAssetReader
+        let output: AVAssetReaderTrackOutput
+        private var current: CMSampleBuffer?
+        private var upcoming: CMSampleBuffer?
+        private var started = false
+
+        init(reader: AVAssetReader, output: AVAssetReaderTrackOutput) {
+            self.reader = reader
+            self.output = output
+        }
+
+        /// The picture showing at `time`: the latest presented at or before it, while it lasts.
+        func picture(at time: CMTime) -> CVPixelBuffer? {
+            if !started {
+                upcoming = output.copyNextSampleBuffer()
+                started = true
+            }
+            // Half a microsecond of slack: times rescaled on the way may fall a hair after the tick.
+            let slack = CMTime(value: 1, timescale: 2_000_000)
+            while let candidate = upcoming, candidate.presentationTimeStamp <= time + slack {
+                current = candidate
+                upcoming = output.copyNextSampleBuffer()
+            }
+            guard let current, current.presentationTimeStamp <= time + slack else { return nil }
+            let ends =
+                current.duration.isNumeric && current.duration > .zero ? current.presentationTimeStamp + current.duration : upcoming?.presentationTimeStamp
+            if let ends, ends <= time { return nil }
+            return CMSampleBufferGetImageBuffer(current)
+        }
+    }
+
+    private let sources: [CMPersistentTrackID: Source]
+    private let instructions: [AVVideoCompositionInstruction]
+    private let frameDuration: CMTime
+    private let renderSize: CGSize
+    private let pool: CVPixelBufferPool
+    private let context = CIContext()
+    private var tick: CMTime
+    private let end: CMTime
+    private var format: CMVideoFormatDescription?
+
+    init(tracks: [AVAssetTrack], composition: AVVideoComposition, pixelFormat: OSType, timeRange: CMTimeRange) throws {
+        let size = composition.renderSize
+        guard size.width >= 1, size.height >= 1, size.width <= 16_384, size.height <= 16_384, composition.frameDuration.isNumeric,
+            composition.frameDuration > .zero
+        else {
+            throw AVError(
+                .invalidVideoComposition,
+                userInfo: [NSLocalizedDescriptionKey: "The video composition needs a render size of 1 to 16384 a side and a positive frame duration."])
+        }
+        instructions = composition.instructions.compactMap { $0 as? AVVideoCompositionInstruction }
+        guard !instructions.isEmpty else {
+            throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "The video composition has no instructions of Apple's kind."])
+        }
+        guard let pool = CVPixelBufferPool(width: Int(size.width), height: Int(size.height), pixelFormatType: pixelFormat, maximumBufferCount: 6) else {
+            throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "Pictures of that format and size cannot be made."])
+        }
+        self.pool = pool
+        renderSize = CGSize(width: Int(size.width), height: Int(size.height))
+        frameDuration = composition.frameDuration
+        let needed = Set(instructions.flatMap { $0.layerInstructions.map(\.trackID) })
+        var sources: [CMPersistentTrackID: Source] = [:]
+        for track in tracks where needed.contains(track.trackID) {
+            guard let asset = track.asset else { throw AVError(.failedToLoadMediaData) }
+            let reader = try AVAssetReader(asset: asset)
+            reader.timeRange = timeRange
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            output.alwaysCopiesSampleData = false
+            reader.add(output)
+            guard reader.startReading() else { throw reader.error ?? AVError(.failedToLoadMediaData) }
+            sources[track.trackID] = Source(reader: reader, output: output)
+        }
+        self.sources = sources
+        tick = timeRange.start.isNumeric ? timeRange.start : .zero
+        let last = instructions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero
+        end = timeRange.end.isNumeric ? min(timeRange.end, last) : last
+    }
+
+    deinit { for source in sources.values { source.reader.cancelReading() } }
+
+    /// The next composed picture, nil after the last instruction's end.
+    func next() throws -> CMSampleBuffer? {
+        guard tick < end else { return nil }
+        let time = tick
+        tick = tick + frameDuration
+        guard let buffer = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
+        context.render(composed(at: time), to: buffer)
+        if let problem = CIContext.lastRenderingProblem, buffer.planes.isEmpty {
+            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: problem])
+        }
+        if format == nil {
+            var made: CMVideoFormatDescription?
+            CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: buffer, formatDescriptionOut: &made)
+            format = made
+        }
+        guard let format else { return nil }
+        var timing = CMSampleTimingInfo(duration: frameDuration, presentationTimeStamp: time, decodeTimeStamp: .invalid)
+        var sample: CMSampleBuffer?
+        CMSampleBufferCreateReadyWithImageBuffer(
+            allocator: nil, imageBuffer: buffer, formatDescription: format, sampleTiming: &timing, sampleBufferOut: &sample)
+        return sample
+    }
+
+    /// The picture at a time, as a recipe: the instruction's layers over its background.
+    private func composed(at time: CMTime) -> CIImage {
+        let bounds = CGRect(origin: .zero, size: renderSize)
+        let instruction = instructions.first { $0.timeRange.containsTime(time) }
+        var picture = CIImage(color: CIColor(cgColor: instruction?.backgroundColor ?? CGColor(red: 0, green: 0, blue: 0, alpha: 1))).cropped(to: bounds)
+        for layer in (instruction?.layerInstructions ?? []).reversed() {
+            guard let frame = sources[layer.trackID]?.picture(at: time) else { continue }
+            let height = CGFloat(CVPixelBufferGetHeight(frame))
+            var image = CIImage(cvPixelBuffer: frame)
+            if let crop = layer.crop(at: time) {
+                image = image.cropped(to: CGRect(x: crop.minX, y: height - crop.maxY, width: crop.width, height: crop.height))
+            }
+            // From the track's top-left coordinates, through the layer's transform, to the render's, in Core Image's y-up terms.
+            let intoTrack = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: height)
+            let intoRender = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: renderSize.height)
+            image = image.transformed(by: intoTrack.concatenating(layer.transform(at: time)).concatenating(intoRender))
+            let opacity = CGFloat(layer.opacity(at: time))
+            if opacity <= 0 { continue }
+            if opacity < 1 {
+                image = image.applyingFilter(
+                    "CIColorMatrix",
+                    parameters: [
+                        "inputRVector": CIVector(x: opacity, y: 0, z: 0, w: 0), "inputGVector": CIVector(x: 0, y: opacity, z: 0, w: 0),
+                        "inputBVector": CIVector(x: 0, y: 0, z: opacity, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: opacity),
+                    ])
+            }
+            picture = image.composited(over: picture)
+        }
+        return picture.cropped(to: bounds)
+    }
+}

@@ -1,0 +1,223 @@
+import CaptureTestSupport
+import XCTest
+@testable import AVFoundation
+import TestSupport
+
+/// Video composition instructions as editors use them (the AV Foundation Programming Guide,
+/// "Editing": instructions and layer instructions): their ramps, and the frames they compose, read
+/// back from exported movies by ffmpeg on known colours.
+final class VideoCompositionInstructionTests: XCTestCase {
+    override func setUpWithError() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffmpeg is needed: apt-get install ffmpeg")
+    }
+
+    private func seconds(_ value: Double) -> CMTime { CMTime(seconds: value, preferredTimescale: 600) }
+
+    /// A 320x240 30 fps clip of one colour, with a tone.
+    private func clip(_ colour: String, seconds: Int, in folder: URL) throws -> AVURLAsset {
+        let url = folder.appendingPathComponent("\(colour).mp4")
+        try TestMovies.picturesAndTone(url, seconds: seconds, colour: colour)
+        return AVURLAsset(url: url)
+    }
+
+    /// The red, green and blue of a movie's pixel at a time, as ffmpeg decodes it.
+    private func rgb(_ url: URL, at time: Double, x: Int, y: Int, width: Int = 320) -> [Int]? {
+        guard
+            let data = runTool(
+                "/usr/bin/ffmpeg", ["-v", "error", "-ss", "\(time)", "-i", url.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]),
+            data.count >= (y * width + x + 1) * 3
+        else { return nil }
+        let at = (y * width + x) * 3
+        return [Int(data[at]), Int(data[at + 1]), Int(data[at + 2])]
+    }
+
+    private func assertColour(_ seen: [Int]?, _ expected: [Int], tolerance: Int = 24, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        guard let seen else { return XCTFail("no frame: \(message)", file: file, line: line) }
+        XCTAssertTrue(zip(seen, expected).allSatisfy { abs($0 - $1) <= tolerance }, "\(message): \(seen), not \(expected)", file: file, line: line)
+    }
+
+    func testLayerInstructionsRampTheirValuesAndSayWhichRampHoldsATime() {
+        let layer = AVMutableVideoCompositionLayerInstruction()
+        layer.trackID = 2
+        XCTAssertEqual(layer.trackID, 2)
+        var start: Float = -1, end: Float = -1
+        var range = CMTimeRange.invalid
+        XCTAssertFalse(layer.getOpacityRamp(for: seconds(1), startOpacity: &start, endOpacity: &end, timeRange: &range), "nothing set")
+        XCTAssertEqual(layer.opacity(at: seconds(1)), 1, "opaque by default")
+        layer.setOpacity(0.25, at: seconds(0))
+        layer.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: CMTimeRange(start: seconds(2), duration: seconds(2)))
+        XCTAssertTrue(layer.getOpacityRamp(for: seconds(1), startOpacity: &start, endOpacity: &end, timeRange: &range))
+        XCTAssertEqual([start, end], [0.25, 0.25])
+        XCTAssertEqual(range, CMTimeRange(start: seconds(0), end: seconds(2)), "a value set at a time holds until the next")
+        XCTAssertTrue(layer.getOpacityRamp(for: seconds(3), startOpacity: &start, endOpacity: &end, timeRange: &range))
+        XCTAssertEqual([start, end], [1, 0])
+        XCTAssertEqual(range, CMTimeRange(start: seconds(2), duration: seconds(2)))
+        XCTAssertEqual(layer.opacity(at: seconds(3)), 0.5, accuracy: 1e-6, "halfway down the ramp")
+        XCTAssertEqual(layer.opacity(at: seconds(9)), 0, "the end value after the ramp")
+        layer.setOpacity(7, at: seconds(10))
+        XCTAssertEqual(layer.opacity(at: seconds(10)), 1, "opacities are kept from 0 to 1")
+        layer.setTransformRamp(
+            fromStart: .identity, toEnd: CGAffineTransform(translationX: 100, y: 0), timeRange: CMTimeRange(start: .zero, duration: seconds(1)))
+        XCTAssertEqual(layer.transform(at: seconds(0.5)).tx, 50, accuracy: 1e-6)
+        var transform = CGAffineTransform.identity
+        XCTAssertTrue(layer.getTransformRamp(for: seconds(0.5), start: nil, end: &transform, timeRange: nil))
+        XCTAssertEqual(transform.tx, 100)
+        XCTAssertNil(layer.crop(at: seconds(0.5)), "the whole picture")
+        layer.setCropRectangle(CGRect(x: 0, y: 0, width: 10, height: 10), at: .zero)
+        XCTAssertEqual(layer.crop(at: seconds(5)), CGRect(x: 0, y: 0, width: 10, height: 10))
+        let frozen = try! XCTUnwrap(layer.copy() as? AVVideoCompositionLayerInstruction)
+        layer.setOpacity(0, at: seconds(20))
+        XCTAssertEqual(frozen.opacity(at: seconds(20)), 1, "a copy keeps the ramps it was made with")
+
+        let instruction = AVMutableVideoCompositionInstruction()
+        XCTAssertEqual(instruction.timeRange, .zero)
+        XCTAssertNil(instruction.backgroundColor)
+        XCTAssertFalse(instruction.containsTweening)
+        let still = AVMutableVideoCompositionLayerInstruction()
+        still.setOpacity(0.5, at: .zero)
+        instruction.layerInstructions = [still]
+        XCTAssertFalse(instruction.containsTweening, "values set at times hold still")
+        instruction.layerInstructions = [layer, still]
+        XCTAssertTrue(instruction.containsTweening)
+        XCTAssertEqual(instruction.requiredSourceTrackIDs?.count, 2)
+        XCTAssertEqual(instruction.passthroughTrackID, kCMPersistentTrackID_Invalid)
+    }
+
+    func testACrossfadeExportBlendsOneClipIntoTheNext() async throws {
+        let folder = makeScratchFolder()
+        let red = try clip("red", seconds: 2, in: folder), blue = try clip("blue", seconds: 2, in: folder)
+        let composition = AVMutableComposition()
+        let first = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let second = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try first.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(2)), of: try XCTUnwrap(red.tracks(withMediaType: .video).first), at: .zero)
+        try second.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(2)), of: try XCTUnwrap(blue.tracks(withMediaType: .video).first), at: seconds(1))
+        // Red alone, red fading out over blue, blue alone.
+        let redAlone = AVMutableVideoCompositionInstruction()
+        redAlone.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
+        redAlone.layerInstructions = [AVMutableVideoCompositionLayerInstruction(assetTrack: first)]
+        let fading = AVMutableVideoCompositionLayerInstruction(assetTrack: first)
+        fading.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: CMTimeRange(start: seconds(1), duration: seconds(1)))
+        let crossfade = AVMutableVideoCompositionInstruction()
+        crossfade.timeRange = CMTimeRange(start: seconds(1), duration: seconds(1))
+        crossfade.layerInstructions = [fading, AVMutableVideoCompositionLayerInstruction(assetTrack: second)]
+        let blueAlone = AVMutableVideoCompositionInstruction()
+        blueAlone.timeRange = CMTimeRange(start: seconds(2), duration: seconds(1))
+        blueAlone.layerInstructions = [AVMutableVideoCompositionLayerInstruction(assetTrack: second)]
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.instructions = [redAlone, crossfade, blueAlone]
+        XCTAssertEqual(video.instructions.count, 3)
+
+        let session = try XCTUnwrap(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetHighestQuality))
+        session.videoComposition = video
+        let output = folder.appendingPathComponent("crossfade.mp4")
+        try await session.export(to: output, as: .mp4)
+        XCTAssertEqual(MediaProbe.probe(output)?.duration ?? 0, 3, accuracy: 0.1)
+        XCTAssertEqual(TestMovies.packets(output, stream: "v:0").count, 90, "3 s at 30 fps")
+        assertColour(rgb(output, at: 0.5, x: 160, y: 120), [255, 0, 0], "red alone")
+        assertColour(rgb(output, at: 1.5, x: 160, y: 120), [128, 0, 128], tolerance: 30, "halfway through the crossfade")
+        let early = try XCTUnwrap(rgb(output, at: 1.1, x: 160, y: 120)), late = try XCTUnwrap(rgb(output, at: 1.9, x: 160, y: 120))
+        XCTAssertGreaterThan(early[0], late[0], "red fades: \(early) then \(late)")
+        XCTAssertLessThan(early[2], late[2], "blue comes through")
+        assertColour(rgb(output, at: 2.5, x: 160, y: 120), [0, 0, 255], "blue alone")
+    }
+
+    func testLayersAreTransformedCroppedAndPlacedOverTheBackground() async throws {
+        let folder = makeScratchFolder()
+        let red = try clip("red", seconds: 1, in: folder), blue = try clip("blue", seconds: 1, in: folder)
+        let composition = AVMutableComposition()
+        let under = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let over = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try under.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(red.tracks(withMediaType: .video).first), at: .zero)
+        try over.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(blue.tracks(withMediaType: .video).first), at: .zero)
+        // Red at half size in the bottom-left quarter; blue's left half at half size in the top-right
+        // quarter (a picture in picture); green where nothing is.
+        let redLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: under)
+        redLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 0, y: 120)), at: .zero)
+        let blueLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: over)
+        blueLayer.setCropRectangle(CGRect(x: 0, y: 0, width: 160, height: 240), at: .zero)
+        blueLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 160, y: 0)), at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
+        instruction.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        instruction.layerInstructions = [blueLayer, redLayer]
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.instructions = [instruction]
+
+        // Read through the composition output, as an editor's preview does.
+        let reader = try AVAssetReader(asset: composition)
+        let composed = AVAssetReaderVideoCompositionOutput(videoTracks: composition.tracks(withMediaType: .video), videoSettings: nil)
+        composed.videoComposition = video
+        reader.add(composed)
+        XCTAssertTrue(reader.startReading())
+        var frames = 0
+        var firstPicture: CVPixelBuffer?
+        var times: [Double] = []
+        while let sample = composed.copyNextSampleBuffer() {
+            frames += 1
+            times.append(sample.presentationTimeStamp.seconds)
+            if firstPicture == nil { firstPicture = CMSampleBufferGetImageBuffer(sample) }
+        }
+        XCTAssertEqual(reader.status, .completed, String(describing: reader.error))
+        XCTAssertEqual(frames, 30)
+        XCTAssertEqual(times.first ?? -1, 0)
+        XCTAssertEqual(times.last ?? 0, 29.0 / 30, accuracy: 1e-6, "one frame each frame duration")
+        let picture = try XCTUnwrap(firstPicture)
+        XCTAssertEqual(CVPixelBufferGetPixelFormatType(picture), kCVPixelFormatType_32BGRA, "BGRA when no format is asked for")
+        func colour(_ x: Int, _ y: Int) -> [Int] {
+            let base = CVPixelBufferGetBaseAddress(picture)!.assumingMemoryBound(to: UInt8.self) + y * CVPixelBufferGetBytesPerRow(picture) + x * 4
+            return [Int(base[2]), Int(base[1]), Int(base[0])]
+        }
+        assertColour(colour(80, 180), [255, 0, 0], "red in the bottom-left quarter")
+        assertColour(colour(200, 60), [0, 0, 255], "blue's left half in the top right")
+        assertColour(colour(280, 60), [0, 255, 0], "its right half cropped away: the background")
+        assertColour(colour(80, 60), [0, 255, 0], "the background where no layer is")
+        assertColour(colour(240, 180), [0, 255, 0], "the background where no layer is")
+    }
+
+    func testPropertiesOfAnAssetMakeOneInstructionTurningEachTrackUpright() async throws {
+        let folder = makeScratchFolder()
+        // Red on the left, blue on the right, stored as a phone stores a portrait clip: turned
+        // clockwise for display (FFmpeg's rotate tag counts counterclockwise).
+        let plain = folder.appendingPathComponent("halves.mp4"), url = folder.appendingPathComponent("turned.mp4")
+        try TestMovies.make(
+            plain, inputs: ["color=c=red:s=320x240:r=30:d=1,drawbox=x=160:y=0:w=160:h=240:color=blue:t=fill"],
+            arguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"])
+        guard runTool("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=270", url.path]) != nil else {
+            throw XCTSkip("ffmpeg could not tag the rotation")
+        }
+        let asset = AVURLAsset(url: url)
+        let video = AVMutableVideoComposition(propertiesOf: asset)
+        XCTAssertEqual(video.renderSize, CGSize(width: 240, height: 320), "the size it is shown at")
+        let instruction = try XCTUnwrap(video.instructions.first as? AVVideoCompositionInstruction)
+        XCTAssertEqual(video.instructions.count, 1)
+        XCTAssertEqual(instruction.timeRange.start, .zero)
+        XCTAssertEqual(instruction.timeRange.duration.seconds, asset.duration.seconds, accuracy: 0.001)
+        let track = try XCTUnwrap(asset.tracks(withMediaType: .video).first)
+        XCTAssertEqual(instruction.layerInstructions.first?.trackID, track.trackID)
+        XCTAssertEqual(instruction.layerInstructions.first?.transform(at: .zero), track.preferredTransform)
+        XCTAssertTrue(video.onlyTurns(track), "nothing to compose: the fast path keeps the turn in the matrix")
+        let layer = try XCTUnwrap(instruction.layerInstructions.first?.mutableCopy() as? AVMutableVideoCompositionLayerInstruction)
+        layer.setOpacity(0.5, at: .zero)
+        let faded = try XCTUnwrap(instruction.mutableCopy() as? AVMutableVideoCompositionInstruction)
+        faded.layerInstructions = [layer]
+        video.instructions = [faded]
+        XCTAssertFalse(video.onlyTurns(track))
+        // Composed, the pictures come out upright, with nothing left to turn.
+        layer.setOpacity(1, at: .zero)
+        layer.setCropRectangle(CGRect(x: 0, y: 0, width: 320, height: 240), at: .zero)
+        XCTAssertFalse(video.onlyTurns(track), "a crop is composed")
+        let session = try XCTUnwrap(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetHighestQuality))
+        session.videoComposition = video
+        let output = folder.appendingPathComponent("upright.mp4")
+        try await session.export(to: output, as: .mp4)
+        let exported = try XCTUnwrap(AVURLAsset(url: output).tracks(withMediaType: .video).first)
+        XCTAssertEqual(exported.naturalSize, CGSize(width: 240, height: 320))
+        XCTAssertTrue(exported.preferredTransform.isIdentity, "nothing left to turn")
+        assertColour(rgb(output, at: 0.5, x: 120, y: 60, width: 240), [255, 0, 0], "the left half turned to the top")
+        assertColour(rgb(output, at: 0.5, x: 120, y: 260, width: 240), [0, 0, 255], "the right half turned to the bottom")
+    }
+}
