@@ -60,9 +60,10 @@
 // AVMutableVideoComposition: frameDuration, renderSize, instructions (AVMutableVideoCompositionInstruction,
 //     AVMutableVideoCompositionLayerInstruction: transforms, opacities, crops set and ramped; background colours)
 //     and init(propertiesOf:) are implemented, composed in exports and by AVAssetReaderVideoCompositionOutput.
+//     init(asset:applyingCIFiltersWithHandler:) and its async form filter each frame with Core Image.
 //     Still to come: customVideoCompositorClass (AVVideoCompositing, AVAsynchronousVideoCompositionRequest),
-//     init(asset:applyingCIFiltersWithHandler:), animationTool, isValid(for:timeRange:validationDelegate:),
-//     the async videoComposition(withPropertiesOf:) form, and a player item's videoComposition in playback
+//     animationTool, isValid(for:timeRange:validationDelegate:), the async videoComposition(withPropertiesOf:)
+//     form, and a player item's videoComposition in playback
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation). Still to come: videoComposition applied, apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)

@@ -220,4 +220,38 @@ final class VideoCompositionInstructionTests: XCTestCase {
         assertColour(rgb(output, at: 0.5, x: 120, y: 60, width: 240), [255, 0, 0], "the left half turned to the top")
         assertColour(rgb(output, at: 0.5, x: 120, y: 260, width: 240), [0, 0, 255], "the right half turned to the bottom")
     }
+
+    func testCoreImageFiltersAppliedToEachFrameAsTheHandlerSays() async throws {
+        let folder = makeScratchFolder()
+        let red = try clip("red", seconds: 1, in: folder)
+        let seen = Recorder<Double>()
+        let video = try await AVVideoComposition.videoComposition(with: red) { request in
+            seen.append(request.compositionTime.seconds)
+            XCTAssertEqual(request.renderSize, CGSize(width: 320, height: 240))
+            XCTAssertEqual(request.sourceImage.extent, CGRect(x: 0, y: 0, width: 320, height: 240))
+            // Finished from another thread, as a handler that filters elsewhere does.
+            DispatchQueue.global().async { request.finish(with: request.sourceImage.applyingFilter("CIColorInvert"), context: nil) }
+        }
+        XCTAssertFalse(video.onlyTurns(try XCTUnwrap(red.tracks(withMediaType: .video).first)), "filtered frames are composed")
+        let session = try XCTUnwrap(AVAssetExportSession(asset: red, presetName: AVAssetExportPresetHighestQuality))
+        session.videoComposition = video
+        let output = folder.appendingPathComponent("inverted.mp4")
+        try await session.export(to: output, as: .mp4)
+        assertColour(rgb(output, at: 0.5, x: 160, y: 120), [0, 255, 255], "red inverted: cyan")
+        XCTAssertEqual(seen.values.count, 30, "one request a frame")
+        XCTAssertEqual(seen.values, seen.values.sorted())
+
+        struct Refused: Error {}
+        let refusing = AVVideoComposition(asset: red) { request in request.finish(with: Refused()) }
+        let failing = try XCTUnwrap(AVAssetExportSession(asset: red, presetName: AVAssetExportPresetHighestQuality))
+        failing.videoComposition = refusing
+        let never = folder.appendingPathComponent("never.mp4")
+        do {
+            try await failing.export(to: never, as: .mp4)
+            XCTFail("the handler's error stops the export")
+        } catch {
+            XCTAssertTrue(error is Refused, "the handler's own error: \(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: never.path), "no file is left")
+    }
 }

@@ -37,6 +37,26 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// The instructions that say how the tracks are composed over time.
     open var instructions: [any AVVideoCompositionInstructionProtocol] { instructionList.withLock { $0 } }
 
+    /// The handler that filters each frame with Core Image, when the composition was made with one.
+    let filtering = LockedValue<(@Sendable (AVAsynchronousCIImageFilteringRequest) -> Void)?>(nil)
+
+    /// Creates a video composition that filters each frame of an asset's video with Core Image:
+    /// the asset's properties, and the handler given a request for each frame.
+    public convenience init(asset: AVAsset, applyingCIFiltersWithHandler applier: @escaping @Sendable (AVAsynchronousCIImageFilteringRequest) -> Void) {
+        let properties = AVVideoComposition(propertiesOf: asset)
+        self.init(frameDuration: properties.frameDuration, renderSize: properties.renderSize, instructions: properties.instructions)
+        filtering.withLock { $0 = applier }
+    }
+
+    /// Creates a video composition that filters each frame of an asset's video with Core Image,
+    /// once the asset's properties are loaded.
+    public static func videoComposition(
+        with asset: AVAsset, applyingCIFiltersWithHandler applier: @escaping @Sendable (AVAsynchronousCIImageFilteringRequest) -> Void
+    ) async throws -> AVVideoComposition {
+        _ = try await asset.load(.duration)
+        return AVVideoComposition(asset: asset, applyingCIFiltersWithHandler: applier)
+    }
+
     /// The time each picture of the composition lasts: the constant rate it is exported at.
     open var frameDuration: CMTime { settings.withLock { $0.frameDuration } }
     /// The size the pictures are rendered at.
@@ -48,6 +68,7 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// at its own size: nothing to compose, so its pictures can be scaled as stored and the turn
     /// kept in the movie's matrix. True with no instructions.
     func onlyTurns(_ track: AVAssetTrack) -> Bool {
+        guard filtering.withLock({ $0 }) == nil else { return false }
         let turned = CGRect(origin: .zero, size: track.naturalSize).applying(track.preferredTransform).size
         let instructions = self.instructions
         guard !instructions.isEmpty else { return true }
@@ -67,13 +88,17 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// A copy with the same settings.
     open func copy(with zone: NSZone? = nil) -> Any {
         let (duration, size, _) = settings.withLock { $0 }
-        return AVVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
+        let copy = AVVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
+        copy.filtering.withLock { $0 = filtering.withLock { $0 } }
+        return copy
     }
 
     /// A mutable copy with the same settings.
     open func mutableCopy(with zone: NSZone? = nil) -> Any {
         let (duration, size, _) = settings.withLock { $0 }
-        return AVMutableVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
+        let copy = AVMutableVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
+        copy.filtering.withLock { $0 = filtering.withLock { $0 } }
+        return copy
     }
 }
 

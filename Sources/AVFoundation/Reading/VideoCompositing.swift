@@ -55,6 +55,8 @@ final class VideoCompositing {
     private var tick: CMTime
     private let end: CMTime
     private var format: CMVideoFormatDescription?
+    /// The handler that filters each composed frame, for compositions made with one.
+    private let filtering: (@Sendable (AVAsynchronousCIImageFilteringRequest) -> Void)?
 
     init(tracks: [AVAssetTrack], composition: AVVideoComposition, pixelFormat: OSType, timeRange: CMTimeRange) throws {
         let size = composition.renderSize
@@ -75,6 +77,7 @@ final class VideoCompositing {
         self.pool = pool
         renderSize = CGSize(width: Int(size.width), height: Int(size.height))
         frameDuration = composition.frameDuration
+        filtering = composition.filtering.withLock { $0 }
         let needed = Set(instructions.flatMap { $0.layerInstructions.map(\.trackID) })
         var sources: [CMPersistentTrackID: Source] = [:]
         for track in tracks where needed.contains(track.trackID) {
@@ -101,7 +104,17 @@ final class VideoCompositing {
         let time = tick
         tick = tick + frameDuration
         guard let buffer = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
-        context.render(composed(at: time), to: buffer)
+        var picture = composed(at: time)
+        if let filtering {
+            // The app's filters, given the upright frame; the frame waits for them to finish.
+            let request = AVAsynchronousCIImageFilteringRequest(renderSize: renderSize, compositionTime: time, sourceImage: picture)
+            filtering(request)
+            switch request.result() {
+            case .success(let filtered): picture = filtered.cropped(to: CGRect(origin: .zero, size: renderSize))
+            case .failure(let error): throw error
+            }
+        }
+        context.render(picture, to: buffer)
         if let problem = CIContext.lastRenderingProblem, buffer.planes.isEmpty {
             throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: problem])
         }
