@@ -55,6 +55,7 @@ if runs("scancorpus") { try ScanCorpusBenchmark.run() }
 if runs("startup") { try StartupBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("export") { try ExportBenchmark.run() }
+if runs("composition") { try CompositionBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("play") { try PlayBenchmark.run() }
 // Many cameras at once takes a minute or more and both cores: only when asked for.

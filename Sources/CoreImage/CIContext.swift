@@ -68,18 +68,40 @@ open class CIContext: NSObject, @unchecked Sendable {
 
     /// Renders a region of an image into a pixel buffer, converted to its pixel format.
     open func render(_ image: CIImage, to buffer: CVPixelBuffer, bounds: CGRect, colorSpace: CGColorSpace?) {
-        let region = PixelRegion(x: Int(bounds.minX.rounded()), y: Int(bounds.minY.rounded()), width: buffer.width, height: buffer.height)
-        if buffer.pixelFormatType == kCVPixelFormatType_32BGRA {
-            _ = render(image.recipe, region: region, into: buffer.planes[0].baseAddress, bytesPerRow: buffer.planes[0].bytesPerRow)
-            return
-        }
-        guard let bgra = CVPixelBuffer(width: buffer.width, height: buffer.height, pixelFormatType: kCVPixelFormatType_32BGRA),
-            render(image.recipe, region: region, into: bgra.planes[0].baseAddress, bytesPerRow: bgra.planes[0].bytesPerRow)
-        else { return }
-        if !PixelFormatConverter().convert(bgra, into: buffer) {
-            Self.problem.withLock { $0 = "CIContext cannot render into pixel format \(buffer.pixelFormatType)" }
-        }
+        _ = renderingProblem(image, to: buffer, origin: CGPoint(x: bounds.minX, y: bounds.minY))
     }
+
+    /// Renders an image's region from `origin` into a pixel buffer, converted to its pixel
+    /// format; why it could not be, or nil. Other formats than BGRA go through a BGRA buffer
+    /// the context keeps for the next render of that size.
+    package func renderingProblem(_ image: CIImage, to buffer: CVPixelBuffer, origin: CGPoint = .zero) -> String? {
+        let region = PixelRegion(x: Int(origin.x.rounded()), y: Int(origin.y.rounded()), width: buffer.width, height: buffer.height)
+        if buffer.pixelFormatType == kCVPixelFormatType_32BGRA {
+            return render(image.recipe, region: region, into: buffer.planes[0].baseAddress, bytesPerRow: buffer.planes[0].bytesPerRow)
+                ? nil : Self.lastRenderingProblem
+        }
+        let kept = conversion.withLock { kept -> (CVPixelBuffer, PixelFormatConverter)? in
+            defer { kept = nil }
+            return kept
+        }
+        guard
+            let (bgra, converter) = kept.flatMap({ $0.0.width == buffer.width && $0.0.height == buffer.height ? $0 : nil })
+                ?? CVPixelBuffer(width: buffer.width, height: buffer.height, pixelFormatType: kCVPixelFormatType_32BGRA).map({ ($0, PixelFormatConverter()) })
+        else { return "no memory for a \(buffer.width)x\(buffer.height) picture" }
+        defer { conversion.withLock { $0 = (bgra, converter) } }
+        guard render(image.recipe, region: region, into: bgra.planes[0].baseAddress, bytesPerRow: bgra.planes[0].bytesPerRow) else {
+            return Self.lastRenderingProblem
+        }
+        guard converter.convert(bgra, into: buffer) else {
+            let problem = "CIContext cannot render into pixel format \(buffer.pixelFormatType)"
+            Self.problem.withLock { $0 = problem }
+            return problem
+        }
+        return nil
+    }
+
+    /// A BGRA buffer and converter kept for rendering into other formats, taken by one render at a time.
+    private let conversion = LockedValue<(CVPixelBuffer, PixelFormatConverter)?>(nil)
 
     /// Renders a region of an image into caller memory, in a format: BGRA8, RGBA8 or ARGB8.
     open func render(

@@ -40,9 +40,9 @@ open class CIImage: NSObject, @unchecked Sendable {
             if pixelBuffer.pixelFormatType == kCVPixelFormatType_32BGRA {
                 return (pixelBuffer.planes[0].baseAddress, pixelBuffer.planes[0].bytesPerRow, pixelBuffer)
             }
-            guard let bgra = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA),
-                PixelFormatConverter().convert(pixelBuffer, into: bgra)
-            else { return nil }
+            guard let bgra = ConversionBuffers.take(width: width, height: height), PixelFormatConverter().convert(pixelBuffer, into: bgra) else {
+                return nil
+            }
             return (bgra.planes[0].baseAddress, bgra.planes[0].bytesPerRow, bgra)
         }
         self.init(recipe: .pixels(source), pixelBuffer: pixelBuffer, properties: options?[.properties] as? [String: Any] ?? [:])
@@ -260,4 +260,23 @@ public struct CIImageOption: RawRepresentable, Hashable, @unchecked Sendable {
     public static let auxiliaryDisparity = CIImageOption(rawValue: "kCIImageAuxiliaryDisparity")
     /// The key for whether a portrait effects matte is read instead of the image.
     public static let auxiliaryPortraitEffectsMatte = CIImageOption(rawValue: "kCIImageAuxiliaryPortraitEffectsMatte")
+}
+
+/// BGRA buffers frames in other formats are converted into when rendered, reused once the images
+/// that read them are gone: a frame a render does not allocate a frame's worth of memory.
+enum ConversionBuffers {
+    private static let pools = LockedValue<[Int: CVPixelBufferPool]>([:])
+
+    /// A BGRA buffer of a size, from the pool of that size (at most four sizes are kept).
+    static func take(width: Int, height: Int) -> CVPixelBuffer? {
+        let key = width << 32 | height
+        let pool = pools.withLock { pools -> CVPixelBufferPool? in
+            if let pool = pools[key] { return pool }
+            if pools.count >= 4 { pools.removeAll() }
+            let pool = CVPixelBufferPool(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA, maximumBufferCount: 8)
+            pools[key] = pool
+            return pool
+        }
+        return pool?.dequeue() ?? CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
+    }
 }

@@ -51,6 +51,7 @@ final class VideoCompositing {
     private let frameDuration: CMTime
     private let renderSize: CGSize
     private let pool: CVPixelBufferPool
+    private let pixelFormat: OSType
     private let context = CIContext()
     private var tick: CMTime
     private let end: CMTime
@@ -75,6 +76,7 @@ final class VideoCompositing {
             throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "Pictures of that format and size cannot be made."])
         }
         self.pool = pool
+        self.pixelFormat = pixelFormat
         renderSize = CGSize(width: Int(size.width), height: Int(size.height))
         frameDuration = composition.frameDuration
         filtering = composition.filtering.withLock { $0 }
@@ -84,7 +86,9 @@ final class VideoCompositing {
             guard let asset = track.asset else { throw AVError(.failedToLoadMediaData) }
             let reader = try AVAssetReader(asset: asset)
             reader.timeRange = timeRange
-            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            // Read in the format given out: a frame one layer shows as it is passes straight through,
+            // and Core Image converts what it composes.
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat])
             output.alwaysCopiesSampleData = false
             reader.add(output)
             guard reader.startReading() else { throw reader.error ?? AVError(.failedToLoadMediaData) }
@@ -103,20 +107,13 @@ final class VideoCompositing {
         guard tick < end else { return nil }
         let time = tick
         tick = tick + frameDuration
-        guard let buffer = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
-        var picture = composed(at: time)
-        if let filtering {
-            // The app's filters, given the upright frame; the frame waits for them to finish.
-            let request = AVAsynchronousCIImageFilteringRequest(renderSize: renderSize, compositionTime: time, sourceImage: picture)
-            filtering(request)
-            switch request.result() {
-            case .success(let filtered): picture = filtered.cropped(to: CGRect(origin: .zero, size: renderSize))
-            case .failure(let error): throw error
-            }
-        }
-        context.render(picture, to: buffer)
-        if let problem = CIContext.lastRenderingProblem, buffer.planes.isEmpty {
-            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: problem])
+        let buffer: CVPixelBuffer
+        if filtering == nil, let passing = passthrough(at: time) {
+            buffer = passing
+        } else {
+            guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
+            buffer = made
+            try render(at: time, into: buffer)
         }
         if format == nil {
             var made: CMVideoFormatDescription?
@@ -129,6 +126,35 @@ final class VideoCompositing {
         CMSampleBufferCreateReadyWithImageBuffer(
             allocator: nil, imageBuffer: buffer, formatDescription: format, sampleTiming: &timing, sampleBufferOut: &sample)
         return sample
+    }
+
+    /// The frame of the one layer showing at a time when it is shown as it is: at the render
+    /// size, not moved, faded or cropped (Apple's passthrough).
+    private func passthrough(at time: CMTime) -> CVPixelBuffer? {
+        guard let instruction = instructions.first(where: { $0.timeRange.containsTime(time) }), instruction.layerInstructions.count == 1,
+            let layer = instruction.layerInstructions.first, layer.transform(at: time).isIdentity, layer.opacity(at: time) >= 1,
+            let frame = sources[layer.trackID]?.picture(at: time), CVPixelBufferGetPixelFormatType(frame) == pixelFormat,
+            CVPixelBufferGetWidth(frame) == Int(renderSize.width), CVPixelBufferGetHeight(frame) == Int(renderSize.height)
+        else { return nil }
+        if let crop = layer.crop(at: time), !crop.contains(CGRect(origin: .zero, size: renderSize)) { return nil }
+        return frame
+    }
+
+    /// Composes the frame at a time into a buffer.
+    private func render(at time: CMTime, into buffer: CVPixelBuffer) throws {
+        var picture = composed(at: time)
+        if let filtering {
+            // The app's filters, given the upright frame; the frame waits for them to finish.
+            let request = AVAsynchronousCIImageFilteringRequest(renderSize: renderSize, compositionTime: time, sourceImage: picture)
+            filtering(request)
+            switch request.result() {
+            case .success(let filtered): picture = filtered.cropped(to: CGRect(origin: .zero, size: renderSize))
+            case .failure(let error): throw error
+            }
+        }
+        if let problem = context.renderingProblem(picture, to: buffer) {
+            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "A composed frame could not be rendered: \(problem)."])
+        }
     }
 
     /// The picture at a time, as a recipe: the instruction's layers over its background.

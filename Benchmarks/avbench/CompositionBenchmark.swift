@@ -1,0 +1,90 @@
+import AVFoundation
+import Foundation
+
+/// A two-clip crossfade export: two 6 s 1080p30 clips overlapping by 2 s, the first fading out
+/// over the second (video composition instructions, composed by Core Image, encoded by the
+/// 1920x1080 preset), next to `ffmpeg -filter_complex xfade` with the same encoder settings on
+/// the same clips in the same run. Whole exports, wall and CPU time.
+enum CompositionBenchmark {
+    static let width = 1920, height = 1080, clipSeconds = 6, overlap = 2
+
+    static func run() throws {
+        print("")
+        print("Crossfade export: two \(clipSeconds) s \(width)x\(height) 30 fps clips, \(overlap) s of crossfade:")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
+            return print("  ffmpeg not available: install ffmpeg for this comparison")
+        }
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avbench-composition-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var clips: [URL] = []
+        for (index, pattern) in ["testsrc2", "smptehdbars"].enumerated() {
+            let url = folder.appendingPathComponent("clip\(index).mp4")
+            let made = shell([
+                "/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "\(pattern)=size=\(width)x\(height):rate=30:duration=\(clipSeconds)",
+                "-c:v", "libx264", "-preset", "veryfast", "-b:v", "8M", "-g", "30", "-bf", "2", "-pix_fmt", "yuv420p", "-y", url.path,
+            ])
+            guard made.status == 0 else { return print("  could not make the clips") }
+            clips.append(url)
+        }
+        let total = 2 * clipSeconds - overlap, frames = total * 30
+
+        let ours = folder.appendingPathComponent("ours.mp4")
+        let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try crossfade(clips, to: ours) }
+        let bitRate = Int(Double(width * height) * 30 * 0.38)
+        let theirs = folder.appendingPathComponent("ffmpeg.mp4")
+        let (ffmpegSeconds, ffmpegCPU) = try EncodeBenchmark.measure {
+            guard
+                shell([
+                    "/usr/bin/ffmpeg", "-v", "error", "-i", clips[0].path, "-i", clips[1].path, "-filter_complex",
+                    "[0:v][1:v]xfade=transition=fade:duration=\(overlap):offset=\(clipSeconds - overlap),format=yuv420p[v]", "-map", "[v]",
+                    "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-b:v", "\(bitRate)", "-maxrate", "\(bitRate * 3 / 2)",
+                    "-bufsize", "\(bitRate)", "-g", "30", "-bf", "0", "-movflags", "+faststart", "-y", theirs.path,
+                ]).status == 0
+            else { throw CocoaError(.fileWriteUnknown) }
+        }
+        ExportBenchmark.report(
+            "crossfade", ours: ("AVAssetExportSession + instructions", oursSeconds, oursCPU), theirs: ("ffmpeg xfade", ffmpegSeconds, ffmpegCPU),
+            frames: frames)
+    }
+
+    /// The crossfade as an editor builds it: two tracks, three instructions, the first layer's opacity ramped down.
+    static func crossfade(_ clips: [URL], to destination: URL) throws {
+        let composition = AVMutableComposition()
+        let assets = clips.map { AVURLAsset(url: $0) }
+        let seconds = { (value: Int) in CMTime(value: CMTimeValue(value), timescale: 1) }
+        let tracks = try assets.enumerated().map { index, asset -> AVMutableCompositionTrack in
+            let track = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid)!
+            try track.insertTimeRange(
+                CMTimeRange(start: .zero, duration: seconds(clipSeconds)), of: asset.tracks(withMediaType: .video)[0],
+                at: seconds(index * (clipSeconds - overlap)))
+            return track
+        }
+        let fadeStart = seconds(clipSeconds - overlap), fadeEnd = seconds(clipSeconds)
+        func instruction(_ range: CMTimeRange, _ layers: [AVVideoCompositionLayerInstruction]) -> AVMutableVideoCompositionInstruction {
+            let instruction = AVMutableVideoCompositionInstruction()
+            instruction.timeRange = range
+            instruction.layerInstructions = layers
+            return instruction
+        }
+        let fading = AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[0])
+        fading.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: CMTimeRange(start: fadeStart, end: fadeEnd))
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: width, height: height)
+        video.instructions = [
+            instruction(CMTimeRange(start: .zero, end: fadeStart), [AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[0])]),
+            instruction(CMTimeRange(start: fadeStart, end: fadeEnd), [fading, AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[1])]),
+            instruction(
+                CMTimeRange(start: fadeEnd, end: seconds(2 * clipSeconds - overlap)), [AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[1])]),
+        ]
+        guard let session = AVAssetExportSession(asset: composition, presetName: AVAssetExportPreset1920x1080) else { throw CocoaError(.featureUnsupported) }
+        session.videoComposition = video
+        session.outputURL = destination
+        session.outputFileType = .mp4
+        let done = DispatchSemaphore(value: 0)
+        session.exportAsynchronously { done.signal() }
+        done.wait()
+        guard session.status == .completed else { throw session.error ?? CocoaError(.fileWriteUnknown) }
+    }
+}
