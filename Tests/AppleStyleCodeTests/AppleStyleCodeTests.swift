@@ -272,6 +272,47 @@ extension AppleStyleCodeTests {
     }
 }
 
+extension AppleStyleCodeTests {
+    func testTwoClipsMergeWithACrossfadeAsEditingTutorialsMergeThem() throws {
+        let folder = makeScratchFolder()
+        var clips: [AVURLAsset] = []
+        for colour in ["red", "blue"] {
+            let url = folder.appendingPathComponent("\(colour).mov")
+            guard
+                runTool(
+                    "/usr/bin/ffmpeg",
+                    ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x240:r=30:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+                    != nil
+            else { throw XCTSkip("ffmpeg is needed") }
+            clips.append(AVURLAsset(url: url))
+        }
+        let output = folder.appendingPathComponent("merged.mov")
+        let finished = expectation(description: "export")
+        final class Outcome: @unchecked Sendable {
+            let lock = NSLock()
+            var error: String? = "not called"
+        }
+        let outcome = Outcome()
+        ClipMerger.merge(clips[0], clips[1], fadeSeconds: 1, to: output) { error in
+            outcome.lock.withLock { outcome.error = error.map { "\($0)" } }
+            finished.fulfill()
+        }
+        wait(for: [finished], timeout: 60)
+        XCTAssertNil(outcome.lock.withLock { outcome.error }, "exported")
+        let merged = AVURLAsset(url: output)
+        XCTAssertEqual(merged.duration.seconds, 3, accuracy: 0.1, "two 2 s clips overlapping by 1 s")
+        func colour(_ seconds: Double) throws -> [Int] {
+            let bytes = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(ClipMerger.frame(of: merged, at: seconds))))
+            let at = (120 * 320 + 160) * 4
+            return [Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2])]
+        }
+        let early = try colour(0.5), middle = try colour(1.5), late = try colour(2.5)
+        XCTAssertTrue(early[0] > 220 && early[2] < 40, "red before the fade: \(early)")
+        XCTAssertTrue(abs(middle[0] - 128) < 40 && abs(middle[2] - 128) < 40, "half of each halfway through: \(middle)")
+        XCTAssertTrue(late[2] > 220 && late[0] < 40, "blue after it: \(late)")
+    }
+}
+
 /// A capture's result, handed from the library's queue to the test.
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
