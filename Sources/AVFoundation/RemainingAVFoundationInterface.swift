@@ -65,7 +65,7 @@
 //     animationTool, isValid(for:timeRange:validationDelegate:), the async videoComposition(withPropertiesOf:)
 //     form, and a player item's videoComposition in playback
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
-//     as an async sequence, cancellation). Still to come: videoComposition applied, apertureMode's cropping
+//     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)
 // extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
 // extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),

@@ -83,8 +83,9 @@ final class VideoCompositionInstructionTests: XCTestCase {
         XCTAssertEqual(instruction.passthroughTrackID, kCMPersistentTrackID_Invalid)
     }
 
-    func testACrossfadeExportBlendsOneClipIntoTheNext() async throws {
-        let folder = makeScratchFolder()
+    /// Two 2 s clips, red then blue, the second starting at 1 s, and the instructions that fade
+    /// red out over blue in the second between.
+    private func crossfade(in folder: URL) throws -> (AVMutableComposition, AVMutableVideoComposition) {
         let red = try clip("red", seconds: 2, in: folder), blue = try clip("blue", seconds: 2, in: folder)
         let composition = AVMutableComposition()
         let first = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
@@ -108,7 +109,12 @@ final class VideoCompositionInstructionTests: XCTestCase {
         video.renderSize = CGSize(width: 320, height: 240)
         video.instructions = [redAlone, crossfade, blueAlone]
         XCTAssertEqual(video.instructions.count, 3)
+        return (composition, video)
+    }
 
+    func testACrossfadeExportBlendsOneClipIntoTheNext() async throws {
+        let folder = makeScratchFolder()
+        let (composition, video) = try crossfade(in: folder)
         let session = try XCTUnwrap(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetHighestQuality))
         session.videoComposition = video
         let output = folder.appendingPathComponent("crossfade.mp4")
@@ -253,5 +259,28 @@ final class VideoCompositionInstructionTests: XCTestCase {
             XCTAssertTrue(error is Refused, "the handler's own error: \(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: never.path), "no file is left")
+    }
+
+    func testAnImageGeneratorShowsTheComposedFrame() throws {
+        let (composition, video) = try crossfade(in: makeScratchFolder())
+        let generator = AVAssetImageGenerator(asset: composition)
+        generator.videoComposition = video
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        func colour(_ seconds: Double) throws -> [Int] {
+            var actual = CMTime.invalid
+            let image = try generator.copyCGImage(at: CMTime(seconds: seconds, preferredTimescale: 600), actualTime: &actual)
+            XCTAssertEqual([image.width, image.height], [320, 240], "the render size")
+            XCTAssertEqual(actual.seconds, seconds, accuracy: 1.0 / 30)
+            let data = image.dataProvider!.data! as Data
+            let at = 120 * image.bytesPerRow + 160 * 4
+            return [Int(data[at + 2]), Int(data[at + 1]), Int(data[at])]
+        }
+        assertColour(try colour(0.5), [255, 0, 0], "red alone")
+        assertColour(try colour(1.5), [128, 0, 128], tolerance: 30, "halfway through the crossfade")
+        assertColour(try colour(2.5), [0, 0, 255], "blue alone")
+        generator.maximumSize = CGSize(width: 160, height: 160)
+        let small = try generator.copyCGImage(at: CMTime(seconds: 0.5, preferredTimescale: 600), actualTime: nil)
+        XCTAssertEqual([small.width, small.height], [160, 120], "fitted into the maximum size")
     }
 }

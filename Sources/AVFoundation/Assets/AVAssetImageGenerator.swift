@@ -1,3 +1,4 @@
+import CoreImage
 import CoreMedia
 import Foundation
 
@@ -138,6 +139,9 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
                 .zero,
                 duration - max(track.minFrameDuration.isNumeric ? track.minFrameDuration : CMTime(value: 1, timescale: 30), CMTime(value: 1, timescale: 1000)))
         }
+        if let composition = options.videoComposition, !composition.instructions.isEmpty {
+            return try composedImage(at: time, composition: composition, maximumSize: options.maximumSize)
+        }
         let reader = try AVAssetReader(asset: asset)
         reader.timeRange = CMTimeRange(start: time, duration: .positiveInfinity)
         var outputSettings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
@@ -163,6 +167,31 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
             image = FrameImages.transformed(image, by: scaled) ?? image
         }
         return (image, sample.presentationTimeStamp)
+    }
+
+    /// The frame a video composition composes at a time, at its render size or fitted into `maximumSize`.
+    private func composedImage(at time: CMTime, composition: AVVideoComposition, maximumSize: CGSize) throws -> (CGImage, CMTime) {
+        let reader = try AVAssetReader(asset: asset)
+        reader.timeRange = CMTimeRange(start: time, duration: composition.frameDuration)
+        let output = AVAssetReaderVideoCompositionOutput(videoTracks: asset.tracks(withMediaType: .video), videoSettings: nil)
+        output.videoComposition = composition
+        reader.add(output)
+        guard reader.startReading() else { throw reader.error ?? AVError(.noImageAtTime) }
+        defer { reader.cancelReading() }
+        guard let sample = output.copyNextSampleBuffer(), let pixels = sample.imageBuffer else {
+            throw reader.error ?? AVError(.noImageAtTime, userInfo: [NSLocalizedDescriptionKey: "No picture is composed at \(time.seconds) s."])
+        }
+        var image = CIImage(cvPixelBuffer: pixels)
+        if let size = Self.fit(image.extent.size, in: maximumSize, turned: .identity) {
+            image = image.transformed(
+                by: CGAffineTransform(scaleX: CGFloat(size.width) / image.extent.width, y: CGFloat(size.height) / image.extent.height),
+                highQualityDownsample: true)
+        }
+        guard let picture = CIContext().createCGImage(image, from: image.extent.integral) else {
+            throw AVError(
+                .noImageAtTime, userInfo: [NSLocalizedDescriptionKey: CIContext.lastRenderingProblem ?? "The composed picture could not be rendered."])
+        }
+        return (picture, sample.presentationTimeStamp)
     }
 
     /// The even size, at most `maximum` (after turning), that keeps a picture's aspect ratio; nil for the picture's own size.
