@@ -62,8 +62,8 @@
 //     and init(propertiesOf:) are implemented, composed in exports and by AVAssetReaderVideoCompositionOutput.
 //     init(asset:applyingCIFiltersWithHandler:) and its async form filter each frame with Core Image.
 //     Still to come: customVideoCompositorClass (AVVideoCompositing, AVAsynchronousVideoCompositionRequest),
-//     animationTool, isValid(for:timeRange:validationDelegate:), the async videoComposition(withPropertiesOf:)
-//     form, and a player item's videoComposition in playback
+//     animationTool, isValid(for:timeRange:validationDelegate:), and the async videoComposition(withPropertiesOf:)
+//     form. A player item's videoComposition composes what its outputs and layers show.
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)

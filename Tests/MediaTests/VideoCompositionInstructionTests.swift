@@ -283,4 +283,29 @@ final class VideoCompositionInstructionTests: XCTestCase {
         let small = try generator.copyCGImage(at: CMTime(seconds: 0.5, preferredTimescale: 600), actualTime: nil)
         XCTAssertEqual([small.width, small.height], [160, 120], "fitted into the maximum size")
     }
+
+    func testAPlayerItemsVideoOutputShowsTheComposedPictures() throws {
+        let (composition, video) = try crossfade(in: makeScratchFolder())
+        let item = AVPlayerItem(asset: composition)
+        item.videoComposition = video
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay }, String(describing: item.error))
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        item.add(output)
+        func colour(at seconds: Double) throws -> [Int] {
+            let time = CMTime(seconds: seconds, preferredTimescale: 600)
+            let seeked = expectation(description: "seek to \(seconds)")
+            player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero) { _ in seeked.fulfill() }
+            wait(for: [seeked], timeout: 10)
+            XCTAssertTrue(waitUntil { output.hasNewPixelBuffer(forItemTime: time) }, "a picture at \(seconds) s")
+            let picture = try XCTUnwrap(output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: nil))
+            XCTAssertEqual([CVPixelBufferGetWidth(picture), CVPixelBufferGetHeight(picture)], [320, 240])
+            let base = CVPixelBufferGetBaseAddress(picture)!.assumingMemoryBound(to: UInt8.self) + 120 * CVPixelBufferGetBytesPerRow(picture) + 160 * 4
+            return [Int(base[2]), Int(base[1]), Int(base[0])]
+        }
+        assertColour(try colour(at: 0.5), [255, 0, 0], "red alone")
+        assertColour(try colour(at: 1.5), [128, 0, 128], tolerance: 30, "halfway through the crossfade, as played")
+        assertColour(try colour(at: 2.5), [0, 0, 255], "blue alone")
+    }
 }

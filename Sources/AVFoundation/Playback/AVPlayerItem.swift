@@ -158,10 +158,11 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
         }
     }
 
-    /// The video composition the item's pictures are made with.
+    /// The video composition the item's pictures are made with: its instructions compose the
+    /// pictures video outputs and player layers show (from the next move of the player on).
     open var videoComposition: AVVideoComposition? {
         get { state.withLock { $0.videoComposition } }
-        set { state.withLock { $0.videoComposition = newValue } }
+        set { state.withLock { $0.videoComposition = newValue?.copy() as? AVVideoComposition } }
     }
 
     /// The tracks' volumes over time while the item plays.

@@ -121,7 +121,7 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
             }
             let feed = PictureFeed(
                 asset: item.asset, track: track, settings: settings, from: time,
-                end: forward ? item.forwardEnd : item.reverseEnd, forward: forward,
+                end: forward ? item.forwardEnd : item.reverseEnd, forward: forward, composition: item.videoComposition,
                 clock: { [weak item] in item?.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate) } ?? (.zero, 0) },
                 arrived: { [weak self] in self?.pictureArrived() })
             let old = following.feed

@@ -22,6 +22,8 @@ final class PictureFeed: @unchecked Sendable {
     private let settings: [String: Any]
     private let from: CMTime
     private let end: CMTime
+    /// The video composition the pictures are composed by, when the item has one with instructions.
+    private let composition: AVVideoComposition?
     private let forward: Bool
     private let arrived: @Sendable () -> Void
     /// The item's time and rate now.
@@ -29,9 +31,11 @@ final class PictureFeed: @unchecked Sendable {
 
     init(
         asset: AVAsset, track: AVAssetTrack, settings: [String: Any], from: CMTime, end: CMTime, forward: Bool,
-        clock: @escaping @Sendable () -> (time: CMTime, rate: Double), arrived: @escaping @Sendable () -> Void
+        composition: AVVideoComposition? = nil, clock: @escaping @Sendable () -> (time: CMTime, rate: Double),
+        arrived: @escaping @Sendable () -> Void
     ) {
         self.clock = clock
+        self.composition = composition.flatMap { $0.instructions.isEmpty || $0.onlyTurns(track) ? nil : $0 }
         self.asset = asset
         self.track = track
         self.settings = settings
@@ -135,11 +139,19 @@ final class PictureFeed: @unchecked Sendable {
 
     private var isStopped: Bool { condition.withLock { stopped } }
 
-    /// A reader of the track's pictures over a time range.
-    private func reader(for range: CMTimeRange) -> (AVAssetReader, AVAssetReaderTrackOutput)? {
+    /// A reader of the track's pictures over a time range, or of the pictures the composition composes.
+    private func reader(for range: CMTimeRange) -> (AVAssetReader, AVAssetReaderOutput)? {
         guard let reader = try? AVAssetReader(asset: asset) else { return nil }
         reader.timeRange = range
-        let output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
+        let output: AVAssetReaderOutput
+        if let composition {
+            let composing = AVAssetReaderVideoCompositionOutput(
+                videoTracks: asset.tracks(withMediaType: .video), videoSettings: settings.filter { $0.key == kCVPixelBufferPixelFormatTypeKey as String })
+            composing.videoComposition = composition
+            output = composing
+        } else {
+            output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
+        }
         output.alwaysCopiesSampleData = false
         reader.add(output)
         guard reader.startReading() else { return nil }
