@@ -44,10 +44,21 @@ final class UTTypeTests: XCTestCase {
     }
 
     func testFileTypesAndUTTypesRoundTrip() throws {
-        for fileType in [AVFileType.mov, .mp4, .m4v, .m4a, .jpg, .heic, .tif] {
+        for fileType in [AVFileType.mov, .mp4, .m4v, .m4a, .jpg, .heic, .tif, .wav, .aiff, .caf, .mp3] {
             let type = try XCTUnwrap(UTType(fileType.rawValue), fileType.rawValue)
             XCTAssertEqual(AVFileType(rawValue: type.identifier), fileType)
             XCTAssertEqual(UTType(filenameExtension: try XCTUnwrap(type.preferredFilenameExtension)), type, fileType.rawValue)
         }
+    }
+
+    func testAWriterSaysWhichFileTypesItWrites() {
+        XCTAssertEqual(AVFileType.wav.rawValue, UTType.wav.identifier)
+        XCTAssertEqual(AVFileType.caf.rawValue, "com.apple.coreaudio-format")
+        XCTAssertEqual(AVFileType.heif.rawValue, "public.heif", "Apple's file type, not UTType.heif's public.heif-standard")
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("never.wav")
+        XCTAssertThrowsError(try AVAssetWriter(outputURL: url, fileType: .wav)) { error in
+            XCTAssertTrue("\(error.localizedDescription)".contains(".mov, .mp4, .m4v or .m4a"), error.localizedDescription)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
     }
 }
