@@ -59,3 +59,36 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     /// The session was interrupted.
     func sessionWasInterrupted() {}
 }
+
+extension AVCaptureOutput {
+    /// Where the source camera's picture lands in the output's own pictures: the active format's
+    /// frame, turned and mirrored as the video connection says, filling a picture of that size.
+    private var outputGeometry: PreviewGeometry? {
+        guard let connection = connection(with: .video) ?? connections.first else { return nil }
+        let dimensions = connection.sourceDevice?.activeFormat.formatDescription.dimensions ?? CMVideoDimensions(width: 4, height: 3)
+        let sensor = CGSize(width: CGFloat(dimensions.width), height: CGFloat(dimensions.height))
+        let rotation = Int(connection.videoRotationAngle)
+        let mirrored = connection.isVideoMirroringSupported && connection.isVideoMirrored
+        let shown = rotation == 90 || rotation == 270 ? CGSize(width: sensor.height, height: sensor.width) : sensor
+        return PreviewGeometry(sensorSize: sensor, rotationDegrees: rotation, mirrored: mirrored, gravity: .resize, bounds: CGRect(origin: .zero, size: shown))
+    }
+
+    /// Converts a rectangle in the output's coordinates (its pictures' pixels, as its connection
+    /// turns and mirrors them) to one in metadata output coordinates; the rectangle itself when
+    /// the output has no video connection.
+    public func metadataOutputRectConverted(fromOutputRect rectInOutputCoordinates: CGRect) -> CGRect {
+        outputGeometry?.deviceRect(fromLayerRect: rectInOutputCoordinates) ?? rectInOutputCoordinates
+    }
+
+    /// Converts a rectangle in metadata output coordinates to one in the output's coordinates.
+    public func outputRectConverted(fromMetadataOutputRect rectInMetadataOutputCoordinates: CGRect) -> CGRect {
+        outputGeometry?.layerRect(fromDeviceRect: rectInMetadataOutputCoordinates) ?? rectInMetadataOutputCoordinates
+    }
+
+    /// A copy of a metadata object with its geometry in the output's coordinates for a connection,
+    /// or nil when the connection is not the output's or the object has no geometry to convert.
+    public func transformedMetadataObject(for metadataObject: AVMetadataObject, connection: AVCaptureConnection) -> AVMetadataObject? {
+        guard connections.contains(where: { $0 === connection }), let geometry = outputGeometry else { return nil }
+        return metadataObject.transformed(rect: geometry.layerRect(fromDeviceRect:), point: geometry.layerPoint(fromDevicePoint:))
+    }
+}
