@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A count of items, such as samples.
 public typealias CMItemCount = Int
@@ -31,6 +32,8 @@ public let kCMTimingInfoInvalid = CMSampleTimingInfo.invalid
 
 /// A sample buffer call was given a bad argument.
 public let kCMSampleBufferError_RequiredParameterMissing: OSStatus = -12731
+/// The sample buffer was invalidated.
+public let kCMSampleBufferError_Invalidated: OSStatus = -12744
 /// A sample buffer's sizes or counts do not agree.
 public let kCMSampleBufferError_InvalidEntryCount: OSStatus = -12734
 /// A sample buffer's media type does not match its buffer.
@@ -100,8 +103,23 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
     public var formatDescription: CMFormatDescription? { formatDescriptionStorage }
     /// The number of samples.
     public var numSamples: CMItemCount { sampleCount }
-    /// Whether the buffer holds valid samples.
-    public var isValid: Bool { true }
+    /// Whether the buffer holds valid samples: true until `CMSampleBufferInvalidate` is called.
+    public var isValid: Bool { !invalidated.load(ordering: .acquiring) }
+    /// Whether the buffer has been invalidated.
+    private let invalidated = Atomic<Bool>(false)
+
+    /// Makes the buffer invalid; the handler set with `CMSampleBufferSetInvalidateHandler` runs once.
+    package func invalidate() {
+        guard invalidated.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        let handler = invalidateHandler.withLock { handler -> (@Sendable (CMSampleBuffer) -> Void)? in
+            defer { handler = nil }
+            return handler
+        }
+        handler?(self)
+    }
+
+    /// What runs when the buffer is invalidated.
+    package let invalidateHandler = Mutex<(@Sendable (CMSampleBuffer) -> Void)?>(nil)
     /// Whether the buffer's data is ready.
     public var dataReadiness: Bool { true }
     /// The total size of the samples in bytes.
@@ -187,6 +205,21 @@ public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount {
 public func CMSampleBufferGetTotalSampleSize(_ sbuf: CMSampleBuffer) -> Int { sbuf.totalSampleSize }
 /// Returns whether a sample buffer is valid.
 public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.isValid }
+
+/// Makes a sample buffer invalid, calling its invalidation handler; 0.
+@discardableResult
+public func CMSampleBufferInvalidate(_ sbuf: CMSampleBuffer) -> OSStatus {
+    sbuf.invalidate()
+    return 0
+}
+
+/// Sets the block a sample buffer runs when it is invalidated; an error if it is already invalid.
+@discardableResult
+public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, invalidateHandler: @escaping @Sendable (CMSampleBuffer) -> Void) -> OSStatus {
+    guard sbuf.isValid else { return kCMSampleBufferError_Invalidated }
+    sbuf.invalidateHandler.withLock { $0 = invalidateHandler }
+    return 0
+}
 /// Returns whether a sample buffer's data is ready.
 public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { sbuf.dataReadiness }
 /// Copies out the timing of the sample at an index.

@@ -84,4 +84,18 @@ final class CMSampleBufferTests: XCTestCase {
         XCTAssertEqual(CMSampleBufferGetSampleTimingInfo(sample!, at: 5, timingInfoOut: &fifth), noErr)
         XCTAssertEqual(fifth.presentationTimeStamp, CMTime(value: 5, timescale: 44_100))
     }
+
+    func testAnInvalidatedBufferSaysSoAndRunsItsHandlerOnce() {
+        let sample = CMSampleBuffer()
+        XCTAssertTrue(CMSampleBufferIsValid(sample))
+        final class Count: @unchecked Sendable { var value = 0 }
+        let calls = Count()
+        XCTAssertEqual(CMSampleBufferSetInvalidateHandler(sample) { _ in calls.value += 1 }, noErr)
+        XCTAssertEqual(CMSampleBufferInvalidate(sample), noErr)
+        XCTAssertFalse(CMSampleBufferIsValid(sample))
+        XCTAssertFalse(sample.isValid)
+        CMSampleBufferInvalidate(sample)
+        XCTAssertEqual(calls.value, 1, "the handler runs once")
+        XCTAssertEqual(CMSampleBufferSetInvalidateHandler(sample) { _ in }, kCMSampleBufferError_Invalidated)
+    }
 }

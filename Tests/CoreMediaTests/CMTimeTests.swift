@@ -81,4 +81,14 @@ final class CMTimeTests: XCTestCase {
         XCTAssertLessThanOrEqual(a, b)
         XCTAssertEqual(CMClockConvertHostTimeToSystemUnits(CMClockMakeHostTimeFromSystemUnits(123_456)), 123_456)
     }
+
+    func testDescriptionsAreCoreMedias() {
+        XCTAssertEqual(CMTimeCopyDescription(allocator: nil, time: CMTime(value: 1, timescale: 30)), "{1/30 = 0.033}")
+        XCTAssertEqual(CMTimeCopyDescription(allocator: kCFAllocatorDefault, time: .invalid), "{INVALID}")
+        XCTAssertEqual(CMTimeCopyDescription(allocator: nil, time: .positiveInfinity), "{+INFINITY}")
+        XCTAssertEqual(CMTimeCopyDescription(allocator: nil, time: .negativeInfinity), "{-INFINITY}")
+        XCTAssertEqual(CMTimeCopyDescription(allocator: nil, time: .indefinite), "{INDEFINITE}")
+        let range = CMTimeRange(start: CMTime(value: 600, timescale: 600), duration: CMTime(value: 3, timescale: 2))
+        XCTAssertEqual(CMTimeRangeCopyDescription(allocator: nil, range: range), "{{600/600 = 1.000}, {3/2 = 1.500}}")
+    }
 }
