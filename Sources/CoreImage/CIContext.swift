@@ -5,10 +5,11 @@ import FrameProcessing
 
 /// An evaluation context for rendering image processing results.
 ///
-/// Rendering evaluates an image's recipe with libvips, region by region on every core, in
-/// premultiplied 8-bit-per-component sRGB results (the working values are 32-bit float). A
-/// context holds no state between renders; it is thread-safe and cheap to make, though apps
-/// usually keep one.
+/// Rendering evaluates an image's recipe with libvips, region by region on every core, into
+/// premultiplied 8-bit-per-component sRGB results (pixels stay 8-bit through crops, moves, blurs
+/// and scaling, and are 32-bit float through colour operations and compositing). A context keeps
+/// only a buffer for rendering into formats other than BGRA; it is thread-safe and cheap to make,
+/// though apps usually keep one. Renders are at most 16384 pixels a side.
 open class CIContext: NSObject, @unchecked Sendable {
     private let options: [CIContextOption: Any]
 
@@ -42,19 +43,17 @@ open class CIContext: NSObject, @unchecked Sendable {
     open func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
         guard let layout = format.layout, !fromRect.isInfinite, !fromRect.isNull else { return nil }
         let region = PixelRegion(covering: fromRect)
-        guard region.width > 0, region.height > 0, region.width <= 65_535, region.height <= 65_535 else { return nil }
+        guard Self.rendersWhole(region), let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB) else { return nil }
         let bytesPerRow = region.width * 4
         let memory = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * region.height, alignment: 64)
-        guard render(image.recipe.recombined(layout.order), region: region, into: memory, bytesPerRow: bytesPerRow) else {
+        guard render(image.recipe.recombined(layout.order), region: region, into: memory, bytesPerRow: bytesPerRow),
+            let provider = CGDataProvider(
+                dataInfo: nil, data: memory, size: bytesPerRow * region.height,
+                releaseData: { _, data, _ in UnsafeMutableRawPointer(mutating: data).deallocate() })
+        else {
             memory.deallocate()
             return nil
         }
-        guard
-            let provider = CGDataProvider(
-                dataInfo: nil, data: memory, size: bytesPerRow * region.height,
-                releaseData: { _, data, _ in UnsafeMutableRawPointer(mutating: data).deallocate() }),
-            let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)
-        else { return nil }
         return CGImage(
             width: region.width, height: region.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: bytesPerRow, space: space,
             bitmapInfo: layout.bitmapInfo, provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
@@ -111,6 +110,17 @@ open class CIContext: NSObject, @unchecked Sendable {
         let region = PixelRegion(covering: bounds)
         guard rowBytes >= region.width * 4 else { return }
         _ = render(image.recipe.recombined(layout.order), region: region, into: data, bytesPerRow: rowBytes)
+    }
+
+    /// Whether a region is one rendering makes at once: 1 to 16384 pixels a side (at most a
+    /// gigabyte of pixels), as Core Image's largest images are; a larger one is refused, with why.
+    private static func rendersWhole(_ region: PixelRegion) -> Bool {
+        guard region.width > 0, region.height > 0 else { return false }
+        guard region.width <= 16_384, region.height <= 16_384 else {
+            problem.withLock { $0 = "\(region.width)x\(region.height) is larger than 16384 pixels a side" }
+            return false
+        }
+        return true
     }
 
     /// Renders a region, noting why when it cannot be.
@@ -183,7 +193,7 @@ open class CIContext: NSObject, @unchecked Sendable {
         let extent = image.extent
         guard !extent.isInfinite, !extent.isNull else { return nil }
         let region = PixelRegion(covering: extent)
-        guard region.width > 0, region.height > 0, region.width <= 65_535, region.height <= 65_535,
+        guard Self.rendersWhole(region),
             let frame = CVPixelBuffer(width: region.width, height: region.height, pixelFormatType: kCVPixelFormatType_32BGRA)
         else { return nil }
         let opaque = image.composited(over: CIImage(color: .white))

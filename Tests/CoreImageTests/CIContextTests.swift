@@ -74,3 +74,25 @@ final class CIContextTests: XCTestCase {
         XCTAssertThrowsError(try context.writeJPEGRepresentation(of: image, to: URL(fileURLWithPath: "/nonexistent/dir/frame.jpg"), colorSpace: space))
     }
 }
+
+/// Values no picture has: refused with a reason, never a crash.
+final class HostileValuesTests: XCTestCase {
+    func testHugeNaNAndInfiniteValuesAreRefusedWithAReason() throws {
+        let context = CIContext()
+        let image = CIImage(cvPixelBuffer: Pictures.solid(.red))
+        XCTAssertNil(context.createCGImage(image, from: CGRect(x: 0, y: 0, width: 1e30, height: 1e30)))
+        XCTAssertTrue(CIContext.lastRenderingProblem?.contains("16384") == true, String(describing: CIContext.lastRenderingProblem))
+        XCTAssertNil(context.createCGImage(image, from: CGRect(x: CGFloat.nan, y: 0, width: 10, height: 10)))
+        XCTAssertNil(context.createCGImage(image, from: .infinite))
+        let blurred = image.applyingGaussianBlur(sigma: 1e12)
+        XCTAssertNil(context.createCGImage(blurred, from: CGRect(x: 0, y: 0, width: 8, height: 8)), "a blur reaching further than any picture")
+        XCTAssertTrue(CIContext.lastRenderingProblem?.contains("too large") == true, String(describing: CIContext.lastRenderingProblem))
+        let nowhere = image.transformed(by: CGAffineTransform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        _ = context.createCGImage(nowhere, from: CGRect(x: 0, y: 0, width: 8, height: 8))
+        let far = image.transformed(by: CGAffineTransform(translationX: 1e15, y: -1e15))
+        _ = context.createCGImage(far, from: CGRect(x: 0, y: 0, width: 8, height: 8))
+        let scaled = image.applyingFilter("CILanczosScaleTransform", parameters: [kCIInputScaleKey: 1e9])
+        _ = context.createCGImage(scaled, from: CGRect(x: 0, y: 0, width: 8, height: 8))
+        XCTAssertNotNil(context.createCGImage(image, from: image.extent), "and the context still works")
+    }
+}

@@ -19,14 +19,20 @@ struct PixelRegion: Equatable {
     var rect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
     var isEmpty: Bool { width <= 0 || height <= 0 }
 
-    /// The whole pixels a rectangle touches.
+    /// The whole pixels a rectangle touches, its sides kept within a billion pixels of the origin
+    /// (an infinite rectangle reaches that far; NaN is taken as the origin).
     init(covering rect: CGRect) {
         let whole = rect.integral
-        x = Int(whole.minX)
-        y = Int(whole.minY)
-        width = Int(whole.width)
-        height = Int(whole.height)
+        func kept(_ value: CGFloat) -> Int { value.isNaN ? 0 : Int(max(-1e9, min(1e9, value))) }
+        x = kept(whole.minX)
+        y = kept(whole.minY)
+        width = max(0, kept(whole.maxX) - x)
+        height = max(0, kept(whole.maxY) - y)
     }
+
+    /// Whether libvips can make an image of the region: at most ten million pixels a side, within
+    /// a hundred million of the origin (so that every offset between regions fits its 32 bits).
+    var isRenderable: Bool { width <= 10_000_000 && height <= 10_000_000 && abs(x) <= 100_000_000 && abs(y) <= 100_000_000 }
 
     init(x: Int, y: Int, width: Int, height: Int) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
@@ -87,6 +93,9 @@ final class RenderPass {
     /// An image of exactly `region` of the recipe: 8-bit while every operation on the way keeps
     /// 8 bits, float once a colour operation or compositing has made it so.
     func image(_ recipe: Recipe, in region: PixelRegion) throws -> VipsImage {
+        guard region.isRenderable else {
+            throw RenderingError(description: "a part of the image \(region.width)x\(region.height) at (\(region.x), \(region.y)) is too large to render")
+        }
         switch recipe {
         case .empty:
             return try transparent(region)
