@@ -181,6 +181,22 @@ final class AVPlayerTests: CaptureTestCase {
         XCTAssertFalse(result, "an item in no player cannot seek")
     }
 
+    func testAnItemBecomingReadyDoesNotCallPeriodicObserversAgain() throws {
+        let item = AVPlayerItem(url: try movie(seconds: 1))
+        let player = AVPlayer()
+        let times = Recorder<Double>()
+        let queue = DispatchQueue(label: "observer")
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 4), queue: queue) { times.append($0.seconds) }
+        defer { player.removeTimeObserver(token) }
+        queue.sync {}
+        XCTAssertEqual(times.values, [0], "called at once with the current time")
+        player.replaceCurrentItem(with: item)
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        player.engine.sync {}
+        queue.sync {}
+        XCTAssertEqual(times.values, [0, 0], "once more for the new item's time, not again when it has loaded: time did not move")
+    }
+
     func testPeriodicObserversFollowItemTimeAndStopWhenRemoved() throws {
         let (player, _, clock) = try clockedPlayer()
         let times = Recorder<Double>()

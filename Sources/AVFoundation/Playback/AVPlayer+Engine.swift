@@ -14,8 +14,9 @@ extension AVPlayer {
     }
 
     /// Brings status, the current item's clock and its media up to date after a change of rate,
-    /// item, readiness or time (`jumped`).
-    func update(jumped: Bool) {
+    /// item, readiness or time (`jumped`: the media start again from the item's time); periodic
+    /// observers hear of it when playback starts or stops, or when `timeJumped`.
+    func update(jumped: Bool, timeJumped: Bool? = nil) {
         var changed: [PartialKeyPath<AVPlayer>] = []
         // Decided under one lock, so that of two updates racing, the later one's sound and
         // pictures are the ones that stay: the sound is made here, and outputs ignore moves older
@@ -71,7 +72,7 @@ extension AVPlayer {
         if let item = plan.item {
             for output in renderingOutputs(of: item) { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, move: plan.move) }
         }
-        if plan.startedOrStopped || jumped { firePeriodicObservers(at: plan.time) }
+        if plan.startedOrStopped || (timeJumped ?? jumped) { firePeriodicObservers(at: plan.time) }
         notify(changed)
         engine.async { [weak self] in self?.evaluate() }
     }

@@ -254,7 +254,8 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             self.engine.async {
                 guard self.currentItem === item else { return }
                 self.state.withLock { $0.soundKey = nil }
-                self.update(jumped: true)
+                // The media start from the item's time, which did not move: observers heard it when added.
+                self.update(jumped: true, timeJumped: false)
             }
         }
     }
