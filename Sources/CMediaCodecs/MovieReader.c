@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include "ffmpeg_library.h"
+#include <libavutil/intreadwrite.h>
 
 struct cmc_reader {
     AVFormatContext *format;
@@ -162,6 +163,11 @@ int cmc_reader_read(cmc_reader *reader, cmc_packet *packet) {
     packet->dts = p->dts == AV_NOPTS_VALUE ? INT64_MIN : p->dts;
     packet->duration = p->duration > 0 ? p->duration : INT64_MIN;
     packet->keyframe = (p->flags & AV_PKT_FLAG_KEY) != 0;
+    // Encoder delay and padding the container says to leave out (AAC priming, MP3's LAME tag).
+    size_t side_size = 0;
+    const uint8_t *skip = av_packet_get_side_data(p, AV_PKT_DATA_SKIP_SAMPLES, &side_size);
+    packet->skip_samples = skip && side_size >= 10 ? (int)AV_RL32(skip) : 0;
+    packet->discard_padding = skip && side_size >= 10 ? (int)AV_RL32(skip + 4) : 0;
     return 0;
 }
 
@@ -229,6 +235,14 @@ int cmc_decoder_send(cmc_decoder *decoder, const cmc_packet *packet) {
     p->duration = packet->duration == INT64_MIN ? 0 : packet->duration;
     p->flags = packet->keyframe ? AV_PKT_FLAG_KEY : 0;
     p->stream_index = packet->stream;
+    if (packet->skip_samples > 0 || packet->discard_padding > 0) {
+        uint8_t *skip = av_packet_new_side_data(p, AV_PKT_DATA_SKIP_SAMPLES, 10);
+        if (skip) {
+            AV_WL32(skip, (uint32_t)packet->skip_samples);
+            AV_WL32(skip + 4, (uint32_t)packet->discard_padding);
+            skip[8] = skip[9] = 0;
+        }
+    }
     // Not reference counted: the decoder copies what it keeps.
     int result = avcodec_send_packet(decoder->codec, p);
     p->data = NULL;

@@ -47,6 +47,8 @@ struct cmc_writer {
     uint8_t **converted;
     int converted_capacity;
     AVFrame *audio_frame;
+    int audio_block;       // frames handed to the audio encoder at a time
+    int audio_input_size;  // bytes of one input sample: 2 (16-bit integers) or 4 (32-bit floats)
     AVPacket *packet;
     int64_t next_audio_pts;
     int audio_started;
@@ -142,20 +144,37 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
     return 0;
 }
 
+/// The sample format an encoder is opened with: the first it takes that keeps `bits` (0: its first).
+static enum AVSampleFormat encoder_sample_format(const AVCodec *codec, int bits) {
+    const enum AVSampleFormat *formats = codec->sample_fmts;
+    if (!formats) return AV_SAMPLE_FMT_FLTP;
+    if (bits > 0) {
+        for (const enum AVSampleFormat *format = formats; *format != AV_SAMPLE_FMT_NONE; format++) {
+            if (av_get_bytes_per_sample(*format) * 8 >= bits) return *format;
+        }
+    }
+    return formats[0];
+}
+
 static int open_audio(cmc_writer *w, const cmc_writer_config *c) {
-    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
-    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    const AVCodec *codec = c->audio_encoder ? avcodec_find_encoder_by_name(c->audio_encoder) : avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!codec || codec->type != AVMEDIA_TYPE_AUDIO) return AVERROR_ENCODER_NOT_FOUND;
     AVCodecContext *ctx = avcodec_alloc_context3(codec);
     if (!ctx) return AVERROR(ENOMEM);
     w->audio = ctx;
-    ctx->sample_fmt = AV_SAMPLE_FMT_FLTP;
+    ctx->sample_fmt = encoder_sample_format(codec, c->audio_bits);
+    // Encoders that keep fewer bits than their format holds (24 in 32 for FLAC and ALAC) are told so.
+    if (c->audio_bits > 0 && c->audio_bits < av_get_bytes_per_sample(ctx->sample_fmt) * 8) ctx->bits_per_raw_sample = c->audio_bits;
     ctx->sample_rate = c->sample_rate;
     av_channel_layout_default(&ctx->ch_layout, c->channels);
-    ctx->bit_rate = c->audio_bit_rate > 0 ? c->audio_bit_rate : 64000 * c->channels;
+    if (c->audio_bit_rate > 0) ctx->bit_rate = c->audio_bit_rate;
+    else if (codec->id == AV_CODEC_ID_AAC) ctx->bit_rate = 64000 * c->channels;
     ctx->time_base = (AVRational){1, c->sample_rate};
-    ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (w->format->oformat->flags & AVFMT_GLOBALHEADER) ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int err = avcodec_open2(ctx, codec, NULL);
     if (err < 0) return err;
+    // Encoders that take any number of frames (PCM) are given them a block at a time.
+    w->audio_block = ctx->frame_size > 0 ? ctx->frame_size : 4096;
     AVStream *st = avformat_new_stream(w->format, NULL);
     if (!st) return AVERROR(ENOMEM);
     w->audio_stream = st;
@@ -164,15 +183,16 @@ static int open_audio(cmc_writer *w, const cmc_writer_config *c) {
     if (err < 0) return err;
     AVChannelLayout in_layout;
     av_channel_layout_default(&in_layout, c->channels);
-    err = swr_alloc_set_opts2(&w->resampler, &ctx->ch_layout, AV_SAMPLE_FMT_FLTP, c->sample_rate,
-                              &in_layout, AV_SAMPLE_FMT_S16, c->sample_rate, 0, NULL);
+    w->audio_input_size = c->audio_input_float ? 4 : 2;
+    err = swr_alloc_set_opts2(&w->resampler, &ctx->ch_layout, ctx->sample_fmt, c->sample_rate,
+                              &in_layout, c->audio_input_float ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_S16, c->sample_rate, 0, NULL);
     if (err < 0) return err;
     if ((err = swr_init(w->resampler)) < 0) return err;
-    w->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, c->channels, ctx->frame_size * 4);
+    w->fifo = av_audio_fifo_alloc(ctx->sample_fmt, c->channels, w->audio_block * 4);
     w->audio_frame = av_frame_alloc();
     if (!w->fifo || !w->audio_frame) return AVERROR(ENOMEM);
-    w->audio_frame->nb_samples = ctx->frame_size;
-    w->audio_frame->format = AV_SAMPLE_FMT_FLTP;
+    w->audio_frame->nb_samples = w->audio_block;
+    w->audio_frame->format = ctx->sample_fmt;
     w->audio_frame->sample_rate = c->sample_rate;
     av_channel_layout_copy(&w->audio_frame->ch_layout, &ctx->ch_layout);
     return av_frame_get_buffer(w->audio_frame, 0);
@@ -276,6 +296,11 @@ int cmc_writer_set_metadata(cmc_writer *w, const char *key, const char *value) {
     return av_dict_set(&w->format->metadata, key, value, 0);
 }
 
+/// Whether a muxer writes QuickTime's atoms (and takes its movie flags).
+static int is_quicktime_family(const char *name) {
+    return strcmp(name, "mov") == 0 || strcmp(name, "mp4") == 0 || strcmp(name, "ipod") == 0 || strcmp(name, "3gp") == 0;
+}
+
 static int write_header(cmc_writer *w) {
     if (w->header_written) return 0;
     AVDictionary *options = NULL;
@@ -284,6 +309,8 @@ static int write_header(cmc_writer *w) {
         if (strcmp(w->format->oformat->name, "rtsp") == 0) av_dict_set(&options, "rtsp_transport", "tcp", 0);
         // FLV over RTMP cannot seek back to write the duration and size.
         if (strcmp(w->format->oformat->name, "flv") == 0) av_dict_set(&options, "flvflags", "no_duration_filesize", 0);
+    } else if (!is_quicktime_family(w->format->oformat->name)) {
+        // Sound files (WAV, AIFF, CAF, FLAC, ADTS) take no movie flags.
     } else if (w->fragmented) av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+use_metadata_tags", 0);
     else av_dict_set(&options, "movflags", w->faststart ? "+faststart+use_metadata_tags" : "+use_metadata_tags", 0);
     arm(w);
@@ -368,35 +395,39 @@ int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const 
 
 static int encode_audio_fifo(cmc_writer *w, int flush) {
     AVCodecContext *ctx = w->audio;
-    while (av_audio_fifo_size(w->fifo) >= ctx->frame_size || (flush && av_audio_fifo_size(w->fifo) > 0)) {
+    while (av_audio_fifo_size(w->fifo) >= w->audio_block || (flush && av_audio_fifo_size(w->fifo) > 0)) {
         int err = av_frame_make_writable(w->audio_frame);
         if (err < 0) return err;
-        int count = av_audio_fifo_size(w->fifo) < ctx->frame_size ? av_audio_fifo_size(w->fifo) : ctx->frame_size;
+        int count = av_audio_fifo_size(w->fifo) < w->audio_block ? av_audio_fifo_size(w->fifo) : w->audio_block;
         w->audio_frame->nb_samples = count;
         if (av_audio_fifo_read(w->fifo, (void **)w->audio_frame->data, count) < count) return AVERROR(EIO);
         w->audio_frame->pts = w->next_audio_pts;
         w->next_audio_pts += count;
         if ((err = avcodec_send_frame(ctx, w->audio_frame)) < 0) return err;
         if ((err = drain(w, ctx, w->audio_stream)) < 0) return err;
-        w->audio_frame->nb_samples = ctx->frame_size;
+        w->audio_frame->nb_samples = w->audio_block;
     }
     return 0;
 }
 
-int cmc_writer_write_audio(cmc_writer *w, const int16_t *samples, int frames, int64_t first_sample) {
+/// Encodes interleaved samples of the writer's input format (`w->audio_input_size` bytes each).
+static int write_audio(cmc_writer *w, const uint8_t *samples, int frames, int64_t first_sample) {
+    if (!w->audio) return AVERROR(EINVAL);
     int err = write_header(w);
     if (err < 0) return err;
     if (!w->audio_started) {
         w->audio_started = 1;
         w->next_audio_pts = first_sample;
     }
+    int channels = w->audio->ch_layout.nb_channels;
+    enum AVSampleFormat format = w->audio->sample_fmt;
     // Samples go in at the number they have: a gap is filled with silence, an overlap is skipped.
     int64_t expected = w->next_audio_pts + av_audio_fifo_size(w->fifo);
     if (first_sample > expected) {
         int gap = (int)(first_sample - expected);
         uint8_t **silence = NULL;
-        if (av_samples_alloc_array_and_samples(&silence, NULL, w->audio->ch_layout.nb_channels, gap, AV_SAMPLE_FMT_FLTP, 0) >= 0) {
-            av_samples_set_silence(silence, 0, gap, w->audio->ch_layout.nb_channels, AV_SAMPLE_FMT_FLTP);
+        if (av_samples_alloc_array_and_samples(&silence, NULL, channels, gap, format, 0) >= 0) {
+            av_samples_set_silence(silence, 0, gap, channels, format);
             av_audio_fifo_write(w->fifo, (void **)silence, gap);
             av_freep(&silence[0]);
             av_freep(&silence);
@@ -404,20 +435,30 @@ int cmc_writer_write_audio(cmc_writer *w, const int16_t *samples, int frames, in
     } else if (first_sample < expected) {
         int skip = (int)(expected - first_sample);
         if (skip >= frames) return 0;
-        samples += (size_t)skip * w->audio->ch_layout.nb_channels;
+        samples += (size_t)skip * channels * w->audio_input_size;
         frames -= skip;
     }
     if (frames > w->converted_capacity) {
         if (w->converted) { av_freep(&w->converted[0]); av_freep(&w->converted); }
         w->converted_capacity = 0;
-        if ((err = av_samples_alloc_array_and_samples(&w->converted, NULL, w->audio->ch_layout.nb_channels, frames, AV_SAMPLE_FMT_FLTP, 0)) < 0) return err;
+        if ((err = av_samples_alloc_array_and_samples(&w->converted, NULL, channels, frames, format, 0)) < 0) return err;
         w->converted_capacity = frames;
     }
-    const uint8_t *in[1] = {(const uint8_t *)samples};
+    const uint8_t *in[1] = {samples};
     int got = swr_convert(w->resampler, w->converted, frames, in, frames);
     if (got > 0) av_audio_fifo_write(w->fifo, (void **)w->converted, got);
     if (got < 0) return got;
     return encode_audio_fifo(w, 0);
+}
+
+int cmc_writer_write_audio(cmc_writer *w, const int16_t *samples, int frames, int64_t first_sample) {
+    if (w->audio_input_size != 2) return AVERROR(EINVAL);
+    return write_audio(w, (const uint8_t *)samples, frames, first_sample);
+}
+
+int cmc_writer_write_audio_float(cmc_writer *w, const float *samples, int frames, int64_t first_sample) {
+    if (w->audio_input_size != 4) return AVERROR(EINVAL);
+    return write_audio(w, (const uint8_t *)samples, frames, first_sample);
 }
 
 int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe) {

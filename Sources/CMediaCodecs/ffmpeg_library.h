@@ -52,6 +52,8 @@
     F(av_opt_set_int) \
     F(av_packet_alloc) \
     F(av_packet_free) \
+    F(av_packet_get_side_data) \
+    F(av_packet_new_side_data) \
     F(av_packet_rescale_ts) \
     F(av_packet_unref) \
     F(av_read_frame) \
@@ -98,7 +100,9 @@
     F(swr_alloc_set_opts2) \
     F(swr_convert) \
     F(swr_free) \
+    F(swr_get_delay) \
     F(swr_get_out_samples) \
+    F(swr_set_matrix) \
     F(swr_init) \
     F(sws_alloc_context) \
     F(sws_init_context) \
@@ -159,6 +163,8 @@ void cmc_ffmpeg_take_log(void);
 #define av_opt_set_int cmc_ffmpeg.av_opt_set_int
 #define av_packet_alloc cmc_ffmpeg.av_packet_alloc
 #define av_packet_free cmc_ffmpeg.av_packet_free
+#define av_packet_get_side_data cmc_ffmpeg.av_packet_get_side_data
+#define av_packet_new_side_data cmc_ffmpeg.av_packet_new_side_data
 #define av_packet_rescale_ts cmc_ffmpeg.av_packet_rescale_ts
 #define av_packet_unref cmc_ffmpeg.av_packet_unref
 #define av_read_frame cmc_ffmpeg.av_read_frame
@@ -205,7 +211,9 @@ void cmc_ffmpeg_take_log(void);
 #define swr_alloc_set_opts2 cmc_ffmpeg.swr_alloc_set_opts2
 #define swr_convert cmc_ffmpeg.swr_convert
 #define swr_free cmc_ffmpeg.swr_free
+#define swr_get_delay cmc_ffmpeg.swr_get_delay
 #define swr_get_out_samples cmc_ffmpeg.swr_get_out_samples
+#define swr_set_matrix cmc_ffmpeg.swr_set_matrix
 #define swr_init cmc_ffmpeg.swr_init
 #define sws_alloc_context cmc_ffmpeg.sws_alloc_context
 #define sws_init_context cmc_ffmpeg.sws_init_context

@@ -33,8 +33,15 @@ typedef struct cmc_writer_config {
     int color_primaries, color_trc, colorspace;
 
     int has_audio;
-    int sample_rate, channels;    ///< of the 16-bit interleaved input
-    int64_t audio_bit_rate;
+    int sample_rate, channels;    ///< of the interleaved input
+    int64_t audio_bit_rate;       ///< 0: the encoder's own choice (64 kbit/s a channel for AAC)
+    /// FFmpeg's audio encoder: NULL for "aac"; "pcm_s16le", "pcm_f32be", "flac", "alac", ...
+    const char *audio_encoder;
+    /// For encoders that take more than one sample format: the bits a sample keeps (16, 24 or
+    /// 32; 0 for the encoder's first format).
+    int audio_bits;
+    /// Whether the input samples are 32-bit floats (cmc_writer_write_audio_float) rather than 16-bit integers.
+    int audio_input_float;
 
     /// Passthrough: already-compressed packets written as they are ("h264", "hevc"; "aac", "pcm_s16le").
     const char *video_passthrough;
@@ -68,6 +75,8 @@ int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, c
                            int64_t pts_us, cmc_release_callback release, void *opaque);
 /// Encodes 16-bit interleaved samples whose first sample is number `first_sample` of the recording.
 int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frames, int64_t first_sample);
+/// As cmc_writer_write_audio, for a writer whose input is 32-bit floats.
+int cmc_writer_write_audio_float(cmc_writer *writer, const float *samples, int frames, int64_t first_sample);
 /// Writes one already-compressed packet of a passthrough stream, at `pts_us` and `dts_us` microseconds.
 int cmc_writer_write_packet(cmc_writer *writer, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe);
 /// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only).
@@ -93,4 +102,5 @@ void cmc_error_string(int error, char *buffer, size_t size);
 /// FFmpeg's error for "no space left on device".
 int cmc_error_no_space(void);
 #include "CMovieReading.h"
+#include "CSampleConverting.h"
 #endif

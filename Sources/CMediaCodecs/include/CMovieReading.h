@@ -44,6 +44,9 @@ typedef struct cmc_packet {
     int size;
     int64_t pts, dts, duration;     ///< in the stream's time base; INT64_MIN when unknown
     int keyframe;
+    /// Samples the decoder leaves out at the start (encoder delay) and end (padding) of this
+    /// packet's sound, as the container says; 0 when it says nothing.
+    int skip_samples, discard_padding;
 } cmc_packet;
 
 /// Opens a movie file and reads its header and enough packets to describe its streams;

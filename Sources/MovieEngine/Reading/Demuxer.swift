@@ -10,6 +10,8 @@ struct KeptPacket {
     var dts: Int64
     var duration: Int64
     var keyframe: Bool
+    var skipSamples: Int32
+    var discardPadding: Int32
 }
 
 /// The packets of an asset reader's file, shared by its outputs: each output asks for its own
@@ -46,11 +48,14 @@ package final class Demuxer: @unchecked Sendable {
     /// Says which streams have outputs; packets of other streams are skipped.
     package func want(_ streams: Set<Int>) { state.withLock { $0.wanted = streams } }
 
-    /// Moves every stream to the keyframe at or before `seconds`, by the stream given.
+    /// Moves every stream to the keyframe at or before `time`, by the stream given.
     package func seek(stream: Int, to time: CMTime, timeBase: (Int32, Int32)) {
         let value = Int64((time.seconds * Double(timeBase.1) / Double(timeBase.0)).rounded(.down))
         state.withLock { state in
             state.kept.removeAll()
+            // Reading starts again from the new place, even after the end or a damaged packet.
+            state.ended = false
+            state.failure = nil
             _ = cmc_reader_seek(file.reader, Int32(stream), value)
         }
     }
@@ -66,7 +71,8 @@ package final class Demuxer: @unchecked Sendable {
                         MoviePacket(
                             cmc_packet(
                                 stream: Int32(stream), data: bytes.baseAddress, size: Int32(bytes.count), pts: kept.pts,
-                                dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0)))
+                                dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0,
+                                skip_samples: kept.skipSamples, discard_padding: kept.discardPadding)))
                 }
                 return .packet
             }
@@ -92,7 +98,7 @@ package final class Demuxer: @unchecked Sendable {
                     KeptPacket(
                         bytes: Array(UnsafeBufferPointer(start: data, count: Int(packet.size))),
                         pts: packet.pts, dts: packet.dts, duration: packet.duration,
-                        keyframe: packet.keyframe != 0))
+                        keyframe: packet.keyframe != 0, skipSamples: packet.skip_samples, discardPadding: packet.discard_padding))
             }
         }
     }

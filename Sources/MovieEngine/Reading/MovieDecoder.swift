@@ -83,6 +83,9 @@ package final class MovieDecoder {
         return cmc_decoder_send(decoder, &raw)
     }
 
+    /// Forgets what the decoder holds, after a seek.
+    package func flush() { cmc_decoder_flush(decoder) }
+
     /// Tells the decoder its stream has ended.
     package func sendEnd() { _ = cmc_decoder_send(decoder, nil) }
 

@@ -44,6 +44,9 @@ package final class MovieFile {
         }
     }
 
+    /// FFmpeg's names for the container format, comma-separated ("mov,mp4,m4a,3gp,3g2,mj2", "wav").
+    package var formatName: String { String(cString: cmc_reader_format_name(reader)) }
+
     /// The movie's length in microseconds, if the container says.
     package var durationMicroseconds: Int64? {
         let value = cmc_reader_duration_us(reader)
@@ -126,32 +129,7 @@ package final class MovieFile {
                 minFrameDuration = CMTime(value: 1_000_000, timescale: CMTimeScale((1_000_000 * nominalRate).rounded()))
             }
         } else {
-            var asbd = AudioStreamBasicDescription()
-            asbd.mSampleRate = Float64(info.sample_rate)
-            asbd.mChannelsPerFrame = UInt32(max(0, info.channels))
-            switch codec {
-            case "aac":
-                asbd.mFormatID = kAudioFormatMPEG4AAC
-                asbd.mFramesPerPacket = 1024
-            case "pcm_s16le":
-                asbd.mFormatID = kAudioFormatLinearPCM
-                asbd.mFormatFlags = kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked
-                asbd.mBitsPerChannel = 16
-                asbd.mFramesPerPacket = 1
-                asbd.mBytesPerFrame = 2 * asbd.mChannelsPerFrame
-                asbd.mBytesPerPacket = asbd.mBytesPerFrame
-            case "pcm_f32le":
-                asbd.mFormatID = kAudioFormatLinearPCM
-                asbd.mFormatFlags = kAudioFormatFlagsNativeFloatPacked
-                asbd.mBitsPerChannel = 32
-                asbd.mFramesPerPacket = 1
-                asbd.mBytesPerFrame = 4 * asbd.mChannelsPerFrame
-                asbd.mBytesPerPacket = asbd.mBytesPerFrame
-            case "alac": asbd.mFormatID = kAudioFormatAppleLossless
-            case "opus": asbd.mFormatID = kAudioFormatOpus
-            case "flac": asbd.mFormatID = kAudioFormatFLAC
-            default: asbd.mFormatID = Self.fourCC(codec)
-            }
+            let asbd = Self.audioDescription(codec: codec, sampleRate: Int(info.sample_rate), channels: Int(max(0, info.channels)))
             formatDescription = CMFormatDescription(audio: asbd, magicCookie: extradata.isEmpty ? nil : extradata)
         }
         return TrackFacts(
@@ -163,6 +141,48 @@ package final class MovieFile {
             totalSampleDataLength: bytes, isEnabled: info.is_default != 0, isDecodable: cmc_decoder_available(codec) != 0,
             requiresFrameReordering: reorders != 0, languageCode: info.language.map { String(cString: $0) },
             sampleRate: Int(info.sample_rate), channels: Int(info.channels), timeBase: timeBase)
+    }
+
+    /// The stream description of sound in FFmpeg's codec `codec`: linear PCM fully described,
+    /// compressed formats by their format ID.
+    package static func audioDescription(codec: String, sampleRate: Int, channels: Int) -> AudioStreamBasicDescription {
+        var asbd = AudioStreamBasicDescription()
+        asbd.mSampleRate = Float64(sampleRate)
+        asbd.mChannelsPerFrame = UInt32(channels)
+        // Linear PCM: FFmpeg's pcm_<sign><bits><endianness> names.
+        let linear: [String: (bits: UInt32, flags: AudioFormatFlags)] = [
+            "pcm_u8": (8, 0),
+            "pcm_s16le": (16, kAudioFormatFlagIsSignedInteger), "pcm_s16be": (16, kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian),
+            "pcm_s24le": (24, kAudioFormatFlagIsSignedInteger), "pcm_s24be": (24, kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian),
+            "pcm_s32le": (32, kAudioFormatFlagIsSignedInteger), "pcm_s32be": (32, kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsBigEndian),
+            "pcm_f32le": (32, kAudioFormatFlagIsFloat), "pcm_f32be": (32, kAudioFormatFlagIsFloat | kAudioFormatFlagIsBigEndian),
+            "pcm_f64le": (64, kAudioFormatFlagIsFloat), "pcm_f64be": (64, kAudioFormatFlagIsFloat | kAudioFormatFlagIsBigEndian),
+        ]
+        if let pcm = linear[codec] {
+            asbd.mFormatID = kAudioFormatLinearPCM
+            asbd.mFormatFlags = pcm.flags | kAudioFormatFlagIsPacked
+            asbd.mBitsPerChannel = pcm.bits
+            asbd.mFramesPerPacket = 1
+            asbd.mBytesPerFrame = pcm.bits / 8 * asbd.mChannelsPerFrame
+            asbd.mBytesPerPacket = asbd.mBytesPerFrame
+            return asbd
+        }
+        switch codec {
+        case "aac":
+            asbd.mFormatID = kAudioFormatMPEG4AAC
+            asbd.mFramesPerPacket = 1024
+        case "mp3", "mp3float":
+            asbd.mFormatID = kAudioFormatMPEGLayer3
+            asbd.mFramesPerPacket = 1152
+        case "alac": asbd.mFormatID = kAudioFormatAppleLossless
+        case "opus": asbd.mFormatID = kAudioFormatOpus
+        case "flac": asbd.mFormatID = kAudioFormatFLAC
+        case "pcm_mulaw": asbd.mFormatID = kAudioFormatULaw
+        case "pcm_alaw": asbd.mFormatID = kAudioFormatALaw
+        case "ac3": asbd.mFormatID = kAudioFormatAC3
+        default: asbd.mFormatID = Self.fourCC(codec)
+        }
+        return asbd
     }
 
     /// A four-character code from the first four characters of a codec's name.

@@ -25,7 +25,8 @@ package final class MovieEncoder {
         let videoExtradata = [UInt8](encoding.videoPassthrough?.extradata ?? Data())
         let audioExtradata = [UInt8](encoding.audioPassthrough?.extradata ?? Data())
         let videoCodec = encoding.videoPassthrough.map { strdup($0.codec) }, audioCodec = encoding.audioPassthrough.map { strdup($0.codec) }
-        defer { free(videoCodec ?? nil); free(audioCodec ?? nil) }
+        let audioEncoder = encoding.audio.map { strdup($0.encoder) }
+        defer { free(videoCodec ?? nil); free(audioCodec ?? nil); free(audioEncoder ?? nil) }
         let opened: OpaquePointer? = (encoding.live == nil ? url.path : url.absoluteString).withCString { path in
             (encoding.live?.muxer ?? encoding.container).withCString { format in
                 (encoding.video?.encoder ?? "libx264").withCString { encoder in
@@ -58,6 +59,9 @@ package final class MovieEncoder {
                             config.sample_rate = Int32(audio.sampleRate)
                             config.channels = Int32(audio.channels)
                             config.audio_bit_rate = Int64(audio.bitRate)
+                            config.audio_encoder = UnsafePointer(audioEncoder!)
+                            config.audio_bits = Int32(audio.bitsPerSample)
+                            config.audio_input_float = audio.takesFloats ? 1 : 0
                         }
                         return videoExtradata.withUnsafeBufferPointer { videoBytes in
                             audioExtradata.withUnsafeBufferPointer { audioBytes in
@@ -143,6 +147,17 @@ package final class MovieEncoder {
         if first < 0 { skip = Int(min(Int64(frames), -first)) }
         guard frames - skip > 0 else { return }
         let result = cmc_writer_write_audio(writer, samples + skip * audio.channels, Int32(frames - skip), first + Int64(skip))
+        if result < 0 { throw MovieEncoderError(code: result) }
+    }
+
+    /// Encodes interleaved 32-bit float samples (for an encoding that takes floats), the first of
+    /// which is sample `first` of the file; samples before zero are skipped.
+    package func appendAudio(floats samples: UnsafePointer<Float>, frames: Int, first: Int64) throws(MovieEncoderError) {
+        guard let writer, let audio = encoding.audio else { return }
+        var skip = 0
+        if first < 0 { skip = Int(min(Int64(frames), -first)) }
+        guard frames - skip > 0 else { return }
+        let result = cmc_writer_write_audio_float(writer, samples + skip * audio.channels, Int32(frames - skip), first + Int64(skip))
         if result < 0 { throw MovieEncoderError(code: result) }
     }
 

@@ -37,14 +37,20 @@ package struct MovieEncoding: Sendable {
         }
     }
 
-    /// How sound is encoded, as AAC.
+    /// How sound is encoded: AAC unless another encoder is named.
     package struct Audio: Sendable {
         /// Frames a second.
         package var sampleRate: Int
         /// Channels in each frame.
         package var channels: Int
-        /// The bit rate in bits a second, all channels together.
+        /// The bit rate in bits a second, all channels together; 0 for the encoder's choice.
         package var bitRate: Int
+        /// FFmpeg's encoder ("aac", "pcm_s16le", "pcm_f32be", "flac", "alac", ...).
+        package var encoder = "aac"
+        /// For encoders that take several sample formats, the bits each sample keeps (0: the encoder's first format).
+        package var bitsPerSample = 0
+        /// Whether samples are given as 32-bit floats (`appendAudio(floats:...)`) rather than 16-bit integers.
+        package var takesFloats = false
 
         /// Creates an audio encoding.
         package init(sampleRate: Int, channels: Int, bitRate: Int) {
@@ -82,7 +88,7 @@ package struct MovieEncoding: Sendable {
         }
     }
 
-    /// FFmpeg's muxer for the file: mov or mp4.
+    /// FFmpeg's muxer for the file: mov or mp4 for movies; wav, aiff, caf, flac, ipod or adts for sound files.
     package var container: String
     /// The pictures' encoding, if the movie has encoded pictures.
     package var video: Video?
