@@ -5,6 +5,8 @@ let package = Package(
     name: "LinuxAVFoundation",
     products: [
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "AVFAudio", targets: ["AVFAudio"]),
+        .library(name: "CoreAudioTypes", targets: ["CoreAudioTypes"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
         .library(name: "CoreGraphics", targets: ["CoreGraphics", "_Testing_CoreGraphics"]),
@@ -67,7 +69,11 @@ let package = Package(
         .target(name: "_Testing_CoreGraphics", dependencies: ["CoreGraphics"]),
         .target(name: "QuartzCore", dependencies: ["CoreGraphics"]),
         .target(name: "CoreVideo", dependencies: ["CoreGraphics"]),
-        .target(name: "CoreMedia", dependencies: ["CoreVideo"]),
+        // Core Audio's types: stream descriptions, buffer lists, time stamps and channel layouts
+        // (the C structures callers lay memory out by come from CCoreAudioTypes).
+        .target(name: "CCoreAudioTypes"),
+        .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes"]),
+        .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"]),
         // Image I/O: image sources and destinations over the photo codecs, and the property keys of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing"]),
         // Video Toolbox's compression property keys, which output settings are written with.
@@ -97,10 +103,15 @@ let package = Package(
             name: "MovieEngine",
             dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch"]),
 
+        // AVFAudio: audio formats, buffers, files, converters and time, over FFmpeg's readers,
+        // writers and resampler (through MovieEngine).
+        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine"]),
+
         // The capture graph, devices, outputs and errors.
         .target(
             name: "AVFoundation",
             dependencies: [
+                "AVFAudio",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
                 "FrameProcessing", "CaptureDevices", "MovieEngine",
             ]),
@@ -152,6 +163,7 @@ let package = Package(
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO", "AVFoundation", "TestSupport"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CoreMedia", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.

@@ -5,6 +5,7 @@
 @_exported import Foundation
 @_exported import CoreGraphics
 @_exported import CoreMedia
+@_exported import AVFAudio
 @_exported import CoreVideo
 @_exported import ImageIO
 @_exported import CoreImage

@@ -1,1 +1,2 @@
 @_exported import CoreVideo
+@_exported import CoreAudioTypes

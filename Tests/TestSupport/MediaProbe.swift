@@ -28,6 +28,10 @@ public struct MediaProbe {
         public var colorTransfer: String?
         /// The matrix tagged.
         public var colorSpace: String?
+        /// Sound's frames a second, for audio.
+        public var sampleRate: Int?
+        /// Sound's channels, for audio.
+        public var channels: Int?
     }
     /// The container's names, as ffprobe gives them.
     public var formatName: String
@@ -64,7 +68,8 @@ public struct MediaProbe {
                 startTime: Double(s["start_time"] as? String ?? "0") ?? 0,
                 duration: (s["duration"] as? String).flatMap(Double.init), frameRate: rate, rotation: rotation,
                 colorPrimaries: s["color_primaries"] as? String, colorTransfer: s["color_transfer"] as? String,
-                colorSpace: s["color_space"] as? String)
+                colorSpace: s["color_space"] as? String, sampleRate: (s["sample_rate"] as? String).flatMap { Int($0) },
+                channels: s["channels"] as? Int)
         }
         return MediaProbe(
             formatName: format["format_name"] as? String ?? "", duration: Double(format["duration"] as? String ?? "") ?? 0,

@@ -27,27 +27,6 @@ public let AVVideoScalingModeKey = "AVVideoScalingModeKey"
 public let AVVideoProfileLevelH264HighAutoLevel = "H264_High_AutoLevel"
 /// The main profile with the encoder's choice of level, for H.264.
 public let AVVideoProfileLevelH264MainAutoLevel = "H264_Main_AutoLevel"
-/// The settings key for the audio format: an `AudioFormatID`.
-public let AVFormatIDKey = "AVFormatIDKey"
-/// The settings key for the sample rate in hertz.
-public let AVSampleRateKey = "AVSampleRateKey"
-/// The settings key for the number of channels.
-public let AVNumberOfChannelsKey = "AVNumberOfChannelsKey"
-/// The settings key for the encoded bit rate, in bits per second.
-public let AVEncoderBitRateKey = "AVEncoderBitRateKey"
-/// The settings key for the encoded bit rate per channel.
-public let AVEncoderBitRatePerChannelKey = "AVEncoderBitRatePerChannelKey"
-/// The settings key for the channel layout.
-public let AVChannelLayoutKey = "AVChannelLayoutKey"
-/// The settings key for the bit depth of linear PCM.
-public let AVLinearPCMBitDepthKey = "AVLinearPCMBitDepthKey"
-/// Whether linear PCM samples are floating point.
-public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
-/// Whether linear PCM samples are big-endian.
-public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
-/// Whether linear PCM channels are in separate buffers rather than interleaved.
-public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
-
 /// Output settings read and checked against what this machine can encode.
 struct ValidatedSettings {
     struct Video: Equatable {

@@ -1,3 +1,5 @@
+@_exported import CCoreAudioTypes
+
 /// A four-character code identifying an audio data format.
 public typealias AudioFormatID = UInt32
 /// Flags that qualify an audio data format.
@@ -58,6 +60,16 @@ public let kAudioFormatAppleLossless: AudioFormatID = 0x616C_6163
 public let kAudioFormatOpus: AudioFormatID = 0x6F70_7573
 /// FLAC: 'flac'.
 public let kAudioFormatFLAC: AudioFormatID = 0x666C_6163
+/// MPEG-1/2 Layer 3 (MP3): '.mp3'.
+public let kAudioFormatMPEGLayer3: AudioFormatID = 0x2E6D_7033
+/// High-efficiency AAC: 'aach'.
+public let kAudioFormatMPEG4AAC_HE: AudioFormatID = 0x6161_6368
+/// µ-law 2:1: 'ulaw'.
+public let kAudioFormatULaw: AudioFormatID = 0x756C_6177
+/// A-law 2:1: 'alaw'.
+public let kAudioFormatALaw: AudioFormatID = 0x616C_6177
+/// AC-3: 'ac-3'.
+public let kAudioFormatAC3: AudioFormatID = 0x6163_2D33
 
 /// Samples are floating point.
 public let kAudioFormatFlagIsFloat: AudioFormatFlags = 1 << 0
@@ -87,3 +99,5 @@ public let kLinearPCMFormatFlagIsSignedInteger = kAudioFormatFlagIsSignedInteger
 public let kLinearPCMFormatFlagIsPacked = kAudioFormatFlagIsPacked
 /// Linear PCM channels are in separate buffers.
 public let kLinearPCMFormatFlagIsNonInterleaved = kAudioFormatFlagIsNonInterleaved
+/// Linear PCM samples are aligned to the high bits of their bytes.
+public let kLinearPCMFormatFlagIsAlignedHigh = kAudioFormatFlagIsAlignedHigh
