@@ -150,6 +150,15 @@ open class AVAudioFile: NSObject {
         }
     }
 
+    /// Closes a file being written without finishing it: nothing appears at its URL.
+    func abandon() {
+        guard let writer, let partialURL else { return }
+        self.writer = nil
+        self.partialURL = nil
+        writer.abandon()
+        unlink(partialURL.path)
+    }
+
     // MARK: Reading and writing
 
     /// Reads frames into a buffer of the processing format, up to its capacity, from `framePosition`;

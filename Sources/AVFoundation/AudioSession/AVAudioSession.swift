@@ -14,7 +14,6 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         var mode = Mode.default
         var options: CategoryOptions = []
         var isActive = false
-        var preferredInputUID: String?
     }
     private let state = LockedValue(State())
     private static let shared = AVAudioSession()
@@ -75,18 +74,18 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// The input the application prefers, or nil for the system's choice.
     open var preferredInput: AVAudioSessionPortDescription? {
-        guard let uid = state.withLock({ $0.preferredInputUID }) else { return nil }
+        guard let uid = AudioPreferences.preferredInputUID else { return nil }
         return availableInputs?.first { $0.uid == uid }
     }
 
     /// Chooses the input to record from; nil returns the choice to the system.
     open func setPreferredInput(_ inPort: AVAudioSessionPortDescription?) throws {
         if let inPort, !(availableInputs ?? []).contains(inPort) { throw Self.error(.badParam) }
-        state.withLock { $0.preferredInputUID = inPort?.uid }
+        AudioPreferences.preferredInputUID = inPort?.uid
     }
 
     /// The uid of the preferred input, while it is connected.
-    var preferredInputUID: String? { state.withLock { $0.preferredInputUID } }
+    var preferredInputUID: String? { AudioPreferences.preferredInputUID }
 
     /// The ports audio flows through now: the input capture uses.
     open var currentRoute: AVAudioSessionRouteDescription {

@@ -4,12 +4,18 @@ import Foundation
 /// The application's audio preferences, which microphones capture with: a sample rate and an
 /// I/O buffer duration (AVAudioSession's preferences, on Linux). Thread-safe.
 package enum AudioPreferences {
-    private static let values = LockedValue<(rate: Double?, bufferDuration: Double?)>((nil, nil))
+    private static let values = LockedValue<(rate: Double?, bufferDuration: Double?, input: String?)>((nil, nil, nil))
 
     /// The preferred sample rate in hertz, or nil for each device's own.
     package static var preferredSampleRate: Double? {
         get { values.withLock { $0.rate } }
         set { values.withLock { $0.rate = newValue } }
+    }
+
+    /// The unique ID of the microphone the application prefers, or nil for the system's choice.
+    package static var preferredInputUID: String? {
+        get { values.withLock { $0.input } }
+        set { values.withLock { $0.input = newValue } }
     }
 
     /// The preferred time each buffer of samples covers, in seconds, or nil for each device's own.
