@@ -84,6 +84,32 @@ final class AVPlayerSoundTests: CaptureTestCase {
         return recording.stop()
     }
 
+    /// Plays the tone with an AVAudioPlayer (which takes a file's first sound track); what the sink heard on its left channel.
+    private func playWithAudioPlayer(_ configure: (AVAudioPlayer) -> Void) throws -> [Int16] {
+        let player = try AVAudioPlayer(contentsOf: tone)
+        configure(player)
+        let recording = try Recording(source: "testsink.monitor")
+        spin(0.3)
+        XCTAssertTrue(player.play())
+        XCTAssertTrue(waitUntil(timeout: 10) { !player.isPlaying }, "the player reaches the end")
+        spin(0.5)
+        return recording.stop()
+    }
+
+    func testAnAudioPlayerPlaysToTheServerFasterAtTheSamePitchAndPanned() throws {
+        let fast = heard(
+            try playWithAudioPlayer {
+                $0.enableRate = true
+                $0.rate = 2
+            })
+        XCTAssertEqual(Double(fast.count) / 48_000, 1, accuracy: 0.25, "two seconds played in one")
+        XCTAssertEqual(frequency(fast), 1000, accuracy: 15, "still 1 kHz")
+        let right = heard(try playWithAudioPlayer { $0.pan = 1 })
+        XCTAssertEqual(right.count, 0, "panned right, the left channel hears nothing")
+        let left = heard(try playWithAudioPlayer { $0.pan = -1 })
+        XCTAssertEqual(Double(left.count) / 48_000, 2, accuracy: 0.25)
+    }
+
     func testSpectralAtHalfSpeedLastsTwiceAsLongAtTheSamePitch() throws {
         let sound = heard(try play(rate: 0.5, algorithm: .spectral))
         XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25, "twice as long")

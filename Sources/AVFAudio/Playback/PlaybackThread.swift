@@ -1,0 +1,186 @@
+import CaptureDevices
+import CoreMedia
+import CoreVideo
+import Foundation
+import MovieEngine
+import Synchronization
+
+/// A player's sound on a thread of its own: read from the file, stretched for the rate with its
+/// pitch kept (SoundTouch), given its volume and pan, metered, and written to the sound server,
+/// whose clock paces it; with no server it keeps time by the host clock, silently.
+///
+/// Thread ownership: its thread owns the file while it runs; `stop()` may come from any thread
+/// and returns once the thread has let the file go. Blocks and scratch memory are made once.
+final class PlaybackThread: @unchecked Sendable {
+    /// What the thread tells its player.
+    enum Event {
+        /// The sound played to its end (after its loops), or decoding failed with an error.
+        case finished(Error?)
+    }
+
+    /// The settings the thread reads at each block.
+    struct Controls {
+        var volume: Float = 1
+        /// The volume a fade goes to, and the host time (seconds) it gets there.
+        var fade: (target: Float, start: Float, from: Double, to: Double)?
+        var pan: Float = 0
+        var rate: Float = 1
+        var enableRate = false
+        var loopsLeft = 0
+    }
+
+    private static let blockFrames = 1024
+    private let file: AVAudioFile
+    private let meter: AudioMeter
+    private let controls: LockedValue<Controls>
+    /// The file frame the sound heard now comes from, as the thread last worked it out.
+    private let heard: LockedValue<Int64>
+    private let events: @Sendable (Event) -> Void
+    private let stopped = Atomic(false)
+    private let done = DispatchSemaphore(value: 0)
+    private let startHostTime: Double?
+
+    init(
+        file: AVAudioFile, meter: AudioMeter, controls: LockedValue<Controls>, heard: LockedValue<Int64>, startAt hostSeconds: Double?,
+        events: @escaping @Sendable (Event) -> Void
+    ) {
+        self.file = file
+        self.meter = meter
+        self.controls = controls
+        self.heard = heard
+        self.events = events
+        startHostTime = hostSeconds
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.name = "AVAudioPlayer"
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it to let the file go.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        done.wait()
+        done.signal()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    private static func hostSeconds() -> Double { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
+
+    private func run() {
+        let format = file.processingFormat
+        let channels = Int(format.channelCount)
+        let sampleRate = Int(format.sampleRate.rounded())
+        // Mono is played on two channels, so that it can be panned.
+        let outputChannels = max(2, channels)
+        var output = try? PulseSoundOutput(name: "AVAudioPlayer", rate: sampleRate, channels: outputChannels)
+        defer { output?.close() }
+        if let startHostTime {
+            while !isStopped, Self.hostSeconds() < startHostTime { Thread.sleep(forTimeInterval: min(0.01, startHostTime - Self.hostSeconds())) }
+        }
+        guard let block = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(Self.blockFrames)) else { return }
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * channels)
+        defer { interleaved.deallocate() }
+        // Stretching can give up to four times as many frames as it takes (rates down to 0.25).
+        let stretchedCapacity = Self.blockFrames * 4 + 8192
+        let stretched = UnsafeMutablePointer<Float>.allocate(capacity: stretchedCapacity * channels)
+        defer { stretched.deallocate() }
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: stretchedCapacity * outputChannels)
+        defer { out.deallocate() }
+        var stretcher: TimeStretcher?
+        var stretchRate: Float = 1
+        var clockStart = Self.hostSeconds()
+        var framesOut: Int64 = 0
+        // The file frame each written block started at, with the output frames written before it.
+        var position = file.framePosition
+
+        while !isStopped {
+            let settings = controls.withLock { $0 }
+            do { try file.read(into: block) } catch {
+                events(.finished(error))
+                return
+            }
+            if block.frameLength == 0 {
+                let again = controls.withLock { controls -> Bool in
+                    guard controls.loopsLeft != 0 else { return false }
+                    if controls.loopsLeft > 0 { controls.loopsLeft -= 1 }
+                    return true
+                }
+                guard again else {
+                    output?.drain()
+                    events(.finished(nil))
+                    return
+                }
+                file.framePosition = 0
+                position = 0
+                continue
+            }
+            meter.measure(block)
+            let frames = Int(block.frameLength)
+            // Interleave, for the stretcher and the server.
+            for channel in 0..<channels {
+                let source = block.floatChannelData![channel]
+                for frame in 0..<frames { interleaved[frame * channels + channel] = source[frame] }
+            }
+            var playable = UnsafePointer(interleaved)
+            var count = frames
+            let rate = settings.enableRate ? max(0.5, min(2, settings.rate)) : 1
+            if rate != 1 {
+                if stretcher == nil || stretchRate != rate {
+                    stretcher = TimeStretcher(.timeDomain, sampleRate: sampleRate, channels: channels, ratio: Double(1 / rate))
+                    stretchRate = rate
+                }
+                if let stretcher {
+                    stretcher.process(interleaved, frames: frames)
+                    count = stretcher.retrieve(into: stretched, capacity: stretchedCapacity)
+                    playable = UnsafePointer(stretched)
+                }
+            } else {
+                stretcher = nil
+            }
+            // Volume (with any fade) and pan: balance for stereo, mono spread across two channels.
+            let now = Self.hostSeconds()
+            var volume = settings.volume
+            if let fade = settings.fade {
+                let progress = fade.to > fade.from ? Float(min(1, max(0, (now - fade.from) / (fade.to - fade.from)))) : 1
+                volume = fade.start + (fade.target - fade.start) * progress
+                if progress >= 1 {
+                    controls.withLock {
+                        $0.volume = fade.target
+                        $0.fade = nil
+                    }
+                }
+            }
+            let left = volume * min(1, 1 - settings.pan), right = volume * min(1, 1 + settings.pan)
+            for frame in 0..<count {
+                for channel in 0..<outputChannels {
+                    let sample = playable[frame * channels + min(channel, channels - 1)]
+                    let gain = channel == 0 ? left : channel == 1 ? right : volume
+                    out[frame * outputChannels + channel] = sample * gain
+                }
+            }
+            if let server = output {
+                do { try server.write(UnsafeBufferPointer(start: out, count: count * outputChannels)) } catch {
+                    // The server went away: the sound goes on silently, on the host clock from here.
+                    server.close()
+                    output = nil
+                    clockStart = Self.hostSeconds() - Double(framesOut) / Double(sampleRate)
+                }
+            }
+            framesOut += Int64(count)
+            position += Int64(frames)
+            // What is heard now: the server's latency behind what was written, at the rate.
+            let latencyFrames = Int64(((output?.latency ?? 0) * Double(sampleRate) * Double(rate)).rounded())
+            heard.withLock { $0 = max(0, position - latencyFrames) }
+            if output == nil {
+                let due = clockStart + Double(framesOut) / Double(sampleRate)
+                while !isStopped, Self.hostSeconds() < due { Thread.sleep(forTimeInterval: min(0.005, due - Self.hostSeconds())) }
+            }
+        }
+    }
+}
