@@ -313,6 +313,30 @@ extension AppleStyleCodeTests {
     }
 }
 
+/// A voice memo recorder on the virtual microphone, in real time: it records for about a second.
+final class VoiceMemoRecorderTests: XCTestCase {
+    func testAMemoIsRecordedWithALevelBarAndPlaysBack() throws {
+        setenv("LINUXAVFOUNDATION_DEVICES", "virtual", 1)
+        defer { unsetenv("LINUXAVFOUNDATION_DEVICES") }
+        let url = makeScratchFolder(name).appendingPathComponent("memo.m4a")
+        let memo = VoiceMemoRecorder()
+        let finished = LockedFlag()
+        memo.onFinish = { if $0 { finished.set() } }
+        try memo.startRecording(to: url)
+        XCTAssertTrue(memo.isRecording)
+        XCTAssertTrue(waitUntil(timeout: 10) { memo.levels.count >= 10 }, "the timer polls the meter")
+        memo.stopRecording()
+        XCTAssertTrue(waitUntil { finished.value }, "the delegate hears it finished successfully")
+        XCTAssertTrue(memo.levels.allSatisfy { (0...1).contains($0) })
+        // The virtual microphone's voice peaks at -10.5 dBFS in syllables: the bar rises and falls.
+        XCTAssertGreaterThan(memo.levels.max() ?? 0, 0.3, "the tone moves the bar: \(memo.levels)")
+        XCTAssertGreaterThan((memo.levels.max() ?? 0) - (memo.levels.min() ?? 0), 0.05, "with the syllables")
+        let file = try AVAudioFile(forReading: url)
+        XCTAssertEqual(file.fileFormat.sampleRate, 12_000)
+        XCTAssertEqual(Double(file.length) / 12_000, 1, accuracy: 0.5, "about the second recorded")
+    }
+}
+
 /// A capture's result, handed from the library's queue to the test.
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()

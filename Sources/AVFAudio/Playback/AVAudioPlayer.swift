@@ -91,12 +91,15 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
     // MARK: Playing
 
     /// Opens the sound output ready to play; true when the sound can be played.
+    @discardableResult
     open func prepareToPlay() -> Bool { file.isOpen }
 
     /// Plays from the current time; false when the sound cannot be played.
+    @discardableResult
     open func play() -> Bool { start(at: nil) }
 
     /// Plays from the current time at a time on the device's clock (`deviceCurrentTime` plus a delay).
+    @discardableResult
     open func play(atTime time: TimeInterval) -> Bool {
         guard time.isFinite else { return false }
         return start(at: time)

@@ -75,21 +75,26 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     // MARK: Recording
 
     /// Makes the file ready to record into (it appears at the URL when recording stops); false when it cannot be made.
+    @discardableResult
     open func prepareToRecord() -> Bool { (try? preparedFile()) != nil }
 
     /// Starts or resumes recording; false when the file or the microphone cannot be opened.
+    @discardableResult
     open func record() -> Bool { start(limit: nil) }
 
     /// Records for a number of seconds of sound, then stops and tells the delegate.
+    @discardableResult
     open func record(forDuration duration: TimeInterval) -> Bool {
         guard duration.isFinite, duration > 0 else { return false }
         return start(limit: duration)
     }
 
     /// Starts recording after a delay on the device's clock (`deviceCurrentTime` plus seconds).
+    @discardableResult
     open func record(atTime time: TimeInterval) -> Bool { record(atTime: time, forDuration: 0) }
 
     /// Starts recording at a time on the device's clock, for a number of seconds (0: until stopped).
+    @discardableResult
     open func record(atTime time: TimeInterval, forDuration duration: TimeInterval) -> Bool {
         guard time.isFinite, duration.isFinite, duration >= 0 else { return false }
         guard (try? preparedFile()) != nil else { return false }
@@ -121,6 +126,7 @@ open class AVAudioRecorder: NSObject, @unchecked Sendable {
     open var deviceCurrentTime: TimeInterval { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
 
     /// Deletes the recorded file; false while recording or when there is none.
+    @discardableResult
     open func deleteRecording() -> Bool {
         guard state.withLock({ $0.pipeline == nil }) else { return false }
         return (try? FileManager.default.removeItem(at: url)) != nil
