@@ -1,3 +1,6 @@
-// `import AVFAudio` gives what it gives on Apple's platforms: Foundation and Core Audio's types.
+// `import AVFAudio` gives what it gives on Apple's platforms: Foundation and Core Audio's types
+// (with OSStatus, which render blocks return).
 @_exported import CoreAudioTypes
 @_exported import Foundation
+@_exported import typealias CoreGraphics.OSStatus
+@_exported import var CoreGraphics.noErr

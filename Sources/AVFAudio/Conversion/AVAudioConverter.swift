@@ -165,6 +165,13 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
     open func convert(to outputBuffer: AVAudioBuffer, error outError: NSErrorPointer, withInputFrom inputBlock: AVAudioConverterInputBlock)
         -> AVAudioConverterOutputStatus
     {
+        convert(to: outputBuffer, frames: nil, error: outError, withInputFrom: inputBlock)
+    }
+
+    /// As `convert(to:error:withInputFrom:)`, filling at most `frames` frames of the output (nil: its capacity).
+    func convert(to outputBuffer: AVAudioBuffer, frames limit: Int?, error outError: NSErrorPointer, withInputFrom inputBlock: AVAudioConverterInputBlock)
+        -> AVAudioConverterOutputStatus
+    {
         guard let output = outputBuffer as? AVAudioPCMBuffer, output.format.isEqual(outputFormat) else {
             outError?.pointee = Self.error(.formatNotSupported, "the output buffer is not a PCM buffer in the converter's output format")
             return .error
@@ -176,7 +183,7 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
             outError?.pointee = error as NSError
             return .error
         }
-        let capacity = Int(output.frameCapacity)
+        let capacity = min(Int(output.frameCapacity), limit ?? Int.max)
         var produced = 0
         var inputEnded = false
         do {

@@ -1,0 +1,359 @@
+import CaptureDevices
+import CoreMedia
+import CoreVideo
+import Foundation
+
+/// A graph of audio nodes, rendered by pulling: the output node asks the main mixer for each
+/// block of frames, the mixer asks its inputs, and so on.
+///
+/// Running, the engine renders on a thread of its own in blocks of 512 frames and writes them to
+/// the sound server (PulseAudio, or PipeWire through pipewire-pulse), whose clock paces it; where
+/// none runs it keeps time by the host clock, silently. The input node records from the audio
+/// session's preferred microphone (the virtual one on a machine without one). In manual rendering
+/// mode the caller renders instead, as fast as it likes.
+///
+/// Thread ownership: configuration comes from any thread, under the engine's lock; a render
+/// cycle takes that lock once to read the graph, and runs on one thread at a time.
+open class AVAudioEngine: NSObject, @unchecked Sendable {
+    /// What feeds one input bus of a node.
+    struct Feed {
+        let source: AVAudioNode
+        let bus: AVAudioNodeBus
+        let format: AVAudioFormat
+    }
+
+    private struct Graph {
+        var nodes: [AVAudioNode] = []
+        var feeds: [FeedKey: Feed] = [:]
+        var running = false
+        var prepared = false
+        var manual: (mode: AVAudioEngineManualRenderingMode, format: AVAudioFormat, maximumFrames: AVAudioFrameCount)?
+        var sampleTime: AVAudioFramePosition = 0
+        var cycle = 0
+        weak var mainMixer: AVAudioMixerNode?
+    }
+
+    /// An input bus of a node.
+    struct FeedKey: Hashable {
+        let node: ObjectIdentifier
+        let bus: AVAudioNodeBus
+    }
+
+    private let graph = LockedValue(Graph())
+    /// Serialises render cycles (the render thread and manual rendering).
+    private let renderLock = NSLock()
+    private var renderThread: EngineRenderThread?
+    private var microphone: EngineMicrophone?
+    /// Frames rendered in each block when running on a device.
+    static let blockFrames: AVAudioFrameCount = 512
+
+    /// Creates an engine with an output node; the input node and main mixer are made when first asked for.
+    public override init() {
+        outputNode = AVAudioOutputNode()
+        super.init()
+        attach(outputNode)
+    }
+
+    deinit { renderThread?.stop() }
+
+    // MARK: Nodes
+
+    /// The node audio leaves the engine by: the sound server, or the caller in manual rendering mode.
+    public let outputNode: AVAudioOutputNode
+
+    /// The node audio from the microphone enters by; made, with the microphone chosen, when first asked for.
+    open private(set) lazy var inputNode: AVAudioInputNode = {
+        let node = AVAudioInputNode()
+        attach(node)
+        return node
+    }()
+
+    /// The mixer the engine's nodes play into, connected to the output node; made when first asked for.
+    open private(set) lazy var mainMixerNode: AVAudioMixerNode = {
+        let mixer = AVAudioMixerNode()
+        attach(mixer)
+        connect(mixer, to: outputNode, format: outputNode.outputFormat(forBus: 0))
+        graph.withLock { $0.mainMixer = mixer }
+        return mixer
+    }()
+
+    /// The nodes attached to the engine.
+    open var attachedNodes: Set<AVAudioNode> { Set(graph.withLock { $0.nodes }) }
+
+    /// Adds a node to the engine.
+    open func attach(_ node: AVAudioNode) {
+        graph.withLock { graph in
+            guard !graph.nodes.contains(where: { $0 === node }) else { return }
+            precondition(node.engine == nil || node.engine === self, "AVAudioEngine: the node is attached to another engine")
+            graph.nodes.append(node)
+        }
+        node.engine = self
+    }
+
+    /// Removes a node from the engine, with its connections.
+    open func detach(_ node: AVAudioNode) {
+        graph.withLock { graph in
+            graph.nodes.removeAll { $0 === node }
+            graph.feeds = graph.feeds.filter { $0.key.node != ObjectIdentifier(node) && $0.value.source !== node }
+        }
+        node.engine = nil
+    }
+
+    // MARK: Connections
+
+    /// Connects a node's output to another's input, in a format (nil: the source's output format).
+    open func connect(_ node1: AVAudioNode, to node2: AVAudioNode, format: AVAudioFormat?) {
+        let bus = node2 is AVAudioMixerNode ? (node2 as! AVAudioMixerNode).nextAvailableInputBus : 0
+        connect(node1, to: node2, fromBus: 0, toBus: bus, format: format)
+    }
+
+    /// Connects an output bus of a node to an input bus of another, in a format (nil: the source's output format).
+    open func connect(_ node1: AVAudioNode, to node2: AVAudioNode, fromBus bus1: AVAudioNodeBus, toBus bus2: AVAudioNodeBus, format: AVAudioFormat?) {
+        precondition(node1.engine === self && node2.engine === self, "AVAudioEngine: both nodes must be attached to the engine")
+        precondition(node1 !== node2, "AVAudioEngine: a node cannot feed itself")
+        let chosen = format ?? node1.outputFormat(forBus: bus1)
+        precondition(chosen.commonFormat == .pcmFormatFloat32 && !chosen.isInterleaved, "AVAudioEngine: connections carry deinterleaved 32-bit floats")
+        node1.outputFormats.withLock { $0[bus1] = chosen }
+        graph.withLock { $0.feeds[FeedKey(node: ObjectIdentifier(node2), bus: bus2)] = Feed(source: node1, bus: bus1, format: chosen) }
+        configurationChanged()
+    }
+
+    /// Connects a node's output to several inputs at once: the node renders once a cycle for them all.
+    open func connect(_ sourceNode: AVAudioNode, to destNodes: [AVAudioConnectionPoint], fromBus sourceBus: AVAudioNodeBus, format: AVAudioFormat?) {
+        for point in destNodes {
+            guard let node = point.node else { continue }
+            connect(sourceNode, to: node, fromBus: sourceBus, toBus: point.bus, format: format)
+        }
+    }
+
+    /// Removes the connections into a node's inputs.
+    open func disconnectNodeInput(_ node: AVAudioNode) {
+        graph.withLock { $0.feeds = $0.feeds.filter { $0.key.node != ObjectIdentifier(node) } }
+        configurationChanged()
+    }
+
+    /// Removes the connection into one input bus of a node.
+    open func disconnectNodeInput(_ node: AVAudioNode, bus: AVAudioNodeBus) {
+        graph.withLock { _ = $0.feeds.removeValue(forKey: FeedKey(node: ObjectIdentifier(node), bus: bus)) }
+        configurationChanged()
+    }
+
+    /// Removes the connections from a node's outputs.
+    open func disconnectNodeOutput(_ node: AVAudioNode) {
+        graph.withLock { $0.feeds = $0.feeds.filter { $0.value.source !== node } }
+        configurationChanged()
+    }
+
+    /// Removes the connections from one output bus of a node.
+    open func disconnectNodeOutput(_ node: AVAudioNode, bus: AVAudioNodeBus) {
+        graph.withLock { $0.feeds = $0.feeds.filter { !($0.value.source === node && $0.value.bus == bus) } }
+        configurationChanged()
+    }
+
+    /// Where an input bus of a node is fed from; nil when nothing is connected to it.
+    open func inputConnectionPoint(for node: AVAudioNode, inputBus bus: AVAudioNodeBus) -> AVAudioConnectionPoint? {
+        feed(into: node, bus: bus).map { AVAudioConnectionPoint(node: $0.source, bus: $0.bus) }
+    }
+
+    /// Where an output bus of a node goes.
+    open func outputConnectionPoints(for node: AVAudioNode, outputBus bus: AVAudioNodeBus) -> [AVAudioConnectionPoint] {
+        let nodes = graph.withLock { $0.nodes }
+        return graph.withLock { graph in
+            graph.feeds.filter { $0.value.source === node && $0.value.bus == bus }.compactMap { key, _ in
+                nodes.first { ObjectIdentifier($0) == key.node }.map { AVAudioConnectionPoint(node: $0, bus: key.bus) }
+            }
+        }
+    }
+
+    /// What feeds an input bus of a node.
+    func feed(into node: AVAudioNode, bus: AVAudioNodeBus) -> Feed? {
+        graph.withLock { $0.feeds[FeedKey(node: ObjectIdentifier(node), bus: bus)] }
+    }
+
+    /// The input buses of a node that are fed, in order.
+    func feeds(into node: AVAudioNode) -> [(bus: AVAudioNodeBus, feed: Feed)] {
+        graph.withLock { graph in
+            graph.feeds.filter { $0.key.node == ObjectIdentifier(node) }.map { ($0.key.bus, $0.value) }.sorted { $0.bus < $1.bus }
+        }
+    }
+
+    // MARK: Running
+
+    /// Makes every node ready to render; `start()` does it when it has not been done.
+    open func prepare() {
+        let maximum = graph.withLock { $0.manual?.maximumFrames } ?? Self.blockFrames
+        renderLock.withLock {
+            for node in graph.withLock({ $0.nodes }) { node.prepareToRender(maximumFrames: maximum) }
+        }
+        graph.withLock { $0.prepared = true }
+    }
+
+    /// Starts rendering: the render thread to the sound server, and the microphone if the input
+    /// node is used. Throws when the microphone cannot be opened.
+    open func start() throws {
+        if isRunning { return }
+        prepare()
+        let manual = graph.withLock { $0.manual != nil }
+        if usesInput {
+            let microphone = microphone ?? EngineMicrophone(node: inputNode)
+            try microphone.start()
+            self.microphone = microphone
+        }
+        graph.withLock { $0.running = true }
+        if !manual {
+            let thread = EngineRenderThread(engine: self, format: outputNode.outputFormat(forBus: 0))
+            renderThread = thread
+            thread.start()
+        }
+    }
+
+    /// Pauses rendering, keeping what the nodes hold.
+    open func pause() { halt() }
+
+    /// Stops rendering and lets go of the resources `prepare()` took.
+    open func stop() {
+        halt()
+        graph.withLock { $0.prepared = false }
+    }
+
+    /// Clears what every node holds.
+    open func reset() {
+        for node in graph.withLock({ $0.nodes }) { node.reset() }
+    }
+
+    /// Whether the engine is rendering.
+    open var isRunning: Bool { graph.withLock { $0.running } }
+
+    /// The time of the last block rendered, on the engine's timeline.
+    var lastRenderTime: AVAudioTime {
+        let (time, rate) = (graph.withLock { $0.sampleTime }, outputNode.outputFormat(forBus: 0).sampleRate)
+        return AVAudioTime(sampleTime: time, atRate: rate)
+    }
+
+    private func halt() {
+        renderThread?.stop()
+        renderThread = nil
+        microphone?.stop()
+        graph.withLock { $0.running = false }
+    }
+
+    /// Whether the input node feeds anything or has a tap.
+    private var usesInput: Bool {
+        guard graph.withLock({ $0.nodes.contains { $0 is AVAudioInputNode } }) else { return false }
+        let input = inputNode
+        return input.hasTap || graph.withLock { $0.feeds.values.contains { $0.source === input } }
+    }
+
+    /// A tap was installed or removed: a running engine starts or keeps the microphone for the input node's.
+    func tapsChanged() {
+        guard isRunning, usesInput, microphone?.isRunning != true else { return }
+        let microphone = microphone ?? EngineMicrophone(node: inputNode)
+        try? microphone.start()
+        self.microphone = microphone
+    }
+
+    /// The graph changed: a prepared engine prepares the nodes again, and the input node learns whether it feeds any.
+    private func configurationChanged() {
+        if graph.withLock({ $0.prepared }) { prepare() }
+        let (input, feeds) = graph.withLock { graph in
+            (graph.nodes.first { $0 is AVAudioInputNode } as? AVAudioInputNode, Array(graph.feeds.values))
+        }
+        if let input { input.feedsOtherNodes.withLock { $0 = feeds.contains { $0.source === input } } }
+    }
+
+    // MARK: Rendering
+
+    /// Renders one cycle of `frames` frames from the output node's input; the mixed buffer, or nil for silence.
+    func renderCycle(frames: Int) -> AVAudioPCMBuffer? {
+        renderLock.lock()
+        defer { renderLock.unlock() }
+        let (cycle, sampleTime) = graph.withLock { graph -> (Int, AVAudioFramePosition) in
+            graph.cycle += 1
+            defer { graph.sampleTime += AVAudioFramePosition(frames) }
+            return (graph.cycle, graph.sampleTime)
+        }
+        let time = AVAudioTime(sampleTime: sampleTime, atRate: outputNode.outputFormat(forBus: 0).sampleRate)
+        let mixed = outputNode.pull(frames: frames, cycle: cycle, time: time)
+        // Sink nodes lead nowhere: each cycle pulls them too, so that they receive what feeds them.
+        for sink in sinks { _ = sink.pull(frames: frames, cycle: cycle, time: time) }
+        return mixed
+    }
+
+    /// The sink nodes attached.
+    private var sinks: [AVAudioSinkNode] { graph.withLock { $0.nodes.compactMap { $0 as? AVAudioSinkNode } } }
+
+    // MARK: Manual rendering
+
+    /// Switches the engine (stopped) to rendering by the caller, in a format, at most `maximumFrameCount` frames a call.
+    open func enableManualRenderingMode(_ mode: AVAudioEngineManualRenderingMode, format pcmFormat: AVAudioFormat, maximumFrameCount: AVAudioFrameCount)
+        throws
+    {
+        guard !isRunning else { throw AVAudioConverter.error(.paramErr, "stop the engine before switching it to manual rendering") }
+        guard pcmFormat.commonFormat == .pcmFormatFloat32, !pcmFormat.isInterleaved, maximumFrameCount > 0 else {
+            throw AVAudioConverter.error(.formatNotSupported, "manual rendering takes deinterleaved 32-bit floats and at least one frame")
+        }
+        graph.withLock {
+            $0.manual = (mode, pcmFormat, maximumFrameCount)
+            $0.sampleTime = 0
+        }
+        outputNode.outputFormats.withLock { $0[0] = pcmFormat }
+        if let mixer = graph.withLock({ $0.mainMixer }) { connect(mixer, to: outputNode, format: pcmFormat) }
+    }
+
+    /// Returns the engine (stopped) to rendering to the sound server.
+    open func disableManualRenderingMode() {
+        graph.withLock { $0.manual = nil }
+        outputNode.outputFormats.withLock { _ = $0.removeValue(forKey: 0) }
+    }
+
+    /// Whether the engine is rendered by the caller.
+    open var isInManualRenderingMode: Bool { graph.withLock { $0.manual != nil } }
+    /// How the caller renders the engine.
+    open var manualRenderingMode: AVAudioEngineManualRenderingMode { graph.withLock { $0.manual?.mode } ?? .offline }
+    /// The format the caller renders in.
+    open var manualRenderingFormat: AVAudioFormat { graph.withLock { $0.manual?.format } ?? outputNode.outputFormat(forBus: 0) }
+    /// The most frames one render gives.
+    open var manualRenderingMaximumFrameCount: AVAudioFrameCount { graph.withLock { $0.manual?.maximumFrames } ?? Self.blockFrames }
+    /// The frames rendered since manual rendering started.
+    open var manualRenderingSampleTime: AVAudioFramePosition { graph.withLock { $0.sampleTime } }
+
+    /// Renders `numberOfFrames` frames (at most `manualRenderingMaximumFrameCount`) into a buffer of the manual rendering format.
+    open func renderOffline(_ numberOfFrames: AVAudioFrameCount, to buffer: AVAudioPCMBuffer) throws -> AVAudioEngineManualRenderingStatus {
+        guard isInManualRenderingMode, isRunning else { throw AVAudioConverter.error(.paramErr, "the engine is not running in manual rendering mode") }
+        guard buffer.format.isEqual(manualRenderingFormat), numberOfFrames <= buffer.frameCapacity, numberOfFrames <= manualRenderingMaximumFrameCount else {
+            throw AVAudioConverter.error(.paramErr, "the buffer is not in the manual rendering format, or too many frames were asked for")
+        }
+        let frames = Int(numberOfFrames)
+        let mixed = renderCycle(frames: frames)
+        buffer.frameLength = numberOfFrames
+        if let mixed { buffer.copyFrames(from: mixed, at: 0, to: 0, count: frames) } else { AVAudioNode.silence(buffer, frames: frames) }
+        return .success
+    }
+
+    /// The block that renders the engine in manual rendering mode, for a real-time context.
+    open var manualRenderingBlock: AVAudioEngineManualRenderingBlock {
+        { [weak self] frames, list, status in
+            guard let self, let mixed = self.renderCycle(frames: Int(frames)) else {
+                status?.pointee = 0
+                let buffers = UnsafeMutableAudioBufferListPointer(list)
+                for index in 0..<buffers.count { buffers[index].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4) }
+                return .success
+            }
+            let buffers = UnsafeMutableAudioBufferListPointer(list)
+            for index in 0..<min(buffers.count, mixed.list.count) {
+                buffers[index].mData?.copyMemory(from: mixed.list[index].mData!, byteCount: Int(frames) * 4)
+                buffers[index].mDataByteSize = frames * 4
+            }
+            status?.pointee = 0
+            return .success
+        }
+    }
+
+    /// A cycle number of its own, for a pull outside the cycle's (a mixer input's resampler asking for more).
+    func nextCycle() -> Int {
+        graph.withLock { graph in
+            graph.cycle += 1
+            return graph.cycle
+        }
+    }
+}

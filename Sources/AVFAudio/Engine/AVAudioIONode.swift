@@ -1,0 +1,87 @@
+import CaptureDevices
+import CoreVideo
+import Foundation
+
+/// A node that joins the engine to an audio device: the input node or the output node.
+open class AVAudioIONode: AVAudioNode, @unchecked Sendable {
+    /// How long audio takes through the device, in seconds.
+    open var presentationLatency: TimeInterval { 0 }
+    /// Whether voice processing (echo cancellation, noise suppression) is on. Not offered here yet.
+    open var isVoiceProcessingEnabled: Bool { false }
+
+    /// Turns voice processing on or off; throws, as voice processing is not offered here yet.
+    open func setVoiceProcessingEnabled(_ enabled: Bool) throws {
+        if enabled { throw AVAudioConverter.error(.unspecified, "voice processing is not offered on Linux yet") }
+    }
+}
+
+/// The node the engine's output leaves by: the sound server, or the caller in manual rendering mode.
+open class AVAudioOutputNode: AVAudioIONode, @unchecked Sendable {
+    /// The output node has no output bus to connect.
+    open override var numberOfOutputs: Int { 0 }
+
+    /// The device's format: 48 kHz stereo, the sound server's usual rate (or the manual rendering format).
+    override var defaultFormat: AVAudioFormat { AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)! }
+
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
+        guard let feed = engine?.feed(into: self, bus: 0), feed.format.isEqual(buffer.format),
+            let input = feed.source.pull(frames: frames, cycle: cycle, time: time)
+        else { return false }
+        buffer.copyFrames(from: input, at: 0, to: 0, count: frames)
+        return true
+    }
+}
+
+/// The node audio from the microphone enters by: the audio session's preferred input, or the
+/// first microphone (the virtual one on a machine without one), in its own rate and channels.
+open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
+    private let mixing = MixingSettings()
+    /// The microphone's format, as the node delivers it.
+    private let deviceFormat: AVAudioFormat
+    /// Frames from the microphone waiting for the render thread (one second's worth at most).
+    let ring: SampleRing
+    /// Whether the node feeds other nodes, so that the microphone's frames go to the render thread (set by the engine).
+    let feedsOtherNodes = LockedValue(false)
+
+    override init() {
+        let asbd = Microphones.current()?.audioFormat
+        let rate = asbd.map { $0.mSampleRate } ?? 44_100
+        let channels = max(1, min(2, asbd.map { $0.mChannelsPerFrame } ?? 1))
+        deviceFormat = AVAudioFormat(standardFormatWithSampleRate: rate, channels: channels)!
+        ring = SampleRing(channels: Int(channels), capacity: Int(rate))
+        super.init()
+    }
+
+    /// The input node takes no input from other nodes.
+    open override var numberOfInputs: Int { 0 }
+
+    override var defaultFormat: AVAudioFormat { deviceFormat }
+
+    /// The microphone's format, on the input side as on the output side.
+    open override func inputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat { deviceFormat }
+
+    /// The volume the input plays into a mixer at.
+    open var volume: Float {
+        get { mixing.volume }
+        set { mixing.volume = newValue }
+    }
+
+    /// The input's place in a mixer's stereo field.
+    open var pan: Float {
+        get { mixing.pan }
+        set { mixing.pan = newValue }
+    }
+
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
+        ring.read(into: buffer, frames: frames)
+    }
+
+    /// The microphone's buffers reach the tap as they arrive, not through the render cycle.
+    override func feedTap(_ buffer: AVAudioPCMBuffer, frames: Int, time: AVAudioTime) {}
+
+    /// On the microphone's thread: a buffer of the microphone's sound in the node's format.
+    func deviceDelivered(_ buffer: AVAudioPCMBuffer, sampleTime: AVAudioFramePosition, connected: Bool) {
+        super.feedTap(buffer, frames: Int(buffer.frameLength), time: AVAudioTime(sampleTime: sampleTime, atRate: buffer.format.sampleRate))
+        if connected { ring.write(buffer) }
+    }
+}
