@@ -67,3 +67,28 @@ public struct UnsafeMutableAudioBufferListPointer: RandomAccessCollection, Mutab
 }
 
 extension UnsafeMutableAudioBufferListPointer: @unchecked Sendable {}
+
+extension UnsafeMutableBufferPointer {
+    /// A typed view of an audio buffer's memory: as many elements as its byte size holds.
+    public init(_ audioBuffer: AudioBuffer) {
+        let count = Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride
+        self.init(start: audioBuffer.mData?.assumingMemoryBound(to: Element.self), count: audioBuffer.mData == nil ? 0 : count)
+    }
+}
+
+extension UnsafeBufferPointer {
+    /// A typed, read-only view of an audio buffer's memory: as many elements as its byte size holds.
+    public init(_ audioBuffer: AudioBuffer) {
+        let count = Int(audioBuffer.mDataByteSize) / MemoryLayout<Element>.stride
+        self.init(start: audioBuffer.mData.map { UnsafePointer($0.assumingMemoryBound(to: Element.self)) }, count: audioBuffer.mData == nil ? 0 : count)
+    }
+}
+
+extension AudioBuffer {
+    /// An audio buffer describing typed memory holding a number of interleaved channels.
+    public init<Element>(_ typedBuffer: UnsafeMutableBufferPointer<Element>, numberOfChannels: Int) {
+        self.init(
+            mNumberChannels: UInt32(numberOfChannels), mDataByteSize: UInt32(typedBuffer.count * MemoryLayout<Element>.stride),
+            mData: typedBuffer.baseAddress.map { UnsafeMutableRawPointer($0) })
+    }
+}

@@ -337,6 +337,40 @@ final class VoiceMemoRecorderTests: XCTestCase {
     }
 }
 
+/// A tuner and a signal generator as iOS apps build them on AVAudioEngine. The tuner listens to
+/// the virtual microphone in real time for up to ten seconds.
+final class AudioEngineAppTests: XCTestCase {
+    func testATunerFindsTheMicrophonesNote() throws {
+        setenv("LINUXAVFOUNDATION_DEVICES", "virtual", 1)
+        setenv("PULSE_SERVER", "unix:/nonexistent/pulse", 1)
+        defer {
+            unsetenv("LINUXAVFOUNDATION_DEVICES")
+            unsetenv("PULSE_SERVER")
+        }
+        let tuner = Tuner()
+        try tuner.start()
+        XCTAssertTrue(waitUntil(timeout: 10) { tuner.latestFrequencies.count >= 5 }, "a pitch for each buffer")
+        tuner.stop()
+        let sorted = tuner.latestFrequencies.sorted()
+        let median = sorted[sorted.count / 2]
+        XCTAssertEqual(median, 440, accuracy: 12, "the virtual microphone's 440 Hz")
+        XCTAssertEqual(Tuner.noteName(for: median), "A4")
+    }
+
+    func testASignalGeneratorRendersItsSineIntoAFile() throws {
+        let url = makeScratchFolder(name).appendingPathComponent("sine.caf")
+        try SignalGenerator.renderSine(frequency: 880, amplitude: 0.25, seconds: 2, to: url)
+        let file = try AVAudioFile(forReading: url)
+        XCTAssertEqual(file.length, 88_200)
+        let buffer = AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 88_200)!
+        try file.read(into: buffer)
+        let left = (0..<Int(buffer.frameLength)).map { buffer.floatChannelData![0][$0] }
+        let risings = zip(left, left.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        XCTAssertEqual(Double(risings) / 2, 880, accuracy: 1, "880 rising crossings a second")
+        XCTAssertEqual(left.map { abs($0) }.max() ?? 0, 0.25, accuracy: 0.001)
+    }
+}
+
 /// A capture's result, handed from the library's queue to the test.
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
