@@ -1,0 +1,37 @@
+// AVFAudio's API that is not implemented yet, so that parity is visible at a glance. Everything
+// else in Apple's AVFAudio that capture, recording and playback code reaches for is here.
+
+// MARK: Effects and processing units
+
+// class AVAudioUnit, AVAudioUnitEffect, AVAudioUnitEQ (AVAudioUnitEQFilterParameters), AVAudioUnitReverb
+//     (AVAudioUnitReverbPreset), AVAudioUnitDelay, AVAudioUnitDistortion, AVAudioUnitTimePitch, AVAudioUnitVarispeed,
+//     AVAudioUnitSampler, AVAudioUnitMIDIInstrument, AVAudioUnitComponentManager; AVAudioEnvironmentNode (3D mixing)
+// extension AVAudioNode: var auAudioUnit: AUAudioUnit (no Audio Unit host exists here)
+// extension AVAudioIONode: voice processing (setVoiceProcessingEnabled(true) throws), isVoiceProcessingBypassed,
+//     isVoiceProcessingAGCEnabled, isVoiceProcessingInputMuted
+
+// MARK: The engine
+
+// extension AVAudioEngine: realtime manual rendering with the input node (setManualRenderingInputPCMFormat(_:inputBlock:)),
+//     musicSequence, connectMIDI(...), isAutoShutdownEnabled; AVAudioEngineConfigurationChange is declared but
+//     not posted (a sound server that goes away lets the engine go on by the host clock instead)
+// extension AVAudioMixerNode: per-connection mixing destinations (destination(forMixer:bus:), AVAudioMixingDestination),
+//     renderingAlgorithm, obstruction and occlusion (3D mixing)
+// extension AVAudioPlayerNode: files are read on the render thread a block at a time (no read-ahead thread);
+//     .dataRendered and .dataPlayedBack completions are called when the data is consumed
+
+// MARK: Conversion and compressed audio
+
+// extension AVAudioConverter: encoding to and decoding from compressed formats (AAC, ...) through
+//     AVAudioCompressedBuffer: init(from:to:) returns nil unless both formats are linear PCM; bitRate,
+//     bitRateStrategy, magicCookie, maximumOutputPacketSize, applicableEncodeBitRates, availableEncodeSampleRates
+// extension AVAudioFile: reading into or writing from AVAudioCompressedBuffer; MP3 writing (Apple cannot either)
+
+// MARK: Speech, sessions and applications
+
+// class AVSpeechSynthesizer, AVSpeechUtterance, AVSpeechSynthesisVoice
+// class AVAudioApplication (record permission, input mute)
+// AVAudioSession lives in AVFoundation here (it answers with AVCaptureDevice's discovery and authorization);
+//     `import AVFAudio` alone does not give it. Its missing notifications are listed in
+//     RemainingAVFoundationInterface.swift.
+// class AVMIDIPlayer, AVAudioSequencer, AVMusicTrack
