@@ -82,8 +82,7 @@
 
 // MARK: Audio session
 
-// extension AVAudioSession: routeChangeNotification, interruptionNotification, mediaServicesWereResetNotification;
-//     setPreferredInputNumberOfChannels(_:), inputDataSources/setInputDataSource(_:) (a microphone's data sources),
+// extension AVAudioSession: silenceSecondaryAudioHintNotification is declared but never posted; setPreferredInputNumberOfChannels(_:), inputDataSources/setInputDataSource(_:) (a microphone's data sources),
 //     outputs of currentRoute (capture routes no output); an ALSA card's mixer as input gain (only sound
 //     server sources and the virtual microphone have a settable gain)
 

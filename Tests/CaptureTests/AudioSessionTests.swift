@@ -31,6 +31,52 @@ final class AudioSessionTests: CaptureTestCase {
 
     private var virtualMicrophone: AVCaptureDevice { AVCaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" }! }
 
+    /// An expectation of an audio session notification whose user info has `value` at `key`.
+    private func expectNotification(_ name: Notification.Name, _ key: String? = nil, _ value: UInt? = nil) -> XCTestExpectation {
+        expectation(forNotification: name, object: audioSession) { notification in
+            guard let key else { return true }
+            return (notification.userInfo?[key] as? UInt) == value
+        }
+    }
+
+    func testTheMicrophonesEventsAreTheSessionsNotifications() throws {
+        let scene = try XCTUnwrap(virtualMicrophone.virtualScene)
+        let left = expectation(forNotification: AVAudioSession.routeChangeNotification, object: audioSession) { notification in
+            let previous = notification.userInfo?[AVAudioSessionRouteChangePreviousRouteKey] as? AVAudioSessionRouteDescription
+            return (notification.userInfo?[AVAudioSessionRouteChangeReasonKey] as? UInt) == AVAudioSession.RouteChangeReason.oldDeviceUnavailable.rawValue
+                && previous?.inputs.first?.uid == "virtual:microphone"
+        }
+        scene.disconnect()
+        wait(for: [left], timeout: 5)
+        let lost = expectNotification(AVAudioSession.mediaServicesWereLostNotification)
+        scene.failWithRuntimeError(code: AVError.Code.mediaServicesWereReset.rawValue)
+        wait(for: [lost], timeout: 5)
+        let reset = expectNotification(AVAudioSession.mediaServicesWereResetNotification)
+        let back = expectNotification(
+            AVAudioSession.routeChangeNotification, AVAudioSessionRouteChangeReasonKey, AVAudioSession.RouteChangeReason.newDeviceAvailable.rawValue)
+        scene.reconnect()
+        wait(for: [reset, back], timeout: 5)
+        let began = expectNotification(
+            AVAudioSession.interruptionNotification, AVAudioSessionInterruptionTypeKey, AVAudioSession.InterruptionType.began.rawValue)
+        scene.interrupt()
+        wait(for: [began], timeout: 5)
+        let ended = expectation(forNotification: AVAudioSession.interruptionNotification, object: audioSession) { notification in
+            (notification.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt) == AVAudioSession.InterruptionType.ended.rawValue
+                && AVAudioSession.InterruptionOptions(rawValue: notification.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt ?? 0).contains(
+                    .shouldResume)
+        }
+        scene.endInterruption()
+        wait(for: [ended], timeout: 5)
+        try audioSession.setCategory(.record)
+        // That change's notification is delivered before the one this test waits for is expected.
+        XCTAssertTrue(drainMainQueue())
+        let category = expectNotification(
+            AVAudioSession.routeChangeNotification, AVAudioSessionRouteChangeReasonKey, AVAudioSession.RouteChangeReason.categoryChange.rawValue)
+        try audioSession.setCategory(.playAndRecord, mode: .default, options: [])
+        wait(for: [category], timeout: 5)
+        try audioSession.setCategory(.soloAmbient)
+    }
+
     func testThePreferredInputIsTheMicrophoneCaptureUses() throws {
         let inputs = try XCTUnwrap(audioSession.availableInputs)
         let port = try XCTUnwrap(inputs.first { $0.uid == "virtual:microphone" }, "every microphone is an available input")

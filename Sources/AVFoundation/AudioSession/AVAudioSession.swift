@@ -37,7 +37,12 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Sets how the application uses audio, with a mode and options.
     open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
-        state.withLock { ($0.category, $0.mode, $0.options) = (category, mode, options) }
+        let changed = state.withLock { state -> Bool in
+            defer { (state.category, state.mode, state.options) = (category, mode, options) }
+            return state.category != category
+        }
+        // A new category is a new route, as Apple's session tells it.
+        if changed { Self.postRouteChange(.categoryChange, previous: nil) }
     }
 
     /// Sets how the application uses audio, with options.

@@ -1,0 +1,112 @@
+import CaptureDevices
+import Foundation
+
+extension AVAudioSession {
+    /// Posted when another audio user interrupts the application's audio and when the
+    /// interruption ends: a microphone the sound server suspends, and resumes.
+    public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
+    /// Posted when the audio route changes: a microphone arrives or leaves, or the category changes.
+    public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
+    /// Posted when the media services went away: the sound server stopped under a recording.
+    public static let mediaServicesWereLostNotification = Notification.Name("AVAudioSessionMediaServicesWereLostNotification")
+    /// Posted when the media services came back after being lost: the sound server's microphones returned.
+    public static let mediaServicesWereResetNotification = Notification.Name("AVAudioSessionMediaServicesWereResetNotification")
+    /// Posted when another application's primary audio starts or stops; not posted on Linux.
+    public static let silenceSecondaryAudioHintNotification = Notification.Name("AVAudioSessionSilenceSecondaryAudioHintNotification")
+
+    /// Whether an interruption began or ended.
+    public enum InterruptionType: UInt, Sendable {
+        /// The interruption ended.
+        case ended = 0
+        /// The interruption began.
+        case began = 1
+    }
+
+    /// What the application may do when an interruption ends.
+    public struct InterruptionOptions: OptionSet, Sendable {
+        /// The value's raw representation.
+        public let rawValue: UInt
+        /// Creates options from their raw representation.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// The application may resume its audio.
+        public static let shouldResume = InterruptionOptions(rawValue: 1)
+    }
+
+    /// Why the route changed.
+    public enum RouteChangeReason: UInt, Sendable {
+        /// The reason is unknown.
+        case unknown = 0
+        /// A device became available, such as a microphone plugged in.
+        case newDeviceAvailable = 1
+        /// The device in use went away.
+        case oldDeviceUnavailable = 2
+        /// The category changed.
+        case categoryChange = 3
+        /// The route was overridden.
+        case override = 4
+        /// The device woke from sleep.
+        case wakeFromSleep = 6
+        /// No route suits the category.
+        case noSuitableRouteForCategory = 7
+        /// The route's configuration changed.
+        case routeConfigurationChange = 8
+    }
+
+    /// The route as it was last told, and whether the media services are lost.
+    private static let told = LockedValue<(route: [String]?, lost: Bool)>((nil, false))
+
+    /// A microphone's event, as the audio session's notifications (on the main queue).
+    static func audioDevice(_ device: AVCaptureDevice, didReport event: CaptureDeviceEvent) {
+        let session = sharedInstance()
+        switch event {
+        case .disconnected:
+            postRouteChange(
+                .oldDeviceUnavailable, previous: AVAudioSessionRouteDescription(inputs: [AVAudioSessionPortDescription(device: device)], outputs: []))
+        case .reconnected:
+            let wasLost = told.withLock { told -> Bool in
+                defer { told.lost = false }
+                return told.lost
+            }
+            if wasLost { MainThreadPoster.post(mediaServicesWereResetNotification, object: session) }
+            postRouteChange(.newDeviceAvailable, previous: nil)
+        case .runtimeError(let code) where code == -11819:
+            told.withLock { $0.lost = true }
+            MainThreadPoster.post(mediaServicesWereLostNotification, object: session)
+        case .interrupted:
+            MainThreadPoster.post(interruptionNotification, object: session, userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
+        case .interruptionEnded:
+            MainThreadPoster.post(
+                interruptionNotification, object: session,
+                userInfo: [
+                    AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
+                    AVAudioSessionInterruptionOptionKey: InterruptionOptions.shouldResume.rawValue,
+                ])
+        default:
+            break
+        }
+    }
+
+    /// A microphone arrived that was not there before.
+    static func audioDeviceArrived(_ device: AVCaptureDevice) { postRouteChange(.newDeviceAvailable, previous: nil) }
+
+    /// Posts a route change with the route before it (nil: the route as last told, or as it is).
+    static func postRouteChange(_ reason: RouteChangeReason, previous: AVAudioSessionRouteDescription?) {
+        let session = sharedInstance()
+        let before = previous ?? session.currentRoute
+        told.withLock { $0.route = session.currentRoute.inputs.map(\.uid) }
+        MainThreadPoster.post(
+            routeChangeNotification, object: session,
+            userInfo: [AVAudioSessionRouteChangeReasonKey: reason.rawValue, AVAudioSessionRouteChangePreviousRouteKey: before])
+    }
+}
+
+/// The interruption notification's key for its type: an `AVAudioSession.InterruptionType` raw value.
+public let AVAudioSessionInterruptionTypeKey = "AVAudioSessionInterruptionTypeKey"
+/// The interruption notification's key for what the application may do when it ends: `InterruptionOptions` raw value.
+public let AVAudioSessionInterruptionOptionKey = "AVAudioSessionInterruptionOptionKey"
+/// The interruption notification's key for why it began.
+public let AVAudioSessionInterruptionReasonKey = "AVAudioSessionInterruptionReasonKey"
+/// The route change notification's key for its reason: an `AVAudioSession.RouteChangeReason` raw value.
+public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
+/// The route change notification's key for the route before the change: an `AVAudioSessionRouteDescription`.
+public let AVAudioSessionRouteChangePreviousRouteKey = "AVAudioSessionRouteChangePreviousRouteKey"
