@@ -1,4 +1,5 @@
 import CaptureTestSupport
+import TestSupport
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
