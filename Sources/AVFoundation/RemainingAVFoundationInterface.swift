@@ -90,5 +90,4 @@
 
 // kCVImageBufferCGColorSpaceKey's value (a CGColorSpace): frames carry primaries, transfer function and matrix instead.
 // R'G'B' to Y'CbCr in BT.709: libyuv converts with BT.601 only, so such frames (and movies made of them) say BT.601.
-// func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(...)
 // func CMSampleBufferCopySampleBufferForRange(...)

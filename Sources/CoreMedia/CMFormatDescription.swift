@@ -226,7 +226,7 @@ public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoForma
 @discardableResult
 public func CMAudioFormatDescriptionCreate(
     allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>, layoutSize: Int,
-    layout: UnsafeRawPointer?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
+    layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int, magicCookie: UnsafeRawPointer?,
     extensions: CFDictionary?, formatDescriptionOut: UnsafeMutablePointer<CMAudioFormatDescription?>
 ) -> OSStatus {
     guard asbd.pointee.mSampleRate > 0, asbd.pointee.mChannelsPerFrame > 0 else { return kCMFormatDescriptionError_InvalidParameter }
