@@ -103,9 +103,12 @@ let package = Package(
             name: "MovieEngine",
             dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch"]),
 
-        // AVFAudio: audio formats, buffers, files, converters and time, over FFmpeg's readers,
-        // writers and resampler (through MovieEngine).
-        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine"]),
+        // espeak-ng (Debian's libespeak-ng1), AVSpeechSynthesizer's voices, loaded by its soname at the first speech (CSpeech.h).
+        .target(name: "CSpeech", dependencies: ["CLibraryLoading"]),
+        // AVFAudio: audio formats, buffers, files, converters and time over FFmpeg's readers,
+        // writers and resampler (through MovieEngine); recording, playing and the engine over the
+        // capture devices and the sound server; speech over espeak-ng.
+        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech"]),
 
         // The capture graph, devices, outputs and errors.
         .target(

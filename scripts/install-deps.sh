@@ -14,6 +14,9 @@ packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-
 # libvips, Core Image's renderer: the library only (its shim declares the functions it calls, so
 # none of the -dev packages libvips-dev brings), without its recommendations.
 lean+=(libvips42)
+# espeak-ng and its voices, AVSpeechSynthesizer's speech: the library only (its shim declares the
+# functions it calls).
+lean+=(libespeak-ng1)
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private

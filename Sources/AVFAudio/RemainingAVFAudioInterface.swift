@@ -29,7 +29,8 @@
 
 // MARK: Speech, sessions and applications
 
-// class AVSpeechSynthesizer, AVSpeechUtterance, AVSpeechSynthesisVoice
+// AVSpeechUtterance(ssmlRepresentation:), AVSpeechSynthesizer's personal voices and markers
+//     (write(_:toBufferCallback:toMarkerCallback:)), AVSpeechSynthesisVoice's enhanced and premium voices
 // class AVAudioApplication (record permission, input mute)
 // AVAudioSession lives in AVFoundation here (it answers with AVCaptureDevice's discovery and authorization);
 //     `import AVFAudio` alone does not give it. Its missing notifications are listed in
