@@ -3,9 +3,12 @@
 
 // MARK: Effects and processing units
 
-// class AVAudioUnit, AVAudioUnitEffect, AVAudioUnitEQ (AVAudioUnitEQFilterParameters), AVAudioUnitReverb
-//     (AVAudioUnitReverbPreset), AVAudioUnitDelay, AVAudioUnitDistortion, AVAudioUnitTimePitch, AVAudioUnitVarispeed,
-//     AVAudioUnitSampler, AVAudioUnitMIDIInstrument, AVAudioUnitComponentManager; AVAudioEnvironmentNode (3D mixing)
+// AVAudioUnitSampler, AVAudioUnitMIDIInstrument, AVAudioUnitComponentManager; AVAudioEnvironmentNode (3D mixing);
+//     AVAudioUnit.instantiate(with:options:completionHandler:) and init(audioComponentDescription:) (no Audio Unit
+//     components exist here: the effects are FFmpeg's filters); AVAudioUnitDelay's negative feedback (its sign is not kept);
+//     AVAudioUnitTimePitch.overlap (Rubber Band chooses its own windows); the distortion presets are FFmpeg's
+//     crushers, clippers and filters chosen to sound alike, not Apple's processing; an effect's parameters
+//     change by rebuilding its filter graph at the next block (a reverb's tail restarts)
 // extension AVAudioNode: var auAudioUnit: AUAudioUnit (no Audio Unit host exists here)
 // extension AVAudioIONode: voice processing (setVoiceProcessingEnabled(true) throws), isVoiceProcessingBypassed,
 //     isVoiceProcessingAGCEnabled, isVoiceProcessingInputMuted

@@ -38,6 +38,7 @@
     F(av_frame_free) \
     F(av_frame_get_buffer) \
     F(av_frame_make_writable) \
+    F(av_frame_unref) \
     F(av_free) \
     F(av_freep) \
     F(av_get_bytes_per_sample) \
@@ -149,6 +150,7 @@ void cmc_ffmpeg_take_log(void);
 #define av_frame_free cmc_ffmpeg.av_frame_free
 #define av_frame_get_buffer cmc_ffmpeg.av_frame_get_buffer
 #define av_frame_make_writable cmc_ffmpeg.av_frame_make_writable
+#define av_frame_unref cmc_ffmpeg.av_frame_unref
 #define av_free cmc_ffmpeg.av_free
 #define av_freep cmc_ffmpeg.av_freep
 #define av_get_bytes_per_sample cmc_ffmpeg.av_get_bytes_per_sample

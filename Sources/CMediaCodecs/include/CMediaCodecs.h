@@ -103,4 +103,5 @@ void cmc_error_string(int error, char *buffer, size_t size);
 int cmc_error_no_space(void);
 #include "CMovieReading.h"
 #include "CSampleConverting.h"
+#include "CAudioFiltering.h"
 #endif

@@ -44,3 +44,18 @@ enum Tones {
         return (samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
     }
 }
+
+extension Tones {
+    /// The amplitude of one frequency in samples (Goertzel's algorithm), as a sine's peak would read.
+    static func amplitude(of frequency: Double, in samples: [Float], rate: Double) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / rate)
+        var previous = 0.0, beforePrevious = 0.0
+        for sample in samples {
+            let current = Double(sample) + coefficient * previous - beforePrevious
+            beforePrevious = previous
+            previous = current
+        }
+        let power = previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+        return 2 * power.squareRoot() / Double(samples.count)
+    }
+}
