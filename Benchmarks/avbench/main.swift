@@ -58,6 +58,7 @@ if runs("export") { try ExportBenchmark.run() }
 if runs("composition") { try CompositionBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("audiofile") { try AudioFileBenchmark.run() }
+if runs("engine") { try AudioEngineBenchmark.run() }
 if runs("play") { try PlayBenchmark.run() }
 // Many cameras at once takes a minute or more and both cores: only when asked for.
 if chosen.contains("cameras") { try ManyCamerasBenchmark.run(seconds: secondsPerCase != 4 ? secondsPerCase : 10) }

@@ -44,7 +44,7 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
     func parametersChanged() { parameterVersion.withLock { $0 += 1 } }
 
     /// FFmpeg's filter description for the current parameters, its input [in] and output [out], at a rate and channel count.
-    func filterDescription(sampleRate: Double, channels: Int) -> String { "[in]anull[out]" }
+    package func filterDescription(sampleRate: Double, channels: Int) -> String { "[in]anull[out]" }
 
     override func prepareToRender(maximumFrames: AVAudioFrameCount) {
         super.prepareToRender(maximumFrames: maximumFrames)

@@ -41,7 +41,7 @@ open class AVAudioUnitDelay: AVAudioUnitEffect, @unchecked Sendable {
         set { set { $0.wetDryMix = clamped(newValue, 0...100, else: $0.wetDryMix) } }
     }
 
-    override func filterDescription(sampleRate: Double, channels: Int) -> String {
+    package override func filterDescription(sampleRate: Double, channels: Int) -> String {
         let values = settings.withLock { $0 }
         let mix = Double(values.wetDryMix) / 100, feedback = Double(abs(values.feedback)) / 100
         guard values.delayTime > 0 else { return "[in]anull[out]" }

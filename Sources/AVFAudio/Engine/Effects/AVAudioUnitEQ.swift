@@ -131,7 +131,7 @@ open class AVAudioUnitEQ: AVAudioUnitEffect, @unchecked Sendable {
         }
     }
 
-    override func filterDescription(sampleRate: Double, channels: Int) -> String {
+    package override func filterDescription(sampleRate: Double, channels: Int) -> String {
         var filters = bands.compactMap { $0.filter(sampleRate: sampleRate) }
         let gain = globalGain
         if gain != 0 { filters.append("volume=\(gain)dB") }

@@ -73,7 +73,7 @@ open class AVAudioUnitReverb: AVAudioUnitEffect, @unchecked Sendable {
         }
     }
 
-    override func filterDescription(sampleRate: Double, channels: Int) -> String {
+    package override func filterDescription(sampleRate: Double, channels: Int) -> String {
         let (preset, mix) = settings.withLock { ($0.preset, $0.wetDryMix / 100) }
         let (seconds, predelay) = preset.decay
         let length = min(seconds, 4)

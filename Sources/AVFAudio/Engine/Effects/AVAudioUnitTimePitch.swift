@@ -33,7 +33,7 @@ open class AVAudioUnitTimePitch: AVAudioUnitTimeEffect, @unchecked Sendable {
         set { settings.withLock { $0.overlap = clamped(newValue, 3...32, else: $0.overlap) } }
     }
 
-    override func filterDescription(sampleRate: Double, channels: Int) -> String {
+    package override func filterDescription(sampleRate: Double, channels: Int) -> String {
         let (rate, pitch) = settings.withLock { ($0.rate, $0.pitch) }
         guard rate != 1 || pitch != 0 else { return "[in]anull[out]" }
         return "[in]rubberband=tempo=\(rate):pitch=\(pow(2, Double(pitch) / 1200)):transients=smooth[out]"
@@ -57,7 +57,7 @@ open class AVAudioUnitVarispeed: AVAudioUnitTimeEffect, @unchecked Sendable {
         }
     }
 
-    override func filterDescription(sampleRate: Double, channels: Int) -> String {
+    package override func filterDescription(sampleRate: Double, channels: Int) -> String {
         let rate = self.rate
         guard rate != 1 else { return "[in]anull[out]" }
         let rounded = Int(sampleRate.rounded())
