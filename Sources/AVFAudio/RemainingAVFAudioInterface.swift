@@ -25,9 +25,9 @@
 
 // MARK: Conversion and compressed audio
 
-// extension AVAudioConverter: encoding to and decoding from compressed formats (AAC, ...) through
-//     AVAudioCompressedBuffer: init(from:to:) returns nil unless both formats are linear PCM; bitRate,
-//     bitRateStrategy, magicCookie, maximumOutputPacketSize, applicableEncodeBitRates, availableEncodeSampleRates
+// extension AVAudioConverter: encoding to formats other than AAC; a compressed side at another rate or channel
+//     count than the PCM side (init(from:to:) returns nil); applicableEncodeBitRates, availableEncodeSampleRates,
+//     applicableEncodeSampleRates, availableEncodeChannelLayouts; the encoder's priming frames are not trimmed on decoding
 // extension AVAudioFile: reading into or writing from AVAudioCompressedBuffer; MP3 writing (Apple cannot either)
 
 // MARK: Speech, sessions and applications

@@ -107,9 +107,37 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
     /// The frames before and after the stream that priming reaches.
     open var primeInfo = AVAudioConverterPrimeInfo()
 
-    /// Creates a converter between two linear PCM formats; nil when either is not linear PCM in one of the common formats.
+    /// The compressed side, when the converter encodes or decodes.
+    private let compressedSide: CompressedConversion?
+
+    /// The encoder's bit rate, in bits a second (set before converting); 0 for the encoder's choice.
+    open var bitRate: Int = 0
+    /// The bit rate strategy (one of the `AVAudioBitRateStrategy_` values); the encoder keeps an average.
+    open var bitRateStrategy: String?
+    /// The codec's configuration: the encoder's, once it has started, or the one the decoder is given.
+    open var magicCookie: Data? {
+        get { compressedSide?.encoderMagicCookie ?? storedCookie }
+        set { storedCookie = newValue }
+    }
+    private var storedCookie: Data?
+
+    /// The largest packet the encoder makes, in bytes: AAC's 6144 bits a channel.
+    open var maximumOutputPacketSize: Int { outputFormat.commonFormat == .otherFormat ? 768 * Int(outputFormat.channelCount) : 0 }
+
+    /// Creates a converter between two linear PCM formats, or from linear PCM to AAC (encoding), or from
+    /// AAC, MP3, FLAC, Apple Lossless or Opus to linear PCM (decoding) at the same rate and channels;
+    /// nil for other pairs.
     public init?(from fromFormat: AVAudioFormat, to toFormat: AVAudioFormat) {
-        guard fromFormat.commonFormat != .otherFormat, toFormat.commonFormat != .otherFormat else { return nil }
+        switch (fromFormat.commonFormat == .otherFormat, toFormat.commonFormat == .otherFormat) {
+        case (false, false): compressedSide = nil
+        case (false, true):
+            guard let coding = CompressedConversion(pcm: fromFormat, compressed: toFormat, encoding: true) else { return nil }
+            compressedSide = coding
+        case (true, false):
+            guard let coding = CompressedConversion(pcm: toFormat, compressed: fromFormat, encoding: false) else { return nil }
+            compressedSide = coding
+        case (true, true): return nil
+        }
         inputFormat = fromFormat
         outputFormat = toFormat
         let outputs = Int(toFormat.channelCount), inputs = Int(fromFormat.channelCount)
@@ -127,6 +155,7 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
 
     /// Forgets the stream converted so far (what the sample rate converter holds), to start another.
     open func reset() {
+        compressedSide?.reset()
         configured = false
         converter = nil
         ended = false
@@ -138,6 +167,7 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
     /// Converts a buffer into another of the same sample rate: format, interleaving and channels.
     /// Throws when the rates differ (use the input block form) or the output cannot hold the input.
     open func convert(to outputBuffer: AVAudioPCMBuffer, from inputBuffer: AVAudioPCMBuffer) throws {
+        guard compressedSide == nil else { throw Self.error(.paramErr, "this form converts linear PCM only; use convert(to:error:withInputFrom:)") }
         guard inputFormat.sampleRate == outputFormat.sampleRate else {
             throw Self.error(.paramErr, "this form cannot convert between sample rates; use convert(to:error:withInputFrom:)")
         }
@@ -172,6 +202,23 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
     func convert(to outputBuffer: AVAudioBuffer, frames limit: Int?, error outError: NSErrorPointer, withInputFrom inputBlock: AVAudioConverterInputBlock)
         -> AVAudioConverterOutputStatus
     {
+        if let compressedSide {
+            do {
+                if inputFormat.commonFormat != .otherFormat {
+                    guard let packets = outputBuffer as? AVAudioCompressedBuffer, packets.format.isEqual(outputFormat) else {
+                        throw Self.error(.formatNotSupported, "the output buffer is not a compressed buffer in the converter's output format")
+                    }
+                    return try compressedSide.encode(into: packets, bitRate: bitRate, input: inputBlock)
+                }
+                guard let pcm = outputBuffer as? AVAudioPCMBuffer, pcm.format.isEqual(outputFormat) else {
+                    throw Self.error(.formatNotSupported, "the output buffer is not a PCM buffer in the converter's output format")
+                }
+                return try compressedSide.decode(into: pcm, magicCookie: storedCookie, input: inputBlock)
+            } catch {
+                outError?.pointee = error as NSError
+                return .error
+            }
+        }
         guard let output = outputBuffer as? AVAudioPCMBuffer, output.format.isEqual(outputFormat) else {
             outError?.pointee = Self.error(.formatNotSupported, "the output buffer is not a PCM buffer in the converter's output format")
             return .error

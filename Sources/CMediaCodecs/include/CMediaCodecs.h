@@ -104,4 +104,5 @@ int cmc_error_no_space(void);
 #include "CMovieReading.h"
 #include "CSampleConverting.h"
 #include "CAudioFiltering.h"
+#include "CAudioCoding.h"
 #endif
