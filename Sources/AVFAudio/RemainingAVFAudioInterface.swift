@@ -34,7 +34,8 @@
 
 // AVSpeechUtterance(ssmlRepresentation:), AVSpeechSynthesizer's personal voices and markers
 //     (write(_:toBufferCallback:toMarkerCallback:)), AVSpeechSynthesisVoice's enhanced and premium voices
-// class AVAudioApplication (record permission, input mute)
+// extension AVAudioApplication: setInputMuteStateChangeHandler(_:); muting silences AVFAudio's recorders and engines,
+//     not a capture session's microphone (AVCaptureAudioDataOutput and movie files hear it)
 // AVAudioSession lives in AVFoundation here (it answers with AVCaptureDevice's discovery and authorization);
 //     `import AVFAudio` alone does not give it. Its missing notifications are listed in
 //     RemainingAVFoundationInterface.swift.

@@ -48,6 +48,7 @@ final class EngineMicrophone: CaptureSampleSink, @unchecked Sendable {
         input.mutableAudioBufferList.pointee.mBuffers.mData!.copyMemory(from: block.bytes, byteCount: frames * Int(asbd.mBytesPerFrame))
         input.frameLength = AVAudioFrameCount(frames)
         do { try converter.convert(to: output, from: input) } catch { return }
+        if AVAudioApplication.shared.isInputMuted { AVAudioNode.silence(output, frames: frames) }
         node.deviceDelivered(output, sampleTime: sampleTime, connected: node.feedsOtherNodes.withLock { $0 })
         sampleTime += AVAudioFramePosition(frames)
     }

@@ -75,6 +75,7 @@ final class RecordingPipeline: CaptureSampleSink, @unchecked Sendable {
             return given ? nil : input
         }
         guard status == .haveData else { giveBack(output); return }
+        if AVAudioApplication.shared.isInputMuted { AVAudioNode.silence(output, frames: Int(output.frameLength)) }
         meter.measure(output)
         queue.async { [self] in write(output) }
     }

@@ -1,0 +1,58 @@
+import CaptureDevices
+import CoreVideo
+import Foundation
+
+/// The application's audio: its permission to record, and whether its input is muted.
+open class AVAudioApplication: NSObject, @unchecked Sendable {
+    /// Whether the application may record.
+    public enum recordPermission: Int, @unchecked Sendable {
+        /// Not asked yet.
+        case undetermined = 1_970_168_948
+        /// Refused.
+        case denied = 1_684_369_017
+        /// Allowed.
+        case granted = 1_735_552_628
+    }
+
+    /// Posted when the input is muted or unmuted; `muteStateKey` in the user info says which.
+    public static let inputMuteStateChangeNotification = Notification.Name("AVAudioApplicationInputMuteStateChangeNotification")
+    /// The key of the mute notification's user info: an `NSNumber` Boolean, true when muted.
+    public static let muteStateKey = "AVAudioApplicationMuteStateKey"
+
+    private static let instance = AVAudioApplication()
+    private let muted = LockedValue(false)
+
+    private override init() { super.init() }
+
+    /// The application's audio.
+    open class var shared: AVAudioApplication { instance }
+
+    /// Whether the application may record: granted unless the microphone's device refuses it
+    /// (a sound card the user may not open); Linux asks no one.
+    open var recordPermission: AVAudioApplication.recordPermission {
+        guard let microphone = Microphones.current() else { return .granted }
+        return microphone.isAuthorized ? .granted : .denied
+    }
+
+    /// Asks for permission to record; the handler hears the answer on an arbitrary queue.
+    open class func requestRecordPermission(completionHandler response: @escaping @Sendable (Bool) -> Void) {
+        let granted = shared.recordPermission == .granted
+        DispatchQueue.global().async { response(granted) }
+    }
+
+    /// Asks for permission to record.
+    open class func requestRecordPermission() async -> Bool { shared.recordPermission == .granted }
+
+    /// Whether the application's input is muted: recorders and engines then hear silence.
+    open var isInputMuted: Bool { muted.withLock { $0 } }
+
+    /// Mutes or unmutes the application's input, and posts the change.
+    open func setInputMuted(_ muted: Bool) throws {
+        let changed = self.muted.withLock { state -> Bool in
+            defer { state = muted }
+            return state != muted
+        }
+        guard changed else { return }
+        NotificationCenter.default.post(name: Self.inputMuteStateChangeNotification, object: self, userInfo: [Self.muteStateKey: NSNumber(value: muted)])
+    }
+}
