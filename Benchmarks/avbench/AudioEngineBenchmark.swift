@@ -10,58 +10,50 @@ enum AudioEngineBenchmark {
     static func run() throws {
         print("")
         print("Rendering \(seconds) s of 48 kHz stereo offline through an equaliser band and a reverb:")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { print("  ffmpeg not available: it makes the sound"); return }
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avbench-engine-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("music.wav")
-        guard
-            shell([
-                "/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
-                "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.1:sample_rate=48000:duration=\(seconds)",
-                "-filter_complex", "[0][1]amix=inputs=2,aformat=channel_layouts=stereo", "-c:a", "pcm_s16le", "-y", source.path,
-            ]).status == 0
-        else {
-            print("  could not make the sound"); return
+        try BenchmarkMusic.with(seconds: seconds, name: "engine") { folder, source in
+            let ours = folder.appendingPathComponent("engine.wav")
+            let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try render(source, to: ours) }
+            print(String(format: "  AVAudioEngine: %.2f s (CPU %.2f s)", oursSeconds, oursCPU))
+            // The same filters the engine's nodes build, as one ffmpeg command.
+            let eq = AVAudioUnitEQ(numberOfBands: 1)
+            configure(eq)
+            let reverb = AVAudioUnitReverb()
+            configure(reverb)
+            let graph =
+                eq.filterDescription(sampleRate: 48_000, channels: 2).replacingOccurrences(of: "[out]", with: "[eq]")
+                + ";" + reverb.filterDescription(sampleRate: 48_000, channels: 2).replacingOccurrences(of: "[in]", with: "[eq]")
+            let ffmpegGraph = graph.replacingOccurrences(of: "[in]", with: "[0:a]")
+            let (peerSeconds, peerCPU) = try EncodeBenchmark.measure {
+                guard
+                    shell([
+                        "/usr/bin/ffmpeg", "-v", "error", "-y", "-i", source.path, "-filter_complex", ffmpegGraph, "-map", "[out]", "-c:a", "pcm_s16le",
+                        folder.appendingPathComponent("ffmpeg.wav").path,
+                    ]).status == 0
+                else { throw CocoaError(.fileWriteUnknown) }
+            }
+            print(
+                String(
+                    format: "  ffmpeg with the same filters: %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU", peerSeconds, peerCPU,
+                    peerSeconds / oursSeconds, oursCPU / peerCPU))
+            let (ourLength, ourLevel) = try measure(ours), (theirLength, theirLevel) = try measure(folder.appendingPathComponent("ffmpeg.wav"))
+            print(
+                String(
+                    format: "  the same work: %.2f s at %.1f dBFS from the engine, %.2f s at %.1f dBFS from ffmpeg", ourLength, ourLevel, theirLength,
+                    theirLevel))
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sox") else {
+                print("  sox not available: scripts/install-deps.sh --with-servers"); return
+            }
+            let (soxSeconds, soxCPU) = try EncodeBenchmark.measure {
+                guard
+                    shell(["/usr/bin/sox", source.path, folder.appendingPathComponent("sox.wav").path, "equalizer", "1000", "1o", "6", "reverb", "50"]).status
+                        == 0
+                else { throw CocoaError(.fileWriteUnknown) }
+            }
+            print(
+                String(
+                    format: "  sox equalizer and reverb: %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU", soxSeconds, soxCPU,
+                    soxSeconds / oursSeconds, oursCPU / soxCPU))
         }
-        let ours = folder.appendingPathComponent("engine.wav")
-        let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try render(source, to: ours) }
-        print(String(format: "  AVAudioEngine: %.2f s (CPU %.2f s)", oursSeconds, oursCPU))
-        // The same filters the engine's nodes build, as one ffmpeg command.
-        let eq = AVAudioUnitEQ(numberOfBands: 1)
-        configure(eq)
-        let reverb = AVAudioUnitReverb()
-        configure(reverb)
-        let graph =
-            eq.filterDescription(sampleRate: 48_000, channels: 2).replacingOccurrences(of: "[out]", with: "[eq]")
-            + ";" + reverb.filterDescription(sampleRate: 48_000, channels: 2).replacingOccurrences(of: "[in]", with: "[eq]")
-        let ffmpegGraph = graph.replacingOccurrences(of: "[in]", with: "[0:a]")
-        let (peerSeconds, peerCPU) = try EncodeBenchmark.measure {
-            guard
-                shell([
-                    "/usr/bin/ffmpeg", "-v", "error", "-y", "-i", source.path, "-filter_complex", ffmpegGraph, "-map", "[out]", "-c:a", "pcm_s16le",
-                    folder.appendingPathComponent("ffmpeg.wav").path,
-                ]).status == 0
-            else { throw CocoaError(.fileWriteUnknown) }
-        }
-        print(
-            String(
-                format: "  ffmpeg with the same filters: %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU", peerSeconds, peerCPU,
-                peerSeconds / oursSeconds, oursCPU / peerCPU))
-        let (ourLength, ourLevel) = try measure(ours), (theirLength, theirLevel) = try measure(folder.appendingPathComponent("ffmpeg.wav"))
-        print(
-            String(
-                format: "  the same work: %.2f s at %.1f dBFS from the engine, %.2f s at %.1f dBFS from ffmpeg", ourLength, ourLevel, theirLength, theirLevel))
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sox") else { print("  sox not available: scripts/install-deps.sh --with-servers"); return }
-        let (soxSeconds, soxCPU) = try EncodeBenchmark.measure {
-            guard
-                shell(["/usr/bin/sox", source.path, folder.appendingPathComponent("sox.wav").path, "equalizer", "1000", "1o", "6", "reverb", "50"]).status == 0
-            else { throw CocoaError(.fileWriteUnknown) }
-        }
-        print(
-            String(
-                format: "  sox equalizer and reverb: %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU", soxSeconds, soxCPU,
-                soxSeconds / oursSeconds, oursCPU / soxCPU))
     }
 
     /// A WAV file's length in seconds and its level (RMS of its first channel) in dBFS.

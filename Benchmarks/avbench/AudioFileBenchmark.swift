@@ -10,44 +10,32 @@ enum AudioFileBenchmark {
     static func run() throws {
         print("")
         print("Converting \(seconds) s of 48 kHz stereo WAV:")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { print("  ffmpeg not available: it makes the sound"); return }
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avbench-audiofile-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("music.wav")
-        guard
-            shell([
-                "/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
-                "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.1:sample_rate=48000:duration=\(seconds)",
-                "-filter_complex", "[0][1]amix=inputs=2,aformat=channel_layouts=stereo", "-c:a", "pcm_s16le", "-y", source.path,
-            ]).status == 0
-        else {
-            print("  could not make the sound"); return
-        }
-        let cases: [(String, String, [String: Any], [String])] = [
-            (
-                "to AAC in M4A", "m4a",
-                [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2, AVEncoderBitRateKey: 128_000],
-                ["-c:a", "aac", "-b:a", "128k"]
-            ),
-            (
-                "resampled to 44.1 kHz 16-bit WAV", "wav",
-                [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2, AVLinearPCMBitDepthKey: 16],
-                ["-ar", "44100", "-c:a", "pcm_s16le"]
-            ),
-        ]
-        for (name, kind, settings, peer) in cases {
-            let ours = folder.appendingPathComponent("ours.\(kind)"), theirs = folder.appendingPathComponent("ffmpeg.\(kind)")
-            let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try convert(source, to: ours, settings: settings) }
-            let (peerSeconds, peerCPU) = try EncodeBenchmark.measure {
-                guard shell(["/usr/bin/ffmpeg", "-v", "error", "-y", "-i", source.path] + peer + [theirs.path]).status == 0 else {
-                    throw CocoaError(.fileWriteUnknown)
+        try BenchmarkMusic.with(seconds: seconds, name: "audiofile") { folder, source in
+            let cases: [(String, String, [String: Any], [String])] = [
+                (
+                    "to AAC in M4A", "m4a",
+                    [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2, AVEncoderBitRateKey: 128_000],
+                    ["-c:a", "aac", "-b:a", "128k"]
+                ),
+                (
+                    "resampled to 44.1 kHz 16-bit WAV", "wav",
+                    [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2, AVLinearPCMBitDepthKey: 16],
+                    ["-ar", "44100", "-c:a", "pcm_s16le"]
+                ),
+            ]
+            for (name, kind, settings, peer) in cases {
+                let ours = folder.appendingPathComponent("ours.\(kind)"), theirs = folder.appendingPathComponent("ffmpeg.\(kind)")
+                let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try convert(source, to: ours, settings: settings) }
+                let (peerSeconds, peerCPU) = try EncodeBenchmark.measure {
+                    guard shell(["/usr/bin/ffmpeg", "-v", "error", "-y", "-i", source.path] + peer + [theirs.path]).status == 0 else {
+                        throw CocoaError(.fileWriteUnknown)
+                    }
                 }
+                print(
+                    String(
+                        format: "  %@: AVAudioFile %.2f s (CPU %.2f s); ffmpeg %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU",
+                        name, oursSeconds, oursCPU, peerSeconds, peerCPU, peerSeconds / oursSeconds, oursCPU / peerCPU))
             }
-            print(
-                String(
-                    format: "  %@: AVAudioFile %.2f s (CPU %.2f s); ffmpeg %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU",
-                    name, oursSeconds, oursCPU, peerSeconds, peerCPU, peerSeconds / oursSeconds, oursCPU / peerCPU))
         }
     }
 

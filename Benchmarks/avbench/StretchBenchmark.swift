@@ -10,43 +10,30 @@ enum StretchBenchmark {
     static func run() throws {
         print("")
         print("Stretching \(seconds) s of 48 kHz stereo to \(ratio)x its length, pitch kept:")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { print("  ffmpeg not available: it makes the sound"); return }
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avbench-stretch-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("music.wav")
         // Two tones and noise: something for a stretcher to keep apart.
-        guard
-            shell([
-                "/usr/bin/ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
-                "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000:duration=\(seconds)",
-                "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.05:sample_rate=48000:duration=\(seconds)",
-                "-filter_complex", "[0][1][2]amix=inputs=3,aformat=channel_layouts=stereo", "-c:a", "pcm_s16le", "-y", source.path,
-            ]).status == 0
-        else {
-            print("  could not make the sound"); return
-        }
-        for (algorithm, name, peer) in [
-            (AVAudioTimePitchAlgorithm.spectral, "spectral", ["/usr/bin/rubberband", "-3", "-t", "\(ratio)"]),
-            (.timeDomain, "time domain", ["/usr/bin/soundstretch"]),
-        ] {
-            let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try stretch(source, algorithm: algorithm) }
-            let output = folder.appendingPathComponent("peer-\(name.filter(\.isLetter)).wav")
-            guard FileManager.default.isExecutableFile(atPath: peer[0]) else {
-                print("  \(peer[0]) not available: scripts/install-deps.sh --with-peers"); continue
+        try BenchmarkMusic.with(seconds: seconds, name: "stretch", tones: [440, 660], noise: 0.05) { folder, source in
+            for (algorithm, name, peer) in [
+                (AVAudioTimePitchAlgorithm.spectral, "spectral", ["/usr/bin/rubberband", "-3", "-t", "\(ratio)"]),
+                (.timeDomain, "time domain", ["/usr/bin/soundstretch"]),
+            ] {
+                let (oursSeconds, oursCPU) = try EncodeBenchmark.measure { try stretch(source, algorithm: algorithm) }
+                let output = folder.appendingPathComponent("peer-\(name.filter(\.isLetter)).wav")
+                guard FileManager.default.isExecutableFile(atPath: peer[0]) else {
+                    print("  \(peer[0]) not available: scripts/install-deps.sh --with-peers"); continue
+                }
+                let arguments =
+                    peer[0].hasSuffix("soundstretch")
+                    ? [peer[0], source.path, output.path, String(format: "-tempo=%.4f", (1 / ratio - 1) * 100)]
+                    : peer + [source.path, output.path]
+                let (peerSeconds, peerCPU) = try EncodeBenchmark.measure {
+                    guard shell(arguments).status == 0 else { throw CocoaError(.fileWriteUnknown) }
+                }
+                print(
+                    String(
+                        format: "  %@: composition %.2f s (CPU %.2f s); %@ %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU",
+                        name, oursSeconds, oursCPU, URL(fileURLWithPath: peer[0]).lastPathComponent, peerSeconds, peerCPU,
+                        peerSeconds / oursSeconds, oursCPU / peerCPU))
             }
-            let arguments =
-                peer[0].hasSuffix("soundstretch")
-                ? [peer[0], source.path, output.path, String(format: "-tempo=%.4f", (1 / ratio - 1) * 100)]
-                : peer + [source.path, output.path]
-            let (peerSeconds, peerCPU) = try EncodeBenchmark.measure {
-                guard shell(arguments).status == 0 else { throw CocoaError(.fileWriteUnknown) }
-            }
-            print(
-                String(
-                    format: "  %@: composition %.2f s (CPU %.2f s); %@ %.2f s (CPU %.2f s); ratio %.2fx throughput, %.2fx CPU",
-                    name, oursSeconds, oursCPU, URL(fileURLWithPath: peer[0]).lastPathComponent, peerSeconds, peerCPU,
-                    peerSeconds / oursSeconds, oursCPU / peerCPU))
         }
     }
 

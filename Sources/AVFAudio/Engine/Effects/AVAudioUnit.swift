@@ -46,6 +46,11 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
     /// FFmpeg's filter description for the current parameters, its input [in] and output [out], at a rate and channel count.
     package func filterDescription(sampleRate: Double, channels: Int) -> String { "[in]anull[out]" }
 
+    /// A graph in which `wet` (filters reading [wetin] and writing [wet]) is mixed with the dry input, `mix` (0 to 1) of it wet.
+    static func wetDry(_ wet: String, mix: Double) -> String {
+        "[in]asplit=2[dry][wetin];\(wet);[dry][wet]amix=inputs=2:weights='\(1 - mix) \(mix)':normalize=0[out]"
+    }
+
     override func prepareToRender(maximumFrames: AVAudioFrameCount) {
         super.prepareToRender(maximumFrames: maximumFrames)
         let format = outputFormat(forBus: 0)

@@ -55,7 +55,8 @@ open class AVAudioUnitDelay: AVAudioUnitEffect, @unchecked Sendable {
             if feedback == 0 { break }
         }
         let cutoff = min(Double(values.lowPassCutoff), sampleRate / 2 - 1)
-        return "[in]asplit=2[dry][wetin];[wetin]aecho=in_gain=0:out_gain=1:delays=\(delays.joined(separator: "|")):decays=\(decays.joined(separator: "|")),"
-            + "lowpass=f=\(cutoff)[wet];[dry][wet]amix=inputs=2:weights='\(1 - mix) \(mix)':normalize=0[out]"
+        return Self.wetDry(
+            "[wetin]aecho=in_gain=0:out_gain=1:delays=\(delays.joined(separator: "|")):decays=\(decays.joined(separator: "|")),lowpass=f=\(cutoff)[wet]",
+            mix: mix)
     }
 }

@@ -111,6 +111,6 @@ open class AVAudioUnitDistortion: AVAudioUnitEffect, @unchecked Sendable {
 
     package override func filterDescription(sampleRate: Double, channels: Int) -> String {
         let (preset, mix, gain) = settings.withLock { ($0.preset, $0.wetDryMix / 100, $0.preGain) }
-        return "[in]asplit=2[dry][wetin];[wetin]volume=\(gain)dB,\(preset.filters)[wet];[dry][wet]amix=inputs=2:weights='\(1 - mix) \(mix)':normalize=0[out]"
+        return Self.wetDry("[wetin]volume=\(gain)dB,\(preset.filters)[wet]", mix: Double(mix))
     }
 }

@@ -81,7 +81,8 @@ open class AVAudioUnitReverb: AVAudioUnitEffect, @unchecked Sendable {
         let expressions = (0..<min(channels, 10)).map { "if(lt(t,\(predelay)),0,(random(\($0))*2-1)*exp(-6.91*(t-\(predelay))/\(seconds)))" }
         let response = (0..<channels).map { expressions[min($0, expressions.count - 1)] }.joined(separator: "|")
         let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels)c"
-        return "[in]asplit=2[dry][wetin];aevalsrc=exprs='\(response)':d=\(length + predelay):s=\(Int(sampleRate)):c=\(layout)[ir];"
-            + "[wetin][ir]afir=irfmt=input:gtype=gn:minp=512:maxp=8192[wet];[dry][wet]amix=inputs=2:weights='\(1 - mix) \(mix)':normalize=0[out]"
+        return Self.wetDry(
+            "aevalsrc=exprs='\(response)':d=\(length + predelay):s=\(Int(sampleRate)):c=\(layout)[ir];[wetin][ir]afir=irfmt=input:gtype=gn:minp=512:maxp=8192[wet]",
+            mix: Double(mix))
     }
 }
