@@ -54,7 +54,10 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         attach(outputNode)
     }
 
-    deinit { renderThread?.stop() }
+    deinit {
+        renderThread?.stop()
+        microphone?.stop()
+    }
 
     // MARK: Nodes
 

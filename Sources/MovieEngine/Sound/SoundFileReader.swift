@@ -60,12 +60,13 @@ package final class SoundFileReader {
     /// Whether the file's sound is linear PCM, whose length the container states exactly.
     private var isLinearPCM: Bool { track.codecName.hasPrefix("pcm_") }
 
-    /// The frames the container says the track holds: exact for linear PCM, and for QuickTime
+    /// The frames the container says the track holds: exact for linear PCM, FLAC, and QuickTime
     /// and MPEG-4 files, whose edit lists leave out the encoder's delay and padding; nil otherwise.
     private lazy var statedLength: Int64? = {
         let duration = track.timeRange.duration
         guard duration.isNumeric, duration > .zero else { return nil }
-        guard isLinearPCM || file.formatName.contains("mp4") || file.formatName.contains("mov") else { return nil }
+        // FLAC's stream header counts its samples exactly too.
+        guard isLinearPCM || file.formatName.contains("mp4") || file.formatName.contains("mov") || file.formatName == "flac" else { return nil }
         return Int64((duration.seconds * Double(sampleRate)).rounded())
     }()
 
