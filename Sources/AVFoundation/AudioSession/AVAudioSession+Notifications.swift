@@ -55,8 +55,17 @@ extension AVAudioSession {
     /// The route as it was last told, and whether the media services are lost.
     private static let told = LockedValue<(route: [String]?, lost: Bool)>((nil, false))
 
+    /// Where microphones' events become notifications: not on the thread that reports them, which
+    /// may be inside device discovery (its lock held) when it finds a microphone gone, while
+    /// telling the route asks discovery again.
+    private static let events = DispatchQueue(label: "AVAudioSession notifications")
+
     /// A microphone's event, as the audio session's notifications (on the main queue).
     static func audioDevice(_ device: AVCaptureDevice, didReport event: CaptureDeviceEvent) {
+        events.async { tell(device, event) }
+    }
+
+    private static func tell(_ device: AVCaptureDevice, _ event: CaptureDeviceEvent) {
         let session = sharedInstance()
         switch event {
         case .disconnected:
@@ -87,7 +96,7 @@ extension AVAudioSession {
     }
 
     /// A microphone arrived that was not there before.
-    static func audioDeviceArrived(_ device: AVCaptureDevice) { postRouteChange(.newDeviceAvailable, previous: nil) }
+    static func audioDeviceArrived(_ device: AVCaptureDevice) { events.async { postRouteChange(.newDeviceAvailable, previous: nil) } }
 
     /// Posts a route change with the route before it (nil: the route as last told, or as it is).
     static func postRouteChange(_ reason: RouteChangeReason, previous: AVAudioSessionRouteDescription?) {
