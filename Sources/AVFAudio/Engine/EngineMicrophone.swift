@@ -10,14 +10,15 @@ import Foundation
 final class EngineMicrophone: CaptureSampleSink, @unchecked Sendable {
     private let node: AVAudioInputNode
     private var device: CaptureDeviceBackend?
-    /// Device thread: the converter from the device's samples, and buffers in both formats.
-    private var converter: AVAudioConverter?
-    private var input: AVAudioPCMBuffer?
+    /// Device thread: the device's samples and their converter to the node's format, and a buffer in that format.
+    private let sound: DeviceSound
     private var output: AVAudioPCMBuffer?
-    private var inputFormat: AudioStreamBasicDescription?
     private var sampleTime: AVAudioFramePosition = 0
 
-    init(node: AVAudioInputNode) { self.node = node }
+    init(node: AVAudioInputNode) {
+        self.node = node
+        sound = DeviceSound(target: node.outputFormat(forBus: 0))
+    }
 
     /// Whether the microphone is delivering.
     var isRunning: Bool { device != nil }
@@ -41,12 +42,11 @@ final class EngineMicrophone: CaptureSampleSink, @unchecked Sendable {
     }
 
     func deviceDidProduce(_ sampleBuffer: CMSampleBuffer, generation: Int) {
-        guard let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription, let block = sampleBuffer.dataBuffer, asbd.mBytesPerFrame > 0
-        else { return }
-        let frames = block.length / Int(asbd.mBytesPerFrame)
-        guard frames > 0, let (input, output, converter) = prepare(for: asbd, frames: frames) else { return }
-        input.mutableAudioBufferList.pointee.mBuffers.mData!.copyMemory(from: block.bytes, byteCount: frames * Int(asbd.mBytesPerFrame))
-        input.frameLength = AVAudioFrameCount(frames)
+        guard let (input, converter) = sound.load(sampleBuffer) else { return }
+        let frames = Int(input.frameLength)
+        if (output?.frameCapacity ?? 0) < input.frameLength { output = AVAudioPCMBuffer(pcmFormat: sound.target, frameCapacity: max(input.frameLength, 4096)) }
+        guard let output else { return }
+        // The same rate only: the node delivers the microphone's own (a converter at another rate refuses).
         do { try converter.convert(to: output, from: input) } catch { return }
         if AVAudioApplication.shared.isInputMuted { AVAudioNode.silence(output, frames: frames) }
         node.deviceDelivered(output, sampleTime: sampleTime, connected: node.feedsOtherNodes.withLock { $0 })
@@ -54,24 +54,4 @@ final class EngineMicrophone: CaptureSampleSink, @unchecked Sendable {
     }
 
     func deviceDidDrop(at presentationTime: CMTime, duration: CMTime, reason: FrameDropReason, generation: Int) {}
-
-    /// The converter and buffers for the device's format, made again when it changes or grows.
-    private func prepare(for asbd: AudioStreamBasicDescription, frames: Int) -> (AVAudioPCMBuffer, AVAudioPCMBuffer, AVAudioConverter)? {
-        if asbd != inputFormat || (input?.frameCapacity ?? 0) < AVAudioFrameCount(frames) {
-            var description = asbd
-            description.mFormatFlags &= ~kAudioFormatFlagIsNonInterleaved
-            let nodeFormat = node.outputFormat(forBus: 0)
-            guard description.mSampleRate == nodeFormat.sampleRate, let format = AVAudioFormat(streamDescription: &description),
-                let made = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(max(frames, 4096))),
-                let out = AVAudioPCMBuffer(pcmFormat: nodeFormat, frameCapacity: AVAudioFrameCount(max(frames, 4096))),
-                let converter = AVAudioConverter(from: format, to: nodeFormat)
-            else { return nil }
-            input = made
-            output = out
-            self.converter = converter
-            inputFormat = asbd
-        }
-        guard let input, let output, let converter else { return nil }
-        return (input, output, converter)
-    }
 }

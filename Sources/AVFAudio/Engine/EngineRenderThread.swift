@@ -1,11 +1,9 @@
-import CaptureDevices
-import CoreMedia
 import Foundation
 import Synchronization
 
 /// The thread a running engine renders on: blocks of frames from the output node, interleaved
-/// and written to the sound server, whose clock paces it; where none runs, paced by the host
-/// clock and heard by nobody.
+/// and written to the sound server, whose clock paces it (or, where none runs, the host clock:
+/// `PacedSoundOutput`).
 ///
 /// Thread ownership: its own thread renders; `stop()` may come from any thread and returns once
 /// the thread has stopped. Its scratch memory is made once.
@@ -35,35 +33,20 @@ final class EngineRenderThread: @unchecked Sendable {
         done.signal()
     }
 
-    private static func hostSeconds() -> Double { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
-
     private func run() {
         let channels = Int(format.channelCount), rate = Int(format.sampleRate.rounded())
         let frames = Int(AVAudioEngine.blockFrames)
-        var output = try? PulseSoundOutput(name: "AVAudioEngine", rate: rate, channels: channels, latencyMilliseconds: 40)
-        defer { output?.close() }
+        let output = PacedSoundOutput(name: "AVAudioEngine", rate: rate, channels: channels, latencyMilliseconds: 40)
+        defer { output.close() }
         let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: frames * channels)
         defer { interleaved.deallocate() }
-        var clockStart = Self.hostSeconds()
-        var rendered: Int64 = 0
         while !stopped.load(ordering: .relaxed), let engine {
             let mixed = engine.renderCycle(frames: frames)
-            rendered += Int64(frames)
-            if let server = output {
-                for channel in 0..<channels {
-                    let source = mixed?.floatChannelData?[channel]
-                    for frame in 0..<frames { interleaved[frame * channels + channel] = source?[frame] ?? 0 }
-                }
-                do { try server.write(UnsafeBufferPointer(start: interleaved, count: frames * channels)) } catch {
-                    // The server went away: the engine goes on, on the host clock from here.
-                    server.close()
-                    output = nil
-                    clockStart = Self.hostSeconds() - Double(rendered) / Double(rate)
-                }
-            } else {
-                let due = clockStart + Double(rendered) / Double(rate)
-                while !stopped.load(ordering: .relaxed), Self.hostSeconds() < due { Thread.sleep(forTimeInterval: min(0.005, due - Self.hostSeconds())) }
+            for channel in 0..<channels {
+                let source = mixed?.floatChannelData?[channel]
+                for frame in 0..<frames { interleaved[frame * channels + channel] = source?[frame] ?? 0 }
             }
+            output.write(UnsafeBufferPointer(start: interleaved, count: frames * channels)) { !stopped.load(ordering: .relaxed) }
         }
     }
 }

@@ -1,13 +1,11 @@
-import CaptureDevices
-import CoreMedia
 import CoreVideo
 import Foundation
 import MovieEngine
 import Synchronization
 
 /// A player's sound on a thread of its own: read from the file, stretched for the rate with its
-/// pitch kept (SoundTouch), given its volume and pan, metered, and written to the sound server,
-/// whose clock paces it; with no server it keeps time by the host clock, silently.
+/// pitch kept (SoundTouch), given its volume and pan, metered, and written to the sound server
+/// (or paced by the host clock without one, `PacedSoundOutput`).
 ///
 /// Thread ownership: its thread owns the file while it runs; `stop()` may come from any thread
 /// and returns once the thread has let the file go. Blocks and scratch memory are made once.
@@ -70,19 +68,19 @@ final class PlaybackThread: @unchecked Sendable {
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-    private static func hostSeconds() -> Double { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
-
     private func run() {
         let format = file.processingFormat
         let channels = Int(format.channelCount)
         let sampleRate = Int(format.sampleRate.rounded())
         // Mono is played on two channels, so that it can be panned.
         let outputChannels = max(2, channels)
-        var output = try? PulseSoundOutput(name: "AVAudioPlayer", rate: sampleRate, channels: outputChannels)
-        defer { output?.close() }
         if let startHostTime {
-            while !isStopped, Self.hostSeconds() < startHostTime { Thread.sleep(forTimeInterval: min(0.01, startHostTime - Self.hostSeconds())) }
+            while !isStopped, PacedSoundOutput.hostSeconds() < startHostTime {
+                Thread.sleep(forTimeInterval: min(0.01, startHostTime - PacedSoundOutput.hostSeconds()))
+            }
         }
+        let output = PacedSoundOutput(name: "AVAudioPlayer", rate: sampleRate, channels: outputChannels)
+        defer { output.close() }
         guard let block = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(Self.blockFrames)) else { return }
         let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: Self.blockFrames * channels)
         defer { interleaved.deallocate() }
@@ -94,8 +92,6 @@ final class PlaybackThread: @unchecked Sendable {
         defer { out.deallocate() }
         var stretcher: TimeStretcher?
         var stretchRate: Float = 1
-        var clockStart = Self.hostSeconds()
-        var framesOut: Int64 = 0
         // The file frame each written block started at, with the output frames written before it.
         var position = file.framePosition
 
@@ -112,7 +108,7 @@ final class PlaybackThread: @unchecked Sendable {
                     return true
                 }
                 guard again else {
-                    output?.drain()
+                    output.drain()
                     events(.finished(nil))
                     return
                 }
@@ -144,7 +140,7 @@ final class PlaybackThread: @unchecked Sendable {
                 stretcher = nil
             }
             // Volume (with any fade) and pan: balance for stereo, mono spread across two channels.
-            let now = Self.hostSeconds()
+            let now = PacedSoundOutput.hostSeconds()
             var volume = settings.volume
             if let fade = settings.fade {
                 let progress = fade.to > fade.from ? Float(min(1, max(0, (now - fade.from) / (fade.to - fade.from)))) : 1
@@ -164,23 +160,11 @@ final class PlaybackThread: @unchecked Sendable {
                     out[frame * outputChannels + channel] = sample * gain
                 }
             }
-            if let server = output {
-                do { try server.write(UnsafeBufferPointer(start: out, count: count * outputChannels)) } catch {
-                    // The server went away: the sound goes on silently, on the host clock from here.
-                    server.close()
-                    output = nil
-                    clockStart = Self.hostSeconds() - Double(framesOut) / Double(sampleRate)
-                }
-            }
-            framesOut += Int64(count)
+            output.write(UnsafeBufferPointer(start: out, count: count * outputChannels)) { !isStopped }
             position += Int64(frames)
             // What is heard now: the server's latency behind what was written, at the rate.
-            let latencyFrames = Int64(((output?.latency ?? 0) * Double(sampleRate) * Double(rate)).rounded())
+            let latencyFrames = Int64((output.latency * Double(sampleRate) * Double(rate)).rounded())
             heard.withLock { $0 = max(0, position - latencyFrames) }
-            if output == nil {
-                let due = clockStart + Double(framesOut) / Double(sampleRate)
-                while !isStopped, Self.hostSeconds() < due { Thread.sleep(forTimeInterval: min(0.005, due - Self.hostSeconds())) }
-            }
         }
     }
 }

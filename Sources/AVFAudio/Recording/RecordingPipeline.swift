@@ -29,15 +29,14 @@ final class RecordingPipeline: CaptureSampleSink, @unchecked Sendable {
         var madeBuffers = 0
     }
     private let state = LockedValue(State())
-    /// Device-thread state: the converter from the device's format, and a buffer in that format.
-    private var converter: AVAudioConverter?
-    private var input: AVAudioPCMBuffer?
-    private var inputFormat: AudioStreamBasicDescription?
+    /// Device thread: the device's samples and their converter to the file's processing format.
+    private let sound: DeviceSound
 
     init(file: AVAudioFile, meter: AudioMeter, frameLimit: Int64?, finished: @escaping @Sendable (Error?) -> Void) {
         self.file = file
         self.meter = meter
         self.finished = finished
+        sound = DeviceSound(target: file.processingFormat)
         state.withLock { $0.frameLimit = frameLimit }
     }
 
@@ -57,16 +56,10 @@ final class RecordingPipeline: CaptureSampleSink, @unchecked Sendable {
     func drain() { queue.sync {} }
 
     func deviceDidProduce(_ sampleBuffer: CMSampleBuffer, generation: Int) {
-        guard let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription, let block = sampleBuffer.dataBuffer,
-            asbd.mBytesPerFrame > 0
-        else { return }
         let (paused, done) = state.withLock { ($0.paused, $0.done) }
         if paused || done { return }
-        guard let input = prepare(for: asbd, frames: block.length / Int(asbd.mBytesPerFrame)), let converter else { return }
-        let frames = block.length / Int(asbd.mBytesPerFrame)
-        input.mutableAudioBufferList.pointee.mBuffers.mData!.copyMemory(from: block.bytes, byteCount: frames * Int(asbd.mBytesPerFrame))
-        input.frameLength = AVAudioFrameCount(frames)
-        let capacity = AVAudioFrameCount((Double(frames) * file.processingFormat.sampleRate / asbd.mSampleRate).rounded(.up)) + 64
+        guard let (input, converter) = sound.load(sampleBuffer) else { return }
+        let capacity = AVAudioFrameCount((Double(input.frameLength) * file.processingFormat.sampleRate / input.format.sampleRate).rounded(.up)) + 64
         guard let output = takeBuffer(capacity: capacity) else { return }
         var given = false
         let status = converter.convert(to: output, error: nil) { _, status in
@@ -105,24 +98,6 @@ final class RecordingPipeline: CaptureSampleSink, @unchecked Sendable {
             return true
         }
         if reachedLimit { finished(nil) }
-    }
-
-    /// The converter and input buffer for the device's format, made again when it changes.
-    private func prepare(for asbd: AudioStreamBasicDescription, frames: Int) -> AVAudioPCMBuffer? {
-        if asbd != inputFormat || (input?.frameCapacity ?? 0) < AVAudioFrameCount(frames) {
-            var description = asbd
-            // The device's samples arrive interleaved, as capture devices deliver them.
-            description.mFormatFlags &= ~kAudioFormatFlagIsNonInterleaved
-            let layout = asbd.mChannelsPerFrame > 2 ? AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_DiscreteInOrder | asbd.mChannelsPerFrame) : nil
-            guard let format = AVAudioFormat(streamDescription: &description, channelLayout: layout),
-                let made = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(max(frames, 4096))),
-                let converter = AVAudioConverter(from: format, to: file.processingFormat)
-            else { return nil }
-            self.converter = converter
-            input = made
-            inputFormat = asbd
-        }
-        return input
     }
 
     /// A buffer of the processing format from the pool (eight at most are made), or nil, counted

@@ -1,6 +1,4 @@
 import CSpeech
-import CaptureDevices
-import CoreMedia
 import CoreVideo
 import Foundation
 
@@ -124,11 +122,9 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
         let utterance: AVSpeechUtterance
         let sampleRate: Int
         let volume: Float
-        var output: PulseSoundOutput?
+        var output: PacedSoundOutput?
         let buffers: BufferCallback?
         let scalars: [Int]
-        var samplesMade = 0
-        var clockStart = CMClockGetTime(CMClockGetHostTimeClock()).seconds
         var floats: [Float] = []
         var cancelled = false
 
@@ -168,7 +164,7 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
             return
         }
         let speech = Speech(self, utterance, sampleRate: rate, buffers: buffers)
-        if buffers == nil { speech.output = try? PulseSoundOutput(name: "AVSpeechSynthesizer", rate: rate, channels: 1) }
+        if buffers == nil { speech.output = PacedSoundOutput(name: "AVSpeechSynthesizer", rate: rate, channels: 1) }
         defer {
             speech.output?.drain()
             speech.output?.close()
@@ -224,7 +220,6 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
 
     /// Plays samples (or hands them to the buffer block), keeping real time where no server paces them.
     private func write(_ samples: UnsafeBufferPointer<Float>, _ speech: Speech) {
-        speech.samplesMade += samples.count
         if let buffers = speech.buffers {
             guard let format = AVAudioFormat(standardFormatWithSampleRate: Double(speech.sampleRate), channels: 1),
                 let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(samples.count))
@@ -234,12 +229,7 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
             buffers(buffer)
             return
         }
-        if let output = speech.output {
-            do { try output.write(samples) } catch { speech.output = nil }
-            return
-        }
-        let due = speech.clockStart + Double(speech.samplesMade) / Double(speech.sampleRate)
-        while CMClockGetTime(CMClockGetHostTimeClock()).seconds < due, !shouldStop(.immediate, speech) { Thread.sleep(forTimeInterval: 0.005) }
+        speech.output?.write(samples) { !shouldStop(.immediate, speech) }
     }
 
     /// Silence of a number of seconds (at most a minute), as a pre- or post-utterance delay.
@@ -273,7 +263,7 @@ open class AVSpeechSynthesizer: NSObject, @unchecked Sendable {
         while state.withLock({ $0.paused }) { _ = resumed.wait(until: Date().addingTimeInterval(0.1)) }
         resumed.unlock()
         if state.withLock({ $0.stop }) == nil { tell { $0.speechSynthesizer(self, didContinue: utterance) } }
-        speech.clockStart = CMClockGetTime(CMClockGetHostTimeClock()).seconds - Double(speech.samplesMade) / Double(speech.sampleRate)
+        speech.output?.restartClock()
     }
 
     /// Tells the delegate, on the main queue.
