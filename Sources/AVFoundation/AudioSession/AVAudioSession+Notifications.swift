@@ -52,8 +52,8 @@ extension AVAudioSession {
         case routeConfigurationChange = 8
     }
 
-    /// The route as it was last told, and whether the media services are lost.
-    private static let told = LockedValue<(route: [String]?, lost: Bool)>((nil, false))
+    /// Whether the media services are lost (a microphone's server stopped), until one comes back.
+    private static let servicesLost = LockedValue(false)
 
     /// Where microphones' events become notifications: not on the thread that reports them, which
     /// may be inside device discovery (its lock held) when it finds a microphone gone, while
@@ -72,14 +72,14 @@ extension AVAudioSession {
             postRouteChange(
                 .oldDeviceUnavailable, previous: AVAudioSessionRouteDescription(inputs: [AVAudioSessionPortDescription(device: device)], outputs: []))
         case .reconnected:
-            let wasLost = told.withLock { told -> Bool in
-                defer { told.lost = false }
-                return told.lost
+            let wasLost = servicesLost.withLock { lost -> Bool in
+                defer { lost = false }
+                return lost
             }
             if wasLost { MainThreadPoster.post(mediaServicesWereResetNotification, object: session) }
             postRouteChange(.newDeviceAvailable, previous: nil)
         case .runtimeError(let code) where code == -11819:
-            told.withLock { $0.lost = true }
+            servicesLost.withLock { $0 = true }
             MainThreadPoster.post(mediaServicesWereLostNotification, object: session)
         case .interrupted:
             MainThreadPoster.post(interruptionNotification, object: session, userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
@@ -98,11 +98,10 @@ extension AVAudioSession {
     /// A microphone arrived that was not there before.
     static func audioDeviceArrived(_ device: AVCaptureDevice) { events.async { postRouteChange(.newDeviceAvailable, previous: nil) } }
 
-    /// Posts a route change with the route before it (nil: the route as last told, or as it is).
+    /// Posts a route change with the route before it (nil: the route as it is).
     static func postRouteChange(_ reason: RouteChangeReason, previous: AVAudioSessionRouteDescription?) {
         let session = sharedInstance()
         let before = previous ?? session.currentRoute
-        told.withLock { $0.route = session.currentRoute.inputs.map(\.uid) }
         MainThreadPoster.post(
             routeChangeNotification, object: session,
             userInfo: [AVAudioSessionRouteChangeReasonKey: reason.rawValue, AVAudioSessionRouteChangePreviousRouteKey: before])
