@@ -75,8 +75,12 @@
 //     the frames before the start); a composition's empty segments leave gaps rather than edits.
 // AVAssetTrack.metadata and commonMetadata: a track's own metadata is not read (the asset's is).
 // extension AVAssetWriterInput: var metadata: [AVMetadataItem]
-// AVVideoColorPropertiesKey (AVVideoColorPrimariesKey, AVVideoTransferFunctionKey, AVVideoYCbCrMatrixKey) in
-//     output settings: a written movie's colour is its frames' convention, not read from the settings.
+// Writer video settings: scaling modes, profile levels, entropy coding, frame reordering, droppable frames,
+//     colour properties (written as the stream's tags), 10-bit HEVC and ProRes are honoured. Still to come:
+//     R'G'B' frames are turned into Y'CbCr with BT.601's matrix whatever AVVideoYCbCrMatrixKey says (libyuv), and
+//     Y'CbCr frames are not converted between matrices or primaries: the settings' tags are written over them.
+//     AVVideoCodecType.hevcWithAlpha (Debian's FFmpeg 5.1 and x265 encode no alpha layer); HLS from the writer
+//     (AVAssetWriter(contentType:), outputFileTypeProfile, segment delegate).
 // func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray?
 //     (compressed samples mark non-keyframes with kCMSampleAttachmentKey_NotSync set on the sample buffer itself)
 

@@ -37,6 +37,10 @@ static int ready(void) { return cmc_ffmpeg_load(); }
 struct cmc_writer {
     AVFormatContext *format;
     int video_takes_nv12;    // whether the encoder reads bi-planar 4:2:0; otherwise planar 4:2:0
+    /// For encoders given another format (10-bit, 4:2:2, 4:4:4): libswscale converts each frame to it.
+    int converts_frames;
+    struct SwsContext *scaler;
+    int scaler_source_format;  // the AVPixelFormat the scaler was made for
     AVCodecContext *video;
     AVCodecContext *audio;
     AVStream *video_stream;
@@ -114,6 +118,15 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
         if (*f == AV_PIX_FMT_NV12) w->video_takes_nv12 = 1;
     }
     ctx->pix_fmt = w->video_takes_nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+    if (c->encoder_pixel_format) {
+        enum AVPixelFormat wanted = av_get_pix_fmt(c->encoder_pixel_format);
+        int offered = 0;
+        for (const enum AVPixelFormat *f = codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; f++) offered |= *f == wanted;
+        if (wanted == AV_PIX_FMT_NONE || !offered) return AVERROR(EINVAL);
+        ctx->pix_fmt = wanted;
+        w->converts_frames = 1;
+        w->scaler_source_format = AV_PIX_FMT_NONE;
+    }
     ctx->color_range = c->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     if (c->color_primaries) ctx->color_primaries = c->color_primaries;
     if (c->color_trc) ctx->color_trc = c->color_trc;
@@ -124,12 +137,26 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
     ctx->rc_max_rate = c->video_bit_rate * 3 / 2;
     ctx->rc_buffer_size = (int)(c->video_bit_rate);
     ctx->gop_size = c->keyframe_interval > 0 ? c->keyframe_interval : 30;
-    ctx->max_b_frames = 0;
+    ctx->max_b_frames = c->b_frames > 0 ? c->b_frames : 0;
     ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (!ctx->thread_count) ctx->thread_count = 0;
-    if (c->encoder_preset) av_opt_set(ctx->priv_data, "preset", c->encoder_preset, 0);
-    av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
-    if (strstr(c->video_encoder, "265")) av_opt_set(ctx->priv_data, "x265-params", "log-level=error", 0);
+    int x26x = strstr(c->video_encoder, "libx26") != NULL, x265 = strstr(c->video_encoder, "265") != NULL;
+    if (c->encoder_preset && x26x) av_opt_set(ctx->priv_data, "preset", c->encoder_preset, 0);
+    // Frames in display order keep the encoder's latency at none; reordering needs its lookahead.
+    if (x26x && c->b_frames <= 0) av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
+    if (c->video_profile) av_opt_set(ctx->priv_data, "profile", c->video_profile, 0);
+    if (!x265 && c->entropy_cabac >= 0) av_opt_set(ctx->priv_data, "coder", c->entropy_cabac ? "cabac" : "cavlc", 0);
+    char level[16] = "";
+    if (c->video_level > 0) snprintf(level, sizeof level, "%d.%d", c->video_level / 10, c->video_level % 10);
+    if (x265) {
+        char params[128];
+        int length = snprintf(params, sizeof params, "log-level=error:bframes=%d", c->b_frames > 0 ? c->b_frames : 0);
+        if (level[0]) snprintf(params + length, sizeof params - (size_t)length, ":level-idc=%s", level);
+        av_opt_set(ctx->priv_data, "x265-params", params, 0);
+    } else if (x26x) {
+        if (level[0]) av_opt_set(ctx->priv_data, "level", level, 0);
+        if (c->b_frames > 0 && c->droppable_b_frames) av_opt_set(ctx->priv_data, "x264-params", "b-adapt=0:b-pyramid=none", 0);
+    }
     int err = avcodec_open2(ctx, codec, NULL);
     if (err < 0) return err;
     AVStream *st = avformat_new_stream(w->format, NULL);
@@ -355,7 +382,40 @@ static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
     }
 }
 
-int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+/// Converts a bi-planar frame (NV12, or P010 when `ten_bit`) into `frame`, in the encoder's format.
+static int convert_frame(cmc_writer *w, AVFrame *frame, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int ten_bit) {
+    int source = ten_bit ? AV_PIX_FMT_P010LE : AV_PIX_FMT_NV12;
+    if (!w->scaler || w->scaler_source_format != source) {
+        sws_freeContext(w->scaler);
+        w->scaler = sws_alloc_context();
+        if (!w->scaler) return AVERROR(ENOMEM);
+        int full = w->video->color_range == AVCOL_RANGE_JPEG;
+        av_opt_set_int(w->scaler, "srcw", frame->width, 0);
+        av_opt_set_int(w->scaler, "srch", frame->height, 0);
+        av_opt_set_int(w->scaler, "src_format", source, 0);
+        av_opt_set_int(w->scaler, "dstw", frame->width, 0);
+        av_opt_set_int(w->scaler, "dsth", frame->height, 0);
+        av_opt_set_int(w->scaler, "dst_format", w->video->pix_fmt, 0);
+        av_opt_set_int(w->scaler, "src_range", full, 0);
+        av_opt_set_int(w->scaler, "dst_range", full, 0);
+        // The same size: only depth and chroma placement change, which point sampling does exactly.
+        av_opt_set_int(w->scaler, "sws_flags", SWS_POINT | SWS_ACCURATE_RND, 0);
+        if (sws_init_context(w->scaler, NULL, NULL) < 0) {
+            sws_freeContext(w->scaler);
+            w->scaler = NULL;
+            return AVERROR(EINVAL);
+        }
+        w->scaler_source_format = source;
+    }
+    frame->format = w->video->pix_fmt;
+    int err = av_frame_get_buffer(frame, 0);
+    if (err < 0) return err;
+    const uint8_t *planes[4] = {y, uv, NULL, NULL};
+    const int strides[4] = {y_stride, uv_stride, 0, 0};
+    return sws_scale(w->scaler, planes, strides, 0, frame->height, frame->data, frame->linesize) > 0 ? 0 : AVERROR_EXTERNAL;
+}
+
+int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int ten_bit,
                            int64_t pts_us, cmc_release_callback release, void *opaque) {
     int err = write_header(w);
     if (err < 0) { if (release) release(opaque, (uint8_t *)y); return err; }
@@ -364,7 +424,12 @@ int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const 
     frame->width = w->video->width;
     frame->height = w->video->height;
     frame->color_range = w->video->color_range;
-    if (w->video_takes_nv12) {
+    if (w->converts_frames || ten_bit) {
+        // The encoder takes another depth or chroma layout: a conversion the format forces.
+        err = w->converts_frames ? convert_frame(w, frame, y, y_stride, uv, uv_stride, ten_bit) : AVERROR(EINVAL);
+        if (release) release(opaque, (uint8_t *)y);
+        if (err < 0) { av_frame_free(&frame); return err; }
+    } else if (w->video_takes_nv12) {
         frame->format = AV_PIX_FMT_NV12;
         frame->data[0] = (uint8_t *)y;
         frame->data[1] = (uint8_t *)uv;
@@ -519,6 +584,7 @@ void cmc_writer_free(cmc_writer *w) {
     if (w->format && w->format->pb) avio_closep(&w->format->pb);
     if (w->format) avformat_free_context(w->format);
     avcodec_free_context(&w->video);
+    sws_freeContext(w->scaler);
     avcodec_free_context(&w->audio);
     swr_free(&w->resampler);
     if (w->fifo) av_audio_fifo_free(w->fifo);

@@ -11,6 +11,7 @@
 #include <libavutil/audio_fifo.h>
 #include <libavutil/display.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/time.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
@@ -42,6 +43,7 @@
     F(av_free) \
     F(av_freep) \
     F(av_get_bytes_per_sample) \
+    F(av_get_pix_fmt) \
     F(av_gettime_relative) \
     F(av_interleaved_write_frame) \
     F(av_log_format_line2) \
@@ -183,6 +185,7 @@ void cmc_ffmpeg_take_log(void);
 #define avcodec_descriptor_get_by_name cmc_ffmpeg.avcodec_descriptor_get_by_name
 #define avcodec_find_decoder cmc_ffmpeg.avcodec_find_decoder
 #define avcodec_find_encoder cmc_ffmpeg.avcodec_find_encoder
+#define av_get_pix_fmt cmc_ffmpeg.av_get_pix_fmt
 #define avcodec_find_encoder_by_name cmc_ffmpeg.avcodec_find_encoder_by_name
 #define avcodec_flush_buffers cmc_ffmpeg.avcodec_flush_buffers
 #define avcodec_free_context cmc_ffmpeg.avcodec_free_context

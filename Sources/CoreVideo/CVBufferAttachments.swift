@@ -90,6 +90,8 @@ public let kCVImageBufferTransferFunction_ITU_R_2020: CFString = "ITU_R_2020"
 public let kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: CFString = "SMPTE_ST_2084_PQ"
 /// The hybrid log-gamma of ITU-R BT.2100.
 public let kCVImageBufferTransferFunction_ITU_R_2100_HLG: CFString = "ITU_R_2100_HLG"
+/// A linear transfer function.
+public let kCVImageBufferTransferFunction_Linear: CFString = "Linear"
 
 /// The attachment key for the matrix that turns an image's Y'CbCr into R'G'B'.
 public let kCVImageBufferYCbCrMatrixKey: CFString = "CVImageBufferYCbCrMatrix"

@@ -21,3 +21,15 @@ public let kVTCompressionPropertyKey_ExpectedFrameRate: CFString = "ExpectedFram
 public let kVTCompressionPropertyKey_AllowFrameReordering: CFString = "AllowFrameReordering"
 /// The profile and level of the encoded stream.
 public let kVTCompressionPropertyKey_ProfileLevel: CFString = "ProfileLevel"
+/// H.264's entropy coding: CAVLC or CABAC.
+public let kVTCompressionPropertyKey_H264EntropyMode: CFString = "H264EntropyMode"
+/// HEVC's Main profile with the encoder's choice of level.
+public let kVTProfileLevel_HEVC_Main_AutoLevel: CFString = "HEVC_Main_AutoLevel"
+/// HEVC's Main 10 profile (10 bits a sample) with the encoder's choice of level.
+public let kVTProfileLevel_HEVC_Main10_AutoLevel: CFString = "HEVC_Main10_AutoLevel"
+/// H.264's High profile with the encoder's choice of level.
+public let kVTProfileLevel_H264_High_AutoLevel: CFString = "H264_High_AutoLevel"
+/// H.264's Main profile with the encoder's choice of level.
+public let kVTProfileLevel_H264_Main_AutoLevel: CFString = "H264_Main_AutoLevel"
+/// H.264's Baseline profile with the encoder's choice of level.
+public let kVTProfileLevel_H264_Baseline_AutoLevel: CFString = "H264_Baseline_AutoLevel"

@@ -32,6 +32,16 @@ public struct MediaProbe {
         public var sampleRate: Int?
         /// Sound's channels, for audio.
         public var channels: Int?
+        /// The codec's profile, as ffprobe names it ("High", "Main 10", "HQ").
+        public var profile: String?
+        /// The codec's level (41 for H.264's 4.1; HEVC's times three).
+        public var level: Int?
+        /// The decoded pixel format ("yuv420p", "yuv420p10le", "yuv422p10le").
+        public var pixelFormat: String?
+        /// The frames a decoder holds back for reordering: 0 when frames are in display order.
+        public var reorderedFrames: Int?
+        /// The sample entry's four-character code ("avc1", "hvc1", "apch").
+        public var codecTag: String?
     }
     /// The container's names, as ffprobe gives them.
     public var formatName: String
@@ -69,11 +79,18 @@ public struct MediaProbe {
                 duration: (s["duration"] as? String).flatMap(Double.init), frameRate: rate, rotation: rotation,
                 colorPrimaries: s["color_primaries"] as? String, colorTransfer: s["color_transfer"] as? String,
                 colorSpace: s["color_space"] as? String, sampleRate: (s["sample_rate"] as? String).flatMap { Int($0) },
-                channels: s["channels"] as? Int)
+                channels: s["channels"] as? Int, profile: s["profile"] as? String, level: s["level"] as? Int,
+                pixelFormat: s["pix_fmt"] as? String, reorderedFrames: s["has_b_frames"] as? Int, codecTag: s["codec_tag_string"] as? String)
         }
         return MediaProbe(
             formatName: format["format_name"] as? String ?? "", duration: Double(format["duration"] as? String ?? "") ?? 0,
             size: Int(format["size"] as? String ?? "") ?? 0, tags: format["tags"] as? [String: String] ?? [:], streams: streams)
+    }
+
+    /// The picture types of the first video stream's frames in display order ("I", "P", "B").
+    public static func pictureTypes(_ url: URL) -> [String] {
+        guard let data = run(["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pict_type", "-of", "csv=p=0", url.path]) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// Whether every frame of the file decodes without error.

@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 import MovieEngine
 import Synchronization
 
@@ -92,7 +93,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Whether output settings can be used for a media type on this machine.
     open func canApply(outputSettings: [String: Any]?, forMediaType mediaType: AVMediaType) -> Bool {
-        if case .success = Self.validate(outputSettings, for: mediaType) { return true }
+        if case .success(let (video, _)) = Self.validate(outputSettings, for: mediaType) { return video.map(carries) ?? true }
         return false
     }
 
@@ -134,7 +135,12 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         state.withLock { state in
             state.status == .unknown && input.writer == nil && !state.inputs.contains { $0.mediaType == input.mediaType }
                 && (input.video != nil || input.audio != nil || Self.passthrough(for: input) != nil)
-        }
+        } && (input.video.map(carries) ?? true)
+    }
+
+    /// Whether the file's container carries video of these settings: ProRes goes in QuickTime movies only.
+    private func carries(_ video: ValidatedSettings.Video) -> Bool {
+        !video.isProRes || outputFileType == .mov
     }
 
     /// Adds an input.
@@ -160,11 +166,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         guard !inputs.isEmpty else { return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The writer has no inputs."])) }
         var encoding = MovieEncoding(container: outputFileType.muxerName, fragmented: fragmentInterval.isNumeric)
         encoding.fastStart = optimize
-        if let video = inputs.first(where: { $0.mediaType == .video })?.video {
-            encoding.video = EncodingPlan.video(
-                codec: video.codec, width: video.width, height: video.height,
-                frameRate: video.compression.expectedFrameRate ?? 30, fullRange: false,
-                compression: video.compression, for: .file)
+        if let videoInput = inputs.first(where: { $0.mediaType == .video }), let video = videoInput.video {
+            encoding.video = Self.plan(video, source: videoInput.sourceSize)
+            if let colour = video.colour { encoding.colourProperties = (colour.primaries, colour.transferFunction, colour.matrix) }
         }
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(
@@ -184,6 +188,34 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         thread = MovieWriterThread(name: "AVAssetWriter \(outputURL.lastPathComponent)", capacity: 64, videoCapacity: 3) { [self] item in handle(item) }
         state.withLock { $0.status = .writing }
         return true
+    }
+
+    /// Plans the encoding of video settings for frames of `source`'s size, where it is known:
+    /// the scaling mode (Fit reduces the encoded size to the source's aspect ratio), and 10-bit
+    /// HEVC for HDR colour.
+    static func plan(_ video: ValidatedSettings.Video, source: (width: Int, height: Int)?) -> MovieEncoding.Video {
+        var size = (width: video.width, height: video.height)
+        var scaling = MovieEncoding.Video.Scaling.stretch
+        switch video.scalingMode {
+        case AVVideoScalingModeResizeAspect: scaling = .letterbox(upscales: true)
+        case AVVideoScalingModeResizeAspectFill: scaling = .crop
+        case AVVideoScalingModeFit:
+            if let source {
+                size = FrameFitting.fit(source: source, within: size)
+            } else {
+                scaling = .letterbox(upscales: false)
+            }
+        default: break
+        }
+        var compression = video.compression
+        if video.codec == .hevc, video.colour?.isHighDynamicRange == true, compression.profileLevel == nil {
+            compression.profileLevel = "HEVC_Main10_AutoLevel"
+        }
+        var plan = EncodingPlan.video(
+            codec: video.codec, width: size.width, height: size.height, frameRate: compression.expectedFrameRate ?? 30, fullRange: false,
+            compression: compression, for: .file)
+        plan.scaling = scaling
+        return plan
     }
 
     private func fail(_ error: AVError) -> Bool {

@@ -18,6 +18,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
 
     private struct State {
         var sourcePixelFormat: OSType?
+        var sourceSize: (width: Int, height: Int)?
         var transform = CGAffineTransform.identity
         var expectsMediaDataInRealTime = false
         var finished = false
@@ -65,6 +66,16 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         var colour = VideoColorimetry.standard(width: width, height: height)
         if let format = sourcePixelFormat, !(PixelFormatDescription.of(format)?.isYCbCr ?? true) { colour.matrix = .bt601 }
         return colour
+    }
+
+    /// The size an adaptor said its frames come in, or the format hint's, if either did.
+    var sourceSize: (width: Int, height: Int)? {
+        get {
+            state.withLock { $0.sourceSize }
+                ?? sourceFormatHint.flatMap { hint in hint.mediaTypeCode == kCMMediaType_Video ? (Int(hint.dimensions.width), Int(hint.dimensions.height)) : nil
+                }
+        }
+        set { state.withLock { $0.sourceSize = newValue } }
     }
 
     /// The clockwise quarter-turn rotation and mirroring that `transform` describes.
@@ -141,6 +152,11 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
         self.sourcePixelBufferAttributes = sourcePixelBufferAttributes
         super.init()
         if let format = attributeOSType(sourcePixelBufferAttributes?[kCVPixelBufferPixelFormatTypeKey]) { input.sourcePixelFormat = format }
+        if let width = attributeInt(sourcePixelBufferAttributes?[kCVPixelBufferWidthKey]),
+            let height = attributeInt(sourcePixelBufferAttributes?[kCVPixelBufferHeightKey]), width > 0, height > 0
+        {
+            input.sourceSize = (width, height)
+        }
     }
 
     /// A pool of buffers like the ones the client will append; `nil` until the writer starts writing.

@@ -44,11 +44,40 @@ enum EncodingPlan {
         case .file: standardPreset = "veryfast"
         }
         // A keyframe every second: a viewer who joins, a stream that reconnects or a cut file waits at most that long.
-        return MovieEncoding.Video(
+        var plan = MovieEncoding.Video(
             encoder: ValidatedSettings.encoder(for: codec) ?? "libx264", width: width, height: height,
             bitRate: compression.bitRate ?? (purpose == .liveStream ? standardBitRate / 2 : standardBitRate),
             keyframeInterval: compression.keyframeInterval ?? max(1, Int(frameRate.rounded())),
             expectedFrameRate: frameRate, fullRange: fullRange, preset: compression.preset(standard: standardPreset))
+        applyProfile(of: codec, compression: compression, frameRate: frameRate, to: &plan)
+        return plan
+    }
+
+    /// Gives a video plan the profile, level, entropy coding and frame reordering `compression`
+    /// asks for, and ProRes its profile and 10-bit 4:2:2 (or 4:4:4) pictures.
+    ///
+    /// Frames stay in display order unless reordering is allowed: with `AVVideoAllowFrameReorderingKey`
+    /// three B-frames at most; with a non-droppable rate below the frame rate, a fixed pattern of
+    /// B-frames nothing refers to, so that that many frames a second are left when the others are dropped.
+    static func applyProfile(of codec: AVVideoCodecType, compression: ValidatedSettings.Compression, frameRate: Double, to plan: inout MovieEncoding.Video) {
+        if let proRes = ValidatedSettings.proResProfiles[codec] {
+            plan.profile = proRes.profile
+            plan.encoderPixelFormat = proRes.pixelFormat
+            return
+        }
+        if let profile = compression.profileLevel.flatMap(EncoderProfile.init(profileLevel:)) {
+            plan.profile = profile.profile
+            plan.level = profile.level
+            if profile.profile == "main10" { plan.encoderPixelFormat = "yuv420p10le" }
+        }
+        plan.cabac = compression.cabac
+        guard compression.allowsFrameReordering != false, plan.profile != "baseline" else { return }
+        if let nonDroppable = compression.nonDroppableFrameRate, nonDroppable < frameRate {
+            plan.bFrames = min(4, max(1, Int((frameRate / nonDroppable).rounded()) - 1))
+            plan.droppableBFrames = true
+        } else if compression.allowsFrameReordering == true {
+            plan.bFrames = 3
+        }
     }
 
     /// Plans the video encoding of frames like `frame` (its even-rounded size, its range) at `frameRate`.

@@ -31,6 +31,20 @@ typedef struct cmc_writer_config {
     /// The colour the frames are in, as FFmpeg's AVCOL_PRI_*, AVCOL_TRC_* and AVCOL_SPC_* values
     /// (0 leaves one unspecified); written into the stream and the container's colour atom.
     int color_primaries, color_trc, colorspace;
+    /// The encoder's profile by FFmpeg's name for it ("baseline", "main", "high", "main10"; ProRes's
+    /// "proxy", "lt", "standard", "hq", "4444"), or NULL for the encoder's choice.
+    const char *video_profile;
+    /// The H.264 or HEVC level times ten (31 for 3.1), or 0 for the encoder's choice.
+    int video_level;
+    /// H.264's entropy coding: 1 CABAC, 0 CAVLC, -1 the encoder's choice for its profile.
+    int entropy_cabac;
+    /// The most B-frames in a row; 0 keeps frames in display order (and the encoder's latency low).
+    int b_frames;
+    /// Whether the B-frames come in a fixed pattern and are never references, so that a decoder may drop them.
+    int droppable_b_frames;
+    /// The pixel format the encoder is given, by FFmpeg's name ("yuv420p10le", "yuv422p10le",
+    /// "yuv444p10le"), converted from the frames with libswscale; NULL for 8-bit 4:2:0 as the encoder takes it.
+    const char *encoder_pixel_format;
 
     int has_audio;
     int sample_rate, channels;    ///< of the interleaved input
@@ -70,8 +84,9 @@ typedef void (*cmc_release_callback)(void *opaque, uint8_t *data);
 cmc_writer *cmc_writer_open(const cmc_writer_config *config, int *error);
 /// Sets a container metadata entry; entries set before the first frame go in the header.
 int cmc_writer_set_metadata(cmc_writer *writer, const char *key, const char *value);
-/// Encodes one frame of bi-planar 4:2:0 Y'CbCr at `pts_us` microseconds; `release` runs when the encoder lets go of it.
-int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+/// Encodes one frame of bi-planar 4:2:0 Y'CbCr at `pts_us` microseconds, 8-bit, or 10 bits in 16
+/// (P010) when `ten_bit`; `release` runs when the encoder lets go of it.
+int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int ten_bit,
                            int64_t pts_us, cmc_release_callback release, void *opaque);
 /// Encodes 16-bit interleaved samples whose first sample is number `first_sample` of the recording.
 int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frames, int64_t first_sample);

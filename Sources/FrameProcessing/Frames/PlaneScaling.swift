@@ -69,28 +69,50 @@ package enum PlaneScaling {
     }
 
     /// Scales the `region` of `source` (all of it when nil; even offsets and sizes for 4:2:0) into
-    /// all of `destination`, both BGRA, both two-plane 4:2:0, or both 8-bit grey; false for other
-    /// formats, formats that differ, or when libyuv refuses.
+    /// the `placement` area of `destination` (all of it when nil), both BGRA, both two-plane 4:2:0,
+    /// or both 8-bit grey; false for other formats, formats that differ, or when libyuv refuses.
+    /// Outside a placement, two-plane 4:2:0 is painted black.
     package static func scale(
         _ source: CVPixelBuffer, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
-        into destination: CVPixelBuffer, filter: Filter
+        into destination: CVPixelBuffer, placement: (x: Int, y: Int, width: Int, height: Int)? = nil, filter: Filter
     ) -> Bool {
         let area = region ?? (0, 0, source.width, source.height)
+        let place = placement ?? (0, 0, destination.width, destination.height)
         let s = source.planes, d = destination.planes
         switch (source.pixelFormatType, destination.pixelFormatType) {
-        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_32BGRA):
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_32BGRA) where placement == nil:
             return scaleBGRA(Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height, bytesPerPixel: 4), into: Rows(d[0]), filter: filter)
-        case (kCVPixelFormatType_OneComponent8, kCVPixelFormatType_OneComponent8):
+        case (kCVPixelFormatType_OneComponent8, kCVPixelFormatType_OneComponent8) where placement == nil:
             scaleSamples(Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height), into: Rows(d[0]), filter: filter)
             return true
         case (let from, let to)
         where from == to && (from == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || from == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
+            if placement != nil { paintBlackAround(place, in: destination, fullRange: to == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange) }
             return scaleBiPlanar(
                 luma: Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height),
                 chroma: Rows(s[1], x: area.x / 2, y: area.y / 2, width: area.width / 2, height: area.height / 2, bytesPerPixel: 2),
-                into: Rows(d[0]), Rows(d[1]), filter: filter)
+                into: Rows(d[0], x: place.x, y: place.y, width: place.width, height: place.height),
+                Rows(d[1], x: place.x / 2, y: place.y / 2, width: place.width / 2, height: place.height / 2, bytesPerPixel: 2), filter: filter)
         default:
             return false
         }
+    }
+
+    /// Paints the bars of two-plane 4:2:0 `buffer` around `area` (even) black: the rows above and
+    /// below it, and the columns beside it.
+    private static func paintBlackAround(_ area: (x: Int, y: Int, width: Int, height: Int), in buffer: CVPixelBuffer, fullRange: Bool) {
+        let planes = buffer.planes
+        let black: UInt32 = fullRange ? 0 : 16
+        func paint(_ x: Int, _ y: Int, _ width: Int, _ height: Int) {
+            guard width > 0, height > 0 else { return }
+            let luma = Rows(planes[0], x: x, y: y, width: width, height: height)
+            SetPlane(luma.base, Int32(luma.bytesPerRow), Int32(width), Int32(height), black)
+            let chroma = Rows(planes[1], x: x / 2, y: y / 2, width: width / 2, height: height / 2, bytesPerPixel: 2)
+            SetPlane(chroma.base, Int32(chroma.bytesPerRow), Int32(width), Int32(height / 2), 128)
+        }
+        paint(0, 0, buffer.width, area.y)
+        paint(0, area.y + area.height, buffer.width, buffer.height - area.y - area.height)
+        paint(0, area.y, area.x, area.height)
+        paint(area.x + area.width, area.y, buffer.width - area.x - area.width, area.height)
     }
 }

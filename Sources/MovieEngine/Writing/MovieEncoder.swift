@@ -26,7 +26,8 @@ package final class MovieEncoder {
         let audioExtradata = [UInt8](encoding.audioPassthrough?.extradata ?? Data())
         let videoCodec = encoding.videoPassthrough.map { strdup($0.codec) }, audioCodec = encoding.audioPassthrough.map { strdup($0.codec) }
         let audioEncoder = encoding.audio.map { strdup($0.encoder) }
-        defer { free(videoCodec ?? nil); free(audioCodec ?? nil); free(audioEncoder ?? nil) }
+        let profile = encoding.video?.profile.map { strdup($0) }, pixelFormat = encoding.video?.encoderPixelFormat.map { strdup($0) }
+        defer { for string in [videoCodec, audioCodec, audioEncoder, profile, pixelFormat] { free(string ?? nil) } }
         let opened: OpaquePointer? = (encoding.live == nil ? url.path : url.absoluteString).withCString { path in
             (encoding.live?.muxer ?? encoding.container).withCString { format in
                 (encoding.video?.encoder ?? "libx264").withCString { encoder in
@@ -52,7 +53,14 @@ package final class MovieEncoder {
                             config.expected_frame_rate = video.expectedFrameRate
                             config.rotation_degrees = Int32(encoding.rotationDegrees)
                             config.mirrored = encoding.mirrored ? 1 : 0
+                            config.video_profile = UnsafePointer(profile ?? nil)
+                            config.video_level = Int32(video.level)
+                            config.entropy_cabac = video.cabac.map { $0 ? 1 : 0 } ?? -1
+                            config.b_frames = Int32(video.bFrames)
+                            config.droppable_b_frames = video.droppableBFrames ? 1 : 0
+                            config.encoder_pixel_format = UnsafePointer(pixelFormat ?? nil)
                             Self.describe(encoding.colour ?? .standard(width: video.width, height: video.height), in: &config)
+                            if let properties = encoding.colourProperties { Self.describe(properties, in: &config) }
                         }
                         if let audio = encoding.audio {
                             config.has_audio = 1
@@ -103,21 +111,43 @@ package final class MovieEncoder {
     /// Asks for a fragment at the next keyframe.
     package func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
 
+    /// Core Video's colour primaries as FFmpeg's AVCOL_PRI_* values.
+    private static let primaries: [String: Int32] = [
+        kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
+        kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
+        kCVImageBufferColorPrimaries_P3_D65: 12,
+    ]
+    /// Core Video's transfer functions as FFmpeg's AVCOL_TRC_* values.
+    private static let transferFunctions: [String: Int32] = [
+        kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
+        kCVImageBufferTransferFunction_Linear: 8, kCVImageBufferTransferFunction_sRGB: 13,
+        kCVImageBufferTransferFunction_ITU_R_2020: 14, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
+        kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18,
+    ]
+    /// Core Video's Y'CbCr matrices as FFmpeg's AVCOL_SPC_* values.
+    private static let matrices: [String: Int32] = [
+        kCVImageBufferYCbCrMatrix_ITU_R_709_2: 1, kCVImageBufferYCbCrMatrix_ITU_R_601_4: 6,
+        kCVImageBufferYCbCrMatrix_SMPTE_240M_1995: 7, kCVImageBufferYCbCrMatrix_ITU_R_2020: 9,
+    ]
+
     /// Puts a colour into FFmpeg's terms (AVCOL_PRI_*, AVCOL_TRC_*, AVCOL_SPC_*).
     package static func describe(_ colour: VideoColorimetry, in config: inout cmc_writer_config) {
-        let primaries: [String: Int32] = [
-            kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
-            kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
-            kCVImageBufferColorPrimaries_P3_D65: 12,
-        ]
-        let transfer: [String: Int32] = [
-            kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
-            kCVImageBufferTransferFunction_sRGB: 13, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
-            kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18,
-        ]
         config.color_primaries = primaries[colour.primaries] ?? 0
-        config.color_trc = transfer[colour.transferFunction] ?? 0
+        config.color_trc = transferFunctions[colour.transferFunction] ?? 0
         config.colorspace = colour.matrix == .bt709 ? 1 : 6
+    }
+
+    /// Puts the colour tags output settings named into FFmpeg's terms, each over what `describe(_:in:)` gave.
+    package static func describe(_ properties: (primaries: String?, transferFunction: String?, matrix: String?), in config: inout cmc_writer_config) {
+        if let value = properties.primaries.flatMap({ primaries[$0] }) { config.color_primaries = value }
+        if let value = properties.transferFunction.flatMap({ transferFunctions[$0] }) { config.color_trc = value }
+        if let value = properties.matrix.flatMap({ matrices[$0] }) { config.colorspace = value }
+    }
+
+    /// Whether the colour tags name primaries, transfer function and matrix FFmpeg can write.
+    package static func canDescribe(primaries name: String?, transferFunction: String?, matrix: String?) -> Bool {
+        (name.map { primaries[$0] != nil } ?? true) && (transferFunction.map { transferFunctions[$0] != nil } ?? true)
+            && (matrix.map { matrices[$0] != nil } ?? true)
     }
 
     /// Whether this machine's FFmpeg has the encoder FFmpeg names `name`.
@@ -131,11 +161,12 @@ package final class MovieEncoder {
         guard let writer, let video = encoding.video else { return }
         let frame = try prepare(pixelBuffer, for: video)
         let planes = frame.planes
+        let tenBit = Self.isTenBit(frame.pixelFormatType)
         let opaque = Unmanaged.passRetained(frame).toOpaque()
         let microseconds = time.convertScale(1_000_000, method: .default).value
         let result = cmc_writer_write_video(
             writer, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
-            planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow),
+            planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow), tenBit ? 1 : 0,
             microseconds, releasePixelBuffer, opaque)
         if result < 0 { throw MovieEncoderError(code: result) }
     }
@@ -211,10 +242,18 @@ package final class MovieEncoder {
         }
     }
 
-    /// A frame in bi-planar 4:2:0 at the encoded size: the frame itself when it already is one.
+    /// Whether frames in a pixel format are 10-bit bi-planar 4:2:0 (P010), which a 10-bit encoding takes as they are.
+    private static func isTenBit(_ format: OSType) -> Bool {
+        format == kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange || format == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange
+    }
+
+    /// A frame in bi-planar 4:2:0 at the encoded size: the frame itself when it already is one (or,
+    /// for a 10-bit encoding, a 10-bit one), else converted, then fitted by the encoding's scaling.
     private func prepare(_ pixelBuffer: CVPixelBuffer, for video: MovieEncoding.Video) throws(MovieEncoderError) -> CVPixelBuffer {
         let target: OSType = video.fullRange ? kCVPixelFormatType_420YpCbCr8BiPlanarFullRange : kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
         var frame = pixelBuffer
+        let sameSize = frame.width == video.width && frame.height == video.height
+        if video.isTenBit, sameSize, Self.isTenBit(frame.pixelFormatType) { return frame }
         if frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
             if conversionPool == nil || conversionPool!.width != frame.width || conversionPool!.height != frame.height {
                 conversionPool = CVPixelBufferPool.videoFrames(width: frame.width, height: frame.height, pixelFormatType: target, count: 3)
@@ -224,12 +263,19 @@ package final class MovieEncoder {
             }
             frame = converted
         }
-        if frame.width != video.width || frame.height != video.height {
-            if scalePool == nil {
+        if !sameSize {
+            if scalePool == nil || scalePool!.pixelFormatType != frame.pixelFormatType {
                 scalePool = CVPixelBufferPool.videoFrames(width: video.width, height: video.height, pixelFormatType: frame.pixelFormatType, count: 3)
             }
             guard let scaled = scalePool?.dequeue() else { throw .failed(code: -12, message: "no buffer to scale a frame into") }
-            guard PlaneScaling.scale(frame, into: scaled, filter: .bilinear) else {
+            let source = (width: frame.width, height: frame.height), destination = (width: video.width, height: video.height)
+            var region: FrameFitting.Area? = nil, placement: FrameFitting.Area? = nil
+            switch video.scaling {
+            case .stretch: break
+            case .letterbox(let upscales): placement = FrameFitting.letterbox(source: source, destination: destination, upscales: upscales)
+            case .crop: region = FrameFitting.crop(source: source, destination: destination)
+            }
+            guard PlaneScaling.scale(frame, region: region, into: scaled, placement: placement, filter: .bilinear) else {
                 throw .failed(code: -22, message: "a frame could not be scaled to the encoded size")
             }
             frame = scaled

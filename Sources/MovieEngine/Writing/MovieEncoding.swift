@@ -21,6 +21,33 @@ package struct MovieEncoding: Sendable {
         package var fullRange: Bool
         /// The x264/x265 speed preset: faster presets keep up with higher resolutions in real time.
         package var preset: String
+        /// The encoder's profile by FFmpeg's name for it ("baseline", "main", "high", "main10", ProRes's "hq"...), nil for its choice.
+        package var profile: String?
+        /// The H.264 or HEVC level times ten (31 for 3.1), 0 for the encoder's choice.
+        package var level = 0
+        /// H.264's entropy coding: true for CABAC, false for CAVLC, nil for the profile's.
+        package var cabac: Bool?
+        /// The most B-frames in a row; 0 keeps frames in display order.
+        package var bFrames = 0
+        /// Whether B-frames come in a fixed pattern and are never references, so that players may drop them.
+        package var droppableBFrames = false
+        /// The pixel format the encoder is given, by FFmpeg's name ("yuv420p10le", "yuv422p10le"), nil for 8-bit 4:2:0.
+        package var encoderPixelFormat: String?
+        /// How frames of another size are fitted to the encoded size.
+        package var scaling = Scaling.stretch
+
+        /// How frames of another size are fitted to the encoded size.
+        package enum Scaling: Sendable, Equatable {
+            /// Stretched to the whole size, the aspect ratio not kept.
+            case stretch
+            /// Scaled to fit inside, the aspect ratio kept, black bars around; `upscales` false leaves a smaller frame its size.
+            case letterbox(upscales: Bool)
+            /// Scaled to cover the whole size, the aspect ratio kept, the overflow cropped.
+            case crop
+        }
+
+        /// Whether the encoder is given 10 bits a sample.
+        package var isTenBit: Bool { encoderPixelFormat?.contains("p10") ?? false }
 
         /// Creates a video encoding from every value.
         package init(
@@ -108,6 +135,9 @@ package struct MovieEncoding: Sendable {
     package var mirrored = false
     /// The colour the video's frames are in; nil for the convention of their size.
     package var colour: VideoColorimetry?
+    /// Colour tags the output settings named (primaries, transfer function, matrix, each as Core Video
+    /// spells it), written instead of `colour`'s.
+    package var colourProperties: (primaries: String?, transferFunction: String?, matrix: String?)?
     /// Where a live stream goes instead of a file: the muxer its URL's scheme takes, and how
     /// long any network operation may take before it fails.
     package var live: (muxer: String, timeoutMilliseconds: Int)?

@@ -1,0 +1,216 @@
+import CaptureTestSupport
+import XCTest
+@testable import AVFoundation
+import TestSupport
+
+/// The output settings export code passes to AVAssetWriter (issue: "What real export code passes
+/// to the writer"): scaling modes, profiles and levels, entropy coding, frame reordering, droppable
+/// frames, colour properties with 10-bit HEVC, and ProRes; each checked in the written file.
+final class AVAssetWriterSettingsTests: CaptureTestCase {
+    override func setUpWithError() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed: apt-get install ffmpeg")
+    }
+
+    /// Writes `count` BGRA frames of `width` x `height` (the left `darkColumns` black, the rest white)
+    /// with `settings` into a new file of `fileType`; the file's URL.
+    private func write(
+        _ settings: [String: Any], width: Int = 320, height: Int = 240, darkColumns: Int = 0, count: Int = 30, fileType: AVFileType = .mp4,
+        adaptorGivesSize: Bool = true, name: String = #function
+    ) async throws -> URL {
+        let url = makeScratchFolder(name).appendingPathComponent(fileType == .mov ? "written.mov" : "written.mp4")
+        let writer = try AVAssetWriter(outputURL: url, fileType: fileType)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: settings)
+        var attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        if adaptorGivesSize {
+            attributes[kCVPixelBufferWidthKey as String] = width
+            attributes[kCVPixelBufferHeightKey as String] = height
+        }
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: attributes)
+        XCTAssertTrue(writer.canAdd(input))
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting(), "\(String(describing: writer.error))")
+        writer.startSession(atSourceTime: .zero)
+        var buffer: CVPixelBuffer?
+        CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_32BGRA, nil, &buffer)
+        let frame = try XCTUnwrap(buffer)
+        CVPixelBufferLockBaseAddress(frame, [])
+        let rowPixels = CVPixelBufferGetBytesPerRow(frame) / 4
+        let base = CVPixelBufferGetBaseAddress(frame)!.assumingMemoryBound(to: UInt32.self)
+        for y in 0..<height {
+            for x in 0..<width { base[y * rowPixels + x] = x < darkColumns ? 0xFF00_0000 : 0xFFFF_FFFF }
+        }
+        CVPixelBufferUnlockBaseAddress(frame, [])
+        for index in 0..<count {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            XCTAssertTrue(adaptor.append(frame, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        return url
+    }
+
+    private func settings(_ width: Int, _ height: Int, codec: AVVideoCodecType = .h264, _ extra: [String: Any] = [:], compression: [String: Any] = [:])
+        -> [String: Any]
+    {
+        var settings: [String: Any] = [AVVideoCodecKey: codec, AVVideoWidthKey: width, AVVideoHeightKey: height]
+        if !compression.isEmpty { settings[AVVideoCompressionPropertiesKey] = compression }
+        return settings.merging(extra) { $1 }
+    }
+
+    /// The grey level of the first frame's pixel, as ffmpeg decodes it.
+    private func luma(_ url: URL, x: Int, y: Int, width: Int) -> Int? {
+        guard let data = runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", url.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"]),
+            data.count > y * width + x
+        else { return nil }
+        return Int(data[y * width + x])
+    }
+
+    func testScalingModesFitFillLetterboxAndStretchAsApplesDo() async throws {
+        // A 320x240 picture whose left 40 columns are black, into 320x320.
+        let stretched = try await write(settings(320, 320), darkColumns: 40)
+        XCTAssertLessThan(try XCTUnwrap(luma(stretched, x: 10, y: 160, width: 320)), 40, "Resize, the default, keeps the dark columns")
+        XCTAssertGreaterThan(try XCTUnwrap(luma(stretched, x: 160, y: 5, width: 320)), 200, "and stretches to the top")
+
+        let letterboxed = try await write(settings(320, 320, [AVVideoScalingModeKey: AVVideoScalingModeResizeAspect]), darkColumns: 40)
+        XCTAssertLessThan(try XCTUnwrap(luma(letterboxed, x: 160, y: 5, width: 320)), 40, "ResizeAspect: a black bar above")
+        XCTAssertLessThan(try XCTUnwrap(luma(letterboxed, x: 160, y: 315, width: 320)), 40, "and below")
+        XCTAssertGreaterThan(try XCTUnwrap(luma(letterboxed, x: 160, y: 160, width: 320)), 200, "the picture between")
+
+        let filled = try await write(settings(320, 320, [AVVideoScalingModeKey: AVVideoScalingModeResizeAspectFill]), darkColumns: 40)
+        XCTAssertGreaterThan(try XCTUnwrap(luma(filled, x: 4, y: 160, width: 320)), 200, "ResizeAspectFill crops the sides: the dark columns are cut")
+        XCTAssertGreaterThan(try XCTUnwrap(luma(filled, x: 160, y: 5, width: 320)), 200, "and the picture reaches the top")
+
+        // Fit reduces the size asked for to the source's aspect ratio and never scales up.
+        let fitted = try await write(settings(640, 640, [AVVideoScalingModeKey: AVVideoScalingModeFit]), width: 320, height: 240)
+        XCTAssertEqual(MediaProbe.probe(fitted)?.video?.width, 320)
+        XCTAssertEqual(MediaProbe.probe(fitted)?.video?.height, 240)
+        let reduced = try await write(settings(160, 160, [AVVideoScalingModeKey: AVVideoScalingModeFit]), width: 320, height: 240)
+        XCTAssertEqual(MediaProbe.probe(reduced)?.video?.width, 160)
+        XCTAssertEqual(MediaProbe.probe(reduced)?.video?.height, 120)
+
+        let writer = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mp4"), fileType: .mp4)
+        XCTAssertFalse(writer.canApply(outputSettings: settings(320, 240, [AVVideoScalingModeKey: "Squash"]), forMediaType: .video))
+    }
+
+    func testProfileLevelAndEntropyModeAreWrittenAsAsked() async throws {
+        let baseline = try await write(
+            settings(
+                320, 240, compression: [AVVideoProfileLevelKey: AVVideoProfileLevelH264Baseline31, AVVideoH264EntropyModeKey: AVVideoH264EntropyModeCAVLC]))
+        let probe = try XCTUnwrap(MediaProbe.probe(baseline)?.video)
+        XCTAssertTrue(probe.profile?.contains("Baseline") ?? false, "\(String(describing: probe.profile))")
+        XCTAssertEqual(probe.level, 31)
+        XCTAssertTrue(try Data(contentsOf: baseline).range(of: Data("cabac=0".utf8)) != nil, "CAVLC, as x264's settings record says")
+
+        let high = try await write(
+            settings(320, 240, compression: [AVVideoProfileLevelKey: AVVideoProfileLevelH264High41, AVVideoH264EntropyModeKey: AVVideoH264EntropyModeCABAC]))
+        XCTAssertEqual(MediaProbe.probe(high)?.video?.profile, "High")
+        XCTAssertEqual(MediaProbe.probe(high)?.video?.level, 41)
+        XCTAssertTrue(try Data(contentsOf: high).range(of: Data("cabac=1".utf8)) != nil)
+
+        let main = try await write(settings(320, 240, compression: [AVVideoProfileLevelKey: AVVideoProfileLevelH264MainAutoLevel]))
+        XCTAssertEqual(MediaProbe.probe(main)?.video?.profile, "Main")
+
+        let writer = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mp4"), fileType: .mp4)
+        XCTAssertFalse(writer.canApply(outputSettings: settings(320, 240, compression: [AVVideoProfileLevelKey: "H264_Turbo_9_9"]), forMediaType: .video))
+        XCTAssertFalse(
+            writer.canApply(
+                outputSettings: settings(320, 240, codec: .hevc, compression: [AVVideoProfileLevelKey: AVVideoProfileLevelH264HighAutoLevel]),
+                forMediaType: .video),
+            "an H.264 profile for HEVC")
+        XCTAssertFalse(
+            writer.canApply(
+                outputSettings: settings(
+                    320, 240,
+                    compression: [AVVideoProfileLevelKey: AVVideoProfileLevelH264BaselineAutoLevel, AVVideoH264EntropyModeKey: AVVideoH264EntropyModeCABAC]),
+                forMediaType: .video), "Baseline has no CABAC")
+        XCTAssertFalse(writer.canApply(outputSettings: settings(320, 240, compression: [AVVideoH264EntropyModeKey: "Huffman"]), forMediaType: .video))
+    }
+
+    func testFramesAreReorderedOnlyWhenAllowedAndDroppableFramesFollowTheRate() async throws {
+        let inOrder = try await write(settings(320, 240), count: 60)
+        XCTAssertEqual(MediaProbe.probe(inOrder)?.video?.reorderedFrames, 0, "display order unless reordering is allowed")
+        XCTAssertFalse(MediaProbe.pictureTypes(inOrder).contains("B"))
+
+        let reordered = try await write(settings(320, 240, compression: [AVVideoAllowFrameReorderingKey: true]), count: 60)
+        XCTAssertGreaterThan(MediaProbe.probe(reordered)?.video?.reorderedFrames ?? 0, 0)
+        XCTAssertEqual(MediaProbe.probe(reordered)?.video?.frames, 60)
+
+        // 30 frames a second of which 10 may not be dropped: two droppable B-frames after each reference frame.
+        let droppable = try await write(
+            settings(
+                320, 240, compression: [AVVideoAllowFrameReorderingKey: true, AVVideoAverageNonDroppableFrameRateKey: 10, AVVideoMaxKeyFrameIntervalKey: 60]),
+            count: 60)
+        let types = MediaProbe.pictureTypes(droppable)
+        XCTAssertEqual(types.count, 60)
+        let references = types.filter { $0 != "B" }.count
+        XCTAssertEqual(Double(references), 20, accuracy: 2, "a third of the frames are references: \(types.joined())")
+
+        let forbidden = try await write(settings(320, 240, compression: [AVVideoAllowFrameReorderingKey: false, AVVideoAverageNonDroppableFrameRateKey: 10]))
+        XCTAssertFalse(MediaProbe.pictureTypes(forbidden).contains("B"), "no reordering when it is not allowed")
+    }
+
+    func testColourPropertiesAreWrittenAndHDRHEVCIsTenBit() async throws {
+        let hd = try await write(
+            settings(
+                320, 240,
+                [
+                    AVVideoColorPropertiesKey: [
+                        AVVideoColorPrimariesKey: AVVideoColorPrimaries_ITU_R_709_2, AVVideoTransferFunctionKey: AVVideoTransferFunction_ITU_R_709_2,
+                        AVVideoYCbCrMatrixKey: AVVideoYCbCrMatrix_ITU_R_709_2,
+                    ]
+                ]))
+        let hdProbe = try XCTUnwrap(MediaProbe.probe(hd)?.video)
+        XCTAssertEqual(hdProbe.colorPrimaries, "bt709", "a 320x240 movie is tagged SD unless the settings say otherwise")
+        XCTAssertEqual(hdProbe.colorTransfer, "bt709")
+        XCTAssertEqual(hdProbe.colorSpace, "bt709")
+
+        let hlg = try await write(
+            settings(
+                320, 240, codec: .hevc,
+                [
+                    AVVideoColorPropertiesKey: [
+                        AVVideoColorPrimariesKey: AVVideoColorPrimaries_ITU_R_2020, AVVideoTransferFunctionKey: AVVideoTransferFunction_ITU_R_2100_HLG,
+                        AVVideoYCbCrMatrixKey: AVVideoYCbCrMatrix_ITU_R_2020,
+                    ]
+                ]), count: 10)
+        let hlgProbe = try XCTUnwrap(MediaProbe.probe(hlg)?.video)
+        XCTAssertEqual(hlgProbe.codec, "hevc")
+        XCTAssertEqual(hlgProbe.profile, "Main 10", "HDR HEVC is 10-bit")
+        XCTAssertEqual(hlgProbe.pixelFormat, "yuv420p10le")
+        XCTAssertEqual(hlgProbe.colorPrimaries, "bt2020")
+        XCTAssertEqual(hlgProbe.colorTransfer, "arib-std-b67")
+        XCTAssertEqual(hlgProbe.colorSpace, "bt2020nc")
+        XCTAssertEqual(hlgProbe.frames, 10)
+
+        let main10 = try await write(settings(320, 240, codec: .hevc, compression: [AVVideoProfileLevelKey: "HEVC_Main10_AutoLevel"]), count: 10)
+        XCTAssertEqual(MediaProbe.probe(main10)?.video?.pixelFormat, "yuv420p10le")
+        XCTAssertGreaterThan(try XCTUnwrap(luma(main10, x: 160, y: 120, width: 320)), 200, "white stays white through 10 bits")
+
+        let writer = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mp4"), fileType: .mp4)
+        XCTAssertFalse(
+            writer.canApply(outputSettings: settings(320, 240, [AVVideoColorPropertiesKey: [AVVideoColorPrimariesKey: "Martian"]]), forMediaType: .video))
+    }
+
+    func testProResIsWrittenInQuickTimeMoviesWithItsProfile() async throws {
+        try XCTSkipUnless(ValidatedSettings.writerVideoCodecs.contains(.proRes422HQ), "this FFmpeg has no ProRes encoder")
+        // FFmpeg's decoder gives 4444 back in 12 bits a sample, as ProRes 4444 is specified.
+        for (codec, tag, format) in [
+            (AVVideoCodecType.proRes422HQ, "apch", "yuv422p10le"), (.proRes422Proxy, "apco", "yuv422p10le"), (.proRes4444, "ap4h", "yuv444p12le"),
+        ] {
+            let url = try await write(settings(320, 240, codec: codec), count: 5, fileType: .mov, name: "prores\(tag)")
+            let probe = try XCTUnwrap(MediaProbe.probe(url)?.video)
+            XCTAssertEqual(probe.codec, "prores")
+            XCTAssertEqual(probe.codecTag, tag)
+            XCTAssertEqual(probe.pixelFormat, format)
+            XCTAssertEqual(probe.frames, 5)
+            XCTAssertGreaterThan(try XCTUnwrap(luma(url, x: 160, y: 120, width: 320)), 200)
+        }
+        let mp4 = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mp4"), fileType: .mp4)
+        XCTAssertFalse(mp4.canApply(outputSettings: settings(320, 240, codec: .proRes422), forMediaType: .video), "ProRes goes in QuickTime movies only")
+        XCTAssertFalse(mp4.canAdd(AVAssetWriterInput(mediaType: .video, outputSettings: settings(320, 240, codec: .proRes422))))
+        let mov = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mov"), fileType: .mov)
+        XCTAssertTrue(mov.canApply(outputSettings: settings(320, 240, codec: .proRes422), forMediaType: .video))
+        XCTAssertFalse(mov.canApply(outputSettings: settings(320, 240, codec: .hevcWithAlpha), forMediaType: .video), "x265 here encodes no alpha")
+    }
+}
