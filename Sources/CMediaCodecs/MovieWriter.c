@@ -193,7 +193,13 @@ static int open_audio(cmc_writer *w, const cmc_writer_config *c) {
     // Encoders that keep fewer bits than their format holds (24 in 32 for FLAC and ALAC) are told so.
     if (c->audio_bits > 0 && c->audio_bits < av_get_bytes_per_sample(ctx->sample_fmt) * 8) ctx->bits_per_raw_sample = c->audio_bits;
     ctx->sample_rate = c->sample_rate;
-    av_channel_layout_default(&ctx->ch_layout, c->channels);
+    if (c->channel_mask) {
+        int err = av_channel_layout_from_mask(&ctx->ch_layout, c->channel_mask);
+        if (err < 0) return err;
+        if (ctx->ch_layout.nb_channels != c->channels) return AVERROR(EINVAL);
+    } else {
+        av_channel_layout_default(&ctx->ch_layout, c->channels);
+    }
     if (c->audio_bit_rate > 0) ctx->bit_rate = c->audio_bit_rate;
     else if (codec->id == AV_CODEC_ID_AAC) ctx->bit_rate = 64000 * c->channels;
     ctx->time_base = (AVRational){1, c->sample_rate};
@@ -208,12 +214,12 @@ static int open_audio(cmc_writer *w, const cmc_writer_config *c) {
     st->time_base = (AVRational){1, c->sample_rate};
     err = avcodec_parameters_from_context(st->codecpar, ctx);
     if (err < 0) return err;
-    AVChannelLayout in_layout;
-    av_channel_layout_default(&in_layout, c->channels);
+    // The input is in the written layout, its channels perhaps in another order: mapped, never mixed.
     w->audio_input_size = c->audio_input_float ? 4 : 2;
     err = swr_alloc_set_opts2(&w->resampler, &ctx->ch_layout, ctx->sample_fmt, c->sample_rate,
-                              &in_layout, c->audio_input_float ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_S16, c->sample_rate, 0, NULL);
+                              &ctx->ch_layout, c->audio_input_float ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_S16, c->sample_rate, 0, NULL);
     if (err < 0) return err;
+    if (c->channel_map && (err = swr_set_channel_mapping(w->resampler, c->channel_map)) < 0) return err;
     if ((err = swr_init(w->resampler)) < 0) return err;
     w->fifo = av_audio_fifo_alloc(ctx->sample_fmt, c->channels, w->audio_block * 4);
     w->audio_frame = av_frame_alloc();

@@ -26,6 +26,7 @@
     F(av_buffer_create) \
     F(av_channel_layout_copy) \
     F(av_channel_layout_default) \
+    F(av_channel_layout_from_mask) \
     F(av_channel_layout_uninit) \
     F(av_d2q) \
     F(av_dict_copy) \
@@ -105,6 +106,7 @@
     F(swr_free) \
     F(swr_get_delay) \
     F(swr_get_out_samples) \
+    F(swr_set_channel_mapping) \
     F(swr_set_matrix) \
     F(swr_init) \
     F(sws_alloc_context) \
@@ -139,6 +141,7 @@ void cmc_ffmpeg_take_log(void);
 #define av_buffer_create cmc_ffmpeg.av_buffer_create
 #define av_channel_layout_copy cmc_ffmpeg.av_channel_layout_copy
 #define av_channel_layout_default cmc_ffmpeg.av_channel_layout_default
+#define av_channel_layout_from_mask cmc_ffmpeg.av_channel_layout_from_mask
 #define av_channel_layout_uninit cmc_ffmpeg.av_channel_layout_uninit
 #define av_d2q cmc_ffmpeg.av_d2q
 #define av_dict_copy cmc_ffmpeg.av_dict_copy
@@ -218,6 +221,7 @@ void cmc_ffmpeg_take_log(void);
 #define swr_free cmc_ffmpeg.swr_free
 #define swr_get_delay cmc_ffmpeg.swr_get_delay
 #define swr_get_out_samples cmc_ffmpeg.swr_get_out_samples
+#define swr_set_channel_mapping cmc_ffmpeg.swr_set_channel_mapping
 #define swr_set_matrix cmc_ffmpeg.swr_set_matrix
 #define swr_init cmc_ffmpeg.swr_init
 #define sws_alloc_context cmc_ffmpeg.sws_alloc_context

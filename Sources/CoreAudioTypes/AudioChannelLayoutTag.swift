@@ -19,6 +19,12 @@ public let kAudioChannelLayoutTag_MPEG_4_0_A: AudioChannelLayoutTag = (115 << 16
 public let kAudioChannelLayoutTag_MPEG_5_0_A: AudioChannelLayoutTag = (117 << 16) | 5
 /// Six channels: left, right, centre, LFE, left surround, right surround (MPEG 5.1 A).
 public let kAudioChannelLayoutTag_MPEG_5_1_A: AudioChannelLayoutTag = (121 << 16) | 6
+/// Six channels: left, centre, right, left surround, right surround, LFE (MPEG 5.1 C).
+public let kAudioChannelLayoutTag_MPEG_5_1_C: AudioChannelLayoutTag = (123 << 16) | 6
+/// Six channels: centre, left, right, left surround, right surround, LFE (MPEG 5.1 D, AAC's order).
+public let kAudioChannelLayoutTag_MPEG_5_1_D: AudioChannelLayoutTag = (124 << 16) | 6
+/// Six channels in AAC's order: MPEG 5.1 D.
+public let kAudioChannelLayoutTag_AAC_5_1: AudioChannelLayoutTag = kAudioChannelLayoutTag_MPEG_5_1_D
 /// Eight channels: MPEG 7.1 A.
 public let kAudioChannelLayoutTag_MPEG_7_1_A: AudioChannelLayoutTag = (126 << 16) | 8
 /// Channels with no known layout: the low 16 bits give their number.

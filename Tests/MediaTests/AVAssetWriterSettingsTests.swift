@@ -213,4 +213,77 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         XCTAssertTrue(mov.canApply(outputSettings: settings(320, 240, codec: .proRes422), forMediaType: .video))
         XCTAssertFalse(mov.canApply(outputSettings: settings(320, 240, codec: .hevcWithAlpha), forMediaType: .video), "x265 here encodes no alpha")
     }
+
+    /// Interleaved 16-bit samples at 48 kHz with a 1 kHz tone in channel `toned` of `channels` and silence in the others.
+    private func tone(channels: Int, toned: Int, first: Int, count: Int) -> CMSampleBuffer {
+        var asbd = AudioStreamBasicDescription(
+            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: UInt32(2 * channels), mFramesPerPacket: 1, mBytesPerFrame: UInt32(2 * channels), mChannelsPerFrame: UInt32(channels),
+            mBitsPerChannel: 16, mReserved: 0)
+        var format: CMAudioFormatDescription?
+        CMAudioFormatDescriptionCreate(
+            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
+        var samples = [Int16](repeating: 0, count: count * channels)
+        for frame in 0..<count { samples[frame * channels + toned] = Int16(sin(Double(first + frame) * 2 * .pi * 1000 / 48_000) * 12_000) }
+        var block: CMBlockBuffer?
+        CMBlockBufferCreateWithMemoryBlock(
+            allocator: nil, memoryBlock: nil, blockLength: samples.count * 2, blockAllocator: nil, customBlockSource: nil, offsetToData: 0,
+            dataLength: samples.count * 2, flags: 0, blockBufferOut: &block)
+        samples.withUnsafeBytes {
+            _ = CMBlockBufferReplaceDataBytes(with: $0.baseAddress!, blockBuffer: block!, offsetIntoDestination: 0, dataLength: $0.count)
+        }
+        var timing = CMSampleTimingInfo(
+            duration: CMTime(value: 1, timescale: 48_000), presentationTimeStamp: CMTime(value: CMTimeValue(first), timescale: 48_000),
+            decodeTimeStamp: .invalid)
+        var sample: CMSampleBuffer?
+        CMSampleBufferCreate(
+            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
+            sampleCount: count, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
+        return sample!
+    }
+
+    /// Settings for AAC at 48 kHz in a channel layout.
+    private func aac(_ tag: AudioChannelLayoutTag) -> [String: Any] {
+        var layout = AudioChannelLayout()
+        layout.mChannelLayoutTag = tag
+        return [
+            AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: Int(AudioChannelLayoutTag_GetNumberOfChannels(tag)),
+            AVChannelLayoutKey: Data(bytes: &layout, count: MemoryLayout<AudioChannelLayout>.size),
+        ]
+    }
+
+    func testChannelLayoutsAreWrittenWithEachChannelInItsPlace() async throws {
+        // 5.1 in MPEG 5.1 C order (L C R Ls Rs LFE), the tone in the centre (index 1): FFmpeg's 5.1 has the centre third.
+        let url = makeScratchFolder().appendingPathComponent("surround.m4a")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .m4a)
+        let input = AVAssetWriterInput(mediaType: .audio, outputSettings: aac(kAudioChannelLayoutTag_MPEG_5_1_C))
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting(), "\(String(describing: writer.error))")
+        writer.startSession(atSourceTime: .zero)
+        for first in stride(from: 0, to: 48_000, by: 1024) {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            XCTAssertTrue(input.append(tone(channels: 6, toned: 1, first: first, count: 1024)))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        let probe = try XCTUnwrap(MediaProbe.probe(url)?.audio)
+        XCTAssertEqual(probe.channels, 6)
+        XCTAssertEqual(probe.channelLayout, "5.1")
+        let decoded = try XCTUnwrap(runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", url.path, "-f", "f32le", "-ac", "6", "-"]))
+        let floats = decoded.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let energy = (0..<6).map { channel in stride(from: channel, to: floats.count, by: 6).reduce(0.0) { $0 + Double(floats[$1] * floats[$1]) } }
+        let loudest = energy.indices.max { energy[$0] < energy[$1] }
+        XCTAssertEqual(loudest, 2, "the centre is FFmpeg's third channel: \(energy)")
+        XCTAssertLessThan(energy.enumerated().filter { $0.offset != 2 }.map(\.element).max() ?? 1, energy[2] / 100, "the others stay quiet: \(energy)")
+
+        let stereo = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("s.m4a"), fileType: .m4a)
+        XCTAssertTrue(stereo.canApply(outputSettings: aac(kAudioChannelLayoutTag_Stereo), forMediaType: .audio))
+        var six = aac(kAudioChannelLayoutTag_MPEG_5_1_A)
+        six[AVChannelLayoutKey] = nil
+        XCTAssertFalse(stereo.canApply(outputSettings: six, forMediaType: .audio), "six channels need a layout to say which is which")
+        var mismatched = aac(kAudioChannelLayoutTag_Stereo)
+        mismatched[AVNumberOfChannelsKey] = 1
+        XCTAssertFalse(stereo.canApply(outputSettings: mismatched, forMediaType: .audio))
+    }
 }

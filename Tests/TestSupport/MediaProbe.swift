@@ -42,6 +42,8 @@ public struct MediaProbe {
         public var reorderedFrames: Int?
         /// The sample entry's four-character code ("avc1", "hvc1", "apch").
         public var codecTag: String?
+        /// Sound's channel layout, as FFmpeg names it ("mono", "stereo", "5.1").
+        public var channelLayout: String?
     }
     /// The container's names, as ffprobe gives them.
     public var formatName: String
@@ -80,7 +82,8 @@ public struct MediaProbe {
                 colorPrimaries: s["color_primaries"] as? String, colorTransfer: s["color_transfer"] as? String,
                 colorSpace: s["color_space"] as? String, sampleRate: (s["sample_rate"] as? String).flatMap { Int($0) },
                 channels: s["channels"] as? Int, profile: s["profile"] as? String, level: s["level"] as? Int,
-                pixelFormat: s["pix_fmt"] as? String, reorderedFrames: s["has_b_frames"] as? Int, codecTag: s["codec_tag_string"] as? String)
+                pixelFormat: s["pix_fmt"] as? String, reorderedFrames: s["has_b_frames"] as? Int, codecTag: s["codec_tag_string"] as? String,
+                channelLayout: s["channel_layout"] as? String)
         }
         return MediaProbe(
             formatName: format["format_name"] as? String ?? "", duration: Double(format["duration"] as? String ?? "") ?? 0,

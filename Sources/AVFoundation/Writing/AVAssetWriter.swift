@@ -173,6 +173,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(
                 sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate ?? EncodingPlan.aacBitRate(channels: audio.channels))
+            encoding.audio?.layout = audio.layout
         }
         if let videoInput = inputs.first(where: { $0.mediaType == .video }) {
             (encoding.rotationDegrees, encoding.mirrored) = videoInput.displayRotation

@@ -53,6 +53,8 @@ struct ValidatedSettings {
         var sampleRate: Int
         var channels: Int
         var bitRate: Int?
+        /// `AVChannelLayoutKey`'s layout in FFmpeg's terms, when one was given.
+        var layout: ChannelLayoutMapping?
     }
 
     /// The encoders each codec is written with.
@@ -221,13 +223,28 @@ struct ValidatedSettings {
         guard let format = attributeInt(settings[AVFormatIDKey]) else { return .failure(.init("AVFormatIDKey is required")) }
         guard UInt32(truncatingIfNeeded: format) == kAudioFormatMPEG4AAC else { return .failure(.init("only kAudioFormatMPEG4AAC can be encoded")) }
         let rate = attributeInt(settings[AVSampleRateKey]) ?? 44_100
-        let channels = attributeInt(settings[AVNumberOfChannelsKey]) ?? 1
+        var layout: ChannelLayoutMapping?
+        if let value = settings[AVChannelLayoutKey] {
+            guard let data = value as? Data, data.count >= MemoryLayout<AudioChannelLayout>.size else {
+                return .failure(.init("AVChannelLayoutKey must be the Data of an AudioChannelLayout"))
+            }
+            let tag = data.withUnsafeBytes { $0.loadUnaligned(as: AudioChannelLayoutTag.self) }
+            guard let mapping = ChannelLayoutMapping(tag: tag) else { return .failure(.init("channel layout tag \(tag) cannot be written")) }
+            layout = mapping
+        }
+        let channels = attributeInt(settings[AVNumberOfChannelsKey]) ?? layout?.channelCount ?? 1
         guard [8000, 11025, 16000, 22050, 24000, 32000, 44100, 48000].contains(rate) else { return .failure(.init("AAC cannot be encoded at \(rate) Hz")) }
-        guard (1...2).contains(channels) else { return .failure(.init("AAC is written with one or two channels, not \(channels)")) }
+        if let layout {
+            guard layout.channelCount == channels else { return .failure(.init("the channel layout has \(layout.channelCount) channels, not \(channels)")) }
+        } else {
+            guard (1...2).contains(channels) else { return .failure(.init("more than two channels need AVChannelLayoutKey, to say which is which")) }
+        }
         var bitRate = attributeInt(settings[AVEncoderBitRateKey])
         if let perChannel = attributeInt(settings[AVEncoderBitRatePerChannelKey]) { bitRate = perChannel * channels }
-        if let bitRate, !(8000...320_000).contains(bitRate) { return .failure(.init("AAC bit rate \(bitRate) is outside 8000...320000")) }
-        return .success(Audio(sampleRate: rate, channels: channels, bitRate: bitRate))
+        if let bitRate, !(8000...(320_000 * max(1, channels / 2))).contains(bitRate) {
+            return .failure(.init("AAC bit rate \(bitRate) is outside 8000...320000 a channel pair"))
+        }
+        return .success(Audio(sampleRate: rate, channels: channels, bitRate: bitRate, layout: layout))
     }
 }
 

@@ -56,6 +56,11 @@ typedef struct cmc_writer_config {
     int audio_bits;
     /// Whether the input samples are 32-bit floats (cmc_writer_write_audio_float) rather than 16-bit integers.
     int audio_input_float;
+    /// The written channels as FFmpeg's AV_CH_* mask, in FFmpeg's order; 0 for the default layout of `channels`.
+    uint64_t channel_mask;
+    /// For each written channel in FFmpeg's order, the input channel it is taken from; NULL when the
+    /// input is in FFmpeg's order already.
+    const int *channel_map;
 
     /// Passthrough: already-compressed packets written as they are ("h264", "hevc"; "aac", "pcm_s16le").
     const char *video_passthrough;

@@ -71,25 +71,30 @@ package final class MovieEncoder {
                             config.audio_bits = Int32(audio.bitsPerSample)
                             config.audio_input_float = audio.takesFloats ? 1 : 0
                         }
-                        return videoExtradata.withUnsafeBufferPointer { videoBytes in
-                            audioExtradata.withUnsafeBufferPointer { audioBytes in
-                                if let passthrough = encoding.videoPassthrough {
-                                    config.video_passthrough = UnsafePointer(videoCodec!)
-                                    config.video_extradata = videoBytes.baseAddress
-                                    config.video_extradata_size = Int32(videoBytes.count)
-                                    config.width = Int32(passthrough.width)
-                                    config.height = Int32(passthrough.height)
-                                    config.rotation_degrees = Int32(encoding.rotationDegrees)
-                                    Self.describe(encoding.colour ?? .standard(width: passthrough.width, height: passthrough.height), in: &config)
+                        let channelMap = encoding.audio?.layout?.map ?? []
+                        config.channel_mask = encoding.audio?.layout?.mask ?? 0
+                        return channelMap.withUnsafeBufferPointer { map in
+                            if !channelMap.isEmpty { config.channel_map = map.baseAddress }
+                            return videoExtradata.withUnsafeBufferPointer { videoBytes in
+                                audioExtradata.withUnsafeBufferPointer { audioBytes in
+                                    if let passthrough = encoding.videoPassthrough {
+                                        config.video_passthrough = UnsafePointer(videoCodec!)
+                                        config.video_extradata = videoBytes.baseAddress
+                                        config.video_extradata_size = Int32(videoBytes.count)
+                                        config.width = Int32(passthrough.width)
+                                        config.height = Int32(passthrough.height)
+                                        config.rotation_degrees = Int32(encoding.rotationDegrees)
+                                        Self.describe(encoding.colour ?? .standard(width: passthrough.width, height: passthrough.height), in: &config)
+                                    }
+                                    if let passthrough = encoding.audioPassthrough {
+                                        config.audio_passthrough = UnsafePointer(audioCodec!)
+                                        config.audio_extradata = audioBytes.baseAddress
+                                        config.audio_extradata_size = Int32(audioBytes.count)
+                                        config.sample_rate = Int32(passthrough.sampleRate)
+                                        config.channels = Int32(passthrough.channels)
+                                    }
+                                    return cmc_writer_open(&config, &error)
                                 }
-                                if let passthrough = encoding.audioPassthrough {
-                                    config.audio_passthrough = UnsafePointer(audioCodec!)
-                                    config.audio_extradata = audioBytes.baseAddress
-                                    config.audio_extradata_size = Int32(audioBytes.count)
-                                    config.sample_rate = Int32(passthrough.sampleRate)
-                                    config.channels = Int32(passthrough.channels)
-                                }
-                                return cmc_writer_open(&config, &error)
                             }
                         }
                     }

@@ -78,6 +78,9 @@ package struct MovieEncoding: Sendable {
         package var bitsPerSample = 0
         /// Whether samples are given as 32-bit floats (`appendAudio(floats:...)`) rather than 16-bit integers.
         package var takesFloats = false
+        /// The channel layout written, when it is not the usual one for the channel count: FFmpeg's
+        /// channel mask and, for each written channel in FFmpeg's order, the input channel it comes from.
+        package var layout: ChannelLayoutMapping?
 
         /// Creates an audio encoding.
         package init(sampleRate: Int, channels: Int, bitRate: Int) {
