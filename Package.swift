@@ -116,7 +116,7 @@ let package = Package(
             dependencies: [
                 "AVFAudio",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
-                "FrameProcessing", "CaptureDevices", "MovieEngine",
+                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers",
             ]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
@@ -181,7 +181,7 @@ let package = Package(
         // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.
         .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
         // Apple's media API on movie files: assets, reading, writing, editing, export and playback.
-        .testTarget(name: "MediaTests", dependencies: ["AVFoundation", "TestSupport", "CaptureTestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers", "TestSupport", "CaptureTestSupport"]),
         // Kernel devices (V4L2 cameras, ALSA cards): they skip without them and run in the VM (scripts/vm).
         .testTarget(name: "KernelDeviceTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
         // Devices and sound behind PipeWire and PulseAudio servers the tests start privately.

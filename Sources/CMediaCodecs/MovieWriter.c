@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ffmpeg_library.h"
 #include <stdio.h>
@@ -65,7 +66,40 @@ struct cmc_writer {
     int live;
     int64_t timeout_us;
     int64_t deadline;        // when the network operation under way gives up (av_gettime_relative), 0 for none
+    /// Segmented output: the muxer writes into `segment` through a custom I/O context, and each
+    /// segment is handed to the handler as it is complete.
+    cmc_segment_handler segment_handler;
+    void *segment_opaque;
+    uint8_t *segment;
+    int64_t segment_size, segment_capacity;
+    int segment_failed;
 };
+
+/// The custom I/O context's writer: appends the muxer's bytes to the segment being made.
+static int append_to_segment(void *opaque, uint8_t *data, int size) {
+    cmc_writer *w = opaque;
+    if (w->segment_size + size > w->segment_capacity) {
+        int64_t capacity = w->segment_capacity ? w->segment_capacity : 1 << 20;
+        while (capacity < w->segment_size + size) capacity *= 2;
+        uint8_t *grown = realloc(w->segment, (size_t)capacity);
+        if (!grown) { w->segment_failed = 1; return AVERROR(ENOMEM); }
+        w->segment = grown;
+        w->segment_capacity = capacity;
+    }
+    memcpy(w->segment + w->segment_size, data, (size_t)size);
+    w->segment_size += size;
+    return size;
+}
+
+/// Hands the bytes made since the last segment to the handler, if there are any.
+static int hand_over_segment(cmc_writer *w, int initialization) {
+    if (!w->segment_handler) return 0;
+    avio_flush(w->format->pb);
+    if (w->segment_failed) return AVERROR(ENOMEM);
+    if (w->segment_size > 0) w->segment_handler(w->segment_opaque, initialization, w->segment, w->segment_size);
+    w->segment_size = 0;
+    return 0;
+}
 
 // MARK: - Live streams: every network operation has a deadline
 
@@ -307,7 +341,16 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     else if (c->has_video && (err = open_video(w, c)) < 0) goto fail;
     if (c->audio_passthrough) { if ((err = add_passthrough_stream(w, c, 0)) < 0) goto fail; }
     else if (c->has_audio && (err = open_audio(w, c)) < 0) goto fail;
-    if (!(w->format->oformat->flags & AVFMT_NOFILE)) {
+    if (c->segment_handler) {
+        w->segment_handler = c->segment_handler;
+        w->segment_opaque = c->segment_opaque;
+        w->fragmented = 1;
+        uint8_t *buffer = av_malloc(1 << 16);
+        if (!buffer) { err = AVERROR(ENOMEM); goto fail; }
+        w->format->pb = avio_alloc_context(buffer, 1 << 16, 1, w, NULL, append_to_segment, NULL);
+        if (!w->format->pb) { av_free(buffer); err = AVERROR(ENOMEM); goto fail; }
+        w->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    } else if (!(w->format->oformat->flags & AVFMT_NOFILE)) {
         if (!c->live && (err = create_exclusively(c->path)) < 0) goto fail;
         arm(w);
         err = avio_open2(&w->format->pb, c->path, AVIO_FLAG_WRITE, &w->format->interrupt_callback, NULL);
@@ -344,6 +387,9 @@ static int write_header(cmc_writer *w) {
         if (strcmp(w->format->oformat->name, "flv") == 0) av_dict_set(&options, "flvflags", "no_duration_filesize", 0);
     } else if (!is_quicktime_family(w->format->oformat->name)) {
         // Sound files (WAV, AIFF, CAF, FLAC, ADTS) take no movie flags.
+    } else if (w->segment_handler) {
+        // CMAF: each segment a moof and mdat that stands alone, the moov first and empty of samples.
+        av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+cmaf+skip_trailer", 0);
     } else if (w->fragmented) av_dict_set(&options, "movflags", "+frag_custom+empty_moov+default_base_moof+use_metadata_tags", 0);
     else av_dict_set(&options, "movflags", w->faststart ? "+faststart+use_metadata_tags" : "+use_metadata_tags", 0);
     arm(w);
@@ -355,17 +401,22 @@ static int write_header(cmc_writer *w) {
     w->header_written = 1;
     w->bytes_muxed = w->format->pb ? avio_seek(w->format->pb, 0, SEEK_CUR) : 0;
     w->durable_bytes = w->bytes_muxed;
+    if ((err = hand_over_segment(w, 1)) < 0) return err;
     return io_error(w);
 }
 
 static int cut_fragment(cmc_writer *w) {
     w->fragment_requested = 0;
-    int err = av_write_frame(w->format, NULL);
+    // Packets still waiting to be interleaved belong before the cut: into the muxer with them first,
+    // so that the next fragment starts with the keyframe that asked for it.
+    int err = av_interleaved_write_frame(w->format, NULL);
+    if (err < 0) return err;
+    err = av_write_frame(w->format, NULL);
     if (err < 0) return err;
     avio_flush(w->format->pb);
     if (w->format->pb->error) return w->format->pb->error;
     w->durable_bytes = avio_seek(w->format->pb, 0, SEEK_CUR);
-    return 0;
+    return hand_over_segment(w, 0);
 }
 
 static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
@@ -580,14 +631,18 @@ int cmc_writer_finish(cmc_writer *w) {
     avio_flush(w->format->pb);
     if (w->format->pb->error) return w->format->pb->error;
     w->durable_bytes = avio_seek(w->format->pb, 0, SEEK_CUR);
-    return 0;
+    return hand_over_segment(w, 0);
 }
 
 void cmc_writer_free(cmc_writer *w) {
     if (!w) return;
     // Closing a connection that is gone must not wait long either.
     arm(w);
-    if (w->format && w->format->pb) avio_closep(&w->format->pb);
+    if (w->segment_handler && w->format && w->format->pb) {
+        av_freep(&w->format->pb->buffer);
+        avio_context_free(&w->format->pb);
+    } else if (w->format && w->format->pb) avio_closep(&w->format->pb);
+    free(w->segment);
     if (w->format) avformat_free_context(w->format);
     avcodec_free_context(&w->video);
     sws_freeContext(w->scaler);

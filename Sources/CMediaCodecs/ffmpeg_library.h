@@ -96,7 +96,9 @@
     F(avformat_new_stream) \
     F(avformat_open_input) \
     F(avformat_write_header) \
+    F(avio_alloc_context) \
     F(avio_closep) \
+    F(avio_context_free) \
     F(avio_flush) \
     F(avio_open) \
     F(avio_open2) \
@@ -211,7 +213,9 @@ void cmc_ffmpeg_take_log(void);
 #define avformat_new_stream cmc_ffmpeg.avformat_new_stream
 #define avformat_open_input cmc_ffmpeg.avformat_open_input
 #define avformat_write_header cmc_ffmpeg.avformat_write_header
+#define avio_alloc_context cmc_ffmpeg.avio_alloc_context
 #define avio_closep cmc_ffmpeg.avio_closep
+#define avio_context_free cmc_ffmpeg.avio_context_free
 #define avio_flush cmc_ffmpeg.avio_flush
 #define avio_open cmc_ffmpeg.avio_open
 #define avio_open2 cmc_ffmpeg.avio_open2

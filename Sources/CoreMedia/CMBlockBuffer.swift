@@ -116,3 +116,15 @@ public func CMBlockBufferReplaceDataBytes(
     (destinationBuffer.bytes + offsetIntoDestination).copyMemory(from: sourceBytes, byteCount: dataLength)
     return kCMBlockBufferNoErr
 }
+
+/// Fills a range of a block buffer's data with a byte.
+@discardableResult
+public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destinationBuffer: CMBlockBuffer, offsetIntoDestination: Int, dataLength: Int)
+    -> OSStatus
+{
+    guard offsetIntoDestination >= 0, dataLength >= 0, offsetIntoDestination + dataLength <= destinationBuffer.length else {
+        return kCMBlockBufferBadOffsetParameterErr
+    }
+    (destinationBuffer.bytes + offsetIntoDestination).initializeMemory(as: UInt8.self, repeating: UInt8(bitPattern: fillByte), count: dataLength)
+    return kCMBlockBufferNoErr
+}

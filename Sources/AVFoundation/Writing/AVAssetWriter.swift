@@ -3,6 +3,7 @@ import Foundation
 import FrameProcessing
 import MovieEngine
 import Synchronization
+import UniformTypeIdentifiers
 
 /// An object that writes media to a QuickTime or MPEG-4 file, encoding what its inputs receive.
 ///
@@ -41,12 +42,25 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         var finishHandler: (@Sendable () -> Void)?
         /// Signalled once a cancelled file is gone.
         var cancelled: DispatchSemaphore?
+        var fileTypeProfile: AVFileTypeProfile?
+        var segmentInterval: CMTime = .indefinite
+        var initialSegmentStartTime: CMTime = .invalid
+        weak var delegate: (any AVAssetWriterDelegate)?
+        /// `flushSegment()` asked for the segment to end at the next sync sample.
+        var flushRequested = false
     }
     private let state = LockedValue(State())
     private var thread: MovieWriterThread?
     /// The writer thread's own: the encoder, and when it next asks for a fragment.
     private var encoder: MovieEncoder?
     private var fragments = FragmentSchedule(interval: .invalid)
+    /// Whether the writer outputs segments to its delegate rather than a file (`init(contentType:)`).
+    let writesSegments: Bool
+    /// The writer thread's own, for segments: where the encoder puts them, the tracks the
+    /// initialization segment declared, and the movie time the next segment starts at.
+    private var segmentSink: SegmentSink?
+    private var segmentTracks: [FragmentedMovieLayout.Track] = []
+    private var nextSegmentStart: CMTime = .invalid
 
     /// Creates a writer for a file URL and file type; the file is created when writing starts.
     public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
@@ -59,6 +73,22 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
         self.outputURL = outputURL
         self.outputFileType = outputFileType
+        writesSegments = false
+        super.init()
+    }
+
+    /// Creates an object that outputs segment data in a specified container format to its delegate.
+    ///
+    /// No file is written: the writer's `outputURL` is `/dev/null`. MPEG-4 content types write
+    /// fragmented MPEG-4 (CMAF); set `delegate` before `startWriting()`.
+    public init(contentType outputContentType: UTType) {
+        let fileType = AVFileType(rawValue: outputContentType.identifier)
+        guard [AVFileType.mp4, .m4v, .m4a].contains(fileType) else {
+            ProgrammingError.invalidArgument("-[AVAssetWriter initWithContentType:] segment data is written as MPEG-4, not \(outputContentType.identifier)")
+        }
+        outputURL = URL(fileURLWithPath: "/dev/null")
+        outputFileType = fileType
+        writesSegments = true
         super.init()
     }
 
@@ -85,6 +115,33 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         get { state.withLock { $0.fragmentInterval } }
         set { state.withLock { $0.fragmentInterval = newValue } }
     }
+    /// A profile for the output file type: `.mpeg4AppleHLS` or `.mpeg4CMAFCompliant` for segments to stream.
+    open var outputFileTypeProfile: AVFileTypeProfile? {
+        get { state.withLock { $0.fileTypeProfile } }
+        set { state.withLock { $0.fileTypeProfile = newValue } }
+    }
+    /// The interval the writer cuts segments at, each at the first sync sample from there;
+    /// `.indefinite` (the default) cuts only at `flushSegment()`.
+    open var preferredOutputSegmentInterval: CMTime {
+        get { state.withLock { $0.segmentInterval } }
+        set { state.withLock { $0.segmentInterval = newValue } }
+    }
+    /// The source time the first segment starts at; segments start at it plus multiples of the interval.
+    open var initialSegmentStartTime: CMTime {
+        get { state.withLock { $0.initialSegmentStartTime } }
+        set { state.withLock { $0.initialSegmentStartTime = newValue } }
+    }
+    /// The object that receives segment data.
+    open weak var delegate: (any AVAssetWriterDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    /// Ends the current segment at the next sync sample and outputs it to the delegate.
+    open func flushSegment() {
+        state.withLock { $0.flushRequested = true }
+    }
+
     /// Whether the file's index goes first, so that it can play while it downloads.
     open var shouldOptimizeForNetworkUse: Bool {
         get { state.withLock { $0.optimizeForNetwork } }
@@ -159,13 +216,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         guard current == .unknown else {
             ProgrammingError.invalidState("-[AVAssetWriter startWriting] Cannot call method when status is \(current)")
         }
-        if FileSystemEntry.exists(atPath: outputURL.path) {
+        if writesSegments, let problem = segmentProblem() {
+            return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: problem]))
+        }
+        if !writesSegments, FileSystemEntry.exists(atPath: outputURL.path) {
             return fail(
                 AVError(.fileAlreadyExists, userInfo: [NSURLErrorKey: outputURL, NSLocalizedDescriptionKey: "A file already exists at \(outputURL.path)."]))
         }
         guard !inputs.isEmpty else { return fail(AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The writer has no inputs."])) }
-        var encoding = MovieEncoding(container: outputFileType.muxerName, fragmented: fragmentInterval.isNumeric)
-        encoding.fastStart = optimize
+        var encoding = MovieEncoding(container: outputFileType.muxerName, fragmented: fragmentInterval.isNumeric || writesSegments)
+        encoding.fastStart = optimize && !writesSegments
         if let videoInput = inputs.first(where: { $0.mediaType == .video }), let video = videoInput.video {
             encoding.video = Self.plan(video, source: videoInput.sourceSize)
             if let colour = video.colour { encoding.colourProperties = (colour.primaries, colour.transferFunction, colour.matrix) }
@@ -181,14 +241,28 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
         encoding.videoPassthrough = inputs.first(where: { $0.mediaType == .video }).flatMap(Self.passthrough(for:))
         encoding.audioPassthrough = inputs.first(where: { $0.mediaType == .audio }).flatMap(Self.passthrough(for:))
+        segmentSink = writesSegments ? SegmentSink() : nil
         do {
-            encoder = try MovieEncoder(url: outputURL, encoding: encoding, metadata: AVMetadataItem.movieMetadata(metadata))
+            encoder = try MovieEncoder(url: outputURL, encoding: encoding, metadata: AVMetadataItem.movieMetadata(metadata), segments: segmentSink)
         } catch {
             return fail(error.avError(url: outputURL, successfullyFinished: false))
         }
         thread = MovieWriterThread(name: "AVAssetWriter \(outputURL.lastPathComponent)", capacity: 64, videoCapacity: 3) { [self] item in handle(item) }
         state.withLock { $0.status = .writing }
         return true
+    }
+
+    /// Why a segment writer cannot start, if it cannot: it needs a delegate, and a streaming
+    /// profile with an interval needs a numeric initial segment start time.
+    private func segmentProblem() -> String? {
+        state.withLock { state in
+            if state.delegate == nil { return "A writer made with init(contentType:) outputs segments to its delegate: set delegate first." }
+            if state.fileTypeProfile != nil, state.segmentInterval.isNumeric, !state.initialSegmentStartTime.isNumeric {
+                return "initialSegmentStartTime must be numeric when preferredOutputSegmentInterval is set for a streaming profile."
+            }
+            if state.segmentInterval.isNumeric, state.segmentInterval <= .zero { return "preferredOutputSegmentInterval must be positive." }
+            return nil
+        }
     }
 
     /// Plans the encoding of video settings for frames of `source`'s size, where it is known:
@@ -272,7 +346,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         guard let thread else { return }
         thread.enqueueWaiting(.finish)
         // The writer thread closes and removes the file; an encoder that never answers is not waited for forever.
-        if done.wait(timeout: .now() + 30) == .timedOut { try? FileManager.default.removeItem(at: outputURL) }
+        if done.wait(timeout: .now() + 30) == .timedOut, !writesSegments { try? FileManager.default.removeItem(at: outputURL) }
     }
 
     // MARK: Inputs
@@ -334,21 +408,25 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         do {
             switch item {
             case .video(let pixelBuffer, let time):
+                if writesSegments { segmentBoundary(at: time, encoder) }
                 try encoder.appendVideo(pixelBuffer, at: time)
                 fragments.interval = state.withLock { $0.fragmentInterval }
-                if fragments.isDue(at: time) { encoder.requestFragment() }
+                if !writesSegments, fragments.isDue(at: time) { encoder.requestFragment() }
             case .audio(let sampleBuffer, let first):
                 // Sound at or after the session's end is left out.
                 let (end, start) = state.withLock { ($0.sessionEnd, $0.sessionStart) }
                 let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate
+                if writesSegments, let rate { segmentBoundary(at: CMTime(value: first, timescale: CMTimeScale(rate)), encoder) }
                 let limit = end.isValid ? rate.map { CaptureEncodingJob.sampleNumber(end - start, rate: $0) } : nil
                 _ = try encoder.appendSound(sampleBuffer, first: first, upTo: limit)
             case .packet(let sampleBuffer, let video, let pts, let dts):
+                if writesSegments { segmentBoundary(at: pts, encoder) }
                 try encoder.appendCompressed(sampleBuffer, video: video, presentationTime: pts, decodeTime: dts)
             case .finish:
                 finish(encoder)
                 return false
             }
+            handOverSegments()
         } catch {
             encoder.abandon()
             self.encoder = nil
@@ -363,18 +441,65 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         return true
     }
 
+    /// Asks the encoder to end the segment at the next sync sample when movie time `time` reaches
+    /// the next segment's start (the initial start time plus multiples of the interval), or when
+    /// `flushSegment()` asked.
+    private func segmentBoundary(at time: CMTime, _ encoder: MovieEncoder) {
+        let (interval, initial, start, flush) = state.withLock { state in
+            defer { state.flushRequested = false }
+            return (state.segmentInterval, state.initialSegmentStartTime, state.sessionStart, state.flushRequested)
+        }
+        if flush { encoder.requestFragment() }
+        guard interval.isNumeric, interval > .zero else { return }
+        if !nextSegmentStart.isValid { nextSegmentStart = (initial.isNumeric ? initial - start : .zero) + interval }
+        guard time >= nextSegmentStart else { return }
+        encoder.requestFragment()
+        while nextSegmentStart <= time { nextSegmentStart = nextSegmentStart + interval }
+    }
+
+    /// Gives the delegate the segments the encoder has made, with reports read from their boxes.
+    private func handOverSegments() {
+        guard let segments = segmentSink?.take(), !segments.isEmpty, let delegate = state.withLock({ $0.delegate }) else { return }
+        for segment in segments {
+            if segment.isInitialization {
+                segmentTracks = FragmentedMovieLayout.tracks(inInitialization: segment.data)
+                delegate.assetWriter(self, didOutputSegmentData: segment.data, segmentType: .initialization, segmentReport: nil)
+                continue
+            }
+            let reports = FragmentedMovieLayout.parts(ofSegment: segment.data, tracks: segmentTracks).map { part -> AVAssetSegmentTrackReport in
+                let track = segmentTracks.first { $0.id == part.trackID }
+                let timescale = CMTimeScale(clamping: track?.timescale ?? 1)
+                let isVideo = track?.handler == "vide"
+                let first = part.first.flatMap { first in
+                    isVideo
+                        ? AVAssetSegmentReportSampleInformation(
+                            presentationTimeStamp: CMTime(value: first.presentation, timescale: timescale), offset: first.offset, length: first.length,
+                            isSyncSample: first.isSync) : nil
+                }
+                return AVAssetSegmentTrackReport(
+                    trackID: CMPersistentTrackID(clamping: part.trackID), mediaType: isVideo ? .video : track?.handler == "soun" ? .audio : .muxed,
+                    earliestPresentationTimeStamp: CMTime(value: part.earliestPresentation, timescale: timescale),
+                    duration: CMTime(value: part.duration, timescale: timescale), firstVideoSampleInformation: first)
+            }
+            delegate.assetWriter(
+                self, didOutputSegmentData: segment.data, segmentType: .separable,
+                segmentReport: AVAssetSegmentReport(segmentType: .separable, trackReports: reports))
+        }
+    }
+
     private func finish(_ encoder: MovieEncoder) {
         if status == .cancelled {
             encoder.abandon()
             self.encoder = nil
-            try? FileManager.default.removeItem(at: outputURL)
+            if !writesSegments { try? FileManager.default.removeItem(at: outputURL) }
             state.withLock { $0.cancelled }?.signal()
             return
         }
         var failure: AVError?
         do {
             try encoder.finish()
-            if encoder.encoding.fragmented, shouldOptimizeForNetworkUse {
+            handOverSegments()
+            if !writesSegments, encoder.encoding.fragmented, shouldOptimizeForNetworkUse {
                 try MovieEncoder.remuxFastStart(
                     outputURL, container: outputFileType.muxerName, metadata: AVMetadataItem.movieMetadata(metadata),
                     rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)

@@ -8,6 +8,10 @@
 #include <stdint.h>
 
 /// How to write a movie.
+/// Receives a segment of a segmented movie: the initialization segment (ftyp and moov) once, then
+/// each separable segment (moof and mdat) as it is cut. The bytes are the writer's until it returns.
+typedef void (*cmc_segment_handler)(void *opaque, int initialization, const uint8_t *data, int64_t size);
+
 typedef struct cmc_writer_config {
     const char *path;             ///< the file to write
     const char *format;           ///< "mov" or "mp4"
@@ -17,6 +21,10 @@ typedef struct cmc_writer_config {
     /// and publishes to; every network operation gives up after `timeout_ms`.
     int live;
     int timeout_ms;
+    /// Segments instead of a file: `path` is not opened; the fragmented MPEG-4 the muxer writes
+    /// (CMAF, each fragment cut by cmc_writer_request_fragment) goes to `segment_handler`.
+    cmc_segment_handler segment_handler;
+    void *segment_opaque;
 
     int has_video;
     const char *video_encoder;    ///< "libx264" or "libx265"

@@ -12,14 +12,18 @@ package final class MovieEncoder {
     /// How it is encoded.
     package let encoding: MovieEncoding
     private var writer: OpaquePointer?
+    /// Where a segmented movie's segments go, kept alive while the C writer may call it.
+    private let segments: SegmentSink?
     private let converter = PixelFormatConverter()
     private var conversionPool: CVPixelBufferPool?
     private var scalePool: CVPixelBufferPool?
 
-    /// Creates the file and writes its header.
-    package init(url: URL, encoding: MovieEncoding, metadata: [(String, String)]) throws(MovieEncoderError) {
+    /// Creates the file and writes its header; with `segments`, no file: the fragmented MPEG-4 goes
+    /// to the sink segment by segment (an initialization segment, then one per `requestFragment()`).
+    package init(url: URL, encoding: MovieEncoding, metadata: [(String, String)], segments: SegmentSink? = nil) throws(MovieEncoderError) {
         self.url = url
         self.encoding = encoding
+        self.segments = segments
         FFmpegLog.installed
         var error: Int32 = 0
         let videoExtradata = [UInt8](encoding.videoPassthrough?.extradata ?? Data())
@@ -36,6 +40,10 @@ package final class MovieEncoder {
                         config.path = path
                         config.format = format
                         config.fragmented = encoding.fragmented ? 1 : 0
+                        if let segments {
+                            config.segment_handler = handOverSegment
+                            config.segment_opaque = Unmanaged.passUnretained(segments).toOpaque()
+                        }
                         config.faststart = encoding.fastStart ? 1 : 0
                         if let live = encoding.live {
                             config.live = 1
@@ -222,7 +230,7 @@ package final class MovieEncoder {
         let durable = durableBytes
         if let writer { cmc_writer_free(writer) }
         writer = nil
-        if durable > 0, url.isFileURL { truncate(url.path, off_t(durable)) }
+        if durable > 0, url.isFileURL, segments == nil { truncate(url.path, off_t(durable)) }
     }
 
     /// Rewrites a fragmented movie as an ordinary one with its index first, with metadata and rotation, in place.
@@ -287,6 +295,12 @@ package final class MovieEncoder {
         }
         return frame
     }
+}
+
+/// Hands a segment the C writer made to its sink.
+private let handOverSegment: cmc_segment_handler = { opaque, initialization, data, size in
+    guard let opaque, let data else { return }
+    Unmanaged<SegmentSink>.fromOpaque(opaque).takeUnretainedValue().receive(Data(bytes: data, count: Int(size)), initialization: initialization != 0)
 }
 
 /// Releases a pixel buffer the encoder held.
