@@ -73,6 +73,7 @@ struct cmc_writer {
     uint8_t *segment;
     int64_t segment_size, segment_capacity;
     int segment_failed;
+    int force_keyframe;      // the next picture encoded is made a keyframe (segments start on time)
 };
 
 /// The custom I/O context's writer: appends the muxer's bytes to the segment being made.
@@ -509,6 +510,10 @@ int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const 
         if (release) release(opaque, (uint8_t *)y);
     }
     frame->pts = pts_us;
+    if (w->force_keyframe) {
+        frame->pict_type = AV_PICTURE_TYPE_I;
+        w->force_keyframe = 0;
+    }
     err = avcodec_send_frame(w->video, frame);
     av_frame_free(&frame);
     if (err < 0) return err;
@@ -605,7 +610,11 @@ int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int s
     return io_error(w);
 }
 
-void cmc_writer_request_fragment(cmc_writer *w) { w->fragment_requested = 1; }
+void cmc_writer_request_fragment(cmc_writer *w) {
+    w->fragment_requested = 1;
+    // A segment should be as long as asked: its next picture is made a keyframe rather than waited for.
+    if (w->segment_handler) w->force_keyframe = 1;
+}
 
 int64_t cmc_writer_bytes_muxed(const cmc_writer *w) { return w->bytes_muxed; }
 

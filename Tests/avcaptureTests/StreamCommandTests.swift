@@ -47,4 +47,54 @@ final class StreamCommandTests: XCTestCase {
         XCTAssertTrue(nobody.standardError.contains("could not reach its server"), nobody.standardError)
         XCTAssertLessThan(nobody.seconds, 9, "it ends when the server cannot be reached, not at --seconds")
     }
+
+    /// Real time: the virtual camera runs for 8 s; the playlist is waited for with 30 s of margin.
+    func testHLSFillsAFolderAPlayerReadsWhileItGrows() throws {
+        let folder = AVCaptureTool.folder("hls").appendingPathComponent("live")
+        let playlist = folder.appendingPathComponent("index.m3u8")
+        let executable = try XCTUnwrap(AVCaptureTool.executable)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["stream", "--hls", folder.path, "--seconds", "8", "--segment-seconds", "1", "--format", "640x480@30"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["LINUXAVFOUNDATION_DEVICES": "virtual"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // While it grows: a playlist of whole segments, not yet ended, that ffprobe plays.
+        XCTAssertTrue(waitUntil(timeout: 30) { ((try? String(contentsOf: playlist, encoding: .utf8)) ?? "").components(separatedBy: "#EXTINF").count > 3 })
+        let growing = try String(contentsOf: playlist, encoding: .utf8)
+        XCTAssertTrue(process.isRunning, "the playlist is read while it grows")
+        XCTAssertFalse(growing.contains("#EXT-X-ENDLIST"))
+        XCTAssertTrue(growing.contains("#EXT-X-MAP:URI=\"init.mp4\""))
+        // ffprobe lists an HLS playlist's streams twice, under its program and on their own: the first line is enough.
+        func firstLine(_ text: String) -> String { String(text.split(separator: "\n").first ?? "") }
+        let early = Int(firstLine(MediaProbe.entries(playlist, "stream=nb_read_frames", stream: "v:0", countFrames: true))) ?? 0
+        XCTAssertGreaterThan(early, 30, "the segments listed so far play")
+        let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, summary)
+
+        let ended = try String(contentsOf: playlist, encoding: .utf8)
+        XCTAssertTrue(ended.hasSuffix("#EXT-X-ENDLIST\n"))
+        let durations = ended.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.compactMap { Double($0.dropFirst(8).dropLast()) }
+        XCTAssertGreaterThanOrEqual(durations.count, 7)
+        for duration in durations.dropLast() { XCTAssertEqual(duration, 1, accuracy: 0.1, "segments of the length asked: \(durations)") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertFalse(names.contains { $0.hasPrefix(".") }, "no partial files are left: \(names)")
+        XCTAssertEqual(names.filter { $0.hasSuffix(".m4s") }.count, durations.count)
+        let frames = Int(firstLine(MediaProbe.entries(playlist, "stream=nb_read_frames", stream: "v:0", countFrames: true))) ?? 0
+        let written = Int(summary.split(separator: "\n").last?.split(separator: "(").last?.split(separator: " ").first ?? "") ?? -1
+        XCTAssertEqual(frames, written, summary)
+        XCTAssertEqual(firstLine(MediaProbe.entries(playlist, "stream=codec_name", stream: "a:0")), "aac")
+
+        let again = try AVCaptureTool.run(["stream", "--hls", folder.path, "--seconds", "1"])
+        XCTAssertNotEqual(again.status, 0, "a folder that holds a playlist is not written over")
+        XCTAssertTrue(again.standardError.contains("already holds index.m3u8"), again.standardError)
+        let both = try AVCaptureTool.run(["stream", "rtmp://127.0.0.1/live/x", "--hls", folder.path])
+        XCTAssertTrue(both.standardError.contains("not both"), both.standardError)
+        let short = try AVCaptureTool.run(["stream", "--hls", folder.path, "--segment-seconds", "nan"])
+        XCTAssertTrue(short.standardError.contains("--segment-seconds must be from 0.5 to 60"), short.standardError)
+    }
 }

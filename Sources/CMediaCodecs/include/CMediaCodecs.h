@@ -107,7 +107,8 @@ int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frame
 int cmc_writer_write_audio_float(cmc_writer *writer, const float *samples, int frames, int64_t first_sample);
 /// Writes one already-compressed packet of a passthrough stream, at `pts_us` and `dts_us` microseconds.
 int cmc_writer_write_packet(cmc_writer *writer, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe);
-/// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only).
+/// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only); a
+/// segmenting writer makes its next picture a keyframe.
 void cmc_writer_request_fragment(cmc_writer *writer);
 /// Bytes handed to the container so far, an estimate of the finished file's size.
 int64_t cmc_writer_bytes_muxed(const cmc_writer *writer);

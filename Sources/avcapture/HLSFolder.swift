@@ -1,0 +1,101 @@
+import AVFoundation
+import Foundation
+
+/// An HTTP Live Streaming folder a segment writer fills: `init.mp4`, `segmentN.m4s` and the
+/// playlist `index.m3u8`, which any web server or CDN can serve while it grows.
+///
+/// Each file appears only once complete (written under a hidden name, then renamed), the
+/// playlist after the segment it names. Thread ownership: the writer's thread calls the delegate;
+/// `finish()` is called after the writer finished, so the two never run at once.
+final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
+    /// The folder.
+    let folder: URL
+    /// The playlist's name in the folder.
+    static let playlistName = "index.m3u8"
+    private let state = LockedValue<State>(State())
+
+    private struct State {
+        var durations: [Double] = []
+        var failure: String?
+    }
+
+    /// Segments written so far.
+    var segmentCount: Int { state.withLock { $0.durations.count } }
+    /// The first file that could not be written, if one could not.
+    var failure: String? { state.withLock { $0.failure } }
+
+    /// Uses `folder`, creating it if need be; refuses a folder that already holds a playlist.
+    init(folder: URL) throws {
+        self.folder = folder
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw CommandFailure("\(folder.path) exists and is not a folder.") }
+            guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent(Self.playlistName).path) else {
+                throw CommandFailure("\(folder.path) already holds \(Self.playlistName); choose an empty folder.")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("The folder \(folder.path) cannot be created: \(error.localizedDescription)")
+            }
+        }
+        super.init()
+    }
+
+    func assetWriter(_ writer: AVAssetWriter, didOutputSegmentData segmentData: Data, segmentType: AVAssetSegmentType, segmentReport: AVAssetSegmentReport?) {
+        switch segmentType {
+        case .initialization:
+            write(segmentData, named: "init.mp4")
+        case .separable:
+            let reports = segmentReport?.trackReports ?? []
+            let duration = (reports.first { $0.mediaType == .video } ?? reports.first).map { $0.duration.seconds } ?? 0
+            let index = state.withLock { $0.durations.count }
+            guard write(segmentData, named: "segment\(index).m4s") else { return }
+            let durations = state.withLock { state -> [Double] in
+                state.durations.append(duration.isFinite ? duration : 0)
+                return state.durations
+            }
+            write(Data(Self.playlist(durations: durations, ended: false).utf8), named: Self.playlistName)
+        }
+    }
+
+    /// Marks the playlist ended: nothing more will be added.
+    func finish() {
+        let durations = state.withLock { $0.durations }
+        guard !durations.isEmpty else { return }
+        write(Data(Self.playlist(durations: durations, ended: true).utf8), named: Self.playlistName)
+    }
+
+    /// A media playlist of fragmented MPEG-4 segments (RFC 8216): version 7 for EXT-X-MAP.
+    static func playlist(durations: [Double], ended: Bool) -> String {
+        let target = Int((durations.max() ?? 1).rounded(.up))
+        var lines = [
+            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, target))", "#EXT-X-MEDIA-SEQUENCE:0",
+            "#EXT-X-PLAYLIST-TYPE:EVENT", "#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-MAP:URI=\"init.mp4\"",
+        ]
+        for (index, duration) in durations.enumerated() {
+            lines.append(String(format: "#EXTINF:%.3f,", duration))
+            lines.append("segment\(index).m4s")
+        }
+        if ended { lines.append("#EXT-X-ENDLIST") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes a file whole under a hidden name, then gives it its name; false (and the failure kept) when it cannot.
+    @discardableResult
+    private func write(_ data: Data, named name: String) -> Bool {
+        let final = folder.appendingPathComponent(name), hidden = folder.appendingPathComponent(".\(name).partial")
+        do {
+            try data.write(to: hidden)
+            guard rename(hidden.path, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return true
+        } catch {
+            try? FileManager.default.removeItem(at: hidden)
+            state.withLock { state in
+                if state.failure == nil { state.failure = "\(final.path) could not be written: \(error.localizedDescription)" }
+            }
+            return false
+        }
+    }
+}
