@@ -139,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "avcapture",
             dependencies: [
-                "AVFoundation", "Photos", "LiveView", "VideoToolbox", "MovieEngine",
+                "AVFoundation", "Photos", "LiveView", "VideoToolbox", "MovieEngine", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime and Foundation linked in, in release builds: resolving their
@@ -154,6 +154,7 @@ let package = Package(
             name: "avbench",
             dependencies: [
                 "AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport", "CoreImage", "CVips",
+                "UniformTypeIdentifiers",
             ],
             // cairo drawn with directly, as the peer of Core Graphics' contexts.
             path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),

@@ -43,10 +43,11 @@ enum EncodeBenchmark {
         print(String(format: "  ratio (AVAssetWriter / ffmpeg): %.2fx throughput", oursFPS / ffmpegFPS))
     }
 
-    static func load(_ url: URL) throws -> [CVPixelBuffer] {
+    /// `count` raw NV12 frames of `width` x `height` from a file, as pixel buffers.
+    static func load(_ url: URL, width: Int = width, height: Int = height, count: Int = distinct) throws -> [CVPixelBuffer] {
         let data = try Data(contentsOf: url)
         let frameBytes = width * height * 3 / 2
-        return (0..<distinct).map { index in
+        return (0..<count).map { index in
             var buffer: CVPixelBuffer?
             _ = CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
             CVPixelBufferLockBaseAddress(buffer!, [])

@@ -61,9 +61,11 @@
 //     AVMutableVideoCompositionLayerInstruction: transforms, opacities, crops set and ramped; background colours)
 //     and init(propertiesOf:) are implemented, composed in exports and by AVAssetReaderVideoCompositionOutput.
 //     init(asset:applyingCIFiltersWithHandler:) and its async form filter each frame with Core Image.
-//     Still to come: customVideoCompositorClass (AVVideoCompositing, AVAsynchronousVideoCompositionRequest),
-//     animationTool, isValid(for:timeRange:validationDelegate:), and the async videoComposition(withPropertiesOf:)
-//     form. A player item's videoComposition composes what its outputs and layers show.
+//     isValid(for:timeRange:validationDelegate:) (and its async, completion-handler and track forms) and the async
+//     videoComposition(withPropertiesOf:) are implemented. Still to come: customVideoCompositorClass (AVVideoCompositing,
+//     AVAsynchronousVideoCompositionRequest): Swift on Linux cannot make an instance from a class object whose init() is
+//     not `required` (NSObject's is not), so Apple's pattern of naming a class has no way to run here; and animationTool.
+//     A player item's videoComposition composes what its outputs and layers show.
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)
@@ -79,8 +81,9 @@
 //     colour properties (written as the stream's tags), 10-bit HEVC and ProRes are honoured. Still to come:
 //     R'G'B' frames are turned into Y'CbCr with BT.601's matrix whatever AVVideoYCbCrMatrixKey says (libyuv), and
 //     Y'CbCr frames are not converted between matrices or primaries: the settings' tags are written over them.
-//     AVVideoCodecType.hevcWithAlpha (Debian's FFmpeg 5.1 and x265 encode no alpha layer); HLS from the writer
-//     (AVAssetWriter(contentType:), outputFileTypeProfile, segment delegate).
+//     AVVideoCodecType.hevcWithAlpha (Debian's FFmpeg 5.1 and x265 encode no alpha layer).
+// Segment writers (AVAssetWriter(contentType:)): segment reports give times in the segments' own media time,
+//     which starts at zero at the session's start; passthrough inputs cut at their own keyframes only.
 // func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray?
 //     (compressed samples mark non-keyframes with kCMSampleAttachmentKey_NotSync set on the sample buffer itself)
 

@@ -34,6 +34,12 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
         self.init(frameDuration: duration, renderSize: size, instructions: [instruction])
     }
 
+    /// Creates a video composition for an asset, once its duration and tracks are loaded.
+    open class func videoComposition(withPropertiesOf asset: AVAsset) async throws -> AVVideoComposition {
+        _ = try await asset.load(.duration)
+        return AVVideoComposition(propertiesOf: asset)
+    }
+
     /// The instructions that say how the tracks are composed over time.
     open var instructions: [any AVVideoCompositionInstructionProtocol] { instructionList.withLock { $0 } }
 
@@ -109,6 +115,12 @@ open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
 
     override init(frameDuration: CMTime, renderSize: CGSize, instructions: [any AVVideoCompositionInstructionProtocol] = []) {
         super.init(frameDuration: frameDuration, renderSize: renderSize, instructions: instructions)
+    }
+
+    /// Creates a mutable video composition for an asset, once its duration and tracks are loaded.
+    open override class func videoComposition(withPropertiesOf asset: AVAsset) async throws -> AVMutableVideoComposition {
+        _ = try await asset.load(.duration)
+        return AVMutableVideoComposition(propertiesOf: asset)
     }
 
     /// The instructions that say how the tracks are composed over time.
