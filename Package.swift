@@ -30,6 +30,8 @@ let package = Package(
         // C shims over the system libraries the media path is built on.
         // Loading a library by its soname when it is first needed, for the shims below that do.
         .target(name: "CLibraryLoading"),
+        // Calling a class's init() through its class object, as Apple's class-taking APIs need.
+        .target(name: "CObjectCreation"),
         .systemLibrary(name: "CYUV", path: "Sources/CYUV"),
         .target(name: "CV4L2"),
         // libjpeg-turbo's libjpeg API with memory kept from frame to frame, for MJPEG cameras.
@@ -116,7 +118,7 @@ let package = Package(
             dependencies: [
                 "AVFAudio",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
-                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers",
+                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
             ]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.

@@ -61,11 +61,12 @@
 //     AVMutableVideoCompositionLayerInstruction: transforms, opacities, crops set and ramped; background colours)
 //     and init(propertiesOf:) are implemented, composed in exports and by AVAssetReaderVideoCompositionOutput.
 //     init(asset:applyingCIFiltersWithHandler:) and its async form filter each frame with Core Image.
-//     isValid(for:timeRange:validationDelegate:) (and its async, completion-handler and track forms) and the async
-//     videoComposition(withPropertiesOf:) are implemented. Still to come: customVideoCompositorClass (AVVideoCompositing,
-//     AVAsynchronousVideoCompositionRequest): Swift on Linux cannot make an instance from a class object whose init() is
-//     not `required` (NSObject's is not), so Apple's pattern of naming a class has no way to run here; and animationTool.
-//     A player item's videoComposition composes what its outputs and layers show.
+//     isValid(for:timeRange:validationDelegate:) (and its async, completion-handler and track forms), the async
+//     videoComposition(withPropertiesOf:), and customVideoCompositorClass (AVVideoCompositing, its render context and
+//     AVAsynchronousVideoCompositionRequest; the class made with its own init() as Objective-C makes it) are implemented.
+//     Still to come: animationTool; a custom compositor's anticipateRendering/prerollForRendering hints and
+//     sourceSampleBuffer(byTrackID:) (sample data tracks). A player item's videoComposition composes what its outputs and
+//     layers show.
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)

@@ -313,6 +313,46 @@ extension AppleStyleCodeTests {
     }
 }
 
+extension AppleStyleCodeTests {
+    func testACustomCompositorClassPutsTwoClipsSideBySide() throws {
+        let folder = makeScratchFolder()
+        var clips: [AVURLAsset] = []
+        for colour in ["red", "blue"] {
+            let url = folder.appendingPathComponent("\(colour).mov")
+            guard
+                runTool(
+                    "/usr/bin/ffmpeg",
+                    ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x240:r=30:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
+                    != nil
+            else { throw XCTSkip("ffmpeg is needed") }
+            clips.append(AVURLAsset(url: url))
+        }
+        let output = folder.appendingPathComponent("split.mp4")
+        let finished = expectation(description: "export")
+        final class Outcome: @unchecked Sendable {
+            let lock = NSLock()
+            var error: String? = "not called"
+        }
+        let outcome = Outcome()
+        SplitScreenExport.export(clips[0], clips[1], to: output) { error in
+            outcome.lock.withLock { outcome.error = error.map { "\($0)" } }
+            finished.fulfill()
+        }
+        wait(for: [finished], timeout: 60)
+        XCTAssertNil(outcome.lock.withLock { outcome.error }, "exported")
+        let split = AVURLAsset(url: output)
+        XCTAssertEqual(split.duration.seconds, 2, accuracy: 0.1)
+        let bytes = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(ClipMerger.frame(of: split, at: 1))))
+        func colour(x: Int) -> [Int] {
+            let at = (120 * 320 + x) * 4
+            return [Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2])]
+        }
+        let left = colour(x: 60), right = colour(x: 260)
+        XCTAssertTrue(left[0] > 220 && left[2] < 40, "the first clip on the left: \(left)")
+        XCTAssertTrue(right[2] > 220 && right[0] < 40, "the second on the right: \(right)")
+    }
+}
+
 /// A voice memo recorder on the virtual microphone, in real time: it records for about a second.
 final class VoiceMemoRecorderTests: XCTestCase {
     func testAMemoIsRecordedWithALevelBarAndPlaysBack() throws {

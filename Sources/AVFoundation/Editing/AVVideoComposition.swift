@@ -45,6 +45,11 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
 
     /// The handler that filters each frame with Core Image, when the composition was made with one.
     let filtering = LockedValue<(@Sendable (AVAsynchronousCIImageFilteringRequest) -> Void)?>(nil)
+    /// The custom compositor class, when one is named.
+    let compositorClass = LockedValue<(any AVVideoCompositing.Type)?>(nil)
+
+    /// The custom compositor class to use; nil for Apple's instructions, composed here by Core Image.
+    open var customVideoCompositorClass: (any AVVideoCompositing.Type)? { compositorClass.withLock { $0 } }
 
     /// Creates a video composition that filters each frame of an asset's video with Core Image:
     /// the asset's properties, and the handler given a request for each frame.
@@ -93,17 +98,19 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
 
     /// A copy with the same settings.
     open func copy(with zone: NSZone? = nil) -> Any {
-        let (duration, size, _) = settings.withLock { $0 }
-        let copy = AVVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
-        copy.filtering.withLock { $0 = filtering.withLock { $0 } }
-        return copy
+        copySettings(into: AVVideoComposition(frameDuration: frameDuration, renderSize: renderSize, instructions: instructions))
     }
 
     /// A mutable copy with the same settings.
     open func mutableCopy(with zone: NSZone? = nil) -> Any {
-        let (duration, size, _) = settings.withLock { $0 }
-        let copy = AVMutableVideoComposition(frameDuration: duration, renderSize: size, instructions: instructions)
+        copySettings(into: AVMutableVideoComposition(frameDuration: frameDuration, renderSize: renderSize, instructions: instructions))
+    }
+
+    /// Gives `copy` this composition's render scale, filtering handler and compositor class.
+    private func copySettings(into copy: AVVideoComposition) -> AVVideoComposition {
+        copy.settings.withLock { $0.renderScale = settings.withLock { $0.renderScale } }
         copy.filtering.withLock { $0 = filtering.withLock { $0 } }
+        copy.compositorClass.withLock { $0 = compositorClass.withLock { $0 } }
         return copy
     }
 }
@@ -143,6 +150,11 @@ open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
     open override var renderScale: Float {
         get { super.renderScale }
         set { settings.withLock { $0.renderScale = newValue } }
+    }
+    /// The custom compositor class to use; nil for Apple's instructions, composed here by Core Image.
+    open override var customVideoCompositorClass: (any AVVideoCompositing.Type)? {
+        get { super.customVideoCompositorClass }
+        set { compositorClass.withLock { $0 = newValue } }
     }
 }
 

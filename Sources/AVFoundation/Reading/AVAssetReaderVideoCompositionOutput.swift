@@ -32,8 +32,11 @@ open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked 
         set { composition.withLock { $0 = newValue?.copy() as? AVVideoComposition } }
     }
 
-    /// The custom compositor: none (Apple's instructions are composed by Core Image).
-    open var customVideoCompositor: (any AnyObject)? { nil }
+    /// The custom compositor the video composition named, once reading has made it; nil for Apple's instructions.
+    open var customVideoCompositor: (any AVVideoCompositing)? { compositor.withLock { $0 } }
+    private let compositor = LockedValue<(any AVVideoCompositing)?>(nil)
+    /// The compositing under way, for cancelling it without its lock.
+    private let running = LockedValue<VideoCompositing?>(nil)
 
     override func belongs(to asset: AVAsset) -> Bool { videoTracks.allSatisfy { $0.asset === asset } }
 
@@ -45,6 +48,8 @@ open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked 
             (videoSettings?[kCVPixelBufferPixelFormatTypeKey as String] as? NSNumber)?.uint32Value
             ?? (videoSettings?[kCVPixelBufferPixelFormatTypeKey as String] as? OSType) ?? kCVPixelFormatType_32BGRA
         let made = try VideoCompositing(tracks: videoTracks, composition: composition, pixelFormat: format, timeRange: timeRange)
+        compositor.withLock { $0 = made.customCompositor }
+        running.withLock { $0 = made }
         compositingLock.withLock { compositing = made }
     }
 
@@ -55,6 +60,9 @@ open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked 
     }
 
     override func release() {
+        // A custom compositor being waited for is asked to cancel first, so that the lock comes free.
+        running.withLock { $0 }?.cancel()
+        running.withLock { $0 = nil }
         compositingLock.withLock { compositing = nil }
     }
 }

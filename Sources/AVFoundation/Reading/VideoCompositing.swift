@@ -48,6 +48,10 @@ final class VideoCompositing {
 
     private let sources: [CMPersistentTrackID: Source]
     private let instructions: [AVVideoCompositionInstruction]
+    /// Every instruction, Apple's kind or the app's own, for a custom compositor.
+    private let allInstructions: [any AVVideoCompositionInstructionProtocol]
+    /// The composition's custom compositor, when it names one.
+    private let custom: CustomCompositor?
     private let frameDuration: CMTime
     private let renderSize: CGSize
     private let pool: CVPixelBufferPool
@@ -68,8 +72,10 @@ final class VideoCompositing {
                 .invalidVideoComposition,
                 userInfo: [NSLocalizedDescriptionKey: "The video composition needs a render size of 1 to 16384 a side and a positive frame duration."])
         }
-        instructions = composition.instructions.compactMap { $0 as? AVVideoCompositionInstruction }
-        guard !instructions.isEmpty else {
+        allInstructions = composition.instructions
+        instructions = allInstructions.compactMap { $0 as? AVVideoCompositionInstruction }
+        let compositorClass = composition.customVideoCompositorClass
+        guard compositorClass != nil ? !allInstructions.isEmpty : !instructions.isEmpty else {
             throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "The video composition has no instructions of Apple's kind."])
         }
         guard let pool = CVPixelBufferPool(width: Int(size.width), height: Int(size.height), pixelFormatType: pixelFormat, maximumBufferCount: 6) else {
@@ -80,7 +86,13 @@ final class VideoCompositing {
         renderSize = CGSize(width: Int(size.width), height: Int(size.height))
         frameDuration = composition.frameDuration
         filtering = composition.filtering.withLock { $0 }
-        let needed = Set(instructions.flatMap { $0.layerInstructions.map(\.trackID) })
+        custom = try compositorClass.map {
+            try CustomCompositor(
+                $0, composition: composition, renderSize: CGSize(width: Int(size.width), height: Int(size.height)), outputPool: pool, outputFormat: pixelFormat)
+        }
+        let needed =
+            custom != nil ? CustomCompositor.neededTracks(allInstructions, tracks: tracks) : Set(instructions.flatMap { $0.layerInstructions.map(\.trackID) })
+        let sourceFormat = custom?.sourcePixelFormat ?? pixelFormat
         var sources: [CMPersistentTrackID: Source] = [:]
         for track in tracks where needed.contains(track.trackID) {
             guard let asset = track.asset else { throw AVError(.failedToLoadMediaData) }
@@ -88,7 +100,7 @@ final class VideoCompositing {
             reader.timeRange = timeRange
             // Read in the format given out: a frame one layer shows as it is passes straight through,
             // and Core Image converts what it composes.
-            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat])
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: sourceFormat])
             output.alwaysCopiesSampleData = false
             reader.add(output)
             guard reader.startReading() else { throw reader.error ?? AVError(.failedToLoadMediaData) }
@@ -96,11 +108,17 @@ final class VideoCompositing {
         }
         self.sources = sources
         tick = timeRange.start.isNumeric ? timeRange.start : .zero
-        let last = instructions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero
+        let last = allInstructions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero
         end = timeRange.end.isNumeric ? min(timeRange.end, last) : last
     }
 
     deinit { for source in sources.values { source.reader.cancelReading() } }
+
+    /// The app's compositor, when the composition names one.
+    var customCompositor: (any AVVideoCompositing)? { custom?.compositor }
+
+    /// Stops waiting for a custom compositor: reading was cancelled. Any thread.
+    func cancel() { custom?.cancel() }
 
     /// The next composed picture, nil after the last instruction's end.
     func next() throws -> CMSampleBuffer? {
@@ -108,7 +126,13 @@ final class VideoCompositing {
         let time = tick
         tick = tick + frameDuration
         let buffer: CVPixelBuffer
-        if filtering == nil, let passing = passthrough(at: time) {
+        if let custom {
+            guard let instruction = allInstructions.first(where: { $0.timeRange.containsTime(time) }) else {
+                throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "No instruction covers \(time.seconds) s."])
+            }
+            let trackIDs = Set(sources.keys)
+            buffer = try custom.frame(at: time, instruction: instruction, trackIDs: trackIDs) { sources[$0]?.picture(at: time) }
+        } else if filtering == nil, let passing = passthrough(at: time) {
             buffer = passing
         } else {
             guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
