@@ -64,8 +64,10 @@
 //     isValid(for:timeRange:validationDelegate:) (and its async, completion-handler and track forms), the async
 //     videoComposition(withPropertiesOf:), and customVideoCompositorClass (AVVideoCompositing, its render context and
 //     AVAsynchronousVideoCompositionRequest; the class made with its own init() as Objective-C makes it) are implemented.
-//     Still to come: animationTool; a custom compositor's anticipateRendering/prerollForRendering hints and
-//     sourceSampleBuffer(byTrackID:) (sample data tracks). A player item's videoComposition composes what its outputs and
+//     animationTool draws still layer trees (background colours, CGImage contents, opacity, hidden layers, zPosition,
+//     the video layers). Still to come: AVVideoCompositionCoreAnimationTool(additionalLayer:asTrackID:); animations,
+//     text layers, corner radii, masks and borders in the tool's layers (no Core Animation or Core Text renderer here);
+//     a custom compositor's anticipateRendering/prerollForRendering hints and sourceSampleBuffer(byTrackID:). A player item's videoComposition composes what its outputs and
 //     layers show.
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping

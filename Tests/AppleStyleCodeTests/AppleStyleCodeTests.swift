@@ -353,6 +353,43 @@ extension AppleStyleCodeTests {
     }
 }
 
+extension AppleStyleCodeTests {
+    func testAWatermarkLayerIsDrawnOverEachFrameByTheAnimationTool() throws {
+        let folder = makeScratchFolder()
+        let source = folder.appendingPathComponent("red.mov")
+        guard
+            runTool(
+                "/usr/bin/ffmpeg",
+                ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=320x240:r=30:d=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", source.path])
+                != nil
+        else { throw XCTSkip("ffmpeg is needed") }
+        let logo = try XCTUnwrap(WatermarkExporter.logo(red: 0, green: 1, blue: 0))
+        let output = folder.appendingPathComponent("marked.mov")
+        let finished = expectation(description: "export")
+        final class Outcome: @unchecked Sendable {
+            let lock = NSLock()
+            var error: String? = "not called"
+        }
+        let outcome = Outcome()
+        WatermarkExporter.export(AVURLAsset(url: source), logo: logo, to: output) { error in
+            outcome.lock.withLock { outcome.error = error.map { "\($0)" } }
+            finished.fulfill()
+        }
+        wait(for: [finished], timeout: 60)
+        XCTAssertNil(outcome.lock.withLock { outcome.error }, "exported")
+        let bytes = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(ClipMerger.frame(of: AVURLAsset(url: output), at: 0.5))))
+        func colour(x: Int, y: Int) -> [Int] {
+            let at = (y * 320 + x) * 4
+            return [Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2])]
+        }
+        // The logo's layer is 20 points from the bottom left (Core Animation's origin): rows 156-219 from the top.
+        let marked = colour(x: 52, y: 188), plain = colour(x: 200, y: 60), above = colour(x: 52, y: 140)
+        XCTAssertTrue(abs(marked[0] - 128) < 40 && abs(marked[1] - 128) < 40 && marked[2] < 40, "half green over red: \(marked)")
+        XCTAssertTrue(plain[0] > 220 && plain[1] < 40, "the video elsewhere: \(plain)")
+        XCTAssertTrue(above[0] > 220 && above[1] < 40, "above the logo, the video: \(above)")
+    }
+}
+
 /// A voice memo recorder on the virtual microphone, in real time: it records for about a second.
 final class VoiceMemoRecorderTests: XCTestCase {
     func testAMemoIsRecordedWithALevelBarAndPlaysBack() throws {

@@ -50,6 +50,11 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
 
     /// The custom compositor class to use; nil for Apple's instructions, composed here by Core Image.
     open var customVideoCompositorClass: (any AVVideoCompositing.Type)? { compositorClass.withLock { $0 } }
+    /// The layer tree drawn with each frame, when there is one.
+    let layers = LockedValue<AVVideoCompositionCoreAnimationTool?>(nil)
+
+    /// A video composition tool to use with Core Animation in offline rendering.
+    open var animationTool: AVVideoCompositionCoreAnimationTool? { layers.withLock { $0 } }
 
     /// Creates a video composition that filters each frame of an asset's video with Core Image:
     /// the asset's properties, and the handler given a request for each frame.
@@ -79,7 +84,7 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// at its own size: nothing to compose, so its pictures can be scaled as stored and the turn
     /// kept in the movie's matrix. True with no instructions.
     func onlyTurns(_ track: AVAssetTrack) -> Bool {
-        guard filtering.withLock({ $0 }) == nil else { return false }
+        guard filtering.withLock({ $0 }) == nil, customVideoCompositorClass == nil, animationTool == nil else { return false }
         let turned = CGRect(origin: .zero, size: track.naturalSize).applying(track.preferredTransform).size
         let instructions = self.instructions
         guard !instructions.isEmpty else { return true }
@@ -111,6 +116,7 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
         copy.settings.withLock { $0.renderScale = settings.withLock { $0.renderScale } }
         copy.filtering.withLock { $0 = filtering.withLock { $0 } }
         copy.compositorClass.withLock { $0 = compositorClass.withLock { $0 } }
+        copy.layers.withLock { $0 = layers.withLock { $0 } }
         return copy
     }
 }
@@ -150,6 +156,11 @@ open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
     open override var renderScale: Float {
         get { super.renderScale }
         set { settings.withLock { $0.renderScale = newValue } }
+    }
+    /// A video composition tool to use with Core Animation in offline rendering.
+    open override var animationTool: AVVideoCompositionCoreAnimationTool? {
+        get { super.animationTool }
+        set { layers.withLock { $0 = newValue } }
     }
     /// The custom compositor class to use; nil for Apple's instructions, composed here by Core Image.
     open override var customVideoCompositorClass: (any AVVideoCompositing.Type)? {

@@ -62,6 +62,8 @@ final class VideoCompositing {
     private var format: CMVideoFormatDescription?
     /// The handler that filters each composed frame, for compositions made with one.
     private let filtering: (@Sendable (AVAsynchronousCIImageFilteringRequest) -> Void)?
+    /// The layer tree drawn over (and around) each composed frame, for compositions with one.
+    private let animationTool: AVVideoCompositionCoreAnimationTool?
 
     init(tracks: [AVAssetTrack], composition: AVVideoComposition, pixelFormat: OSType, timeRange: CMTimeRange) throws {
         let size = composition.renderSize
@@ -86,6 +88,7 @@ final class VideoCompositing {
         renderSize = CGSize(width: Int(size.width), height: Int(size.height))
         frameDuration = composition.frameDuration
         filtering = composition.filtering.withLock { $0 }
+        animationTool = composition.animationTool
         custom = try compositorClass.map {
             try CustomCompositor(
                 $0, composition: composition, renderSize: CGSize(width: Int(size.width), height: Int(size.height)), outputPool: pool, outputFormat: pixelFormat)
@@ -131,8 +134,18 @@ final class VideoCompositing {
                 throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "No instruction covers \(time.seconds) s."])
             }
             let trackIDs = Set(sources.keys)
-            buffer = try custom.frame(at: time, instruction: instruction, trackIDs: trackIDs) { sources[$0]?.picture(at: time) }
-        } else if filtering == nil, let passing = passthrough(at: time) {
+            let composed = try custom.frame(at: time, instruction: instruction, trackIDs: trackIDs) { sources[$0]?.picture(at: time) }
+            if let animationTool, instruction.enablePostProcessing {
+                guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
+                let picture = animationTool.composite(video: CIImage(cvPixelBuffer: composed), renderSize: renderSize)
+                if let problem = context.renderingProblem(picture, to: made) {
+                    throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "A composed frame could not be rendered: \(problem)."])
+                }
+                buffer = made
+            } else {
+                buffer = composed
+            }
+        } else if filtering == nil, animationTool == nil, let passing = passthrough(at: time) {
             buffer = passing
         } else {
             guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
@@ -175,6 +188,9 @@ final class VideoCompositing {
             case .success(let filtered): picture = filtered.cropped(to: CGRect(origin: .zero, size: renderSize))
             case .failure(let error): throw error
             }
+        }
+        if let animationTool, instructions.first(where: { $0.timeRange.containsTime(time) })?.enablePostProcessing ?? true {
+            picture = animationTool.composite(video: picture, renderSize: renderSize)
         }
         if let problem = context.renderingProblem(picture, to: buffer) {
             throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "A composed frame could not be rendered: \(problem)."])

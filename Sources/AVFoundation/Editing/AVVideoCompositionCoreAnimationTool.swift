@@ -1,0 +1,81 @@
+import CoreGraphics
+import CoreImage
+import CoreMedia
+import Foundation
+import QuartzCore
+
+/// An object used to incorporate Core Animation layers into a video composition.
+///
+/// Linux has no Core Animation renderer: the tool draws what a layer tree holds still, with Core
+/// Image at each frame: each layer's background colour and image contents (a `CGImage`) in its
+/// frame, its opacity, hidden layers left out, sublayers in order of `zPosition`, and the composed
+/// video in the video layers' frames. Geometry is Core Animation's for this tool: the origin at
+/// the bottom left. Animations, text layers, corner radii, masks and borders are not drawn.
+open class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
+    let videoLayers: [CALayer]
+    let animationLayer: CALayer
+
+    /// Composes the composited video frames with the Core Animation layers, placing the video in `videoLayer`.
+    public convenience init(postProcessingAsVideoLayer videoLayer: CALayer, in animationLayer: CALayer) {
+        self.init(postProcessingAsVideoLayers: [videoLayer], in: animationLayer)
+    }
+
+    /// Composes the composited video frames with the Core Animation layers, placing the video in each of `videoLayers`.
+    public init(postProcessingAsVideoLayers videoLayers: [CALayer], in animationLayer: CALayer) {
+        self.videoLayers = videoLayers
+        self.animationLayer = animationLayer
+        super.init()
+    }
+
+    /// The frame's picture, `video` of `renderSize`, placed in the layer tree and drawn at the render size.
+    func composite(video: CIImage, renderSize: CGSize) -> CIImage {
+        let bounds = CGRect(origin: .zero, size: renderSize)
+        let rootSize = animationLayer.bounds.size
+        // The tree is drawn at the render size: a root of another size is scaled to it.
+        let scale = CGAffineTransform(
+            scaleX: rootSize.width > 0 ? renderSize.width / rootSize.width : 1, y: rootSize.height > 0 ? renderSize.height / rootSize.height : 1)
+        var picture = CIImage(color: CIColor(red: 0, green: 0, blue: 0)).cropped(to: bounds)
+        draw(animationLayer, at: CGRect(origin: .zero, size: rootSize), opacity: 1, scale: scale, video: video, renderSize: renderSize, over: &picture)
+        return picture.cropped(to: bounds)
+    }
+
+    /// Draws `layer` (in `rect`, root coordinates before `scale`) and its sublayers over `picture`.
+    private func draw(
+        _ layer: CALayer, at rect: CGRect, opacity inherited: CGFloat, scale: CGAffineTransform, video: CIImage, renderSize: CGSize, over picture: inout CIImage
+    ) {
+        let opacity = inherited * CGFloat(layer.opacity)
+        guard !layer.isHidden, opacity > 0 else { return }
+        let placed = rect.applying(scale)
+        if let colour = layer.backgroundColor {
+            picture = Self.faded(CIImage(color: CIColor(cgColor: colour)).cropped(to: placed), opacity).composited(over: picture)
+        }
+        if videoLayers.contains(where: { $0 === layer }) {
+            picture = Self.faded(Self.fit(video, from: renderSize, into: placed), opacity).composited(over: picture)
+        } else if let image = layer.contents as? CGImage {
+            picture = Self.faded(Self.fit(CIImage(cgImage: image), from: CGSize(width: image.width, height: image.height), into: placed), opacity)
+                .composited(over: picture)
+        }
+        let children = (layer.sublayers ?? []).enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+        for (_, child) in children {
+            let frame = child.frame
+            draw(child, at: frame.offsetBy(dx: rect.minX, dy: rect.minY), opacity: opacity, scale: scale, video: video, renderSize: renderSize, over: &picture)
+        }
+    }
+
+    /// An image of `size` scaled into `rect`.
+    private static func fit(_ image: CIImage, from size: CGSize, into rect: CGRect) -> CIImage {
+        guard size.width > 0, size.height > 0 else { return image }
+        return image.transformed(by: CGAffineTransform(a: rect.width / size.width, b: 0, c: 0, d: rect.height / size.height, tx: rect.minX, ty: rect.minY))
+    }
+
+    /// An image with its colour and alpha multiplied by `opacity`.
+    private static func faded(_ image: CIImage, _ opacity: CGFloat) -> CIImage {
+        guard opacity < 1 else { return image }
+        return image.applyingFilter(
+            "CIColorMatrix",
+            parameters: [
+                "inputRVector": CIVector(x: opacity, y: 0, z: 0, w: 0), "inputGVector": CIVector(x: 0, y: opacity, z: 0, w: 0),
+                "inputBVector": CIVector(x: 0, y: 0, z: opacity, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: opacity),
+            ])
+    }
+}
