@@ -10,7 +10,7 @@ enum CompositionBenchmark {
 
     static func run() throws {
         print("")
-        print("Crossfade export: two \(clipSeconds) s \(width)x\(height) 30 fps clips, \(overlap) s of crossfade:")
+        print("Composition exports: two \(clipSeconds) s \(width)x\(height) 30 fps clips, crossfaded over \(overlap) s, and one inset in the other:")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
             return print("  ffmpeg not available: install ffmpeg for this comparison")
         }
@@ -46,6 +46,62 @@ enum CompositionBenchmark {
         ExportBenchmark.report(
             "crossfade", ours: ("AVAssetExportSession + instructions", oursSeconds, oursCPU), theirs: ("ffmpeg xfade", ffmpegSeconds, ffmpegCPU),
             frames: frames)
+
+        // Picture in picture: the second clip at a quarter of the size in the bottom right corner, over the first, for 6 s.
+        let inset = folder.appendingPathComponent("inset.mp4")
+        let (insetSeconds, insetCPU) = try EncodeBenchmark.measure { try pictureInPicture(clips, to: inset) }
+        let overlaid = folder.appendingPathComponent("overlay.mp4")
+        let (overlaySeconds, overlayCPU) = try EncodeBenchmark.measure {
+            guard
+                shell([
+                    "/usr/bin/ffmpeg", "-v", "error", "-i", clips[0].path, "-i", clips[1].path, "-filter_complex",
+                    "[1:v]scale=\(width / 4):\(height / 4)[small];[0:v][small]overlay=\(width * 3 / 4 - 32):\(height * 3 / 4 - 32),format=yuv420p[v]",
+                    "-map", "[v]", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-b:v", "\(bitRate)", "-maxrate",
+                    "\(bitRate * 3 / 2)", "-bufsize", "\(bitRate)", "-g", "30", "-bf", "0", "-movflags", "+faststart", "-y", overlaid.path,
+                ]).status == 0
+            else { throw CocoaError(.fileWriteUnknown) }
+        }
+        ExportBenchmark.report(
+            "picture in picture", ours: ("AVAssetExportSession + instructions", insetSeconds, insetCPU), theirs: ("ffmpeg overlay", overlaySeconds, overlayCPU),
+            frames: clipSeconds * 30)
+    }
+
+    /// Exports a composition with a video composition at the 1920x1080 preset, waiting for it.
+    static func export(_ composition: AVComposition, _ video: AVVideoComposition, to destination: URL) throws {
+        guard let session = AVAssetExportSession(asset: composition, presetName: AVAssetExportPreset1920x1080) else { throw CocoaError(.featureUnsupported) }
+        session.videoComposition = video
+        session.outputURL = destination
+        session.outputFileType = .mp4
+        let done = DispatchSemaphore(value: 0)
+        session.exportAsynchronously { done.signal() }
+        done.wait()
+        guard session.status == .completed else { throw session.error ?? CocoaError(.fileWriteUnknown) }
+    }
+
+    /// Picture in picture as an editor builds it: two tracks over the same time, one instruction,
+    /// the second track's layer scaled to a quarter and moved into the bottom right corner.
+    static func pictureInPicture(_ clips: [URL], to destination: URL) throws {
+        let composition = AVMutableComposition()
+        let range = CMTimeRange(start: .zero, duration: CMTime(value: CMTimeValue(clipSeconds), timescale: 1))
+        let assets = clips.map { AVURLAsset(url: $0) }
+        let tracks = try assets.map { asset -> AVMutableCompositionTrack in
+            let track = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid)!
+            try track.insertTimeRange(range, of: asset.tracks(withMediaType: .video)[0], at: .zero)
+            return track
+        }
+        let small = AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[1])
+        small.setTransform(
+            CGAffineTransform(scaleX: 0.25, y: 0.25).concatenating(
+                CGAffineTransform(translationX: CGFloat(width * 3 / 4 - 32), y: CGFloat(height * 3 / 4 - 32))),
+            at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = range
+        instruction.layerInstructions = [small, AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[0])]
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: width, height: height)
+        video.instructions = [instruction]
+        try export(composition, video, to: destination)
     }
 
     /// The crossfade as an editor builds it: two tracks, three instructions, the first layer's opacity ramped down.
@@ -78,13 +134,6 @@ enum CompositionBenchmark {
             instruction(
                 CMTimeRange(start: fadeEnd, end: seconds(2 * clipSeconds - overlap)), [AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[1])]),
         ]
-        guard let session = AVAssetExportSession(asset: composition, presetName: AVAssetExportPreset1920x1080) else { throw CocoaError(.featureUnsupported) }
-        session.videoComposition = video
-        session.outputURL = destination
-        session.outputFileType = .mp4
-        let done = DispatchSemaphore(value: 0)
-        session.exportAsynchronously { done.signal() }
-        done.wait()
-        guard session.status == .completed else { throw session.error ?? CocoaError(.fileWriteUnknown) }
+        try export(composition, video, to: destination)
     }
 }

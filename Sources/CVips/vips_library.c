@@ -27,6 +27,8 @@ static struct {
     int (*cast)(vips *in, vips **out, int format, ...);
     int (*gaussblur)(vips *in, vips **out, double sigma, ...);
     int (*embed)(vips *in, vips **out, int x, int y, int width, int height, ...);
+    int (*extract_area)(vips *in, vips **out, int left, int top, int width, int height, ...);
+    int (*insert)(vips *main, vips *sub, vips **out, int x, int y, ...);
     int (*recomb)(vips *in, vips **out, vips *matrix, ...);
     int (*linear)(vips *in, vips **out, const double *a, const double *b, int n, ...);
     int (*affine)(vips *in, vips **out, double a, double b, double c, double d, ...);
@@ -71,6 +73,8 @@ static void load(void) {
     FIND(cast, "vips_cast")
     FIND(gaussblur, "vips_gaussblur")
     FIND(embed, "vips_embed")
+    FIND(extract_area, "vips_extract_area")
+    FIND(insert, "vips_insert")
     FIND(recomb, "vips_recomb")
     FIND(linear, "vips_linear")
     FIND(affine, "vips_affine")
@@ -196,6 +200,25 @@ cvips_image *cvips_over(cvips_image *overlay, cvips_image *base) {
     if (alpha) lib.object_unref(alpha);
     if (remaining) lib.object_unref(remaining);
     if (under) lib.object_unref(under);
+    return made(result, out);
+}
+
+cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int y) {
+    // Only the area under the overlay is blended; the rest of the base passes through untouched.
+    vips *area = NULL, *out = NULL;
+    if (lib.extract_area(base, &area, x, y, lib.get_width(overlay), lib.get_height(overlay), NULL) != 0) return made(-1, NULL);
+    cvips_image *blended = cvips_over(overlay, area);
+    lib.object_unref(area);
+    if (!blended) return NULL;
+    // An 8-bit base stays 8-bit: the blended area is rounded to it (what writing it out does anyway).
+    cvips_image *pasted = blended;
+    if (lib.get_format(blended) == FLOAT && lib.get_format(base) != FLOAT) {
+        pasted = cvips_to_uchar(blended);
+        lib.object_unref(blended);
+        if (!pasted) return NULL;
+    }
+    int result = lib.insert(base, pasted, &out, x, y, NULL);
+    lib.object_unref(pasted);
     return made(result, out);
 }
 

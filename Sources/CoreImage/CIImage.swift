@@ -36,7 +36,8 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// Initializes an image object from the contents of a Core Video pixel buffer, with options.
     public convenience init(cvPixelBuffer pixelBuffer: CVPixelBuffer, options: [CIImageOption: Any]? = nil) {
         let (width, height) = (pixelBuffer.width, pixelBuffer.height)
-        let source = PixelSource(width: width, height: height) {
+        let opaque = PixelFormatDescription.of(pixelBuffer.pixelFormatType)?.isYCbCr ?? false
+        let source = PixelSource(width: width, height: height, isOpaque: opaque) {
             if pixelBuffer.pixelFormatType == kCVPixelFormatType_32BGRA {
                 return (pixelBuffer.planes[0].baseAddress, pixelBuffer.planes[0].bytesPerRow, pixelBuffer)
             }

@@ -118,6 +118,29 @@ final class CIImageTests: XCTestCase {
         XCTAssertEqual(Pictures.pixel(far, x: 1, y: 1), .green, "far above and to the right: the top-right corner's colour")
     }
 
+    func testASmallImageOverALargeOneBlendsItsOwnAreaAndAnOpaqueFrameHidesWhatIsUnder() throws {
+        // Half-transparent red, 8x8 at (4, 4) in Core Image's coordinates, over a 32x32 blue frame.
+        let top = CIImage(color: CIColor(red: 1, green: 0, blue: 0, alpha: 0.5)).cropped(to: CGRect(x: 4, y: 4, width: 8, height: 8))
+        let blue = CIImage(cvPixelBuffer: Pictures.solid(.blue))
+        let picture = try XCTUnwrap(Pictures.render(top.composited(over: blue)), String(describing: CIContext.lastRenderingProblem))
+        XCTAssertEqual([picture.width, picture.height], [32, 32])
+        // Rows are counted from the top in the picture: y = 4...11 up is rows 20...27 down.
+        XCTAssertTrue(Pictures.pixel(picture, x: 6, y: 24).isClose(to: RGBA(r: 128, g: 0, b: 128, a: 255)), "\(Pictures.pixel(picture, x: 6, y: 24))")
+        XCTAssertEqual(Pictures.pixel(picture, x: 3, y: 24), .blue, "left of it, untouched")
+        XCTAssertEqual(Pictures.pixel(picture, x: 6, y: 19), .blue, "above it, untouched")
+        XCTAssertEqual(Pictures.pixel(picture, x: 20, y: 5), .blue)
+
+        // A camera frame has no alpha: over anything, it is all that shows; beside it, what is under.
+        var frame: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 32, 32, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &frame)
+        let camera = CIImage(cvPixelBuffer: try XCTUnwrap(frame))
+        let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: -8, y: 0, width: 48, height: 32))
+        let covered = try XCTUnwrap(context.createCGImage(camera.composited(over: red), from: CGRect(x: -8, y: 0, width: 48, height: 32)))
+        XCTAssertEqual(Pictures.pixel(covered, x: 2, y: 10), .red, "beside the frame, what is under shows")
+        let inside = Pictures.pixel(covered, x: 20, y: 10)
+        XCTAssertTrue(inside.r < 40 && inside.a == 255, "the frame (zeroed Y'CbCr, green) hides the red: \(inside)")
+    }
+
     func testImagesFromCGImagesAndFilesKeepTheirPixels() throws {
         let picture = try XCTUnwrap(Pictures.render(CIImage(cvPixelBuffer: Pictures.quadrants())))
         let image = CIImage(cgImage: picture)

@@ -56,6 +56,9 @@ cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, doub
 cvips_image *cvips_resize(cvips_image *image, double x_scale, double y_scale);
 /// `overlay` over `base`, premultiplied (both the same size).
 cvips_image *cvips_over(cvips_image *overlay, cvips_image *base);
+/// `overlay` composited over the area of `base` whose top-left corner is (`x`, `y`): the rest of
+/// `base` is left as it is, so that a small overlay costs its own area only.
+cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int y);
 
 /// Evaluates the image into `destination`: `height` rows of `row_bytes`, each starting with the
 /// image's row packed (8-bit images only). 0 on success.

@@ -53,6 +53,22 @@ indirect enum Recipe: @unchecked Sendable {
         }
     }
 
+    /// Whether every pixel inside the extent is known to be opaque (frames without alpha, opaque
+    /// colours, and what moves or crops them whole), so that nothing under it shows.
+    var isOpaque: Bool {
+        switch self {
+        case .pixels(let source): return source.isOpaque
+        case .color(_, _, _, let a): return a >= 1
+        case .crop(let inner, _), .clamp(let inner): return inner.isOpaque
+        case .transform(let inner, let transform):
+            // Whole-pixel moves keep every pixel; sampling between pixels softens the edges.
+            return inner.isOpaque && transform.a == 1 && transform.b == 0 && transform.c == 0 && transform.d == 1
+                && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
+        case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
+        case .empty, .blur, .recombine, .lanczos: return false
+        }
+    }
+
     /// How far a blur of `sigma` reaches, as Apple's blurs grow their extent: three standard
     /// deviations, in whole pixels.
     static func blurReach(_ sigma: Double) -> CGFloat { CGFloat((sigma * 3).rounded(.up)) }
@@ -64,13 +80,16 @@ indirect enum Recipe: @unchecked Sendable {
 final class PixelSource: @unchecked Sendable {
     let width: Int
     let height: Int
+    /// Whether the picture has no alpha (a Y'CbCr frame): every pixel opaque.
+    let isOpaque: Bool
     private let make: () -> (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)?
     private let lock = NSLock()
     private var made: (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)??
 
-    init(width: Int, height: Int, make: @escaping () -> (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)?) {
+    init(width: Int, height: Int, isOpaque: Bool = false, make: @escaping () -> (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)?) {
         self.width = width
         self.height = height
+        self.isOpaque = isOpaque
         self.make = make
     }
 

@@ -137,8 +137,17 @@ final class RenderPass {
                 scaled, at: PixelRegion(x: output.x, y: output.y, width: Int(cvips_width(scaled.pointer)), height: Int(cvips_height(scaled.pointer))),
                 in: region)
         case .over(let top, let bottom):
-            let over = try image(top, in: region), under = try image(bottom, in: region)
-            return try withExtendedLifetime(under) { try over.then { cvips_over($0, under.pointer) } }
+            // An opaque top that covers the region hides everything under it.
+            if top.isOpaque, region.intersection(top.extent) == region { return try image(top, in: region) }
+            let under = try image(bottom, in: region)
+            // A top smaller than the region (an inset, a watermark) is blended over its own area only.
+            let reach = top.extent.isInfinite ? region : region.intersection(top.extent)
+            guard !reach.isEmpty else { return under }
+            let over = try image(top, in: reach)
+            if reach == region { return try withExtendedLifetime(under) { try over.then { cvips_over($0, under.pointer) } } }
+            return try withExtendedLifetime(over) {
+                try under.then { cvips_over_area(over.pointer, $0, Int32(reach.x - region.x), Int32(region.maxY - reach.maxY)) }
+            }
         case .clamp(let inner):
             let extent = PixelRegion(covering: inner.extent)
             guard !extent.isEmpty else { return try transparent(region) }
@@ -177,6 +186,14 @@ final class RenderPass {
             return try image(inner, in: PixelRegion(x: region.x - Int(tx), y: region.y - Int(ty), width: region.width, height: region.height))
         }
         guard abs(a * d - b * c) > 1e-12 else { return try transparent(region) }
+        // Only the part of the region the moved image can reach is sampled (an inset picture
+        // covers a corner of the frame); the rest is transparent.
+        let extent = inner.extent
+        if !extent.isInfinite {
+            let reach = region.intersection(extent.applying(transform).insetBy(dx: -2, dy: -2))
+            guard !reach.isEmpty else { return try transparent(region) }
+            if reach != region { return try place(try transformed(inner, by: transform, in: reach), at: reach, in: region) }
+        }
         let back = region.rect.applying(transform.inverted()).insetBy(dx: -2, dy: -2)
         let source = PixelRegion(covering: back).intersection(inner.extent)
         guard !source.isEmpty else { return try transparent(region) }
