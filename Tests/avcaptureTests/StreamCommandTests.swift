@@ -97,4 +97,21 @@ final class StreamCommandTests: XCTestCase {
         let short = try AVCaptureTool.run(["stream", "--hls", folder.path, "--segment-seconds", "nan"])
         XCTAssertTrue(short.standardError.contains("--segment-seconds must be from 0.5 to 60"), short.standardError)
     }
+
+    /// Real time: Debian's Chromium plays `stream --hls`'s folder natively, served over loopback, while
+    /// it grows (Tests/Browser/hls_page.py): the picture's size, playing, and time moving on.
+    func testChromiumPlaysTheHLSFolderWhileItGrows() throws {
+        let results = try AVCaptureTool.browserResults(script: "hls_page.py", seconds: 3)
+        XCTAssertEqual(results["streamRunningAtStart"] as? Bool, true, "\(results)")
+        XCTAssertEqual(results["streamRunningWhilePlaying"] as? Bool, true, "\(results)")
+        let early = try XCTUnwrap(results["early"] as? [String: Any]), later = try XCTUnwrap(results["later"] as? [String: Any])
+        XCTAssertEqual(later["width"] as? Int, 640)
+        XCTAssertEqual(later["height"] as? Int, 480)
+        XCTAssertTrue(later["error"] is NSNull, "\(later)")
+        XCTAssertEqual(later["paused"] as? Bool, false)
+        let start = (early["currentTime"] as? Double) ?? 0, end = (later["currentTime"] as? Double) ?? 0
+        XCTAssertGreaterThan(end - start, 1.5, "the video plays on while the stream grows: \(start) to \(end)")
+        XCTAssertEqual(results["streamStatus"] as? Int, 0)
+        XCTAssertEqual(results["ended"] as? Bool, true)
+    }
 }
