@@ -81,9 +81,9 @@
 // AVAssetTrack.metadata and commonMetadata: a track's own metadata is not read (the asset's is).
 // extension AVAssetWriterInput: var metadata: [AVMetadataItem]
 // Writer video settings: scaling modes, profile levels, entropy coding, frame reordering, droppable frames,
-//     colour properties (written as the stream's tags), 10-bit HEVC and ProRes are honoured. Still to come:
-//     R'G'B' frames are turned into Y'CbCr with BT.601's matrix whatever AVVideoYCbCrMatrixKey says (libyuv), and
-//     Y'CbCr frames are not converted between matrices or primaries: the settings' tags are written over them.
+//     colour properties, 10-bit HEVC and ProRes are honoured: R'G'B' frames are turned into Y'CbCr with the matrix
+//     the settings name (libswscale). Still to come: Y'CbCr frames are not converted between matrices, nor any frame
+//     between primaries or transfer functions: the settings' tags are written over them as the app's claim.
 //     AVVideoCodecType.hevcWithAlpha (Debian's FFmpeg 5.1 and x265 encode no alpha layer).
 // Segment writers (AVAssetWriter(contentType:)): segment reports give times in the segments' own media time,
 //     which starts at zero at the session's start; passthrough inputs cut at their own keyframes only.

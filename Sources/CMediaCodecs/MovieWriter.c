@@ -440,40 +440,55 @@ static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
     }
 }
 
-/// Converts a bi-planar frame (NV12, or P010 when `ten_bit`) into `frame`, in the encoder's format.
-static int convert_frame(cmc_writer *w, AVFrame *frame, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int ten_bit) {
-    int source = ten_bit ? AV_PIX_FMT_P010LE : AV_PIX_FMT_NV12;
+/// libswscale's coefficients for the matrix the stream is tagged with (BT.601 when untagged).
+static int sws_colorspace_of(enum AVColorSpace space) {
+    switch (space) {
+    case AVCOL_SPC_BT709: return SWS_CS_ITU709;
+    case AVCOL_SPC_BT2020_NCL: case AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020;
+    case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M;
+    default: return SWS_CS_ITU601;
+    }
+}
+
+/// Converts a picture (NV12, P010 or BGRA) into `frame`, in the encoder's format.
+static int convert_frame(cmc_writer *w, AVFrame *frame, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int input) {
+    int source = input == CMC_INPUT_P010 ? AV_PIX_FMT_P010LE : input == CMC_INPUT_BGRA ? AV_PIX_FMT_BGRA : AV_PIX_FMT_NV12;
     if (!w->scaler || w->scaler_source_format != source) {
         sws_freeContext(w->scaler);
         w->scaler = sws_alloc_context();
         if (!w->scaler) return AVERROR(ENOMEM);
-        int full = w->video->color_range == AVCOL_RANGE_JPEG;
+        int full = w->video->color_range == AVCOL_RANGE_JPEG, rgb = source == AV_PIX_FMT_BGRA;
         av_opt_set_int(w->scaler, "srcw", frame->width, 0);
         av_opt_set_int(w->scaler, "srch", frame->height, 0);
         av_opt_set_int(w->scaler, "src_format", source, 0);
         av_opt_set_int(w->scaler, "dstw", frame->width, 0);
         av_opt_set_int(w->scaler, "dsth", frame->height, 0);
         av_opt_set_int(w->scaler, "dst_format", w->video->pix_fmt, 0);
-        av_opt_set_int(w->scaler, "src_range", full, 0);
+        av_opt_set_int(w->scaler, "src_range", rgb ? 1 : full, 0);
         av_opt_set_int(w->scaler, "dst_range", full, 0);
-        // The same size: only depth and chroma placement change, which point sampling does exactly.
-        av_opt_set_int(w->scaler, "sws_flags", SWS_POINT | SWS_ACCURATE_RND, 0);
+        // The same size: only depth, chroma placement or R'G'B' to Y'CbCr change, which point sampling does exactly.
+        av_opt_set_int(w->scaler, "sws_flags", SWS_POINT | SWS_ACCURATE_RND | (rgb ? SWS_FULL_CHR_H_INP : 0), 0);
         if (sws_init_context(w->scaler, NULL, NULL) < 0) {
             sws_freeContext(w->scaler);
             w->scaler = NULL;
             return AVERROR(EINVAL);
+        }
+        if (rgb) {
+            // R'G'B' into Y'CbCr with the matrix the stream says it uses.
+            const int *coefficients = sws_getCoefficients(sws_colorspace_of(w->video->colorspace));
+            sws_setColorspaceDetails(w->scaler, coefficients, 1, coefficients, full, 0, 1 << 16, 1 << 16);
         }
         w->scaler_source_format = source;
     }
     frame->format = w->video->pix_fmt;
     int err = av_frame_get_buffer(frame, 0);
     if (err < 0) return err;
-    const uint8_t *planes[4] = {y, uv, NULL, NULL};
-    const int strides[4] = {y_stride, uv_stride, 0, 0};
+    const uint8_t *planes[4] = {y, input == CMC_INPUT_BGRA ? NULL : uv, NULL, NULL};
+    const int strides[4] = {y_stride, input == CMC_INPUT_BGRA ? 0 : uv_stride, 0, 0};
     return sws_scale(w->scaler, planes, strides, 0, frame->height, frame->data, frame->linesize) > 0 ? 0 : AVERROR_EXTERNAL;
 }
 
-int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int ten_bit,
+int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int input,
                            int64_t pts_us, cmc_release_callback release, void *opaque) {
     int err = write_header(w);
     if (err < 0) { if (release) release(opaque, (uint8_t *)y); return err; }
@@ -482,9 +497,9 @@ int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const 
     frame->width = w->video->width;
     frame->height = w->video->height;
     frame->color_range = w->video->color_range;
-    if (w->converts_frames || ten_bit) {
-        // The encoder takes another depth or chroma layout: a conversion the format forces.
-        err = w->converts_frames ? convert_frame(w, frame, y, y_stride, uv, uv_stride, ten_bit) : AVERROR(EINVAL);
+    if (w->converts_frames || input != CMC_INPUT_NV12) {
+        // The encoder takes another depth or chroma layout, or the picture is R'G'B': a conversion the format forces.
+        err = convert_frame(w, frame, y, y_stride, uv, uv_stride, input);
         if (release) release(opaque, (uint8_t *)y);
         if (err < 0) { av_frame_free(&frame); return err; }
     } else if (w->video_takes_nv12) {

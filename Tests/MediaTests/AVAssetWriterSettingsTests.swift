@@ -11,11 +11,11 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed: apt-get install ffmpeg")
     }
 
-    /// Writes `count` BGRA frames of `width` x `height` (the left `darkColumns` black, the rest white)
+    /// Writes `count` BGRA frames of `width` x `height` (the left `darkColumns` black, the rest `fill`, white by default)
     /// with `settings` into a new file of `fileType`; the file's URL.
     private func write(
-        _ settings: [String: Any], width: Int = 320, height: Int = 240, darkColumns: Int = 0, count: Int = 30, fileType: AVFileType = .mp4,
-        adaptorGivesSize: Bool = true, name: String = #function
+        _ settings: [String: Any], width: Int = 320, height: Int = 240, darkColumns: Int = 0, fill: UInt32 = 0xFFFF_FFFF, count: Int = 30,
+        fileType: AVFileType = .mp4, adaptorGivesSize: Bool = true, name: String = #function
     ) async throws -> URL {
         let url = makeScratchFolder(name).appendingPathComponent(fileType == .mov ? "written.mov" : "written.mp4")
         let writer = try AVAssetWriter(outputURL: url, fileType: fileType)
@@ -37,7 +37,7 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         let rowPixels = CVPixelBufferGetBytesPerRow(frame) / 4
         let base = CVPixelBufferGetBaseAddress(frame)!.assumingMemoryBound(to: UInt32.self)
         for y in 0..<height {
-            for x in 0..<width { base[y * rowPixels + x] = x < darkColumns ? 0xFF00_0000 : 0xFFFF_FFFF }
+            for x in 0..<width { base[y * rowPixels + x] = x < darkColumns ? 0xFF00_0000 : fill }
         }
         CVPixelBufferUnlockBaseAddress(frame, [])
         for index in 0..<count {
@@ -164,6 +164,17 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         XCTAssertEqual(hdProbe.colorPrimaries, "bt709", "a 320x240 movie is tagged SD unless the settings say otherwise")
         XCTAssertEqual(hdProbe.colorTransfer, "bt709")
         XCTAssertEqual(hdProbe.colorSpace, "bt709")
+
+        // R'G'B' frames are turned into Y'CbCr with the matrix the stream is tagged with: green comes back green.
+        for (matrix, name) in [(AVVideoYCbCrMatrix_ITU_R_709_2, "bt709"), (AVVideoYCbCrMatrix_ITU_R_601_4, "bt601")] {
+            let green = try await write(
+                settings(320, 240, [AVVideoColorPropertiesKey: [AVVideoYCbCrMatrixKey: matrix]]), fill: 0xFF00_FF00, count: 5, name: "green\(name)")
+            let decoded = try XCTUnwrap(
+                runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", green.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+            let at = (120 * 320 + 160) * 3
+            let rgb = [Int(decoded[at]), Int(decoded[at + 1]), Int(decoded[at + 2])]
+            XCTAssertTrue(rgb[0] < 20 && rgb[1] > 240 && rgb[2] < 20, "\(name): \(rgb)")
+        }
 
         let hlg = try await write(
             settings(

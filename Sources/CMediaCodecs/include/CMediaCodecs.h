@@ -97,9 +97,14 @@ typedef void (*cmc_release_callback)(void *opaque, uint8_t *data);
 cmc_writer *cmc_writer_open(const cmc_writer_config *config, int *error);
 /// Sets a container metadata entry; entries set before the first frame go in the header.
 int cmc_writer_set_metadata(cmc_writer *writer, const char *key, const char *value);
-/// Encodes one frame of bi-planar 4:2:0 Y'CbCr at `pts_us` microseconds, 8-bit, or 10 bits in 16
-/// (P010) when `ten_bit`; `release` runs when the encoder lets go of it.
-int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int ten_bit,
+/// The pictures cmc_writer_write_video takes: bi-planar 4:2:0 Y'CbCr in 8 bits, or in 10 bits
+/// of 16 (P010), or B, G, R, A (one plane, `uv` unused), which libswscale turns into Y'CbCr with
+/// the matrix the stream is tagged with.
+enum { CMC_INPUT_NV12 = 0, CMC_INPUT_P010 = 1, CMC_INPUT_BGRA = 2 };
+
+/// Encodes one picture (`input`: a CMC_INPUT_* value) at `pts_us` microseconds; `release` runs
+/// when the encoder lets go of it.
+int cmc_writer_write_video(cmc_writer *writer, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int input,
                            int64_t pts_us, cmc_release_callback release, void *opaque);
 /// Encodes 16-bit interleaved samples whose first sample is number `first_sample` of the recording.
 int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frames, int64_t first_sample);

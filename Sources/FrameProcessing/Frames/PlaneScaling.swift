@@ -70,8 +70,8 @@ package enum PlaneScaling {
 
     /// Scales the `region` of `source` (all of it when nil; even offsets and sizes for 4:2:0) into
     /// the `placement` area of `destination` (all of it when nil), both BGRA, both two-plane 4:2:0,
-    /// or both 8-bit grey; false for other formats, formats that differ, or when libyuv refuses.
-    /// Outside a placement, two-plane 4:2:0 is painted black.
+    /// or both 8-bit grey (without a placement); false for other formats, formats that differ, or
+    /// when libyuv refuses. Outside a placement, BGRA and two-plane 4:2:0 are painted black.
     package static func scale(
         _ source: CVPixelBuffer, region: (x: Int, y: Int, width: Int, height: Int)? = nil,
         into destination: CVPixelBuffer, placement: (x: Int, y: Int, width: Int, height: Int)? = nil, filter: Filter
@@ -80,8 +80,11 @@ package enum PlaneScaling {
         let place = placement ?? (0, 0, destination.width, destination.height)
         let s = source.planes, d = destination.planes
         switch (source.pixelFormatType, destination.pixelFormatType) {
-        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_32BGRA) where placement == nil:
-            return scaleBGRA(Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height, bytesPerPixel: 4), into: Rows(d[0]), filter: filter)
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_32BGRA):
+            if placement != nil { paintBlackAround(place, in: destination) }
+            return scaleBGRA(
+                Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height, bytesPerPixel: 4),
+                into: Rows(d[0], x: place.x, y: place.y, width: place.width, height: place.height, bytesPerPixel: 4), filter: filter)
         case (kCVPixelFormatType_OneComponent8, kCVPixelFormatType_OneComponent8) where placement == nil:
             scaleSamples(Rows(s[0], x: area.x, y: area.y, width: area.width, height: area.height), into: Rows(d[0]), filter: filter)
             return true
@@ -96,6 +99,20 @@ package enum PlaneScaling {
         default:
             return false
         }
+    }
+
+    /// Paints the bars of BGRA `buffer` around `area` opaque black.
+    private static func paintBlackAround(_ area: (x: Int, y: Int, width: Int, height: Int), in buffer: CVPixelBuffer) {
+        let plane = buffer.planes[0]
+        func paint(_ x: Int, _ y: Int, _ width: Int, _ height: Int) {
+            guard width > 0, height > 0 else { return }
+            ARGBRect(
+                plane.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(plane.bytesPerRow), Int32(x), Int32(y), Int32(width), Int32(height), 0xFF00_0000)
+        }
+        paint(0, 0, buffer.width, area.y)
+        paint(0, area.y + area.height, buffer.width, buffer.height - area.y - area.height)
+        paint(0, area.y, area.x, area.height)
+        paint(area.x + area.width, area.y, buffer.width - area.x - area.width, area.height)
     }
 
     /// Paints the bars of two-plane 4:2:0 `buffer` around `area` (even) black: the rows above and

@@ -174,12 +174,15 @@ package final class MovieEncoder {
         guard let writer, let video = encoding.video else { return }
         let frame = try prepare(pixelBuffer, for: video)
         let planes = frame.planes
-        let tenBit = Self.isTenBit(frame.pixelFormatType)
+        let input =
+            Self.isTenBit(frame.pixelFormatType)
+            ? Int32(CMC_INPUT_P010) : frame.pixelFormatType == kCVPixelFormatType_32BGRA ? Int32(CMC_INPUT_BGRA) : Int32(CMC_INPUT_NV12)
+        let chroma = planes.count > 1 ? planes[1] : planes[0]
         let opaque = Unmanaged.passRetained(frame).toOpaque()
         let microseconds = time.convertScale(1_000_000, method: .default).value
         let result = cmc_writer_write_video(
             writer, planes[0].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[0].bytesPerRow),
-            planes[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(planes[1].bytesPerRow), tenBit ? 1 : 0,
+            chroma.baseAddress.assumingMemoryBound(to: UInt8.self), Int32(chroma.bytesPerRow), input,
             microseconds, releasePixelBuffer, opaque)
         if result < 0 { throw MovieEncoderError(code: result) }
     }
@@ -255,6 +258,12 @@ package final class MovieEncoder {
         }
     }
 
+    /// Whether the stream is tagged with a Y'CbCr matrix other than BT.601, which R'G'B' frames are turned into Y'CbCr with by the encoder's libswscale.
+    private var encodesRGBWithItsMatrix: Bool {
+        guard let matrix = encoding.colourProperties?.matrix else { return false }
+        return matrix != kCVImageBufferYCbCrMatrix_ITU_R_601_4
+    }
+
     /// Whether frames in a pixel format are 10-bit bi-planar 4:2:0 (P010), which a 10-bit encoding takes as they are.
     private static func isTenBit(_ format: OSType) -> Bool {
         format == kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange || format == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange
@@ -267,7 +276,12 @@ package final class MovieEncoder {
         var frame = pixelBuffer
         let sameSize = frame.width == video.width && frame.height == video.height
         if video.isTenBit, sameSize, Self.isTenBit(frame.pixelFormatType) { return frame }
-        if frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange {
+        // R'G'B' for a stream tagged with a matrix other than BT.601 goes to the encoder as it is:
+        // libswscale turns it into Y'CbCr with that matrix, which libyuv cannot.
+        let keepsRGB = frame.pixelFormatType == kCVPixelFormatType_32BGRA && encodesRGBWithItsMatrix
+        if frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+            !keepsRGB
+        {
             if conversionPool == nil || conversionPool!.width != frame.width || conversionPool!.height != frame.height {
                 conversionPool = CVPixelBufferPool.videoFrames(width: frame.width, height: frame.height, pixelFormatType: target, count: 3)
             }
