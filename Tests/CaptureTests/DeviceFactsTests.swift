@@ -81,6 +81,23 @@ final class DeviceFactsTests: CaptureTestCase {
         XCTAssertFalse(backCamera.isVirtualDevice)
     }
 
+    func testAMicrophoneHasOneFormatTheSoundItDelivers() throws {
+        let microphone = try XCTUnwrap(AVCaptureDevice.default(for: .audio))
+        XCTAssertEqual(microphone.formats.count, 1, "as Apple's microphones have")
+        let format = microphone.activeFormat
+        XCTAssertEqual(format.mediaType, .audio)
+        XCTAssertEqual(format.formatDescription.mediaType, .audio)
+        let asbd = try XCTUnwrap(format.formatDescription.audioStreamBasicDescription)
+        let input = try AVCaptureDeviceInput(device: microphone)
+        let port = try XCTUnwrap(input.ports.first?.formatDescription?.audioStreamBasicDescription)
+        defer { withExtendedLifetime(input) {} }
+        XCTAssertEqual(asbd.mSampleRate, port.mSampleRate, "the format is what the microphone delivers")
+        XCTAssertEqual(asbd.mChannelsPerFrame, port.mChannelsPerFrame)
+        XCTAssertEqual(format.videoSupportedFrameRateRanges, [])
+        XCTAssertFalse(microphone.activeVideoMinFrameDuration.isValid)
+        XCTAssertTrue(backCamera.formats.allSatisfy { $0.mediaType == .video })
+    }
+
     func testEveryDeviceTypeIsSpelledAndOnlyPresentDevicesAreFound() {
         let types: [AVCaptureDevice.DeviceType] = [
             .builtInWideAngleCamera, .builtInUltraWideCamera, .builtInTelephotoCamera, .builtInDualCamera,

@@ -95,6 +95,8 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     /// Makes a format active, resetting the frame rate to the format's default.
     func setActiveFormat(index: Int, byClient: Bool) {
+        // A microphone's one format is always active: nothing changes.
+        guard formats[index].mediaType == .video else { return }
         let changed = configuration.withLock { config -> Bool in
             guard config.activeFormat != index else { return false }
             config.activeFormat = index
@@ -150,7 +152,7 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         let initial = DeviceCore.initialFormatIndex(formats)
         configuration.withLock { config in
             config.activeFormat = initial
-            if !formats.isEmpty {
+            if formats.first?.mediaType == .video {
                 config.minFrameDuration = Self.defaultFrameDuration(formats[initial])
                 config.maxFrameDuration = config.minFrameDuration
             }
@@ -300,10 +302,12 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
         // Cameras that focus by themselves here (the virtual one, V4L2 FOCUS_AUTO) find focus by contrast.
         let focusSystem: AVCaptureDevice.Format.AutoFocusSystem =
             backend.capabilities.focusModes.contains(.continuous) ? .contrastDetection : .none
-        let formats = backend.videoFormats.map { AVCaptureDevice.Format($0, autoFocusSystem: focusSystem) }
+        // A microphone has one format, the sound it delivers, as Apple's do.
+        let sound = backend.videoFormats.isEmpty ? backend.audioFormat.map { [AVCaptureDevice.Format(audio: $0)] } ?? [] : []
+        let formats = backend.videoFormats.map { AVCaptureDevice.Format($0, autoFocusSystem: focusSystem) } + sound
         self.formats = formats
         let initial = Self.initialFormatIndex(formats)
-        let duration = formats.isEmpty ? CMTime.invalid : AVCaptureDevice.defaultFrameDuration(formats[initial])
+        let duration = formats.first?.mediaType != .video ? CMTime.invalid : AVCaptureDevice.defaultFrameDuration(formats[initial])
         configuration = LockedValue(Configuration(activeFormat: initial, minFrameDuration: duration, maxFrameDuration: duration))
         device = AVCaptureDevice(core: self)
         backend.imaging.setObserver { [weak self] old, new in self?.device.imagingDidChange(from: old, to: new) }

@@ -24,6 +24,17 @@ extension AVCaptureDevice {
             videoSupportedFrameRateRanges = backing.frameRateRanges.map(AVFrameRateRange.init)
         }
 
+        /// A microphone's format: the sound it delivers; no pictures, no optics.
+        init(audio description: AudioStreamBasicDescription) {
+            backing = CaptureVideoFormat(
+                width: 0, height: 0, pixelFormat: 0, frameRateRanges: [], fieldOfView: 0, isBinned: false, supportsStabilization: false, maxZoomFactor: 1,
+                zoomUpscaleThreshold: 1, minISO: 0, maxISO: 0, exposureDurationRange: 0...0)
+            autoFocusSystem = .none
+            mediaType = .audio
+            formatDescription = CMFormatDescription(audio: description)
+            videoSupportedFrameRateRanges = []
+        }
+
         /// The horizontal field of view, in degrees.
         public var videoFieldOfView: Float { backing.fieldOfView }
         /// Whether the sensor bins pixels in this format.
@@ -55,7 +66,9 @@ extension AVCaptureDevice {
 
         /// A description such as `<AVCaptureDeviceFormat: vide/420v 1280x720, 1-60 fps, fov 51.94>`.
         public override var description: String {
-            "<AVCaptureDeviceFormat: \(formatDescription) \(videoSupportedFrameRateRanges.map(\.description).joined(separator: ", ")), fov:\(videoFieldOfView)\(isVideoBinned ? ", binned" : "")\(isVideoStabilizationSupported ? ", supports vis" : "")>"
+            if mediaType == .audio { return "<AVCaptureDeviceFormat: \(formatDescription)>" }
+            return
+                "<AVCaptureDeviceFormat: \(formatDescription) \(videoSupportedFrameRateRanges.map(\.description).joined(separator: ", ")), fov:\(videoFieldOfView)\(isVideoBinned ? ", binned" : "")\(isVideoStabilizationSupported ? ", supports vis" : "")>"
         }
     }
 }
