@@ -65,23 +65,6 @@ enum SegmentBenchmark {
         writer.preferredOutputSegmentInterval = CMTime(value: 2, timescale: 1)
         writer.initialSegmentStartTime = .zero
         writer.delegate = delegate
-        let input = AVAssetWriterInput(
-            mediaType: .video,
-            outputSettings: [
-                AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: width, AVVideoHeightKey: height,
-                AVVideoCompressionPropertiesKey: [AVVideoAverageBitRateKey: bitRate, AVVideoMaxKeyFrameIntervalKey: 30, AVVideoExpectedSourceFrameRateKey: 30],
-            ])
-        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: nil)
-        writer.add(input)
-        writer.startWriting()
-        writer.startSession(atSourceTime: .zero)
-        for index in 0..<frames {
-            adaptor.append(buffers[index % buffers.count], withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30))
-        }
-        input.markAsFinished()
-        let done = DispatchSemaphore(value: 0)
-        writer.finishWriting { done.signal() }
-        done.wait()
-        guard writer.status == .completed else { throw writer.error ?? CocoaError(.fileWriteUnknown) }
+        try EncodeBenchmark.write(buffers, frames: frames, with: writer, input: EncodeBenchmark.h264Input(width: width, height: height, bitRate: bitRate))
     }
 }

@@ -273,32 +273,35 @@ extension AppleStyleCodeTests {
 }
 
 extension AppleStyleCodeTests {
-    func testTwoClipsMergeWithACrossfadeAsEditingTutorialsMergeThem() throws {
-        let folder = makeScratchFolder()
-        var clips: [AVURLAsset] = []
-        for colour in ["red", "blue"] {
+    /// 320x240 30 fps H.264 clips of one colour each, made by the ffmpeg command.
+    func colourClips(_ colours: [String], seconds: Int, in folder: URL) throws -> [AVURLAsset] {
+        try colours.map { colour in
             let url = folder.appendingPathComponent("\(colour).mov")
-            guard
-                runTool(
-                    "/usr/bin/ffmpeg",
-                    ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x240:r=30:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
-                    != nil
-            else { throw XCTSkip("ffmpeg is needed") }
-            clips.append(AVURLAsset(url: url))
+            let arguments = [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x240:r=30:d=\(seconds)", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            ]
+            guard runTool("/usr/bin/ffmpeg", arguments + [url.path]) != nil else { throw XCTSkip("ffmpeg is needed") }
+            return AVURLAsset(url: url)
         }
-        let output = folder.appendingPathComponent("merged.mov")
+    }
+
+    /// Runs an export that calls its completion once, and waits for it: the error it gave, as text; nil when it succeeded.
+    func exportError(_ export: (@escaping @Sendable (Error?) -> Void) -> Void) -> String? {
         let finished = expectation(description: "export")
-        final class Outcome: @unchecked Sendable {
-            let lock = NSLock()
-            var error: String? = "not called"
-        }
-        let outcome = Outcome()
-        ClipMerger.merge(clips[0], clips[1], fadeSeconds: 1, to: output) { error in
-            outcome.lock.withLock { outcome.error = error.map { "\($0)" } }
+        let outcome = LockedValue<String?>("not called")
+        export { error in
+            outcome.withLock { $0 = error.map { "\($0)" } }
             finished.fulfill()
         }
         wait(for: [finished], timeout: 60)
-        XCTAssertNil(outcome.lock.withLock { outcome.error }, "exported")
+        return outcome.withLock { $0 }
+    }
+
+    func testTwoClipsMergeWithACrossfadeAsEditingTutorialsMergeThem() throws {
+        let folder = makeScratchFolder()
+        let clips = try colourClips(["red", "blue"], seconds: 2, in: folder)
+        let output = folder.appendingPathComponent("merged.mov")
+        XCTAssertNil(exportError { ClipMerger.merge(clips[0], clips[1], fadeSeconds: 1, to: output, completion: $0) }, "exported")
         let merged = AVURLAsset(url: output)
         XCTAssertEqual(merged.duration.seconds, 3, accuracy: 0.1, "two 2 s clips overlapping by 1 s")
         func colour(_ seconds: Double) throws -> [Int] {
@@ -316,30 +319,9 @@ extension AppleStyleCodeTests {
 extension AppleStyleCodeTests {
     func testACustomCompositorClassPutsTwoClipsSideBySide() throws {
         let folder = makeScratchFolder()
-        var clips: [AVURLAsset] = []
-        for colour in ["red", "blue"] {
-            let url = folder.appendingPathComponent("\(colour).mov")
-            guard
-                runTool(
-                    "/usr/bin/ffmpeg",
-                    ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x240:r=30:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", url.path])
-                    != nil
-            else { throw XCTSkip("ffmpeg is needed") }
-            clips.append(AVURLAsset(url: url))
-        }
+        let clips = try colourClips(["red", "blue"], seconds: 2, in: folder)
         let output = folder.appendingPathComponent("split.mp4")
-        let finished = expectation(description: "export")
-        final class Outcome: @unchecked Sendable {
-            let lock = NSLock()
-            var error: String? = "not called"
-        }
-        let outcome = Outcome()
-        SplitScreenExport.export(clips[0], clips[1], to: output) { error in
-            outcome.lock.withLock { outcome.error = error.map { "\($0)" } }
-            finished.fulfill()
-        }
-        wait(for: [finished], timeout: 60)
-        XCTAssertNil(outcome.lock.withLock { outcome.error }, "exported")
+        XCTAssertNil(exportError { SplitScreenExport.export(clips[0], clips[1], to: output, completion: $0) }, "exported")
         let split = AVURLAsset(url: output)
         XCTAssertEqual(split.duration.seconds, 2, accuracy: 0.1)
         let bytes = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(ClipMerger.frame(of: split, at: 1))))
@@ -356,27 +338,10 @@ extension AppleStyleCodeTests {
 extension AppleStyleCodeTests {
     func testAWatermarkLayerIsDrawnOverEachFrameByTheAnimationTool() throws {
         let folder = makeScratchFolder()
-        let source = folder.appendingPathComponent("red.mov")
-        guard
-            runTool(
-                "/usr/bin/ffmpeg",
-                ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=320x240:r=30:d=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", source.path])
-                != nil
-        else { throw XCTSkip("ffmpeg is needed") }
+        let source = try XCTUnwrap(colourClips(["red"], seconds: 1, in: folder).first)
         let logo = try XCTUnwrap(WatermarkExporter.logo(red: 0, green: 1, blue: 0))
         let output = folder.appendingPathComponent("marked.mov")
-        let finished = expectation(description: "export")
-        final class Outcome: @unchecked Sendable {
-            let lock = NSLock()
-            var error: String? = "not called"
-        }
-        let outcome = Outcome()
-        WatermarkExporter.export(AVURLAsset(url: source), logo: logo, to: output) { error in
-            outcome.lock.withLock { outcome.error = error.map { "\($0)" } }
-            finished.fulfill()
-        }
-        wait(for: [finished], timeout: 60)
-        XCTAssertNil(outcome.lock.withLock { outcome.error }, "exported")
+        XCTAssertNil(exportError { WatermarkExporter.export(source, logo: logo, to: output, completion: $0) }, "exported")
         let bytes = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(ClipMerger.frame(of: AVURLAsset(url: output), at: 0.5))))
         func colour(x: Int, y: Int) -> [Int] {
             let at = (y * 320 + x) * 4

@@ -48,6 +48,21 @@ final class CMSampleBufferTests: XCTestCase {
         XCTAssertNil(CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil))
     }
 
+    func testABlockBufferIsFilledWithAByteWithinItsLength() throws {
+        var block: CMBlockBuffer?
+        XCTAssertEqual(
+            CMBlockBufferCreateWithMemoryBlock(
+                allocator: nil, memoryBlock: nil, blockLength: 8, blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: 8, flags: 0,
+                blockBufferOut: &block), kCMBlockBufferNoErr)
+        let buffer = try XCTUnwrap(block)
+        XCTAssertEqual(CMBlockBufferFillDataBytes(with: 0, blockBuffer: buffer, offsetIntoDestination: 0, dataLength: 8), kCMBlockBufferNoErr)
+        XCTAssertEqual(CMBlockBufferFillDataBytes(with: 7, blockBuffer: buffer, offsetIntoDestination: 2, dataLength: 3), kCMBlockBufferNoErr)
+        var bytes = [UInt8](repeating: 9, count: 8)
+        XCTAssertEqual(CMBlockBufferCopyDataBytes(buffer, atOffset: 0, dataLength: 8, destination: &bytes), kCMBlockBufferNoErr)
+        XCTAssertEqual(bytes, [0, 0, 7, 7, 7, 0, 0, 0])
+        XCTAssertEqual(CMBlockBufferFillDataBytes(with: 1, blockBuffer: buffer, offsetIntoDestination: 6, dataLength: 3), kCMBlockBufferBadOffsetParameterErr)
+    }
+
     func testAudioSampleBuffersAndBlockBuffers() throws {
         var asbd = AudioStreamBasicDescription(
             mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,

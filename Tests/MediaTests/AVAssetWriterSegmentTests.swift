@@ -77,25 +77,7 @@ final class AVAssetWriterSegmentTests: CaptureTestCase {
 
     /// 1600 frames of 16-bit mono silence at 48 kHz, starting at sample `first` after `start`.
     private func silence(first: Int, start: CMTime) -> CMSampleBuffer {
-        var asbd = AudioStreamBasicDescription(
-            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-            mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
-        var format: CMAudioFormatDescription?
-        CMAudioFormatDescriptionCreate(
-            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
-        var block: CMBlockBuffer?
-        CMBlockBufferCreateWithMemoryBlock(
-            allocator: nil, memoryBlock: nil, blockLength: 3200, blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: 3200, flags: 0,
-            blockBufferOut: &block)
-        CMBlockBufferFillDataBytes(with: 0, blockBuffer: block!, offsetIntoDestination: 0, dataLength: 3200)
-        var timing = CMSampleTimingInfo(
-            duration: CMTime(value: 1, timescale: 48_000), presentationTimeStamp: start + CMTime(value: CMTimeValue(first), timescale: 48_000),
-            decodeTimeStamp: .invalid)
-        var buffer: CMSampleBuffer?
-        CMSampleBufferCreate(
-            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format, sampleCount: 1600,
-            sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &buffer)
-        return buffer!
+        PCMSampleBuffers.make([Int16](repeating: 0, count: 1600), channels: 1, sampleRate: 48_000, firstFrame: first, start: start)
     }
 
     func testSegmentsAreCutAtTheIntervalAndTogetherPlayAsTheMovie() async throws {

@@ -227,30 +227,9 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
 
     /// Interleaved 16-bit samples at 48 kHz with a 1 kHz tone in channel `toned` of `channels` and silence in the others.
     private func tone(channels: Int, toned: Int, first: Int, count: Int) -> CMSampleBuffer {
-        var asbd = AudioStreamBasicDescription(
-            mSampleRate: 48_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-            mBytesPerPacket: UInt32(2 * channels), mFramesPerPacket: 1, mBytesPerFrame: UInt32(2 * channels), mChannelsPerFrame: UInt32(channels),
-            mBitsPerChannel: 16, mReserved: 0)
-        var format: CMAudioFormatDescription?
-        CMAudioFormatDescriptionCreate(
-            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
         var samples = [Int16](repeating: 0, count: count * channels)
         for frame in 0..<count { samples[frame * channels + toned] = Int16(sin(Double(first + frame) * 2 * .pi * 1000 / 48_000) * 12_000) }
-        var block: CMBlockBuffer?
-        CMBlockBufferCreateWithMemoryBlock(
-            allocator: nil, memoryBlock: nil, blockLength: samples.count * 2, blockAllocator: nil, customBlockSource: nil, offsetToData: 0,
-            dataLength: samples.count * 2, flags: 0, blockBufferOut: &block)
-        samples.withUnsafeBytes {
-            _ = CMBlockBufferReplaceDataBytes(with: $0.baseAddress!, blockBuffer: block!, offsetIntoDestination: 0, dataLength: $0.count)
-        }
-        var timing = CMSampleTimingInfo(
-            duration: CMTime(value: 1, timescale: 48_000), presentationTimeStamp: CMTime(value: CMTimeValue(first), timescale: 48_000),
-            decodeTimeStamp: .invalid)
-        var sample: CMSampleBuffer?
-        CMSampleBufferCreate(
-            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-            sampleCount: count, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
-        return sample!
+        return PCMSampleBuffers.make(samples, channels: channels, sampleRate: 48_000, firstFrame: first)
     }
 
     /// Settings for AAC at 48 kHz in a channel layout.

@@ -31,29 +31,10 @@ final class AVAssetWriterTests: CaptureTestCase {
         return buffer!
     }
 
-    /// A buffer of 16-bit mono samples starting at sample `first`.
+    /// A buffer of 16-bit mono samples of a 440 Hz tone at 44.1 kHz, starting at sample `first`.
     private func audioBuffer(first: Int, count: Int) -> CMSampleBuffer {
-        var asbd = AudioStreamBasicDescription(
-            mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
-            mBytesPerPacket: 2, mFramesPerPacket: 1, mBytesPerFrame: 2, mChannelsPerFrame: 1, mBitsPerChannel: 16, mReserved: 0)
-        var format: CMAudioFormatDescription?
-        CMAudioFormatDescriptionCreate(
-            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
         let samples = (0..<count).map { Int16(sin(Double(first + $0) * 2 * .pi * 440 / 44_100) * 8000) }
-        var block: CMBlockBuffer?
-        samples.withUnsafeBytes { raw in
-            _ = CMBlockBufferCreateWithMemoryBlock(
-                allocator: nil, memoryBlock: UnsafeMutableRawPointer(mutating: raw.baseAddress!), blockLength: raw.count,
-                blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: raw.count, flags: 0, blockBufferOut: &block)
-        }
-        var timing = CMSampleTimingInfo(
-            duration: CMTime(value: 1, timescale: 44_100), presentationTimeStamp: CMTime(value: CMTimeValue(first), timescale: 44_100),
-            decodeTimeStamp: .invalid)
-        var sample: CMSampleBuffer?
-        CMSampleBufferCreate(
-            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format,
-            sampleCount: count, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
-        return sample!
+        return PCMSampleBuffers.make(samples, channels: 1, sampleRate: 44_100, firstFrame: first)
     }
 
     func testWritingFramesAndAudioGivesTheFileTheSettingsAsk() async throws {
