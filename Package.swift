@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
+        .library(name: "AudioToolbox", targets: ["AudioToolbox"]),
         .library(name: "CoreAudioTypes", targets: ["CoreAudioTypes"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
@@ -111,6 +112,8 @@ let package = Package(
         // writers and resampler (through MovieEngine); recording, playing and the engine over the
         // capture devices and the sound server; speech over espeak-ng.
         .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech"]),
+        // Audio Toolbox's system sounds, which AVFAudio carries.
+        .target(name: "AudioToolbox", dependencies: ["AVFAudio"]),
 
         // The capture graph, devices, outputs and errors.
         .target(
@@ -169,7 +172,7 @@ let package = Package(
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO", "AVFoundation", "TestSupport"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "CoreMedia", "TestSupport"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.

@@ -4,3 +4,5 @@
 @_exported import Foundation
 @_exported import typealias CoreGraphics.OSStatus
 @_exported import var CoreGraphics.noErr
+// Core Foundation's URL, which Audio Toolbox's system sound services take.
+@_exported import typealias CoreGraphics.CFURL
