@@ -16,8 +16,10 @@
 // MARK: The engine
 
 // extension AVAudioEngine: realtime manual rendering with the input node (setManualRenderingInputPCMFormat(_:inputBlock:)),
-//     musicSequence, connectMIDI(...), isAutoShutdownEnabled; AVAudioEngineConfigurationChange is declared but
-//     not posted (a sound server that goes away lets the engine go on by the host clock instead)
+//     musicSequence, connectMIDI(...), isAutoShutdownEnabled; AVAudioEngineConfigurationChange is posted when a
+//     microphone comes or goes while the engine records (the audio session's route changes, with AVFoundation), not
+//     when the sound server goes away (the engine goes on by the host clock instead); the input node keeps the
+//     format of the microphone it was made with
 // extension AVAudioMixerNode: per-connection mixing destinations (destination(forMixer:bus:), AVAudioMixingDestination),
 //     renderingAlgorithm, obstruction and occlusion (3D mixing)
 // extension AVAudioPlayerNode: files are read on the render thread a block at a time (no read-ahead thread);

@@ -78,6 +78,34 @@ final class AudioSessionTests: CaptureTestCase {
         try audioSession.setCategory(.soloAmbient)
     }
 
+    func testAnEngineRecordingFromAMicrophoneThatGoesAwayStopsAndSaysItsConfigurationChanged() throws {
+        setenv("PULSE_SERVER", "unix:/nonexistent/pulse", 1)
+        defer { unsetenv("PULSE_SERVER") }
+        let scene = try XCTUnwrap(virtualMicrophone.virtualScene)
+        let engine = AVAudioEngine()
+        let heard = LockedValue(0)
+        engine.inputNode.installTap(onBus: 0, bufferSize: 1024, format: nil) { _, _ in heard.withLock { $0 += 1 } }
+        try engine.start()
+        XCTAssertTrue(waitUntil { heard.withLock { $0 } > 0 }, "the tap hears the microphone")
+        let changed = expectation(forNotification: .AVAudioEngineConfigurationChange, object: engine)
+        scene.disconnect()
+        wait(for: [changed], timeout: 5)
+        XCTAssertFalse(engine.isRunning, "the engine stopped itself")
+        scene.reconnect()
+        XCTAssertTrue(drainMainQueue())
+        let playing = AVAudioEngine()
+        _ = playing.mainMixerNode
+        try playing.start()
+        let quiet = expectation(forNotification: .AVAudioEngineConfigurationChange, object: playing)
+        quiet.isInverted = true
+        scene.disconnect()
+        wait(for: [quiet], timeout: 1)
+        XCTAssertTrue(playing.isRunning, "an engine that records nothing is not changed by a microphone")
+        playing.stop()
+        scene.reconnect()
+        XCTAssertTrue(drainMainQueue())
+    }
+
     func testThePreferredInputIsTheMicrophoneCaptureUses() throws {
         let inputs = try XCTUnwrap(audioSession.availableInputs)
         let port = try XCTUnwrap(inputs.first { $0.uid == "virtual:microphone" }, "every microphone is an available input")

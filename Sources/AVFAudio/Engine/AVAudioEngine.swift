@@ -47,16 +47,35 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// Frames rendered in each block when running on a device.
     static let blockFrames: AVAudioFrameCount = 512
 
+    /// The audio session's route changes, which reach the engine by name (the session is AVFoundation's).
+    private var routeChanges: NSObjectProtocol?
+
     /// Creates an engine with an output node; the input node and main mixer are made when first asked for.
     public override init() {
         outputNode = AVAudioOutputNode()
         super.init()
         attach(outputNode)
+        routeChanges = NotificationCenter.default.addObserver(forName: Notification.Name("AVAudioSessionRouteChangeNotification"), object: nil, queue: nil) {
+            [weak self] notification in
+            self?.routeChanged(notification)
+        }
     }
 
     deinit {
+        if let routeChanges { NotificationCenter.default.removeObserver(routeChanges) }
         renderThread?.stop()
         microphone?.stop()
+    }
+
+    /// A microphone came or went while the engine records: its input hardware changed, so the
+    /// engine stops itself and posts `AVAudioEngineConfigurationChange`, as Apple's does.
+    private func routeChanged(_ notification: Notification) {
+        let value = notification.userInfo?["AVAudioSessionRouteChangeReasonKey"]
+        let reason = (value as? UInt) ?? (value as? NSNumber)?.uintValue
+        // 1: a new device is available; 2: the old device is unavailable.
+        guard reason == 1 || reason == 2, isRunning, microphone?.isRunning == true else { return }
+        stop()
+        NotificationCenter.default.post(name: .AVAudioEngineConfigurationChange, object: self)
     }
 
     // MARK: Nodes
