@@ -100,4 +100,5 @@
 
 // kCVImageBufferCGColorSpaceKey's value (a CGColorSpace): frames carry primaries, transfer function and matrix instead.
 // R'G'B' to Y'CbCr in BT.709: libyuv converts with BT.601 only, so such frames (and movies made of them) say BT.601.
-// func CMSampleBufferCopySampleBufferForRange(...)
+// CMSampleBufferCopySampleBufferForRange: implemented for sound of fixed-size frames (over the same memory) and
+//     single-sample buffers; compressed samples of several sizes cannot be subdivided yet.

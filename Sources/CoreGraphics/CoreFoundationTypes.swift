@@ -20,6 +20,27 @@ public typealias CFArray = [Any]
 public typealias CFURL = URL
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
+/// A range of items, as Core Foundation spells it: where it starts and how many it holds.
+public struct CFRange: Equatable, Sendable {
+    /// The first item's index.
+    public var location: CFIndex
+    /// The number of items.
+    public var length: CFIndex
+    /// Creates an empty range at zero.
+    public init() {
+        location = 0
+        length = 0
+    }
+    /// Creates a range.
+    public init(location: CFIndex, length: CFIndex) {
+        self.location = location
+        self.length = length
+    }
+}
+
+/// Creates a range.
+public func CFRangeMake(_ loc: CFIndex, _ len: CFIndex) -> CFRange { CFRange(location: loc, length: len) }
+
 /// A four-character code identifying a type or format.
 public typealias FourCharCode = UInt32
 /// A four-character code identifying an operating system type.

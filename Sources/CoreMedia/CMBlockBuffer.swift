@@ -31,6 +31,19 @@ public final class CMBlockBuffer: @unchecked Sendable {
     /// The number of bytes the buffer holds.
     package var length: Int
     private let ownsBytes: Bool
+    /// The buffer whose memory this one refers to, kept while this one lives.
+    private let referenced: CMBlockBuffer?
+
+    /// A buffer over `length` bytes of another's, from `offset`: the same memory, not a copy; nil
+    /// when the range is not inside it.
+    package init?(referencing buffer: CMBlockBuffer, offset: Int, length: Int) {
+        guard offset >= 0, length >= 0, offset + length <= buffer.length else { return nil }
+        bytes = buffer.bytes + offset
+        capacity = length
+        self.length = length
+        ownsBytes = false
+        referenced = buffer
+    }
 
     /// Allocates a buffer that can hold `capacity` bytes, zero-filled.
     package init(capacity: Int) {
@@ -39,6 +52,7 @@ public final class CMBlockBuffer: @unchecked Sendable {
         self.bytes.initializeMemory(as: UInt8.self, repeating: 0, count: max(capacity, 1))
         self.length = capacity
         self.ownsBytes = true
+        self.referenced = nil
     }
 
     deinit {
@@ -127,4 +141,14 @@ public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destina
     }
     (destinationBuffer.bytes + offsetIntoDestination).initializeMemory(as: UInt8.self, repeating: UInt8(bitPattern: fillByte), count: dataLength)
     return kCMBlockBufferNoErr
+}
+
+/// Creates a block buffer over a range of another's data: the same memory, kept alive, not copied.
+@discardableResult
+public func CMBlockBufferCreateWithBufferReference(
+    allocator structureAllocator: CFAllocator?, referenceBuffer bufferReference: CMBlockBuffer, offsetToData: Int, dataLength: Int,
+    flags: CMBlockBufferFlags, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>
+) -> OSStatus {
+    blockBufferOut.pointee = CMBlockBuffer(referencing: bufferReference, offset: offsetToData, length: dataLength)
+    return blockBufferOut.pointee == nil ? kCMBlockBufferBadOffsetParameterErr : kCMBlockBufferNoErr
 }

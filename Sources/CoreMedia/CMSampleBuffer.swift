@@ -35,7 +35,11 @@ public let kCMSampleBufferError_RequiredParameterMissing: OSStatus = -12731
 /// The sample buffer was invalidated.
 public let kCMSampleBufferError_Invalidated: OSStatus = -12744
 /// A sample buffer's sizes or counts do not agree.
-public let kCMSampleBufferError_InvalidEntryCount: OSStatus = -12734
+public let kCMSampleBufferError_InvalidEntryCount: OSStatus = -12738
+/// A sample index is outside the range of samples the buffer holds.
+public let kCMSampleBufferError_SampleIndexOutOfRange: OSStatus = -12734
+/// The sample buffer cannot be divided into the samples asked for.
+public let kCMSampleBufferError_CannotSubdivide: OSStatus = -12739
 /// A sample buffer's media type does not match its buffer.
 public let kCMSampleBufferError_InvalidMediaTypeForOperation: OSStatus = -12741
 /// The array given was too small for what it had to hold.
@@ -227,7 +231,7 @@ public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool { sbuf.dat
 public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemCount, timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>)
     -> OSStatus
 {
-    guard sampleIndex >= 0, sampleIndex < max(1, sbuf.numSamples) else { return kCMSampleBufferError_InvalidEntryCount }
+    guard sampleIndex >= 0, sampleIndex < max(1, sbuf.numSamples) else { return kCMSampleBufferError_SampleIndexOutOfRange }
     var timing = sbuf.timing
     if sampleIndex > 0, timing.duration.isNumeric, timing.presentationTimeStamp.isNumeric {
         timing.presentationTimeStamp = timing.presentationTimeStamp + CMTimeMultiply(timing.duration, multiplier: Int32(sampleIndex))
@@ -307,5 +311,42 @@ public func CMSampleBufferCreateCopyWithNewTiming(
 @discardableResult
 public func CMSampleBufferSetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime) -> OSStatus {
     sbuf.outputPresentationTime = outputPresentationTimeStamp
+    return noErr
+}
+
+/// Creates a sample buffer of a range of another's samples: for sound of fixed-size frames, its
+/// data over the same memory (no copy), timed from the first sample of the range.
+@discardableResult
+public func CMSampleBufferCopySampleBufferForRange(
+    allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer, sampleRange: CFRange, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    sampleBufferOut.pointee = nil
+    guard sbuf.isValid else { return kCMSampleBufferError_Invalidated }
+    let count = max(1, sbuf.numSamples)
+    guard sampleRange.location >= 0, sampleRange.length > 0, sampleRange.location + sampleRange.length <= count else {
+        return kCMSampleBufferError_SampleIndexOutOfRange
+    }
+    let copy = CMSampleBuffer()
+    copy.formatDescriptionStorage = sbuf.formatDescriptionStorage
+    copy.imageBufferStorage = sbuf.imageBufferStorage
+    copy.timing = sbuf.timing
+    copy.sampleCount = sampleRange.length
+    copy.sampleSize = sbuf.sampleSize
+    if let block = sbuf.dataBufferStorage, sampleRange.length < count || sampleRange.location > 0 {
+        guard block.length % count == 0 else { return kCMSampleBufferError_CannotSubdivide }
+        let size = block.length / count
+        guard let part = CMBlockBuffer(referencing: block, offset: sampleRange.location * size, length: sampleRange.length * size) else {
+            return kCMSampleBufferError_CannotSubdivide
+        }
+        copy.dataBufferStorage = part
+        if sampleRange.location > 0, sbuf.timing.duration.isNumeric, sbuf.timing.presentationTimeStamp.isNumeric {
+            let offset = CMTimeMultiply(sbuf.timing.duration, multiplier: Int32(clamping: sampleRange.location))
+            copy.timing.presentationTimeStamp = sbuf.timing.presentationTimeStamp + offset
+            if sbuf.timing.decodeTimeStamp.isNumeric { copy.timing.decodeTimeStamp = sbuf.timing.decodeTimeStamp + offset }
+        }
+    } else {
+        copy.dataBufferStorage = sbuf.dataBufferStorage
+    }
+    sampleBufferOut.pointee = copy
     return noErr
 }

@@ -63,6 +63,51 @@ final class CMSampleBufferTests: XCTestCase {
         XCTAssertEqual(CMBlockBufferFillDataBytes(with: 1, blockBuffer: buffer, offsetIntoDestination: 6, dataLength: 3), kCMBlockBufferBadOffsetParameterErr)
     }
 
+    func testARangeOfSoundSamplesIsTheSameMemoryTimedFromItsFirstSample() throws {
+        var asbd = AudioStreamBasicDescription(
+            mSampleRate: 1_000, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked,
+            mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
+        var format: CMAudioFormatDescription?
+        CMAudioFormatDescriptionCreate(
+            allocator: nil, asbd: &asbd, layoutSize: 0, layout: nil, magicCookieSize: 0, magicCookie: nil, extensions: nil, formatDescriptionOut: &format)
+        var block: CMBlockBuffer?
+        CMBlockBufferCreateWithMemoryBlock(
+            allocator: nil, memoryBlock: nil, blockLength: 40, blockAllocator: nil, customBlockSource: nil, offsetToData: 0, dataLength: 40, flags: 0,
+            blockBufferOut: &block)
+        let samples: [Int16] = (0..<20).map { Int16($0) }
+        samples.withUnsafeBytes { _ = CMBlockBufferReplaceDataBytes(with: $0.baseAddress!, blockBuffer: block!, offsetIntoDestination: 0, dataLength: 40) }
+        var timing = CMSampleTimingInfo(
+            duration: CMTime(value: 1, timescale: 1_000), presentationTimeStamp: CMTime(value: 500, timescale: 1_000), decodeTimeStamp: .invalid)
+        var sample: CMSampleBuffer?
+        CMSampleBufferCreate(
+            allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: format, sampleCount: 10,
+            sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &sample)
+        let whole = try XCTUnwrap(sample)
+
+        var part: CMSampleBuffer?
+        XCTAssertEqual(
+            CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: whole, sampleRange: CFRangeMake(3, 4), sampleBufferOut: &part), noErr)
+        let range = try XCTUnwrap(part)
+        XCTAssertEqual(range.numSamples, 4)
+        XCTAssertEqual(range.presentationTimeStamp, CMTime(value: 503, timescale: 1_000), "timed from the range's first sample")
+        XCTAssertEqual(range.duration, CMTime(value: 4, timescale: 1_000))
+        var bytes = [Int16](repeating: 0, count: 8)
+        bytes.withUnsafeMutableBytes { _ = CMBlockBufferCopyDataBytes(range.dataBuffer!, atOffset: 0, dataLength: 16, destination: $0.baseAddress!) }
+        XCTAssertEqual(bytes, [6, 7, 8, 9, 10, 11, 12, 13], "frames 3 to 6, both channels")
+        block!.withUnsafeMutableBytes { $0.storeBytes(of: Int16(99), toByteOffset: 12, as: Int16.self) }
+        XCTAssertEqual(range.dataBuffer!.withUnsafeMutableBytes { $0.load(as: Int16.self) }, 99, "the same memory, not a copy")
+
+        XCTAssertEqual(
+            CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: whole, sampleRange: CFRangeMake(8, 3), sampleBufferOut: &part),
+            kCMSampleBufferError_SampleIndexOutOfRange)
+        XCTAssertNil(part)
+        var reference: CMBlockBuffer?
+        XCTAssertEqual(
+            CMBlockBufferCreateWithBufferReference(
+                allocator: nil, referenceBuffer: block!, offsetToData: 36, dataLength: 8, flags: 0, blockBufferOut: &reference),
+            kCMBlockBufferBadOffsetParameterErr)
+    }
+
     func testAudioSampleBuffersAndBlockBuffers() throws {
         var asbd = AudioStreamBasicDescription(
             mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM,
