@@ -47,22 +47,23 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// Frames rendered in each block when running on a device.
     static let blockFrames: AVAudioFrameCount = 512
 
-    /// The audio session's route changes, which reach the engine by name (the session is AVFoundation's).
-    private var routeChanges: NSObjectProtocol?
+    /// The observer of the audio session's route changes, which reach the engine by name (the session is AVFoundation's).
+    private let routeChanges = LockedValue<NSObjectProtocol?>(nil)
 
     /// Creates an engine with an output node; the input node and main mixer are made when first asked for.
     public override init() {
         outputNode = AVAudioOutputNode()
         super.init()
         attach(outputNode)
-        routeChanges = NotificationCenter.default.addObserver(forName: Notification.Name("AVAudioSessionRouteChangeNotification"), object: nil, queue: nil) {
+        let observer = NotificationCenter.default.addObserver(forName: Notification.Name("AVAudioSessionRouteChangeNotification"), object: nil, queue: nil) {
             [weak self] notification in
             self?.routeChanged(notification)
         }
+        routeChanges.withLock { $0 = observer }
     }
 
     deinit {
-        if let routeChanges { NotificationCenter.default.removeObserver(routeChanges) }
+        if let observer = routeChanges.withLock({ $0 }) { NotificationCenter.default.removeObserver(observer) }
         renderThread?.stop()
         microphone?.stop()
     }
