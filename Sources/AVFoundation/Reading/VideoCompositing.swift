@@ -47,6 +47,8 @@ final class VideoCompositing {
     }
 
     private let sources: [CMPersistentTrackID: Source]
+    /// The tracks read, made once: a custom compositor's instructions that name none take them all.
+    private let sourceTrackIDs: Set<CMPersistentTrackID>
     private let instructions: [AVVideoCompositionInstruction]
     /// Every instruction, Apple's kind or the app's own, for a custom compositor.
     private let allInstructions: [any AVVideoCompositionInstructionProtocol]
@@ -110,6 +112,7 @@ final class VideoCompositing {
             sources[track.trackID] = Source(reader: reader, output: output)
         }
         self.sources = sources
+        sourceTrackIDs = Set(sources.keys)
         tick = timeRange.start.isNumeric ? timeRange.start : .zero
         let last = allInstructions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero
         end = timeRange.end.isNumeric ? min(timeRange.end, last) : last
@@ -133,8 +136,7 @@ final class VideoCompositing {
             guard let instruction = allInstructions.first(where: { $0.timeRange.containsTime(time) }) else {
                 throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "No instruction covers \(time.seconds) s."])
             }
-            let trackIDs = Set(sources.keys)
-            let composed = try custom.frame(at: time, instruction: instruction, trackIDs: trackIDs) { sources[$0]?.picture(at: time) }
+            let composed = try custom.frame(at: time, instruction: instruction, trackIDs: sourceTrackIDs) { sources[$0]?.picture(at: time) }
             if let animationTool, instruction.enablePostProcessing {
                 guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
                 let picture = animationTool.composite(video: CIImage(cvPixelBuffer: composed), renderSize: renderSize)
