@@ -73,6 +73,19 @@ package struct VideoColorimetry: Hashable, Sendable {
         return value.isEqual(bt709Box) ? .bt709 : .bt601
     }
 
+    /// The matrix a buffer is tagged with when it is BT.601 or BT.709, read without allocating;
+    /// nil when the buffer is untagged or names another matrix.
+    package static func taggedMatrix(of buffer: CVPixelBuffer) -> Matrix? {
+        guard let value = buffer._attachmentStorage.get(kCVImageBufferYCbCrMatrixKey)?.0 as? NSString else { return nil }
+        if value.isEqual(bt709Box) { return .bt709 }
+        return value.isEqual(bt601Box) ? .bt601 : nil
+    }
+
+    /// Tags a buffer's Y'CbCr matrix, leaving its other colour tags as they are.
+    package static func tagMatrix(_ matrix: Matrix, of buffer: CVPixelBuffer) {
+        buffer._attachmentStorage.set(kCVImageBufferYCbCrMatrixKey, matrix == .bt709 ? bt709Box : bt601Box, mode: CVAttachmentMode.shouldPropagate.rawValue)
+    }
+
     /// Gives `destination` the colour `source` is tagged with (if any), with `matrix` instead of its matrix when given.
     package static func copy(from source: CVPixelBuffer, to destination: CVPixelBuffer, matrix: Matrix? = nil) {
         let from = source._attachmentStorage, to = destination._attachmentStorage

@@ -203,6 +203,58 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
             writer.canApply(outputSettings: settings(320, 240, [AVVideoColorPropertiesKey: [AVVideoColorPrimariesKey: "Martian"]]), forMediaType: .video))
     }
 
+    /// Writes five 320x240 two-plane 4:2:0 frames of one Y'CbCr colour, tagged with `matrix`, into
+    /// a stream whose settings name `streamMatrix`; the first frame's middle pixel as ffmpeg decodes it.
+    private func writeYCbCr(_ colour: (y: UInt8, cb: UInt8, cr: UInt8), tagged matrix: String, into streamMatrix: String, name: String) async throws -> [Int] {
+        let url = makeScratchFolder(name).appendingPathComponent("written.mp4")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
+        let input = AVAssetWriterInput(
+            mediaType: .video, outputSettings: settings(320, 240, [AVVideoColorPropertiesKey: [AVVideoYCbCrMatrixKey: streamMatrix]]))
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(
+            assetWriterInput: input, sourcePixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting(), "\(String(describing: writer.error))")
+        writer.startSession(atSourceTime: .zero)
+        var buffer: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &buffer)
+        let frame = try XCTUnwrap(buffer)
+        CVPixelBufferLockBaseAddress(frame, [])
+        for row in 0..<240 {
+            let luma = CVPixelBufferGetBaseAddressOfPlane(frame, 0)!.assumingMemoryBound(to: UInt8.self) + row * CVPixelBufferGetBytesPerRowOfPlane(frame, 0)
+            for x in 0..<320 { luma[x] = colour.y }
+        }
+        for row in 0..<120 {
+            let chroma = CVPixelBufferGetBaseAddressOfPlane(frame, 1)!.assumingMemoryBound(to: UInt8.self) + row * CVPixelBufferGetBytesPerRowOfPlane(frame, 1)
+            for x in 0..<160 { (chroma[2 * x], chroma[2 * x + 1]) = (colour.cb, colour.cr) }
+        }
+        CVPixelBufferUnlockBaseAddress(frame, [])
+        CVBufferSetAttachment(frame, kCVImageBufferYCbCrMatrixKey, matrix as CFString, .shouldPropagate)
+        for index in 0..<5 {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            XCTAssertTrue(adaptor.append(frame, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        XCTAssertEqual(MediaProbe.probe(url)?.video?.colorSpace, streamMatrix == AVVideoYCbCrMatrix_ITU_R_709_2 ? "bt709" : "smpte170m")
+        let decoded = try XCTUnwrap(runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", url.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        let at = (120 * 320 + 160) * 3
+        return [Int(decoded[at]), Int(decoded[at + 1]), Int(decoded[at + 2])]
+    }
+
+    func testYCbCrFramesInAnotherMatrixAreConvertedToTheStreams() async throws {
+        // Green in each matrix's video-range Y'CbCr.
+        let green601: (y: UInt8, cb: UInt8, cr: UInt8) = (145, 54, 34), green709: (y: UInt8, cb: UInt8, cr: UInt8) = (173, 42, 26)
+        for (colour, tag, stream, name) in [
+            (green601, AVVideoYCbCrMatrix_ITU_R_601_4, AVVideoYCbCrMatrix_ITU_R_709_2, "601into709"),
+            (green709, AVVideoYCbCrMatrix_ITU_R_709_2, AVVideoYCbCrMatrix_ITU_R_601_4, "709into601"),
+            (green709, AVVideoYCbCrMatrix_ITU_R_709_2, AVVideoYCbCrMatrix_ITU_R_709_2, "709into709"),
+        ] {
+            let rgb = try await writeYCbCr(colour, tagged: tag, into: stream, name: name)
+            XCTAssertTrue(rgb[0] < 16 && rgb[1] > 240 && rgb[2] < 16, "\(name): green comes back green, not \(rgb)")
+        }
+    }
+
     func testProResIsWrittenInQuickTimeMoviesWithItsProfile() async throws {
         try XCTSkipUnless(ValidatedSettings.writerVideoCodecs.contains(.proRes422HQ), "this FFmpeg has no ProRes encoder")
         // FFmpeg's decoder gives 4444 back in 12 bits a sample, as ProRes 4444 is specified.

@@ -52,6 +52,8 @@ package final class PixelFormatConverter: @unchecked Sendable {
         let rgbToYCbCr =
             !(PixelFormatDescription.of(source.pixelFormatType)?.isYCbCr ?? false) && (PixelFormatDescription.of(destination.pixelFormatType)?.isYCbCr ?? false)
         VideoColorimetry.copy(from: source, to: destination, matrix: rgbToYCbCr ? .bt601 : nil)
+        // R'G'B' with no colour tags still became BT.601 Y'CbCr: the destination says so rather than keep an older tag.
+        if rgbToYCbCr { VideoColorimetry.tagMatrix(.bt601, of: destination) }
         return true
     }
 

@@ -17,6 +17,10 @@ package final class MovieEncoder {
     private let converter = PixelFormatConverter()
     private var conversionPool: CVPixelBufferPool?
     private var scalePool: CVPixelBufferPool?
+    /// Where Y'CbCr frames in another matrix than the stream's are decoded to R'G'B'.
+    private var matrixPool: CVPixelBufferPool?
+    /// The Y'CbCr matrix the stream is tagged with when it is BT.601 or BT.709; nil for another (BT.2020, SMPTE 240M).
+    private let streamMatrix: VideoColorimetry.Matrix?
 
     /// Creates the file and writes its header; with `segments`, no file: the fragmented MPEG-4 goes
     /// to the sink segment by segment (an initialization segment, then one per `requestFragment()`).
@@ -24,6 +28,7 @@ package final class MovieEncoder {
         self.url = url
         self.encoding = encoding
         self.segments = segments
+        streamMatrix = Self.streamMatrix(of: encoding)
         FFmpegLog.installed
         var error: Int32 = 0
         let videoExtradata = [UInt8](encoding.videoPassthrough?.extradata ?? Data())
@@ -258,10 +263,15 @@ package final class MovieEncoder {
         }
     }
 
-    /// Whether the stream is tagged with a Y'CbCr matrix other than BT.601, which R'G'B' frames are turned into Y'CbCr with by the encoder's libswscale.
-    private var encodesRGBWithItsMatrix: Bool {
-        guard let matrix = encoding.colourProperties?.matrix else { return false }
-        return matrix != kCVImageBufferYCbCrMatrix_ITU_R_601_4
+    /// The matrix a stream is tagged with (its settings' over its colour's) when it is BT.601 or BT.709.
+    private static func streamMatrix(of encoding: MovieEncoding) -> VideoColorimetry.Matrix? {
+        guard let video = encoding.video else { return nil }
+        switch encoding.colourProperties?.matrix {
+        case nil: return (encoding.colour ?? .standard(width: video.width, height: video.height)).matrix
+        case kCVImageBufferYCbCrMatrix_ITU_R_709_2?: return .bt709
+        case kCVImageBufferYCbCrMatrix_ITU_R_601_4?: return .bt601
+        default: return nil
+        }
     }
 
     /// Whether frames in a pixel format are 10-bit bi-planar 4:2:0 (P010), which a 10-bit encoding takes as they are.
@@ -276,9 +286,21 @@ package final class MovieEncoder {
         var frame = pixelBuffer
         let sameSize = frame.width == video.width && frame.height == video.height
         if video.isTenBit, sameSize, Self.isTenBit(frame.pixelFormatType) { return frame }
+        // A Y'CbCr frame tagged with another matrix than the stream's is decoded to R'G'B' with its own first.
+        if frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+            let frameMatrix = VideoColorimetry.taggedMatrix(of: frame), frameMatrix != streamMatrix
+        {
+            if matrixPool == nil || matrixPool!.width != frame.width || matrixPool!.height != frame.height {
+                matrixPool = CVPixelBufferPool(width: frame.width, height: frame.height, pixelFormatType: kCVPixelFormatType_32BGRA, maximumBufferCount: 3)
+            }
+            guard let decoded = matrixPool?.dequeue(), converter.convert(frame, into: decoded) else {
+                throw .failed(code: -12, message: "a frame could not be converted to the movie's Y'CbCr matrix")
+            }
+            frame = decoded
+        }
         // R'G'B' for a stream tagged with a matrix other than BT.601 goes to the encoder as it is:
         // libswscale turns it into Y'CbCr with that matrix, which libyuv cannot.
-        let keepsRGB = frame.pixelFormatType == kCVPixelFormatType_32BGRA && encodesRGBWithItsMatrix
+        let keepsRGB = frame.pixelFormatType == kCVPixelFormatType_32BGRA && streamMatrix != .bt601
         if frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, frame.pixelFormatType != kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
             !keepsRGB
         {
