@@ -184,6 +184,91 @@ final class VideoCompositionInstructionTests: XCTestCase {
         assertColour(colour(240, 180), [0, 255, 0], "the background where no layer is")
     }
 
+    /// The first frame a video composition composes of `composition`, read in `pixelFormat`.
+    private func firstComposedFrame(_ composition: AVComposition, _ video: AVVideoComposition, pixelFormat: OSType) throws -> CVPixelBuffer {
+        let reader = try AVAssetReader(asset: composition)
+        let composed = AVAssetReaderVideoCompositionOutput(
+            videoTracks: composition.tracks(withMediaType: .video), videoSettings: [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat])
+        composed.videoComposition = video
+        reader.add(composed)
+        XCTAssertTrue(reader.startReading())
+        let sample = try XCTUnwrap(composed.copyNextSampleBuffer(), String(describing: reader.error))
+        reader.cancelReading()
+        return try XCTUnwrap(CMSampleBufferGetImageBuffer(sample))
+    }
+
+    func testPlainLayersAreComposedInTheirOwnYCbCrAsCoreImageComposesThem() throws {
+        let folder = makeScratchFolder()
+        // Clips in BT.709 (as HD video is), which Core Image's own Y'CbCr output (BT.601) is not.
+        func clip709(_ colour: String) throws -> AVURLAsset {
+            let url = folder.appendingPathComponent("\(colour)709.mp4")
+            XCTAssertNotNil(
+                runTool(
+                    "/usr/bin/ffmpeg",
+                    [
+                        "-v", "error", "-f", "lavfi", "-i", "color=\(colour):size=320x240:rate=30:duration=1", "-vf",
+                        "scale=out_color_matrix=bt709,format=yuv420p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709",
+                        "-c:v", "libx264", "-y", url.path,
+                    ]))
+            return AVURLAsset(url: url)
+        }
+        let red = try clip709("red"), blue = try clip709("blue")
+        let composition = AVMutableComposition()
+        let under = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let over = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try under.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(red.tracks(withMediaType: .video).first), at: .zero)
+        try over.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(blue.tracks(withMediaType: .video).first), at: .zero)
+        // Red at half size in the bottom-left quarter; blue's left half, scaled to half and half
+        // faded, in the top-right quarter; grey where nothing is.
+        let redLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: under)
+        redLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 0, y: 120)), at: .zero)
+        let blueLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: over)
+        blueLayer.setCropRectangle(CGRect(x: 0, y: 0, width: 160, height: 240), at: .zero)
+        blueLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 160, y: 0)), at: .zero)
+        blueLayer.setOpacity(0.5, at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
+        instruction.backgroundColor = CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+        instruction.layerInstructions = [blueLayer, redLayer]
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.instructions = [instruction]
+
+        // In two-plane 4:2:0 the frames' own Y'CbCr is composed; in BGRA Core Image composes.
+        let ycbcr = try firstComposedFrame(composition, video, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        let bgra = try firstComposedFrame(composition, video, pixelFormat: kCVPixelFormatType_32BGRA)
+        let sourceReader = try AVAssetReader(asset: red)
+        let sourceOutput = AVAssetReaderTrackOutput(
+            track: try XCTUnwrap(red.tracks(withMediaType: .video).first),
+            outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        sourceReader.add(sourceOutput)
+        XCTAssertTrue(sourceReader.startReading())
+        let source = try XCTUnwrap(sourceOutput.copyNextSampleBuffer().flatMap(CMSampleBufferGetImageBuffer))
+        sourceReader.cancelReading()
+        let sourceMatrix = CVBufferCopyAttachment(source, kCVImageBufferYCbCrMatrixKey, nil) as? NSString
+        XCTAssertEqual(sourceMatrix.map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_709_2, "decoded frames say their matrix")
+        XCTAssertEqual(
+            CVBufferCopyAttachment(ycbcr, kCVImageBufferYCbCrMatrixKey, nil) as? NSString, sourceMatrix, "the composed frame is in its layers' matrix")
+        // Both read back as R'G'B' through Core Image, which decodes with the tagged matrix.
+        var converted: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &converted)
+        let rgb = try XCTUnwrap(converted)
+        CIContext().render(CIImage(cvPixelBuffer: ycbcr), to: rgb)
+        func colour(_ buffer: CVPixelBuffer, _ x: Int, _ y: Int) -> [Int] {
+            let base = CVPixelBufferGetBaseAddress(buffer)!.assumingMemoryBound(to: UInt8.self) + y * CVPixelBufferGetBytesPerRow(buffer) + x * 4
+            return [Int(base[2]), Int(base[1]), Int(base[0])]
+        }
+        for (x, y, expected, place) in [
+            (80, 180, [255, 0, 0], "red in the bottom-left quarter"), (200, 60, [64, 64, 191], "blue half faded over grey in the top right"),
+            (280, 60, [128, 128, 128], "its right half cropped away: the background"), (80, 60, [128, 128, 128], "the background where no layer is"),
+        ] {
+            assertColour(colour(rgb, x, y), expected, tolerance: 12, "Y'CbCr: \(place)")
+            assertColour(colour(bgra, x, y), expected, tolerance: 12, "Core Image: \(place)")
+            assertColour(colour(rgb, x, y), colour(bgra, x, y), tolerance: 8, "the two agree: \(place)")
+        }
+    }
+
     func testPropertiesOfAnAssetMakeOneInstructionTurningEachTrackUpright() async throws {
         let folder = makeScratchFolder()
         // Red on the left, blue on the right, stored as a phone stores a portrait clip: turned

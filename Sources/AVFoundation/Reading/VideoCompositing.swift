@@ -6,7 +6,8 @@ import Foundation
 /// Composes the pictures of several video tracks as a video composition's instructions say: at
 /// each tick of its frame duration, each layer's picture showing at that time (read by an asset
 /// reader of its own), cropped, transformed and faded, top layer first, over the instruction's
-/// background colour, rendered by Core Image into a buffer from a pool.
+/// background colour, into a buffer from a pool: by libyuv in Y'CbCr when the layers are only
+/// cropped, scaled, moved and faded onto whole pixels, by Core Image otherwise.
 ///
 /// Coordinates are Apple's for compositions: origin at the top left, y down, in the track's
 /// pixels for crops and in the render size's for transforms.
@@ -59,6 +60,8 @@ final class VideoCompositing {
     private let pool: CVPixelBufferPool
     private let pixelFormat: OSType
     private let context = CIContext()
+    /// The composer of plain layers in two-plane 4:2:0, for output in that format.
+    private let layering: YCbCrLayering?
     private var tick: CMTime
     private let end: CMTime
     private var format: CMVideoFormatDescription?
@@ -88,6 +91,7 @@ final class VideoCompositing {
         self.pool = pool
         self.pixelFormat = pixelFormat
         renderSize = CGSize(width: Int(size.width), height: Int(size.height))
+        layering = YCbCrLayering(renderSize: renderSize, pixelFormat: pixelFormat)
         frameDuration = composition.frameDuration
         filtering = composition.filtering.withLock { $0 }
         animationTool = composition.animationTool
@@ -152,7 +156,12 @@ final class VideoCompositing {
         } else {
             guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
             buffer = made
-            try render(at: time, into: buffer)
+            let plain =
+                filtering == nil && animationTool == nil
+                && instructions.first(where: { $0.timeRange.containsTime(time) }).map { instruction in
+                    layering?.compose(instruction, at: time, into: made) { sources[$0]?.picture(at: time) } ?? false
+                } ?? false
+            if !plain { try render(at: time, into: buffer) }
         }
         if format == nil {
             var made: CMVideoFormatDescription?
