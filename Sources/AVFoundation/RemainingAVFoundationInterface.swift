@@ -65,7 +65,8 @@
 //     videoComposition(withPropertiesOf:), and customVideoCompositorClass (AVVideoCompositing, its render context and
 //     AVAsynchronousVideoCompositionRequest; the class made with its own init() as Objective-C makes it) are implemented.
 //     animationTool draws still layer trees (background colours, CGImage contents, opacity, hidden layers, zPosition,
-//     the video layers). Still to come: AVVideoCompositionCoreAnimationTool(additionalLayer:asTrackID:); animations,
+//     the video layers), and AVVideoCompositionCoreAnimationTool(additionalLayer:asTrackID:) composes a still layer
+//     tree as a track layer instructions name. Still to come: animations,
 //     text layers, corner radii, masks and borders in the tool's layers (no Core Animation or Core Text renderer here);
 //     a custom compositor's anticipateRendering/prerollForRendering hints and sourceSampleBuffer(byTrackID:). A player item's videoComposition composes what its outputs and
 //     layers show.

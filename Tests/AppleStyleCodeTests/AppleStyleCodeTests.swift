@@ -353,6 +353,27 @@ extension AppleStyleCodeTests {
         XCTAssertTrue(plain[0] > 220 && plain[1] < 40, "the video elsewhere: \(plain)")
         XCTAssertTrue(above[0] > 220 && above[1] < 40, "above the logo, the video: \(above)")
     }
+
+    func testATitleCardLayerIsComposedAsATrackOfItsOwnAndFadesOut() throws {
+        let folder = makeScratchFolder()
+        let source = try XCTUnwrap(colourClips(["red"], seconds: 2, in: folder).first)
+        let output = folder.appendingPathComponent("titled.mp4")
+        XCTAssertNil(
+            exportError { TitleCardExporter.export(source, cardColor: CGColor(red: 0, green: 0, blue: 1, alpha: 1), to: output, completion: $0) }, "exported")
+        let titled = AVURLAsset(url: output)
+        func colour(at seconds: Double, x: Int, y: Int) throws -> [Int] {
+            let bytes = try XCTUnwrap(FramesAsImages.rgbaBytes(of: try XCTUnwrap(ClipMerger.frame(of: titled, at: seconds))))
+            let at = (y * 320 + x) * 4
+            return [Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2])]
+        }
+        // The band is the bottom third (Core Animation's origin at the bottom left): rows 160-239 from the top.
+        let band = try colour(at: 0.5, x: 160, y: 200), above = try colour(at: 0.5, x: 160, y: 60)
+        XCTAssertTrue(band[2] > 200 && band[0] < 50, "the card's blue band over the video: \(band)")
+        XCTAssertTrue(above[0] > 200 && above[2] < 50, "the video above it, where the card draws nothing: \(above)")
+        let fading = try colour(at: 1.25, x: 160, y: 200), gone = try colour(at: 1.8, x: 160, y: 200)
+        XCTAssertTrue(abs(fading[0] - 128) < 45 && abs(fading[2] - 128) < 45, "half faded at 1.25 s: \(fading)")
+        XCTAssertTrue(gone[0] > 200 && gone[2] < 50, "faded out after 1.5 s: \(gone)")
+    }
 }
 
 /// A voice memo recorder on the virtual microphone, in real time: it records for about a second.

@@ -121,4 +121,22 @@ final class VideoCompositionValidationTests: XCTestCase {
         let early = Listener()
         XCTAssertTrue(bad.isValid(for: asset, timeRange: CMTimeRange(start: .zero, duration: seconds(1)), validationDelegate: early), "\(early.heard)")
     }
+
+    func testAnAdditionalLayersTrackIDIsATrackOfTheCompositionAndUnusedTrackIDsAreFree() throws {
+        let asset = try clip()
+        let track = try XCTUnwrap(asset.tracks(withMediaType: .video).first?.trackID)
+        let free = asset.unusedTrackID()
+        XCTAssertFalse(asset.tracks.map(\.trackID).contains(free), "no track of the asset uses it")
+        XCTAssertGreaterThan(free, 0)
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.instructions = [instruction(0, asset.duration.seconds, tracks: [free, track])]
+        let without = Listener()
+        XCTAssertFalse(video.isValid(for: asset, timeRange: all, validationDelegate: without))
+        XCTAssertEqual(without.heard, ["track \(free)"], "a layer of a track nobody makes")
+        video.animationTool = AVVideoCompositionCoreAnimationTool(additionalLayer: CALayer(), asTrackID: free)
+        let with = Listener()
+        XCTAssertTrue(video.isValid(for: asset, timeRange: all, validationDelegate: with), "the additional layer is that track: \(with.heard)")
+    }
 }

@@ -186,6 +186,26 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
         try await load(.tracks).first { $0.trackID == trackID }
     }
 
+    /// Returns an identifier that no other tracks in the asset use.
+    open func unusedTrackID() -> CMPersistentTrackID { Self.unused(among: tracks) }
+
+    /// Loads an identifier that no other track in the asset uses.
+    public func findUnusedTrackID() async throws -> CMPersistentTrackID { Self.unused(among: try await load(.tracks)) }
+
+    /// Loads an identifier that no other track in the asset uses and passes it, or the error, to a handler.
+    public func findUnusedTrackID(completionHandler: @escaping @Sendable (CMPersistentTrackID, (any Error)?) -> Void) {
+        loadValuesAsynchronously(forKeys: ["tracks"]) { [self] in
+            do { completionHandler(Self.unused(among: try loadedContents().tracks), nil) } catch { completionHandler(kCMPersistentTrackID_Invalid, error) }
+        }
+    }
+
+    /// One more than the largest track ID in use, or the smallest positive one free when that is the largest there is.
+    private static func unused(among tracks: [AVAssetTrack]) -> CMPersistentTrackID {
+        let used = Set(tracks.map(\.trackID))
+        if let largest = used.max(), largest < .max { return max(1, largest + 1) }
+        return (1...CMPersistentTrackID.max).first { !used.contains($0) } ?? kCMPersistentTrackID_Invalid
+    }
+
     /// A description such as `<AVURLAsset: 0x...> URL = file:///...`.
     open override var description: String { "<\(type(of: self)): \(sourceURL?.absoluteString ?? "no URL")>" }
 }

@@ -106,7 +106,8 @@ extension AVVideoComposition {
             }
             covered = max(covered, rangeEnd)
             guard let videoTrackIDs, let layered = instruction as? AVVideoCompositionInstruction else { continue }
-            for layer in layered.layerInstructions where !videoTrackIDs.contains(layer.trackID) {
+            // An animation tool's additional layer is a track too.
+            for layer in layered.layerInstructions where !videoTrackIDs.contains(layer.trackID) && layer.trackID != animationTool?.additionalTrackID {
                 let goOn = asset.flatMap { asset in
                     validationDelegate?.videoComposition(
                         self, shouldContinueValidatingAfterFindingInvalidTrackIDIn: instruction, layerInstruction: layer, asset: asset)

@@ -14,6 +14,8 @@ import QuartzCore
 open class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
     let videoLayers: [CALayer]
     let animationLayer: CALayer
+    /// The track ID an additional layer is composed as, for a tool made with one; nil for post-processing.
+    let additionalTrackID: CMPersistentTrackID?
 
     /// Composes the composited video frames with the Core Animation layers, placing the video in `videoLayer`.
     public convenience init(postProcessingAsVideoLayer videoLayer: CALayer, in animationLayer: CALayer) {
@@ -24,7 +26,25 @@ open class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
     public init(postProcessingAsVideoLayers videoLayers: [CALayer], in animationLayer: CALayer) {
         self.videoLayers = videoLayers
         self.animationLayer = animationLayer
+        additionalTrackID = nil
         super.init()
+    }
+
+    /// Adds a Core Animation layer to the video composition as an additional track, which layer instructions name by `trackID`.
+    public init(additionalLayer layer: CALayer, asTrackID trackID: CMPersistentTrackID) {
+        videoLayers = []
+        animationLayer = layer
+        additionalTrackID = trackID
+        super.init()
+    }
+
+    /// The additional layer's picture at the render size: the layer tree drawn in its frame (render
+    /// coordinates, origin at the bottom left), transparent where it draws nothing.
+    func additionalPicture(renderSize: CGSize) -> CIImage {
+        let bounds = CGRect(origin: .zero, size: renderSize)
+        var picture = CIImage.empty()
+        draw(animationLayer, at: animationLayer.frame, opacity: 1, scale: .identity, video: picture, renderSize: renderSize, over: &picture)
+        return picture.cropped(to: bounds)
     }
 
     /// The frame's picture, `video` of `renderSize`, placed in the layer tree and drawn at the render size.

@@ -69,6 +69,8 @@ final class VideoCompositing {
     private let filtering: (@Sendable (AVAsynchronousCIImageFilteringRequest) -> Void)?
     /// The layer tree drawn over (and around) each composed frame, for compositions with one.
     private let animationTool: AVVideoCompositionCoreAnimationTool?
+    /// An additional layer's picture, drawn once, and the track ID layer instructions name it by.
+    private let additionalLayer: (trackID: CMPersistentTrackID, picture: CVPixelBuffer)?
 
     init(tracks: [AVAssetTrack], composition: AVVideoComposition, pixelFormat: OSType, timeRange: CMTimeRange) throws {
         let size = composition.renderSize
@@ -94,7 +96,19 @@ final class VideoCompositing {
         layering = YCbCrLayering(renderSize: renderSize, pixelFormat: pixelFormat)
         frameDuration = composition.frameDuration
         filtering = composition.filtering.withLock { $0 }
-        animationTool = composition.animationTool
+        let tool = composition.animationTool
+        animationTool = tool?.additionalTrackID == nil ? tool : nil
+        if let tool, let trackID = tool.additionalTrackID {
+            // A still layer tree: drawn once, at the render size, and shown as a track's frame each time.
+            guard let picture = CVPixelBuffer(width: Int(size.width), height: Int(size.height), pixelFormatType: kCVPixelFormatType_32BGRA),
+                CIContext().renderingProblem(tool.additionalPicture(renderSize: CGSize(width: Int(size.width), height: Int(size.height))), to: picture) == nil
+            else {
+                throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "The additional layer could not be drawn."])
+            }
+            additionalLayer = (trackID, picture)
+        } else {
+            additionalLayer = nil
+        }
         custom = try compositorClass.map {
             try CustomCompositor(
                 $0, composition: composition, renderSize: CGSize(width: Int(size.width), height: Int(size.height)), outputPool: pool, outputFormat: pixelFormat)
@@ -116,7 +130,7 @@ final class VideoCompositing {
             sources[track.trackID] = Source(reader: reader, output: output)
         }
         self.sources = sources
-        sourceTrackIDs = Set(sources.keys)
+        sourceTrackIDs = Set(sources.keys).union(additionalLayer.map { [$0.trackID] } ?? [])
         tick = timeRange.start.isNumeric ? timeRange.start : .zero
         let last = allInstructions.map(\.timeRange.end).filter(\.isNumeric).max() ?? .zero
         end = timeRange.end.isNumeric ? min(timeRange.end, last) : last
@@ -140,7 +154,7 @@ final class VideoCompositing {
             guard let instruction = allInstructions.first(where: { $0.timeRange.containsTime(time) }) else {
                 throw AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "No instruction covers \(time.seconds) s."])
             }
-            let composed = try custom.frame(at: time, instruction: instruction, trackIDs: sourceTrackIDs) { sources[$0]?.picture(at: time) }
+            let composed = try custom.frame(at: time, instruction: instruction, trackIDs: sourceTrackIDs) { picture(of: $0, at: time) }
             if let animationTool, instruction.enablePostProcessing {
                 guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
                 let picture = animationTool.composite(video: CIImage(cvPixelBuffer: composed), renderSize: renderSize)
@@ -159,7 +173,7 @@ final class VideoCompositing {
             let plain =
                 filtering == nil && animationTool == nil
                 && instructions.first(where: { $0.timeRange.containsTime(time) }).map { instruction in
-                    layering?.compose(instruction, at: time, into: made) { sources[$0]?.picture(at: time) } ?? false
+                    layering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
                 } ?? false
             if !plain { try render(at: time, into: buffer) }
         }
@@ -176,12 +190,18 @@ final class VideoCompositing {
         return sample
     }
 
+    /// The frame a track shows at a time: a source track's, or the additional layer's.
+    private func picture(of trackID: CMPersistentTrackID, at time: CMTime) -> CVPixelBuffer? {
+        if let source = sources[trackID] { return source.picture(at: time) }
+        return additionalLayer.flatMap { $0.trackID == trackID ? $0.picture : nil }
+    }
+
     /// The frame of the one layer showing at a time when it is shown as it is: at the render
     /// size, not moved, faded or cropped (Apple's passthrough).
     private func passthrough(at time: CMTime) -> CVPixelBuffer? {
         guard let instruction = instructions.first(where: { $0.timeRange.containsTime(time) }), instruction.layerInstructions.count == 1,
             let layer = instruction.layerInstructions.first, layer.transform(at: time).isIdentity, layer.opacity(at: time) >= 1,
-            let frame = sources[layer.trackID]?.picture(at: time), CVPixelBufferGetPixelFormatType(frame) == pixelFormat,
+            let frame = picture(of: layer.trackID, at: time), CVPixelBufferGetPixelFormatType(frame) == pixelFormat,
             CVPixelBufferGetWidth(frame) == Int(renderSize.width), CVPixelBufferGetHeight(frame) == Int(renderSize.height)
         else { return nil }
         if let crop = layer.crop(at: time), !crop.contains(CGRect(origin: .zero, size: renderSize)) { return nil }
@@ -214,7 +234,7 @@ final class VideoCompositing {
         let instruction = instructions.first { $0.timeRange.containsTime(time) }
         var picture = CIImage(color: CIColor(cgColor: instruction?.backgroundColor ?? CGColor(red: 0, green: 0, blue: 0, alpha: 1))).cropped(to: bounds)
         for layer in (instruction?.layerInstructions ?? []).reversed() {
-            guard let frame = sources[layer.trackID]?.picture(at: time) else { continue }
+            guard let frame = self.picture(of: layer.trackID, at: time) else { continue }
             let height = CGFloat(CVPixelBufferGetHeight(frame))
             var image = CIImage(cvPixelBuffer: frame)
             if let crop = layer.crop(at: time) {
