@@ -269,6 +269,67 @@ final class VideoCompositionInstructionTests: XCTestCase {
         }
     }
 
+    func testQuarterTurnsAndMirrorsAreComposedInYCbCrAsCoreImageTurnsThem() throws {
+        let folder = makeScratchFolder()
+        // Four coloured quarters in BT.709, so that each turn puts each colour somewhere else.
+        let url = folder.appendingPathComponent("quarters.mp4")
+        XCTAssertNotNil(
+            runTool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "color=red:size=160x120:rate=30:duration=1", "-f", "lavfi", "-i",
+                    "color=lime:size=160x120:rate=30:duration=1", "-f", "lavfi", "-i", "color=blue:size=160x120:rate=30:duration=1", "-f", "lavfi",
+                    "-i", "color=yellow:size=160x120:rate=30:duration=1", "-filter_complex",
+                    "[0][1][2][3]xstack=inputs=4:layout=0_0|w0_0|0_h0|w0_h0,scale=out_color_matrix=bt709,format=yuv420p", "-colorspace", "bt709",
+                    "-color_primaries", "bt709", "-color_trc", "bt709", "-c:v", "libx264", "-y", url.path,
+                ]))
+        let asset = AVURLAsset(url: url)
+        let composition = AVMutableComposition()
+        let track = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try track.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(asset.tracks(withMediaType: .video).first), at: .zero)
+        // Each of the eight turns and mirrors, placed in a 320x320 picture over black.
+        let linears: [(CGFloat, CGFloat, CGFloat, CGFloat)] = [
+            (1, 0, 0, 1), (-1, 0, 0, -1), (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, -1, 0), (0, -1, 1, 0), (0, 1, 1, 0), (0, -1, -1, 0),
+        ]
+        for (a, b, c, d) in linears {
+            let linear = CGAffineTransform(a: a, b: b, c: c, d: d, tx: 0, ty: 0)
+            let box = CGRect(x: 0, y: 0, width: 320, height: 240).applying(linear)
+            let target = box.width == 240 ? CGPoint(x: 40, y: 0) : CGPoint(x: 0, y: 40)
+            let layer = AVMutableVideoCompositionLayerInstruction(assetTrack: track)
+            layer.setTransform(linear.concatenating(CGAffineTransform(translationX: target.x - box.minX, y: target.y - box.minY)), at: .zero)
+            let instruction = AVMutableVideoCompositionInstruction()
+            instruction.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
+            instruction.layerInstructions = [layer]
+            let video = AVMutableVideoComposition()
+            video.frameDuration = CMTime(value: 1, timescale: 30)
+            video.renderSize = CGSize(width: 320, height: 320)
+            video.instructions = [instruction]
+            let ycbcr = try firstComposedFrame(composition, video, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+            let bgra = try firstComposedFrame(composition, video, pixelFormat: kCVPixelFormatType_32BGRA)
+            XCTAssertEqual(
+                (CVBufferCopyAttachment(ycbcr, kCVImageBufferYCbCrMatrixKey, nil) as? NSString).map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_709_2,
+                "\(linear): turned in the clip's own Y'CbCr")
+            var converted: CVPixelBuffer?
+            CVPixelBufferCreate(nil, 320, 320, kCVPixelFormatType_32BGRA, nil, &converted)
+            let rgb = try XCTUnwrap(converted)
+            CIContext().render(CIImage(cvPixelBuffer: ycbcr), to: rgb)
+            func colour(_ buffer: CVPixelBuffer, _ x: Int, _ y: Int) -> [Int] {
+                let base = CVPixelBufferGetBaseAddress(buffer)!.assumingMemoryBound(to: UInt8.self) + y * CVPixelBufferGetBytesPerRow(buffer) + x * 4
+                return [Int(base[2]), Int(base[1]), Int(base[0])]
+            }
+            let (x0, y0, w, h) = (Int(target.x), Int(target.y), Int(box.width), Int(box.height))
+            var seen: Set<[Int]> = []
+            for (x, y) in [(x0 + w / 4, y0 + h / 4), (x0 + 3 * w / 4, y0 + h / 4), (x0 + w / 4, y0 + 3 * h / 4), (x0 + 3 * w / 4, y0 + 3 * h / 4)] {
+                // Core Image reads this clip through FFmpeg's decoder into BGRA; the Y'CbCr frame is read back here through
+                // libyuv, whose BT.709 decoding falls up to 16 levels short on saturated blue.
+                assertColour(colour(rgb, x, y), colour(bgra, x, y), tolerance: 16, "\(linear) at (\(x), \(y)): Y'CbCr and Core Image agree")
+                seen.insert(colour(bgra, x, y).map { $0 > 128 ? 255 : 0 })
+            }
+            XCTAssertEqual(seen, [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]], "\(linear): each quarter somewhere")
+            assertColour(colour(rgb, 2, 2), [0, 0, 0], tolerance: 12, "\(linear): black outside the picture")
+        }
+    }
+
     func testPropertiesOfAnAssetMakeOneInstructionTurningEachTrackUpright() async throws {
         let folder = makeScratchFolder()
         // Red on the left, blue on the right, stored as a phone stores a portrait clip: turned
