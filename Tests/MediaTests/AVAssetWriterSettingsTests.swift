@@ -15,7 +15,7 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
     /// with `settings` into a new file of `fileType`; the file's URL.
     private func write(
         _ settings: [String: Any], width: Int = 320, height: Int = 240, darkColumns: Int = 0, fill: UInt32 = 0xFFFF_FFFF, count: Int = 30,
-        fileType: AVFileType = .mp4, adaptorGivesSize: Bool = true, name: String = #function
+        fileType: AVFileType = .mp4, adaptorGivesSize: Bool = true, tags: [String: String] = [:], name: String = #function
     ) async throws -> URL {
         let url = makeScratchFolder(name).appendingPathComponent(fileType == .mov ? "written.mov" : "written.mp4")
         let writer = try AVAssetWriter(outputURL: url, fileType: fileType)
@@ -40,6 +40,7 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
             for x in 0..<width { base[y * rowPixels + x] = x < darkColumns ? 0xFF00_0000 : fill }
         }
         CVPixelBufferUnlockBaseAddress(frame, [])
+        for (key, value) in tags { CVBufferSetAttachment(frame, key, value, .shouldPropagate) }
         for index in 0..<count {
             while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
             XCTAssertTrue(adaptor.append(frame, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
@@ -253,6 +254,66 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
             let rgb = try await writeYCbCr(colour, tagged: tag, into: stream, name: name)
             XCTAssertTrue(rgb[0] < 16 && rgb[1] > 240 && rgb[2] < 16, "\(name): green comes back green, not \(rgb)")
         }
+    }
+
+    /// The first frame's middle pixel as ffmpeg decodes it, after `filter` when given.
+    private func decodedColour(_ url: URL, filter: String? = nil) throws -> [Int] {
+        let decoded = try XCTUnwrap(
+            runTool(
+                "/usr/bin/ffmpeg",
+                ["-v", "error", "-i", url.path] + (filter.map { ["-vf", $0] } ?? []) + ["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]))
+        let at = (120 * 320 + 160) * 3
+        return [Int(decoded[at]), Int(decoded[at + 1]), Int(decoded[at + 2])]
+    }
+
+    func testFramesInOtherPrimariesOrTransferAreMatchedToTheSettingsColour() async throws {
+        let hd: [String: String] = [
+            kCVImageBufferColorPrimariesKey: kCVImageBufferColorPrimaries_ITU_R_709_2,
+            kCVImageBufferTransferFunctionKey: kCVImageBufferTransferFunction_ITU_R_709_2,
+        ]
+        // BT.709 red into a BT.2020 stream (SDR): the same colour, so smaller numbers in the wider gamut.
+        let wide = try await write(
+            settings(
+                320, 240,
+                [
+                    AVVideoColorPropertiesKey: [
+                        AVVideoColorPrimariesKey: AVVideoColorPrimaries_ITU_R_2020, AVVideoTransferFunctionKey: AVVideoTransferFunction_ITU_R_709_2,
+                        AVVideoYCbCrMatrixKey: AVVideoYCbCrMatrix_ITU_R_2020,
+                    ]
+                ]), fill: 0xFFFF_0000, count: 5, tags: hd, name: "wide")
+        XCTAssertEqual(MediaProbe.probe(wide)?.video?.colorPrimaries, "bt2020")
+        let asStored = try decodedColour(wide)
+        XCTAssertTrue((185...230).contains(asStored[0]) && (30...110).contains(asStored[1]) && asStored[2] < 70, "red in BT.2020's terms: \(asStored)")
+        let back = try decodedColour(wide, filter: "zscale=p=709:t=709:m=709:r=limited,format=rgb24")
+        assertNear(back, [255, 0, 0], 20, "converted back to BT.709 by ffmpeg: the same red")
+        // Untagged frames are taken to be in the stream's colour.
+        let untagged = try await write(
+            settings(
+                320, 240,
+                [
+                    AVVideoColorPropertiesKey: [
+                        AVVideoColorPrimariesKey: AVVideoColorPrimaries_ITU_R_2020, AVVideoTransferFunctionKey: AVVideoTransferFunction_ITU_R_709_2,
+                        AVVideoYCbCrMatrixKey: AVVideoYCbCrMatrix_ITU_R_2020,
+                    ]
+                ]), fill: 0xFFFF_0000, count: 5, name: "untagged")
+        assertNear(try decodedColour(untagged), [255, 0, 0], 20, "untagged frames keep their numbers")
+        // BT.709 SDR into HLG HEVC, 10-bit: ffmpeg brings it back to the same red.
+        let hlg = try await write(
+            settings(
+                320, 240, codec: .hevc,
+                [
+                    AVVideoColorPropertiesKey: [
+                        AVVideoColorPrimariesKey: AVVideoColorPrimaries_ITU_R_2020, AVVideoTransferFunctionKey: AVVideoTransferFunction_ITU_R_2100_HLG,
+                        AVVideoYCbCrMatrixKey: AVVideoYCbCrMatrix_ITU_R_2020,
+                    ]
+                ]), fill: 0xFFFF_0000, count: 5, tags: hd, name: "hlg")
+        XCTAssertEqual(MediaProbe.probe(hlg)?.video?.pixelFormat, "yuv420p10le")
+        XCTAssertNotEqual(try decodedColour(hlg), try decodedColour(untagged), "converted, not relabelled")
+        assertNear(try decodedColour(hlg, filter: "zscale=p=709:t=709:m=709:r=limited,format=rgb24"), [255, 0, 0], 25, "HLG back to BT.709: the same red")
+    }
+
+    private func assertNear(_ seen: [Int], _ expected: [Int], _ tolerance: Int, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(zip(seen, expected).allSatisfy { abs($0 - $1) <= tolerance }, "\(message): \(seen), not \(expected)", file: file, line: line)
     }
 
     func testProResIsWrittenInQuickTimeMoviesWithItsProfile() async throws {

@@ -139,4 +139,5 @@ int cmc_error_no_space(void);
 #include "CSampleConverting.h"
 #include "CAudioFiltering.h"
 #include "CAudioCoding.h"
+#include "CVideoFiltering.h"
 #endif

@@ -21,6 +21,8 @@ package final class MovieEncoder {
     private var matrixPool: CVPixelBufferPool?
     /// The Y'CbCr matrix the stream is tagged with when it is BT.601 or BT.709; nil for another (BT.2020, SMPTE 240M).
     private let streamMatrix: VideoColorimetry.Matrix?
+    /// Converts frames in other primaries or another transfer function, for a stream whose settings name its colour.
+    private let colourMatching: ColourMatching?
 
     /// Creates the file and writes its header; with `segments`, no file: the fragmented MPEG-4 goes
     /// to the sink segment by segment (an initialization segment, then one per `requestFragment()`).
@@ -29,6 +31,7 @@ package final class MovieEncoder {
         self.encoding = encoding
         self.segments = segments
         streamMatrix = Self.streamMatrix(of: encoding)
+        colourMatching = Self.colourMatching(for: encoding)
         FFmpegLog.installed
         var error: Int32 = 0
         let videoExtradata = [UInt8](encoding.videoPassthrough?.extradata ?? Data())
@@ -130,20 +133,20 @@ package final class MovieEncoder {
     package func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
 
     /// Core Video's colour primaries as FFmpeg's AVCOL_PRI_* values.
-    private static let primaries: [String: Int32] = [
+    static let primaries: [String: Int32] = [
         kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
         kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
         kCVImageBufferColorPrimaries_P3_D65: 12,
     ]
     /// Core Video's transfer functions as FFmpeg's AVCOL_TRC_* values.
-    private static let transferFunctions: [String: Int32] = [
+    static let transferFunctions: [String: Int32] = [
         kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
         kCVImageBufferTransferFunction_Linear: 8, kCVImageBufferTransferFunction_sRGB: 13,
         kCVImageBufferTransferFunction_ITU_R_2020: 14, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
         kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18,
     ]
     /// Core Video's Y'CbCr matrices as FFmpeg's AVCOL_SPC_* values.
-    private static let matrices: [String: Int32] = [
+    static let matrices: [String: Int32] = [
         kCVImageBufferYCbCrMatrix_ITU_R_709_2: 1, kCVImageBufferYCbCrMatrix_ITU_R_601_4: 6,
         kCVImageBufferYCbCrMatrix_SMPTE_240M_1995: 7, kCVImageBufferYCbCrMatrix_ITU_R_2020: 9,
     ]
@@ -274,6 +277,22 @@ package final class MovieEncoder {
         }
     }
 
+    /// A matcher into the stream's colour when its settings name primaries or a transfer function.
+    private static func colourMatching(for encoding: MovieEncoding) -> ColourMatching? {
+        guard let video = encoding.video, let properties = encoding.colourProperties, properties.primaries != nil || properties.transferFunction != nil
+        else { return nil }
+        let base = encoding.colour ?? .standard(width: video.width, height: video.height)
+        let primariesName = properties.primaries ?? base.primaries, transferName = properties.transferFunction ?? base.transferFunction
+        let matrixName = properties.matrix ?? base.matrixName
+        guard let primaries = primaries[primariesName], let transfer = transferFunctions[transferName], let matrix = matrices[matrixName] else { return nil }
+        return ColourMatching(
+            stream: ColourMatching.Colour(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: video.fullRange),
+            tags: [
+                (kCVImageBufferColorPrimariesKey, NSString(string: primariesName)), (kCVImageBufferTransferFunctionKey, NSString(string: transferName)),
+                (kCVImageBufferYCbCrMatrixKey, NSString(string: matrixName)),
+            ], tenBit: video.isTenBit)
+    }
+
     /// Whether frames in a pixel format are 10-bit bi-planar 4:2:0 (P010), which a 10-bit encoding takes as they are.
     private static func isTenBit(_ format: OSType) -> Bool {
         format == kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange || format == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange
@@ -284,6 +303,8 @@ package final class MovieEncoder {
     private func prepare(_ pixelBuffer: CVPixelBuffer, for video: MovieEncoding.Video) throws(MovieEncoderError) -> CVPixelBuffer {
         let target: OSType = video.fullRange ? kCVPixelFormatType_420YpCbCr8BiPlanarFullRange : kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
         var frame = pixelBuffer
+        // Frames in other primaries or another transfer function than the settings name are matched to them first.
+        if let colourMatching, let matched = try colourMatching.matched(frame) { frame = matched }
         let sameSize = frame.width == video.width && frame.height == video.height
         if video.isTenBit, sameSize, Self.isTenBit(frame.pixelFormatType) { return frame }
         // A Y'CbCr frame tagged with another matrix than the stream's is decoded to R'G'B' with its own first.
