@@ -77,11 +77,11 @@ let package = Package(
         .target(name: "CCoreAudioTypes"),
         .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes"]),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"]),
-        // Image I/O: image sources and destinations over the photo codecs, and the property keys of photo metadata.
-        .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing"]),
+        // Image I/O: image sources and destinations over the photo codecs (TIFF and GIF through libvips), and the property keys of photo metadata.
+        .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing", "CVips"]),
         // Video Toolbox's compression property keys, which output settings are written with.
         .target(name: "VideoToolbox", dependencies: ["CoreVideo"]),
-        // libvips (Debian's libvips42), Core Image's renderer, loaded by its soname at the first render (CVips.h).
+        // libvips (Debian's libvips42), Core Image's renderer and Image I/O's TIFF and GIF codec, loaded by its soname at first use (CVips.h).
         .target(name: "CVips", dependencies: ["CLibraryLoading"]),
         // Core Image: images as recipes, filters, and contexts that render them with libvips; and
         // the barcode descriptors a metadata output's codes describe.

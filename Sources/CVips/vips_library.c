@@ -7,6 +7,7 @@
 #include "CLibraryLoading.h"
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef void vips;  // VipsImage
@@ -41,6 +42,13 @@ static struct {
     void *(*write_to_memory)(vips *in, size_t *size);
     void (*object_unref)(void *object);
     void (*free)(void *memory);
+    vips *(*new_from_buffer)(const void *data, size_t size, const char *options, ...);
+    int (*get_bands)(const vips *image);
+    int (*colourspace)(vips *in, vips **out, int space, ...);
+    int (*bandjoin_const1)(vips *in, vips **out, double c, ...);
+    int (*premultiply)(vips *in, vips **out, ...);
+    int (*unpremultiply)(vips *in, vips **out, ...);
+    int (*write_to_buffer)(vips *in, const char *suffix, void **data, size_t *size, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -87,6 +95,13 @@ static void load(void) {
     FIND(write_to_memory, "vips_image_write_to_memory")
     FIND(object_unref, "g_object_unref")
     FIND(free, "g_free")
+    FIND(new_from_buffer, "vips_image_new_from_buffer")
+    FIND(get_bands, "vips_image_get_bands")
+    FIND(colourspace, "vips_colourspace")
+    FIND(bandjoin_const1, "vips_bandjoin_const1")
+    FIND(premultiply, "vips_premultiply")
+    FIND(unpremultiply, "vips_unpremultiply")
+    FIND(write_to_buffer, "vips_image_write_to_buffer")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -244,4 +259,106 @@ int cvips_write(cvips_image *image, void *destination, size_t row_bytes) {
     for (int y = 0; y < height; y++) memcpy((unsigned char *)destination + (size_t)y * row_bytes, pixels + (size_t)y * packed, packed);
     lib.free(pixels);
     return 0;
+}
+
+enum { INTERPRETATION_SRGB = 22 };  // VipsInterpretation
+
+/// Releases an image if there is one and gives back `next`, for chains of operations.
+static vips *replace(vips *old, vips *next) {
+    if (old) lib.object_unref(old);
+    return next;
+}
+
+/// Swaps the first and third bands: R, G, B, A to B, G, R, A and back, in 8 bits.
+static vips *swapped_red_blue(vips *image) {
+    static const double swap[16] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+    cvips_image *out = cvips_recombine((cvips_image *)image, swap);
+    if (!out) return NULL;
+    vips *bytes = NULL;
+    int result = lib.cast((vips *)out, &bytes, UCHAR, NULL);
+    lib.object_unref(out);
+    return result == 0 ? bytes : NULL;
+}
+
+int cvips_picture_size(const void *data, size_t size, int *width, int *height, int *has_alpha) {
+    if (cvips_load()) return -1;
+    vips *image = lib.new_from_buffer(data, size, "", NULL);
+    if (!image) return -1;
+    *width = lib.get_width(image);
+    *height = lib.get_height(image);
+    int bands = lib.get_bands(image);
+    *has_alpha = bands == 2 || bands == 4;
+    lib.object_unref(image);
+    return 0;
+}
+
+int cvips_decode_bgra(const void *data, size_t size, void *destination, size_t row_bytes, int width, int height) {
+    if (cvips_load()) return -1;
+    vips *image = lib.new_from_buffer(data, size, "", NULL), *next = NULL;
+    if (!image) return -1;
+    int bands = lib.get_bands(image);
+    if (lib.get_width(image) != width || lib.get_height(image) != height) goto fail;
+    int has_alpha = bands == 2 || bands == 4;
+    // sRGB in 8 bits, with alpha, premultiplied, in B, G, R, A order.
+    if (lib.colourspace(image, &next, INTERPRETATION_SRGB, NULL) != 0) goto fail;
+    image = replace(image, next);
+    if (lib.get_bands(image) == 3) {
+        if (lib.bandjoin_const1(image, &next, 255.0, NULL) != 0) goto fail;
+        image = replace(image, next);
+    }
+    if (lib.get_bands(image) != 4) goto fail;
+    if (lib.cast(image, &next, UCHAR, NULL) != 0) goto fail;
+    image = replace(image, next);
+    if (has_alpha) {
+        if (lib.premultiply(image, &next, NULL) != 0) goto fail;
+        image = replace(image, next);
+        cvips_image *rounded = cvips_to_uchar((cvips_image *)image);
+        if (!rounded) goto fail;
+        image = replace(image, (vips *)rounded);
+    }
+    next = swapped_red_blue(image);
+    if (!next) goto fail;
+    image = replace(image, next);
+    if (cvips_write((cvips_image *)image, destination, row_bytes) != 0) goto fail;
+    lib.object_unref(image);
+    return 0;
+fail:
+    lib.object_unref(image);
+    return -1;
+}
+
+int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int opaque, const char *suffix, void **data, size_t *size) {
+    if (cvips_load()) return -1;
+    if (width < 1 || height < 1 || row_bytes < (size_t)width * 4) return -1;
+    vips *image = lib.new_from_memory(bgra, row_bytes * (size_t)height, (int)(row_bytes / 4), height, 4, UCHAR), *next = NULL;
+    if (!image) return -1;
+    if ((size_t)width * 4 != row_bytes) {
+        if (lib.extract_area(image, &next, 0, 0, width, height, NULL) != 0) goto fail;
+        image = replace(image, next);
+    }
+    next = swapped_red_blue(image);
+    if (!next) goto fail;
+    image = replace(image, next);
+    if (opaque) {
+        if (lib.extract_band(image, &next, 0, "n", 3, NULL) != 0) goto fail;
+        image = replace(image, next);
+    } else {
+        if (lib.unpremultiply(image, &next, NULL) != 0) goto fail;
+        image = replace(image, next);
+        cvips_image *rounded = cvips_to_uchar((cvips_image *)image);
+        if (!rounded) goto fail;
+        image = replace(image, (vips *)rounded);
+    }
+    void *written = NULL;
+    size_t length = 0;
+    if (lib.write_to_buffer(image, suffix, &written, &length, NULL) != 0 || !written) goto fail;
+    *data = malloc(length);
+    if (*data) memcpy(*data, written, length);
+    *size = length;
+    lib.free(written);
+    lib.object_unref(image);
+    return *data ? 0 : -1;
+fail:
+    lib.object_unref(image);
+    return -1;
 }

@@ -3,7 +3,7 @@ import Foundation
 import FrameProcessing
 
 /// An opaque type that writes an image to data or a file: JPEG with libjpeg-turbo, PNG with
-/// libpng, HEIC with libheif and x265, the photo output's own encoders.
+/// libpng, HEIC with libheif and x265 (the photo output's own encoders), TIFF and GIF with libvips.
 ///
 /// One thread at a time: add the image, then finalize.
 public final class CGImageDestination: @unchecked Sendable {
@@ -52,6 +52,8 @@ public final class CGImageDestination: @unchecked Sendable {
         case "public.jpeg": return JPEGEncoder().encode(frame, quality: Int32(max(1, (unit * 100).rounded())))
         case "public.png": return PNGEncoder().encode(frame, exif: nil)
         case "public.heic": return try? HEICEncoder().encode(frame, quality: Int((unit * 100).rounded()), preset: "medium", exif: nil)
+        case "public.tiff": return LibvipsPictures.encode(frame, suffix: ".tif", opaque: true)
+        case "com.compuserve.gif": return LibvipsPictures.encode(frame, suffix: ".gif", opaque: true)
         default: return nil
         }
     }
@@ -78,7 +80,7 @@ public final class CGImageDestination: @unchecked Sendable {
 public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
 
 /// The uniform type identifiers image destinations write.
-public func CGImageDestinationCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic"] }
+public func CGImageDestinationCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
 
 /// Creates a destination that appends the encoded image to `data`; nil for a type this system does not write.
 public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {

@@ -2,8 +2,8 @@ import CoreVideo
 import Foundation
 import FrameProcessing
 
-/// An opaque type that reads image data from a URL or data: JPEG, PNG and HEIC pictures, decoded
-/// with libjpeg-turbo, libpng and libheif, the EXIF of JPEG files read with libexif.
+/// An opaque type that reads image data from a URL or data: JPEG, PNG, HEIC, TIFF and GIF pictures,
+/// decoded with libjpeg-turbo, libpng, libheif and libvips, the EXIF of JPEG files read with libexif.
 ///
 /// Immutable and thread-safe; each image made from it is decoded again.
 public final class CGImageSource: @unchecked Sendable {
@@ -32,12 +32,23 @@ public final class CGImageSource: @unchecked Sendable {
 
     /// The picture decoded as an image over its decoded frame's memory.
     func decodedImage() -> CGImage? {
+        if kind == .tiff || kind == .gif {
+            guard let (frame, hasAlpha) = LibvipsPictures.decode(data) else { return nil }
+            return frame.bgraImage(opaque: !hasAlpha)
+        }
         guard let (frame, hasAlpha) = try? PictureDecoder.decodeBGRA(data) else { return nil }
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
     /// What the picture's header and EXIF say, under Apple's keys.
     func properties() -> [AnyHashable: Any]? {
+        if kind == .tiff || kind == .gif {
+            guard let (width, height, hasAlpha) = LibvipsPictures.size(of: data) else { return nil }
+            return [
+                kCGImagePropertyPixelWidth: width, kCGImagePropertyPixelHeight: height, kCGImagePropertyDepth: 8,
+                kCGImagePropertyColorModel: kCGImagePropertyColorModelRGB, kCGImagePropertyHasAlpha: hasAlpha,
+            ]
+        }
         guard let size = PictureDecoder.size(of: data) else { return nil }
         var properties: [AnyHashable: Any] = [
             kCGImagePropertyPixelWidth: size.width, kCGImagePropertyPixelHeight: size.height, kCGImagePropertyDepth: 8,
@@ -113,7 +124,7 @@ public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.type
 public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { 1 }
 
 /// The uniform type identifiers image sources read.
-public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic"] }
+public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
 
 /// The properties of the source as a whole (its file size).
 public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] }

@@ -136,6 +136,50 @@ final class ImageSourceAndDestinationTests: XCTestCase {
         XCTAssertEqual([small.width, small.height], [10, 5], "as stored, its longer side 10 pixels")
     }
 
+    func testTIFFAndGIFAreWrittenAndReadBackPixelForPixel() throws {
+        for (type, magic) in [("public.tiff", [0x49, 0x49, 0x2A, 0x00]), ("com.compuserve.gif", Array("GIF8".utf8).map(Int.init))] {
+            let data = try encode(try halves(), as: type)
+            XCTAssertEqual(Array(data.prefix(4)).map(Int.init), magic, type)
+            let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil), type)
+            XCTAssertEqual(CGImageSourceGetType(source).map { $0 as String }, type)
+            let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil))
+            XCTAssertEqual(properties[kCGImagePropertyPixelWidth] as? Int, 40, type)
+            XCTAssertEqual(properties[kCGImagePropertyPixelHeight] as? Int, 20, type)
+            let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil), type)
+            XCTAssertEqual([image.width, image.height], [40, 20])
+            XCTAssertEqual(try rgb(image, 5, 10), [255, 0, 0], type)
+            XCTAssertEqual(try rgb(image, 35, 10), [0, 0, 255], type)
+        }
+        XCTAssertTrue((CGImageSourceCopyTypeIdentifiers() as? [String] ?? []).contains("public.tiff"))
+        XCTAssertTrue((CGImageDestinationCopyTypeIdentifiers() as? [String] ?? []).contains("com.compuserve.gif"))
+    }
+
+    func testTIFFAndGIFFromOtherToolsAreReadWithTheirAlpha() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg makes the pictures: apt-get install ffmpeg")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imageio-\(getpid())-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A green picture whose left half is half transparent, as ffmpeg writes TIFF (RGBA) and GIF (a palette).
+        let tiff = folder.appendingPathComponent("green.tif"), gif = folder.appendingPathComponent("green.gif")
+        XCTAssertNotNil(
+            runTool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "color=0x00FF00:size=64x48", "-vf",
+                    "format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(X,32),128,255)'", "-frames:v", "1", "-y", tiff.path,
+                ]))
+        XCTAssertNotNil(runTool("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=0x00FF00:size=64x48", "-frames:v", "1", "-y", gif.path]))
+        let tiffSource = try XCTUnwrap(CGImageSourceCreateWithURL(tiff as CFURL, nil))
+        XCTAssertEqual(CGImageSourceCopyPropertiesAtIndex(tiffSource, 0, nil)?[kCGImagePropertyHasAlpha] as? Bool, true)
+        let tiffImage = try XCTUnwrap(CGImageSourceCreateImageAtIndex(tiffSource, 0, nil))
+        XCTAssertNotEqual(tiffImage.alphaInfo, .noneSkipFirst, "a picture with alpha keeps it")
+        for (value, expected) in zip(try rgb(tiffImage, 48, 24), [0, 255, 0]) { XCTAssertEqual(value, expected, accuracy: 2) }
+        for (value, expected) in zip(try rgb(tiffImage, 8, 24), [0, 128, 0]) { XCTAssertEqual(value, expected, accuracy: 2, "premultiplied by half") }
+        let gifImage = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithURL(gif as CFURL, nil)), 0, nil))
+        XCTAssertEqual([gifImage.width, gifImage.height], [64, 48])
+        for (value, expected) in zip(try rgb(gifImage, 30, 20), [0, 255, 0]) { XCTAssertEqual(value, expected, accuracy: 4) }
+    }
+
     func testDamagedAndForeignDataIsRefusedWithoutHarm() throws {
         XCTAssertNil(CGImageSourceCreateWithData(Data("not a picture".utf8) as CFData, nil))
         XCTAssertNil(CGImageSourceCreateWithURL(URL(fileURLWithPath: "/nonexistent/picture.jpg") as CFURL, nil))
@@ -151,6 +195,22 @@ final class ImageSourceAndDestinationTests: XCTestCase {
         let cutHEIC = try XCTUnwrap(CGImageSourceCreateWithData(heic.prefix(heic.count / 2) as CFData, nil), "the ftyp box is there")
         XCTAssertNil(CGImageSourceCreateImageAtIndex(cutHEIC, 0, nil), "a HEIC cut short decodes to nothing")
         XCTAssertNil(CGImageDestinationCreateWithData(NSMutableData(), "public.bogus" as CFString, 1, nil), "a type no encoder writes")
+        // A GIF whose screen and picture claim 65535x65535 pixels: refused from its header, before any is decoded.
+        var gif = try encode(try halves(), as: "com.compuserve.gif")
+        gif.replaceSubrange(6..<10, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        var at = 13 + (gif[10] & 0x80 != 0 ? 3 << (Int(gif[10] & 7) + 1) : 0)
+        while at < gif.count, gif[at] == 0x21 {
+            // An extension: its label, then sub-blocks until an empty one.
+            at += 2
+            while at < gif.count, gif[at] != 0 { at += Int(gif[at]) + 1 }
+            at += 1
+        }
+        XCTAssertEqual(gif[at], 0x2C, "the picture's descriptor")
+        gif.replaceSubrange((at + 5)..<(at + 9), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        let hugeGIF = try XCTUnwrap(CGImageSourceCreateWithData(gif as CFData, nil))
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(hugeGIF, 0, nil))
+        let tiff = try encode(try halves(), as: "public.tiff")
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(tiff.prefix(12) as CFData, nil)), 0, nil), "a TIFF cut short")
     }
 
     func testAFileAppearsOnlyWhenComplete() throws {

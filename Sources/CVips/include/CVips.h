@@ -64,6 +64,16 @@ cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int
 /// image's row packed (8-bit images only). 0 on success.
 int cvips_write(cvips_image *image, void *destination, size_t row_bytes);
 
+/// The size of a picture file's pixels, and whether it has alpha, from its header alone (any format
+/// libvips loads: TIFF, GIF, WebP...); 0, or -1 when libvips cannot read it.
+int cvips_picture_size(const void *data, size_t size, int *width, int *height, int *has_alpha);
+/// Decodes a picture file's first picture, of `width` x `height` as its header says, into 8-bit B, G,
+/// R, A, premultiplied, rows `row_bytes` apart; 0, or -1 when it cannot be decoded.
+int cvips_decode_bgra(const void *data, size_t size, void *destination, size_t row_bytes, int width, int height);
+/// Encodes 8-bit B, G, R, A premultiplied pixels (rows `row_bytes` apart; alpha dropped when `opaque`)
+/// in the format of a file name suffix (".tif", ".gif"), into `*data` (malloc'd, `*size` bytes); 0 or -1.
+int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int opaque, const char *suffix, void **data, size_t *size);
+
 #ifdef __cplusplus
 }
 #endif
