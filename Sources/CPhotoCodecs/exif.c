@@ -157,3 +157,39 @@ int cpc_exif_read_text(const uint8_t *data, size_t size, cpc_exif_ifd ifd, uint1
     exif_data_unref(exif);
     return found;
 }
+
+int cpc_exif_read_numbers(const uint8_t *data, size_t size, cpc_exif_ifd ifd, uint16_t tag, double *values, unsigned capacity) {
+    ExifData *exif = cpc_exif_load(data, size);
+    if (!exif) return -1;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[ifd], (ExifTag)tag);
+    int count = -1;
+    if (entry && entry->data) {
+        ExifByteOrder order = exif_data_get_byte_order(exif);
+        unsigned width = exif_format_get_size(entry->format);
+        count = 0;
+        for (unsigned i = 0; i < entry->components && (unsigned)count < capacity && width > 0 && (i + 1) * width <= entry->size; i++) {
+            const unsigned char *at = entry->data + i * width;
+            switch (entry->format) {
+            case EXIF_FORMAT_BYTE: case EXIF_FORMAT_UNDEFINED: values[count++] = at[0]; break;
+            case EXIF_FORMAT_SBYTE: values[count++] = (signed char)at[0]; break;
+            case EXIF_FORMAT_SHORT: values[count++] = exif_get_short(at, order); break;
+            case EXIF_FORMAT_SSHORT: values[count++] = exif_get_sshort(at, order); break;
+            case EXIF_FORMAT_LONG: values[count++] = exif_get_long(at, order); break;
+            case EXIF_FORMAT_SLONG: values[count++] = exif_get_slong(at, order); break;
+            case EXIF_FORMAT_RATIONAL: {
+                ExifRational r = exif_get_rational(at, order);
+                values[count++] = r.denominator ? (double)r.numerator / r.denominator : 0;
+                break;
+            }
+            case EXIF_FORMAT_SRATIONAL: {
+                ExifSRational r = exif_get_srational(at, order);
+                values[count++] = r.denominator ? (double)r.numerator / r.denominator : 0;
+                break;
+            }
+            default: i = entry->components; break;
+            }
+        }
+    }
+    exif_data_unref(exif);
+    return count;
+}

@@ -197,3 +197,39 @@ int cpc_heic_info(const uint8_t *data, size_t size, int *width, int *height, int
     heif_context_free(context);
     return status;
 }
+
+int cpc_heic_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size) {
+    *exif = NULL;
+    *exif_size = 0;
+    if (cpc_heif_load()) return -1;
+    struct heif_context *context = heif_context_alloc();
+    if (!context) return -1;
+    struct heif_image_handle *handle = NULL;
+    int status = -1;
+    heif_item_id id = 0;
+    if (heif_context_read_from_memory_without_copy(context, data, size, NULL).code == heif_error_Ok &&
+        heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok &&
+        heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1) {
+        size_t length = heif_image_handle_get_metadata_size(handle, id);
+        uint8_t *block = length >= 10 && length < (64u << 20) ? malloc(length) : NULL;
+        if (block && heif_image_handle_get_metadata(handle, id, block).code == heif_error_Ok) {
+            // The block starts with the big-endian offset of the TIFF header after those four bytes;
+            // libexif reads "Exif\0\0" and the TIFF structure.
+            uint32_t offset = (uint32_t)block[0] << 24 | (uint32_t)block[1] << 16 | (uint32_t)block[2] << 8 | block[3];
+            if ((size_t)offset + 4 < length) {
+                size_t tiff = length - 4 - offset;
+                *exif = malloc(tiff + 6);
+                if (*exif) {
+                    memcpy(*exif, "Exif\0\0", 6);
+                    memcpy(*exif + 6, block + 4 + offset, tiff);
+                    *exif_size = tiff + 6;
+                    status = 0;
+                }
+            }
+        }
+        free(block);
+    }
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}

@@ -17,6 +17,9 @@
     F(heif_image_handle_get_height) \
     F(heif_image_handle_get_width) \
     F(heif_image_handle_has_alpha_channel) \
+    F(heif_image_handle_get_list_of_metadata_block_IDs) \
+    F(heif_image_handle_get_metadata) \
+    F(heif_image_handle_get_metadata_size) \
     F(heif_context_alloc) \
     F(heif_context_encode_image) \
     F(heif_context_encode_thumbnail) \
@@ -56,6 +59,9 @@ const char *cpc_heif_load(void);
 #define heif_image_handle_get_height cpc_heif.heif_image_handle_get_height
 #define heif_image_handle_get_width cpc_heif.heif_image_handle_get_width
 #define heif_image_handle_has_alpha_channel cpc_heif.heif_image_handle_has_alpha_channel
+#define heif_image_handle_get_list_of_metadata_block_IDs cpc_heif.heif_image_handle_get_list_of_metadata_block_IDs
+#define heif_image_handle_get_metadata cpc_heif.heif_image_handle_get_metadata
+#define heif_image_handle_get_metadata_size cpc_heif.heif_image_handle_get_metadata_size
 #define heif_context_alloc cpc_heif.heif_context_alloc
 #define heif_context_encode_image cpc_heif.heif_context_encode_image
 #define heif_context_encode_thumbnail cpc_heif.heif_context_encode_thumbnail

@@ -48,10 +48,16 @@ public final class CGImageDestination: @unchecked Sendable {
             (properties[kCGImageDestinationLossyCompressionQuality] as? Double)
             ?? (properties[kCGImageDestinationLossyCompressionQuality] as? NSNumber)?.doubleValue ?? 0.85
         let unit = quality.isNaN ? 0.85 : min(1, max(0, quality))
+        // The orientation and the TIFF, EXIF and GPS dictionaries given go into the file's EXIF.
+        let metadata = Dictionary(properties.compactMap { key, value in (key.base as? String).map { ($0, value) } }) { $1 }
+        let described = [kCGImagePropertyOrientation, kCGImagePropertyTIFFDictionary, kCGImagePropertyExifDictionary, kCGImagePropertyGPSDictionary]
+        let exif = described.contains { metadata[$0] != nil } ? ExifProperties.exif(from: metadata) : nil
         switch type {
-        case "public.jpeg": return JPEGEncoder().encode(frame, quality: Int32(max(1, (unit * 100).rounded())))
-        case "public.png": return PNGEncoder().encode(frame, exif: nil)
-        case "public.heic": return try? HEICEncoder().encode(frame, quality: Int((unit * 100).rounded()), preset: "medium", exif: nil)
+        case "public.jpeg":
+            guard let jpeg = JPEGEncoder().encode(frame, quality: Int32(max(1, (unit * 100).rounded()))) else { return nil }
+            return exif.flatMap { jpeg.insertingJPEGExif($0) } ?? jpeg
+        case "public.png": return PNGEncoder().encode(frame, exif: exif)
+        case "public.heic": return try? HEICEncoder().encode(frame, quality: Int((unit * 100).rounded()), preset: "medium", exif: exif)
         case "public.tiff": return LibvipsPictures.encode(frame, suffix: ".tif", opaque: true)
         case "com.compuserve.gif": return LibvipsPictures.encode(frame, suffix: ".gif", opaque: true)
         default: return nil

@@ -3,7 +3,7 @@ import Foundation
 import FrameProcessing
 
 /// An opaque type that reads image data from a URL or data: JPEG, PNG, HEIC, TIFF and GIF pictures,
-/// decoded with libjpeg-turbo, libpng, libheif and libvips, the EXIF of JPEG files read with libexif.
+/// decoded with libjpeg-turbo, libpng, libheif and libvips, the EXIF of JPEG and HEIC files read with libexif.
 ///
 /// Immutable and thread-safe; each image made from it is decoded again.
 public final class CGImageSource: @unchecked Sendable {
@@ -28,7 +28,13 @@ public final class CGImageSource: @unchecked Sendable {
     }
 
     /// The EXIF orientation the picture's metadata says (1 when it says none).
-    var orientation: Int { kind == .jpeg ? PictureDecoder.exifOrientation(data) ?? 1 : 1 }
+    var orientation: Int {
+        switch kind {
+        case .jpeg: PictureDecoder.exifOrientation(data) ?? 1
+        case .heic: PictureDecoder.heicExif(data).flatMap { PictureDecoder.exifOrientation($0) } ?? 1
+        default: 1
+        }
+    }
 
     /// The picture decoded as an image over its decoded frame's memory.
     func decodedImage() -> CGImage? {
@@ -56,20 +62,9 @@ public final class CGImageSource: @unchecked Sendable {
         ]
         if kind == .png { properties[kCGImagePropertyHasAlpha] = PictureDecoder.pngHasAlpha(data) }
         if kind == .heic { properties[kCGImagePropertyHasAlpha] = PictureDecoder.heicInfo(data)?.hasAlpha ?? false }
-        guard kind == .jpeg else { return properties }
-        var tiff: [AnyHashable: Any] = [:], exif: [AnyHashable: Any] = [:]
-        if let orientation = PictureDecoder.exifOrientation(data) {
-            properties[kCGImagePropertyOrientation] = orientation
-            tiff[kCGImagePropertyTIFFOrientation] = orientation
-        }
-        for (key, tag) in [(kCGImagePropertyTIFFMake, 0x010F), (kCGImagePropertyTIFFModel, 0x0110), (kCGImagePropertyTIFFSoftware, 0x0131)] {
-            if let text = PictureDecoder.exifText(data, in: .image, tag: UInt16(tag)) { tiff[key] = text }
-        }
-        for (key, tag) in [(kCGImagePropertyExifDateTimeOriginal, 0x9003), (kCGImagePropertyExifLensModel, 0xA434), (kCGImagePropertyExifLensMake, 0xA433)] {
-            if let text = PictureDecoder.exifText(data, in: .exif, tag: UInt16(tag)) { exif[key] = text }
-        }
-        if !tiff.isEmpty { properties[kCGImagePropertyTIFFDictionary] = tiff }
-        if !exif.isEmpty { properties[kCGImagePropertyExifDictionary] = exif }
+        // The orientation and the TIFF, EXIF and GPS dictionaries of a JPEG's or a HEIC's EXIF.
+        let exif = kind == .jpeg ? data : kind == .heic ? PictureDecoder.heicExif(data) : nil
+        if let exif { properties.merge(ExifProperties.properties(fromExif: exif).map { (AnyHashable($0.key), $0.value) }) { $1 } }
         return properties
     }
 
@@ -129,7 +124,7 @@ public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "pub
 /// The properties of the source as a whole (its file size).
 public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] }
 
-/// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF and EXIF dictionaries.
+/// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF, EXIF and GPS dictionaries.
 public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CFDictionary? {
     index == 0 ? isrc.properties() : nil
 }

@@ -180,6 +180,53 @@ final class ImageSourceAndDestinationTests: XCTestCase {
         for (value, expected) in zip(try rgb(gifImage, 30, 20), [0, 255, 0]) { XCTAssertEqual(value, expected, accuracy: 4) }
     }
 
+    func testPropertiesAreWrittenIntoJPEGAndHEICAndReadBackUnderApplesKeys() throws {
+        let written: [String: Any] = [
+            kCGImagePropertyOrientation: 6,
+            kCGImagePropertyTIFFDictionary: [kCGImagePropertyTIFFMake: "Linux", kCGImagePropertyTIFFModel: "Virtual Camera"],
+            kCGImagePropertyExifDictionary: [
+                kCGImagePropertyExifDateTimeOriginal: "2026:11:26 12:00:00", kCGImagePropertyExifFNumber: 1.8,
+                kCGImagePropertyExifExposureTime: 1.0 / 120, kCGImagePropertyExifISOSpeedRatings: [200],
+            ],
+            kCGImagePropertyGPSDictionary: [
+                kCGImagePropertyGPSLatitude: 48.8584, kCGImagePropertyGPSLatitudeRef: "N", kCGImagePropertyGPSLongitude: 2.2945,
+                kCGImagePropertyGPSLongitudeRef: "E", kCGImagePropertyGPSAltitude: 35.0,
+            ],
+        ]
+        for type in ["public.jpeg", "public.heic"] {
+            let data = NSMutableData()
+            let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, try halves(), written as CFDictionary)
+            XCTAssertTrue(CGImageDestinationFinalize(destination))
+            let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil))
+            let read = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any], type)
+            XCTAssertEqual(read[kCGImagePropertyOrientation] as? Int, 6, type)
+            let tiff = read[kCGImagePropertyTIFFDictionary] as? [String: Any] ?? [:]
+            XCTAssertEqual(tiff[kCGImagePropertyTIFFMake] as? String, "Linux", type)
+            XCTAssertEqual(tiff[kCGImagePropertyTIFFModel] as? String, "Virtual Camera", type)
+            let exif = read[kCGImagePropertyExifDictionary] as? [String: Any] ?? [:]
+            XCTAssertEqual(exif[kCGImagePropertyExifDateTimeOriginal] as? String, "2026:11:26 12:00:00", type)
+            XCTAssertEqual(exif[kCGImagePropertyExifFNumber] as? Double ?? 0, 1.8, accuracy: 1e-6, type)
+            XCTAssertEqual(exif[kCGImagePropertyExifExposureTime] as? Double ?? 0, 1.0 / 120, accuracy: 1e-6, type)
+            XCTAssertEqual(exif[kCGImagePropertyExifISOSpeedRatings] as? [Int], [200], type)
+            let gps = read[kCGImagePropertyGPSDictionary] as? [String: Any] ?? [:]
+            XCTAssertEqual(gps[kCGImagePropertyGPSLatitude] as? Double ?? 0, 48.8584, accuracy: 1e-4, type)
+            XCTAssertEqual(gps[kCGImagePropertyGPSLatitudeRef] as? String, "N", type)
+            XCTAssertEqual(gps[kCGImagePropertyGPSLongitude] as? Double ?? 0, 2.2945, accuracy: 1e-4, type)
+            XCTAssertEqual(gps[kCGImagePropertyGPSAltitude] as? Double ?? 0, 35, accuracy: 1e-6, type)
+            // The orientation turns a thumbnail that asks for it: the 40x20 picture stands up.
+            let thumbnail = try XCTUnwrap(
+                CGImageSourceCreateThumbnailAtIndex(
+                    source, 0, [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceCreateThumbnailWithTransform: true] as CFDictionary))
+            XCTAssertEqual([thumbnail.width, thumbnail.height], [20, 40], type)
+        }
+        // Without properties, nothing is made up.
+        let plain = try encode(try halves(), as: "public.jpeg")
+        let plainProperties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(plain as CFData, nil)), 0, nil))
+        XCTAssertNil(plainProperties[kCGImagePropertyGPSDictionary])
+        XCTAssertNil(plainProperties[kCGImagePropertyOrientation])
+    }
+
     func testDamagedAndForeignDataIsRefusedWithoutHarm() throws {
         XCTAssertNil(CGImageSourceCreateWithData(Data("not a picture".utf8) as CFData, nil))
         XCTAssertNil(CGImageSourceCreateWithURL(URL(fileURLWithPath: "/nonexistent/picture.jpg") as CFURL, nil))

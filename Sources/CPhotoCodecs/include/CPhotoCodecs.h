@@ -87,6 +87,11 @@ int cpc_exif_read_orientation(const uint8_t *data, size_t size);
 /// A tag's value in an EXIF block or a JPEG file's EXIF, as libexif writes it in words, into
 /// `text` (of `capacity` bytes); 0 when the tag is there, -1 when it is not.
 int cpc_exif_read_text(const uint8_t *data, size_t size, cpc_exif_ifd ifd, uint16_t tag, char *text, size_t capacity);
+/// A numeric tag's values (bytes, shorts, longs, rationals, signed or not) in an EXIF block or a
+/// JPEG file's EXIF, up to `capacity` of them, as doubles; how many, or -1 when the tag is not there.
+int cpc_exif_read_numbers(const uint8_t *data, size_t size, cpc_exif_ifd ifd, uint16_t tag, double *values, unsigned capacity);
+/// A HEIC file's EXIF, as an EXIF block beginning "Exif\0\0" (malloc'd into `*exif`); 0, or -1 when it has none.
+int cpc_heic_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size);
 
 /// Decodes a PNG into premultiplied BGRA (`*pixels`, width x 4 bytes a row, freed by the caller
 /// with free), refusing from its header one of more than `max_pixels` pixels; `*has_alpha` says

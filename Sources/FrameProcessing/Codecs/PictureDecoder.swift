@@ -190,4 +190,22 @@ package enum PictureDecoder {
         guard found == 0 else { return nil }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// A numeric tag's values in a JPEG's (or an EXIF block's) EXIF, as numbers, or nil when it is not there.
+    package static func exifNumbers(_ data: Data, in directory: ExifDirectory, tag: UInt16) -> [Double]? {
+        var values = [Double](repeating: 0, count: 64)
+        let count = data.withUnsafeBytes {
+            cpc_exif_read_numbers($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count, directory.ifd, tag, &values, UInt32(values.count))
+        }
+        return count < 0 ? nil : Array(values.prefix(Int(count)))
+    }
+
+    /// A HEIC's EXIF as an EXIF block ("Exif\0\0" and the TIFF structure), or nil when it has none.
+    package static func heicExif(_ data: Data) -> Data? {
+        var block: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let found = data.withUnsafeBytes { cpc_heic_exif($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count, &block, &size) }
+        guard found == 0, let block else { return nil }
+        return Data(bytesNoCopy: block, count: size, deallocator: .free)
+    }
 }

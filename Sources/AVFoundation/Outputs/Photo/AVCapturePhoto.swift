@@ -61,6 +61,6 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// An uncompressed photo as a PNG file (through libpng) with its metadata as an eXIf chunk; nil for a compressed photo.
     package func pngDataRepresentation() -> Data? {
         guard let pixelBuffer else { return nil }
-        return PNGEncoder().encode(pixelBuffer, exif: PhotoMetadata.exif(from: metadata))
+        return PNGEncoder().encode(pixelBuffer, exif: ExifProperties.exif(from: metadata))
     }
 }

@@ -92,7 +92,7 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
         for key in [kCGImagePropertyExifDictionary, kCGImagePropertyTIFFDictionary, kCGImagePropertyGPSDictionary, kCGImagePropertyOrientation] {
             if let value = CMGetAttachment(jpegSampleBuffer, key: key, attachmentModeOut: nil) { metadata[key] = value }
         }
-        guard !metadata.isEmpty, let exif = PhotoMetadata.exif(from: metadata) else { return jpeg }
+        guard !metadata.isEmpty, let exif = ExifProperties.exif(from: metadata) else { return jpeg }
         return jpeg.insertingJPEGExif(exif) ?? jpeg
     }
 

@@ -21,7 +21,7 @@ final class PhotoEncoders: @unchecked Sendable {
         if codec == .jpeg, let thumbnail, let small = thumbnails.preview(of: pixels, width: thumbnail.width, height: thumbnail.height) {
             thumbnailJPEG = thumbnailEncoder.encode(small, quality: 80)
         }
-        let exif = PhotoMetadata.exif(from: metadata, thumbnail: thumbnailJPEG)
+        let exif = ExifProperties.exif(from: metadata, thumbnail: thumbnailJPEG)
         switch codec {
         case .jpeg:
             guard

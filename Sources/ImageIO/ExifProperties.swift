@@ -1,9 +1,11 @@
-import CaptureDevices
+import CoreGraphics
 import Foundation
 import FrameProcessing
-import ImageIO
 
-extension PhotoMetadata {
+/// Image I/O's property dictionaries as EXIF: the table of which key is which tag, written into an
+/// EXIF block with libexif (photos, image destinations) and read back from JPEG and HEIC files
+/// (image sources).
+package enum ExifProperties {
     /// How one Image I/O key is written as an EXIF tag.
     private enum Kind { case ascii, short, shorts, long, rational, rationals, signedRational, byte, version, undefinedVersion, degrees, gpsTime }
 
@@ -86,7 +88,7 @@ extension PhotoMetadata {
     /// when given; nil when it cannot be made.
     ///
     /// Keys this table does not know are left out; values of the wrong type are skipped.
-    static func exif(from metadata: [String: Any], thumbnail: Data? = nil) -> Data? {
+    package static func exif(from metadata: [String: Any], thumbnail: Data? = nil) -> Data? {
         let block = ExifBlock()
         if let thumbnail { block.setThumbnail(thumbnail) }
         if let orientation = number(metadata[kCGImagePropertyOrientation])
@@ -156,7 +158,7 @@ extension PhotoMetadata {
     }
 
     /// A number from a dictionary value: any integer or floating-point type, or `NSNumber`.
-    static func number(_ value: Any?) -> Double? {
+    package static func number(_ value: Any?) -> Double? {
         switch value {
         case let value as Double: value
         case let value as Int: Double(value)
@@ -178,5 +180,59 @@ extension PhotoMetadata {
     private static func numbers(_ value: Any?) -> [Double] {
         if let array = value as? [Any] { return array.compactMap { number($0) } }
         return number(value).map { [$0] } ?? []
+    }
+
+    /// The orientation and the TIFF, EXIF and GPS dictionaries a JPEG file's or an EXIF block's
+    /// EXIF holds, under Image I/O's keys, for the tags this table knows.
+    package static func properties(fromExif data: Data) -> [String: Any] {
+        var properties: [String: Any] = [:]
+        if let orientation = PictureDecoder.exifOrientation(data) {
+            properties[kCGImagePropertyOrientation] = orientation
+        }
+        var tiff = read(tiffTags, .image, from: data)
+        if let orientation = properties[kCGImagePropertyOrientation] { tiff[kCGImagePropertyTIFFOrientation] = orientation }
+        let exif = read(exifTags, .exif, from: data), gps = read(gpsTags, .gps, from: data)
+        if !tiff.isEmpty { properties[kCGImagePropertyTIFFDictionary] = tiff }
+        if !exif.isEmpty { properties[kCGImagePropertyExifDictionary] = exif }
+        if !gps.isEmpty { properties[kCGImagePropertyGPSDictionary] = gps }
+        return properties
+    }
+
+    /// The values of a table's tags found in one directory, as Image I/O gives them.
+    private static func read(_ tags: [Tag], _ directory: PictureDecoder.ExifDirectory, from data: Data) -> [String: Any] {
+        var found: [String: Any] = [:]
+        for tag in tags {
+            switch tag.kind {
+            case .ascii:
+                if let text = PictureDecoder.exifText(data, in: directory, tag: tag.tag) { found[tag.key] = text }
+            case .undefinedVersion:
+                // "0232" is [2, 3, 2].
+                if let bytes = PictureDecoder.exifNumbers(data, in: directory, tag: tag.tag), bytes.count == 4 {
+                    let digits = bytes.map { Int($0) - 0x30 }
+                    found[tag.key] = [digits[0] * 10 + digits[1], digits[2], digits[3]]
+                }
+            case .degrees:
+                if let parts = PictureDecoder.exifNumbers(data, in: directory, tag: tag.tag), parts.count == 3 {
+                    found[tag.key] = parts[0] + parts[1] / 60 + parts[2] / 3600
+                }
+            case .gpsTime:
+                if let parts = PictureDecoder.exifNumbers(data, in: directory, tag: tag.tag), parts.count == 3 {
+                    let seconds = parts[2]
+                    found[tag.key] =
+                        seconds == seconds.rounded()
+                        ? String(format: "%02d:%02d:%02d", Int(parts[0]), Int(parts[1]), Int(seconds))
+                        : String(format: "%02d:%02d:%05.2f", Int(parts[0]), Int(parts[1]), seconds)
+                }
+            case .shorts, .rationals, .version:
+                if let values = PictureDecoder.exifNumbers(data, in: directory, tag: tag.tag), !values.isEmpty {
+                    found[tag.key] = values.map { $0 == $0.rounded() && tag.kind != .rationals ? Int($0) as Any : $0 as Any }
+                }
+            case .short, .long, .byte:
+                if let value = PictureDecoder.exifNumbers(data, in: directory, tag: tag.tag)?.first { found[tag.key] = Int(value) }
+            case .rational, .signedRational:
+                if let value = PictureDecoder.exifNumbers(data, in: directory, tag: tag.tag)?.first { found[tag.key] = value }
+            }
+        }
+        return found
     }
 }
