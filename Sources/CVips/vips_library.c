@@ -49,6 +49,7 @@ static struct {
     int (*premultiply)(vips *in, vips **out, ...);
     int (*unpremultiply)(vips *in, vips **out, ...);
     int (*write_to_buffer)(vips *in, const char *suffix, void **data, size_t *size, ...);
+    int (*mapim)(vips *in, vips **out, vips *index, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -102,6 +103,7 @@ static void load(void) {
     FIND(premultiply, "vips_premultiply")
     FIND(unpremultiply, "vips_unpremultiply")
     FIND(write_to_buffer, "vips_image_write_to_buffer")
+    FIND(mapim, "vips_mapim")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -361,4 +363,22 @@ int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int 
 fail:
     lib.object_unref(image);
     return -1;
+}
+
+cvips_image *cvips_map(cvips_image *image, const float *coordinates, int width, int height) {
+    vips *index = lib.new_from_memory(coordinates, (size_t)width * (size_t)height * 2 * sizeof(float), width, height, 2, FLOAT);
+    if (!index) return NULL;
+    vips *out = NULL;
+    int result = lib.mapim(image, &out, index, NULL);
+    lib.object_unref(index);
+    return made(result, out);
+}
+
+cvips_image *cvips_multiply_pixels(cvips_image *image, const float *factors, int width, int height) {
+    vips *by = lib.new_from_memory(factors, (size_t)width * (size_t)height * 4 * sizeof(float), width, height, 4, FLOAT);
+    if (!by) return NULL;
+    vips *out = NULL;
+    int result = lib.multiply(image, by, &out, NULL);
+    lib.object_unref(by);
+    return made(result, out);
 }

@@ -10,13 +10,14 @@
 // JPEG, PNG and HEIF representations and their write... forms. CIFilter by name, with inputKeys,
 // outputKeys, attributes, setDefaults(), filterNames(inCategory:); built in: CIGaussianBlur,
 // CIColorControls, CIExposureAdjust, CIColorMatrix, CIColorInvert, CISepiaTone, CIPhotoEffectMono,
+// the other photo effects (Chrome, Fade, Instant, Noir, Process, Tonal, Transfer: colour matrices in
+// the spirit of Apple's unpublished curves), CIVignette, CIPerspectiveCorrection, CIPerspectiveTransform,
 // CIAffineTransform, CICrop, CILanczosScaleTransform, CISourceOverCompositing,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
 // Still to come:
-// Filters: CIVignette, CIPerspectiveCorrection (and the perspective transforms), the other photo
-//     effects (Chrome, Fade, Instant, Noir, Process, Tonal, Transfer), CIBoxBlur, CIDiscBlur,
+// Filters: CIVignetteEffect, CIPerspectiveTransformWithExtent, CIPerspectiveTile, CIBoxBlur, CIDiscBlur,
 //     CIMotionBlur, CIUnsharpMask, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
 //     CIToneCurve, CIVibrance, CIColorClamp, the blend modes (CIMultiplyBlendMode and the rest), the
 //     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), CIAreaAverage

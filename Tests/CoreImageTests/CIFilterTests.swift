@@ -36,7 +36,7 @@ final class CIFilterTests: XCTestCase {
         XCTAssertTrue((blur.attributes[kCIAttributeFilterCategories] as? [String])?.contains(kCICategoryBlur) == true)
         XCTAssertTrue(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIGaussianBlur"))
         XCTAssertFalse(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIColorControls"))
-        XCTAssertEqual(CIFilter.filterNames(inCategory: nil).count, 13)
+        XCTAssertEqual(CIFilter.filterNames(inCategory: nil).count, 23)
         let made = try XCTUnwrap(CIFilter(name: "CIColorControls", parameters: [kCIInputSaturationKey: 0.25]))
         XCTAssertEqual((made.value(forKey: kCIInputSaturationKey) as? NSNumber)?.doubleValue ?? (made.value(forKey: kCIInputSaturationKey) as? Double), 0.25)
         made.setDefaults()
@@ -128,6 +128,103 @@ final class CIFilterTests: XCTestCase {
         XCTAssertTrue(generated.extent.isInfinite)
         XCTAssertEqual(try middle(generated.cropped(to: CGRect(x: 0, y: 0, width: 32, height: 32))), RGBA(r: 255, g: 255, b: 0, a: 255))
     }
+
+    func testPerspectiveCorrectionUndoesAPerspectiveTransformCornerForCorner() throws {
+        // The four quarters (red top left, green top right, blue bottom left, white bottom right) drawn
+        // into a quadrilateral, then that quadrilateral drawn back upright.
+        let source = CIImage(cvPixelBuffer: Pictures.quadrants(width: 160, height: 120))
+        let (topLeft, topRight, bottomRight, bottomLeft) = (CGPoint(x: 40, y: 190), CGPoint(x: 230, y: 170), CGPoint(x: 210, y: 30), CGPoint(x: 20, y: 50))
+        let transform = CIFilter.perspectiveTransform()
+        transform.inputImage = source
+        (transform.topLeft, transform.topRight, transform.bottomRight, transform.bottomLeft) = (topLeft, topRight, bottomRight, bottomLeft)
+        let skewed = try XCTUnwrap(transform.outputImage)
+        XCTAssertEqual(skewed.extent, CGRect(x: 20, y: 30, width: 210, height: 160), "the corners' bounding box")
+        let drawn = try XCTUnwrap(context.createCGImage(skewed, from: skewed.extent))
+        // Just inside each corner (Core Image's y up; the picture's rows top down), that corner's quarter.
+        func seen(_ point: CGPoint, toward: CGPoint) -> RGBA {
+            let inside = CGPoint(x: point.x + (toward.x - point.x) * 0.15, y: point.y + (toward.y - point.y) * 0.15)
+            return Pictures.pixel(drawn, x: Int(inside.x - skewed.extent.minX), y: Int(skewed.extent.maxY - inside.y))
+        }
+        let centre = CGPoint(x: 125, y: 110)
+        XCTAssertTrue(seen(topLeft, toward: centre).isClose(to: .red, tolerance: 8), "\(seen(topLeft, toward: centre))")
+        XCTAssertTrue(seen(topRight, toward: centre).isClose(to: .green, tolerance: 8), "\(seen(topRight, toward: centre))")
+        XCTAssertTrue(seen(bottomLeft, toward: centre).isClose(to: .blue, tolerance: 8), "\(seen(bottomLeft, toward: centre))")
+        XCTAssertTrue(seen(bottomRight, toward: centre).isClose(to: .white, tolerance: 8), "\(seen(bottomRight, toward: centre))")
+        XCTAssertEqual(Pictures.pixel(drawn, x: 1, y: 1).a, 0, "outside the quadrilateral: transparent")
+
+        let correction = CIFilter.perspectiveCorrection()
+        correction.inputImage = skewed
+        (correction.topLeft, correction.topRight, correction.bottomRight, correction.bottomLeft) = (topLeft, topRight, bottomRight, bottomLeft)
+        XCTAssertTrue(correction.crop, "cropped by default")
+        let upright = try XCTUnwrap(correction.outputImage)
+        // As wide as the longer of the top and bottom sides, as tall as the longer of the left and right.
+        XCTAssertEqual(upright.extent.width, (hypot(190, 20) as CGFloat).rounded())
+        XCTAssertEqual(upright.extent.height, (hypot(20, 140) as CGFloat).rounded())
+        let back = try XCTUnwrap(context.createCGImage(upright, from: upright.extent))
+        let (w, h) = (back.width, back.height)
+        XCTAssertTrue(Pictures.pixel(back, x: w / 4, y: h / 4).isClose(to: .red, tolerance: 8))
+        XCTAssertTrue(Pictures.pixel(back, x: 3 * w / 4, y: h / 4).isClose(to: .green, tolerance: 8))
+        XCTAssertTrue(Pictures.pixel(back, x: w / 4, y: 3 * h / 4).isClose(to: .blue, tolerance: 8))
+        XCTAssertTrue(Pictures.pixel(back, x: 3 * w / 4, y: 3 * h / 4).isClose(to: .white, tolerance: 8))
+        // By name, as document scanners call it, and uncropped.
+        let byName = skewed.applyingFilter(
+            "CIPerspectiveCorrection",
+            parameters: [
+                "inputTopLeft": CIVector(cgPoint: topLeft), "inputTopRight": CIVector(cgPoint: topRight), "inputBottomLeft": CIVector(cgPoint: bottomLeft),
+                "inputBottomRight": CIVector(cgPoint: bottomRight), "inputCrop": false,
+            ])
+        XCTAssertTrue(byName.extent.contains(upright.extent), "uncropped, the rest of the picture stays: \(byName.extent)")
+        XCTAssertGreaterThan(byName.extent.width, upright.extent.width)
+    }
+
+    func testVignetteDarkensTowardTheCornersOnly() throws {
+        let grey = CIImage(cvPixelBuffer: Pictures.solid(RGBA(r: 200, g: 200, b: 200, a: 255), width: 200, height: 100))
+        let vignette = CIFilter.vignette()
+        vignette.inputImage = grey
+        XCTAssertEqual(vignette.intensity, 0, "Apple's default changes nothing")
+        vignette.intensity = 1
+        vignette.radius = 1
+        let picture = try XCTUnwrap(context.createCGImage(try XCTUnwrap(vignette.outputImage), from: grey.extent))
+        let centre = Pictures.pixel(picture, x: 100, y: 50), edge = Pictures.pixel(picture, x: 100, y: 2), corner = Pictures.pixel(picture, x: 0, y: 0)
+        XCTAssertTrue(centre.isClose(to: RGBA(r: 200, g: 200, b: 200, a: 255), tolerance: 2), "the middle untouched: \(centre)")
+        XCTAssertLessThan(corner.r, 15, "the corners near black: \(corner)")
+        XCTAssertTrue(edge.r < centre.r && edge.r > corner.r, "between: \(edge)")
+        XCTAssertEqual(corner.a, 255, "alpha kept")
+        vignette.intensity = -0.5
+        let lighter = try XCTUnwrap(context.createCGImage(try XCTUnwrap(vignette.outputImage), from: grey.extent))
+        XCTAssertGreaterThan(Pictures.pixel(lighter, x: 0, y: 0).r, 200, "a negative intensity lightens")
+    }
+
+    func testPhotoEffectsAreMadeByNameAndTheirLooksDiffer() throws {
+        let orange = CIImage(cvPixelBuffer: Pictures.solid(RGBA(r: 220, g: 120, b: 40, a: 255)))
+        let grey = CIImage(cvPixelBuffer: Pictures.solid(RGBA(r: 128, g: 128, b: 128, a: 255)))
+        let dark = CIImage(cvPixelBuffer: Pictures.solid(RGBA(r: 60, g: 60, b: 60, a: 255)))
+        let names = ["Chrome", "Fade", "Instant", "Noir", "Process", "Tonal", "Transfer"].map { "CIPhotoEffect\($0)" }
+        for name in names {
+            XCTAssertTrue(CIFilter.filterNames(inCategory: kCICategoryColorEffect).contains(name), name)
+            XCTAssertNotEqual(try middle(orange.applyingFilter(name)), try middle(orange), "\(name) changes the picture")
+        }
+        for name in ["CIPhotoEffectNoir", "CIPhotoEffectTonal"] {
+            let seen = try middle(orange.applyingFilter(name))
+            XCTAssertTrue(abs(seen.r - seen.g) <= 1 && abs(seen.g - seen.b) <= 1, "\(name) is black and white: \(seen)")
+        }
+        // Noir's contrast is higher than Tonal's: the step between two greys is wider.
+        func step(_ name: String) throws -> Int { try middle(grey.applyingFilter(name)).r - (try middle(dark.applyingFilter(name))).r }
+        XCTAssertGreaterThan(try step("CIPhotoEffectNoir"), try step("CIPhotoEffectTonal"))
+        // Chrome saturates; Fade desaturates; Instant and Transfer warm a grey, Process cools it.
+        func spread(_ colour: RGBA) -> Int { max(colour.r, colour.g, colour.b) - min(colour.r, colour.g, colour.b) }
+        XCTAssertGreaterThan(spread(try middle(orange.applyingFilter("CIPhotoEffectChrome"))), spread(try middle(orange)))
+        XCTAssertLessThan(spread(try middle(orange.applyingFilter("CIPhotoEffectFade"))), spread(try middle(orange)))
+        for name in ["CIPhotoEffectInstant", "CIPhotoEffectTransfer"] {
+            let warmed = try middle(grey.applyingFilter(name))
+            XCTAssertGreaterThan(warmed.r, warmed.b, "\(name) warms grey: \(warmed)")
+        }
+        let cooled = try middle(grey.applyingFilter("CIPhotoEffectProcess"))
+        XCTAssertGreaterThan(cooled.b, cooled.r, "Process cools grey: \(cooled)")
+        let typed = CIFilter.photoEffectNoir()
+        typed.inputImage = orange
+        XCTAssertEqual(try middle(typed.outputImage), try middle(orange.applyingFilter("CIPhotoEffectNoir")))
+    }
 }
 
 /// The QR code generator: a code a reader reads back, at the correction level asked for.
@@ -158,4 +255,5 @@ final class QRCodeGeneratorTests: XCTestCase {
         let byName = CIFilter(name: "CIQRCodeGenerator", parameters: ["inputMessage": Data("https://example.com/linux".utf8)])
         XCTAssertEqual(byName?.outputImage?.extent, code.extent)
     }
+
 }

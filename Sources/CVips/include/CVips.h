@@ -60,6 +60,14 @@ cvips_image *cvips_over(cvips_image *overlay, cvips_image *base);
 /// `base` is left as it is, so that a small overlay costs its own area only.
 cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int y);
 
+/// A `width` x `height` image whose each pixel is sampled (bilinearly) from `image` where
+/// `coordinates` say: an x and a y (pixel centres at whole numbers) for each output pixel, rows
+/// packed; transparent where they fall outside. The coordinates must outlive the image.
+cvips_image *cvips_map(cvips_image *image, const float *coordinates, int width, int height);
+/// Each pixel's four bands times the four `factors` given for it (`width` x `height`, rows packed),
+/// in float; the factors must outlive the image.
+cvips_image *cvips_multiply_pixels(cvips_image *image, const float *factors, int width, int height);
+
 /// Evaluates the image into `destination`: `height` rows of `row_bytes`, each starting with the
 /// image's row packed (8-bit images only). 0 on success.
 int cvips_write(cvips_image *image, void *destination, size_t row_bytes);

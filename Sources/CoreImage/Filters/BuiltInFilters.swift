@@ -7,8 +7,9 @@ extension FilterDefinition {
     static let builtIn: [String: FilterDefinition] = Dictionary(
         uniqueKeysWithValues: [
             gaussianBlur, colorControls, exposureAdjust, colorMatrix, colorInvert, sepiaTone, photoEffectMono, affineTransform, crop,
-            lanczosScaleTransform, sourceOverCompositing, constantColorGenerator, qrCodeGenerator,
-        ].map { ($0.name, $0) })
+            lanczosScaleTransform, sourceOverCompositing, constantColorGenerator, qrCodeGenerator, vignette, perspectiveCorrection,
+            perspectiveTransform,
+        ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -182,5 +183,116 @@ extension FilterDefinition {
             }
         }
         return CIImage(recipe: .pixels(pixels.source(width: width, height: height)))
+    }
+
+    // MARK: Photo effects, vignette and perspective
+
+    /// A look made of a colour matrix: saturation toward luma, a gain for each of red, green and
+    /// blue, contrast about middle grey, and a lift of the blacks.
+    private static func look(saturation: Double, gains: [Double] = [1, 1, 1], contrast: Double = 1, lift: Double = 0) -> ColorMatrix {
+        var matrix = ColorMatrix.saturation(saturation)
+        // Rows are B, G, R, A; gains are given red, green, blue.
+        for (row, gain) in [gains[2], gains[1], gains[0]].enumerated() {
+            for column in 0..<4 { matrix.rows[row][column] *= gain * contrast }
+            matrix.rows[row][3] += 0.5 * (1 - contrast) + lift
+        }
+        return matrix
+    }
+
+    /// Apple's photo effects other than Mono, as looks in their spirit (Apple does not publish
+    /// their curves): colour matrices, so that a chain of them fuses into one.
+    static let photoEffects: [FilterDefinition] = [
+        ("CIPhotoEffectChrome", "Photo Effect Chrome", look(saturation: 1.25, contrast: 1.1)),
+        ("CIPhotoEffectFade", "Photo Effect Fade", look(saturation: 0.75, contrast: 0.8, lift: 0.06)),
+        ("CIPhotoEffectInstant", "Photo Effect Instant", look(saturation: 0.85, gains: [1.06, 1, 0.9], contrast: 0.95, lift: 0.03)),
+        ("CIPhotoEffectNoir", "Photo Effect Noir", look(saturation: 0, contrast: 1.35)),
+        ("CIPhotoEffectProcess", "Photo Effect Process", look(saturation: 0.9, gains: [0.95, 1.02, 1.1], contrast: 1.1)),
+        ("CIPhotoEffectTonal", "Photo Effect Tonal", look(saturation: 0, contrast: 0.9)),
+        ("CIPhotoEffectTransfer", "Photo Effect Transfer", look(saturation: 1.1, gains: [1.08, 1, 0.88], contrast: 1.05)),
+    ].map { name, displayName, matrix in
+        FilterDefinition(name: name, displayName: displayName, categories: [kCICategoryColorEffect] + everyday, inputs: [.image()]) { inputs in
+            colorFilter(inputs) { _ in matrix }
+        }
+    }
+
+    static let vignette = FilterDefinition(
+        name: "CIVignette", displayName: "Vignette", categories: [kCICategoryColorEffect] + everyday,
+        inputs: [
+            .image(), .scalar(kCIInputIntensityKey, "Intensity", default: 0, min: -1, max: 1),
+            .scalar(kCIInputRadiusKey, "Radius", default: 1, min: 0, max: 2, type: kCIAttributeTypeScalar),
+        ]
+    ) { inputs in
+        // Darkening that grows with the square of the distance from the middle, reaching its full
+        // intensity at `radius` times half the diagonal; a negative intensity lightens.
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        let extent = image.extent
+        let intensity = min(1, max(-1, inputs.number(kCIInputIntensityKey) ?? 0)), radius = max(0, inputs.number(kCIInputRadiusKey) ?? 1)
+        guard intensity != 0, !extent.isInfinite, !extent.isNull else { return image }
+        let halfDiagonal = (Double(extent.width * extent.width + extent.height * extent.height)).squareRoot() / 2
+        return image.derived(.shade(image.recipe, Shading(centre: CGPoint(x: extent.midX, y: extent.midY), reach: radius * halfDiagonal, intensity: intensity)))
+    }
+
+    /// The four corner inputs of the perspective filters, with Apple's defaults (immutable, read only).
+    nonisolated(unsafe) private static let corners: [Input] = [
+        .vector("inputTopLeft", "Top Left", default: CIVector(x: 118, y: 484), type: kCIAttributeTypePosition),
+        .vector("inputTopRight", "Top Right", default: CIVector(x: 646, y: 507), type: kCIAttributeTypePosition),
+        .vector("inputBottomRight", "Bottom Right", default: CIVector(x: 548, y: 140), type: kCIAttributeTypePosition),
+        .vector("inputBottomLeft", "Bottom Left", default: CIVector(x: 155, y: 153), type: kCIAttributeTypePosition),
+    ]
+
+    /// The four corners given, top left, top right, bottom right, bottom left.
+    private static func points(_ inputs: FilterInputs) -> [CGPoint] {
+        zip(["inputTopLeft", "inputTopRight", "inputBottomRight", "inputBottomLeft"], corners).map { key, input in
+            (inputs.vector(key) ?? (input.defaultValue as? CIVector)).map { CGPoint(x: $0.x, y: $0.y) } ?? .zero
+        }
+    }
+
+    /// The map taking the unit square to a rectangle.
+    private static func square(to rect: CGRect) -> Projection {
+        Projection(m: [[Double(rect.width), 0, Double(rect.minX)], [0, Double(rect.height), Double(rect.minY)], [0, 0, 1]])
+    }
+
+    /// The bounding box of points, in whole pixels.
+    private static func bounds(_ points: [CGPoint]) -> CGRect {
+        let xs = points.map(\.x), ys = points.map(\.y)
+        return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!).integral
+    }
+
+    static let perspectiveCorrection = FilterDefinition(
+        name: "CIPerspectiveCorrection", displayName: "Perspective Correction", categories: [kCICategoryGeometryAdjustment] + everyday,
+        inputs: [.image()] + corners + [.scalar("inputCrop", "Crop", default: 1, min: 0, max: 1, type: kCIAttributeTypeBoolean)]
+    ) { inputs in
+        // The quadrilateral the corners make is drawn into an upright rectangle as wide and tall as its longer sides.
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        let p = points(inputs)
+        func distance(_ a: CGPoint, _ b: CGPoint) -> Double { Double(hypot(a.x - b.x, a.y - b.y)) }
+        let width = max(distance(p[0], p[1]), distance(p[3], p[2])).rounded(), height = max(distance(p[0], p[3]), distance(p[1], p[2])).rounded()
+        let rect = CGRect(x: 0, y: 0, width: width, height: height)
+        guard width >= 1, height >= 1, let quad = Projection.squareTo(p[3], p[2], p[1], p[0]), let fromRect = square(to: rect).inverted else {
+            return .empty()
+        }
+        let inverse = quad.after(fromRect)
+        var extent = rect
+        if (inputs.number("inputCrop") ?? 1) == 0, let forward = inverse.inverted, !image.extent.isInfinite, !image.extent.isNull {
+            // Uncropped: everything of the image the map keeps in front of the viewer.
+            let e = image.extent
+            let mapped = [(e.minX, e.minY), (e.maxX, e.minY), (e.maxX, e.maxY), (e.minX, e.maxY)].compactMap { forward.apply(Double($0.0), Double($0.1)) }
+            if mapped.count == 4 { extent = bounds(mapped.map { CGPoint(x: $0.0, y: $0.1) }).union(rect) }
+        }
+        return image.derived(.project(image.recipe, inverse: inverse, extent: extent))
+    }
+
+    static let perspectiveTransform = FilterDefinition(
+        name: "CIPerspectiveTransform", displayName: "Perspective Transform", categories: [kCICategoryGeometryAdjustment] + everyday,
+        inputs: [.image()] + corners
+    ) { inputs in
+        // The image's extent drawn into the quadrilateral the corners make.
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        let e = image.extent
+        guard !e.isInfinite, !e.isNull, e.width > 0, e.height > 0 else { return image }
+        let p = points(inputs)
+        guard let quad = Projection.squareTo(p[3], p[2], p[1], p[0]), let toSquare = square(to: e).inverted, let inverse = quad.after(toSquare).inverted
+        else { return .empty() }
+        return image.derived(.project(image.recipe, inverse: inverse, extent: bounds(p)))
     }
 }

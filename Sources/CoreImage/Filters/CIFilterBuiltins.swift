@@ -78,6 +78,39 @@ public protocol CIPhotoEffect: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// The properties you use to configure a vignette filter.
+public protocol CIVignette: CIFilterProtocol {
+    /// The image to darken toward its edges.
+    var inputImage: CIImage? { get set }
+    /// How much the edges darken: 0 none, 1 to black; negative values lighten.
+    var intensity: Float { get set }
+    /// How far from the middle the full intensity is reached, in half diagonals.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a filter that maps an image by four corner points.
+public protocol CIFourCoordinateGeometryFilter: CIFilterProtocol {
+    /// The image to map.
+    var inputImage: CIImage? { get set }
+    /// The top-left corner point.
+    var topLeft: CGPoint { get set }
+    /// The top-right corner point.
+    var topRight: CGPoint { get set }
+    /// The bottom-right corner point.
+    var bottomRight: CGPoint { get set }
+    /// The bottom-left corner point.
+    var bottomLeft: CGPoint { get set }
+}
+
+/// The properties you use to configure a perspective correction filter.
+public protocol CIPerspectiveCorrection: CIFourCoordinateGeometryFilter {
+    /// Whether the output is cropped to the rectangle the corner points map to.
+    var crop: Bool { get set }
+}
+
+/// The properties you use to configure a perspective transform filter.
+public protocol CIPerspectiveTransform: CIFourCoordinateGeometryFilter {}
+
 /// The properties you use to configure a Lanczos scale transform filter.
 public protocol CILanczosScaleTransform: CIFilterProtocol {
     /// The image to scale.
@@ -121,6 +154,26 @@ extension CIFilter {
     public class func sepiaTone() -> CIFilter & CISepiaTone { SepiaToneFilter(definition: .sepiaTone) }
     /// Makes a black-and-white photo of low contrast.
     public class func photoEffectMono() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: .photoEffectMono) }
+    /// Makes a high-contrast photo with exaggerated colour.
+    public class func photoEffectChrome() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectChrome"]!) }
+    /// Makes a photo with diminished colour.
+    public class func photoEffectFade() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectFade"]!) }
+    /// Makes a photo look like an instant print: warm and faded.
+    public class func photoEffectInstant() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectInstant"]!) }
+    /// Makes a black-and-white photo of high contrast.
+    public class func photoEffectNoir() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectNoir"]!) }
+    /// Makes a photo with a cool, cross-processed look.
+    public class func photoEffectProcess() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectProcess"]!) }
+    /// Makes a black-and-white photo with little change in contrast.
+    public class func photoEffectTonal() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectTonal"]!) }
+    /// Makes a photo with a warm, vintage look.
+    public class func photoEffectTransfer() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectTransfer"]!) }
+    /// Darkens an image toward its edges.
+    public class func vignette() -> CIFilter & CIVignette { VignetteFilter(definition: .vignette) }
+    /// Draws a quadrilateral of an image into an upright rectangle.
+    public class func perspectiveCorrection() -> CIFilter & CIPerspectiveCorrection { PerspectiveFilter(definition: .perspectiveCorrection) }
+    /// Draws an image into a quadrilateral, as if seen from another place.
+    public class func perspectiveTransform() -> CIFilter & CIPerspectiveTransform { PerspectiveFilter(definition: .perspectiveTransform) }
     /// Scales an image with a Lanczos kernel.
     public class func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { LanczosFilter(definition: .lanczosScaleTransform) }
     /// Places an image over another.
@@ -227,5 +280,45 @@ final class QRCodeFilter: CIFilter, CIQRCodeGenerator, @unchecked Sendable {
     var correctionLevel: String {
         get { value(forKey: "inputCorrectionLevel") as? String ?? "M" }
         set { setValue(newValue, forKey: "inputCorrectionLevel") }
+    }
+}
+
+final class VignetteFilter: TypedFilter, CIVignette, @unchecked Sendable {
+    var intensity: Float {
+        get { float(kCIInputIntensityKey) }
+        set { setFloat(newValue, kCIInputIntensityKey) }
+    }
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
+}
+
+final class PerspectiveFilter: TypedFilter, CIPerspectiveCorrection, CIPerspectiveTransform, @unchecked Sendable {
+    private func point(_ key: String) -> CGPoint {
+        let vector = vector(key)
+        return CGPoint(x: vector.x, y: vector.y)
+    }
+    private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
+
+    var topLeft: CGPoint {
+        get { point("inputTopLeft") }
+        set { setPoint(newValue, "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { point("inputTopRight") }
+        set { setPoint(newValue, "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { point("inputBottomRight") }
+        set { setPoint(newValue, "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { point("inputBottomLeft") }
+        set { setPoint(newValue, "inputBottomLeft") }
+    }
+    var crop: Bool {
+        get { float("inputCrop") != 0 }
+        set { setValue(NSNumber(value: newValue), forKey: "inputCrop") }
     }
 }

@@ -56,6 +56,8 @@ public let kCIAttributeDisplayName = "CIAttributeDisplayName"
 
 /// An input that is a number.
 public let kCIAttributeTypeScalar = "CIAttributeTypeScalar"
+/// An input that is a Boolean value.
+public let kCIAttributeTypeBoolean = "CIAttributeTypeBoolean"
 /// An input that is a distance in pixels.
 public let kCIAttributeTypeDistance = "CIAttributeTypeDistance"
 /// An input that is an angle.

@@ -28,6 +28,12 @@ indirect enum Recipe: @unchecked Sendable {
     case over(Recipe, Recipe)
     /// An image's edge pixels carried on without end.
     case clamp(Recipe)
+    /// An image seen through a projective map: each point of `extent` shows the inner image at the
+    /// point `inverse` takes it to, sampled bilinearly.
+    case project(Recipe, inverse: Projection, extent: CGRect)
+    /// An image's colour bands each multiplied by a factor that depends on the point (`shade`'s);
+    /// alpha is kept.
+    case shade(Recipe, Shading)
 
     /// The region of the plane the recipe's pixels cover (infinite for colours and clamped images).
     var extent: CGRect {
@@ -50,6 +56,8 @@ indirect enum Recipe: @unchecked Sendable {
                 x: (extent.minX * x).rounded(), y: (extent.minY * y).rounded(), width: (extent.width * x).rounded(), height: (extent.height * y).rounded())
         case .over(let top, let bottom): return top.extent.union(bottom.extent)
         case .clamp(let inner): return inner.extent.isNull ? .null : .infinite
+        case .project(_, _, let extent): return extent
+        case .shade(let inner, _): return inner.extent
         }
     }
 
@@ -65,7 +73,8 @@ indirect enum Recipe: @unchecked Sendable {
             return inner.isOpaque && transform.a == 1 && transform.b == 0 && transform.c == 0 && transform.d == 1
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
-        case .empty, .blur, .recombine, .lanczos: return false
+        case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
+        case .empty, .blur, .recombine, .lanczos, .project: return false
         }
     }
 
@@ -122,5 +131,72 @@ final class OwnedPixels: @unchecked Sendable {
     /// The pixels as a source of a recipe.
     func source(width: Int, height: Int) -> PixelSource {
         PixelSource(width: width, height: height) { [self] in (memory, bytesPerRow, self) }
+    }
+}
+
+/// A projective map of the plane, as a 3x3 matrix taking (x, y, 1) to (X, Y, W) and the point to
+/// (X / W, Y / W).
+struct Projection: Equatable, Sendable {
+    /// Rows of the matrix.
+    var m: [[Double]]
+
+    /// The point `p` is taken to; nil where the map sends it to infinity or behind the viewer.
+    func apply(_ x: Double, _ y: Double) -> (Double, Double)? {
+        let w = m[2][0] * x + m[2][1] * y + m[2][2]
+        guard w > 1e-12 else { return nil }
+        return ((m[0][0] * x + m[0][1] * y + m[0][2]) / w, (m[1][0] * x + m[1][1] * y + m[1][2]) / w)
+    }
+
+    /// The map of the unit square's corners (0,0), (1,0), (1,1), (0,1) to four points, as a quadrilateral
+    /// is given; nil when the points do not make one.
+    static func squareTo(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint) -> Projection? {
+        let (x0, y0, x1, y1) = (Double(p0.x), Double(p0.y), Double(p1.x), Double(p1.y))
+        let (x2, y2, x3, y3) = (Double(p2.x), Double(p2.y), Double(p3.x), Double(p3.y))
+        let sx = x0 - x1 + x2 - x3, sy = y0 - y1 + y2 - y3
+        let dx1 = x1 - x2, dx2 = x3 - x2, dy1 = y1 - y2, dy2 = y3 - y2
+        let det = dx1 * dy2 - dx2 * dy1
+        guard det.isFinite, abs(det) > 1e-12 else { return nil }
+        let g = (sx * dy2 - dx2 * sy) / det, h = (dx1 * sy - sx * dy1) / det
+        let matrix = Projection(m: [[x1 - x0 + g * x1, x3 - x0 + h * x3, x0], [y1 - y0 + g * y1, y3 - y0 + h * y3, y0], [g, h, 1]])
+        return matrix.m.joined().allSatisfy(\.isFinite) ? matrix : nil
+    }
+
+    /// The map that undoes this one; nil when there is none.
+    var inverted: Projection? {
+        let a = m
+        let c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1], c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2], c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0]
+        let det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02
+        guard det.isFinite, abs(det) > 1e-18 else { return nil }
+        let inverse = [
+            [c00, a[0][2] * a[2][1] - a[0][1] * a[2][2], a[0][1] * a[1][2] - a[0][2] * a[1][1]],
+            [c01, a[0][0] * a[2][2] - a[0][2] * a[2][0], a[0][2] * a[1][0] - a[0][0] * a[1][2]],
+            [c02, a[0][1] * a[2][0] - a[0][0] * a[2][1], a[0][0] * a[1][1] - a[0][1] * a[1][0]],
+        ].map { $0.map { $0 / det } }
+        // Scaled so that W stays positive where the map is in front of the viewer.
+        let sign = inverse[2][2] < 0 ? -1.0 : 1.0
+        return Projection(m: inverse.map { $0.map { $0 * sign } })
+    }
+
+    /// This map after `first`.
+    func after(_ first: Projection) -> Projection {
+        Projection(m: (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + m[i][$1] * first.m[$1][j] } } })
+    }
+}
+
+/// A factor for each point of the plane, for darkening toward the edges: 1 − intensity · min(1, d / reach)²
+/// where d is the distance from `centre`; the colour bands are multiplied by it, alpha kept.
+struct Shading: Equatable, Sendable {
+    var centre: CGPoint
+    var reach: Double
+    var intensity: Double
+
+    /// Whether every factor is at most 1 and at least 0, so that opaque pixels stay opaque and valid.
+    var keepsOpacity: Bool { intensity >= 0 && intensity <= 1 }
+
+    /// The factor at a point.
+    func factor(_ x: Double, _ y: Double) -> Float {
+        let d = ((x - Double(centre.x)) * (x - Double(centre.x)) + (y - Double(centre.y)) * (y - Double(centre.y))).squareRoot()
+        let t = reach > 0 ? min(1, d / reach) : 1
+        return Float(max(0, 1 - intensity * t * t))
     }
 }

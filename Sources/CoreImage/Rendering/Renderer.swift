@@ -148,6 +148,10 @@ final class RenderPass {
             return try withExtendedLifetime(over) {
                 try under.then { cvips_over_area(over.pointer, $0, Int32(reach.x - region.x), Int32(region.maxY - reach.maxY)) }
             }
+        case .project(let inner, let inverse, let extent):
+            return try projected(inner, inverse: inverse, extent: extent, in: region)
+        case .shade(let inner, let shading):
+            return try shaded(inner, shading, in: region)
         case .clamp(let inner):
             let extent = PixelRegion(covering: inner.extent)
             guard !extent.isEmpty else { return try transparent(region) }
@@ -164,6 +168,65 @@ final class RenderPass {
             }
             return try place(carried, at: span, in: region)
         }
+    }
+
+    /// A projected image over a region: each output pixel's centre taken back through the map to
+    /// the inner image, which is made over the part the region reaches, then sampled there.
+    private func projected(_ inner: Recipe, inverse: Projection, extent: CGRect, in region: PixelRegion) throws -> VipsImage {
+        let reach = region.intersection(extent)
+        guard !reach.isEmpty else { return try transparent(region) }
+        if reach != region { return try place(try projected(inner, inverse: inverse, extent: extent, in: reach), at: reach, in: region) }
+        // The corners' images bound the quadrilateral the region maps back to.
+        var corners: [(Double, Double)] = []
+        for (x, y) in [(region.x, region.y), (region.maxX, region.y), (region.maxX, region.maxY), (region.x, region.maxY)] {
+            guard let point = inverse.apply(Double(x), Double(y)) else { return try transparent(region) }
+            corners.append(point)
+        }
+        let bounds = CGRect(
+            x: corners.map(\.0).min()!, y: corners.map(\.1).min()!, width: corners.map(\.0).max()! - corners.map(\.0).min()!,
+            height: corners.map(\.1).max()! - corners.map(\.1).min()!
+        ).insetBy(dx: -2, dy: -2)
+        let source = PixelRegion(covering: bounds).intersection(inner.extent)
+        guard !source.isEmpty, source.isRenderable else { return try transparent(region) }
+        let pixels = try image(inner, in: source)
+        // For each output pixel (column i, row j from the top), where its centre comes from in the
+        // source's pixels (column u, row v from the top).
+        let coordinates = FloatPixels(count: region.width * region.height * 2)
+        kept.append(coordinates)
+        let values = coordinates.memory
+        var at = 0
+        for j in 0..<region.height {
+            let y = Double(region.maxY - j) - 0.5
+            for i in 0..<region.width {
+                let x = Double(region.x + i) + 0.5
+                if let (u, v) = inverse.apply(x, y) {
+                    values[at] = Float(u - Double(source.x) - 0.5)
+                    values[at + 1] = Float(Double(source.maxY) - v - 0.5)
+                } else {
+                    (values[at], values[at + 1]) = (-1e6, -1e6)
+                }
+                at += 2
+            }
+        }
+        return try pixels.then { cvips_map($0, values, Int32(region.width), Int32(region.height)) }
+    }
+
+    /// A shaded image over a region: its colour bands times the shading's factor at each pixel's centre.
+    private func shaded(_ inner: Recipe, _ shading: Shading, in region: PixelRegion) throws -> VipsImage {
+        let under = try image(inner, in: region)
+        let factors = FloatPixels(count: region.width * region.height * 4)
+        kept.append(factors)
+        let values = factors.memory
+        var at = 0
+        for j in 0..<region.height {
+            let y = Double(region.maxY - j) - 0.5
+            for i in 0..<region.width {
+                let f = shading.factor(Double(region.x + i) + 0.5, y)
+                (values[at], values[at + 1], values[at + 2], values[at + 3]) = (f, f, f, 1)
+                at += 4
+            }
+        }
+        return try under.then { cvips_multiply_pixels($0, values, Int32(region.width), Int32(region.height)) }
     }
 
     /// An image covering `from` set in its place in a transparent image covering `region`.
@@ -231,4 +294,16 @@ final class ColorPixel: @unchecked Sendable {
 
     /// Transparent black, which blank regions are made of.
     static let transparent = ColorPixel([0, 0, 0, 0])
+}
+
+/// Float values this process made for one rendering (sampling coordinates, factors), held while its pipeline lives.
+final class FloatPixels {
+    let memory: UnsafeMutablePointer<Float>
+
+    init(count: Int) {
+        memory = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count))
+        memory.initialize(repeating: 0, count: max(1, count))
+    }
+
+    deinit { memory.deallocate() }
 }
