@@ -5,7 +5,8 @@
 // and colours; extent, cropped(to:), transformed(by:) (and with highQualityDownsample),
 // oriented(_:), oriented(forExifOrientation:), orientationTransform(for:), applyingFilter(_:parameters:),
 // composited(over:), clampedToExtent(), applyingGaussianBlur(sigma:), pixelBuffer, cgImage,
-// properties. CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8 formats),
+// properties; init(depthData:), init(portaitEffectsMatte:) and init(semanticSegmentationMatte:) (declared
+// with AVFoundation, whose types they take: depth, disparity and mattes as grey). CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8 formats),
 // render(_:to:) into pixel buffers of any format the converter writes, render(_:toBitmap:...),
 // JPEG, PNG and HEIF representations and their write... forms. CIFilter by name, with inputKeys,
 // outputKeys, attributes, setDefaults(), filterNames(inCategory:); built in: CIGaussianBlur,
@@ -23,8 +24,8 @@
 //     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), CIAreaAverage
 //     and the other reductions; the kernel languages (CIKernel, CIColorKernel, CIWarpKernel), and
 //     custom CIFilter subclasses registered by name (CIFilter.registerName)
-// CIImage: init(depthData:), init(portaitEffectsMatte:), init(semanticSegmentationMatte:), the
-//     auxiliary image options of init(data:options:), init(bitmapData:bytesPerRow:size:format:colorSpace:),
+// CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
+//     read from files), init(bitmapData:bytesPerRow:size:format:colorSpace:),
 //     init(texture:) (Metal), samplingNearest()/samplingLinear(), settingAlphaOne(in:),
 //     premultiplyingAlpha()/unpremultiplyingAlpha(), matchedToWorkingSpace(from:), insertingIntermediate()
 // CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels

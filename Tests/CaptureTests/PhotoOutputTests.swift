@@ -385,6 +385,20 @@ final class PhotoFileTests: CaptureTestCase {
         XCTAssertEqual(CVPixelBufferGetWidth(turned.depthDataMap), 480)
         XCTAssertEqual(CVPixelBufferGetHeight(turned.depthDataMap), 640)
         XCTAssertEqual(depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat16).depthDataType, kCVPixelFormatType_DepthFloat16)
+        // Core Image shows depth and disparity as grey, 0 black and 1 white, as in Apple's depth samples.
+        let middle = ((near.x0 + near.x1) / 2, (near.y0 + near.y1) / 2)
+        let context = CIContext()
+        for (data, nearGrey, name) in [
+            (depth, 153, "depth"), (depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat16), 153, "16-bit depth"), (disparity, 255, "disparity"),
+        ] {
+            let image = try XCTUnwrap(CIImage(depthData: data), name)
+            XCTAssertEqual(image.extent, CGRect(x: 0, y: 0, width: 640, height: 480))
+            let picture = try XCTUnwrap(context.createCGImage(image, from: image.extent), name)
+            let bytes = try XCTUnwrap(picture.dataProvider?.data as Data?)
+            let at = middle.1 * picture.bytesPerRow + middle.0 * 4
+            XCTAssertEqual(Int(bytes[at + 1]), nearGrey, accuracy: 1, "\(name): the square 0.6 m away")
+            XCTAssertEqual(bytes[at], bytes[at + 2], "\(name): grey")
+        }
         XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).depthData, "no depth unless asked for")
     }
 

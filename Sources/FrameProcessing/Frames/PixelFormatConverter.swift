@@ -86,6 +86,24 @@ package final class PixelFormatConverter: @unchecked Sendable {
             guard ARGBToJ420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h) == 0 else { return false }
             MergeUVPlane(u, Int32(chromaWidth), v, Int32(chromaWidth), p(d[1]), r(d[1]), Int32(chromaWidth), Int32(chromaHeight))
             return true
+        case (kCVPixelFormatType_OneComponent8, kCVPixelFormatType_32BGRA):
+            // A grey plane (a matte): each value as grey, opaque.
+            return J400ToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
+        case (kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_32BGRA),
+            (kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_32BGRA), (kCVPixelFormatType_DisparityFloat16, kCVPixelFormatType_32BGRA):
+            // Depth or disparity as grey, 0 black and 1 white, clamped, as Core Image shows a depth map.
+            let half = from == kCVPixelFormatType_DepthFloat16 || from == kCVPixelFormatType_DisparityFloat16
+            for row in 0..<Int(h) {
+                let source = s[0].baseAddress + row * s[0].bytesPerRow
+                let target = p(d[0]) + row * Int(r(d[0]))
+                for column in 0..<Int(w) {
+                    let value =
+                        half ? Float(source.load(fromByteOffset: column * 2, as: Float16.self)) : source.load(fromByteOffset: column * 4, as: Float.self)
+                    let grey = UInt8(value.isNaN ? 0 : (min(1, max(0, value)) * 255).rounded())
+                    (target[column * 4], target[column * 4 + 1], target[column * 4 + 2], target[column * 4 + 3]) = (grey, grey, grey, 255)
+                }
+            }
+            return true
         case (kCVPixelFormatType_24RGB, kCVPixelFormatType_32BGRA):
             // RGB24 holds R, G, B in memory: libyuv calls that RAW.
             return RAWToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
