@@ -38,7 +38,6 @@
 //     (write(_:toBufferCallback:toMarkerCallback:)), AVSpeechSynthesisVoice's enhanced and premium voices
 // extension AVAudioApplication: setInputMuteStateChangeHandler(_:); muting silences AVFAudio's recorders and engines,
 //     not a capture session's microphone (AVCaptureAudioDataOutput and movie files hear it)
-// AVAudioSession lives in AVFoundation here (it answers with AVCaptureDevice's discovery and authorization);
-//     `import AVFAudio` alone does not give it. Its missing notifications are listed in
-//     RemainingAVFoundationInterface.swift.
+// AVAudioSession: its missing parts are listed in RemainingAVFoundationInterface.swift (it is AVFAudio's, as on
+//     Apple's platforms; `import AVFAudio` gives it).
 // class AVMIDIPlayer, AVAudioSequencer, AVMusicTrack

@@ -47,7 +47,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// Frames rendered in each block when running on a device.
     static let blockFrames: AVAudioFrameCount = 512
 
-    /// The observer of the audio session's route changes, which reach the engine by name (the session is AVFoundation's).
+    /// The observer of the audio session's route changes.
     private let routeChanges = LockedValue<NSObjectProtocol?>(nil)
 
     /// Creates an engine with an output node; the input node and main mixer are made when first asked for.
@@ -55,7 +55,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         outputNode = AVAudioOutputNode()
         super.init()
         attach(outputNode)
-        let observer = NotificationCenter.default.addObserver(forName: Notification.Name("AVAudioSessionRouteChangeNotification"), object: nil, queue: nil) {
+        let observer = NotificationCenter.default.addObserver(forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil) {
             [weak self] notification in
             self?.routeChanged(notification)
         }
@@ -71,10 +71,9 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// A microphone came or went while the engine records: its input hardware changed, so the
     /// engine stops itself and posts `AVAudioEngineConfigurationChange`, as Apple's does.
     private func routeChanged(_ notification: Notification) {
-        let value = notification.userInfo?["AVAudioSessionRouteChangeReasonKey"]
-        let reason = (value as? UInt) ?? (value as? NSNumber)?.uintValue
-        // 1: a new device is available; 2: the old device is unavailable.
-        guard reason == 1 || reason == 2, isRunning, microphone?.isRunning == true else { return }
+        let value = notification.userInfo?[AVAudioSessionRouteChangeReasonKey]
+        let reason = ((value as? UInt) ?? (value as? NSNumber)?.uintValue).flatMap(AVAudioSession.RouteChangeReason.init(rawValue:))
+        guard reason == .newDeviceAvailable || reason == .oldDeviceUnavailable, isRunning, microphone?.isRunning == true else { return }
         stop()
         NotificationCenter.default.post(name: .AVAudioEngineConfigurationChange, object: self)
     }

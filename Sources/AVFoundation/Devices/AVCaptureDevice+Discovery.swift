@@ -42,7 +42,7 @@ package enum DeviceDirectory {
             return arrived
         }
         for device in arrived { MainThreadPoster.post(.AVCaptureDeviceWasConnected, object: device) }
-        for device in arrived where device.mediaType == .audio { AVAudioSession.audioDeviceArrived(device) }
+        if arrived.contains(where: { $0.mediaType == .audio }) { AVAudioSession.audioDeviceArrived() }
         if arrived.contains(where: { $0.mediaType == .video }) { AVCaptureDevice.camerasDidChange() }
     }
 }

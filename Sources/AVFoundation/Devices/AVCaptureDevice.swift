@@ -270,7 +270,7 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         default:
             break
         }
-        if mediaType == .audio { AVAudioSession.audioDevice(self, didReport: event) }
+        if mediaType == .audio { AVAudioSession.audioDevice(core.backend, didReport: event) }
         for session in sessions { session.device(self, didReport: event) }
     }
 }

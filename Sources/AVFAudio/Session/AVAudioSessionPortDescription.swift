@@ -1,4 +1,5 @@
 import CaptureDevices
+import CoreVideo
 import Foundation
 
 /// Information about an audio input or output port.
@@ -14,15 +15,16 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
     /// The port's channels.
     public let channels: [AVAudioSessionChannelDescription]?
 
-    init(device: AVCaptureDevice) {
-        uid = device.uniqueID
-        portName = device.localizedName
+    package init(backend: CaptureDeviceBackend) {
+        let (uniqueID, name) = (backend.descriptor.uniqueID, backend.descriptor.localizedName)
+        uid = uniqueID
+        portName = name
         // Sound servers and ALSA name USB devices as such; every other input counts as built in.
-        let names = (device.uniqueID + " " + device.localizedName).lowercased()
+        let names = (uniqueID + " " + name).lowercased()
         portType = names.contains("usb") ? .usbAudio : .builtInMic
-        let count = Int(device.core.backend.audioFormat?.mChannelsPerFrame ?? 1)
+        let count = Int(backend.audioFormat?.mChannelsPerFrame ?? 1)
         channels = (0..<count).map {
-            AVAudioSessionChannelDescription(channelName: "\(device.localizedName) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: device.uniqueID)
+            AVAudioSessionChannelDescription(channelName: "\(name) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: uniqueID)
         }
     }
 

@@ -1,11 +1,12 @@
 import CaptureDevices
+import CoreVideo
 import Foundation
 
 /// The application's audio session: how it uses audio, and the input, sample rate, buffer
 /// duration and input gain its capture prefers.
 ///
-/// On Linux the preferences apply to the microphones capture sessions use: the preferred input
-/// becomes `AVCaptureDevice.default(for: .audio)`, sound servers resample to the preferred rate,
+/// On Linux the preferences apply to the microphones capture sessions and engines use: the
+/// preferred input becomes `AVCaptureDevice.default(for: .audio)` and the engine's input, sound servers resample to the preferred rate,
 /// sound cards are asked for it, and the input gain is the sound server's source volume.
 /// Preferences take effect when a capture session next starts its microphone. Thread-safe.
 open class AVAudioSession: NSObject, @unchecked Sendable {
@@ -58,23 +59,20 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Whether the application may record.
     open var recordPermission: RecordPermission {
-        switch AVCaptureDevice.authorizationStatus(for: .audio) {
-        case .authorized: return .granted
-        case .denied, .restricted: return .denied
-        default: return .undetermined
-        }
+        Self.microphones.contains { !$0.isAuthorized } ? .denied : .granted
     }
 
     /// Asks for permission to record; calls `response` with the answer.
     open func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
-        AVCaptureDevice.requestAccess(for: .audio, completionHandler: response)
+        let granted = recordPermission == .granted
+        DispatchQueue.global().async { response(granted) }
     }
 
     // MARK: Inputs
 
     /// The microphones the application can record from.
     open var availableInputs: [AVAudioSessionPortDescription]? {
-        AVCaptureDevice.devices(for: .audio).map(AVAudioSessionPortDescription.init)
+        Self.microphones.filter(\.isConnected).map(AVAudioSessionPortDescription.init)
     }
 
     /// The input the application prefers, or nil for the system's choice.
@@ -90,20 +88,24 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     /// The uid of the preferred input, while it is connected.
-    var preferredInputUID: String? { AudioPreferences.preferredInputUID }
+    package var preferredInputUID: String? { AudioPreferences.preferredInputUID }
+
+    /// Every microphone the process knows, connected or not, in the order capture devices are offered.
+    private static var microphones: [CaptureDeviceBackend] { DeviceRegistry.backends.filter { $0.descriptor.mediaKind == .audio } }
 
     /// The ports audio flows through now: the input capture uses.
     open var currentRoute: AVAudioSessionRouteDescription {
-        AVAudioSessionRouteDescription(inputs: currentInput.map { [AVAudioSessionPortDescription(device: $0)] } ?? [], outputs: [])
+        AVAudioSessionRouteDescription(inputs: currentInput.map { [AVAudioSessionPortDescription(backend: $0)] } ?? [], outputs: [])
     }
 
     /// Whether any input is available.
     open var isInputAvailable: Bool { !(availableInputs ?? []).isEmpty }
 
     /// The number of channels of the current input.
-    open var inputNumberOfChannels: Int { Int(currentInput?.core.backend.audioFormat?.mChannelsPerFrame ?? 0) }
+    open var inputNumberOfChannels: Int { Int(currentInput?.audioFormat?.mChannelsPerFrame ?? 0) }
 
-    private var currentInput: AVCaptureDevice? { AVCaptureDevice.default(for: .audio) }
+    /// The microphone recording uses now: the preferred input while it is connected, otherwise the first.
+    private var currentInput: CaptureDeviceBackend? { Microphones.current() }
 
     // MARK: Sample rate and buffer duration
 
@@ -117,7 +119,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     }
 
     /// The sample rate the current input records at, in hertz.
-    open var sampleRate: Double { currentInput?.core.backend.audioFormat?.mSampleRate ?? AudioPreferences.sampleRate(native: 44_100) }
+    open var sampleRate: Double { currentInput?.audioFormat?.mSampleRate ?? AudioPreferences.sampleRate(native: 44_100) }
 
     /// The I/O buffer duration the application prefers, in seconds; 0 when it prefers none.
     open var preferredIOBufferDuration: TimeInterval { AudioPreferences.preferredIOBufferDuration ?? 0 }
@@ -137,15 +139,15 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     // MARK: Input gain
 
     /// The gain of the current input, from 0 to 1.
-    open var inputGain: Float { (currentInput?.core.backend as? AudioInputGainControl)?.inputGain ?? 1 }
+    open var inputGain: Float { (currentInput as? AudioInputGainControl)?.inputGain ?? 1 }
 
     /// Whether the current input's gain can be set.
-    open var isInputGainSettable: Bool { (currentInput?.core.backend as? AudioInputGainControl)?.isInputGainSettable ?? false }
+    open var isInputGainSettable: Bool { (currentInput as? AudioInputGainControl)?.isInputGainSettable ?? false }
 
     /// Sets the gain of the current input, from 0 to 1.
     open func setInputGain(_ gain: Float) throws {
         guard (0...1).contains(gain) else { throw Self.error(.badParam) }
-        guard let control = currentInput?.core.backend as? AudioInputGainControl, control.isInputGainSettable else { throw Self.error(.unspecified) }
+        guard let control = currentInput as? AudioInputGainControl, control.isInputGainSettable else { throw Self.error(.unspecified) }
         do { try control.setInputGain(gain) } catch { throw Self.error(error == .serverUnavailable ? .mediaServicesFailed : .unspecified) }
     }
 

@@ -1,4 +1,5 @@
 import CaptureDevices
+import CoreVideo
 import Foundation
 
 extension AVAudioSession {
@@ -61,30 +62,30 @@ extension AVAudioSession {
     private static let events = DispatchQueue(label: "AVAudioSession notifications")
 
     /// A microphone's event, as the audio session's notifications (on the main queue).
-    static func audioDevice(_ device: AVCaptureDevice, didReport event: CaptureDeviceEvent) {
+    package static func audioDevice(_ device: CaptureDeviceBackend, didReport event: CaptureDeviceEvent) {
         events.async { tell(device, event) }
     }
 
-    private static func tell(_ device: AVCaptureDevice, _ event: CaptureDeviceEvent) {
+    private static func tell(_ device: CaptureDeviceBackend, _ event: CaptureDeviceEvent) {
         let session = sharedInstance()
         switch event {
         case .disconnected:
             postRouteChange(
-                .oldDeviceUnavailable, previous: AVAudioSessionRouteDescription(inputs: [AVAudioSessionPortDescription(device: device)], outputs: []))
+                .oldDeviceUnavailable, previous: AVAudioSessionRouteDescription(inputs: [AVAudioSessionPortDescription(backend: device)], outputs: []))
         case .reconnected:
             let wasLost = servicesLost.withLock { lost -> Bool in
                 defer { lost = false }
                 return lost
             }
-            if wasLost { MainThreadPoster.post(mediaServicesWereResetNotification, object: session) }
+            if wasLost { SessionNotifications.post(mediaServicesWereResetNotification, object: session) }
             postRouteChange(.newDeviceAvailable, previous: nil)
         case .runtimeError(let code) where code == -11819:
             servicesLost.withLock { $0 = true }
-            MainThreadPoster.post(mediaServicesWereLostNotification, object: session)
+            SessionNotifications.post(mediaServicesWereLostNotification, object: session)
         case .interrupted:
-            MainThreadPoster.post(interruptionNotification, object: session, userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
+            SessionNotifications.post(interruptionNotification, object: session, userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
         case .interruptionEnded:
-            MainThreadPoster.post(
+            SessionNotifications.post(
                 interruptionNotification, object: session,
                 userInfo: [
                     AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
@@ -96,13 +97,13 @@ extension AVAudioSession {
     }
 
     /// A microphone arrived that was not there before.
-    static func audioDeviceArrived(_ device: AVCaptureDevice) { events.async { postRouteChange(.newDeviceAvailable, previous: nil) } }
+    package static func audioDeviceArrived() { events.async { postRouteChange(.newDeviceAvailable, previous: nil) } }
 
     /// Posts a route change with the route before it (nil: the route as it is).
     static func postRouteChange(_ reason: RouteChangeReason, previous: AVAudioSessionRouteDescription?) {
         let session = sharedInstance()
         let before = previous ?? session.currentRoute
-        MainThreadPoster.post(
+        SessionNotifications.post(
             routeChangeNotification, object: session,
             userInfo: [AVAudioSessionRouteChangeReasonKey: reason.rawValue, AVAudioSessionRouteChangePreviousRouteKey: before])
     }
@@ -118,3 +119,23 @@ public let AVAudioSessionInterruptionReasonKey = "AVAudioSessionInterruptionReas
 public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
 /// The route change notification's key for the route before the change: an `AVAudioSessionRouteDescription`.
 public let AVAudioSessionRouteChangePreviousRouteKey = "AVAudioSessionRouteChangePreviousRouteKey"
+
+/// Posts the audio session's notifications on the main thread, as Apple's session does.
+///
+/// A post from the main thread happens at once; one from any other thread is queued on the main queue.
+enum SessionNotifications {
+    private struct Box: @unchecked Sendable {
+        let name: NSNotification.Name
+        let object: AnyObject?
+        let userInfo: [AnyHashable: Any]?
+    }
+
+    static func post(_ name: NSNotification.Name, object: AnyObject?, userInfo: [AnyHashable: Any]? = nil) {
+        let box = Box(name: name, object: object, userInfo: userInfo)
+        if Thread.isMainThread {
+            NotificationCenter.default.post(name: box.name, object: box.object, userInfo: box.userInfo)
+        } else {
+            DispatchQueue.main.async { NotificationCenter.default.post(name: box.name, object: box.object, userInfo: box.userInfo) }
+        }
+    }
+}
