@@ -15,8 +15,7 @@
 
 // MARK: The engine
 
-// extension AVAudioEngine: realtime manual rendering with the input node (setManualRenderingInputPCMFormat(_:inputBlock:)),
-//     musicSequence, connectMIDI(...), isAutoShutdownEnabled; AVAudioEngineConfigurationChange is posted when a
+// extension AVAudioEngine: musicSequence, connectMIDI(...), isAutoShutdownEnabled; AVAudioEngineConfigurationChange is posted when a
 //     microphone comes or goes while the engine records (the audio session's route changes, with AVFoundation), not
 //     when the sound server goes away (the engine goes on by the host clock instead); the input node keeps the
 //     format of the microphone it was made with

@@ -216,7 +216,8 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         if isRunning { return }
         prepare()
         let manual = graph.withLock { $0.manual != nil }
-        if usesInput {
+        // In manual rendering, an input node with an input block takes its frames from the caller.
+        if usesInput, !(manual && inputNode.manualInput.withLock({ $0 != nil })) {
             let microphone = microphone ?? EngineMicrophone(node: inputNode)
             try microphone.start()
             self.microphone = microphone
@@ -349,7 +350,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         let mixed = renderCycle(frames: frames)
         buffer.frameLength = numberOfFrames
         if let mixed { buffer.copyFrames(from: mixed, at: 0, to: 0, count: frames) } else { AVAudioNode.silence(buffer, frames: frames) }
-        return .success
+        return takeInputStarvation() ? .insufficientDataFromInputNode : .success
     }
 
     /// The block that renders the engine in manual rendering mode, for a real-time context.
@@ -359,7 +360,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
                 status?.pointee = 0
                 let buffers = UnsafeMutableAudioBufferListPointer(list)
                 for index in 0..<buffers.count { buffers[index].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4) }
-                return .success
+                return self?.takeInputStarvation() == true ? .insufficientDataFromInputNode : .success
             }
             let buffers = UnsafeMutableAudioBufferListPointer(list)
             for index in 0..<min(buffers.count, mixed.list.count) {
@@ -367,7 +368,16 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
                 buffers[index].mDataByteSize = frames * 4
             }
             status?.pointee = 0
-            return .success
+            return self.takeInputStarvation() ? .insufficientDataFromInputNode : .success
+        }
+    }
+
+    /// Whether the input node's manual input block had no frames in the last render; cleared.
+    private func takeInputStarvation() -> Bool {
+        guard graph.withLock({ $0.nodes.contains { $0 is AVAudioInputNode } }) else { return false }
+        return inputNode.inputStarved.withLock { starved in
+            defer { starved = false }
+            return starved
         }
     }
 

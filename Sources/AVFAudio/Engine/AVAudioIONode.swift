@@ -2,6 +2,10 @@ import CaptureDevices
 import CoreVideo
 import Foundation
 
+/// The block that gives the input node its frames in manual rendering mode: the frames asked for,
+/// in the format given with it, or nil when it has none.
+public typealias AVAudioIONodeInputBlock = (AVAudioFrameCount) -> UnsafePointer<AudioBufferList>?
+
 /// A node that joins the engine to an audio device: the input node or the output node.
 open class AVAudioIONode: AVAudioNode, @unchecked Sendable {
     /// How long audio takes through the device, in seconds.
@@ -40,6 +44,10 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     private let deviceFormat: AVAudioFormat
     /// Frames from the microphone waiting for the render thread (one second's worth at most).
     let ring: SampleRing
+    /// The format and block the node takes its input from in manual rendering mode, instead of the microphone.
+    let manualInput = LockedValue<(format: AVAudioFormat, block: AVAudioIONodeInputBlock)?>(nil)
+    /// Whether the last render asked the manual input block for frames and got none.
+    let inputStarved = LockedValue(false)
     /// Whether the node feeds other nodes, so that the microphone's frames go to the render thread (set by the engine).
     let feedsOtherNodes = LockedValue(false)
 
@@ -55,10 +63,20 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     /// The input node takes no input from other nodes.
     open override var numberOfInputs: Int { 0 }
 
-    override var defaultFormat: AVAudioFormat { deviceFormat }
+    override var defaultFormat: AVAudioFormat { manualInput.withLock { $0?.format } ?? deviceFormat }
 
-    /// The microphone's format, on the input side as on the output side.
-    open override func inputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat { deviceFormat }
+    /// The microphone's format (or the manual rendering input's), on the input side as on the output side.
+    open override func inputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat { defaultFormat }
+
+    /// In manual rendering mode, takes the node's input from `block` (asked for the frames each render
+    /// needs) in `format`, instead of from the microphone; false when the format is not deinterleaved
+    /// 32-bit floats or the engine is not in manual rendering mode.
+    open func setManualRenderingInputPCMFormat(_ format: AVAudioFormat, inputBlock block: @escaping AVAudioIONodeInputBlock) -> Bool {
+        guard let engine, engine.isInManualRenderingMode, format.commonFormat == .pcmFormatFloat32, !format.isInterleaved else { return false }
+        manualInput.withLock { $0 = (format, block) }
+        outputFormats.withLock { $0[0] = format }
+        return true
+    }
 
     /// The volume the input plays into a mixer at.
     open var volume: Float {
@@ -73,7 +91,20 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     }
 
     override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
-        ring.read(into: buffer, frames: frames)
+        guard let block = manualInput.withLock({ $0?.block }) else { return ring.read(into: buffer, frames: frames) }
+        // Manual rendering: the caller's block gives the frames, one buffer a channel.
+        guard let given = block(AVAudioFrameCount(frames)) else {
+            inputStarved.withLock { $0 = true }
+            return false
+        }
+        let from = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: given)), to = buffer.list
+        for channel in 0..<min(from.count, to.count) {
+            guard let source = from[channel].mData, let target = to[channel].mData else { continue }
+            let bytes = min(Int(from[channel].mDataByteSize), frames * 4)
+            target.copyMemory(from: source, byteCount: bytes)
+            if bytes < frames * 4 { (target + bytes).initializeMemory(as: UInt8.self, repeating: 0, count: frames * 4 - bytes) }
+        }
+        return true
     }
 
     /// The microphone's buffers reach the tap as they arrive, not through the render cycle.
