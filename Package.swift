@@ -57,6 +57,11 @@ let package = Package(
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept,
         // loaded by their sonames when the first stretcher is made (time_pitch_library.c).
         .target(name: "CTimePitch", dependencies: ["CLibraryLoading"]),
+        // WebRTC's audio processing module (Debian's libwebrtc-audio-processing), the engine input's voice
+        // processing, in C++ behind a C interface; loaded by its soname when the first processor is made.
+        .target(
+            name: "CVoiceProcessing", dependencies: ["CLibraryLoading"],
+            cxxSettings: [.unsafeFlags(["-I/usr/include/webrtc_audio_processing", "-DWEBRTC_POSIX", "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
@@ -111,7 +116,7 @@ let package = Package(
         // AVFAudio: audio formats, buffers, files, converters and time over FFmpeg's readers,
         // writers and resampler (through MovieEngine); recording, playing and the engine over the
         // capture devices and the sound server; speech over espeak-ng.
-        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech"]),
+        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech", "CVoiceProcessing"]),
         // Audio Toolbox's system sounds, which AVFAudio carries.
         .target(name: "AudioToolbox", dependencies: ["AVFAudio"]),
 

@@ -10,8 +10,8 @@
 //     crushers, clippers and filters chosen to sound alike, not Apple's processing; an effect's parameters
 //     change by rebuilding its filter graph at the next block (a reverb's tail restarts)
 // extension AVAudioNode: var auAudioUnit: AUAudioUnit (no Audio Unit host exists here)
-// extension AVAudioIONode: voice processing (setVoiceProcessingEnabled(true) throws), isVoiceProcessingBypassed,
-//     isVoiceProcessingAGCEnabled, isVoiceProcessingInputMuted
+// extension AVAudioIONode: voice processing's ducking of other audio (voiceProcessingOtherAudioDuckingConfiguration),
+//     setMutedSpeechActivityEventListener(_:); the echo delay is taken as 20 ms, not measured
 
 // MARK: The engine
 

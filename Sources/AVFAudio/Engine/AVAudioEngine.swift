@@ -49,6 +49,25 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// The observer of the audio session's route changes.
     private let routeChanges = LockedValue<NSObjectProtocol?>(nil)
+    /// The voice processing on the input and output, while it is on.
+    let voiceProcessing = LockedValue<VoiceProcessor?>(nil)
+
+    /// Turns voice processing on or off, with the engine stopped.
+    func setVoiceProcessing(_ enabled: Bool) throws {
+        guard !isRunning else { throw AVAudioConverter.error(.paramErr, "stop the engine before turning voice processing on or off") }
+        guard enabled else { return voiceProcessing.withLock { $0 = nil } }
+        guard voiceProcessing.withLock({ $0 == nil }) else { return }
+        let input = inputNode.inputFormat(forBus: 0), output = outputNode.outputFormat(forBus: 0)
+        switch VoiceProcessor.make(
+            captureRate: input.sampleRate, captureChannels: Int(input.channelCount), renderRate: output.sampleRate, renderChannels: Int(output.channelCount))
+        {
+        case .success(let processor):
+            processor.configure(echoCancellation: true, noiseSuppression: true, automaticGain: inputNode.isVoiceProcessingAGCEnabled)
+            voiceProcessing.withLock { $0 = processor }
+        case .failure(let error):
+            throw error
+        }
+    }
 
     /// Creates an engine with an output node; the input node and main mixer are made when first asked for.
     public override init() {

@@ -10,12 +10,16 @@ public typealias AVAudioIONodeInputBlock = (AVAudioFrameCount) -> UnsafePointer<
 open class AVAudioIONode: AVAudioNode, @unchecked Sendable {
     /// How long audio takes through the device, in seconds.
     open var presentationLatency: TimeInterval { 0 }
-    /// Whether voice processing (echo cancellation, noise suppression) is on. Not offered here yet.
-    open var isVoiceProcessingEnabled: Bool { false }
+    /// Whether voice processing (echo cancellation, noise suppression, automatic gain) is on, for
+    /// the input and output nodes alike.
+    open var isVoiceProcessingEnabled: Bool { engine?.voiceProcessing.withLock { $0 != nil } ?? false }
 
-    /// Turns voice processing on or off; throws, as voice processing is not offered here yet.
+    /// Turns voice processing on or off for the engine's input and output, with the engine stopped:
+    /// WebRTC's audio processing module takes the echo of what the engine plays out of what the
+    /// microphone hears, lowers steady noise, and evens out the level, as for a call.
     open func setVoiceProcessingEnabled(_ enabled: Bool) throws {
-        if enabled { throw AVAudioConverter.error(.unspecified, "voice processing is not offered on Linux yet") }
+        guard let engine else { throw AVAudioConverter.error(.paramErr, "the node belongs to no engine") }
+        try engine.setVoiceProcessing(enabled)
     }
 }
 
@@ -32,6 +36,10 @@ open class AVAudioOutputNode: AVAudioIONode, @unchecked Sendable {
             let input = feed.source.pull(frames: frames, cycle: cycle, time: time)
         else { return false }
         buffer.copyFrames(from: input, at: 0, to: 0, count: frames)
+        // What the engine plays is the echo voice processing listens for.
+        if let voice = engine?.voiceProcessing.withLock({ $0 }), let channels = buffer.floatChannelData {
+            voice.processRender(channels, count: Int(buffer.format.channelCount), frames: frames)
+        }
         return true
     }
 }
@@ -110,8 +118,38 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     /// The microphone's buffers reach the tap as they arrive, not through the render cycle.
     override func feedTap(_ buffer: AVAudioPCMBuffer, frames: Int, time: AVAudioTime) {}
 
+    /// Whether voice processing lets the microphone's sound through untouched.
+    open var isVoiceProcessingBypassed: Bool {
+        get { voiceSettings.withLock { $0.bypassed } }
+        set { voiceSettings.withLock { $0.bypassed = newValue } }
+    }
+
+    /// Whether voice processing evens out the microphone's level.
+    open var isVoiceProcessingAGCEnabled: Bool {
+        get { voiceSettings.withLock { $0.automaticGain } }
+        set {
+            voiceSettings.withLock { $0.automaticGain = newValue }
+            engine?.voiceProcessing.withLock { $0 }?.configure(echoCancellation: true, noiseSuppression: true, automaticGain: newValue)
+        }
+    }
+
+    /// Whether voice processing silences the microphone.
+    open var isVoiceProcessingInputMuted: Bool {
+        get { voiceSettings.withLock { $0.muted } }
+        set { voiceSettings.withLock { $0.muted = newValue } }
+    }
+
+    /// The voice processing settings the input node keeps.
+    let voiceSettings = LockedValue((bypassed: false, automaticGain: true, muted: false))
+
     /// On the microphone's thread: a buffer of the microphone's sound in the node's format.
     func deviceDelivered(_ buffer: AVAudioPCMBuffer, sampleTime: AVAudioFramePosition, connected: Bool) {
+        if let voice = engine?.voiceProcessing.withLock({ $0 }), let channels = buffer.floatChannelData {
+            let settings = voiceSettings.withLock { $0 }
+            let (count, frames) = (Int(buffer.format.channelCount), Int(buffer.frameLength))
+            if !settings.bypassed { voice.processCapture(channels, count: count, frames: frames) }
+            if settings.muted { for channel in 0..<count { channels[channel].update(repeating: 0, count: frames) } }
+        }
         super.feedTap(buffer, frames: Int(buffer.frameLength), time: AVAudioTime(sampleTime: sampleTime, atRate: buffer.format.sampleRate))
         if connected { ring.write(buffer) }
     }
