@@ -91,16 +91,9 @@ enum CompositionBenchmark {
         let settings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
         let plain = AVURLAsset(url: clips[0])
         let decoded = try read(AVAssetReaderTrackOutput(track: plain.tracks(withMediaType: .video)[0], outputSettings: settings), of: plain)
-        let composition = AVMutableComposition()
+        let (composition, tracks, assets) = try overlapping(clips)
+        defer { withExtendedLifetime(assets) {} }
         let seconds = { (value: Int) in CMTime(value: CMTimeValue(value), timescale: 1) }
-        let assets = clips.map { AVURLAsset(url: $0) }
-        let tracks = try assets.enumerated().map { index, asset -> AVMutableCompositionTrack in
-            let track = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid)!
-            try track.insertTimeRange(
-                CMTimeRange(start: .zero, duration: seconds(clipSeconds)), of: asset.tracks(withMediaType: .video)[0],
-                at: seconds(index * (clipSeconds - overlap)))
-            return track
-        }
         // Both clips shown through the whole overlap, the first fading out: every frame mixes two.
         let fading = AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[0])
         fading.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: CMTimeRange(start: seconds(clipSeconds - overlap), end: seconds(clipSeconds)))
@@ -161,11 +154,12 @@ enum CompositionBenchmark {
         try export(composition, video, to: destination)
     }
 
-    /// The crossfade as an editor builds it: two tracks, three instructions, the first layer's opacity ramped down.
-    static func crossfade(_ clips: [URL], to destination: URL) throws {
+    /// A composition of the clips one after another, each overlapping the next by `overlap` seconds,
+    /// with its two tracks and the clips' assets (which must live while it is read).
+    static func overlapping(_ clips: [URL]) throws -> (AVMutableComposition, [AVMutableCompositionTrack], [AVURLAsset]) {
         let composition = AVMutableComposition()
-        let assets = clips.map { AVURLAsset(url: $0) }
         let seconds = { (value: Int) in CMTime(value: CMTimeValue(value), timescale: 1) }
+        let assets = clips.map { AVURLAsset(url: $0) }
         let tracks = try assets.enumerated().map { index, asset -> AVMutableCompositionTrack in
             let track = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid)!
             try track.insertTimeRange(
@@ -173,6 +167,14 @@ enum CompositionBenchmark {
                 at: seconds(index * (clipSeconds - overlap)))
             return track
         }
+        return (composition, tracks, assets)
+    }
+
+    /// The crossfade as an editor builds it: two tracks, three instructions, the first layer's opacity ramped down.
+    static func crossfade(_ clips: [URL], to destination: URL) throws {
+        let (composition, tracks, assets) = try overlapping(clips)
+        defer { withExtendedLifetime(assets) {} }
+        let seconds = { (value: Int) in CMTime(value: CMTimeValue(value), timescale: 1) }
         let fadeStart = seconds(clipSeconds - overlap), fadeEnd = seconds(clipSeconds)
         func instruction(_ range: CMTimeRange, _ layers: [AVVideoCompositionLayerInstruction]) -> AVMutableVideoCompositionInstruction {
             let instruction = AVMutableVideoCompositionInstruction()

@@ -77,15 +77,15 @@ extension AVAudioSession {
                 defer { lost = false }
                 return lost
             }
-            if wasLost { SessionNotifications.post(mediaServicesWereResetNotification, object: session) }
+            if wasLost { MainThreadPoster.post(mediaServicesWereResetNotification, object: session) }
             postRouteChange(.newDeviceAvailable, previous: nil)
         case .runtimeError(let code) where code == -11819:
             servicesLost.withLock { $0 = true }
-            SessionNotifications.post(mediaServicesWereLostNotification, object: session)
+            MainThreadPoster.post(mediaServicesWereLostNotification, object: session)
         case .interrupted:
-            SessionNotifications.post(interruptionNotification, object: session, userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
+            MainThreadPoster.post(interruptionNotification, object: session, userInfo: [AVAudioSessionInterruptionTypeKey: InterruptionType.began.rawValue])
         case .interruptionEnded:
-            SessionNotifications.post(
+            MainThreadPoster.post(
                 interruptionNotification, object: session,
                 userInfo: [
                     AVAudioSessionInterruptionTypeKey: InterruptionType.ended.rawValue,
@@ -103,7 +103,7 @@ extension AVAudioSession {
     static func postRouteChange(_ reason: RouteChangeReason, previous: AVAudioSessionRouteDescription?) {
         let session = sharedInstance()
         let before = previous ?? session.currentRoute
-        SessionNotifications.post(
+        MainThreadPoster.post(
             routeChangeNotification, object: session,
             userInfo: [AVAudioSessionRouteChangeReasonKey: reason.rawValue, AVAudioSessionRouteChangePreviousRouteKey: before])
     }
@@ -119,23 +119,3 @@ public let AVAudioSessionInterruptionReasonKey = "AVAudioSessionInterruptionReas
 public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"
 /// The route change notification's key for the route before the change: an `AVAudioSessionRouteDescription`.
 public let AVAudioSessionRouteChangePreviousRouteKey = "AVAudioSessionRouteChangePreviousRouteKey"
-
-/// Posts the audio session's notifications on the main thread, as Apple's session does.
-///
-/// A post from the main thread happens at once; one from any other thread is queued on the main queue.
-enum SessionNotifications {
-    private struct Box: @unchecked Sendable {
-        let name: NSNotification.Name
-        let object: AnyObject?
-        let userInfo: [AnyHashable: Any]?
-    }
-
-    static func post(_ name: NSNotification.Name, object: AnyObject?, userInfo: [AnyHashable: Any]? = nil) {
-        let box = Box(name: name, object: object, userInfo: userInfo)
-        if Thread.isMainThread {
-            NotificationCenter.default.post(name: box.name, object: box.object, userInfo: box.userInfo)
-        } else {
-            DispatchQueue.main.async { NotificationCenter.default.post(name: box.name, object: box.object, userInfo: box.userInfo) }
-        }
-    }
-}
