@@ -115,7 +115,12 @@ final class YCbCrLayering {
             guard PlaneBlending.place(source, region: layer.region, into: buffer, placement: layer.placement, fraction: layer.fraction, scratch: scratch)
             else { return false }
         }
-        if let first = placements.first { VideoColorimetry.copy(from: first.frame, to: buffer) }
+        if let first = placements.first {
+            VideoColorimetry.copy(from: first.frame, to: buffer)
+        } else {
+            // The background alone, in the matrix it was worked out in.
+            VideoColorimetry.tagMatrix(.bt709, of: buffer)
+        }
         placements.removeAll(keepingCapacity: true)
         return true
     }

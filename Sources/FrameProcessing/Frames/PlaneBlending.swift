@@ -70,7 +70,7 @@ package enum PlaneBlending {
 
     /// Puts the `region` of `source` into the `placement` of `target` (both two-plane 4:2:0 of
     /// one range), scaled bilinearly when the sizes differ, mixed over what is there by
-    /// `fraction` of 256 (256 or more covers it). A scaled picture that is mixed goes through
+    /// `fraction` of 256 (256 or more covers it); shrunk with a box filter, grown bilinearly. A scaled picture that is mixed goes through
     /// `scratch`, which must hold the placement's size.
     @discardableResult
     package static func place(
@@ -79,8 +79,10 @@ package enum PlaneBlending {
         guard fraction > 0 else { return true }
         let from = rows(source, region), to = rows(target, placement)
         let scaled = region.width != placement.width || region.height != placement.height
+        // Every source sample counts when shrinking; growing interpolates.
+        let filter: PlaneScaling.Filter = placement.width < region.width || placement.height < region.height ? .box : .bilinear
         if fraction >= 256 {
-            if scaled { return PlaneScaling.scaleBiPlanar(luma: from.luma, chroma: from.chroma, into: to.luma, to.chroma, filter: .bilinear) }
+            if scaled { return PlaneScaling.scaleBiPlanar(luma: from.luma, chroma: from.chroma, into: to.luma, to.chroma, filter: filter) }
             copy(from.luma, to.luma, bytesPerSample: 1)
             copy(from.chroma, to.chroma, bytesPerSample: 2)
             return true
@@ -89,7 +91,7 @@ package enum PlaneBlending {
         if scaled {
             guard let scratch, scratch.width >= placement.width, scratch.height >= placement.height else { return false }
             let made = rows(scratch, Region(x: 0, y: 0, width: placement.width, height: placement.height))
-            guard PlaneScaling.scaleBiPlanar(luma: from.luma, chroma: from.chroma, into: made.luma, made.chroma, filter: .bilinear) else { return false }
+            guard PlaneScaling.scaleBiPlanar(luma: from.luma, chroma: from.chroma, into: made.luma, made.chroma, filter: filter) else { return false }
             mixed = made
         }
         let amount = Int32(min(255, fraction))
