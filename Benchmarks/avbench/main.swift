@@ -60,6 +60,8 @@ if runs("hls") { try SegmentBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("audiofile") { try AudioFileBenchmark.run() }
 if runs("engine") { try AudioEngineBenchmark.run() }
+// Input latency starts a private PulseAudio server: only when asked for.
+if chosen.contains("inputlatency") { try InputLatencyBenchmark.run() }
 if runs("play") { try PlayBenchmark.run() }
 // Many cameras at once takes a minute or more and both cores: only when asked for.
 if chosen.contains("cameras") { try ManyCamerasBenchmark.run(seconds: secondsPerCase != 4 ? secondsPerCase : 10) }
