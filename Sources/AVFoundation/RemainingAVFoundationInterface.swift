@@ -7,9 +7,9 @@
 // MARK: Outputs
 
 // AVCapturePhotoOutput: implemented (JPEG, HEIC, uncompressed; EXIF; previews and embedded thumbnails; Live Photos;
-//     depth from the virtual back camera; zero shutter lag; flash). Still to come:
+//     depth from the virtual back camera, in the type its activeDepthDataFormat names among the active format's
+//     supportedDepthDataFormats; zero shutter lag; flash). Still to come:
 //     func fileDataRepresentation(with customizer: AVCapturePhotoFileDataRepresentationCustomizer) -> Data?
-//     cgImageRepresentation() of HEIC photos (nil: Image I/O decodes JPEG and PNG only)
 //     fileDataRepresentation() of uncompressed photos as TIFF (nil for now; avcapture writes them as PNG)
 //     var isResponsiveCaptureSupported / isFastCapturePrioritizationSupported / isAutoDeferredPhotoDeliverySupported: false
 //         (AVCaptureDeferredPhotoProxy, AVCapturePhotoOutputReadinessCoordinator)

@@ -400,6 +400,32 @@ final class PhotoFileTests: CaptureTestCase {
             XCTAssertEqual(bytes[at], bytes[at + 2], "\(name): grey")
         }
         XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).depthData, "no depth unless asked for")
+
+        // The device's depth formats, as portrait apps choose one: the photo's depth comes in its type.
+        let camera = try XCTUnwrap(AVCaptureDevice(uniqueID: "virtual:camera:back"))
+        let depthFormats = camera.activeFormat.supportedDepthDataFormats
+        XCTAssertEqual(
+            depthFormats.map { CMFormatDescriptionGetMediaSubType($0.formatDescription) },
+            [kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16])
+        XCTAssertTrue(depthFormats.allSatisfy { $0.mediaType == .depthData })
+        XCTAssertTrue(
+            depthFormats.allSatisfy { CMVideoFormatDescriptionGetDimensions($0.formatDescription).width <= 640 },
+            "depth maps are smaller than pictures")
+        XCTAssertEqual(camera.activeDepthDataFormat.map { CMFormatDescriptionGetMediaSubType($0.formatDescription) }, kCVPixelFormatType_DepthFloat32)
+        try camera.lockForConfiguration()
+        camera.activeDepthDataFormat = depthFormats[3]
+        camera.unlockForConfiguration()
+        defer {
+            try? camera.lockForConfiguration()
+            camera.activeDepthDataFormat = camera.activeFormat.supportedDepthDataFormats.first
+            camera.unlockForConfiguration()
+        }
+        let again = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        again.isDepthDataDeliveryEnabled = true
+        XCTAssertEqual(try XCTUnwrap(try take(again, with: output).depthData).depthDataType, kCVPixelFormatType_DisparityFloat16)
+        let front = try XCTUnwrap(AVCaptureDevice(uniqueID: "virtual:camera:front"))
+        XCTAssertEqual(front.activeFormat.supportedDepthDataFormats, [], "the front camera measures no depth")
+        XCTAssertNil(front.activeDepthDataFormat)
     }
 
     func testOnlyTheVirtualBackCameraMeasuresDepth() throws {

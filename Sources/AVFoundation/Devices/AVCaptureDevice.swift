@@ -93,6 +93,23 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
         }
     }
 
+    /// The format of the depth maps the device delivers with photos, one of the active format's
+    /// `supportedDepthDataFormats`; nil for a camera that measures no depth.
+    public var activeDepthDataFormat: Format? {
+        get {
+            let type = configuration.withLock { $0.depthType }
+            return activeFormat.supportedDepthDataFormats.first { $0.backing.pixelFormat == type }
+        }
+        set {
+            ProgrammingError.requireConfigurationLock(self, "ActiveDepthDataFormat:")
+            guard let newValue, activeFormat.supportedDepthDataFormats.contains(where: { $0 === newValue }) else {
+                ProgrammingError.invalidArgument(
+                    "-[AVCaptureDevice setActiveDepthDataFormat:] format is not one of the active format's supportedDepthDataFormats")
+            }
+            configuration.withLock { $0.depthType = newValue.backing.pixelFormat }
+        }
+    }
+
     /// Makes a format active, resetting the frame rate to the format's default.
     func setActiveFormat(index: Int, byClient: Bool) {
         // A microphone's one format is always active: nothing changes.
@@ -279,6 +296,8 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
 final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
     struct Configuration {
         var activeFormat: Int
+        /// The depth map type the device delivers, among the active format's depth formats.
+        var depthType = AVCaptureDevice.Format.depthTypes[0]
         var minFrameDuration: CMTime
         var maxFrameDuration: CMTime
         var lockCount = 0
@@ -304,7 +323,9 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
             backend.capabilities.focusModes.contains(.continuous) ? .contrastDetection : .none
         // A microphone has one format, the sound it delivers, as Apple's do.
         let sound = backend.videoFormats.isEmpty ? backend.audioFormat.map { [AVCaptureDevice.Format(audio: $0)] } ?? [] : []
-        let formats = backend.videoFormats.map { AVCaptureDevice.Format($0, autoFocusSystem: focusSystem) } + sound
+        // The virtual back camera's scene has a known geometry: it measures depth.
+        let measuresDepth = backend is VirtualCamera && backend.descriptor.position == .back
+        let formats = backend.videoFormats.map { AVCaptureDevice.Format($0, autoFocusSystem: focusSystem, measuresDepth: measuresDepth) } + sound
         self.formats = formats
         let initial = Self.initialFormatIndex(formats)
         let duration = formats.first?.mediaType != .video ? CMTime.invalid : AVCaptureDevice.defaultFrameDuration(formats[initial])

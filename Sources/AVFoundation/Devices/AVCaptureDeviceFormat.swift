@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 extension AVCaptureDevice {
     /// A format a device can capture in: its dimensions, pixel format, frame rates and optics.
@@ -16,13 +17,46 @@ extension AVCaptureDevice {
         /// How the camera focuses automatically in this format.
         public let autoFocusSystem: AutoFocusSystem
 
-        init(_ backing: CaptureVideoFormat, autoFocusSystem: AutoFocusSystem = .none) {
+        /// The depth formats that go with this one, for a camera that measures depth.
+        private let depthFormats: [Format]
+
+        init(_ backing: CaptureVideoFormat, autoFocusSystem: AutoFocusSystem = .none, measuresDepth: Bool = false) {
             self.backing = backing
             self.autoFocusSystem = autoFocusSystem
             mediaType = .video
             formatDescription = CMFormatDescription(video: backing.mediaSubType, width: Int32(backing.width), height: Int32(backing.height))
             videoSupportedFrameRateRanges = backing.frameRateRanges.map(AVFrameRateRange.init)
+            // Depth maps fit 640x480 in the picture's shape, in depth or disparity, 32- or 16-bit.
+            let size = PreviewScaler.size(of: backing.width, backing.height, fittingIn: 640, 480)
+            depthFormats =
+                measuresDepth
+                ? Self.depthTypes.map { type in
+                    Format(
+                        depth: CaptureVideoFormat(
+                            width: size.width, height: size.height, pixelFormat: type, frameRateRanges: backing.frameRateRanges,
+                            fieldOfView: backing.fieldOfView,
+                            isBinned: false, supportsStabilization: false, maxZoomFactor: 1, zoomUpscaleThreshold: 1, minISO: 0, maxISO: 0,
+                            exposureDurationRange: 0...0))
+                } : []
         }
+
+        /// A depth format: the size and type of the depth maps delivered with a video format.
+        private init(depth backing: CaptureVideoFormat) {
+            self.backing = backing
+            autoFocusSystem = .none
+            mediaType = .depthData
+            formatDescription = CMFormatDescription(video: backing.pixelFormat, width: Int32(backing.width), height: Int32(backing.height))
+            videoSupportedFrameRateRanges = backing.frameRateRanges.map(AVFrameRateRange.init)
+            depthFormats = []
+        }
+
+        /// The depth map types a depth format can be, the first the one a device starts with.
+        static let depthTypes = [
+            kCVPixelFormatType_DepthFloat32, kCVPixelFormatType_DisparityFloat32, kCVPixelFormatType_DepthFloat16, kCVPixelFormatType_DisparityFloat16,
+        ]
+
+        /// The depth data formats the device can deliver with this format: none for cameras that do not measure depth.
+        public var supportedDepthDataFormats: [AVCaptureDevice.Format] { depthFormats }
 
         /// A microphone's format: the sound it delivers; no pictures, no optics.
         init(audio description: AudioStreamBasicDescription) {
@@ -33,6 +67,7 @@ extension AVCaptureDevice {
             mediaType = .audio
             formatDescription = CMFormatDescription(audio: description)
             videoSupportedFrameRateRanges = []
+            depthFormats = []
         }
 
         /// The horizontal field of view, in degrees.

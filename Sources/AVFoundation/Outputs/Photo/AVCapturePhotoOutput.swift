@@ -367,7 +367,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let size = PreviewScaler.size(of: width, height, fittingIn: 640, 480)
         guard let map = CVPixelBuffer(width: size.width, height: size.height, pixelFormatType: kCVPixelFormatType_DepthFloat32) else { return nil }
         camera.renderDepth(into: map, capturedAt: frame.presentationTimeStamp)
-        return AVDepthData(map: map, quality: .high, accuracy: .absolute, filtered: true)
+        let depth = AVDepthData(map: map, quality: .high, accuracy: .absolute, filtered: true)
+        // In the type the device's active depth data format names.
+        guard let type = self.camera?.activeDepthDataFormat?.backing.pixelFormat, type != kCVPixelFormatType_DepthFloat32 else { return depth }
+        return depth.converting(toDepthDataType: type)
     }
 
     /// Waits until the ring holds the frames after the still (on the camera's clock: the camera has
