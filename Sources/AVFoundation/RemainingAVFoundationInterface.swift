@@ -10,7 +10,7 @@
 //     depth from the virtual back camera, in the type its activeDepthDataFormat names among the active format's
 //     supportedDepthDataFormats; zero shutter lag; flash). Still to come:
 //     func fileDataRepresentation(with customizer: AVCapturePhotoFileDataRepresentationCustomizer) -> Data?
-//     fileDataRepresentation() of uncompressed photos as TIFF (nil for now; avcapture writes them as PNG)
+//     the metadata of uncompressed photos in their TIFF files (fileDataRepresentation() writes the pixels only)
 //     var isResponsiveCaptureSupported / isFastCapturePrioritizationSupported / isAutoDeferredPhotoDeliverySupported: false
 //         (AVCaptureDeferredPhotoProxy, AVCapturePhotoOutputReadinessCoordinator)
 //     multi-frame noise reduction for .quality (it uses q95 4:4:4 JPEG and x265's medium preset instead)

@@ -71,7 +71,10 @@ final class PhotoOutputTests: CaptureTestCase {
             let pixels = try XCTUnwrap(photo.pixelBuffer)
             XCTAssertEqual(CVPixelBufferGetPixelFormatType(pixels), kCVPixelFormatType_32BGRA)
             XCTAssertEqual(CVPixelBufferGetWidth(pixels), 640)
-            XCTAssertNil(photo.fileDataRepresentation(), "an uncompressed photo is its pixel buffer")
+            let tiff = try XCTUnwrap(photo.fileDataRepresentation(), "an uncompressed photo's file is a TIFF, as Apple's")
+            XCTAssertEqual(Array(tiff.prefix(4)), [0x49, 0x49, 0x2A, 0x00])
+            let decoded = try XCTUnwrap(CGImageSourceCreateWithData(tiff as CFData, nil).flatMap { CGImageSourceCreateImageAtIndex($0, 0, nil) })
+            XCTAssertEqual([decoded.width, decoded.height], [CVPixelBufferGetWidth(pixels), CVPixelBufferGetHeight(pixels)])
             let (luma, _) = PixelStatistics.measure(pixels)
             XCTAssertGreaterThan(luma, 20, "the scene, not an empty buffer")
         }

@@ -44,11 +44,19 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// The semantic segmentation matte of `semanticSegmentationMatteType`: none, as no segmenter exists here.
     open func semanticSegmentationMatte(for semanticSegmentationMatteType: AVSemanticSegmentationMatte.MatteType) -> AVSemanticSegmentationMatte? { nil }
 
-    /// The photo as the bytes of a file: a JPEG or HEIC file for a compressed photo; nil for an uncompressed one.
-    open func fileDataRepresentation() -> Data? { encoded }
+    /// The photo as the bytes of a file: a JPEG or HEIC file for a compressed photo, a TIFF file for an uncompressed one.
+    open func fileDataRepresentation() -> Data? {
+        if let encoded { return encoded }
+        // An uncompressed photo becomes a TIFF file, as Apple's does (through libvips).
+        guard let image = cgImageRepresentation() else { return nil }
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data, "public.tiff", 1, nil) else { return nil }
+        CGImageDestinationAddImage(destination, image, nil)
+        return CGImageDestinationFinalize(destination) ? data as Data : nil
+    }
 
-    /// The photo as a Core Graphics image: an uncompressed photo's pixels (in BGRA), or the JPEG
-    /// decoded by Image I/O; nil for a HEIC photo, which Image I/O does not decode yet.
+    /// The photo as a Core Graphics image: an uncompressed photo's pixels (in BGRA), or the JPEG or
+    /// HEIC file decoded by Image I/O.
     open func cgImageRepresentation() -> CGImage? {
         if let pixelBuffer { return FrameImages.image(of: pixelBuffer) }
         guard let encoded, let source = CGImageSourceCreateWithData(encoded as CFData, nil) else { return nil }
