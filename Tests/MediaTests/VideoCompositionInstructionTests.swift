@@ -129,21 +129,36 @@ final class VideoCompositionInstructionTests: XCTestCase {
         assertColour(rgb(output, at: 2.5, x: 160, y: 120), [0, 0, 255], "blue alone")
     }
 
-    func testLayersAreTransformedCroppedAndPlacedOverTheBackground() async throws {
-        let folder = makeScratchFolder()
-        let red = try clip("red", seconds: 1, in: folder), blue = try clip("blue", seconds: 1, in: folder)
+    /// A composition of two one-second clips over the same time, the first on the track below.
+    private func stacked(_ first: AVAsset, under second: AVAsset) throws -> (AVMutableComposition, AVMutableCompositionTrack, AVMutableCompositionTrack) {
         let composition = AVMutableComposition()
         let under = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
         let over = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
-        try under.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(red.tracks(withMediaType: .video).first), at: .zero)
-        try over.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(blue.tracks(withMediaType: .video).first), at: .zero)
+        try under.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(first.tracks(withMediaType: .video).first), at: .zero)
+        try over.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(second.tracks(withMediaType: .video).first), at: .zero)
+        return (composition, under, over)
+    }
+
+    /// The lower track at half size in the bottom-left quarter; the upper track's left half at half
+    /// size in the top-right quarter (a picture in picture), in a 320x240 render.
+    private func quarterLayers(_ under: AVAssetTrack, _ over: AVAssetTrack) -> (
+        AVMutableVideoCompositionLayerInstruction, AVMutableVideoCompositionLayerInstruction
+    ) {
+        let lower = AVMutableVideoCompositionLayerInstruction(assetTrack: under)
+        lower.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 0, y: 120)), at: .zero)
+        let upper = AVMutableVideoCompositionLayerInstruction(assetTrack: over)
+        upper.setCropRectangle(CGRect(x: 0, y: 0, width: 160, height: 240), at: .zero)
+        upper.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 160, y: 0)), at: .zero)
+        return (lower, upper)
+    }
+
+    func testLayersAreTransformedCroppedAndPlacedOverTheBackground() async throws {
+        let folder = makeScratchFolder()
+        let red = try clip("red", seconds: 1, in: folder), blue = try clip("blue", seconds: 1, in: folder)
+        let (composition, under, over) = try stacked(red, under: blue)
         // Red at half size in the bottom-left quarter; blue's left half at half size in the top-right
         // quarter (a picture in picture); green where nothing is.
-        let redLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: under)
-        redLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 0, y: 120)), at: .zero)
-        let blueLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: over)
-        blueLayer.setCropRectangle(CGRect(x: 0, y: 0, width: 160, height: 240), at: .zero)
-        blueLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 160, y: 0)), at: .zero)
+        let (redLayer, blueLayer) = quarterLayers(under, over)
         let instruction = AVMutableVideoCompositionInstruction()
         instruction.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
         instruction.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
@@ -213,18 +228,10 @@ final class VideoCompositionInstructionTests: XCTestCase {
             return AVURLAsset(url: url)
         }
         let red = try clip709("red"), blue = try clip709("blue")
-        let composition = AVMutableComposition()
-        let under = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
-        let over = try XCTUnwrap(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
-        try under.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(red.tracks(withMediaType: .video).first), at: .zero)
-        try over.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(1)), of: try XCTUnwrap(blue.tracks(withMediaType: .video).first), at: .zero)
+        let (composition, under, over) = try stacked(red, under: blue)
         // Red at half size in the bottom-left quarter; blue's left half, scaled to half and half
         // faded, in the top-right quarter; grey where nothing is.
-        let redLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: under)
-        redLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 0, y: 120)), at: .zero)
-        let blueLayer = AVMutableVideoCompositionLayerInstruction(assetTrack: over)
-        blueLayer.setCropRectangle(CGRect(x: 0, y: 0, width: 160, height: 240), at: .zero)
-        blueLayer.setTransform(CGAffineTransform(scaleX: 0.5, y: 0.5).concatenating(CGAffineTransform(translationX: 160, y: 0)), at: .zero)
+        let (redLayer, blueLayer) = quarterLayers(under, over)
         blueLayer.setOpacity(0.5, at: .zero)
         let instruction = AVMutableVideoCompositionInstruction()
         instruction.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
