@@ -36,18 +36,35 @@ final class ColourMatching {
 
     deinit { cmc_video_filter_free(filter) }
 
-    /// The colour a frame is tagged with, or nil when it carries no primaries and transfer function FFmpeg knows.
-    private static func colour(of frame: CVPixelBuffer) -> Colour? {
+    /// The last frame's colour tags (the objects themselves) and what they named, so that a stream
+    /// of frames tagged alike is looked up once rather than each frame.
+    private var lastTags: (primaries: AnyObject?, transfer: AnyObject?, matrix: AnyObject?, codes: (Int32, Int32, Int32)?)?
+
+    /// A frame's primaries, transfer function and matrix in FFmpeg's terms, looked up again only when its tags change.
+    private func codes(of frame: CVPixelBuffer) -> (primaries: Int32, transfer: Int32, matrix: Int32)? {
         let storage = frame._attachmentStorage
-        guard let primaries = (storage.get(kCVImageBufferColorPrimariesKey)?.0 as? NSString).flatMap({ MovieEncoder.primaries[String($0)] }),
-            let transfer = (storage.get(kCVImageBufferTransferFunctionKey)?.0 as? NSString).flatMap({ MovieEncoder.transferFunctions[String($0)] })
-        else { return nil }
+        let tags = (
+            storage.get(kCVImageBufferColorPrimariesKey)?.0, storage.get(kCVImageBufferTransferFunctionKey)?.0, storage.get(kCVImageBufferYCbCrMatrixKey)?.0
+        )
+        if let last = lastTags, last.primaries === tags.0, last.transfer === tags.1, last.matrix === tags.2 { return last.codes }
+        var codes: (Int32, Int32, Int32)?
+        if let primaries = (tags.0 as? NSString).flatMap({ MovieEncoder.primaries[String($0)] }),
+            let transfer = (tags.1 as? NSString).flatMap({ MovieEncoder.transferFunctions[String($0)] })
+        {
+            codes = (primaries, transfer, (tags.2 as? NSString).flatMap { MovieEncoder.matrices[String($0)] } ?? 6)
+        }
+        lastTags = (tags.0, tags.1, tags.2, codes)
+        return codes
+    }
+
+    /// The colour a frame is tagged with, or nil when it carries no primaries and transfer function FFmpeg knows.
+    private func colour(of frame: CVPixelBuffer) -> Colour? {
+        guard let (primaries, transfer, matrix) = codes(of: frame) else { return nil }
         switch frame.pixelFormatType {
         case kCVPixelFormatType_32BGRA:
             return Colour(primaries: primaries, transfer: transfer, matrix: 0, fullRange: true)
         case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
             kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr10BiPlanarFullRange:
-            let matrix = (storage.get(kCVImageBufferYCbCrMatrixKey)?.0 as? NSString).flatMap { MovieEncoder.matrices[String($0)] } ?? 6
             let full =
                 frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
                 || frame.pixelFormatType == kCVPixelFormatType_420YpCbCr10BiPlanarFullRange
@@ -69,7 +86,7 @@ final class ColourMatching {
 
     /// The frame in the stream's colour and depth, or nil when it is in it already (or untagged).
     func matched(_ frame: CVPixelBuffer) throws(MovieEncoderError) -> CVPixelBuffer? {
-        guard let source = Self.colour(of: frame), source.primaries != stream.primaries || source.transfer != stream.transfer,
+        guard let source = colour(of: frame), source.primaries != stream.primaries || source.transfer != stream.transfer,
             let input = Self.kind(frame.pixelFormatType)
         else { return nil }
         let (width, height) = (frame.width, frame.height)
