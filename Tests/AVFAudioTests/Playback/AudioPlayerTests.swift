@@ -32,13 +32,7 @@ final class AudioPlayerTests: XCTestCase {
     override func tearDown() { unsetenv("PULSE_SERVER") }
 
     /// A WAV file of a 440 Hz tone at half of full scale.
-    private func tone(seconds: Double) throws -> URL {
-        let url = folder.appendingPathComponent("tone-\(seconds).wav")
-        let file = try AVAudioFile(forWriting: url, settings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 1])
-        try file.write(from: Tones.sine(frequency: 440, seconds: seconds))
-        file.close()
-        return url
-    }
+    private func tone(seconds: Double) throws -> URL { try Tones.wavFile(in: folder, seconds: seconds, sampleRate: 48_000) }
 
     /// Plays a player to its end; the seconds it took.
     private func playToEnd(_ player: AVAudioPlayer, _ listener: Listener) -> Double {

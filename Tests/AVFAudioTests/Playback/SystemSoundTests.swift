@@ -15,13 +15,7 @@ final class SystemSoundTests: XCTestCase {
     override func tearDown() { unsetenv("PULSE_SERVER") }
 
     /// A WAV file of a 440 Hz tone.
-    private func tone(seconds: Double) throws -> URL {
-        let url = folder.appendingPathComponent("tone-\(seconds).wav")
-        let file = try AVAudioFile(forWriting: url, settings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1])
-        try file.write(from: Tones.sine(frequency: 440, seconds: seconds, sampleRate: 8_000))
-        file.close()
-        return url
-    }
+    private func tone(seconds: Double) throws -> URL { try Tones.wavFile(in: folder, seconds: seconds, sampleRate: 8_000) }
 
     /// Plays a sound with a completion; the seconds until the completion ran.
     private func played(_ id: SystemSoundID) -> Double? {

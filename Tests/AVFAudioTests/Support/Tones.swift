@@ -19,6 +19,15 @@ enum Tones {
         return buffer
     }
 
+    /// A mono 16-bit WAV file of a 440 Hz tone at half of full scale, `seconds` long, in `folder`.
+    static func wavFile(in folder: URL, seconds: Double, sampleRate: Double) throws -> URL {
+        let url = folder.appendingPathComponent("tone-\(seconds).wav")
+        let file = try AVAudioFile(forWriting: url, settings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: 1])
+        try file.write(from: sine(frequency: 440, seconds: seconds, sampleRate: sampleRate))
+        file.close()
+        return url
+    }
+
     /// A channel's samples of a float buffer, as an array.
     static func samples(_ buffer: AVAudioPCMBuffer, channel: Int = 0) -> [Float] {
         let data = buffer.floatChannelData![channel]
