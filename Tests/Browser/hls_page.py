@@ -29,7 +29,14 @@ def video_state(driver):
     return driver.execute_script(
         "const v = document.getElementById('video');"
         "return {readyState: v.readyState, currentTime: v.currentTime, width: v.videoWidth, height: v.videoHeight,"
-        " error: v.error ? v.error.code : null, paused: v.paused};")
+        " error: v.error ? v.error.code : null, errorMessage: v.error ? v.error.message : null, paused: v.paused};")
+
+
+def folder_state(folder):
+    """The playlist and each file's size, so that a media error can be laid beside what was served."""
+    files = {name: os.path.getsize(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
+    playlist = os.path.join(folder, "index.m3u8")
+    return {"files": files, "playlist": open(playlist).read() if os.path.exists(playlist) else None}
 
 
 def main():
@@ -69,6 +76,8 @@ def main():
         results["early"] = video_state(driver)
         time.sleep(seconds)
         results["later"] = video_state(driver)
+        if results["early"]["error"] is not None or results["later"]["error"] is not None:
+            results["folderAtError"] = folder_state(folder)
         results["streamRunningWhilePlaying"] = stream.poll() is None
     finally:
         driver.quit()

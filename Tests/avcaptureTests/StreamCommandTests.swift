@@ -107,7 +107,8 @@ final class StreamCommandTests: XCTestCase {
         let early = try XCTUnwrap(results["early"] as? [String: Any]), later = try XCTUnwrap(results["later"] as? [String: Any])
         XCTAssertEqual(later["width"] as? Int, 640)
         XCTAssertEqual(later["height"] as? Int, 480)
-        XCTAssertTrue(later["error"] is NSNull, "\(later)")
+        // A media error says why (its message) and what the folder held then (folderAtError).
+        XCTAssertTrue(later["error"] is NSNull, "\(results)")
         XCTAssertEqual(later["paused"] as? Bool, false)
         let start = (early["currentTime"] as? Double) ?? 0, end = (later["currentTime"] as? Double) ?? 0
         XCTAssertGreaterThan(end - start, 1.5, "the video plays on while the stream grows: \(start) to \(end)")
