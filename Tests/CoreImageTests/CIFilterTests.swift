@@ -94,6 +94,11 @@ final class CIFilterTests: XCTestCase {
         swapped.bVector = CIVector(x: 1, y: 0, z: 0, w: 0)
         swapped.biasVector = CIVector(x: 0, y: 0.2, z: 0, w: 0)
         XCTAssertTrue(try middle(swapped.outputImage).isClose(to: RGBA(r: 50, g: 151, b: 200, a: 255), tolerance: 1), "red and blue swapped, green biased")
+        // The matrix takes colours not premultiplied: scaling alpha alone fades a picture (Apple's idiom),
+        // so half of red over black is dark red, not red.
+        let faded = solid(.red).applyingFilter("CIColorMatrix", parameters: ["inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.5)])
+        let overBlack = try middle(faded.composited(over: solid(RGBA(r: 0, g: 0, b: 0, a: 255))))
+        XCTAssertTrue(overBlack.isClose(to: RGBA(r: 128, g: 0, b: 0, a: 255), tolerance: 1), "half of red over black: \(overBlack)")
         let sepia = try middle(solid(.white).applyingFilter("CISepiaTone"))
         XCTAssertTrue(sepia.r >= sepia.g && sepia.g > sepia.b, "sepia is warm: \(sepia)")
         XCTAssertEqual(try middle(solid(.white).applyingFilter("CISepiaTone", parameters: [kCIInputIntensityKey: 0])), .white, "no intensity, no change")

@@ -88,14 +88,9 @@ open class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
         return image.transformed(by: CGAffineTransform(a: rect.width / size.width, b: 0, c: 0, d: rect.height / size.height, tx: rect.minX, ty: rect.minY))
     }
 
-    /// An image with its colour and alpha multiplied by `opacity`.
+    /// An image faded by `opacity` (its alpha scaled, as Apple's colour matrix takes colours not premultiplied).
     private static func faded(_ image: CIImage, _ opacity: CGFloat) -> CIImage {
         guard opacity < 1 else { return image }
-        return image.applyingFilter(
-            "CIColorMatrix",
-            parameters: [
-                "inputRVector": CIVector(x: opacity, y: 0, z: 0, w: 0), "inputGVector": CIVector(x: 0, y: opacity, z: 0, w: 0),
-                "inputBVector": CIVector(x: 0, y: 0, z: opacity, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: opacity),
-            ])
+        return image.applyingFilter("CIColorMatrix", parameters: ["inputAVector": CIVector(x: 0, y: 0, z: 0, w: opacity)])
     }
 }

@@ -72,11 +72,17 @@ extension FilterDefinition {
             func row(_ key: String, _ fallback: [Double]) -> [Double] {
                 inputs.vector(key).map { vector in (0..<4).map { Double(vector.value(at: $0)) } } ?? fallback
             }
-            return ColorMatrix(
-                rgbaRows: [
-                    row("inputRVector", [1, 0, 0, 0]), row("inputGVector", [0, 1, 0, 0]), row("inputBVector", [0, 0, 1, 0]),
-                    row("inputAVector", [0, 0, 0, 1]),
-                ], bias: row("inputBiasVector", [0, 0, 0, 0]))
+            var colours = [row("inputRVector", [1, 0, 0, 0]), row("inputGVector", [0, 1, 0, 0]), row("inputBVector", [0, 0, 1, 0])]
+            let alpha = row("inputAVector", [0, 0, 0, 1])
+            var bias = row("inputBiasVector", [0, 0, 0, 0])
+            // Apple's matrix works on colours not premultiplied: where alpha is only scaled (the
+            // usual way to fade a picture), the premultiplied colours are scaled with it.
+            if alpha[0] == 0, alpha[1] == 0, alpha[2] == 0, bias[3] == 0 {
+                let scale = alpha[3]
+                colours = colours.map { $0.map { $0 * scale } }
+                for band in 0..<3 { bias[band] *= scale }
+            }
+            return ColorMatrix(rgbaRows: colours + [alpha], bias: bias)
         }
     }
 
