@@ -97,10 +97,11 @@ let package = Package(
         .target(name: "_Testing_CoreImage", dependencies: ["CoreImage"]),
 
         // What is done to frames and pictures: pixel formats, scaling and turning (the one importer
-        // of libyuv), frame pools, JPEG/HEIC/PNG coding, codes, faces, and the virtual scene's rendering.
+        // of libyuv), layers blended through affine transforms (pixman), frame pools, JPEG/HEIC/PNG
+        // coding, codes, faces, and the virtual scene's rendering.
         .target(
             name: "FrameProcessing",
-            dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
+            dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CCairo", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
         .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "FrameProcessing", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),

@@ -48,7 +48,7 @@ open class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked
     /// The custom compositor class, when one is named.
     let compositorClass = LockedValue<(any AVVideoCompositing.Type)?>(nil)
 
-    /// The custom compositor class to use; nil for Apple's instructions, composed here by Core Image.
+    /// The custom compositor class to use; nil for Apple's instructions, composed by the built-in compositor.
     open var customVideoCompositorClass: (any AVVideoCompositing.Type)? { compositorClass.withLock { $0 } }
     /// The layer tree drawn with each frame, when there is one.
     let layers = LockedValue<AVVideoCompositionCoreAnimationTool?>(nil)
@@ -162,7 +162,7 @@ open class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable {
         get { super.animationTool }
         set { layers.withLock { $0 = newValue } }
     }
-    /// The custom compositor class to use; nil for Apple's instructions, composed here by Core Image.
+    /// The custom compositor class to use; nil for Apple's instructions, composed by the built-in compositor.
     open override var customVideoCompositorClass: (any AVVideoCompositing.Type)? {
         get { super.customVideoCompositorClass }
         set { compositorClass.withLock { $0 = newValue } }

@@ -7,7 +7,8 @@ import Foundation
 /// each tick of its frame duration, each layer's picture showing at that time (read by an asset
 /// reader of its own), cropped, transformed and faded, top layer first, over the instruction's
 /// background colour, into a buffer from a pool: by libyuv in Y'CbCr when the layers are only
-/// cropped, scaled, moved and faded onto whole pixels, by Core Image otherwise.
+/// cropped, scaled, moved and faded onto whole pixels, by pixman through any other affine
+/// transform, and by Core Image when the app's filters or an animation tool's layers take part.
 ///
 /// Coordinates are Apple's for compositions: origin at the top left, y down, in the track's
 /// pixels for crops and in the render size's for transforms.
@@ -62,6 +63,8 @@ final class VideoCompositing {
     private let context = CIContext()
     /// The composer of plain layers in two-plane 4:2:0, for output in that format.
     private let layering: YCbCrLayering?
+    /// The composer of layers through any affine transform, in BGRA, for BGRA and 4:2:0 output.
+    private let affineLayering: AffineLayering?
     private var tick: CMTime
     private let end: CMTime
     private var format: CMVideoFormatDescription?
@@ -94,6 +97,7 @@ final class VideoCompositing {
         self.pixelFormat = pixelFormat
         renderSize = CGSize(width: Int(size.width), height: Int(size.height))
         layering = YCbCrLayering(renderSize: renderSize, pixelFormat: pixelFormat)
+        affineLayering = AffineLayering(renderSize: renderSize, pixelFormat: pixelFormat)
         frameDuration = composition.frameDuration
         filtering = composition.filtering.withLock { $0 }
         let tool = composition.animationTool
@@ -170,12 +174,13 @@ final class VideoCompositing {
         } else {
             guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
             buffer = made
-            let plain =
+            let layered =
                 filtering == nil && animationTool == nil
                 && instructions.first(where: { $0.timeRange.containsTime(time) }).map { instruction in
                     layering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
+                        || affineLayering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
                 } ?? false
-            if !plain { try render(at: time, into: buffer) }
+            if !layered { try render(at: time, into: buffer) }
         }
         if format == nil {
             var made: CMVideoFormatDescription?
@@ -246,14 +251,7 @@ final class VideoCompositing {
             image = image.transformed(by: intoTrack.concatenating(layer.transform(at: time)).concatenating(intoRender))
             let opacity = CGFloat(layer.opacity(at: time))
             if opacity <= 0 { continue }
-            if opacity < 1 {
-                image = image.applyingFilter(
-                    "CIColorMatrix",
-                    parameters: [
-                        "inputRVector": CIVector(x: opacity, y: 0, z: 0, w: 0), "inputGVector": CIVector(x: 0, y: opacity, z: 0, w: 0),
-                        "inputBVector": CIVector(x: 0, y: 0, z: opacity, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: opacity),
-                    ])
-            }
+            if opacity < 1 { image = image.applyingFilter("CIColorMatrix", parameters: ["inputAVector": CIVector(x: 0, y: 0, z: 0, w: opacity)]) }
             picture = image.composited(over: picture)
         }
         return picture.cropped(to: bounds)

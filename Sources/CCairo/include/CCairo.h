@@ -1,6 +1,7 @@
 // cairo, the 2D drawing library whose model (paths filled and stroked through a transform,
 // clipped, composited with Porter-Duff operators) is Quartz 2D's, and pixman, the pixel library
-// under it, which converts between the byte orders Core Graphics contexts use.
+// under it, which converts between the byte orders Core Graphics contexts use and composes
+// video layers through any affine transform (FrameProcessing's AffineBlending).
 //
 // Both are loaded by their sonames when the first bitmap context is made (`ccairo_load`), so a
 // process that draws nothing does not load them and the X11, XCB, fontconfig and FreeType
@@ -57,6 +58,9 @@
 #define cairo_translate ccairo_declared_cairo_translate
 #define pixman_image_composite32 ccairo_declared_pixman_image_composite32
 #define pixman_image_create_bits ccairo_declared_pixman_image_create_bits
+#define pixman_image_set_filter ccairo_declared_pixman_image_set_filter
+#define pixman_image_set_repeat ccairo_declared_pixman_image_set_repeat
+#define pixman_image_set_transform ccairo_declared_pixman_image_set_transform
 #define pixman_image_unref ccairo_declared_pixman_image_unref
 // By their folders, with no pkg-config: its flags would link both libraries (see pixman-version.h).
 #include <cairo/cairo.h>
@@ -106,9 +110,12 @@
 #undef cairo_translate
 #undef pixman_image_composite32
 #undef pixman_image_create_bits
+#undef pixman_image_set_filter
+#undef pixman_image_set_repeat
+#undef pixman_image_set_transform
 #undef pixman_image_unref
 
-/// Every cairo and pixman function Core Graphics calls.
+/// Every cairo and pixman function Core Graphics and the frame path's affine blending call.
 #define CCAIRO_FUNCTIONS(F) \
     F(cairo_clip) \
     F(cairo_clip_extents) \
@@ -155,6 +162,9 @@
     F(cairo_translate) \
     F(pixman_image_composite32) \
     F(pixman_image_create_bits) \
+    F(pixman_image_set_filter) \
+    F(pixman_image_set_repeat) \
+    F(pixman_image_set_transform) \
     F(pixman_image_unref)
 
 /// cairo's and pixman's functions, found by `ccairo_load`.
@@ -213,6 +223,9 @@ static inline cairo_status_t cairo_surface_status(cairo_surface_t *surface) { re
 static inline void cairo_translate(cairo_t *cr, double tx, double ty) { ccairo.cairo_translate(cr, tx, ty); }
 static inline void pixman_image_composite32(pixman_op_t op, pixman_image_t *src, pixman_image_t *mask, pixman_image_t *dest, int32_t src_x, int32_t src_y, int32_t mask_x, int32_t mask_y, int32_t dest_x, int32_t dest_y, int32_t width, int32_t height) { ccairo.pixman_image_composite32(op, src, mask, dest, src_x, src_y, mask_x, mask_y, dest_x, dest_y, width, height); }
 static inline pixman_image_t *pixman_image_create_bits(pixman_format_code_t format, int width, int height, uint32_t *bits, int rowstride_bytes) { return ccairo.pixman_image_create_bits(format, width, height, bits, rowstride_bytes); }
+static inline pixman_bool_t pixman_image_set_filter(pixman_image_t *image, pixman_filter_t filter, const pixman_fixed_t *filter_params, int n_filter_params) { return ccairo.pixman_image_set_filter(image, filter, filter_params, n_filter_params); }
+static inline void pixman_image_set_repeat(pixman_image_t *image, pixman_repeat_t repeat) { ccairo.pixman_image_set_repeat(image, repeat); }
+static inline pixman_bool_t pixman_image_set_transform(pixman_image_t *image, const pixman_transform_t *transform) { return ccairo.pixman_image_set_transform(image, transform); }
 static inline pixman_bool_t pixman_image_unref(pixman_image_t *image) { return ccairo.pixman_image_unref(image); }
 
 #endif

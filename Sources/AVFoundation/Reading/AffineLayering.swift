@@ -1,0 +1,79 @@
+import CoreGraphics
+import CoreImage
+import CoreMedia
+import CoreVideo
+import FrameProcessing
+import Foundation
+
+/// Composes an instruction's layers through any affine transform (turned by any angle, sheared,
+/// placed between pixels), cropped and faded, over its background, with pixman in BGRA: the
+/// compositions the Y'CbCr layering cannot take, without Core Image. The canvas is the output
+/// buffer itself for BGRA output, or a scratch picture converted into two-plane 4:2:0 (BT.601,
+/// as libyuv writes it) for that output; frames, scratch pictures and pixman's views of them
+/// are made once, so a steady composition allocates nothing.
+///
+/// Thread ownership: owned by one compositing, used under its output's lock.
+final class AffineLayering {
+    private let width: Int
+    private let height: Int
+    private let pixelFormat: OSType
+    private let blending: AffineBlending
+    /// Where layers are composed for Y'CbCr output, before conversion; nil for BGRA output.
+    private let canvas: CVPixelBuffer?
+    private let converter = PixelFormatConverter()
+    /// The last instruction's background colour, as red, green, blue and alpha.
+    private var knownBackground: (instruction: ObjectIdentifier, colour: (Double, Double, Double, Double))?
+
+    /// A layering for output of `renderSize` in `pixelFormat`; nil when it cannot do that format
+    /// or pixman cannot be loaded.
+    init?(renderSize: CGSize, pixelFormat: OSType) {
+        width = Int(renderSize.width)
+        height = Int(renderSize.height)
+        switch pixelFormat {
+        case kCVPixelFormatType_32BGRA: canvas = nil
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
+            guard let made = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
+            canvas = made
+        default: return nil
+        }
+        guard let blending = AffineBlending() else { return nil }
+        self.blending = blending
+        self.pixelFormat = pixelFormat
+    }
+
+    /// Composes `instruction`'s layers at `time` into `buffer`, reading each layer's frame with
+    /// `picture`; false when a layer's frame is in a format it cannot read or a transform it
+    /// cannot take (the buffer is then to be composed another way).
+    func compose(
+        _ instruction: AVVideoCompositionInstruction, at time: CMTime, into buffer: CVPixelBuffer, picture: (CMPersistentTrackID) -> CVPixelBuffer?
+    ) -> Bool {
+        guard buffer.width == width, buffer.height == height, buffer.pixelFormatType == pixelFormat else { return false }
+        let target = canvas ?? buffer
+        CVPixelBufferLockBaseAddress(buffer, [])
+        defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
+        let (red, green, blue, alpha) = background(of: instruction)
+        blending.fill(target, red: red, green: green, blue: blue, alpha: alpha)
+        // Bottom layer first: the instruction lists them top first.
+        for (slot, layer) in instruction.layerInstructions.reversed().enumerated() {
+            let opacity = Double(layer.opacity(at: time))
+            guard opacity > 0, let frame = picture(layer.trackID) else { continue }
+            guard frame.pixelFormatType == kCVPixelFormatType_32BGRA || frame.pixelFormatType == pixelFormat else { return false }
+            CVPixelBufferLockBaseAddress(frame, .readOnly)
+            defer { CVPixelBufferUnlockBaseAddress(frame, .readOnly) }
+            // A crop that leaves nothing shows nothing.
+            guard let source = blending.layer(frame, crop: layer.crop(at: time), slot: slot) else { continue }
+            guard blending.draw(source, transform: layer.transform(at: time), opacity: opacity, onto: target) else { return false }
+        }
+        if let canvas { return converter.convert(canvas, into: buffer) }
+        return true
+    }
+
+    /// An instruction's background colour, worked out once for each instruction.
+    private func background(of instruction: AVVideoCompositionInstruction) -> (Double, Double, Double, Double) {
+        if let known = knownBackground, known.instruction == ObjectIdentifier(instruction) { return known.colour }
+        let colour = CIColor(cgColor: instruction.backgroundColor ?? CGColor(red: 0, green: 0, blue: 0, alpha: 1))
+        let found = (Double(colour.red), Double(colour.green), Double(colour.blue), Double(colour.alpha))
+        knownBackground = (ObjectIdentifier(instruction), found)
+        return found
+    }
+}

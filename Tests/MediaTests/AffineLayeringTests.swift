@@ -1,0 +1,139 @@
+import XCTest
+@testable import AVFoundation
+
+/// Layers turned by any angle, cropped and faded, composed by pixman (AffineLayering): each pixel
+/// where the layer's transform puts it, as worked out here from the transform, and as Core Image
+/// composes the same recipe.
+final class AffineLayeringTests: XCTestCase {
+    /// A 160x120 BGRA frame of four coloured quarters: red, green above; blue, yellow below.
+    private func quarters() throws -> CVPixelBuffer {
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 160, 120, kCVPixelFormatType_32BGRA, nil, &made)
+        let frame = try XCTUnwrap(made)
+        CVPixelBufferLockBaseAddress(frame, [])
+        let base = CVPixelBufferGetBaseAddress(frame)!.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let (r, g, b) = Self.quarterColour(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                let pixel = base + y * CVPixelBufferGetBytesPerRow(frame) + x * 4
+                (pixel[0], pixel[1], pixel[2], pixel[3]) = (UInt8(b), UInt8(g), UInt8(r), 255)
+            }
+        }
+        CVPixelBufferUnlockBaseAddress(frame, [])
+        return frame
+    }
+
+    private static func quarterColour(x: Double, y: Double) -> (Int, Int, Int) {
+        switch (x < 80, y < 60) {
+        case (true, true): return (255, 0, 0)
+        case (false, true): return (0, 255, 0)
+        case (true, false): return (0, 0, 255)
+        case (false, false): return (255, 255, 0)
+        }
+    }
+
+    private func colour(_ buffer: CVPixelBuffer, _ x: Int, _ y: Int) -> [Int] {
+        let base = CVPixelBufferGetBaseAddress(buffer)!.assumingMemoryBound(to: UInt8.self) + y * CVPixelBufferGetBytesPerRow(buffer) + x * 4
+        return [Int(base[2]), Int(base[1]), Int(base[0])]
+    }
+
+    func testALayerTurnedByAnyAngleIsComposedWhereItsTransformPutsIt() throws {
+        let frame = try quarters()
+        // Turned 30 degrees about its centre into the middle of a 320x240 render, its right
+        // column of 20 pixels cropped away, 70% opaque over grey.
+        let transform = CGAffineTransform(translationX: -80, y: -60).concatenating(CGAffineTransform(rotationAngle: .pi / 6))
+            .concatenating(CGAffineTransform(translationX: 160, y: 120))
+        let crop = CGRect(x: 0, y: 0, width: 140, height: 120)
+        let layer = AVMutableVideoCompositionLayerInstruction()
+        layer.trackID = 1
+        layer.setTransform(transform, at: .zero)
+        layer.setCropRectangle(crop, at: .zero)
+        layer.setOpacity(0.7, at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
+        instruction.backgroundColor = CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+        instruction.layerInstructions = [layer]
+
+        // What each render pixel shows, from the transform: a quarter's colour at 70% over grey,
+        // or grey; nil within two pixels of an edge, where sampling smooths.
+        let inverse = transform.inverted()
+        func expected(_ x: Int, _ y: Int) -> [Int]? {
+            let source = CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5).applying(inverse)
+            let inside = crop.insetBy(dx: 2, dy: 2).contains(source), outside = !crop.insetBy(dx: -2, dy: -2).contains(source)
+            let quarterEdge = abs(source.x - 80) < 2 || abs(source.y - 60) < 2
+            if outside { return [128, 128, 128] }
+            guard inside, !quarterEdge else { return nil }
+            let (r, g, b) = Self.quarterColour(x: source.x, y: source.y)
+            return [r, g, b].map { Int((0.7 * Double($0) + 0.3 * 127.5).rounded()) }
+        }
+
+        // The same recipe in Core Image, y up: crop, flip into Core Image's terms, transform, flip back.
+        let flipFrame = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: 120)
+        let flipRender = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: 240)
+        let recipe = CIImage(cvPixelBuffer: frame).cropped(to: CGRect(x: 0, y: 0, width: 140, height: 120))
+            .transformed(by: flipFrame.concatenating(transform).concatenating(flipRender))
+            .applyingFilter("CIColorMatrix", parameters: ["inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.7)])
+            .composited(over: CIImage(color: CIColor(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: CGRect(x: 0, y: 0, width: 320, height: 240)))
+        var madeReference: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &madeReference)
+        let reference = try XCTUnwrap(madeReference)
+        CIContext().render(recipe, to: reference)
+
+        for format in [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange] {
+            let layering = try XCTUnwrap(AffineLayering(renderSize: CGSize(width: 320, height: 240), pixelFormat: format), "pixman is loaded")
+            var made: CVPixelBuffer?
+            CVPixelBufferCreate(nil, 320, 240, format, nil, &made)
+            let output = try XCTUnwrap(made)
+            // Twice, as a stream of frames is composed: the second frame is the same as the first.
+            for _ in 0..<2 { XCTAssertTrue(layering.compose(instruction, at: .zero, into: output) { $0 == 1 ? frame : nil }, "composed by pixman") }
+            var rgb = output
+            if format != kCVPixelFormatType_32BGRA {
+                XCTAssertEqual(
+                    (CVBufferCopyAttachment(output, kCVImageBufferYCbCrMatrixKey, nil) as? NSString).map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_601_4,
+                    "converted from BGRA with BT.601, and says so")
+                var converted: CVPixelBuffer?
+                CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &converted)
+                rgb = try XCTUnwrap(converted)
+                CIContext().render(CIImage(cvPixelBuffer: output), to: rgb)
+            }
+            var checked = 0, layerPixels = 0
+            for y in stride(from: 3, to: 240, by: 7) {
+                for x in stride(from: 3, to: 320, by: 7) {
+                    guard let want = expected(x, y) else { continue }
+                    let seen = colour(rgb, x, y)
+                    let tolerance = format == kCVPixelFormatType_32BGRA ? 2 : 12
+                    XCTAssertTrue(zip(seen, want).allSatisfy { abs($0 - $1) <= tolerance }, "\(format) at (\(x), \(y)): \(seen), not \(want)")
+                    let core = colour(reference, x, y)
+                    XCTAssertTrue(zip(seen, core).allSatisfy { abs($0 - $1) <= tolerance + 2 }, "\(format) at (\(x), \(y)): \(seen), Core Image \(core)")
+                    checked += 1
+                    if want != [128, 128, 128] { layerPixels += 1 }
+                }
+            }
+            XCTAssertGreaterThan(layerPixels, 200, "the turned layer covers many of the pixels checked")
+            XCTAssertGreaterThan(checked - layerPixels, 200, "so does the background")
+        }
+    }
+
+    func testAPictureTurnedFortyFiveDegreesStandsOnItsCornerAndAFlatOneIsLeftToCoreImage() throws {
+        let frame = try quarters()
+        let layer = AVMutableVideoCompositionLayerInstruction()
+        layer.trackID = 7
+        layer.setTransform(CGAffineTransform(rotationAngle: .pi / 4).concatenating(CGAffineTransform(translationX: 160, y: 20)), at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
+        instruction.layerInstructions = [layer]
+        let layering = try XCTUnwrap(AffineLayering(renderSize: CGSize(width: 320, height: 240), pixelFormat: kCVPixelFormatType_32BGRA))
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &made)
+        let output = try XCTUnwrap(made)
+        XCTAssertTrue(layering.compose(instruction, at: .zero, into: output) { $0 == 7 ? frame : nil })
+        // The frame's top-left corner sits at (160, 20); its top edge runs down to the right at 45
+        // degrees, its left edge down to the left: red just below the corner, black either side.
+        XCTAssertEqual(colour(output, 160, 40).map { $0 > 128 ? 255 : 0 }, [255, 0, 0], "red below the turned corner")
+        XCTAssertEqual(colour(output, 140, 25), [0, 0, 0], "black left of the corner")
+        XCTAssertEqual(colour(output, 180, 25), [0, 0, 0], "black right of the corner")
+        // A layer that cannot be drawn (its transform squashes it flat) is left to Core Image.
+        layer.setTransform(CGAffineTransform(scaleX: 0, y: 1), at: .zero)
+        XCTAssertFalse(layering.compose(instruction, at: .zero, into: output) { $0 == 7 ? frame : nil })
+    }
+}
