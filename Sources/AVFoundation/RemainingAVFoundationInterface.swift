@@ -70,6 +70,9 @@
 //     text layers, corner radii, masks and borders in the tool's layers (no Core Animation or Core Text renderer here);
 //     a custom compositor's anticipateRendering/prerollForRendering hints and sourceSampleBuffer(byTrackID:). A player item's videoComposition composes what its outputs and
 //     layers show.
+// AVAssetResourceLoader: implemented for URLs of custom schemes (content information, byte ranges, the whole
+//     resource, failures, cancellation). Still to come: content key requests (AVContentKeySession), renewal requests
+//     (never issued), redirects and authentication challenges (never asked for), and HTTP(S) URLs read without a delegate.
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)

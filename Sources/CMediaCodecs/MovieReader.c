@@ -8,6 +8,7 @@
 struct cmc_reader {
     AVFormatContext *format;
     AVPacket *packet;
+    AVIOContext *io;    // a stream's reading context, for readers opened with cmc_reader_open_stream
 };
 
 struct cmc_decoder {
@@ -28,10 +29,8 @@ struct cmc_decoder {
     int samples_capacity;   // bytes
 };
 
-cmc_reader *cmc_reader_open(const char *path, int *error) {
-    if (cmc_ffmpeg_load() != 0) { *error = AVERROR(ENOSYS); return NULL; }
-    cmc_reader *reader = av_mallocz(sizeof *reader);
-    if (!reader) { *error = AVERROR(ENOMEM); return NULL; }
+/// Opens `reader->format` (allocated already when it reads a stream) and reads its streams' facts.
+static cmc_reader *open_reader(cmc_reader *reader, const char *path, int *error) {
     // A movie is read from its own file by the demuxers of audiovisual files: never a playlist,
     // a concatenation or an image sequence, which would open other files or addresses a hostile
     // file names.
@@ -42,7 +41,13 @@ cmc_reader *cmc_reader_open(const char *path, int *error) {
     av_dict_free(&options);
     // A format off the list is refused as invalid: to the caller it is a file that is no movie.
     if (result == AVERROR(EINVAL)) result = AVERROR_INVALIDDATA;
-    if (result < 0) { av_free(reader); *error = result; return NULL; }
+    if (result < 0) {
+        // avformat_open_input freed the format context on failure.
+        reader->format = NULL;
+        cmc_reader_free(reader);
+        *error = result;
+        return NULL;
+    }
     result = avformat_find_stream_info(reader->format, NULL);
     reader->packet = av_packet_alloc();
     if (result < 0 || !reader->packet) {
@@ -54,10 +59,40 @@ cmc_reader *cmc_reader_open(const char *path, int *error) {
     return reader;
 }
 
+cmc_reader *cmc_reader_open(const char *path, int *error) {
+    if (cmc_ffmpeg_load() != 0) { *error = AVERROR(ENOSYS); return NULL; }
+    cmc_reader *reader = av_mallocz(sizeof *reader);
+    if (!reader) { *error = AVERROR(ENOMEM); return NULL; }
+    return open_reader(reader, path, error);
+}
+
+cmc_reader *cmc_reader_open_stream(void *opaque, cmc_stream_read read, cmc_stream_seek seek, const char *name, int *error) {
+    if (cmc_ffmpeg_load() != 0) { *error = AVERROR(ENOSYS); return NULL; }
+    cmc_reader *reader = av_mallocz(sizeof *reader);
+    const int buffer_size = 1 << 16;
+    uint8_t *buffer = reader ? av_malloc(buffer_size) : NULL;
+    if (reader && buffer) reader->io = avio_alloc_context(buffer, buffer_size, 0, opaque, read, NULL, seek);
+    if (reader && reader->io) reader->format = avformat_alloc_context();
+    if (!reader || !reader->format) {
+        if (reader && !reader->io) av_free(buffer);
+        cmc_reader_free(reader);
+        *error = AVERROR(ENOMEM);
+        return NULL;
+    }
+    reader->format->pb = reader->io;
+    reader->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    return open_reader(reader, name, error);
+}
+
 void cmc_reader_free(cmc_reader *reader) {
     if (!reader) return;
     av_packet_free(&reader->packet);
     avformat_close_input(&reader->format);
+    // A stream's reading context is the caller's to free, and its buffer (which FFmpeg may have replaced).
+    if (reader->io) {
+        av_freep(&reader->io->buffer);
+        avio_context_free(&reader->io);
+    }
     av_free(reader);
 }
 

@@ -86,6 +86,7 @@
     F(avcodec_receive_packet) \
     F(avcodec_send_frame) \
     F(avcodec_send_packet) \
+    F(avformat_alloc_context) \
     F(avformat_alloc_output_context2) \
     F(avformat_close_input) \
     F(avformat_find_stream_info) \
@@ -203,6 +204,7 @@ void cmc_ffmpeg_take_log(void);
 #define avcodec_receive_packet cmc_ffmpeg.avcodec_receive_packet
 #define avcodec_send_frame cmc_ffmpeg.avcodec_send_frame
 #define avcodec_send_packet cmc_ffmpeg.avcodec_send_packet
+#define avformat_alloc_context cmc_ffmpeg.avformat_alloc_context
 #define avformat_alloc_output_context2 cmc_ffmpeg.avformat_alloc_output_context2
 #define avformat_close_input cmc_ffmpeg.avformat_close_input
 #define avformat_find_stream_info cmc_ffmpeg.avformat_find_stream_info

@@ -211,6 +211,57 @@ final class AppleStyleCodeTests: XCTestCase {
         review.close()
     }
 
+    func testACachingPlayerServesTheMovieThroughItsResourceLoader() async throws {
+        let url = temporaryMovieURL(named: "cached-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: url) }
+        XCTAssertEqual(try writeGreyFrames(to: url, settings: fastWriterSettings(width: 320, height: 240, bitRate: 500_000), frames: 30), .completed)
+        let cached = try Data(contentsOf: url)
+        let loader = CachingPlayerLoader(cached: cached)
+        let asset = loader.asset(for: url)
+        XCTAssertEqual(asset.url.scheme, CachingPlayerLoader.scheme)
+        let tracks = try await asset.loadTracks(withMediaType: .video)
+        XCTAssertEqual(tracks.count, 1)
+        let size = try await tracks[0].load(.naturalSize)
+        XCTAssertEqual(size, CGSize(width: 320, height: 240))
+        let duration = try await asset.load(.duration)
+        XCTAssertEqual(duration.seconds, 1, accuracy: 0.05)
+        // Every frame, read through the loader.
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: tracks[0], outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        reader.add(output)
+        XCTAssertTrue(reader.startReading())
+        var frames = 0
+        while output.copyNextSampleBuffer() != nil { frames += 1 }
+        XCTAssertEqual(reader.status, .completed, String(describing: reader.error))
+        XCTAssertEqual(frames, 30)
+        // Each opening (the asset's, then the reader's) first asks for the content information with
+        // two bytes, as Apple's loader does; then for ranges within the movie.
+        let requests = loader.requests
+        XCTAssertEqual(requests.filter(\.wantsInformation).count, 2, "\(requests)")
+        XCTAssertTrue(requests.filter(\.wantsInformation).allSatisfy { $0.offset == 0 && $0.length == 2 }, "\(requests)")
+        XCTAssertEqual(requests.first?.wantsInformation, true)
+        let ranges = requests.filter { !$0.wantsInformation }
+        XCTAssertFalse(ranges.isEmpty)
+        XCTAssertTrue(ranges.allSatisfy { $0.length > 0 && $0.offset + Int64($0.length) <= Int64(cached.count) }, "\(requests)")
+
+        // A loader that fails its requests: loading the asset throws the loader's error.
+        let failing = CachingPlayerLoader(cached: cached)
+        failing.failsEveryRequest = true
+        do {
+            _ = try await failing.asset(for: url).load(.tracks)
+            XCTFail("an asset whose loader fails does not load")
+        } catch {
+            XCTAssertEqual((error as? URLError)?.code, .notConnectedToInternet, "\(error)")
+        }
+        // Without a delegate, a URL of a custom scheme is not read.
+        do {
+            _ = try await AVURLAsset(url: URL(string: "cachingplayer://cache/movie.mp4")!).load(.tracks)
+            XCTFail("nothing reads a custom scheme without a resource loader delegate")
+        } catch {
+            XCTAssertEqual((error as? AVError)?.code, .fileFormatNotRecognized, "\(error)")
+        }
+    }
+
     func testFramesBecomeCGImagesAsTheProgrammingGuideAndQA1702MakeThem() throws {
         let grabber = FrameImageGrabber()
         try grabber.start()

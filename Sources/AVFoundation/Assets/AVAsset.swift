@@ -69,8 +69,7 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
 
     /// Reads the asset's contents; subclasses that hold media another way override it.
     func makeContents() throws -> AssetContents {
-        guard let url = sourceURL else { throw AVError(.operationNotSupportedForAsset) }
-        let file = try MovieFile.open(url)
+        let file = try openMovie()
         let tracks = file.tracks.map { AVAssetTrack(asset: self, facts: $0) }
         var duration = CMTime.zero
         for track in tracks where track.facts.timeRange.end.isValid { duration = max(duration, track.facts.timeRange.end) }
@@ -81,6 +80,24 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
             duration: duration, tracks: tracks, metadata: metadata, commonMetadata: common,
             creationDate: common.first { $0.keyString == AVMetadataKey.commonKeyCreationDate.rawValue },
             isPlayable: tracks.contains { $0.facts.isDecodable })
+    }
+
+    /// Opens the asset's movie: its file, or for a URL of another scheme, the bytes its resource
+    /// loader's delegate serves.
+    func openMovie() throws -> MovieFile {
+        guard let url = sourceURL else { throw AVError(.operationNotSupportedForAsset) }
+        if !url.isFileURL, let loader = (self as? AVURLAsset)?.resourceLoader {
+            guard loader.canLoad else {
+                throw AVError(
+                    .fileFormatNotRecognized,
+                    userInfo: [
+                        NSURLErrorKey: url,
+                        NSLocalizedDescriptionKey: "\(url.absoluteString) is not a file, and the asset's resource loader has no delegate and queue to load it.",
+                    ])
+            }
+            return try ResourceLoaderSource.open(url, loader: loader)
+        }
+        return try MovieFile.open(url)
     }
 
     /// The error that kept the asset's contents from loading, as it was thrown.
@@ -217,6 +234,8 @@ public let AVURLAssetPreferPreciseDurationAndTimingKey = "AVURLAssetPreferPrecis
 open class AVURLAsset: AVAsset, @unchecked Sendable {
     /// The URL of the asset's media.
     public let url: URL
+    /// The resource loader that asks its delegate for the bytes of a URL of a custom scheme.
+    public let resourceLoader = AVAssetResourceLoader()
 
     /// Creates an asset for the media at a URL; options such as `AVURLAssetPreferPreciseDurationAndTimingKey`
     /// are accepted (a movie file's timing is always precise).

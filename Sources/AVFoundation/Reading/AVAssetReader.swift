@@ -96,7 +96,7 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
                 state.withLock { $0.status = .reading }
                 return true
             }
-            let file = try MovieFile.open(asset.sourceURL ?? URL(fileURLWithPath: "/"))
+            let file = try asset.openMovie()
             let demuxer = Demuxer(file: file)
             demuxer.want(Set(outputs.compactMap { $0.streamIndex }))
             for output in outputs { try output.prepare(demuxer: demuxer, timeRange: range) }

@@ -52,6 +52,15 @@ typedef struct cmc_packet {
 /// Opens a movie file and reads its header and enough packets to describe its streams;
 /// NULL and a negative FFmpeg error on failure.
 cmc_reader *cmc_reader_open(const char *path, int *error);
+/// Reads up to `size` bytes at the stream's current position into `buffer`: how many were read,
+/// 0 at the end, or a negative FFmpeg error.
+typedef int (*cmc_stream_read)(void *opaque, uint8_t *buffer, int size);
+/// Moves the stream to `offset` from its start (`whence` 0) and returns the new position, or
+/// returns the stream's length (`whence` 0x10000, AVSEEK_SIZE); negative when it cannot.
+typedef int64_t (*cmc_stream_seek)(void *opaque, int64_t offset, int whence);
+/// Opens a movie read through `read` and `seek` (called on the caller's thread, with `opaque`)
+/// rather than from a file, as `cmc_reader_open` does; `name` names it in messages.
+cmc_reader *cmc_reader_open_stream(void *opaque, cmc_stream_read read, cmc_stream_seek seek, const char *name, int *error);
 /// Closes the file and frees the reader (its decoders must be freed first).
 void cmc_reader_free(cmc_reader *reader);
 /// The container format's short names, such as "mov,mp4,m4a,3gp,3g2,mj2".

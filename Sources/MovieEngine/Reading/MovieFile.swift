@@ -11,6 +11,8 @@ package final class MovieFile {
     let reader: OpaquePointer
     /// The file.
     package let url: URL
+    /// Where a movie read from a byte source is read, kept while FFmpeg may call it.
+    private var cursor: ByteCursor?
 
     /// Opens a file, or throws the error that says why it cannot be read.
     package init(url: URL) throws(MovieFileError) {
@@ -32,6 +34,29 @@ package final class MovieFile {
         guard let reader = cmc_reader_open(url.path, &error) else { throw MovieFileError(url: url, problem: .unreadable(code: error)) }
         self.reader = reader
         self.url = url
+        cursor = nil
+    }
+
+    /// Opens a movie read from `source` rather than a file (`url` names it), or throws the error
+    /// that says why it cannot be read. FFmpeg reads and seeks it on the caller's thread.
+    package init(source: any MovieByteSource, url: URL) throws(MovieFileError) {
+        FFmpegLog.installed
+        let cursor = ByteCursor(source)
+        var error: Int32 = 0
+        let read: cmc_stream_read = { opaque, buffer, size in
+            guard let opaque, let buffer, size > 0 else { return 0 }
+            return Unmanaged<ByteCursor>.fromOpaque(opaque).takeUnretainedValue().read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
+        }
+        let seek: cmc_stream_seek = { opaque, offset, whence in
+            guard let opaque else { return -1 }
+            return Unmanaged<ByteCursor>.fromOpaque(opaque).takeUnretainedValue().seek(offset, whence: whence)
+        }
+        guard let reader = cmc_reader_open_stream(Unmanaged.passUnretained(cursor).toOpaque(), read, seek, url.absoluteString, &error) else {
+            throw MovieFileError(url: url, problem: .unreadable(code: error))
+        }
+        self.reader = reader
+        self.url = url
+        self.cursor = cursor
     }
 
     deinit { cmc_reader_free(reader) }
