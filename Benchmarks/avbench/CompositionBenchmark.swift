@@ -3,9 +3,10 @@ import CBenchmarkSupport
 import Foundation
 
 /// A two-clip crossfade export: two 6 s 1080p30 clips overlapping by 2 s, the first fading out
-/// over the second (video composition instructions, composed by Core Image, encoded by the
-/// 1920x1080 preset), next to `ffmpeg -filter_complex xfade` with the same encoder settings on
-/// the same clips in the same run. Whole exports, wall and CPU time.
+/// over the second (video composition instructions, encoded by the 1920x1080 preset), next to
+/// `ffmpeg -filter_complex xfade` with the same encoder settings on the same clips in the same
+/// run; then picture in picture, straight (`overlay`) and tilted by 10 degrees (`rotate` and
+/// `overlay`). Whole exports, wall and CPU time.
 enum CompositionBenchmark {
     static let width = 1920, height = 1080, clipSeconds = 6, overlap = 2
 
@@ -67,27 +68,85 @@ enum CompositionBenchmark {
         ExportBenchmark.report(
             "picture in picture", ours: ("AVAssetExportSession + instructions", insetSeconds, insetCPU), theirs: ("ffmpeg overlay", overlaySeconds, overlayCPU),
             frames: clipSeconds * 30)
+
+        // The same inset tilted by 10 degrees about its centre: a turn no whole-pixel path takes.
+        let tilted = folder.appendingPathComponent("tilted.mp4")
+        let (tiltedSeconds, tiltedCPU) = try EncodeBenchmark.measure { try pictureInPicture(clips, to: tilted, degrees: tilt) }
+        let rotated = folder.appendingPathComponent("rotated.mp4")
+        let angle = "\(tilt)*PI/180"
+        let (rotatedSeconds, rotatedCPU) = try EncodeBenchmark.measure {
+            guard
+                shell([
+                    "/usr/bin/ffmpeg", "-v", "error", "-i", clips[0].path, "-i", clips[1].path, "-filter_complex",
+                    "[1:v]scale=\(width / 4):\(height / 4),format=yuva420p,rotate=\(angle):ow=rotw(\(angle)):oh=roth(\(angle)):c=none[small];"
+                        + "[0:v][small]overlay=\(width * 3 / 4 - 32)-(overlay_w-\(width / 4))/2:\(height * 3 / 4 - 32)-(overlay_h-\(height / 4))/2,format=yuv420p[v]",
+                    "-map", "[v]", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-b:v", "\(bitRate)", "-maxrate",
+                    "\(bitRate * 3 / 2)", "-bufsize", "\(bitRate)", "-g", "30", "-bf", "0", "-movflags", "+faststart", "-y", rotated.path,
+                ]).status == 0
+            else { throw CocoaError(.fileWriteUnknown) }
+        }
+        ExportBenchmark.report(
+            "tilted picture in picture", ours: ("AVAssetExportSession + instructions", tiltedSeconds, tiltedCPU),
+            theirs: ("ffmpeg rotate + overlay", rotatedSeconds, rotatedCPU), frames: clipSeconds * 30)
+        try tiltedComposerAlone(clips)
+    }
+
+    /// The inset's tilt in degrees.
+    static let tilt = 10.0
+
+    /// The inset's layer: a quarter of the size in the bottom right corner, turned by `degrees` about its centre.
+    static func insetTransform(degrees: Double) -> CGAffineTransform {
+        let (w, h) = (CGFloat(width / 4), CGFloat(height / 4))
+        return CGAffineTransform(scaleX: 0.25, y: 0.25).concatenating(CGAffineTransform(translationX: -w / 2, y: -h / 2))
+            .concatenating(CGAffineTransform(rotationAngle: CGFloat(degrees * .pi / 180)))
+            .concatenating(CGAffineTransform(translationX: CGFloat(width * 3 / 4 - 32) + w / 2, y: CGFloat(height * 3 / 4 - 32) + h / 2))
+    }
+
+    /// Reads every frame of `output` over `asset`: how many, how fast after the first second, and
+    /// heap allocations a frame in that steady state.
+    static func read(_ output: AVAssetReaderOutput, of asset: AVAsset, range: CMTimeRange? = nil) throws -> (frames: Int, seconds: Double, allocations: Double)
+    {
+        let reader = try AVAssetReader(asset: asset)
+        if let range { reader.timeRange = range }
+        reader.add(output)
+        guard reader.startReading() else { throw reader.error ?? CocoaError(.fileReadUnknown) }
+        // The first second settles pools and scratch memory; the rest is steady state.
+        var frames = 0, start = now(), allocations0 = avbench_allocation_count()
+        while let sample = output.copyNextSampleBuffer() {
+            frames += 1
+            if frames == 30 { (start, allocations0) = (now(), avbench_allocation_count()) }
+            _ = sample
+        }
+        let counted = max(1, frames - 30)
+        return (frames, now() - start, Double(avbench_allocation_count() - allocations0) / Double(counted))
+    }
+
+    /// The tilted inset's composer without the encoder (two-plane 4:2:0, as the export reads it).
+    static func tiltedComposerAlone(_ clips: [URL]) throws {
+        let composition = AVMutableComposition()
+        let range = CMTimeRange(start: .zero, duration: CMTime(value: CMTimeValue(clipSeconds), timescale: 1))
+        let assets = clips.map { AVURLAsset(url: $0) }
+        defer { withExtendedLifetime(assets) {} }
+        let tracks = try assets.map { asset -> AVMutableCompositionTrack in
+            let track = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid)!
+            try track.insertTimeRange(range, of: asset.tracks(withMediaType: .video)[0], at: .zero)
+            return track
+        }
+        let video = insetComposition(tracks, range: range, degrees: tilt)
+        let settings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
+        let output = AVAssetReaderVideoCompositionOutput(videoTracks: composition.tracks(withMediaType: .video), videoSettings: settings)
+        output.videoComposition = video
+        let composed = try read(output, of: composition)
+        print(
+            String(
+                format: "  composer alone (tilted inset frames, no encoder): %.1f frames/s, %.1f heap allocations a frame",
+                Double(composed.frames - 30) / composed.seconds, composed.allocations))
     }
 
     /// The composer without the encoder: the crossfade read as the export reads it (two-plane
     /// 4:2:0), its speed and heap allocations per frame, next to reading one clip's frames alone
     /// (the decoding every composed frame also pays).
     static func composerAlone(_ clips: [URL]) throws {
-        func read(_ output: AVAssetReaderOutput, of asset: AVAsset, range: CMTimeRange? = nil) throws -> (frames: Int, seconds: Double, allocations: Double) {
-            let reader = try AVAssetReader(asset: asset)
-            if let range { reader.timeRange = range }
-            reader.add(output)
-            guard reader.startReading() else { throw reader.error ?? CocoaError(.fileReadUnknown) }
-            // The first second settles pools and scratch memory; the rest is steady state.
-            var frames = 0, start = now(), allocations0 = avbench_allocation_count()
-            while let sample = output.copyNextSampleBuffer() {
-                frames += 1
-                if frames == 30 { (start, allocations0) = (now(), avbench_allocation_count()) }
-                _ = sample
-            }
-            let counted = max(1, frames - 30)
-            return (frames, now() - start, Double(avbench_allocation_count() - allocations0) / Double(counted))
-        }
         let settings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
         let plain = AVURLAsset(url: clips[0])
         let decoded = try read(AVAssetReaderTrackOutput(track: plain.tracks(withMediaType: .video)[0], outputSettings: settings), of: plain)
@@ -129,8 +188,9 @@ enum CompositionBenchmark {
     }
 
     /// Picture in picture as an editor builds it: two tracks over the same time, one instruction,
-    /// the second track's layer scaled to a quarter and moved into the bottom right corner.
-    static func pictureInPicture(_ clips: [URL], to destination: URL) throws {
+    /// the second track's layer scaled to a quarter and moved into the bottom right corner, turned
+    /// by `degrees` about its centre.
+    static func pictureInPicture(_ clips: [URL], to destination: URL, degrees: Double = 0) throws {
         let composition = AVMutableComposition()
         let range = CMTimeRange(start: .zero, duration: CMTime(value: CMTimeValue(clipSeconds), timescale: 1))
         let assets = clips.map { AVURLAsset(url: $0) }
@@ -139,11 +199,13 @@ enum CompositionBenchmark {
             try track.insertTimeRange(range, of: asset.tracks(withMediaType: .video)[0], at: .zero)
             return track
         }
+        try export(composition, insetComposition(tracks, range: range, degrees: degrees), to: destination)
+    }
+
+    /// One instruction over `range`: the second track inset over the first, turned by `degrees`.
+    static func insetComposition(_ tracks: [AVMutableCompositionTrack], range: CMTimeRange, degrees: Double) -> AVMutableVideoComposition {
         let small = AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[1])
-        small.setTransform(
-            CGAffineTransform(scaleX: 0.25, y: 0.25).concatenating(
-                CGAffineTransform(translationX: CGFloat(width * 3 / 4 - 32), y: CGFloat(height * 3 / 4 - 32))),
-            at: .zero)
+        small.setTransform(insetTransform(degrees: degrees), at: .zero)
         let instruction = AVMutableVideoCompositionInstruction()
         instruction.timeRange = range
         instruction.layerInstructions = [small, AVMutableVideoCompositionLayerInstruction(assetTrack: tracks[0])]
@@ -151,7 +213,7 @@ enum CompositionBenchmark {
         video.frameDuration = CMTime(value: 1, timescale: 30)
         video.renderSize = CGSize(width: width, height: height)
         video.instructions = [instruction]
-        try export(composition, video, to: destination)
+        return video
     }
 
     /// A composition of the clips one after another, each overlapping the next by `overlap` seconds,
