@@ -68,7 +68,7 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     public init(inputPorts ports: [AVCaptureInput.Port], output: AVCaptureOutput) {
         inputPorts = ports
         sources = ports.map(\.input)
-        sourceDevice = (sources.first as? AVCaptureDeviceInput)?.device
+        sourceDevice = sources.first?.capturedDevice
         self.output = output
         audioChannels = ports.contains { $0.mediaType == .audio } ? [AVCaptureAudioChannel()] : []
         super.init()

@@ -45,6 +45,9 @@ open class AVCaptureInput: NSObject, @unchecked Sendable {
     override init() { super.init() }
 
     func formatDescription(for port: Port) -> CMFormatDescription? { nil }
+
+    /// The device whose media the input provides: a device input's device, or the device a screen input reads.
+    var capturedDevice: AVCaptureDevice? { nil }
 }
 
 /// An input that provides the media of a capture device.
@@ -71,6 +74,8 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     public class func deviceInput(with device: AVCaptureDevice) throws -> AVCaptureDeviceInput {
         try AVCaptureDeviceInput(device: device)
     }
+
+    override var capturedDevice: AVCaptureDevice? { device }
 
     override func formatDescription(for port: Port) -> CMFormatDescription? {
         if port.mediaType == .metadataObject { return nil }

@@ -59,7 +59,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
     /// Whether every device input of the session supports a preset.
     open func canSetSessionPreset(_ preset: Preset) -> Bool {
         guard Preset.allKnown.contains(preset) else { return false }
-        let devices = model.withLock { $0.inputs.compactMap { ($0 as? AVCaptureDeviceInput)?.device } }
+        let devices = model.withLock { $0.inputs.compactMap { $0.capturedDevice } }
         if devices.isEmpty { return true }
         return devices.allSatisfy { $0.supportsSessionPreset(preset) }
     }
@@ -80,9 +80,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     private func canAdd(_ input: AVCaptureInput, to model: Model) -> Bool {
         guard input.session == nil, !model.inputs.contains(where: { $0 === input }) else { return false }
-        if let deviceInput = input as? AVCaptureDeviceInput {
-            if model.inputs.contains(where: { ($0 as? AVCaptureDeviceInput)?.device == deviceInput.device }) { return false }
-            if model.preset != .inputPriority, !deviceInput.device.supportsSessionPreset(model.preset) { return false }
+        if let device = input.capturedDevice {
+            if model.inputs.contains(where: { $0.capturedDevice == device }) { return false }
+            if model.preset != .inputPriority, !device.supportsSessionPreset(model.preset) { return false }
         }
         return true
     }
@@ -100,7 +100,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             }
             model.inputs.append(input)
             input.session = self
-            (input as? AVCaptureDeviceInput)?.device.attach(to: self)
+            input.capturedDevice?.attach(to: self)
             if connecting {
                 for port in input.ports { formConnections(from: port, to: model.outputs, in: &model) }
             }
@@ -115,7 +115,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             model.inputs.removeAll { $0 === input }
             model.connections.removeAll { connection in connection.inputPorts.contains { $0.input === input } }
             input.session = nil
-            if let device = (input as? AVCaptureDeviceInput)?.device, !model.inputs.contains(where: { ($0 as? AVCaptureDeviceInput)?.device == device }) {
+            if let device = input.capturedDevice, !model.inputs.contains(where: { $0.capturedDevice == device }) {
                 device.detach(from: self)
             }
         }
@@ -378,8 +378,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         var live: [String: (route: DeviceRoute, configuration: VideoStreamConfiguration?, generation: Int)] = [:]
         var errors: [AVError] = []
         for input in snapshot.inputs {
-            guard let deviceInput = input as? AVCaptureDeviceInput else { continue }
-            let device = deviceInput.device
+            guard let device = input.capturedDevice else { continue }
             let key = device.uniqueID
             guard live[key] == nil else { continue }
             let previous = routes[key]
@@ -468,7 +467,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
     /// A device's format or frame rate changed.
     func deviceConfigurationDidChange(_ device: AVCaptureDevice, formatChangedByClient: Bool) {
         let (applying, inSession, depth, running) = model.withLock { model in
-            (model.isApplying, model.inputs.contains { ($0 as? AVCaptureDeviceInput)?.device == device }, model.configurationDepth, model.isRunning)
+            (model.isApplying, model.inputs.contains { $0.capturedDevice == device }, model.configurationDepth, model.isRunning)
         }
         guard !applying, inSession else { return }
         if formatChangedByClient {
@@ -483,7 +482,7 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
 
     /// A device reported an event.
     func device(_ device: AVCaptureDevice, didReport event: CaptureDeviceEvent) {
-        let uses = model.withLock { model in model.inputs.contains { ($0 as? AVCaptureDeviceInput)?.device == device } }
+        let uses = model.withLock { model in model.inputs.contains { $0.capturedDevice == device } }
         guard uses else { return }
         switch event {
         case .interrupted(let reason):
