@@ -43,6 +43,20 @@ public final class CVPixelBufferPool: @unchecked Sendable {
         self.buffers = LockedValue(initial)
     }
 
+    /// A pool of exactly `given` (buffers of one size and format, such as ones over memory a
+    /// device writes into), which it never adds to; nil when there are none.
+    package init?(buffers given: [CVPixelBuffer]) {
+        guard let first = given.first else { return nil }
+        width = first.width
+        height = first.height
+        pixelFormatType = first.pixelFormatType
+        minimumBufferCount = given.count
+        maximumBufferCount = given.count
+        alignment = 64
+        prepare = nil
+        buffers = LockedValue(given)
+    }
+
     /// Returns a free buffer, making one if the limit allows, or `nil` when every buffer is in use.
     package func dequeue(threshold: Int? = nil) -> CVPixelBuffer? {
         buffers.withLock { buffers in

@@ -19,15 +19,25 @@ package final class VideoFramePool: @unchecked Sendable {
     private let shells: LockedValue<[CMSampleBuffer]>
 
     /// Allocates `capacity` frames up front.
-    package init?(width: Int, height: Int, pixelFormat: OSType, capacity: Int) {
+    package convenience init?(width: Int, height: Int, pixelFormat: OSType, capacity: Int) {
         guard let pixelBuffers = CVPixelBufferPool.videoFrames(width: width, height: height, pixelFormatType: pixelFormat, count: capacity) else { return nil }
-        self.width = width
-        self.height = height
-        self.pixelFormat = pixelFormat
+        self.init(pixelBuffers, capacity: capacity)
+    }
+
+    /// Frames over `buffers` (of one size and format), such as memory a device writes into.
+    package convenience init?(frames buffers: [CVPixelBuffer]) {
+        guard let pixelBuffers = CVPixelBufferPool(buffers: buffers) else { return nil }
+        self.init(pixelBuffers, capacity: buffers.count)
+    }
+
+    private init(_ pixelBuffers: CVPixelBufferPool, capacity: Int) {
+        width = pixelBuffers.width
+        height = pixelBuffers.height
+        pixelFormat = pixelBuffers.pixelFormatType
         self.capacity = capacity
-        self.formatDescription = CMFormatDescription(video: pixelFormat, width: Int32(width), height: Int32(height))
+        formatDescription = CMFormatDescription(video: pixelFormat, width: Int32(width), height: Int32(height))
         self.pixelBuffers = pixelBuffers
-        self.shells = LockedValue((0..<capacity).map { _ in CMSampleBuffer() })
+        shells = LockedValue((0..<capacity).map { _ in CMSampleBuffer() })
     }
 
     /// Returns a free frame's pixel buffer and an emptied sample buffer, or `nil` if all are held.
