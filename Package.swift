@@ -62,6 +62,9 @@ let package = Package(
         .target(
             name: "CVoiceProcessing", dependencies: ["CLibraryLoading"],
             cxxSettings: [.unsafeFlags(["-I/usr/include/webrtc_audio_processing", "-DWEBRTC_POSIX", "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])]),
+        // libxcb with its shared memory and XFixes extensions (Debian's libxcb1, libxcb-shm0, libxcb-xfixes0),
+        // the X11 screen's pictures, loaded by their sonames when a screen is first opened (CScreenCapture.h).
+        .target(name: "CScreenCapture", dependencies: ["CLibraryLoading"]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
@@ -104,7 +107,8 @@ let package = Package(
             dependencies: ["CoreMedia", "CoreVideo", "CYUV", "CCairo", "CJPEGCodec", "CPhotoCodecs", "CZXing", "CFaceDetection", "CPictureFilters"]),
 
         // Device backends (one folder per backend) behind one internal protocol.
-        .target(name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "FrameProcessing", "CV4L2", "CALSA", "CPulse", "CPipeWire"]),
+        .target(
+            name: "CaptureDevices", dependencies: ["CoreMedia", "CoreVideo", "FrameProcessing", "CV4L2", "CALSA", "CPulse", "CPipeWire", "CScreenCapture"]),
 
         // Movie files: FFmpeg's demuxers, decoders, encoders and muxers, and sound stretched by
         // Rubber Band and SoundTouch (the one importer of FFmpeg's and the stretchers' shims).

@@ -10,6 +10,7 @@ for argument in "$@"; do
   esac
 done
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libjpeg62-turbo-dev libheif-dev libexif-dev libpng-dev librubberband-dev libsoundtouch-dev libcairo2-dev pkg-config
+  libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev
   cmake g++ make python3-pip ca-certificates libdlib-dev libblas-dev liblapack-dev libwebrtc-audio-processing-dev)
 # libvips, Core Image's renderer: the library only (its shim declares the functions it calls, so
 # none of the -dev packages libvips-dev brings), without its recommendations.
@@ -27,6 +28,8 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Streaming servers the live stream output publishes to: nginx's RTMP module and an SRT
   # listener (the tests start them on loopback; no init system means none starts on its own).
   lean+=(nginx-light libnginx-mod-rtmp srt-tools)
+  # An X server with no screen, and xsetroot and xdotool to paint it and move its pointer, for the screen capture tests.
+  packages+=(xvfb x11-xserver-utils xdotool)
   # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)

@@ -24,6 +24,9 @@
 //     descriptor for Aztec and PDF417 codes (nil: ZXing-C++ does not tell a compact Aztec code from a
 //     full one, nor a PDF417 code's rows and columns); QR and Data Matrix codes have theirs, with
 //     errorCorrectedPayload in the simplest encodation of the payload, not the symbol's own codewords
+// AVCaptureScreenInput: implemented for the X11 display $DISPLAY names (crop, scale, cursor, clicks, frame rate).
+//     Still to come: a Wayland desktop's screen (xdg-desktop-portal's ScreenCast and PipeWire), displays other
+//     than the main one, removesDuplicateFrames (every frame is delivered), CGDisplayBounds and the display list.
 // AVCaptureVideoPreviewLayer: implemented (geometry, conversions, frames for drawing, the browser live view
 //     of avcapture preview); no Core Animation compositing (Linux has none).
 

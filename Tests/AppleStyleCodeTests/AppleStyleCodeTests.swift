@@ -262,6 +262,33 @@ final class AppleStyleCodeTests: XCTestCase {
         }
     }
 
+    func testAScreenRecordingOfACroppedRegionReadsBackWithFFprobe() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
+        let display: VirtualDisplay
+        do { display = try VirtualDisplay(width: 800, height: 600) } catch {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
+            throw XCTSkip("\(error)")
+        }
+        let saved = ProcessInfo.processInfo.environment["DISPLAY"]
+        setenv("DISPLAY", display.name, 1)
+        defer {
+            display.stop()
+            if let saved { setenv("DISPLAY", saved, 1) } else { unsetenv("DISPLAY") }
+        }
+        XCTAssertTrue(display.paint("#40c080"))
+        let url = temporaryMovieURL(named: "screen-\(getpid())-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = ScreenRecorder()
+        XCTAssertTrue(recorder.configure(cropRect: CGRect(x: 100, y: 100, width: 400, height: 300), framesPerSecond: 15))
+        recorder.record(to: url, seconds: 2)
+        XCTAssertNil(recorder.recordingError)
+        let facts = runTool(
+            "/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,r_frame_rate", "-of", "csv=p=0", url.path])
+        XCTAssertEqual(String(decoding: facts ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "400,300,15/1")
+        let duration = runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+        XCTAssertEqual(Double(String(decoding: duration ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 2, accuracy: 0.2)
+    }
+
     func testFramesBecomeCGImagesAsTheProgrammingGuideAndQA1702MakeThem() throws {
         let grabber = FrameImageGrabber()
         try grabber.start()
