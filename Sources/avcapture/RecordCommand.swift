@@ -17,6 +17,7 @@ struct Record: ParsableCommand {
     var video: [String] = []
     @Option(help: "The unique ID of the microphone (recorded with the first camera).") var audio: String?
     @Flag(help: "Record no audio.") var noAudio = false
+    @Flag(help: "Record the X11 screen $DISPLAY names (with the cursor) instead of a camera; --format's @FPS sets its rate.") var screen = false
     @Option(help: "A session preset, such as high, medium, 640x480, 1280x720.") var preset: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
     @Option(help: "The video codec: h264 or hevc.") var codec: String = "h264"
@@ -36,6 +37,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         guard output != nil || library else { throw CommandFailure("Name the movie to write, or pass --library to save it into the Videos folder.") }
+        if screen, !video.isEmpty { throw CommandFailure("--screen records the screen instead of a camera: leave out --video.") }
         let base =
             output.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(getpid())-\(Int(Date().timeIntervalSince1970)).mov")
@@ -97,7 +99,11 @@ struct Record: ParsableCommand {
     private func recorder(camera: String?, withAudio: Bool, to url: URL) throws -> Recorder {
         let session = AVCaptureSession()
         session.beginConfiguration()
-        _ = try CameraChoice.addCamera(camera, preset: preset, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
+        if screen {
+            try addScreen(to: session)
+        } else {
+            _ = try CameraChoice.addCamera(camera, preset: preset, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
+        }
         if withAudio {
             if let audio {
                 guard let microphone = AVCaptureDevice(uniqueID: audio), microphone.hasMediaType(.audio) else {
@@ -131,6 +137,24 @@ struct Record: ParsableCommand {
         movie.metadata = items
         session.commitConfiguration()
         return Recorder(session: session, movie: movie, url: url)
+    }
+
+    /// Adds the main display's screen input, at the rate `--format`'s @FPS names (30 by default).
+    private func addScreen(to session: AVCaptureSession) throws {
+        guard let input = AVCaptureScreenInput(displayID: CGMainDisplayID()) else {
+            let display = ProcessInfo.processInfo.environment["DISPLAY"].map { "the X11 display \($0)" } ?? "an X11 display ($DISPLAY is not set)"
+            throw CommandFailure("Cannot capture \(display): is an X server running there, with the MIT-SHM extension?")
+        }
+        var rate = 30.0
+        if let format, let at = format.firstIndex(of: "@") {
+            guard let fps = Double(format[format.index(after: at)...]), fps.isFinite, fps >= 1, fps <= 60 else {
+                throw CommandFailure("--format's @FPS for the screen must be from 1 to 60.")
+            }
+            rate = fps
+        }
+        input.minFrameDuration = CMTime(seconds: 1 / rate, preferredTimescale: 600_000)
+        guard session.canAddInput(input) else { throw CommandFailure("The screen cannot be added to the session.") }
+        session.addInput(input)
     }
 
     static func item(_ key: AVMetadataKey, _ value: String) -> AVMetadataItem {

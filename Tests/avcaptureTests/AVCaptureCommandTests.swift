@@ -128,6 +128,44 @@ final class RecordCommandTests: XCTestCase {
         XCTAssertTrue(output.contains("already exists"), output)
     }
 
+    func testRecordScreenWritesTheX11ScreenAsAMovie() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
+        let display: VirtualDisplay
+        do { display = try VirtualDisplay(width: 640, height: 480) } catch {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
+            throw XCTSkip("\(error)")
+        }
+        defer { display.stop() }
+        XCTAssertTrue(display.paint("#c04080"))
+        let url = folder().appendingPathComponent("screen.mp4")
+        let recorded = try AVCaptureTool.run(
+            ["record", "--screen", "--no-audio", "--seconds", "2", "--format", "640x480@20", url.path], environment: ["DISPLAY": display.name])
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        let facts = runTool(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=width,height,r_frame_rate,nb_read_frames", "-of", "csv=p=0",
+                url.path,
+            ])
+        let fields = String(decoding: facts ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+        XCTAssertEqual(Array(fields.prefix(3)), ["640", "480", "20/1"], "the screen's size at 20 frames a second")
+        XCTAssertEqual(Double(fields.last ?? "") ?? 0, 40, accuracy: 3, "two seconds of frames")
+        // A pixel away from the cursor (at the screen's centre) is the screen's colour.
+        let frame =
+            runTool("/usr/bin/ffmpeg", ["-v", "error", "-ss", "1", "-i", url.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]) ?? Data()
+        let at = (100 * 640 + 100) * 3
+        XCTAssertGreaterThan(frame.count, at + 2)
+        if frame.count > at + 2 {
+            XCTAssertTrue(zip([Int(frame[at]), Int(frame[at + 1]), Int(frame[at + 2])], [0xc0, 0x40, 0x80]).allSatisfy { abs($0 - $1) <= 8 })
+        }
+        // No X server there: a message, no file.
+        let missing = folder().appendingPathComponent("missing.mp4")
+        let refused = try AVCaptureTool.run(["record", "--screen", "--no-audio", "--seconds", "1", missing.path], environment: ["DISPLAY": ":1234"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.standardError.contains("Cannot capture the X11 display :1234"), refused.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path))
+    }
+
     func testARecorderKilledMidRecordingLeavesAFileThatPlaysToItsLastFragment() throws {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = folder().appendingPathComponent("killed.mov")
