@@ -56,6 +56,7 @@ if runs("startup") { try StartupBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("export") { try ExportBenchmark.run() }
 if runs("composition") { try CompositionBenchmark.run() }
+if runs("screen") { try ScreenBenchmark.run() }
 if runs("hls") { try SegmentBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("audiofile") { try AudioFileBenchmark.run() }
