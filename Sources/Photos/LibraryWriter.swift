@@ -17,10 +17,15 @@ struct LibraryWriter {
 
     func write(_ requests: [PHAssetChangeRequest]) throws {
         var written: [Written] = []
+        var proxies: [(proxy: Data, file: URL)] = []
         do {
             for request in requests {
-                let first = try write(request, into: &written)
+                let first = try write(request, into: &written, proxies: &proxies)
                 request.placeholderForCreatedAsset?.localIdentifier = first.path
+            }
+            // The change is made: proxies whose camera kept their pixels are finished in the background.
+            for (proxy, file) in proxies {
+                if let finish = DeferredPhotoProcessing.take(proxy: proxy) { Self.finishing.async { Self.replace(file, with: finish) } }
             }
         } catch {
             // All or none: take back what this change wrote, and put moved files back.
@@ -33,7 +38,7 @@ struct LibraryWriter {
     }
 
     /// Writes one asset's resources; the URL of its first file.
-    private func write(_ request: PHAssetChangeRequest, into written: inout [Written]) throws -> URL {
+    private func write(_ request: PHAssetChangeRequest, into written: inout [Written], proxies: inout [(proxy: Data, file: URL)]) throws -> URL {
         let resources = request.resources
         let types = resources.map { NSNumber(value: $0.type.rawValue) }
         guard !resources.isEmpty, PHAssetCreationRequest.supportsAssetResourceTypes(types) else {
@@ -48,7 +53,7 @@ struct LibraryWriter {
         var plans: [(resource: PendingResource, folder: URL, fileExtension: String)] = []
         for resource in resources {
             let kind = try MediaSniffer.kind(of: resource)
-            let isPhoto = resource.type == .photo
+            let isPhoto = resource.type == .photo || resource.type == .photoProxy
             guard isPhoto ? kind.isImage : !kind.isImage else {
                 throw PHPhotosError(
                     .invalidResource,
@@ -73,8 +78,39 @@ struct LibraryWriter {
         let targets = try reserve(base: base, plans: plans.map { ($0.folder, $0.fileExtension) }, into: &written)
         for (plan, target) in zip(plans, targets) {
             try fill(target, from: plan.resource, written: &written)
+            if plan.resource.type == .photoProxy, case .data(let data) = plan.resource.source { proxies.append((data, target)) }
         }
         return targets[0]
+    }
+
+    /// Where proxies are finished, one after another.
+    private static let finishing = DispatchQueue(label: "Photos.DeferredPhotoProcessing", qos: .utility)
+
+    /// Makes a proxy's final photo and puts it in the proxy's place: over the proxy when the final
+    /// photo has the proxy's extension, otherwise under the proxy's name with its own extension
+    /// (never over another file), the proxy then removed. A photo that cannot be finished leaves
+    /// the proxy as it is.
+    private static func replace(_ proxy: URL, with finish: DeferredPhotoProcessing.Finish) {
+        guard let (data, fileExtension) = try? finish() else { return }
+        let folder = proxy.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(proxy.lastPathComponent).\(getpid()).finishing")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o644]) else { return }
+        defer { unlink(temporary.path) }
+        if fileExtension.lowercased() == proxy.pathExtension.lowercased() {
+            _ = rename(temporary.path, proxy.path)
+            return
+        }
+        let base = proxy.deletingPathExtension().lastPathComponent
+        for number in 1...10_000 {
+            let name = number == 1 ? base : "\(base) \(number)"
+            let target = folder.appendingPathComponent(name).appendingPathExtension(fileExtension)
+            // link fails rather than replace a file that is there.
+            if link(temporary.path, target.path) == 0 {
+                unlink(proxy.path)
+                return
+            }
+            if errno != EEXIST { return }
+        }
     }
 
     private func baseName(for resource: PendingResource, date: Date) -> String {

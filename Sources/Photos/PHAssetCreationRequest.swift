@@ -11,7 +11,8 @@ public class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
     public class func supportsAssetResourceTypes(_ types: [NSNumber]) -> Bool {
         let kinds = types.compactMap { PHAssetResourceType(rawValue: $0.intValue) }
         guard kinds.count == types.count else { return false }
-        let photos = kinds.filter { $0 == .photo }.count, videos = kinds.filter { $0 == .video }.count
+        // A proxy stands for the photo it will be finished into.
+        let photos = kinds.filter { $0 == .photo || $0 == .photoProxy }.count, videos = kinds.filter { $0 == .video }.count
         let paired = kinds.filter { $0 == .pairedVideo }.count
         let others = kinds.count - photos - videos - paired
         return others == 0 && ((photos == 1 && videos == 0 && paired <= 1) || (videos == 1 && photos == 0 && paired == 0))

@@ -1,5 +1,5 @@
 import Foundation
-import Photos
+@testable import Photos
 import XCTest
 
 /// The library is the user's XDG folders; each test points HOME and XDG_CONFIG_HOME at a folder of its own.
@@ -38,6 +38,44 @@ final class PHPhotoLibraryTests: XCTestCase {
             placeholder = request.placeholderForCreatedAsset
         }
         return placeholder?.localIdentifier
+    }
+
+    /// Waits up to 10 s for the Pictures folder to hold exactly `names`.
+    private func waitForPictures(_ names: [String]) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while files(in: "Pictures") != names, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return files(in: "Pictures") == names
+    }
+
+    func testAProxyIsSavedAsItIsAndReplacedByItsFinishedPhotoNeverOverAnotherFile() throws {
+        XCTAssertTrue(PHAssetCreationRequest.supportsAssetResourceTypes([NSNumber(value: PHAssetResourceType.photoProxy.rawValue)]))
+        // A proxy nothing waits for stays the photo.
+        _ = try save(jpeg + Data([9]), type: .photoProxy, name: "alone.jpg")
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/alone.jpg")), jpeg + Data([9]))
+        // A proxy whose pixels wait is finished in the background: a HEIC under its name, the proxy gone;
+        // a HEIC of that name already there is left alone and the finished photo gets a number.
+        let heic = Data([0, 0, 0, 24]) + Data("ftypheic\0\0\0\0mif1heic final".utf8)
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("Pictures"), withIntermediateDirectories: true)
+        try Data("someone else's".utf8).write(to: home.appendingPathComponent("Pictures/shot.heic"))
+        let proxy = jpeg + Data([7])
+        DeferredPhotoProcessing.register(proxy: proxy) { (heic, "heic") }
+        _ = try save(proxy, type: .photoProxy, name: "shot.jpg")
+        XCTAssertTrue(waitForPictures(["alone.jpg", "shot 2.heic", "shot.heic"]), "\(files(in: "Pictures"))")
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/shot 2.heic")), heic)
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/shot.heic")), Data("someone else's".utf8))
+        XCTAssertNil(DeferredPhotoProcessing.take(proxy: proxy), "taken once")
+        // A finished photo of the proxy's own type is written over the proxy.
+        let better = jpeg + Data("better".utf8)
+        DeferredPhotoProcessing.register(proxy: jpeg + Data([8])) { (better, "jpg") }
+        _ = try save(jpeg + Data([8]), type: .photoProxy, name: "same.jpg")
+        let deadline = Date().addingTimeInterval(10)
+        while (try? Data(contentsOf: home.appendingPathComponent("Pictures/same.jpg"))) != better, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        XCTAssertEqual(try Data(contentsOf: home.appendingPathComponent("Pictures/same.jpg")), better)
+        // Only the newest proxies wait.
+        for index in 0..<(DeferredPhotoProcessing.capacity + 2) { DeferredPhotoProcessing.register(proxy: Data([UInt8(index)])) { (Data(), "jpg") } }
+        XCTAssertEqual(DeferredPhotoProcessing.pending, DeferredPhotoProcessing.capacity)
+        XCTAssertNil(DeferredPhotoProcessing.take(proxy: Data([0])), "the oldest were let go of")
+        XCTAssertNotNil(DeferredPhotoProcessing.take(proxy: Data([UInt8(DeferredPhotoProcessing.capacity + 1)])))
     }
 
     func testAPhotoGoesIntoThePicturesFolderTheUserDirsFileNamesWithItsBytesExactly() throws {
