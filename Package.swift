@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 "AVFAudio",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
-                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
+                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation", "Photos",
             ]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
@@ -195,7 +195,7 @@ let package = Package(
                 "AVFoundation", "UniformTypeIdentifiers", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2", "TestSupport", "CaptureTestSupport",
             ]),
         // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.
-        .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "Photos", "TestSupport", "CaptureTestSupport"]),
         // Apple's media API on movie files: assets, reading, writing, editing, export and playback.
         .testTarget(name: "MediaTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers", "TestSupport", "CaptureTestSupport"]),
         // Kernel devices (V4L2 cameras, ALSA cards): they skip without them and run in the VM (scripts/vm).

@@ -65,6 +65,46 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertEqual(Set(saved.map { ($0 as NSString).deletingPathExtension }).count, 1, "one base name")
     }
 
+    func testADeferredPhotosProxyIsSavedAtOnceAndTheLibraryFinishesItAsHEIC() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("deferred-camera-\(getpid())")
+        try? FileManager.default.removeItem(at: home)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let savedHome = ProcessInfo.processInfo.environment["HOME"]
+        setenv("HOME", home.path, 1)
+        defer { if let savedHome { setenv("HOME", savedHome, 1) } }
+        let camera = DeferredPhotoCamera()
+        try camera.configure()
+        XCTAssertTrue(camera.photoOutput.isAutoDeferredPhotoDeliveryEnabled)
+        XCTAssertTrue(camera.photoOutput.isFastCapturePrioritizationEnabled)
+        camera.session.startRunning()
+        defer { camera.session.stopRunning() }
+        XCTAssertTrue(waitUntil(timeout: 30) { camera.photoOutput.maxPhotoDimensions.width > 0 })
+        let saved = expectation(description: "proxy saved")
+        let box = ResultBox()
+        camera.takePhoto { result in
+            box.deferred = result
+            saved.fulfill()
+        }
+        wait(for: [saved], timeout: 60)
+        XCTAssertNoThrow(try XCTUnwrap(box.deferred).get())
+        let pictures = home.appendingPathComponent("Pictures")
+        // The library holds the proxy (a JPEG) until the final HEIC takes its place.
+        let finished = waitUntil(timeout: 60) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: pictures.path)) ?? []
+            return names.count == 1 && names[0].hasSuffix(".heic")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: pictures.path)) ?? []
+        XCTAssertTrue(finished, "one HEIC in the end: \(names)")
+        if let name = names.first {
+            let data = try Data(contentsOf: pictures.appendingPathComponent(name))
+            XCTAssertEqual(String(decoding: data[4..<12], as: UTF8.self), "ftypheic")
+            let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil))
+            let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any]
+            XCTAssertEqual(properties?[kCGImagePropertyPixelWidth as String] as? Int, Int(camera.photoOutput.maxPhotoDimensions.width))
+        }
+    }
+
     func testATapOnAnUprightFilledPreviewFocusesWhereTheFingerWas() throws {
         for (position, mirrored) in [(AVCaptureDevice.Position.back, false), (.front, true)] {
             let preview = TapToFocusPreview()
@@ -519,6 +559,11 @@ final class ResultBox: @unchecked Sendable {
     var result: LivePhotoResult? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
+    }
+    private var storedDeferred: Result<TimeInterval, Error>?
+    var deferred: Result<TimeInterval, Error>? {
+        get { lock.withLock { storedDeferred } }
+        set { lock.withLock { storedDeferred = newValue } }
     }
 
 }

@@ -53,6 +53,14 @@ public final class PhotoProcessor: NSObject, AVCapturePhotoCaptureDelegate, @unc
         if let error { errors.append(error) }
         calls.append("didFinishProcessingPhoto")
     }
+    public let proxies = Recorder<AVCaptureDeferredPhotoProxy>()
+    public func photoOutput(
+        _ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: (any Error)?
+    ) {
+        if let deferredPhotoProxy { proxies.append(deferredPhotoProxy) }
+        if let error { errors.append(error) }
+        calls.append("didFinishCapturingDeferredPhotoProxy")
+    }
     public func photoOutput(
         _ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
         resolvedSettings: AVCaptureResolvedPhotoSettings

@@ -1,6 +1,7 @@
 import CaptureTestSupport
 import XCTest
 @testable import AVFoundation
+import Photos
 import TestSupport
 
 /// AVCapturePhotoOutput as the AVCam sample uses it: settings, the delegate's timeline, JPEG and
@@ -191,6 +192,67 @@ final class PhotoFileTests: CaptureTestCase {
             XCTAssertEqual(tags["Orientation"] as? Int, 1)
             XCTAssertEqual(tags["ImageWidth"] as? Int, 640)
         }
+    }
+
+    /// The luma sampling factors of a JPEG's frame header: 0x11 for 4:4:4, 0x22 for 4:2:0.
+    private func lumaSampling(_ jpeg: Data) -> UInt8? {
+        let bytes = [UInt8](jpeg)
+        var at = 2
+        while at + 4 < bytes.count, bytes[at] == 0xFF {
+            let marker = bytes[at + 1], length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if marker == 0xC0 || marker == 0xC1 || marker == 0xC2 { return at + 11 < bytes.count ? bytes[at + 11] : nil }
+            at += 2 + length
+        }
+        return nil
+    }
+
+    func testDeferredDeliveryGivesAProxyAtOnceAndFastPrioritizationSpeedsShotsInQuickSuccession() throws {
+        let (_, output) = try photoSession()
+        XCTAssertTrue(output.isAutoDeferredPhotoDeliverySupported)
+        XCTAssertFalse(output.isAutoDeferredPhotoDeliveryEnabled, "off by default")
+        XCTAssertFalse(output.isFastCapturePrioritizationSupported, "only with responsive capture on")
+        output.maxPhotoQualityPrioritization = .quality
+        output.isAutoDeferredPhotoDeliveryEnabled = true
+        // A capture at the quality prioritization: a proxy, not a photo, then the end of the capture.
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+        settings.photoQualityPrioritization = .quality
+        let processor = PhotoProcessor()
+        let pendingBefore = DeferredPhotoProcessing.pending
+        output.capturePhoto(with: settings, delegate: processor)
+        XCTAssertTrue(waitUntil(timeout: 30) { processor.isFinished })
+        XCTAssertEqual(
+            processor.calls.values, ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishCapturingDeferredPhotoProxy", "didFinishCapture"])
+        let proxy = try XCTUnwrap(processor.proxies.values.first)
+        XCTAssertEqual(proxy.resolvedSettings.deferredPhotoProxyDimensions, CMVideoDimensions(width: 640, height: 480))
+        let data = try XCTUnwrap(proxy.fileDataRepresentation())
+        XCTAssertEqual(Array(data.prefix(2)), [0xFF, 0xD8], "the proxy is a JPEG to show at once")
+        XCTAssertEqual(lumaSampling(data), 0x22, "made at the fastest settings (4:2:0)")
+        XCTAssertEqual(proxy.cgImageRepresentation()?.width, 640)
+        XCTAssertEqual(DeferredPhotoProcessing.pending, min(DeferredPhotoProcessing.capacity, pendingBefore + 1), "its pixels wait for the library")
+        XCTAssertNotNil(DeferredPhotoProcessing.take(proxy: data), "the library can finish it")
+        // A capture at another prioritization is not deferred.
+        let quick = AVCapturePhotoSettings()
+        quick.photoQualityPrioritization = .balanced
+        XCTAssertEqual(try take(quick, with: output).resolvedSettings.deferredPhotoProxyDimensions, CMVideoDimensions())
+        output.isAutoDeferredPhotoDeliveryEnabled = false
+
+        // Fast capture prioritization: shots asked for while earlier ones wait are made at the speed prioritization.
+        output.isResponsiveCaptureEnabled = true
+        XCTAssertTrue(output.isFastCapturePrioritizationSupported)
+        output.isFastCapturePrioritizationEnabled = true
+        let burst = (0..<4).map { _ in PhotoProcessor() }
+        for processor in burst {
+            let settings = AVCapturePhotoSettings()
+            settings.photoQualityPrioritization = .quality
+            output.capturePhoto(with: settings, delegate: processor)
+        }
+        XCTAssertTrue(waitUntil(timeout: 30) { burst.allSatisfy(\.isFinished) })
+        let samplings = burst.compactMap { $0.photos.values.first?.fileDataRepresentation().flatMap(lumaSampling) }
+        XCTAssertEqual(samplings.count, 4)
+        XCTAssertEqual(samplings.first, 0x11, "the first shot at the quality asked for (4:4:4)")
+        XCTAssertTrue(samplings.dropFirst().contains(0x22), "a shot while others wait is made fast: \(samplings)")
+        output.isResponsiveCaptureEnabled = false
+        XCTAssertFalse(output.isFastCapturePrioritizationEnabled, "turned off with responsive capture")
     }
 
     func testThePhotoPresetTakesTheCamerasLargestPhotosWhileDataOutputsGetAPreviewSize() throws {

@@ -1,6 +1,7 @@
 import CaptureDevices
 import Foundation
 import FrameProcessing
+import Photos
 
 /// A capture output for still images, Live Photos and other photography workflows.
 ///
@@ -28,6 +29,11 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var isLivePhotoAutoTrimmingEnabled = true
         var isDepthDataDeliveryEnabled = false
         var isHighResolutionCaptureEnabled = false
+        var isResponsiveCaptureEnabled = false
+        var isFastCapturePrioritizationEnabled = false
+        var isAutoDeferredPhotoDeliveryEnabled = false
+        /// Captures asked for and not yet delivered.
+        var pending = 0
     }
     private let state = LockedValue(State())
     private let newest = NewestFrame()
@@ -166,18 +172,54 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         get { state.withLock { $0.isZeroShutterLagEnabled } }
         set { state.withLock { $0.isZeroShutterLagEnabled = newValue } }
     }
-    /// Whether captures can overlap their processing: not yet.
-    open var isResponsiveCaptureSupported: Bool { false }
+    /// Whether captures can overlap their processing: whenever the output takes video. Here every
+    /// capture takes its frame when it is asked for and is processed after the ones before it.
+    open var isResponsiveCaptureSupported: Bool { connections.contains { $0.mediaType == .video } }
     /// Whether responsive capture is on.
-    open var isResponsiveCaptureEnabled: Bool { false }
-    /// Whether fast capture prioritization is offered: not yet.
-    open var isFastCapturePrioritizationSupported: Bool { false }
-    /// Whether fast capture prioritization is on.
-    open var isFastCapturePrioritizationEnabled: Bool { false }
-    /// Whether photos can be delivered later as proxies: not yet.
-    open var isAutoDeferredPhotoDeliverySupported: Bool { false }
-    /// Whether deferred photo delivery is on.
-    open var isAutoDeferredPhotoDeliveryEnabled: Bool { false }
+    open var isResponsiveCaptureEnabled: Bool {
+        get { state.withLock { $0.isResponsiveCaptureEnabled } }
+        set {
+            if newValue && !isResponsiveCaptureSupported {
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setResponsiveCaptureEnabled:] Responsive capture is not supported; see isResponsiveCaptureSupported")
+            }
+            state.withLock { state in
+                state.isResponsiveCaptureEnabled = newValue
+                if !newValue { state.isFastCapturePrioritizationEnabled = false }
+            }
+        }
+    }
+    /// Whether fast capture prioritization is offered: while responsive capture is on.
+    open var isFastCapturePrioritizationSupported: Bool { isResponsiveCaptureEnabled }
+    /// Whether photos taken in quick succession (while earlier ones still wait to be processed)
+    /// are encoded at the speed prioritization, so that the shots keep coming.
+    open var isFastCapturePrioritizationEnabled: Bool {
+        get { state.withLock { $0.isFastCapturePrioritizationEnabled } }
+        set {
+            if newValue && !isFastCapturePrioritizationSupported {
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setFastCapturePrioritizationEnabled:] Fast capture prioritization is not supported; see isFastCapturePrioritizationSupported"
+                )
+            }
+            state.withLock { $0.isFastCapturePrioritizationEnabled = newValue }
+        }
+    }
+    /// Whether photos can be delivered as proxies and finished later: whenever the output takes video.
+    open var isAutoDeferredPhotoDeliverySupported: Bool { connections.contains { $0.mediaType == .video } }
+    /// Whether photos asked for at the quality prioritization (in a compressed format, without a
+    /// Live Photo) are delivered as `AVCaptureDeferredPhotoProxy` objects at once and finished by
+    /// the photo library when the proxies are saved to it.
+    open var isAutoDeferredPhotoDeliveryEnabled: Bool {
+        get { state.withLock { $0.isAutoDeferredPhotoDeliveryEnabled } }
+        set {
+            if newValue && !isAutoDeferredPhotoDeliverySupported {
+                ProgrammingError.invalidArgument(
+                    "-[AVCapturePhotoOutput setAutoDeferredPhotoDeliveryEnabled:] Deferred photo delivery is not supported; see isAutoDeferredPhotoDeliverySupported"
+                )
+            }
+            state.withLock { $0.isAutoDeferredPhotoDeliveryEnabled = newValue }
+        }
+    }
 
     private var camera: AVCaptureDevice? {
         connections.first { $0.mediaType == .video }?.sourceDevice
@@ -246,7 +288,12 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         // frames already being made go by, and the photo is the first frame stamped a frame's
         // time after the firing, so that the flash lit all of it.
         let current = isZeroShutterLagEnabled && !flash ? newest.current : nil
-        let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: current)
+        // A shot asked for while earlier ones still wait is rushed, when the app allows it.
+        let rushed = state.withLock { state in
+            defer { state.pending += 1 }
+            return state.isFastCapturePrioritizationEnabled && state.pending > 0
+        }
+        let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: current, rushed: rushed)
         let asked = camera?.backend.now ?? CMClock.hostTime(nanoseconds: CMClock.hostTimeNanoseconds())
         if let camera, flash {
             camera.backend.imaging.update { $0.isFlashFiring = true }
@@ -283,15 +330,23 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let flash: Bool
         let orientation: CGImagePropertyOrientation
         let frame: CMSampleBuffer?
+        /// Whether the photo is made at the speed prioritization, being one of shots in quick succession.
+        let rushed: Bool
 
         func with(_ frame: CMSampleBuffer) -> PhotoRequest {
-            PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: frame)
+            PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: frame, rushed: rushed)
         }
     }
 
     /// Makes the photo and tells the delegate, in the order of the AVCam sample's timeline, on the output's queue.
     private func process(_ request: PhotoRequest) {
         processing.async { [self] in
+            let deferred = state.withLock { state -> Bool in
+                state.pending -= 1
+                return state.isAutoDeferredPhotoDeliveryEnabled && request.settings.photoQualityPrioritization == .quality
+                    && request.settings.photoCodecType != nil && request.settings.livePhotoMovieFileURL == nil
+            }
+            let rushed = request.rushed
             guard let frame = request.frame, let pixels = frame.imageBufferStorage else { return }
             let dimensions = CMVideoDimensions(width: Int32(pixels.width), height: Int32(pixels.height))
             // A preview fits in the box the settings give (the photo's size when they give none), keeping the aspect ratio.
@@ -317,7 +372,8 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 embeddedThumbnailDimensions: CMVideoDimensions(
                     width: Int32(thumbnailSize?.width ?? 0),
                     height: Int32(thumbnailSize?.height ?? 0)),
-                photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)))
+                photoProcessingTimeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 10)),
+                deferredPhotoProxyDimensions: deferred ? dimensions : CMVideoDimensions())
             let delegate = request.delegate
             delegate.photoOutput(self, willBeginCaptureFor: resolved)
             delegate.photoOutput(self, willCapturePhotoFor: resolved)
@@ -326,14 +382,18 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
                 orientation: request.orientation, flashFired: request.flash, flashMode: request.settings.flashMode)
             let metadata = PhotoMetadata.merged(PhotoMetadata.dictionary(for: capture), with: request.settings.metadata)
+            if deferred, let codec = request.settings.photoCodecType {
+                deliverProxy(of: pixels, codec: codec, metadata: metadata, thumbnail: thumbnailSize, frame: frame, resolved: resolved, delegate: delegate)
+                return
+            }
             var encoded: Data?
             var pixelBuffer: CVPixelBuffer?
             var failure: Error?
+            // Shots in quick succession are encoded fast, when the app asks for that.
+            let prioritization = rushed ? .speed : request.settings.photoQualityPrioritization
             if let codec = request.settings.photoCodecType {
                 do {
-                    encoded = try encoders.encode(
-                        pixels, codec: codec, prioritization: request.settings.photoQualityPrioritization, metadata: metadata,
-                        thumbnail: thumbnailSize)
+                    encoded = try encoders.encode(pixels, codec: codec, prioritization: prioritization, metadata: metadata, thumbnail: thumbnailSize)
                 } catch {
                     failure = error
                 }
@@ -359,6 +419,36 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
             }
         }
+    }
+
+    /// Delivers a deferred photo: the frame kept (a copy, so that the camera's buffer goes back), a
+    /// proxy JPEG made at once at the fastest settings, and the final encoding left to the photo
+    /// library for when the proxy is saved there.
+    private func deliverProxy(
+        of pixels: CVPixelBuffer, codec: AVVideoCodecType, metadata: [String: Any], thumbnail: (width: Int, height: Int)?, frame: CMSampleBuffer,
+        resolved: AVCaptureResolvedPhotoSettings, delegate: AVCapturePhotoCaptureDelegate
+    ) {
+        var failure: Error?
+        var proxy: AVCaptureDeferredPhotoProxy?
+        do {
+            guard let kept = CVPixelBuffer(width: pixels.width, height: pixels.height, pixelFormatType: pixels.pixelFormatType),
+                PixelFormatConverter().convert(pixels, into: kept)
+            else { throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The photo's pixels could not be kept for later processing."]) }
+            let data = try encoders.encode(kept, codec: .jpeg, prioritization: .speed, metadata: metadata, thumbnail: thumbnail)
+            let finalEncoders = PhotoEncoders()
+            let metadataBox = UncheckedSendable(metadata)
+            DeferredPhotoProcessing.register(proxy: data) {
+                let final = try finalEncoders.encode(kept, codec: codec, prioritization: .quality, metadata: metadataBox.value, thumbnail: thumbnail)
+                return (final, codec == .jpeg ? "jpg" : "heic")
+            }
+            proxy = AVCaptureDeferredPhotoProxy(
+                encoded: data, pixelBuffer: nil, previewPixelBuffer: nil, metadata: metadata, timestamp: frame.presentationTimeStamp, resolvedSettings: resolved
+            )
+        } catch {
+            failure = error
+        }
+        delegate.photoOutput(self, didFinishCapturingDeferredPhotoProxy: proxy, error: failure)
+        delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
     }
 
     /// The depth map of the virtual scene as the frame shows it, fitting 640x480 (depth maps are smaller than photos).

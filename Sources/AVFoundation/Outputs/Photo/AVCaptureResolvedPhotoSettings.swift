@@ -18,10 +18,13 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     public let expectedPhotoCount: Int
     /// How long the photo is expected to take to process, from the moment of capture.
     public let photoProcessingTimeRange: CMTimeRange
+    /// The dimensions of the deferred photo proxy, or zero when the photo is not deferred.
+    public let deferredPhotoProxyDimensions: CMVideoDimensions
 
     init(
         uniqueID: Int64, photoDimensions: CMVideoDimensions, isFlashEnabled: Bool, previewDimensions: CMVideoDimensions,
-        livePhotoMovieDimensions: CMVideoDimensions, embeddedThumbnailDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange
+        livePhotoMovieDimensions: CMVideoDimensions, embeddedThumbnailDimensions: CMVideoDimensions, photoProcessingTimeRange: CMTimeRange,
+        deferredPhotoProxyDimensions: CMVideoDimensions = CMVideoDimensions()
     ) {
         self.uniqueID = uniqueID
         self.photoDimensions = photoDimensions
@@ -31,6 +34,7 @@ open class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
         self.livePhotoMovieDimensions = livePhotoMovieDimensions
         expectedPhotoCount = 1
         self.photoProcessingTimeRange = photoProcessingTimeRange
+        self.deferredPhotoProxyDimensions = deferredPhotoProxyDimensions
         super.init()
     }
 }
