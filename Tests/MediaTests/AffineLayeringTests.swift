@@ -137,3 +137,72 @@ final class AffineLayeringTests: XCTestCase {
         XCTAssertFalse(layering.compose(instruction, at: .zero, into: output) { $0 == 7 ? frame : nil })
     }
 }
+
+/// An animation tool's still layer tree drawn once and each frame placed in its video layer by
+/// pixman (AnimationToolLayering): where the tree puts it, as the tool's Core Image drawing does.
+final class AnimationToolLayeringTests: XCTestCase {
+    func testTheFrameIsPlacedInTheVideoLayerBetweenTheStillLayers() throws {
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 160, 120, kCVPixelFormatType_32BGRA, nil, &made)
+        let frame = try XCTUnwrap(made)
+        CVPixelBufferLockBaseAddress(frame, [])
+        let base = CVPixelBufferGetBaseAddress(frame)!.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let (r, g, b): (UInt8, UInt8, UInt8) = y < 60 ? (x < 80 ? (255, 0, 0) : (0, 255, 0)) : (x < 80 ? (0, 0, 255) : (255, 255, 0))
+                let pixel = base + y * CVPixelBufferGetBytesPerRow(frame) + x * 4
+                (pixel[0], pixel[1], pixel[2], pixel[3]) = (b, g, r, 255)
+            }
+        }
+        CVPixelBufferUnlockBaseAddress(frame, [])
+        // A blue root; the video 80% opaque in (40, 30, 160, 120) from the bottom left; a half-opaque red card over it.
+        let root = CALayer()
+        root.frame = CGRect(x: 0, y: 0, width: 320, height: 240)
+        root.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        let videoLayer = CALayer()
+        videoLayer.frame = CGRect(x: 40, y: 30, width: 160, height: 120)
+        videoLayer.opacity = 0.8
+        let card = CALayer()
+        card.frame = CGRect(x: 200, y: 150, width: 100, height: 60)
+        card.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        card.opacity = 0.5
+        root.addSublayer(videoLayer)
+        root.addSublayer(card)
+        let tool = AVVideoCompositionCoreAnimationTool(postProcessingAsVideoLayer: videoLayer, in: root)
+        // The clip fills the render size.
+        let layer = AVMutableVideoCompositionLayerInstruction()
+        layer.trackID = 1
+        layer.setTransform(CGAffineTransform(scaleX: 2, y: 2), at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
+        instruction.layerInstructions = [layer]
+        let layering = try XCTUnwrap(AnimationToolLayering(tool: tool, renderSize: CGSize(width: 320, height: 240), pixelFormat: kCVPixelFormatType_32BGRA))
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &made)
+        let output = try XCTUnwrap(made)
+        for _ in 0..<2 { XCTAssertTrue(layering.compose(instruction, at: .zero, into: output) { $0 == 1 ? frame : nil }) }
+        // The same tree drawn by the tool's Core Image drawing, around the frame scaled to the render size.
+        let video = CIImage(cvPixelBuffer: frame).transformed(by: CGAffineTransform(scaleX: 2, y: 2))
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &made)
+        let reference = try XCTUnwrap(made)
+        CIContext().render(tool.composite(video: video, renderSize: CGSize(width: 320, height: 240)), to: reference)
+        func colour(_ buffer: CVPixelBuffer, _ x: Int, _ y: Int) -> [Int] {
+            let base = CVPixelBufferGetBaseAddress(buffer)!.assumingMemoryBound(to: UInt8.self) + y * CVPixelBufferGetBytesPerRow(buffer) + x * 4
+            return [Int(base[2]), Int(base[1]), Int(base[0])]
+        }
+        for (x, y, expected, place) in [
+            (10, 10, [0, 0, 255], "the blue root"), (80, 120, [204, 0, 51], "the video's red quarter, 80% over blue"),
+            (160, 180, [204, 204, 51], "its yellow quarter"), (250, 60, [128, 0, 128], "the red card, half over blue"),
+            (300, 220, [0, 0, 255], "the root again"),
+        ] {
+            let seen = colour(output, x, y), core = colour(reference, x, y)
+            XCTAssertTrue(zip(seen, expected).allSatisfy { abs($0 - $1) <= 3 }, "\(place): \(seen), not \(expected)")
+            XCTAssertTrue(zip(seen, core).allSatisfy { abs($0 - $1) <= 3 }, "\(place): \(seen), Core Image \(core)")
+        }
+        // Frames in two-plane 4:2:0, as a composition's tracks are read for such output, are composed too.
+        CVPixelBufferCreate(nil, 160, 120, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &made)
+        let ycbcr = try XCTUnwrap(made)
+        CIContext().render(CIImage(cvPixelBuffer: frame), to: ycbcr)
+        XCTAssertTrue(layering.compose(instruction, at: .zero, into: output) { $0 == 1 ? ycbcr : nil }, "4:2:0 frames are read")
+        XCTAssertTrue(zip(colour(output, 80, 120), [204, 0, 51]).allSatisfy { abs($0 - $1) <= 14 }, "\(colour(output, 80, 120))")
+    }
+}

@@ -6,10 +6,11 @@ import QuartzCore
 
 /// An object used to incorporate Core Animation layers into a video composition.
 ///
-/// Linux has no Core Animation renderer: the tool draws what a layer tree holds still, with Core
-/// Image at each frame: each layer's background colour and image contents (a `CGImage`) in its
-/// frame, its opacity, hidden layers left out, sublayers in order of `zPosition`, and the composed
-/// video in the video layers' frames. Geometry is Core Animation's for this tool: the origin at
+/// Linux has no Core Animation renderer: the tool draws what a layer tree holds still: each
+/// layer's background colour and image contents (a `CGImage`) in its frame, its opacity, hidden
+/// layers left out, sublayers in order of `zPosition`, and the composed video in the video layers'
+/// frames. The still layers are drawn once, with Core Image; each frame is then placed between
+/// them by pixman (or, with the app's own filters, the whole is drawn by Core Image). Geometry is Core Animation's for this tool: the origin at
 /// the bottom left. Animations, text layers, corner radii, masks and borders are not drawn.
 open class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
     let videoLayers: [CALayer]
@@ -59,26 +60,63 @@ open class AVVideoCompositionCoreAnimationTool: NSObject, @unchecked Sendable {
         return picture.cropped(to: bounds)
     }
 
+    /// One step of drawing the tree over a frame: still layers drawn once, or the frame placed in a video layer.
+    enum Step {
+        /// Still layers, drawn at the render size (origin at the bottom left), transparent elsewhere.
+        case still(CIImage)
+        /// The frame, scaled into `rect` (render coordinates, origin at the bottom left), faded by `opacity`.
+        case video(rect: CGRect, opacity: CGFloat)
+    }
+
+    /// The tree as steps over a black background: the still layers between video layers gathered
+    /// into one picture each, so that they can be drawn once and the frames placed between them.
+    func steps(renderSize: CGSize) -> [Step] {
+        let rootSize = animationLayer.bounds.size
+        let scale = CGAffineTransform(
+            scaleX: rootSize.width > 0 ? renderSize.width / rootSize.width : 1, y: rootSize.height > 0 ? renderSize.height / rootSize.height : 1)
+        var steps: [Step] = []
+        var still: CIImage?
+        walk(animationLayer, at: CGRect(origin: .zero, size: rootSize), opacity: 1, scale: scale) { part in
+            switch part {
+            case .still(let image): still = image.composited(over: still ?? CIImage.empty())
+            case .video:
+                if let gathered = still { steps.append(.still(gathered.cropped(to: CGRect(origin: .zero, size: renderSize)))) }
+                still = nil
+                steps.append(part)
+            }
+        }
+        if let still { steps.append(.still(still.cropped(to: CGRect(origin: .zero, size: renderSize)))) }
+        return steps
+    }
+
     /// Draws `layer` (in `rect`, root coordinates before `scale`) and its sublayers over `picture`.
     private func draw(
         _ layer: CALayer, at rect: CGRect, opacity inherited: CGFloat, scale: CGAffineTransform, video: CIImage, renderSize: CGSize, over picture: inout CIImage
     ) {
+        walk(layer, at: rect, opacity: inherited, scale: scale) { part in
+            switch part {
+            case .still(let image): picture = image.composited(over: picture)
+            case .video(let placed, let opacity): picture = Self.faded(Self.fit(video, from: renderSize, into: placed), opacity).composited(over: picture)
+            }
+        }
+    }
+
+    /// Hands each thing `layer` (in `rect`) and its sublayers draw to `body`, bottom first.
+    private func walk(_ layer: CALayer, at rect: CGRect, opacity inherited: CGFloat, scale: CGAffineTransform, _ body: (Step) -> Void) {
         let opacity = inherited * CGFloat(layer.opacity)
         guard !layer.isHidden, opacity > 0 else { return }
         let placed = rect.applying(scale)
         if let colour = layer.backgroundColor {
-            picture = Self.faded(CIImage(color: CIColor(cgColor: colour)).cropped(to: placed), opacity).composited(over: picture)
+            body(.still(Self.faded(CIImage(color: CIColor(cgColor: colour)).cropped(to: placed), opacity)))
         }
         if videoLayers.contains(where: { $0 === layer }) {
-            picture = Self.faded(Self.fit(video, from: renderSize, into: placed), opacity).composited(over: picture)
+            body(.video(rect: placed, opacity: opacity))
         } else if let image = layer.contents as? CGImage {
-            picture = Self.faded(Self.fit(CIImage(cgImage: image), from: CGSize(width: image.width, height: image.height), into: placed), opacity)
-                .composited(over: picture)
+            body(.still(Self.faded(Self.fit(CIImage(cgImage: image), from: CGSize(width: image.width, height: image.height), into: placed), opacity)))
         }
         let children = (layer.sublayers ?? []).enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
         for (_, child) in children {
-            let frame = child.frame
-            draw(child, at: frame.offsetBy(dx: rect.minX, dy: rect.minY), opacity: opacity, scale: scale, video: video, renderSize: renderSize, over: &picture)
+            walk(child, at: child.frame.offsetBy(dx: rect.minX, dy: rect.minY), opacity: opacity, scale: scale, body)
         }
     }
 

@@ -21,6 +21,10 @@ final class AffineLayering {
     /// Where layers are composed for Y'CbCr output, before conversion; nil for BGRA output.
     private let canvas: CVPixelBuffer?
     private let converter = PixelFormatConverter()
+    /// The formats of the frames it composes: BGRA, and two-plane 4:2:0 (converted into a layer's scratch picture).
+    private static let readable: Set<OSType> = [
+        kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+    ]
     /// The last instruction's background colour, as red, green, blue and alpha.
     private var knownBackground: (instruction: ObjectIdentifier, colour: (Double, Double, Double, Double))?
 
@@ -57,7 +61,7 @@ final class AffineLayering {
         for (slot, layer) in instruction.layerInstructions.reversed().enumerated() {
             let opacity = Double(layer.opacity(at: time))
             guard opacity > 0, let frame = picture(layer.trackID) else { continue }
-            guard frame.pixelFormatType == kCVPixelFormatType_32BGRA || frame.pixelFormatType == pixelFormat else { return false }
+            guard Self.readable.contains(frame.pixelFormatType) else { return false }
             CVPixelBufferLockBaseAddress(frame, .readOnly)
             defer { CVPixelBufferUnlockBaseAddress(frame, .readOnly) }
             // A crop that leaves nothing shows nothing.

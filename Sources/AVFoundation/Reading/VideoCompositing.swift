@@ -8,7 +8,8 @@ import Foundation
 /// reader of its own), cropped, transformed and faded, top layer first, over the instruction's
 /// background colour, into a buffer from a pool: by libyuv in Y'CbCr when the layers are only
 /// cropped, scaled, moved and faded onto whole pixels, by pixman through any other affine
-/// transform, and by Core Image when the app's filters or an animation tool's layers take part.
+/// transform and into an animation tool's still layer tree, and by Core Image when the app's
+/// filters take part.
 ///
 /// Coordinates are Apple's for compositions: origin at the top left, y down, in the track's
 /// pixels for crops and in the render size's for transforms.
@@ -65,6 +66,8 @@ final class VideoCompositing {
     private let layering: YCbCrLayering?
     /// The composer of layers through any affine transform, in BGRA, for BGRA and 4:2:0 output.
     private let affineLayering: AffineLayering?
+    /// The composer of frames into the animation tool's still layer tree, for compositions with one.
+    private let toolLayering: AnimationToolLayering?
     private var tick: CMTime
     private let end: CMTime
     private var format: CMVideoFormatDescription?
@@ -102,6 +105,11 @@ final class VideoCompositing {
         filtering = composition.filtering.withLock { $0 }
         let tool = composition.animationTool
         animationTool = tool?.additionalTrackID == nil ? tool : nil
+        toolLayering =
+            filtering == nil
+            ? animationTool.flatMap {
+                AnimationToolLayering(tool: $0, renderSize: CGSize(width: Int(size.width), height: Int(size.height)), pixelFormat: pixelFormat)
+            } : nil
         if let tool, let trackID = tool.additionalTrackID {
             // A still layer tree: drawn once, at the render size, and shown as a track's frame each time.
             guard let picture = CVPixelBuffer(width: Int(size.width), height: Int(size.height), pixelFormatType: kCVPixelFormatType_32BGRA),
@@ -175,9 +183,12 @@ final class VideoCompositing {
             guard let made = pool.dequeue() else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "No picture buffer is free."]) }
             buffer = made
             let layered =
-                filtering == nil && animationTool == nil
+                filtering == nil
                 && instructions.first(where: { $0.timeRange.containsTime(time) }).map { instruction in
-                    layering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
+                    if animationTool != nil, instruction.enablePostProcessing {
+                        return toolLayering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
+                    }
+                    return layering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
                         || affineLayering?.compose(instruction, at: time, into: made) { picture(of: $0, at: time) } ?? false
                 } ?? false
             if !layered { try render(at: time, into: buffer) }
