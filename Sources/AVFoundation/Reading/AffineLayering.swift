@@ -33,16 +33,23 @@ final class AffineLayering {
     init?(renderSize: CGSize, pixelFormat: OSType) {
         width = Int(renderSize.width)
         height = Int(renderSize.height)
-        switch pixelFormat {
-        case kCVPixelFormatType_32BGRA: canvas = nil
-        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
-            guard let made = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
-            canvas = made
-        default: return nil
-        }
+        guard let canvas = AffineLayering.canvas(width: width, height: height, output: pixelFormat) else { return nil }
+        self.canvas = canvas
         guard let blending = AffineBlending() else { return nil }
         self.blending = blending
         self.pixelFormat = pixelFormat
+    }
+
+    /// Where BGRA layers are composed for output in `output`: none (`.some(nil)`: the output buffer
+    /// itself) for BGRA, a BGRA picture of the render size for two-plane 4:2:0, and nil for any
+    /// other format, which is not composed this way.
+    static func canvas(width: Int, height: Int, output: OSType) -> CVPixelBuffer?? {
+        switch output {
+        case kCVPixelFormatType_32BGRA: return .some(nil)
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
+            return CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA).map { .some($0) }
+        default: return nil
+        }
     }
 
     /// Composes `instruction`'s layers at `time` into `buffer`, reading each layer's frame with

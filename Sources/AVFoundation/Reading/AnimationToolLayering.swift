@@ -35,13 +35,8 @@ final class AnimationToolLayering {
     init?(tool: AVVideoCompositionCoreAnimationTool, renderSize: CGSize, pixelFormat: OSType) {
         width = Int(renderSize.width)
         height = Int(renderSize.height)
-        switch pixelFormat {
-        case kCVPixelFormatType_32BGRA: canvas = nil
-        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
-            guard let made = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return nil }
-            canvas = made
-        default: return nil
-        }
+        guard let canvas = AffineLayering.canvas(width: width, height: height, output: pixelFormat) else { return nil }
+        self.canvas = canvas
         guard let blending = AffineBlending(), let videoLayering = AffineLayering(renderSize: renderSize, pixelFormat: kCVPixelFormatType_32BGRA),
             let video = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
         else { return nil }
