@@ -6,7 +6,7 @@ import XCTest
 /// composes the same recipe.
 final class AffineLayeringTests: XCTestCase {
     /// A 160x120 BGRA frame of four coloured quarters: red, green above; blue, yellow below.
-    private func quarters() throws -> CVPixelBuffer {
+    static func quarters() throws -> CVPixelBuffer {
         var made: CVPixelBuffer?
         CVPixelBufferCreate(nil, 160, 120, kCVPixelFormatType_32BGRA, nil, &made)
         let frame = try XCTUnwrap(made)
@@ -38,7 +38,7 @@ final class AffineLayeringTests: XCTestCase {
     }
 
     func testALayerTurnedByAnyAngleIsComposedWhereItsTransformPutsIt() throws {
-        let frame = try quarters()
+        let frame = try Self.quarters()
         // Turned 30 degrees about its centre into the middle of a 320x240 render, its right
         // column of 20 pixels cropped away, 70% opaque over grey.
         let transform = CGAffineTransform(translationX: -80, y: -60).concatenating(CGAffineTransform(rotationAngle: .pi / 6))
@@ -115,7 +115,7 @@ final class AffineLayeringTests: XCTestCase {
     }
 
     func testAPictureTurnedFortyFiveDegreesStandsOnItsCornerAndAFlatOneIsLeftToCoreImage() throws {
-        let frame = try quarters()
+        let frame = try Self.quarters()
         let layer = AVMutableVideoCompositionLayerInstruction()
         layer.trackID = 7
         layer.setTransform(CGAffineTransform(rotationAngle: .pi / 4).concatenating(CGAffineTransform(translationX: 160, y: 20)), at: .zero)
@@ -142,19 +142,8 @@ final class AffineLayeringTests: XCTestCase {
 /// pixman (AnimationToolLayering): where the tree puts it, as the tool's Core Image drawing does.
 final class AnimationToolLayeringTests: XCTestCase {
     func testTheFrameIsPlacedInTheVideoLayerBetweenTheStillLayers() throws {
+        let frame = try AffineLayeringTests.quarters()
         var made: CVPixelBuffer?
-        CVPixelBufferCreate(nil, 160, 120, kCVPixelFormatType_32BGRA, nil, &made)
-        let frame = try XCTUnwrap(made)
-        CVPixelBufferLockBaseAddress(frame, [])
-        let base = CVPixelBufferGetBaseAddress(frame)!.assumingMemoryBound(to: UInt8.self)
-        for y in 0..<120 {
-            for x in 0..<160 {
-                let (r, g, b): (UInt8, UInt8, UInt8) = y < 60 ? (x < 80 ? (255, 0, 0) : (0, 255, 0)) : (x < 80 ? (0, 0, 255) : (255, 255, 0))
-                let pixel = base + y * CVPixelBufferGetBytesPerRow(frame) + x * 4
-                (pixel[0], pixel[1], pixel[2], pixel[3]) = (b, g, r, 255)
-            }
-        }
-        CVPixelBufferUnlockBaseAddress(frame, [])
         // A blue root; the video 80% opaque in (40, 30, 160, 120) from the bottom left; a half-opaque red card over it.
         let root = CALayer()
         root.frame = CGRect(x: 0, y: 0, width: 320, height: 240)
