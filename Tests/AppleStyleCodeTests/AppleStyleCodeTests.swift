@@ -29,13 +29,8 @@ final class AppleStyleCodeTests: XCTestCase {
     }
 
     func testALivePhotoCameraSavesHEICAndItsMovieIntoThePicturesFolder() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("live-camera-\(getpid())")
-        try? FileManager.default.removeItem(at: home)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let savedHome = ProcessInfo.processInfo.environment["HOME"]
-        setenv("HOME", home.path, 1)
-        defer { if let savedHome { setenv("HOME", savedHome, 1) } }
+        let home = try TemporaryHome("live-camera")
+        defer { home.restore() }
         let camera = LivePhotoCamera()
         try camera.configure()
         camera.session.startRunning()
@@ -59,20 +54,15 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertTrue(result.hadDepth, "the virtual back camera delivers depth")
         XCTAssertEqual(result.movieDuration, 3, accuracy: 0.3)
         XCTAssertEqual(result.photoDisplayTime, 1.5, accuracy: 0.2)
-        let saved = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Pictures").path).sorted()
+        let saved = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("Pictures").path).sorted()
         XCTAssertEqual(saved.count, 2, "\(saved)")
         XCTAssertEqual(saved.map { ($0 as NSString).pathExtension }, ["heic", "mov"])
         XCTAssertEqual(Set(saved.map { ($0 as NSString).deletingPathExtension }).count, 1, "one base name")
     }
 
     func testADeferredPhotosProxyIsSavedAtOnceAndTheLibraryFinishesItAsHEIC() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("deferred-camera-\(getpid())")
-        try? FileManager.default.removeItem(at: home)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let savedHome = ProcessInfo.processInfo.environment["HOME"]
-        setenv("HOME", home.path, 1)
-        defer { if let savedHome { setenv("HOME", savedHome, 1) } }
+        let home = try TemporaryHome("deferred-camera")
+        defer { home.restore() }
         let camera = DeferredPhotoCamera()
         try camera.configure()
         XCTAssertTrue(camera.photoOutput.isAutoDeferredPhotoDeliveryEnabled)
@@ -88,7 +78,7 @@ final class AppleStyleCodeTests: XCTestCase {
         }
         wait(for: [saved], timeout: 60)
         XCTAssertNoThrow(try XCTUnwrap(box.deferred).get())
-        let pictures = home.appendingPathComponent("Pictures")
+        let pictures = home.url.appendingPathComponent("Pictures")
         // The library holds the proxy (a JPEG) until the final HEIC takes its place.
         let finished = waitUntil(timeout: 60) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: pictures.path)) ?? []
@@ -553,6 +543,26 @@ final class AudioEngineAppTests: XCTestCase {
 }
 
 /// A capture's result, handed from the library's queue to the test.
+/// A home folder of a test's own, made empty and set as HOME (where the photo library's folders are) until `restore()`.
+struct TemporaryHome {
+    let url: URL
+    private let saved: String?
+
+    init(_ name: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())")
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        saved = ProcessInfo.processInfo.environment["HOME"]
+        setenv("HOME", url.path, 1)
+    }
+
+    /// Puts HOME back and removes the folder.
+    func restore() {
+        if let saved { setenv("HOME", saved, 1) }
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
 final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: LivePhotoResult?
