@@ -15,7 +15,8 @@ enum CompositionBenchmark {
     static func run() throws {
         print("")
         print(
-            "Composition exports: two \(clipSeconds) s \(width)x\(height) 30 fps clips, crossfaded over \(overlap) s (\(2 * clipSeconds - overlap) s), and \(insetSeconds) s of one inset in the other:")
+            "Composition exports: two \(clipSeconds) s \(width)x\(height) 30 fps clips, crossfaded over \(overlap) s (\(2 * clipSeconds - overlap) s), and \(insetSeconds) s of one inset in the other:"
+        )
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
             return print("  ffmpeg not available: install ffmpeg for this comparison")
         }
@@ -126,15 +127,8 @@ enum CompositionBenchmark {
 
     /// The tilted inset's composer without the encoder (two-plane 4:2:0, as the export reads it).
     static func tiltedComposerAlone(_ clips: [URL]) throws {
-        let composition = AVMutableComposition()
-        let range = CMTimeRange(start: .zero, duration: CMTime(value: CMTimeValue(insetSeconds), timescale: 1))
-        let assets = clips.map { AVURLAsset(url: $0) }
+        let (composition, tracks, assets, range) = try stackedForInset(clips)
         defer { withExtendedLifetime(assets) {} }
-        let tracks = try assets.map { asset -> AVMutableCompositionTrack in
-            let track = composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid)!
-            try track.insertTimeRange(range, of: asset.tracks(withMediaType: .video)[0], at: .zero)
-            return track
-        }
         let video = insetComposition(tracks, range: range, degrees: tilt)
         let settings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
         let output = AVAssetReaderVideoCompositionOutput(videoTracks: composition.tracks(withMediaType: .video), videoSettings: settings)
@@ -212,6 +206,14 @@ enum CompositionBenchmark {
     /// the second track's layer scaled to a quarter and moved into the bottom right corner, turned
     /// by `degrees` about its centre.
     static func pictureInPicture(_ clips: [URL], to destination: URL, degrees: Double = 0) throws {
+        let (composition, tracks, assets, range) = try stackedForInset(clips)
+        defer { withExtendedLifetime(assets) {} }
+        try export(composition, insetComposition(tracks, range: range, degrees: degrees), to: destination)
+    }
+
+    /// The clips' first `insetSeconds` as two tracks over the same time, with the clips' assets
+    /// (which must live while the composition is read) and the time range.
+    static func stackedForInset(_ clips: [URL]) throws -> (AVMutableComposition, [AVMutableCompositionTrack], [AVURLAsset], CMTimeRange) {
         let composition = AVMutableComposition()
         let range = CMTimeRange(start: .zero, duration: CMTime(value: CMTimeValue(insetSeconds), timescale: 1))
         let assets = clips.map { AVURLAsset(url: $0) }
@@ -220,7 +222,7 @@ enum CompositionBenchmark {
             try track.insertTimeRange(range, of: asset.tracks(withMediaType: .video)[0], at: .zero)
             return track
         }
-        try export(composition, insetComposition(tracks, range: range, degrees: degrees), to: destination)
+        return (composition, tracks, assets, range)
     }
 
     /// One instruction over `range`: the second track inset over the first, turned by `degrees`.
