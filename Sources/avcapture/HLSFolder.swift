@@ -5,7 +5,8 @@ import Foundation
 /// playlist `index.m3u8`, which any web server or CDN can serve while it grows.
 ///
 /// Each file appears only once complete (written under a hidden name, then renamed), the
-/// playlist after the segment it names. Thread ownership: the writer's thread calls the delegate;
+/// playlist after the segment it names, and first once its segments last three target durations
+/// (where players start playing a live playlist). Thread ownership: the writer's thread calls the delegate;
 /// `finish()` is called after the writer finished, so the two never run at once.
 final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
     /// The folder.
@@ -56,8 +57,19 @@ final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
                 state.durations.append(duration.isFinite ? duration : 0)
                 return state.durations
             }
+            // A live playlist is published once it is long enough to start playing from: players start
+            // three target durations from its end (RFC 8216, 6.3.3), and Chromium refuses a shorter one.
+            guard Self.isLongEnough(durations) else { return }
             write(Data(Self.playlist(durations: durations, ended: false).utf8), named: Self.playlistName)
         }
+    }
+
+    /// The target duration: the longest segment's, rounded to the nearest second (RFC 8216, 4.3.3.1), at least 1.
+    static func targetDuration(_ durations: [Double]) -> Int { max(1, Int((durations.max() ?? 1).rounded())) }
+
+    /// Whether segments of `durations` last at least three target durations.
+    static func isLongEnough(_ durations: [Double]) -> Bool {
+        durations.reduce(0, +) >= Double(3 * targetDuration(durations)) - 0.05
     }
 
     /// Marks the playlist ended: nothing more will be added.
@@ -69,9 +81,8 @@ final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
 
     /// A media playlist of fragmented MPEG-4 segments (RFC 8216): version 7 for EXT-X-MAP.
     static func playlist(durations: [Double], ended: Bool) -> String {
-        let target = Int((durations.max() ?? 1).rounded(.up))
         var lines = [
-            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, target))", "#EXT-X-MEDIA-SEQUENCE:0",
+            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration(durations))", "#EXT-X-MEDIA-SEQUENCE:0",
             "#EXT-X-PLAYLIST-TYPE:EVENT", "#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-MAP:URI=\"init.mp4\"",
         ]
         for (index, duration) in durations.enumerated() {

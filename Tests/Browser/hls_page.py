@@ -4,7 +4,7 @@
 Usage: hls_page.py AVCAPTURE [--seconds N]
 
 Runs `avcapture stream --hls FOLDER` on the virtual devices for N + 8 seconds with 1 s segments;
-once the playlist lists two segments, serves the folder with Python's http.server on a free
+once the playlist lists three segments (it appears with them), serves the folder with Python's http.server on a free
 loopback port and opens a page whose <video> plays index.m3u8 (Chromium plays fragmented MPEG-4
 HLS natively); reads its state twice while the stream goes on, then after it ends. The caller
 checks the results.
@@ -48,7 +48,8 @@ def main():
     stream = subprocess.Popen([avcapture, "stream", "--hls", folder, "--seconds", str(seconds + 8), "--segment-seconds", "1",
                                "--format", "640x480@30"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
     deadline = time.time() + 30
-    while time.time() < deadline and not (os.path.exists(playlist) and open(playlist).read().count("#EXTINF") >= 2):
+    # The playlist appears once its segments last three target durations (three 1 s segments).
+    while time.time() < deadline and not (os.path.exists(playlist) and open(playlist).read().count("#EXTINF") >= 3):
         time.sleep(0.1)
 
     class Handler(http.server.SimpleHTTPRequestHandler):

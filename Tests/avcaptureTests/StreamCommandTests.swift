@@ -62,6 +62,13 @@ final class StreamCommandTests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
+        // The playlist appears once its segments last three target durations, where players start a live playlist.
+        XCTAssertTrue(waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: playlist.path) })
+        let first = try String(contentsOf: playlist, encoding: .utf8)
+        let target = Double(first.split(separator: "\n").first { $0.hasPrefix("#EXT-X-TARGETDURATION:") }?.split(separator: ":").last ?? "") ?? 0
+        let listed = first.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.compactMap { Double($0.dropFirst(8).dropLast()) }.reduce(0, +)
+        XCTAssertEqual(target, 1, "1 s segments have a target duration of 1 (the nearest second): \(first)")
+        XCTAssertGreaterThanOrEqual(listed, 3 * target - 0.05, "first published with three target durations: \(first)")
         // While it grows: a playlist of whole segments, not yet ended, that ffprobe plays.
         XCTAssertTrue(waitUntil(timeout: 30) { ((try? String(contentsOf: playlist, encoding: .utf8)) ?? "").components(separatedBy: "#EXTINF").count > 3 })
         let growing = try String(contentsOf: playlist, encoding: .utf8)
