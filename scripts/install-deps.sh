@@ -10,7 +10,7 @@ for argument in "$@"; do
   esac
 done
 packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libjpeg62-turbo-dev libheif-dev libexif-dev libpng-dev librubberband-dev libsoundtouch-dev libcairo2-dev pkg-config
-  libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev
+  libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libcurl4-openssl-dev
   cmake g++ make python3-pip ca-certificates libdlib-dev libblas-dev liblapack-dev libwebrtc-audio-processing-dev)
 # libvips, Core Image's renderer: the library only (its shim declares the functions it calls, so
 # none of the -dev packages libvips-dev brings), without its recommendations.

@@ -1,8 +1,11 @@
 // `import AVFoundation` gives what it gives on Apple's platforms: Foundation (and with it
 // Dispatch and the C library), the Core Graphics geometry, Core Media and Core Video, and Core
 // Image's barcode descriptors, which the metadata output's code objects carry, and Observation
-// (`@Observable` models of a camera).
+// (`@Observable` models of a camera). Foundation's URL loading (`URLSession`, `URLRequest`), which
+// Apple's Foundation holds, lives in FoundationNetworking on Linux: it comes too, as the resource
+// loader's requests are `URLRequest`s.
 @_exported import Foundation
+@_exported import FoundationNetworking
 @_exported import CoreGraphics
 @_exported import CoreMedia
 @_exported import AVFAudio

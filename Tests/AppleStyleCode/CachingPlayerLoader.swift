@@ -9,6 +9,7 @@ public final class CachingPlayerLoader: NSObject, AVAssetResourceLoaderDelegate,
     private let cached: Data
     private let lock = NSLock()
     private var seen: [(offset: Int64, length: Int, wantsInformation: Bool)] = []
+    private var forwarded: [String] = []
     private let queue = DispatchQueue(label: "caching-player-loader")
     /// Whether the loader turns every request down, as a loader that lost its network would.
     public var failsEveryRequest = false
@@ -27,6 +28,8 @@ public final class CachingPlayerLoader: NSObject, AVAssetResourceLoaderDelegate,
 
     /// The ranges asked for, in order, and whether each asked for the content information.
     public var requests: [(offset: Int64, length: Int, wantsInformation: Bool)] { lock.withLock { seen } }
+    /// The Range headers of the downloads a network cache would start for them.
+    public var forwardedRanges: [String] { lock.withLock { forwarded } }
 
     public func resourceLoader(
         _ resourceLoader: AVAssetResourceLoader, shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest
@@ -45,8 +48,10 @@ public final class CachingPlayerLoader: NSObject, AVAssetResourceLoaderDelegate,
             loadingRequest.finishLoading()
             return true
         }
+        let download = rangeRequest(for: loadingRequest, from: URL(string: "https://example.com/movie.mp4")!)
         lock.withLock {
             seen.append((dataRequest.requestedOffset, dataRequest.requestedLength, loadingRequest.contentInformationRequest != nil))
+            forwarded.append(download.value(forHTTPHeaderField: "Range") ?? "")
         }
         let start = Int(dataRequest.requestedOffset)
         let end = dataRequest.requestsAllDataToEndOfResource ? cached.count : min(cached.count, start + dataRequest.requestedLength)
@@ -59,4 +64,18 @@ public final class CachingPlayerLoader: NSObject, AVAssetResourceLoaderDelegate,
         loadingRequest.finishLoading()
         return true
     }
+}
+
+/// The download a caching player starts for a range a loading request asks for, with URLSession as
+/// Apple's Foundation offers it: nothing but AVFoundation imported.
+public func rangeRequest(for loadingRequest: AVAssetResourceLoadingRequest, from origin: URL) -> URLRequest {
+    var request = URLRequest(url: origin)
+    request.setValue(loadingRequest.request.value(forHTTPHeaderField: "Range"), forHTTPHeaderField: "Range")
+    request.cachePolicy = .reloadIgnoringLocalCacheData
+    return request
+}
+
+/// A session for a caching player's downloads, delivering data to a delegate as it comes.
+public final class RangeDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    public lazy var session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
 }

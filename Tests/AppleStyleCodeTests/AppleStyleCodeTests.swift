@@ -274,6 +274,10 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertFalse(ranges.isEmpty)
         XCTAssertTrue(ranges.allSatisfy { $0.length > 0 && $0.offset + Int64($0.length) <= Int64(cached.count) }, "\(requests)")
 
+        // The downloads it would start for those ranges, made with URLRequest from AVFoundation's import alone.
+        XCTAssertEqual(loader.forwardedRanges.first, "bytes=0-1")
+        XCTAssertEqual(loader.forwardedRanges.count, requests.count)
+        XCTAssertEqual(RangeDownloads().session.configuration.requestCachePolicy, URLSessionConfiguration.ephemeral.requestCachePolicy)
         // A loader that fails its requests: loading the asset throws the loader's error.
         let failing = CachingPlayerLoader(cached: cached)
         failing.failsEveryRequest = true

@@ -1,5 +1,4 @@
 import Foundation
-import FoundationNetworking
 
 /// Methods you can implement to handle resource-loading requests coming from a URL asset.
 public protocol AVAssetResourceLoaderDelegate: NSObjectProtocol {

@@ -1,5 +1,4 @@
 import Foundation
-import FoundationNetworking
 
 /// An object that encapsulates information about a resource request from a resource loader object.
 ///
