@@ -1,7 +1,11 @@
-// Stand-ins for the C allocator that count calls and forward to glibc's own allocator.
+// Stand-ins for the C allocator that count calls and forward to glibc's own allocator, and for
+// pthread's mutex and read-write lock calls that count them on one marked thread.
+#define _GNU_SOURCE
 #include "CBenchmarkSupport.h"
 #include <stddef.h>
 #include <errno.h>
+#include <pthread.h>
+#include <dlfcn.h>
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -9,11 +13,46 @@ extern void *__libc_realloc(void *pointer, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 extern void __libc_free(void *pointer);
 
+// pthread's own lock functions, found once, the first time each is called.
+typedef int (*mutex_function)(pthread_mutex_t *);
+typedef int (*rwlock_function)(pthread_rwlock_t *);
+static mutex_function real_mutex_lock;
+static rwlock_function real_rdlock, real_wrlock;
+
 static uint64_t allocations;
+static uint64_t marked_allocations;
+static uint64_t marked_locks;
+static __thread int marked;
 
 uint64_t avbench_allocation_count(void) { return __atomic_load_n(&allocations, __ATOMIC_RELAXED); }
+void avbench_mark_current_thread(void) { marked = 1; }
+uint64_t avbench_marked_thread_allocation_count(void) { return __atomic_load_n(&marked_allocations, __ATOMIC_RELAXED); }
+uint64_t avbench_marked_thread_lock_count(void) { return __atomic_load_n(&marked_locks, __ATOMIC_RELAXED); }
 
-static inline void count(void) { __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED); }
+static inline void count(void) {
+    __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED);
+    if (marked) __atomic_fetch_add(&marked_allocations, 1, __ATOMIC_RELAXED);
+}
+
+static inline void count_lock(void) {
+    if (marked) __atomic_fetch_add(&marked_locks, 1, __ATOMIC_RELAXED);
+}
+
+int pthread_mutex_lock(pthread_mutex_t *mutex) {
+    count_lock();
+    if (!real_mutex_lock) real_mutex_lock = (mutex_function)dlsym(RTLD_NEXT, "pthread_mutex_lock");
+    return real_mutex_lock(mutex);
+}
+int pthread_rwlock_rdlock(pthread_rwlock_t *lock) {
+    count_lock();
+    if (!real_rdlock) real_rdlock = (rwlock_function)dlsym(RTLD_NEXT, "pthread_rwlock_rdlock");
+    return real_rdlock(lock);
+}
+int pthread_rwlock_wrlock(pthread_rwlock_t *lock) {
+    count_lock();
+    if (!real_wrlock) real_wrlock = (rwlock_function)dlsym(RTLD_NEXT, "pthread_rwlock_wrlock");
+    return real_wrlock(lock);
+}
 
 void *malloc(size_t size) { count(); return __libc_malloc(size); }
 void *calloc(size_t count_, size_t size) { count(); return __libc_calloc(count_, size); }

@@ -61,6 +61,7 @@ if runs("hls") { try SegmentBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("audiofile") { try AudioFileBenchmark.run() }
 if runs("engine") { try AudioEngineBenchmark.run() }
+if runs("renderthread") { try RenderThreadBenchmark.run() }
 // Input latency starts a private PulseAudio server: only when asked for.
 if chosen.contains("inputlatency") { try InputLatencyBenchmark.run() }
 if runs("play") { try PlayBenchmark.run() }

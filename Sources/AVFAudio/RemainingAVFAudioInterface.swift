@@ -21,8 +21,10 @@
 //     format of the microphone it was made with
 // extension AVAudioMixerNode: per-connection mixing destinations (destination(forMixer:bus:), AVAudioMixingDestination),
 //     renderingAlgorithm, obstruction and occlusion (3D mixing)
-// extension AVAudioPlayerNode: files are read on the render thread a block at a time (no read-ahead thread);
-//     .dataRendered and .dataPlayedBack completions are called when the data is consumed
+// extension AVAudioPlayerNode: .dataRendered and .dataPlayedBack completions are called when the data is consumed;
+//     in real time a file's frames that the read-ahead queue has not read in time are silence (offline rendering waits)
+// extension AVAudioUnit: in real time an effect runs a cycle behind the render thread (FFmpeg's filters on a worker,
+//     latency one cycle); Apple's units run within the cycle
 
 // MARK: Conversion and compressed audio
 

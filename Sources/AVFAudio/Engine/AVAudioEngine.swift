@@ -2,6 +2,7 @@ import CaptureDevices
 import CoreMedia
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// A graph of audio nodes, rendered by pulling: the output node asks the main mixer for each
 /// block of frames, the mixer asks its inputs, and so on.
@@ -12,8 +13,11 @@ import Foundation
 /// session's preferred microphone (the virtual one on a machine without one). In manual rendering
 /// mode the caller renders instead, as fast as it likes.
 ///
-/// Thread ownership: configuration comes from any thread, under the engine's lock; a render
-/// cycle takes that lock once to read the graph, and runs on one thread at a time.
+/// Thread ownership: configuration comes from any thread, under the engine's lock, and each
+/// change publishes a new render plan (`RenderPlan`) without a lock. One renderer at a time (the
+/// render thread, or the caller in manual rendering mode) runs a cycle: it adopts the newest plan
+/// at the cycle's start and reads nothing else of the configuration, so that in steady state a
+/// cycle neither locks nor allocates.
 open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// What feeds one input bus of a node.
     struct Feed {
@@ -26,10 +30,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         var nodes: [AVAudioNode] = []
         var feeds: [FeedKey: Feed] = [:]
         var running = false
-        var prepared = false
         var manual: (mode: AVAudioEngineManualRenderingMode, format: AVAudioFormat, maximumFrames: AVAudioFrameCount)?
-        var sampleTime: AVAudioFramePosition = 0
-        var cycle = 0
         weak var mainMixer: AVAudioMixerNode?
     }
 
@@ -40,8 +41,15 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     }
 
     private let graph = LockedValue(Graph())
-    /// Serialises render cycles (the render thread and manual rendering).
-    private let renderLock = NSLock()
+    /// Where configuration publishes the render plan.
+    private let plans = PlanSlot<RenderPlan>()
+    /// Held by the one renderer running a cycle: another that comes meanwhile renders silence.
+    private let rendering = Atomic(false)
+    /// Renderer: the plan it renders by, and the last cycle's number.
+    private var currentPlan: RenderPlan?
+    private var cycle = 0
+    /// The engine sample time of the next cycle's first frame.
+    private let sampleTime = Atomic<AVAudioFramePosition>(0)
     private var renderThread: EngineRenderThread?
     private var microphone: EngineMicrophone?
     /// Frames rendered in each block when running on a device.
@@ -55,7 +63,10 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// Turns voice processing on or off, with the engine stopped.
     func setVoiceProcessing(_ enabled: Bool) throws {
         guard !isRunning else { throw AVAudioConverter.error(.paramErr, "stop the engine before turning voice processing on or off") }
-        guard enabled else { return voiceProcessing.withLock { $0 = nil } }
+        guard enabled else {
+            voiceProcessing.withLock { $0 = nil }
+            return publishPlan()
+        }
         guard voiceProcessing.withLock({ $0 == nil }) else { return }
         let input = inputNode.inputFormat(forBus: 0), output = outputNode.outputFormat(forBus: 0)
         switch VoiceProcessor.make(
@@ -64,6 +75,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         case .success(let processor):
             processor.configure(echoCancellation: true, noiseSuppression: true, automaticGain: inputNode.isVoiceProcessingAGCEnabled)
             voiceProcessing.withLock { $0 = processor }
+            publishPlan()
         case .failure(let error):
             throw error
         }
@@ -85,6 +97,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         if let observer = routeChanges.withLock({ $0 }) { NotificationCenter.default.removeObserver(observer) }
         renderThread?.stop()
         microphone?.stop()
+        for node in graph.withLock({ $0.nodes }) { node.renderingStopped() }
     }
 
     /// A microphone came or went while the engine records: its input hardware changed, so the
@@ -129,6 +142,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             graph.nodes.append(node)
         }
         node.engine = self
+        publishPlan()
     }
 
     /// Removes a node from the engine, with its connections.
@@ -138,6 +152,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             graph.feeds = graph.feeds.filter { $0.key.node != ObjectIdentifier(node) && $0.value.source !== node }
         }
         node.engine = nil
+        publishPlan()
     }
 
     // MARK: Connections
@@ -222,11 +237,39 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// Makes every node ready to render; `start()` does it when it has not been done.
     open func prepare() {
-        let maximum = graph.withLock { $0.manual?.maximumFrames } ?? Self.blockFrames
-        renderLock.withLock {
-            for node in graph.withLock({ $0.nodes }) { node.prepareToRender(maximumFrames: maximum) }
+        publishPlan()
+        // Not rendering: the plan is taken, and the nodes' buffers made, here rather than in the first cycle.
+        if !isRunning, rendering.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            adoptPendingPlan()
+            rendering.store(false, ordering: .releasing)
         }
-        graph.withLock { $0.prepared = true }
+    }
+
+    /// Publishes the graph as it stands for the renderer to take at its next cycle.
+    func publishPlan() {
+        let manualInput: AVAudioIONodeInputBlock? = graph.withLock { graph in
+            (graph.nodes.first { $0 is AVAudioInputNode } as? AVAudioInputNode)?.manualInput.withLock { $0?.block }
+        }
+        let voice = voiceProcessing.withLock { $0 }
+        graph.withLock { graph in
+            for node in graph.nodes {
+                // A sink's output is what feeds it.
+                if let sink = node as? AVAudioSinkNode, let feed = graph.feeds[FeedKey(node: ObjectIdentifier(sink), bus: 0)] {
+                    sink.outputFormats.withLock { $0[0] = feed.format }
+                }
+            }
+            let plan = RenderPlan(
+                nodes: graph.nodes, feeds: graph.feeds, maximumFrames: graph.manual?.maximumFrames ?? Self.blockFrames, voice: voice,
+                manualInput: manualInput, realTime: graph.manual.map { $0.mode == .realtime } ?? true)
+            plans.publish(plan)
+        }
+    }
+
+    /// Renderer: takes the plan published since the last cycle, if any, and hands each node its part.
+    private func adoptPendingPlan() {
+        guard let plan = plans.adopt(replacing: currentPlan) else { return }
+        currentPlan = plan
+        for entry in plan.entries { entry.node.adopt(entry, plan: plan) }
     }
 
     /// Starts rendering: the render thread to the sound server, and the microphone if the input
@@ -253,10 +296,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     open func pause() { halt() }
 
     /// Stops rendering and lets go of the resources `prepare()` took.
-    open func stop() {
-        halt()
-        graph.withLock { $0.prepared = false }
-    }
+    open func stop() { halt() }
 
     /// Clears what every node holds.
     open func reset() {
@@ -268,7 +308,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// The time of the last block rendered, on the engine's timeline.
     var lastRenderTime: AVAudioTime {
-        let (time, rate) = (graph.withLock { $0.sampleTime }, outputNode.outputFormat(forBus: 0).sampleRate)
+        let (time, rate) = (sampleTime.load(ordering: .relaxed), outputNode.outputFormat(forBus: 0).sampleRate)
         return AVAudioTime(sampleTime: time, atRate: rate)
     }
 
@@ -277,7 +317,11 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         renderThread = nil
         microphone?.stop()
         graph.withLock { $0.running = false }
+        for node in graph.withLock({ $0.nodes }) { node.renderingStopped() }
     }
+
+    /// Whether a renderer that may not wait runs: the render thread, or the caller in realtime manual rendering.
+    var rendersInRealTime: Bool { graph.withLock { $0.running && ($0.manual == nil || $0.manual?.mode == .realtime) } }
 
     /// Whether the input node feeds anything or has a tap.
     private var usesInput: Bool {
@@ -288,6 +332,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// A tap was installed or removed: a running engine starts or keeps the microphone for the input node's.
     func tapsChanged() {
+        publishPlan()
         guard isRunning, usesInput, microphone?.isRunning != true else { return }
         let microphone = microphone ?? EngineMicrophone(node: inputNode)
         try? microphone.start()
@@ -296,7 +341,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// The graph changed: a prepared engine prepares the nodes again, and the input node learns whether it feeds any.
     private func configurationChanged() {
-        if graph.withLock({ $0.prepared }) { prepare() }
+        publishPlan()
         let (input, feeds) = graph.withLock { graph in
             (graph.nodes.first { $0 is AVAudioInputNode } as? AVAudioInputNode, Array(graph.feeds.values))
         }
@@ -305,24 +350,21 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     // MARK: Rendering
 
-    /// Renders one cycle of `frames` frames from the output node's input; the mixed buffer, or nil for silence.
-    func renderCycle(frames: Int) -> AVAudioPCMBuffer? {
-        renderLock.lock()
-        defer { renderLock.unlock() }
-        let (cycle, sampleTime) = graph.withLock { graph -> (Int, AVAudioFramePosition) in
-            graph.cycle += 1
-            defer { graph.sampleTime += AVAudioFramePosition(frames) }
-            return (graph.cycle, graph.sampleTime)
-        }
-        let time = AVAudioTime(sampleTime: sampleTime, atRate: outputNode.outputFormat(forBus: 0).sampleRate)
-        let mixed = outputNode.pull(frames: frames, cycle: cycle, time: time)
+    /// Renders one cycle of `frames` frames from the output node's input; the mixed buffer, or nil
+    /// for silence (also when another renderer holds the cycle, or `frames` is more than a cycle takes).
+    func renderCycle(frames: Int, realTime: Bool) -> AVAudioPCMBuffer? {
+        guard rendering.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return nil }
+        defer { rendering.store(false, ordering: .releasing) }
+        adoptPendingPlan()
+        guard let plan = currentPlan, frames <= Int(plan.maximumFrames) else { return nil }
+        cycle &+= 1
+        let start = sampleTime.add(AVAudioFramePosition(frames), ordering: .relaxed).oldValue
+        let context = RenderContext(cycle: cycle, sampleTime: start, sampleRate: outputNode.renderRate, realTime: realTime)
+        let mixed = outputNode.pull(frames: frames, context: context)
         // Sink nodes lead nowhere: each cycle pulls them too, so that they receive what feeds them.
-        for sink in sinks { _ = sink.pull(frames: frames, cycle: cycle, time: time) }
+        for sink in plan.sinks { _ = sink.pull(frames: frames, context: context) }
         return mixed
     }
-
-    /// The sink nodes attached.
-    private var sinks: [AVAudioSinkNode] { graph.withLock { $0.nodes.compactMap { $0 as? AVAudioSinkNode } } }
 
     // MARK: Manual rendering
 
@@ -334,18 +376,18 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
         guard pcmFormat.commonFormat == .pcmFormatFloat32, !pcmFormat.isInterleaved, maximumFrameCount > 0 else {
             throw AVAudioConverter.error(.formatNotSupported, "manual rendering takes deinterleaved 32-bit floats and at least one frame")
         }
-        graph.withLock {
-            $0.manual = (mode, pcmFormat, maximumFrameCount)
-            $0.sampleTime = 0
-        }
+        graph.withLock { $0.manual = (mode, pcmFormat, maximumFrameCount) }
+        sampleTime.store(0, ordering: .relaxed)
         outputNode.outputFormats.withLock { $0[0] = pcmFormat }
         if let mixer = graph.withLock({ $0.mainMixer }) { connect(mixer, to: outputNode, format: pcmFormat) }
+        publishPlan()
     }
 
     /// Returns the engine (stopped) to rendering to the sound server.
     open func disableManualRenderingMode() {
         graph.withLock { $0.manual = nil }
         outputNode.outputFormats.withLock { _ = $0.removeValue(forKey: 0) }
+        publishPlan()
     }
 
     /// Whether the engine is rendered by the caller.
@@ -357,7 +399,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// The most frames one render gives.
     open var manualRenderingMaximumFrameCount: AVAudioFrameCount { graph.withLock { $0.manual?.maximumFrames } ?? Self.blockFrames }
     /// The frames rendered since manual rendering started.
-    open var manualRenderingSampleTime: AVAudioFramePosition { graph.withLock { $0.sampleTime } }
+    open var manualRenderingSampleTime: AVAudioFramePosition { sampleTime.load(ordering: .relaxed) }
 
     /// Renders `numberOfFrames` frames (at most `manualRenderingMaximumFrameCount`) into a buffer of the manual rendering format.
     open func renderOffline(_ numberOfFrames: AVAudioFrameCount, to buffer: AVAudioPCMBuffer) throws -> AVAudioEngineManualRenderingStatus {
@@ -366,7 +408,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
             throw AVAudioConverter.error(.paramErr, "the buffer is not in the manual rendering format, or too many frames were asked for")
         }
         let frames = Int(numberOfFrames)
-        let mixed = renderCycle(frames: frames)
+        let mixed = renderCycle(frames: frames, realTime: manualRenderingMode == .realtime)
         buffer.frameLength = numberOfFrames
         if let mixed { buffer.copyFrames(from: mixed, at: 0, to: 0, count: frames) } else { AVAudioNode.silence(buffer, frames: frames) }
         return takeInputStarvation() ? .insufficientDataFromInputNode : .success
@@ -375,7 +417,7 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
     /// The block that renders the engine in manual rendering mode, for a real-time context.
     open var manualRenderingBlock: AVAudioEngineManualRenderingBlock {
         { [weak self] frames, list, status in
-            guard let self, let mixed = self.renderCycle(frames: Int(frames)) else {
+            guard let self, let mixed = self.renderCycle(frames: Int(frames), realTime: true) else {
                 status?.pointee = 0
                 let buffers = UnsafeMutableAudioBufferListPointer(list)
                 for index in 0..<buffers.count { buffers[index].mData?.initializeMemory(as: UInt8.self, repeating: 0, count: Int(frames) * 4) }
@@ -393,18 +435,13 @@ open class AVAudioEngine: NSObject, @unchecked Sendable {
 
     /// Whether the input node's manual input block had no frames in the last render; cleared.
     private func takeInputStarvation() -> Bool {
-        guard graph.withLock({ $0.nodes.contains { $0 is AVAudioInputNode } }) else { return false }
-        return inputNode.inputStarved.withLock { starved in
-            defer { starved = false }
-            return starved
-        }
+        guard let input = currentPlan?.entries.first(where: { $0.node is AVAudioInputNode })?.node as? AVAudioInputNode else { return false }
+        return input.inputStarved.exchange(false, ordering: .relaxed)
     }
 
-    /// A cycle number of its own, for a pull outside the cycle's (a mixer input's resampler asking for more).
+    /// Renderer: a cycle number of its own, for a pull outside the cycle's (a mixer input's resampler asking for more).
     func nextCycle() -> Int {
-        graph.withLock { graph in
-            graph.cycle += 1
-            return graph.cycle
-        }
+        cycle &+= 1
+        return cycle
     }
 }

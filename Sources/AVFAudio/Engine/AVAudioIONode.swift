@@ -1,6 +1,7 @@
 import CaptureDevices
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// The block that gives the input node its frames in manual rendering mode: the frames asked for,
 /// in the format given with it, or nil when it has none.
@@ -31,13 +32,23 @@ open class AVAudioOutputNode: AVAudioIONode, @unchecked Sendable {
     /// The device's format: 48 kHz stereo, the sound server's usual rate (or the manual rendering format).
     override var defaultFormat: AVAudioFormat { AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)! }
 
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
-        guard let feed = engine?.feed(into: self, bus: 0), feed.format.isEqual(buffer.format),
-            let input = feed.source.pull(frames: frames, cycle: cycle, time: time)
+    /// Renderer: the output's sample rate and the voice processing, from the plan it adopted.
+    private(set) var renderRate: Double = 48_000
+    private var renderVoice: VoiceProcessor?
+
+    override func adopt(_ entry: RenderPlan.Entry, plan: RenderPlan) {
+        super.adopt(entry, plan: plan)
+        renderRate = outputFormat(forBus: 0).sampleRate
+        renderVoice = plan.voice
+    }
+
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
+        guard let feed = renderInputs.first, feed.bus == 0, feed.format.isEqual(buffer.format),
+            let input = feed.source.pull(frames: frames, context: context)
         else { return false }
         buffer.copyFrames(from: input, at: 0, to: 0, count: frames)
         // What the engine plays is the echo voice processing listens for.
-        if let voice = engine?.voiceProcessing.withLock({ $0 }), let channels = buffer.floatChannelData {
+        if let voice = renderVoice, let channels = buffer.floatChannelData {
             voice.processRender(channels, count: Int(buffer.format.channelCount), frames: frames)
         }
         return true
@@ -55,7 +66,9 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     /// The format and block the node takes its input from in manual rendering mode, instead of the microphone.
     let manualInput = LockedValue<(format: AVAudioFormat, block: AVAudioIONodeInputBlock)?>(nil)
     /// Whether the last render asked the manual input block for frames and got none.
-    let inputStarved = LockedValue(false)
+    let inputStarved = Atomic(false)
+    /// Renderer: the manual rendering input block, from the plan it adopted.
+    private var renderManualInput: AVAudioIONodeInputBlock?
     /// Whether the node feeds other nodes, so that the microphone's frames go to the render thread (set by the engine).
     let feedsOtherNodes = LockedValue(false)
 
@@ -83,6 +96,7 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
         guard let engine, engine.isInManualRenderingMode, format.commonFormat == .pcmFormatFloat32, !format.isInterleaved else { return false }
         manualInput.withLock { $0 = (format, block) }
         outputFormats.withLock { $0[0] = format }
+        engine.publishPlan()
         return true
     }
 
@@ -98,11 +112,16 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
         set { mixing.pan = newValue }
     }
 
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
-        guard let block = manualInput.withLock({ $0?.block }) else { return ring.read(into: buffer, frames: frames) }
+    override func adopt(_ entry: RenderPlan.Entry, plan: RenderPlan) {
+        super.adopt(entry, plan: plan)
+        renderManualInput = plan.manualInput
+    }
+
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
+        guard let block = renderManualInput else { return ring.read(into: buffer, frames: frames) }
         // Manual rendering: the caller's block gives the frames, one buffer a channel.
         guard let given = block(AVAudioFrameCount(frames)) else {
-            inputStarved.withLock { $0 = true }
+            inputStarved.store(true, ordering: .relaxed)
             return false
         }
         let from = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: given)), to = buffer.list
@@ -116,7 +135,7 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     }
 
     /// The microphone's buffers reach the tap as they arrive, not through the render cycle.
-    override func feedTap(_ buffer: AVAudioPCMBuffer, frames: Int, time: AVAudioTime) {}
+    override func feedTap(_ buffer: AVAudioPCMBuffer, frames: Int, sampleTime: AVAudioFramePosition) {}
 
     /// Whether voice processing lets the microphone's sound through untouched.
     open var isVoiceProcessingBypassed: Bool {
@@ -150,7 +169,7 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
             if !settings.bypassed { voice.processCapture(channels, count: count, frames: frames) }
             if settings.muted { for channel in 0..<count { channels[channel].update(repeating: 0, count: frames) } }
         }
-        super.feedTap(buffer, frames: Int(buffer.frameLength), time: AVAudioTime(sampleTime: sampleTime, atRate: buffer.format.sampleRate))
+        tap(onBus: 0)?.take(buffer, frames: Int(buffer.frameLength), sampleTime: sampleTime)
         if connected { ring.write(buffer) }
     }
 }

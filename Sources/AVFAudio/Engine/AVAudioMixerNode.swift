@@ -5,8 +5,8 @@ import Foundation
 open class AVAudioMixerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
     private let mixing = MixingSettings()
     private let outputGain = MixingSettings()
-    /// Resamplers for inputs at another sample rate, by input bus (render thread).
-    private var adapters: [AVAudioNodeBus: RateAdapter] = [:]
+    /// Renderer: a resampler for each input (in `renderInputs`' order) at another sample rate.
+    private var adapters: [RateAdapter?] = []
 
     /// Creates a mixer.
     public override init() { super.init() }
@@ -40,28 +40,29 @@ open class AVAudioMixerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
         return bus
     }
 
-    override func prepareToRender(maximumFrames: AVAudioFrameCount) {
-        super.prepareToRender(maximumFrames: maximumFrames)
-        adapters = [:]
+    override func adopt(_ entry: RenderPlan.Entry, plan: RenderPlan) {
+        super.adopt(entry, plan: plan)
+        let rate = outputFormat(forBus: 0).sampleRate
+        adapters = renderInputs.map { input in
+            input.format.sampleRate == rate ? nil : RateAdapter(input: input, to: rate, maximumFrames: plan.maximumFrames)
+        }
     }
 
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
         guard let engine else { return false }
         let format = buffer.format
         AVAudioNode.silence(buffer, frames: frames)
         var sound = false
-        for (bus, feed) in engine.feeds(into: self) {
+        for index in renderInputs.indices {
+            let feed = renderInputs[index]
             let input: AVAudioPCMBuffer?
-            if feed.format.sampleRate == format.sampleRate {
-                input = feed.source.pull(frames: frames, cycle: cycle, time: time)
+            if index < adapters.count, let adapter = adapters[index] {
+                input = adapter.pull(frames: frames, engine: engine, context: context)
             } else {
-                let adapter = adapters[bus] ?? RateAdapter(feed: feed, to: format.sampleRate, maximumFrames: buffer.frameCapacity)
-                adapters[bus] = adapter
-                input = adapter.pull(frames: frames, engine: engine, time: time)
+                input = feed.source.pull(frames: frames, context: context)
             }
             guard let input else { continue }
-            let settings = (feed.source as? AVAudioMixing).map { ($0.volume, $0.pan) } ?? (1, 0)
-            Self.add(input, into: buffer, frames: frames, volume: settings.0, pan: settings.1)
+            Self.add(input, into: buffer, frames: frames, volume: feed.mixing?.volume ?? 1, pan: feed.mixing?.pan ?? 0)
             sound = true
         }
         let gain = outputGain.volume
@@ -93,14 +94,14 @@ open class AVAudioMixerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
 /// A mixer input at another sample rate: its source pulled as the resampler needs, converted
 /// to the mixer's rate with the source's channels.
 ///
-/// Thread ownership: the render thread.
+/// Thread ownership: the renderer.
 final class RateAdapter {
-    private let feed: AVAudioEngine.Feed
+    private let feed: RenderPlan.Input
     private let converter: AVAudioConverter?
     private let output: AVAudioPCMBuffer?
     private let silence: AVAudioPCMBuffer?
 
-    init(feed: AVAudioEngine.Feed, to sampleRate: Double, maximumFrames: AVAudioFrameCount) {
+    init(input feed: RenderPlan.Input, to sampleRate: Double, maximumFrames: AVAudioFrameCount) {
         self.feed = feed
         let target = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: sampleRate, channels: feed.format.channelCount, interleaved: false)
         converter = target.flatMap { AVAudioConverter(from: feed.format, to: $0) }
@@ -109,14 +110,14 @@ final class RateAdapter {
     }
 
     /// `frames` frames of the source at the mixer's rate; nil when the source is silent.
-    func pull(frames: Int, engine: AVAudioEngine, time: AVAudioTime) -> AVAudioPCMBuffer? {
+    func pull(frames: Int, engine: AVAudioEngine, context: RenderContext) -> AVAudioPCMBuffer? {
         guard let converter, let output, let silence, frames <= Int(output.frameCapacity) else { return nil }
         var heard = false
         let capacity = Int(silence.frameCapacity)
         _ = converter.convert(to: output, frames: frames, error: nil) { asked, status in
             let count = min(Int(asked), capacity)
             // A cycle number of its own: the source renders afresh for each request.
-            if let rendered = self.feed.source.pull(frames: count, cycle: engine.nextCycle(), time: time) {
+            if let rendered = self.feed.source.pull(frames: count, context: context.renumbered(engine.nextCycle())) {
                 heard = true
                 status.pointee = .haveData
                 return rendered

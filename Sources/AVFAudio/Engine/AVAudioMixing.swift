@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The mixing settings of a node that plays into a mixer: its volume and its place in the stereo field.
 public protocol AVAudioMixing: AnyObject {
@@ -8,21 +9,21 @@ public protocol AVAudioMixing: AnyObject {
     var pan: Float { get set }
 }
 
-/// A node's mixing settings, kept for the mixers it plays into to read at each cycle.
-final class MixingSettings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedVolume: Float = 1
-    private var storedPan: Float = 0
+/// A node's mixing settings, kept for the mixers it plays into to read at each cycle without a
+/// lock (each value an atomic word).
+final class MixingSettings: Sendable {
+    private let storedVolume = Atomic<UInt32>(Float(1).bitPattern)
+    private let storedPan = Atomic<UInt32>(Float(0).bitPattern)
 
     /// The volume, from 0 to 1; values that are not numbers are ignored.
     var volume: Float {
-        get { lock.withLock { storedVolume } }
-        set { if newValue.isFinite { lock.withLock { storedVolume = max(0, min(1, newValue)) } } }
+        get { Float(bitPattern: storedVolume.load(ordering: .relaxed)) }
+        set { if newValue.isFinite { storedVolume.store(max(0, min(1, newValue)).bitPattern, ordering: .relaxed) } }
     }
 
     /// The pan, from -1 to 1; values that are not numbers are ignored.
     var pan: Float {
-        get { lock.withLock { storedPan } }
-        set { if newValue.isFinite { lock.withLock { storedPan = max(-1, min(1, newValue)) } } }
+        get { Float(bitPattern: storedPan.load(ordering: .relaxed)) }
+        set { if newValue.isFinite { storedPan.store(max(-1, min(1, newValue)).bitPattern, ordering: .relaxed) } }
     }
 }

@@ -11,9 +11,10 @@ public typealias AVAudioNodeCompletionHandler = () -> Void
 /// output buses that connections join.
 ///
 /// Thread ownership: nodes are configured from any thread (under their engine's lock) and
-/// rendered on the engine's render thread, one cycle at a time. Each node renders into a buffer
-/// of its own, made when the engine prepares, and keeps it for the cycle, so that a node feeding
-/// several others renders once a cycle.
+/// rendered by the engine's renderer, one cycle at a time; what the renderer reads of the graph
+/// it takes from the engine's render plan, never under a lock. Each node renders into a buffer
+/// of its own, made when the renderer adopts a plan, and keeps it for the cycle, so that a node
+/// feeding several others renders once a cycle.
 open class AVAudioNode: NSObject, @unchecked Sendable {
     /// The engine the node is attached to.
     open internal(set) weak var engine: AVAudioEngine?
@@ -25,12 +26,16 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
 
     /// The output formats connections have set, by bus.
     let outputFormats = LockedValue<[AVAudioNodeBus: AVAudioFormat]>([:])
-    /// The buffer this cycle's output is rendered into.
+    /// Renderer: the buffer this cycle's output is rendered into.
     var rendered: AVAudioPCMBuffer?
-    /// The cycle `rendered` holds, or -1.
+    /// Renderer: the cycle `rendered` holds, or -1.
     var renderedCycle = -1
-    /// Whether this cycle's output is sound (false: silence).
+    /// Renderer: whether this cycle's output is sound (false: silence).
     var renderedSound = false
+    /// Renderer: what feeds the node's input buses, in order of bus, from the plan it adopted.
+    var renderInputs: [RenderPlan.Input] = []
+    /// Renderer: the tap on output bus 0, from the plan it adopted.
+    var renderTap: NodeTap?
     private let taps = LockedValue<[AVAudioNodeBus: NodeTap]>([:])
 
     override init() { super.init() }
@@ -73,9 +78,12 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
         let busFormat = outputFormat(forBus: bus)
         let chosen = format ?? busFormat
         precondition(chosen.sampleRate == busFormat.sampleRate, "AVAudioNode: a tap's format must have the bus's sample rate")
+        guard let tap = NodeTap(source: busFormat, format: chosen, bufferSize: max(64, min(bufferSize, 1 << 20)), block: tapBlock) else {
+            preconditionFailure("AVAudioNode: a tap's format must be linear PCM")
+        }
         taps.withLock { taps in
             precondition(taps[bus] == nil, "AVAudioNode: a tap is installed on bus \(bus) already")
-            taps[bus] = NodeTap(source: busFormat, format: chosen, bufferSize: max(64, min(bufferSize, 1 << 20)), block: tapBlock)
+            taps[bus] = tap
         }
         engine?.tapsChanged()
     }
@@ -89,15 +97,28 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
     /// Whether a tap is installed on any bus.
     var hasTap: Bool { taps.withLock { !$0.isEmpty } }
 
-    /// Hands the node's output on bus 0 to its tap, if one is installed.
-    func feedTap(_ buffer: AVAudioPCMBuffer, frames: Int, time: AVAudioTime) {
-        guard let tap = taps.withLock({ $0[0] }) else { return }
-        tap.take(buffer, frames: frames, sampleTime: time.sampleTime)
+    /// The tap on a bus, if one is installed.
+    func tap(onBus bus: AVAudioNodeBus) -> NodeTap? { taps.withLock { $0[bus] } }
+
+    /// Renderer: hands the node's output on bus 0 to the tap of the plan it adopted.
+    func feedTap(_ buffer: AVAudioPCMBuffer, frames: Int, sampleTime: AVAudioFramePosition) {
+        renderTap?.take(buffer, frames: frames, sampleTime: sampleTime)
     }
 
     // MARK: Rendering
 
-    /// Prepares the node to render up to `maximumFrames` frames a cycle in its output format.
+    /// Renderer: takes the node's part of a new plan and makes ready to render up to
+    /// `maximumFrames` frames a cycle (the only time the renderer may allocate: a configuration change).
+    func adopt(_ entry: RenderPlan.Entry, plan: RenderPlan) {
+        renderInputs = entry.inputs
+        renderTap = entry.tap
+        prepareToRender(maximumFrames: plan.maximumFrames)
+    }
+
+    /// The engine stopped rendering (its render thread has ended).
+    func renderingStopped() {}
+
+    /// Renderer: prepares the node to render up to `maximumFrames` frames a cycle in its output format.
     func prepareToRender(maximumFrames: AVAudioFrameCount) {
         let format = outputFormat(forBus: 0)
         if rendered == nil || rendered!.frameCapacity < maximumFrames || !rendered!.format.isEqual(format) {
@@ -106,22 +127,22 @@ open class AVAudioNode: NSObject, @unchecked Sendable {
         renderedCycle = -1
     }
 
-    /// This cycle's output of the node: rendered once a cycle, whoever asks; nil for silence.
-    func pull(frames: Int, cycle: Int, time: AVAudioTime) -> AVAudioPCMBuffer? {
+    /// Renderer: this cycle's output of the node, rendered once a cycle whoever asks; nil for silence.
+    func pull(frames: Int, context: RenderContext) -> AVAudioPCMBuffer? {
         guard let buffer = rendered, frames <= Int(buffer.frameCapacity) else { return nil }
-        if renderedCycle != cycle {
-            renderedCycle = cycle
+        if renderedCycle != context.cycle {
+            renderedCycle = context.cycle
             buffer.frameLength = AVAudioFrameCount(frames)
-            renderedSound = render(into: buffer, frames: frames, cycle: cycle, time: time)
+            renderedSound = render(into: buffer, frames: frames, context: context)
             if !renderedSound { Self.silence(buffer, frames: frames) }
-            feedTap(buffer, frames: frames, time: time)
+            feedTap(buffer, frames: frames, sampleTime: context.sampleTime)
         }
         return renderedSound ? buffer : nil
     }
 
-    /// Renders `frames` frames into `buffer` (the node's output format); false for silence.
+    /// Renderer: renders `frames` frames into `buffer` (the node's output format); false for silence.
     /// Nodes override this; the base renders silence.
-    func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool { false }
+    func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool { false }
 
     /// Zeroes the first `frames` frames of a buffer.
     static func silence(_ buffer: AVAudioPCMBuffer, frames: Int) {

@@ -1,5 +1,6 @@
 import CoreVideo
 import Foundation
+import Synchronization
 
 /// Options for a buffer a player node schedules.
 public struct AVAudioPlayerNodeBufferOptions: OptionSet, Sendable {
@@ -30,15 +31,19 @@ public typealias AVAudioPlayerNodeCompletionHandler = (AVAudioPlayerNodeCompleti
 
 /// A node that plays buffers and file segments, scheduled in order, with loops.
 ///
-/// Thread ownership: scheduling and transport come from any thread, under the node's lock; the
-/// render thread plays the schedule. Files are read on the render thread, a block at a time;
-/// completion handlers run on a queue of their own.
+/// Thread ownership: scheduling and transport come from any thread and reach the renderer as
+/// commands through an inbox, which the renderer takes at each cycle when no one else holds it
+/// (never waiting for it); when the engine is not running, the calling thread applies them at
+/// once. The schedule itself belongs to the renderer. Files are read ahead on a queue of their
+/// own (`PlayerFileFeeder`); finished items go back through a lock-free ring to the completion
+/// queue, which calls their handlers and lets go of them there, so that in steady state the
+/// renderer neither locks nor allocates nor frees.
 open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
     /// One thing scheduled.
     private struct Item {
         enum Source {
             case buffer(AVAudioPCMBuffer)
-            case file(AVAudioFile, start: AVAudioFramePosition, frames: Int64)
+            case file(PlayerFileFeeder)
         }
         var source: Source
         var loops: Bool
@@ -50,28 +55,51 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
         var length: Int64 {
             switch source {
             case .buffer(let buffer): Int64(buffer.frameLength)
-            case .file(_, _, let frames): frames
+            case .file(let feeder): feeder.frames
             }
         }
     }
 
-    private struct State {
-        var items: [Item] = []
-        var playing = false
-        /// Frames rendered since play(); the player's timeline.
-        var playerTime: AVAudioFramePosition = 0
-        /// The node sample time of the first frame played, once playing has rendered.
-        var startNodeTime: AVAudioFramePosition?
-        var playAt: AVAudioFramePosition?
-        var loopEndsPending = false
+    /// What a scheduling or transport call asks of the renderer.
+    private enum Command {
+        case add(Item, AVAudioPlayerNodeBufferOptions)
+        case play(at: AVAudioFramePosition?)
+        case pause
+        case stop
     }
 
-    private let state = LockedValue(State())
+    /// Commands waiting for the renderer.
+    private let inbox = Mutex<[Command]>([])
+    /// Held by whoever plays the schedule: the renderer for a cycle, or a caller applying commands while nothing renders.
+    private let scheduleHolder = Atomic(false)
+    /// Whether the player plays, as the caller last said.
+    private let playingFlag = Atomic(false)
+    /// The node sample time of the first frame played, once playing has rendered (`Int64.min` before).
+    private let startNodeTime = Atomic<AVAudioFramePosition>(.min)
+    /// Items done with, on their way from the renderer to the completion queue.
+    private let finished = HandoffRing<Item>(capacity: 256)
+    private let finishedWake: DispatchSourceUserDataAdd
+    /// Schedule holder: the schedule and the transport.
+    private var schedule: [Item] = []
+    private var playing = false
+    /// Frames rendered since play(); the player's timeline.
+    private var playerTime: AVAudioFramePosition = 0
+    private var playAt: AVAudioFramePosition?
+    private var loopEndsPending = false
+
     private let mixing = MixingSettings()
     private let completions = DispatchQueue(label: "AVAudioPlayerNode completions")
 
     /// Creates a player node.
-    public override init() { super.init() }
+    public override init() {
+        finishedWake = DispatchSource.makeUserDataAddSource(queue: completions)
+        schedule.reserveCapacity(64)
+        super.init()
+        finishedWake.setEventHandler { [weak self] in self?.completeFinishedItems() }
+        finishedWake.activate()
+    }
+
+    deinit { finishedWake.cancel() }
 
     /// A player takes no input.
     open override var numberOfInputs: Int { 0 }
@@ -143,9 +171,8 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
         checkFormat(file.processingFormat)
         let start = max(0, min(startFrame, file.length))
         let frames = max(0, min(Int64(numberFrames), file.length - start))
-        add(
-            Item(source: .file(file, start: start, frames: frames), loops: false, at: when.flatMap(sampleTime), handler: Self.sendable(completionHandler)),
-            options: [])
+        let feeder = PlayerFileFeeder(file: file, start: start, frames: frames)
+        add(Item(source: .file(feeder), loops: false, at: when.flatMap(sampleTime), handler: Self.sendable(completionHandler)), options: [])
     }
 
     /// Schedules part of a file, with a handler told which kind of completion it reached.
@@ -165,32 +192,24 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
 
     /// Starts playing at a time on the node's timeline (nil: at once).
     open func play(at when: AVAudioTime?) {
-        state.withLock { state in
-            guard !state.playing else { return }
-            state.playing = true
-            state.playAt = when.flatMap { $0.isSampleTimeValid ? $0.sampleTime : nil }
-        }
+        guard !playingFlag.exchange(true, ordering: .relaxed) else { return }
+        perform(.play(at: when.flatMap { $0.isSampleTimeValid ? $0.sampleTime : nil }))
     }
 
     /// Pauses; `play()` resumes where it was.
-    open func pause() { state.withLock { $0.playing = false } }
+    open func pause() {
+        playingFlag.store(false, ordering: .relaxed)
+        perform(.pause)
+    }
 
     /// Stops, clearing the schedule: every handler of what was scheduled is called.
     open func stop() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
-            defer {
-                state.items = []
-                state.playing = false
-                state.playerTime = 0
-                state.startNodeTime = nil
-            }
-            return state.items.compactMap(\.handler)
-        }
-        for handler in handlers { completions.async(execute: handler) }
+        playingFlag.store(false, ordering: .relaxed)
+        perform(.stop)
     }
 
     /// Whether the player is playing.
-    open var isPlaying: Bool { state.withLock { $0.playing } }
+    open var isPlaying: Bool { playingFlag.load(ordering: .relaxed) }
 
     /// Makes ready to play the first frames of the schedule.
     open func prepare(withFrameCount frameCount: AVAudioFrameCount) {}
@@ -200,111 +219,169 @@ open class AVAudioPlayerNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
 
     /// A time on the engine's timeline as a time on the player's (from when it started playing); nil before it has.
     open func playerTime(forNodeTime nodeTime: AVAudioTime) -> AVAudioTime? {
-        guard nodeTime.isSampleTimeValid, let start = state.withLock({ $0.startNodeTime }) else { return nil }
+        let start = startNodeTime.load(ordering: .relaxed)
+        guard nodeTime.isSampleTimeValid, start != .min else { return nil }
         return AVAudioTime(sampleTime: nodeTime.sampleTime - start, atRate: outputFormat(forBus: 0).sampleRate)
     }
 
     /// A time on the player's timeline as a time on the engine's; nil before it has started playing.
     open func nodeTime(forPlayerTime playerTime: AVAudioTime) -> AVAudioTime? {
-        guard playerTime.isSampleTimeValid, let start = state.withLock({ $0.startNodeTime }) else { return nil }
+        let start = startNodeTime.load(ordering: .relaxed)
+        guard playerTime.isSampleTimeValid, start != .min else { return nil }
         return AVAudioTime(sampleTime: playerTime.sampleTime + start, atRate: outputFormat(forBus: 0).sampleRate)
+    }
+
+    // MARK: Commands
+
+    /// Hands a command to the renderer. Unless a real-time renderer runs (which takes it within a
+    /// cycle), the command is applied at once, so that a stopped player's handlers are called and its
+    /// schedule is cleared whether or not anything renders again.
+    private func perform(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        guard engine?.rendersInRealTime != true else { return }
+        applyWaitingCommands()
+    }
+
+    /// The engine stopped rendering: commands the renderer had not taken are applied now.
+    override func renderingStopped() { applyWaitingCommands() }
+
+    /// Applies the commands waiting in the inbox, holding the schedule (waiting for a cycle that holds it to end).
+    private func applyWaitingCommands() {
+        while !scheduleHolder.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            // A last cycle is finishing.
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+        inbox.withLock { takeCommands(&$0) }
+        scheduleHolder.store(false, ordering: .releasing)
+    }
+
+    /// Schedule holder: applies the waiting commands in order and empties the inbox (keeping its memory).
+    private func takeCommands(_ commands: inout [Command]) {
+        guard !commands.isEmpty else { return }
+        for command in commands { apply(command) }
+        commands.removeAll(keepingCapacity: true)
+    }
+
+    /// Schedule holder: applies one command.
+    private func apply(_ command: Command) {
+        switch command {
+        case .add(let item, let options):
+            if options.contains(.interrupts) {
+                retireAll(from: 0)
+            } else if options.contains(.interruptsAtLoop), schedule.first?.loops == true {
+                // The loop plays to its end, then this replaces it and what followed.
+                retireAll(from: 1)
+                loopEndsPending = true
+            }
+            schedule.append(item)
+        case .play(let at):
+            guard !playing else { return }
+            playing = true
+            playAt = at
+        case .pause:
+            playing = false
+        case .stop:
+            retireAll(from: 0)
+            playing = false
+            playAt = nil
+            playerTime = 0
+            loopEndsPending = false
+            startNodeTime.store(.min, ordering: .relaxed)
+        }
+    }
+
+    /// Schedule holder: the items from `index` on leave the schedule, in order, for the completion queue.
+    private func retireAll(from index: Int) {
+        guard index < schedule.count else { return }
+        for position in index..<schedule.count { retire(schedule[position]) }
+        schedule.removeSubrange(index...)
+    }
+
+    /// Schedule holder: an item is done with; the completion queue calls its handler and lets go of it.
+    private func retire(_ item: Item) {
+        if !finished.push(item) {
+            // More than the ring holds finished at once: handed over by a block of its own.
+            completions.async { [self] in complete(item) }
+        }
+        finishedWake.add(data: 1)
+    }
+
+    /// On the completion queue: the finished items' handlers, in order.
+    private func completeFinishedItems() {
+        while let item = finished.pop() { complete(item) }
+    }
+
+    private func complete(_ item: Item) {
+        if case .file(let feeder) = item.source { feeder.cancel() }
+        item.handler?()
     }
 
     // MARK: Rendering
 
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
+        guard scheduleHolder.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
+        defer { scheduleHolder.store(false, ordering: .releasing) }
+        // Commands wait a cycle when a caller is adding one this instant.
+        inbox.withLockIfAvailable { takeCommands(&$0) }
+        guard playing else { return false }
         var done = 0
+        if let playAt {
+            // Waiting for its start time on the engine's timeline.
+            let wait = playAt - context.sampleTime
+            if wait >= AVAudioFramePosition(frames) { return false }
+            done = Int(max(0, wait))
+            self.playAt = nil
+        }
+        if startNodeTime.load(ordering: .relaxed) == .min { startNodeTime.store(context.sampleTime + AVAudioFramePosition(done), ordering: .relaxed) }
+        AVAudioNode.silence(buffer, frames: frames)
         var sound = false
-        var finished: [@Sendable () -> Void] = []
-        state.withLock { state in
-            guard state.playing else { return }
-            if let playAt = state.playAt {
-                // Waiting for its start time on the engine's timeline.
-                let wait = Int(playAt - time.sampleTime)
-                if wait >= frames { return }
-                done = max(0, wait)
-                state.playAt = nil
+        while done < frames, !schedule.isEmpty {
+            let position = playerTime + AVAudioFramePosition(done)
+            if let at = schedule[0].at, position < at {
+                // Silence until the item's time on the player's timeline.
+                done = min(frames, done + Int(at - position))
+                continue
             }
-            if state.startNodeTime == nil { state.startNodeTime = time.sampleTime + AVAudioFramePosition(done) }
-            while done < frames, !state.items.isEmpty {
-                var item = state.items[0]
-                if let at = item.at, state.playerTime + AVAudioFramePosition(done) < at {
-                    // Silence until the item's time on the player's timeline.
-                    done = min(frames, done + Int(at - (state.playerTime + AVAudioFramePosition(done))))
-                    continue
-                }
-                let count = min(frames - done, Int(item.length - item.played))
-                if count > 0 {
-                    copy(item, from: item.played, frames: count, into: buffer, at: done)
-                    sound = true
-                }
-                item.played += Int64(count)
-                done += count
-                if item.played >= item.length {
-                    if item.loops, item.length > 0, !state.loopEndsPending {
-                        item.played = 0
-                        state.items[0] = item
-                    } else {
-                        state.loopEndsPending = false
-                        state.items.removeFirst()
-                        if let handler = item.handler { finished.append(handler) }
-                    }
+            let count = min(frames - done, Int(schedule[0].length - schedule[0].played))
+            if count > 0 {
+                let given = copy(frames: count, into: buffer, at: done, context: context)
+                schedule[0].played += Int64(given)
+                sound = sound || given > 0
+            }
+            done += count
+            if schedule[0].played >= schedule[0].length || isExhaustedFile(schedule[0]) {
+                if schedule[0].loops, schedule[0].length > 0, !loopEndsPending {
+                    schedule[0].played = 0
                 } else {
-                    state.items[0] = item
+                    loopEndsPending = false
+                    retire(schedule.removeFirst())
                 }
             }
-            state.playerTime += AVAudioFramePosition(frames)
         }
-        if sound, done < frames {
-            for channel in 0..<Int(buffer.format.channelCount) { (buffer.floatChannelData![channel] + done).initialize(repeating: 0, count: frames - done) }
-        }
-        for handler in finished { completions.async(execute: handler) }
+        playerTime += AVAudioFramePosition(frames)
         return sound
     }
 
-    /// Copies `frames` frames of an item, from its frame `offset`, into the buffer at `position`.
-    private func copy(_ item: Item, from offset: Int64, frames: Int, into buffer: AVAudioPCMBuffer, at position: Int) {
-        switch item.source {
+    /// Renderer: copies `frames` frames of the first item, from where it has played to, into the
+    /// buffer at `position`; the frames given (fewer when a file's frames are late, in real time).
+    private func copy(frames: Int, into buffer: AVAudioPCMBuffer, at position: Int, context: RenderContext) -> Int {
+        switch schedule[0].source {
         case .buffer(let source):
-            buffer.copyFrames(from: source, at: Int(offset), to: position, count: frames)
-        case .file(let file, let start, _):
-            guard let scratch = fileScratch(for: file.processingFormat, frames: frames) else { return }
-            if file.framePosition != start + offset { file.framePosition = start + offset }
-            scratch.frameLength = 0
-            try? file.read(into: scratch, frameCount: AVAudioFrameCount(frames))
-            buffer.copyFrames(from: scratch, at: 0, to: position, count: Int(scratch.frameLength))
+            buffer.copyFrames(from: source, at: Int(schedule[0].played), to: position, count: frames)
+            return frames
+        case .file(let feeder):
+            return feeder.take(into: buffer, at: position, frames: frames, waiting: !context.realTime)
         }
     }
 
-    private var scratch: AVAudioPCMBuffer?
-
-    /// A buffer the render thread reads files into, made once (again only for a larger block).
-    private func fileScratch(for format: AVAudioFormat, frames: Int) -> AVAudioPCMBuffer? {
-        if let scratch, scratch.frameCapacity >= AVAudioFrameCount(frames), scratch.format.isEqual(format) { return scratch }
-        scratch = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(max(frames, 4096)))
-        return scratch
+    /// Whether an item is a file whose every frame has been read and played (one that ended early, or failed).
+    private func isExhaustedFile(_ item: Item) -> Bool {
+        if case .file(let feeder) = item.source { return feeder.isExhausted }
+        return false
     }
 
     /// Adds an item to the schedule, as its options say.
-    private func add(_ item: Item, options: AVAudioPlayerNodeBufferOptions) {
-        let dropped = state.withLock { state -> [@Sendable () -> Void] in
-            if options.contains(.interrupts) {
-                let handlers = state.items.compactMap(\.handler)
-                state.items = [item]
-                return handlers
-            }
-            if options.contains(.interruptsAtLoop), state.items.first?.loops == true {
-                // The loop plays to its end, then this replaces it and what followed.
-                let handlers = state.items.dropFirst().compactMap(\.handler)
-                state.items = [state.items[0], item]
-                state.loopEndsPending = true
-                return handlers
-            }
-            state.items.append(item)
-            return []
-        }
-        for handler in dropped { completions.async(execute: handler) }
-    }
+    private func add(_ item: Item, options: AVAudioPlayerNodeBufferOptions) { perform(.add(item, options)) }
 
     /// A scheduled buffer or file must match the player's output format's rate and channels, as Apple's player requires.
     private func checkFormat(_ format: AVAudioFormat) {

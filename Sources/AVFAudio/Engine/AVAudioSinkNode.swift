@@ -21,16 +21,11 @@ open class AVAudioSinkNode: AVAudioNode, @unchecked Sendable {
     /// The format of the connection into the sink.
     override var defaultFormat: AVAudioFormat { engine?.feed(into: self, bus: 0)?.format ?? super.defaultFormat }
 
-    override func prepareToRender(maximumFrames: AVAudioFrameCount) {
-        outputFormats.withLock { $0[0] = defaultFormat }
-        super.prepareToRender(maximumFrames: maximumFrames)
-    }
-
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
-        guard let feed = engine?.feed(into: self, bus: 0) else { return false }
-        let input = feed.source.pull(frames: frames, cycle: cycle, time: time)
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
+        guard let feed = renderInputs.first, feed.format.isEqual(buffer.format) else { return false }
+        let input = feed.source.pull(frames: frames, context: context)
         if let input { buffer.copyFrames(from: input, at: 0, to: 0, count: frames) } else { AVAudioNode.silence(buffer, frames: frames) }
-        var stamp = time.audioTimeStamp
+        var stamp = context.audioTimeStamp
         _ = receiverBlock(&stamp, AVAudioFrameCount(frames), buffer.audioBufferList)
         return false
     }

@@ -42,9 +42,9 @@ open class AVAudioSourceNode: AVAudioNode, AVAudioMixing, @unchecked Sendable {
         set { mixing.pan = newValue }
     }
 
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
         var silence = ObjCBool(false)
-        var stamp = time.audioTimeStamp
+        var stamp = context.audioTimeStamp
         let status = renderBlock(&silence, &stamp, AVAudioFrameCount(frames), buffer.mutableAudioBufferList)
         return status == 0 && !silence.boolValue
     }

@@ -96,10 +96,15 @@ final class EffectsTests: XCTestCase {
         player.play()
         try engine.start()
         XCTAssertTrue(waitUntil(timeout: 10) { lock.withLock { heard.count } >= 24_576 })
+        // In real time FFmpeg's filters run on a worker a cycle behind the render thread: the unit says so.
+        let latency = Int((live.latency * 48_000).rounded())
+        XCTAssertEqual(latency, 512, "a cycle's latency in real time")
         engine.stop()
+        XCTAssertEqual(live.latency, 0, "none once stopped")
         let online = lock.withLock { Array(heard.prefix(24_576)) }
-        let largest = zip(online, wet.prefix(24_576)).map { abs($0 - $1) }.max() ?? 1
-        XCTAssertLessThan(largest, 1e-5, "rendered offline, the same sound as in real time")
+        XCTAssertEqual(online.prefix(latency).map(abs).max(), 0, "the first cycle is silence")
+        let largest = zip(online.dropFirst(latency), wet.prefix(24_576 - latency)).map { abs($0 - $1) }.max() ?? 1
+        XCTAssertLessThan(largest, 1e-5, "rendered offline, the same sound as in real time a cycle later")
     }
 
     func testADelayEchoesAtItsTimeSofterByItsFeedback() throws {
@@ -147,5 +152,49 @@ final class EffectsTests: XCTestCase {
         let loud = tape.enumerated().filter { abs($0.element) > 0.05 }.map(\.offset)
         XCTAssertEqual(Double((loud.last ?? 0) - (loud.first ?? 0)) / 48_000, 0.5, accuracy: 0.02)
         XCTAssertEqual(Tones.frequency(Array(tape[2400..<19_200]), rate: 48_000), 880, accuracy: 3, "the pitch follows the speed")
+    }
+}
+
+/// In real time an effect's FFmpeg filters run on a worker of its own, a cycle behind the
+/// renderer; a time effect takes as much input as its speed asks, and a parameter changed while
+/// running takes effect once its graph is rebuilt off the worker.
+final class RealtimeEffectsTests: XCTestCase {
+    func testATimeEffectInRealTimeFollowsItsRateAsItChanges() throws {
+        // Realtime manual rendering, paced by the test at the cycle's length (it needs real time:
+        // the worker is given a whole cycle, as a sound device would give it).
+        let format = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
+        let engine = AVAudioEngine()
+        try engine.enableManualRenderingMode(.realtime, format: format, maximumFrameCount: 512)
+        let player = AVAudioPlayerNode(), varispeed = AVAudioUnitVarispeed()
+        engine.attach(player)
+        engine.attach(varispeed)
+        engine.connect(player, to: varispeed, format: format)
+        engine.connect(varispeed, to: engine.mainMixerNode, format: format)
+        player.scheduleBuffer(Tones.sine(frequency: 440, seconds: 0.5), at: nil, options: .loops)
+        try engine.start()
+        player.play()
+        XCTAssertEqual(varispeed.latency, 512.0 / 48_000, accuracy: 1e-9, "a cycle behind")
+        let block = engine.manualRenderingBlock
+        let output = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: 512)!
+        /// Renders `cycles` cycles at the pace of real time; the last `kept` cycles' samples.
+        func render(cycles: Int, keeping kept: Int) -> [Float] {
+            var samples: [Float] = []
+            var status: OSStatus = 0
+            for cycle in 0..<cycles {
+                output.frameLength = 512
+                _ = block(512, output.mutableAudioBufferList, &status)
+                if cycle >= cycles - kept { samples += Tones.samples(output) }
+                Thread.sleep(forTimeInterval: 512.0 / 48_000)
+            }
+            return samples
+        }
+        let normal = render(cycles: 40, keeping: 20)
+        XCTAssertEqual(Tones.frequency(normal, rate: 48_000), 440, accuracy: 5, "at rate 1 the tone as it is")
+        varispeed.rate = 2
+        let fast = render(cycles: 60, keeping: 20)
+        XCTAssertGreaterThan(Tones.amplitude(of: 880, in: fast, rate: 48_000), 0.3, "at rate 2 an octave up, as a tape played fast")
+        XCTAssertLessThan(Tones.amplitude(of: 440, in: fast, rate: 48_000), 0.05, "and the old pitch gone")
+        engine.stop()
+        XCTAssertEqual(varispeed.latency, 0, "no latency once stopped")
     }
 }

@@ -1,11 +1,17 @@
 import CoreVideo
 import Foundation
 import MovieEngine
+import Synchronization
 
 /// A node that processes audio: the effects and time effects, each run by FFmpeg's audio filters.
 ///
-/// Thread ownership: parameters are set from any thread; the render thread rebuilds the filter
-/// graph when they have changed since it last rendered (the graph's memory is made then, not per block).
+/// Offline, the renderer runs the filter graph itself. In real time (the render thread, realtime
+/// manual rendering) the graph runs on a worker thread of the unit's own, a cycle behind
+/// (`EffectPipeline`), because FFmpeg's filters allocate and lock as they work: the unit's
+/// `latency` is then that cycle.
+///
+/// Thread ownership: parameters are set from any thread (a version number, atomic, says they
+/// changed); whoever runs the graph rebuilds it when they have changed since it last ran.
 open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
     /// The unit's name.
     open var name: String { String(describing: type(of: self)) }
@@ -15,33 +21,77 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
     open var version: Int { 1 }
 
     /// Bumped whenever a parameter changes, so the render thread rebuilds its graph.
-    let parameterVersion = LockedValue(0)
-    private let bypassed = LockedValue(false)
+    let parameterVersion = Atomic(0)
+    private let bypassed = Atomic(false)
     /// Render thread: the graph, the parameters and format it was built for, and scratch buffers.
     private var graph: AudioFilterGraph?
     private var builtFor: (version: Int, sampleRate: Double, channels: AVAudioChannelCount)?
     private var input: AVAudioPCMBuffer?
+    /// Renderer: the worker running the graph in real time, the input owed to it (blocks, for
+    /// time effects), and the frames of the cycle it started with.
+    private var pipeline: EffectPipeline?
+    private var credit = 0.0
+    private var pipelineLatency = 0
+    /// The speed the unit plays at (time effects), for the renderer to read without a lock.
+    private let speedBits = Atomic<UInt32>(Float(1).bitPattern)
     private let inputPointers = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: 64)
     private let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: 64)
 
     override init() { super.init() }
 
     deinit {
+        pipeline?.stop()
         inputPointers.deallocate()
         outputPointers.deallocate()
     }
 
     /// Whether the unit passes its input through untouched.
     var isBypassed: Bool {
-        get { bypassed.withLock { $0 } }
+        get { bypassed.load(ordering: .relaxed) }
         set {
-            bypassed.withLock { $0 = newValue }
+            bypassed.store(newValue, ordering: .relaxed)
             parametersChanged()
         }
     }
 
     /// A parameter changed: the graph is rebuilt before the next block.
-    func parametersChanged() { parameterVersion.withLock { $0 += 1 } }
+    func parametersChanged() { parameterVersion.add(1, ordering: .releasing) }
+
+    /// The speed the unit plays its input at (1 for effects; the rate for time effects).
+    var speed: Float {
+        get { Float(bitPattern: speedBits.load(ordering: .relaxed)) }
+        set { speedBits.store(newValue.bitPattern, ordering: .relaxed) }
+    }
+
+    /// How long the unit delays audio: in real time, the cycle its filters run behind the renderer.
+    open override var latency: TimeInterval {
+        guard engine?.rendersInRealTime == true else { return 0 }
+        return Double(pipelineLatency == 0 ? Int(AVAudioEngine.blockFrames) : pipelineLatency) / outputFormat(forBus: 0).sampleRate
+    }
+
+    override func adopt(_ entry: RenderPlan.Entry, plan: RenderPlan) {
+        super.adopt(entry, plan: plan)
+        // A new worker for another format or cycle size (made where the plan is adopted: by
+        // `prepare()` before the engine starts, or by the renderer when the graph changes as it runs).
+        let format = outputFormat(forBus: 0)
+        if let pipeline, plan.realTime, !entry.inputs.isEmpty, pipeline.fits(format: format, maximumFrames: plan.maximumFrames) { return }
+        endPipeline()
+        guard plan.realTime, !entry.inputs.isEmpty,
+            let made = EffectPipeline(unit: self, format: format, maximumFrames: plan.maximumFrames, warms: !(self is AVAudioUnitTimeEffect))
+        else { return }
+        made.start(priming: Int(plan.maximumFrames))
+        pipeline = made
+        pipelineLatency = Int(plan.maximumFrames)
+    }
+
+    override func renderingStopped() { endPipeline() }
+
+    /// Stops the worker, if one runs.
+    private func endPipeline() {
+        pipeline?.stop()
+        pipeline = nil
+        credit = 0
+    }
 
     /// FFmpeg's filter description for the current parameters, its input [in] and output [out], at a rate and channel count.
     package func filterDescription(sampleRate: Double, channels: Int) -> String { "[in]anull[out]" }
@@ -59,15 +109,20 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         }
     }
 
-    override func render(into buffer: AVAudioPCMBuffer, frames: Int, cycle: Int, time: AVAudioTime) -> Bool {
-        guard let engine, let feed = engine.feed(into: self, bus: 0), let input, feed.format.sampleRate == buffer.format.sampleRate else { return false }
+    override func render(into buffer: AVAudioPCMBuffer, frames: Int, context: RenderContext) -> Bool {
+        guard let engine, let feed = renderInputs.first, feed.bus == 0, let input, feed.format.sampleRate == buffer.format.sampleRate else {
+            return false
+        }
         let channels = Int(buffer.format.channelCount)
         if isBypassed {
-            guard let source = feed.source.pull(frames: frames, cycle: cycle, time: time) else { return false }
+            guard let source = feed.source.pull(frames: frames, context: context) else { return false }
             Self.map(source, into: buffer, frames: frames)
             return true
         }
-        let version = parameterVersion.withLock { $0 }
+        if context.realTime, pipeline != nil {
+            return renderPipelined(into: buffer, frames: frames, from: feed, input: input, engine: engine, context: context)
+        }
+        let version = parameterVersion.load(ordering: .acquiring)
         if graph == nil || builtFor?.version != version || builtFor?.sampleRate != buffer.format.sampleRate || builtFor?.channels != buffer.format.channelCount
         {
             graph = try? AudioFilterGraph(
@@ -79,7 +134,7 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         // Input until the graph has a block to give: one pull for effects, more for time effects and at a filter's start.
         var pulls = 0
         while graph.available < frames, pulls < 64 {
-            let source = feed.source.pull(frames: frames, cycle: pulls == 0 ? cycle : engine.nextCycle(), time: time)
+            let source = feed.source.pull(frames: frames, context: pulls == 0 ? context : context.renumbered(engine.nextCycle()))
             input.frameLength = AVAudioFrameCount(frames)
             if let source { Self.map(source, into: input, frames: frames) } else { AVAudioNode.silence(input, frames: frames) }
             for channel in 0..<channels { inputPointers[channel] = UnsafePointer(input.floatChannelData![channel]) }
@@ -90,6 +145,38 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         let made = graph.take(into: outputPointers, capacity: frames)
         if made < frames {
             for channel in 0..<channels { (buffer.floatChannelData![channel] + made).initialize(repeating: 0, count: frames - made) }
+        }
+        return made > 0
+    }
+
+    /// Renderer, in real time: hands this cycle's input to the worker and gives the output it made
+    /// a cycle ago. A time effect takes as many blocks of input as its speed asks (more when its
+    /// output runs short, fewer when it piles up).
+    private func renderPipelined(
+        into buffer: AVAudioPCMBuffer, frames: Int, from feed: RenderPlan.Input, input: AVAudioPCMBuffer, engine: AVAudioEngine, context: RenderContext
+    ) -> Bool {
+        guard let pipeline else { return false }
+        credit += Double(speed)
+        if self is AVAudioUnitTimeEffect {
+            if pipeline.backlog < frames { credit += 1 } else if pipeline.backlog > 4 * frames { credit -= 1 }
+        } else if pipeline.backlog >= 2 * frames {
+            // The worker fell behind and caught up: back to a cycle's latency.
+            pipeline.discard(pipeline.backlog - frames)
+        }
+        var pulls = 0
+        while credit >= 1, pulls < 64 {
+            let source = feed.source.pull(frames: frames, context: pulls == 0 ? context : context.renumbered(engine.nextCycle()))
+            input.frameLength = AVAudioFrameCount(frames)
+            if let source { Self.map(source, into: input, frames: frames) } else { AVAudioNode.silence(input, frames: frames) }
+            pipeline.feed(input)
+            credit -= 1
+            pulls += 1
+        }
+        credit = max(-4, min(credit, 4))
+        if pulls > 0 { pipeline.wake() }
+        let made = pipeline.take(into: buffer, frames: frames)
+        if made < frames {
+            for channel in 0..<Int(buffer.format.channelCount) { (buffer.floatChannelData![channel] + made).initialize(repeating: 0, count: frames - made) }
         }
         return made > 0
     }

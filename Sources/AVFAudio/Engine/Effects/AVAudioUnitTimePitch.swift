@@ -13,7 +13,10 @@ open class AVAudioUnitTimePitch: AVAudioUnitTimeEffect, @unchecked Sendable {
     open var rate: Float {
         get { settings.withLock { $0.rate } }
         set {
-            settings.withLock { $0.rate = clamped(newValue, (1.0 / 32)...32, else: $0.rate) }
+            speed = settings.withLock { settings in
+                settings.rate = clamped(newValue, (1.0 / 32)...32, else: settings.rate)
+                return settings.rate
+            }
             parametersChanged()
         }
     }
@@ -52,7 +55,10 @@ open class AVAudioUnitVarispeed: AVAudioUnitTimeEffect, @unchecked Sendable {
     open var rate: Float {
         get { playbackRate.withLock { $0 } }
         set {
-            playbackRate.withLock { $0 = clamped(newValue, 0.25...4, else: $0) }
+            speed = playbackRate.withLock { rate in
+                rate = clamped(newValue, 0.25...4, else: rate)
+                return rate
+            }
             parametersChanged()
         }
     }

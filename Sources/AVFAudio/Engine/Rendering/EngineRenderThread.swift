@@ -41,7 +41,7 @@ final class EngineRenderThread: @unchecked Sendable {
         let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: frames * channels)
         defer { interleaved.deallocate() }
         while !stopped.load(ordering: .relaxed), let engine {
-            let mixed = engine.renderCycle(frames: frames)
+            let mixed = engine.renderCycle(frames: frames, realTime: true)
             for channel in 0..<channels {
                 let source = mixed?.floatChannelData?[channel]
                 for frame in 0..<frames { interleaved[frame * channels + channel] = source?[frame] ?? 0 }

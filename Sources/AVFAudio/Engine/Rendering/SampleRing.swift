@@ -36,6 +36,35 @@ final class SampleRing: @unchecked Sendable {
         written.store(start + frames, ordering: .releasing)
     }
 
+    /// The frames waiting to be read.
+    var available: Int { written.load(ordering: .acquiring) - read.load(ordering: .relaxed) }
+
+    /// The frames that can be written without dropping any.
+    var room: Int { capacity - (written.load(ordering: .relaxed) - read.load(ordering: .acquiring)) }
+
+    /// Drops up to `frames` waiting frames, the oldest first.
+    func discard(_ frames: Int) {
+        let start = read.load(ordering: .relaxed), end = written.load(ordering: .acquiring)
+        read.store(start + max(0, min(frames, end - start)), ordering: .releasing)
+    }
+
+    /// Reads up to `frames` waiting frames into a buffer from its frame `position`, leaving the
+    /// rest untouched; the frames read.
+    func read(into buffer: AVAudioPCMBuffer, at position: Int, frames: Int) -> Int {
+        guard let data = buffer.floatChannelData else { return 0 }
+        let start = read.load(ordering: .relaxed), end = written.load(ordering: .acquiring)
+        let count = max(0, min(frames, end - start))
+        for channel in 0..<Int(buffer.format.channelCount) {
+            let destination = data[channel] + position
+            let ring = storage + min(channel, channels - 1) * capacity
+            let first = min(count, capacity - start % capacity)
+            destination.update(from: ring + start % capacity, count: first)
+            if count > first { (destination + first).update(from: ring, count: count - first) }
+        }
+        read.store(start + count, ordering: .releasing)
+        return count
+    }
+
     /// Reads `frames` frames into a buffer; false when nothing was waiting (silence).
     func read(into buffer: AVAudioPCMBuffer, frames: Int) -> Bool {
         guard let data = buffer.floatChannelData else { return false }
