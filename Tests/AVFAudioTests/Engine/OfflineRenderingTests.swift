@@ -1,4 +1,5 @@
 import AVFAudio
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -141,6 +142,29 @@ final class OfflineRenderingTests: XCTestCase {
         XCTAssertTrue(waitUntil { lock.withLock { heard.count } == 48_000 }, "ten buffers of 4800 frames")
         XCTAssertEqual(lock.withLock { heard }, rendered[0], "the same samples as the output")
         engine.mainMixerNode.removeTap(onBus: 0)
+    }
+
+    func testASlowTapMissesBuffersAndNeverHoldsTheEngineUp() throws {
+        let engine = try offlineEngine()
+        let source = sineSource(frequency: 440, amplitude: 0.25, sampleRate: 48_000)
+        engine.attach(source)
+        engine.connect(source, to: engine.mainMixerNode, format: format)
+        let gate = DispatchSemaphore(value: 0)
+        let calls = Atomic(0)
+        engine.mainMixerNode.installTap(onBus: 0, bufferSize: 512, format: nil) { _, _ in
+            calls.add(1, ordering: .relaxed)
+            gate.wait()
+        }
+        try engine.start()
+        // The tap's block is stuck in its first buffer while 400 are rendered: the renderer goes on.
+        let rendered = try render(engine, seconds: Double(400 * 512) / 48_000)
+        XCTAssertEqual(rendered[0].count, 400 * 512)
+        XCTAssertTrue(waitUntil { calls.load(ordering: .relaxed) == 1 })
+        for _ in 0..<400 { gate.signal() }
+        // Let go, it hears the three buffers that were full when it stuck (four buffers go round), and no more.
+        XCTAssertTrue(waitUntil { calls.load(ordering: .relaxed) == 4 }, "the tap's four buffers, the rest missed rather than queued")
+        engine.mainMixerNode.removeTap(onBus: 0)
+        XCTAssertEqual(calls.load(ordering: .relaxed), 4)
     }
 
     func testTheGraphIsTheConnectionsMade() throws {
