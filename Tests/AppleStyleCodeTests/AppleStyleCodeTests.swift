@@ -583,6 +583,25 @@ final class ResultBox: @unchecked Sendable {
 }
 
 /// CMTime operators an app declares for itself, beside Core Media's.
+/// A stereo pair tagged as spatial video code tags it.
+final class StereoPairTaggerTests: XCTestCase {
+    func testEachEyeIsTaggedAndFoundAgain() {
+        var left: CVPixelBuffer?, right: CVPixelBuffer?
+        CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_32BGRA, nil, &left)
+        CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_32BGRA, nil, &right)
+        let tagger = StereoPairTagger()
+        let pair = tagger.tag(left: left!, right: right!)
+        XCTAssertEqual(pair.count, 2)
+        XCTAssertTrue(tagger.frame(for: .leftEye, in: pair) === left!)
+        XCTAssertTrue(tagger.frame(for: .rightEye, in: pair) === right!)
+        XCTAssertNil(tagger.frame(for: [.leftEye, .rightEye], in: pair), "no buffer holds both eyes")
+        XCTAssertEqual(pair[1].tags.first, .videoLayerID(1))
+        XCTAssertNotEqual(CMTag.videoLayerID(1), CMTag.videoLayerID(0))
+        XCTAssertTrue(tagger.outputTags.contains(.stereoView([.leftEye, .rightEye])), "stereo output names both eyes")
+        XCTAssertFalse([CMTag].monoscopicForVideoOutput().contains(.stereoView([.leftEye, .rightEye])))
+    }
+}
+
 final class TimeArithmeticTests: XCTestCase {
     func testAnAppsOwnCMTimeOperatorsAreTheOnesUsed() {
         let bar = TrimmingBar(duration: CMTime(value: 6000, timescale: 600), thumbnails: 4)
