@@ -15,13 +15,29 @@ struct LibraryWriter {
         let movedFrom: URL?
     }
 
-    func write(_ requests: [PHAssetChangeRequest]) throws {
+    func write(_ requests: [PHAssetChangeRequest], albums: [PHAssetCollectionChangeRequest] = []) throws {
         var written: [Written] = []
         var proxies: [(proxy: Data, file: URL)] = []
+        var madeFolders: [URL] = []
+        var renamed: [(from: URL, to: URL)] = []
         do {
+            try prepare(albums, madeFolders: &madeFolders, renamed: &renamed)
             for request in requests {
-                let first = try write(request, into: &written, proxies: &proxies)
-                request.placeholderForCreatedAsset?.localIdentifier = first.path
+                let files = try write(request, into: &written, proxies: &proxies, madeFolders: &madeFolders)
+                request.placeholderForCreatedAsset?.localIdentifier = files[0].path
+                // Further albums hold the same files, hard-linked (copied where a link cannot be made).
+                for album in request.albums.dropFirst() {
+                    for file in files {
+                        let folder = file.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(album.title, isDirectory: true)
+                        try makeFolder(folder, madeFolders: &madeFolders)
+                        let target = folder.appendingPathComponent(file.lastPathComponent)
+                        if link(file.path, target.path) != 0 { try FileManager.default.copyItem(at: file, to: target) }
+                        written.append(Written(url: target, movedFrom: nil))
+                    }
+                }
+            }
+            for album in albums {
+                album.placeholderForCreatedAssetCollection.localIdentifier = PHAssetCollection.identifier(title: album.title, folders: folders)
             }
             // The change is made: proxies whose camera kept their pixels are finished in the background.
             for (proxy, file) in proxies {
@@ -33,12 +49,70 @@ struct LibraryWriter {
                 if let source = file.movedFrom, rename(file.url.path, source.path) == 0 { continue }
                 unlink(file.url.path)
             }
+            for folder in madeFolders.reversed() { rmdir(folder.path) }
+            for (from, to) in renamed.reversed() { rename(to.path, from.path) }
             throw error
         }
     }
 
-    /// Writes one asset's resources; the URL of its first file.
-    private func write(_ request: PHAssetChangeRequest, into written: inout [Written], proxies: inout [(proxy: Data, file: URL)]) throws -> URL {
+    /// Checks the album requests, makes the new albums' folders and renames those renamed.
+    private func prepare(_ albums: [PHAssetCollectionChangeRequest], madeFolders: inout [URL], renamed: inout [(from: URL, to: URL)]) throws {
+        for album in albums {
+            for title in [album.originalTitle, album.title] {
+                guard !title.isEmpty, !title.hasPrefix("."), !title.contains("/"), title.utf8.count <= 255 else {
+                    throw PHPhotosError(
+                        .invalidResource,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "\"\(title)\" cannot name an album: an album is a folder, named by a title without \"/\" that does not start with \".\"."
+                        ])
+                }
+            }
+            guard album.unknownAssets == 0 else {
+                throw PHPhotosError(
+                    .changeNotSupported,
+                    userInfo: [NSLocalizedDescriptionKey: "Only the placeholders of assets the same change block creates can be added to an album here."])
+            }
+            let existing = [folders.pictures, folders.videos].map { $0.appendingPathComponent(album.originalTitle, isDirectory: true) }
+                .filter { FileManager.default.fileExists(atPath: $0.path) }
+            if album.creates {
+                try makeFolder(folders.pictures.appendingPathComponent(album.title, isDirectory: true), madeFolders: &madeFolders)
+            } else if existing.isEmpty {
+                throw PHPhotosError(.identifierNotFound, userInfo: [NSLocalizedDescriptionKey: "There is no album \"\(album.originalTitle)\"."])
+            }
+            guard !album.creates, album.title != album.originalTitle else { continue }
+            for folder in existing {
+                let target = folder.deletingLastPathComponent().appendingPathComponent(album.title, isDirectory: true)
+                guard !FileManager.default.fileExists(atPath: target.path), rename(folder.path, target.path) == 0 else {
+                    throw PHPhotosError(
+                        .invalidResource, userInfo: [NSLocalizedDescriptionKey: "Cannot rename the album's folder \(folder.path) to \(target.path)."])
+                }
+                renamed.append((folder, target))
+            }
+        }
+    }
+
+    /// Makes a folder (and those above it) unless it is there, noting it to take back if the change fails.
+    private func makeFolder(_ folder: URL, madeFolders: inout [URL]) throws {
+        var missing: [URL] = []
+        var walk = folder.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: walk.path), walk.path != "/" {
+            missing.append(walk)
+            walk = walk.deletingLastPathComponent()
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PHPhotosError(
+                .libraryVolumeOffline, userInfo: [NSLocalizedDescriptionKey: "Cannot make the folder \(folder.path): \(error.localizedDescription)"])
+        }
+        madeFolders += missing.reversed()
+    }
+
+    /// Writes one asset's resources (into the folders of its first album, if it has one); the URLs of its files.
+    private func write(
+        _ request: PHAssetChangeRequest, into written: inout [Written], proxies: inout [(proxy: Data, file: URL)], madeFolders: inout [URL]
+    ) throws -> [URL] {
         let resources = request.resources
         let types = resources.map { NSNumber(value: $0.type.rawValue) }
         guard !resources.isEmpty, PHAssetCreationRequest.supportsAssetResourceTypes(types) else {
@@ -63,24 +137,18 @@ struct LibraryWriter {
                     ])
             }
             let given = resource.options?.originalFilename.map { ($0 as NSString).pathExtension } ?? ""
-            let folder = resource.type == .video ? folders.videos : folders.pictures
+            var folder = resource.type == .video ? folders.videos : folders.pictures
+            if let album = request.albums.first { folder.appendPathComponent(album.title, isDirectory: true) }
             plans.append((resource, folder, given.isEmpty ? kind.fileExtension : given))
         }
-        for folder in Set(plans.map(\.folder)) {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw PHPhotosError(
-                    .libraryVolumeOffline, userInfo: [NSLocalizedDescriptionKey: "Cannot make the folder \(folder.path): \(error.localizedDescription)"])
-            }
-        }
+        for folder in Set(plans.map(\.folder)) { try makeFolder(folder, madeFolders: &madeFolders) }
         let base = baseName(for: resources[0], date: request.creationDate ?? Date())
         let targets = try reserve(base: base, plans: plans.map { ($0.folder, $0.fileExtension) }, into: &written)
         for (plan, target) in zip(plans, targets) {
             try fill(target, from: plan.resource, written: &written)
             if plan.resource.type == .photoProxy, case .data(let data) = plan.resource.source { proxies.append((data, target)) }
         }
-        return targets[0]
+        return targets
     }
 
     /// Where proxies are finished, one after another.

@@ -13,8 +13,11 @@ public class PHAssetChangeRequest: NSObject, @unchecked Sendable {
 
     /// The resources the asset is made of, in the order they were added.
     var resources: [PendingResource] = []
+    /// The albums the asset is added to, in order: its files go into the first one's folders.
+    var albums: [PHAssetCollectionChangeRequest] = []
 
     /// Creates a request for adding a new image asset from the file at `fileURL`.
+    @discardableResult
     public class func creationRequestForAssetFromImage(atFileURL fileURL: URL) -> Self? {
         let request = self.init(method: "+[PHAssetChangeRequest creationRequestForAssetFromImageAtFileURL:]")
         request.resources.append(PendingResource(type: .photo, source: .file(fileURL), options: nil))
@@ -22,6 +25,7 @@ public class PHAssetChangeRequest: NSObject, @unchecked Sendable {
     }
 
     /// Creates a request for adding a new video asset from the file at `fileURL`.
+    @discardableResult
     public class func creationRequestForAssetFromVideo(atFileURL fileURL: URL) -> Self? {
         let request = self.init(method: "+[PHAssetChangeRequest creationRequestForAssetFromVideoAtFileURL:]")
         request.resources.append(PendingResource(type: .video, source: .file(fileURL), options: nil))

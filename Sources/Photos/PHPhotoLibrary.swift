@@ -14,7 +14,9 @@ open class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// The requests one change block makes.
     final class Change: @unchecked Sendable {
         private(set) var requests: [PHAssetChangeRequest] = []
+        private(set) var albumRequests: [PHAssetCollectionChangeRequest] = []
         func add(_ request: PHAssetChangeRequest) { requests.append(request) }
+        func add(_ request: PHAssetCollectionChangeRequest) { albumRequests.append(request) }
     }
 
     /// The change block running now on the library's queue, if the caller is in one.
@@ -82,7 +84,7 @@ open class PHPhotoLibrary: NSObject, @unchecked Sendable {
         changeBlock()
         queue.setSpecific(key: Self.changeKey, value: nil)
         do {
-            try LibraryWriter(folders: UserFolders.current()).write(change.requests)
+            try LibraryWriter(folders: UserFolders.current()).write(change.requests, albums: change.albumRequests)
             return nil
         } catch {
             return error

@@ -583,6 +583,31 @@ final class ResultBox: @unchecked Sendable {
 }
 
 /// CMTime operators an app declares for itself, beside Core Media's.
+/// A camera app's own album, found by a predicate on its title and made when missing.
+final class CustomPhotoAlbumTests: XCTestCase {
+    func testARecordingIsSavedIntoTheAppsAlbumMadeOnTheFirstSave() throws {
+        let home = try TemporaryHome("custom-album")
+        defer { home.restore() }
+        let movie = home.url.appendingPathComponent("take.mov")
+        try (Data([0, 0, 0, 20]) + Data("ftypqt  \0\0\0\0qt  movie bytes".utf8)).write(to: movie)
+        let album = CustomPhotoAlbum(albumName: "My Camera")
+        XCTAssertNil(album.fetchAssetCollectionForAlbum())
+        for _ in 0..<2 {
+            let saved = expectation(description: "saved")
+            album.save(videoAt: movie) { success, error in
+                XCTAssertTrue(success, "\(String(describing: error))")
+                saved.fulfill()
+            }
+            wait(for: [saved], timeout: 10)
+        }
+        let collection = try XCTUnwrap(album.fetchAssetCollectionForAlbum())
+        XCTAssertEqual(collection.localizedTitle, "My Camera")
+        XCTAssertEqual(collection.estimatedAssetCount, 2, "both takes, in one album made once")
+        let files = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("Videos/My Camera").path)
+        XCTAssertEqual(files.count, 2)
+    }
+}
+
 /// A stereo pair tagged as spatial video code tags it.
 final class StereoPairTaggerTests: XCTestCase {
     func testEachEyeIsTaggedAndFoundAgain() {
