@@ -11,8 +11,9 @@ import Synchronization
 public enum SwiftAllocations {
     private typealias AllocateObject = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
 
-    nonisolated(unsafe) private static var original: AllocateObject?
-    nonisolated(unsafe) private static var counted: pthread_t = pthread_self()
+    /// The runtime's own allocation function, and the thread counted (atomics: the hook runs on every thread).
+    private static let original = Atomic<UInt>(0)
+    private static let counted = Atomic<UInt>(0)
     private static let count = Atomic(0)
     private static let lock = NSLock()
 
@@ -25,17 +26,19 @@ public enum SwiftAllocations {
         defer { lock.unlock() }
         let hook = hookAddress.assumingMemoryBound(to: AllocateObject.self)
         let enabled = switchAddress.assumingMemoryBound(to: Bool.self)
-        original = hook.pointee
-        counted = pthread_self()
+        let runtime = hook.pointee
+        original.store(UInt(bitPattern: unsafeBitCast(runtime, to: Int.self)), ordering: .releasing)
+        counted.store(UInt(pthread_self()), ordering: .releasing)
         count.store(0, ordering: .relaxed)
         hook.pointee = { metadata, size, alignment in
-            if pthread_equal(pthread_self(), SwiftAllocations.counted) != 0 { SwiftAllocations.count.add(1, ordering: .relaxed) }
-            return SwiftAllocations.original!(metadata, size, alignment)
+            if UInt(pthread_self()) == SwiftAllocations.counted.load(ordering: .acquiring) { SwiftAllocations.count.add(1, ordering: .relaxed) }
+            let allocate = unsafeBitCast(Int(bitPattern: SwiftAllocations.original.load(ordering: .acquiring)), to: AllocateObject.self)
+            return allocate(metadata, size, alignment)
         }
         enabled.pointee = true
         defer {
             enabled.pointee = false
-            hook.pointee = original!
+            hook.pointee = runtime
         }
         try body()
         return count.load(ordering: .relaxed)
