@@ -34,7 +34,15 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         var isAutoDeferredPhotoDeliveryEnabled = false
         /// Captures asked for and not yet delivered.
         var pending = 0
+        /// Captures waiting for their frame, and captures handed to the processing queue and not finished.
+        var awaitingFrames = 0
+        var inProcessing = 0
+        /// The readiness coordinators watching the output.
+        var coordinators: [WeakCoordinator] = []
     }
+
+    /// A coordinator the output tells of changes, held weakly.
+    struct WeakCoordinator { weak var coordinator: AVCapturePhotoOutputReadinessCoordinator? }
     private let state = LockedValue(State())
     private let newest = NewestFrame()
     /// Where photos are made and the delegates called, one capture after another.
@@ -295,14 +303,25 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         let request = PhotoRequest(settings: settings, delegate: delegate, flash: flash, orientation: orientation, frame: current, rushed: rushed)
         let asked = camera?.backend.now ?? CMClock.hostTime(nanoseconds: CMClock.hostTimeNanoseconds())
+        let coordinators = state.withLock { state in
+            if current == nil || flash { state.awaitingFrames += 1 }
+            return state.coordinators.compactMap(\.coordinator)
+        }
+        // The request the app tracked is now the output's to track.
+        for coordinator in coordinators { coordinator.stopTrackingCaptureRequest(using: settings.uniqueID) }
+        readinessMayHaveChanged()
         if let camera, flash {
             camera.backend.imaging.update { $0.isFlashFiring = true }
             firstFrame(beganAfter: asked, aFrameLater: true) { [self] frame in
                 camera.backend.imaging.update { $0.isFlashFiring = false }
+                frameArrived()
                 process(request.with(frame))
             }
         } else if current == nil {
-            firstFrame(beganAfter: asked, aFrameLater: false) { [self] frame in process(request.with(frame)) }
+            firstFrame(beganAfter: asked, aFrameLater: false) { [self] frame in
+                frameArrived()
+                process(request.with(frame))
+            }
         } else {
             process(request)
         }
@@ -338,9 +357,50 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
+    /// A capture that waited for its frame has it.
+    private func frameArrived() {
+        state.withLock { $0.awaitingFrames -= 1 }
+        readinessMayHaveChanged()
+    }
+
+    // MARK: Readiness
+
+    /// The most captures processed at once before the output stops being ready: one, or three with responsive capture.
+    private var processingLimit: Int { isResponsiveCaptureEnabled ? 3 : 1 }
+
+    /// A value that indicates whether the output is ready to respond to new capture requests in a timely manner.
+    open var captureReadiness: CaptureReadiness {
+        guard session?.isRunning == true else { return .sessionNotRunning }
+        let limit = processingLimit
+        return state.withLock { state in
+            if state.awaitingFrames > 0 { return .notReadyWaitingForCapture }
+            if state.inProcessing >= limit { return .notReadyWaitingForProcessing }
+            return .ready
+        }
+    }
+
+    /// Adds a coordinator to tell of readiness changes.
+    func addReadinessCoordinator(_ coordinator: AVCapturePhotoOutputReadinessCoordinator) {
+        state.withLock { state in
+            state.coordinators.removeAll { $0.coordinator == nil }
+            state.coordinators.append(WeakCoordinator(coordinator: coordinator))
+        }
+    }
+
+    /// Tells the coordinators the readiness may have changed.
+    private func readinessMayHaveChanged() {
+        for coordinator in state.withLock({ $0.coordinators.compactMap(\.coordinator) }) { coordinator.readinessMayHaveChanged() }
+    }
+
     /// Makes the photo and tells the delegate, in the order of the AVCam sample's timeline, on the output's queue.
     private func process(_ request: PhotoRequest) {
+        state.withLock { $0.inProcessing += 1 }
+        readinessMayHaveChanged()
         processing.async { [self] in
+            defer {
+                state.withLock { $0.inProcessing -= 1 }
+                readinessMayHaveChanged()
+            }
             let deferred = state.withLock { state -> Bool in
                 state.pending -= 1
                 return state.isAutoDeferredPhotoDeliveryEnabled && request.settings.photoQualityPrioritization == .quality
