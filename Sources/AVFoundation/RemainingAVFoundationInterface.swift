@@ -11,8 +11,8 @@
 //     supportedDepthDataFormats; zero shutter lag; flash). Still to come:
 //     func fileDataRepresentation(with customizer: AVCapturePhotoFileDataRepresentationCustomizer) -> Data?
 //     the metadata of uncompressed photos in their TIFF files (fileDataRepresentation() writes the pixels only)
-//     AVCapturePhotoOutputReadinessCoordinator (responsive capture, fast capture prioritization and deferred
-//     delivery through AVCaptureDeferredPhotoProxy are implemented; the readiness coordinator is not)
+//     captureReadiness's .notReadyMomentarily from the output itself (it comes only from requests a readiness
+//     coordinator tracks: nothing here makes the output briefly busy)
 //     multi-frame noise reduction for .quality (it uses q95 4:4:4 JPEG and x265's medium preset instead)
 //     depth embedded in HEIC files as an auxiliary image; Live Photo content identifiers linking still and movie
 //     photos larger than the video (supportedMaxPhotoDimensions is the video's size: a larger still would need the
