@@ -86,7 +86,8 @@ final class PlayerFileFeeder: @unchecked Sendable {
             _ = arrived.wait(timeout: .now() + .milliseconds(50))
             got += ring.read(into: buffer, at: position + got, frames: count - got)
         }
-        wake.add(data: 1)
+        // The queue is woken only when a block fits: not every cycle.
+        if ring.room >= Int(Self.block), !ended.load(ordering: .relaxed) { wake.add(data: 1) }
         return got
     }
 }
