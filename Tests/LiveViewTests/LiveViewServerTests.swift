@@ -241,6 +241,23 @@ final class LiveViewServerTests: LiveViewTestCase {
 
     /// Memory and descriptors stay bounded whatever clients do: oversized headers are refused,
     /// connections beyond the limit wait, idle connections are closed.
+    func testAFirstRequestThatIsNotHTTPIsAnsweredAndClosed() async throws {
+        try startServer(LiveViewConfiguration(maximumConnections: 4, idleTimeout: .seconds(15)))
+        // Heads no HTTP parser takes: each is answered 400 at once, and its connection closed,
+        // rather than held until the server stops (found by probing the release build).
+        for head in ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nBad Header Line\r\n\r\n", "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", "get / HTTP/1.1\r\n\r\n"] {
+            let connection = try XCTUnwrap(HeldConnection(port: port, request: head, awaiting: "HTTP/1.1 400"), head)
+            let closeBy = ContinuousClock.now + .seconds(5)
+            while !connection.isClosedByServer, ContinuousClock.now < closeBy { try await Task.sleep(for: .milliseconds(20)) }
+            XCTAssertTrue(connection.isClosedByServer, head)
+        }
+        // The server still answers well-formed requests, several on one connection.
+        let twice = "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(server.accessToken)\r\n\r\n"
+        XCTAssertNotNil(HeldConnection(port: port, request: twice + twice, awaiting: "HTTP/1.1 200"))
+        let answer = try await request("/api/state")
+        XCTAssertEqual(answer.status, 200)
+    }
+
     func testHeadersConnectionsAndIdleTimeAreBounded() async throws {
         try startServer(LiveViewConfiguration(maximumConnections: 4, idleTimeout: .seconds(1)))
         let huge = try await request("/api/state", headers: ["X-Padding": String(repeating: "a", count: 80_000)])
