@@ -4,29 +4,16 @@ import XCTest
 
 /// Albums as folders of the Pictures and Videos folders; each test points HOME at a folder of its own.
 final class AlbumTests: XCTestCase {
-    private var home: URL!
-    private var saved: [String: String?] = [:]
+    private var library: LibraryHome!
+    private var home: URL { library.url }
     private let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + Data("JFIF\0 rest of a photo".utf8)
     private let movie = Data([0, 0, 0, 20]) + Data("ftypqt  \0\0\0\0qt  movie bytes".utf8)
 
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("albums-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        for key in ["HOME", "XDG_CONFIG_HOME"] { saved[key] = ProcessInfo.processInfo.environment[key] }
-        setenv("HOME", home.path, 1)
-        unsetenv("XDG_CONFIG_HOME")
-    }
+    override func setUpWithError() throws { library = try LibraryHome("albums") }
 
-    override func tearDownWithError() throws {
-        for (key, value) in saved {
-            if let value { setenv(key, value, 1) } else { unsetenv(key) }
-        }
-        try? FileManager.default.removeItem(at: home)
-    }
+    override func tearDownWithError() throws { library.restore() }
 
-    private func files(in folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent(folder).path)) ?? []).sorted()
-    }
+    private func files(in folder: String) -> [String] { library.files(in: folder) }
 
     private func album(titled title: String) -> PHAssetCollection? {
         let options = PHFetchOptions()
