@@ -175,19 +175,22 @@ package indirect enum PredicateFormat: Sendable {
         }
 
         mutating func expression() throws(Failure) -> PredicateFormat {
-            var left = try conjunction()
-            while let token = peek, token.uppercased() == "OR" || token == "||" {
-                position += 1
-                left = .or(left, try conjunction())
-            }
-            return left
+            try joined(by: ["OR", "||"], PredicateFormat.or) { parser throws(Failure) in try parser.conjunction() }
         }
 
         mutating func conjunction() throws(Failure) -> PredicateFormat {
-            var left = try negation()
-            while let token = peek, token.uppercased() == "AND" || token == "&&" {
+            try joined(by: ["AND", "&&"], PredicateFormat.and) { parser throws(Failure) in try parser.negation() }
+        }
+
+        /// Operands joined from left to right by any of `words`.
+        mutating func joined(
+            by words: Set<String>, _ combine: (PredicateFormat, PredicateFormat) -> PredicateFormat,
+            _ operand: (inout Parser) throws(Failure) -> PredicateFormat
+        ) throws(Failure) -> PredicateFormat {
+            var left = try operand(&self)
+            while let token = peek, words.contains(token.uppercased()) {
                 position += 1
-                left = .and(left, try negation())
+                left = combine(left, try operand(&self))
             }
             return left
         }
