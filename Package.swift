@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO", "AVFoundation", "TestSupport"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "TestSupport"]),
+        .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.

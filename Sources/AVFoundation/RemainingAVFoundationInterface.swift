@@ -99,7 +99,9 @@
 
 // MARK: Audio session
 
-// extension AVAudioSession: silenceSecondaryAudioHintNotification is declared but never posted; setPreferredInputNumberOfChannels(_:), inputDataSources/setInputDataSource(_:) (a microphone's data sources),
+// extension AVAudioSession: silenceSecondaryAudioHintNotification is declared but never posted; data sources and polar
+//     patterns (no microphone here describes any: inputDataSources is nil and only nil can be chosen); the preferred number
+//     of input channels reaches the engine's input node, not capture sessions' audio outputs (which take the device's),
 //     outputs of currentRoute (capture routes no output); an ALSA card's mixer as input gain (only sound
 //     server sources and the virtual microphone have a settable gain)
 

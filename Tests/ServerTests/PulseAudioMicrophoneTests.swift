@@ -172,6 +172,27 @@ final class PulseAudioMicrophoneTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { !session.isRunning })
     }
 
+    func testAStereoInputGivesTheEngineThePreferredNumberOfChannels() throws {
+        setenv("LINUXAVFOUNDATION_PULSE_MONITORS", "1", 1)
+        PulseDiscovery.refresh()
+        let audioSession = AVAudioSession.sharedInstance()
+        defer {
+            AudioPreferences.preferredInputChannels = nil
+            try? audioSession.setPreferredInput(nil)
+            unsetenv("LINUXAVFOUNDATION_PULSE_MONITORS")
+            PulseDiscovery.refresh()
+        }
+        // The null sink's monitor is a stereo input.
+        let port = try XCTUnwrap(audioSession.availableInputs?.first { $0.uid == "pulse:testsink.monitor" })
+        try audioSession.setPreferredInput(port)
+        XCTAssertEqual(audioSession.maximumInputNumberOfChannels, 2)
+        XCTAssertEqual(AVAudioEngine().inputNode.outputFormat(forBus: 0).channelCount, 2, "the input's own channels")
+        try audioSession.setPreferredInputNumberOfChannels(1)
+        XCTAssertEqual(audioSession.inputNumberOfChannels, 1)
+        XCTAssertEqual(AVAudioEngine().inputNode.outputFormat(forBus: 0).channelCount, 1, "the preferred number")
+        XCTAssertThrowsError(try audioSession.setPreferredInputNumberOfChannels(3))
+    }
+
     func testTheAudioSessionsRateAndGainReachTheServer() throws {
         let audioSession = AVAudioSession.sharedInstance()
         defer {

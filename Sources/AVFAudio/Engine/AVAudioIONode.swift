@@ -75,7 +75,9 @@ open class AVAudioInputNode: AVAudioIONode, AVAudioMixing, @unchecked Sendable {
     override init() {
         let asbd = Microphones.current()?.audioFormat
         let rate = asbd.map { $0.mSampleRate } ?? 44_100
-        let channels = max(1, min(2, asbd.map { $0.mChannelsPerFrame } ?? 1))
+        // The microphone's channels (at most two), or fewer as the audio session prefers.
+        let preferred = AudioPreferences.preferredInputChannels.map { UInt32(max(1, $0)) } ?? .max
+        let channels = max(1, min(2, preferred, asbd.map { $0.mChannelsPerFrame } ?? 1))
         deviceFormat = AVAudioFormat(standardFormatWithSampleRate: rate, channels: channels)!
         ring = SampleRing(channels: Int(channels), capacity: Int(rate))
         super.init()

@@ -101,8 +101,50 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     /// Whether any input is available.
     open var isInputAvailable: Bool { !(availableInputs ?? []).isEmpty }
 
-    /// The number of channels of the current input.
-    open var inputNumberOfChannels: Int { Int(currentInput?.audioFormat?.mChannelsPerFrame ?? 0) }
+    /// The number of channels of the current input: the preferred number, where it has that many.
+    open var inputNumberOfChannels: Int {
+        let maximum = maximumInputNumberOfChannels
+        return AudioPreferences.preferredInputChannels.map { min($0, maximum) } ?? maximum
+    }
+
+    /// The most channels the current input has.
+    open var maximumInputNumberOfChannels: Int { Int(currentInput?.audioFormat?.mChannelsPerFrame ?? 0) }
+
+    /// The number of input channels the application prefers; 0 when it prefers none.
+    open var preferredInputNumberOfChannels: Int { AudioPreferences.preferredInputChannels ?? 0 }
+
+    /// Sets the number of input channels the application prefers: from 1 to the current input's
+    /// maximum. Recording through AVFAudio (the engine's input node) then takes that many.
+    open func setPreferredInputNumberOfChannels(_ count: Int) throws {
+        guard count >= 1, count <= maximumInputNumberOfChannels else { throw Self.error(.badParam) }
+        AudioPreferences.preferredInputChannels = count
+    }
+
+    // MARK: Data sources
+
+    /// The current input's data sources, such as a phone's several microphones; nil, as Linux's
+    /// microphones describe none.
+    open var inputDataSources: [AVAudioSessionDataSourceDescription]? { currentRoute.inputs.first?.dataSources }
+
+    /// The data source the current input records from; nil where it has none.
+    open var inputDataSource: AVAudioSessionDataSourceDescription? { currentRoute.inputs.first?.selectedDataSource }
+
+    /// Chooses the current input's data source: nil (none) is always taken; any other is refused,
+    /// since no input here has data sources.
+    open func setInputDataSource(_ dataSource: AVAudioSessionDataSourceDescription?) throws {
+        guard dataSource == nil else { throw Self.error(.badParam) }
+    }
+
+    /// The output's data sources; nil, as capture routes no output.
+    open var outputDataSources: [AVAudioSessionDataSourceDescription]? { nil }
+
+    /// The output's data source; nil.
+    open var outputDataSource: AVAudioSessionDataSourceDescription? { nil }
+
+    /// Chooses the output's data source: nil is taken; any other is refused.
+    open func setOutputDataSource(_ dataSource: AVAudioSessionDataSourceDescription?) throws {
+        guard dataSource == nil else { throw Self.error(.badParam) }
+    }
 
     /// The microphone recording uses now: the preferred input while it is connected, otherwise the first.
     private var currentInput: CaptureDeviceBackend? { Microphones.current() }

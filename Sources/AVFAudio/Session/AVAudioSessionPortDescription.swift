@@ -12,6 +12,15 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
     public let uid: String
     /// The port's data sources, such as a phone's several microphones; Linux describes none.
     public var dataSources: [AVAudioSessionDataSourceDescription]? { nil }
+    /// The data source the port uses; nil where it has none.
+    public var selectedDataSource: AVAudioSessionDataSourceDescription? { nil }
+    /// The data source the application prefers; nil where it has none.
+    public var preferredDataSource: AVAudioSessionDataSourceDescription? { nil }
+
+    /// Chooses the port's data source: nil (none) is taken; any other is refused, since the port has none.
+    open func setPreferredDataSource(_ dataSource: AVAudioSessionDataSourceDescription?) throws {
+        guard dataSource == nil else { throw AVAudioSession.error(.badParam) }
+    }
     /// The port's channels.
     public let channels: [AVAudioSessionChannelDescription]?
 
@@ -57,9 +66,89 @@ open class AVAudioSessionDataSourceDescription: NSObject, @unchecked Sendable {
     /// The data source's name.
     public let dataSourceName: String
 
-    init(dataSourceID: NSNumber, dataSourceName: String) {
+    /// Where on the device the data source is; nil when not known.
+    public let location: AVAudioSession.Location?
+    /// Which way the data source faces; nil when not known.
+    public let orientation: AVAudioSession.Orientation?
+    /// The polar patterns the data source can take; nil when it cannot be directed.
+    public let supportedPolarPatterns: [AVAudioSession.PolarPattern]?
+    /// The polar pattern the data source uses; nil when it cannot be directed.
+    public private(set) var selectedPolarPattern: AVAudioSession.PolarPattern?
+    /// The polar pattern the application prefers; nil when it prefers none.
+    public private(set) var preferredPolarPattern: AVAudioSession.PolarPattern?
+
+    init(
+        dataSourceID: NSNumber, dataSourceName: String, location: AVAudioSession.Location? = nil, orientation: AVAudioSession.Orientation? = nil,
+        supportedPolarPatterns: [AVAudioSession.PolarPattern]? = nil
+    ) {
         self.dataSourceID = dataSourceID
         self.dataSourceName = dataSourceName
+        self.location = location
+        self.orientation = orientation
+        self.supportedPolarPatterns = supportedPolarPatterns
+        selectedPolarPattern = supportedPolarPatterns?.first
+    }
+
+    /// Chooses a polar pattern among the supported ones (nil: the default); others are refused.
+    open func setPreferredPolarPattern(_ pattern: AVAudioSession.PolarPattern?) throws {
+        guard let pattern else {
+            preferredPolarPattern = nil
+            selectedPolarPattern = supportedPolarPatterns?.first
+            return
+        }
+        guard supportedPolarPatterns?.contains(pattern) == true else { throw AVAudioSession.error(.badParam) }
+        preferredPolarPattern = pattern
+        selectedPolarPattern = pattern
+    }
+}
+
+extension AVAudioSession {
+    /// Where a data source is on a device.
+    public struct Location: RawRepresentable, Hashable, Sendable {
+        /// The value's raw representation.
+        public let rawValue: String
+        /// Creates a value from its raw representation.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The lower part of the device.
+        public static let lower = Location(rawValue: "Lower")
+        /// The upper part of the device.
+        public static let upper = Location(rawValue: "Upper")
+    }
+
+    /// Which way a data source faces.
+    public struct Orientation: RawRepresentable, Hashable, Sendable {
+        /// The value's raw representation.
+        public let rawValue: String
+        /// Creates a value from its raw representation.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Up, from the top of the device.
+        public static let top = Orientation(rawValue: "Top")
+        /// Down, from the bottom of the device.
+        public static let bottom = Orientation(rawValue: "Bottom")
+        /// Out of the front of the device.
+        public static let front = Orientation(rawValue: "Front")
+        /// Out of the back of the device.
+        public static let back = Orientation(rawValue: "Back")
+        /// To the left of the device.
+        public static let left = Orientation(rawValue: "Left")
+        /// To the right of the device.
+        public static let right = Orientation(rawValue: "Right")
+    }
+
+    /// A data source's polar pattern: the directions it hears from.
+    public struct PolarPattern: RawRepresentable, Hashable, Sendable {
+        /// The value's raw representation.
+        public let rawValue: String
+        /// Creates a value from its raw representation.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Every direction alike.
+        public static let omnidirectional = PolarPattern(rawValue: "Omnidirectional")
+        /// Mostly from the front.
+        public static let cardioid = PolarPattern(rawValue: "Cardioid")
+        /// Mostly from the front, less narrowly than cardioid.
+        public static let subcardioid = PolarPattern(rawValue: "Subcardioid")
+        /// A stereo image.
+        public static let stereo = PolarPattern(rawValue: "Stereo")
     }
 }
 

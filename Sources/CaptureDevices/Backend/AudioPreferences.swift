@@ -1,10 +1,10 @@
 import CoreVideo
 import Foundation
 
-/// The application's audio preferences, which microphones capture with: a sample rate and an
-/// I/O buffer duration (AVAudioSession's preferences, on Linux). Thread-safe.
+/// The application's audio preferences, which microphones capture with: a sample rate, an I/O
+/// buffer duration and a number of input channels (AVAudioSession's preferences, on Linux). Thread-safe.
 package enum AudioPreferences {
-    private static let values = LockedValue<(rate: Double?, bufferDuration: Double?, input: String?)>((nil, nil, nil))
+    private static let values = LockedValue<(rate: Double?, bufferDuration: Double?, input: String?, channels: Int?)>((nil, nil, nil, nil))
 
     /// The preferred sample rate in hertz, or nil for each device's own.
     package static var preferredSampleRate: Double? {
@@ -16,6 +16,12 @@ package enum AudioPreferences {
     package static var preferredInputUID: String? {
         get { values.withLock { $0.input } }
         set { values.withLock { $0.input = newValue } }
+    }
+
+    /// The number of input channels the application prefers, or nil for each device's own.
+    package static var preferredInputChannels: Int? {
+        get { values.withLock { $0.channels } }
+        set { values.withLock { $0.channels = newValue } }
     }
 
     /// The preferred time each buffer of samples covers, in seconds, or nil for each device's own.
