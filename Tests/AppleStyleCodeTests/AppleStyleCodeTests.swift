@@ -608,6 +608,54 @@ final class CustomPhotoAlbumTests: XCTestCase {
     }
 }
 
+/// A drum loop looped by a player node, and a reverb heard live and exported offline, as audio apps do them.
+final class LoopAndReverbTests: XCTestCase {
+    /// A mono 48 kHz WAV of `seconds`: a 1 kHz burst of 50 ms at the start, silence after.
+    private func loopFile(seconds: Double) throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("loop-\(getpid()).wav")
+        let format = AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!
+        let buffer = burst(format: format, seconds: seconds)
+        let file = try AVAudioFile(forWriting: url, settings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 1])
+        try file.write(from: buffer)
+        file.close()
+        return url
+    }
+
+    private func burst(format: AVAudioFormat, seconds: Double) -> AVAudioPCMBuffer {
+        let buffer = AVAudioPCMBuffer(pcmFormat: format, frameCapacity: AVAudioFrameCount(seconds * 48_000))!
+        buffer.frameLength = buffer.frameCapacity
+        for frame in 0..<Int(buffer.frameLength) { buffer.floatChannelData![0][frame] = frame < 2400 ? 0.5 * sin(2 * .pi * 1000 * Float(frame) / 48_000) : 0 }
+        return buffer
+    }
+
+    private func rms(_ samples: ArraySlice<Float>) -> Double { (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, samples.count))).squareRoot() }
+
+    func testALoopPlaysAgainAndAgainAtItsLength() throws {
+        let url = try loopFile(seconds: 0.25)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let bounced = try LoopPlayer(loopURL: url).bounce(seconds: 1)
+        XCTAssertEqual(bounced.count, 48_000)
+        for loop in 0..<4 {
+            let start = loop * 12_000
+            XCTAssertEqual(rms(bounced[start + 100..<start + 2300]), 0.5 / 2.squareRoot(), accuracy: 0.02, "the burst of pass \(loop + 1)")
+            XCTAssertLessThan(rms(bounced[start + 2500..<start + 11_900]), 0.001, "silence after it")
+        }
+    }
+
+    func testTheExportSoundsAsTheLiveReverbDidLaterByItsLatency() throws {
+        setenv("PULSE_SERVER", "unix:/nonexistent/pulse", 1)
+        defer { unsetenv("PULSE_SERVER") }
+        let sound = burst(format: AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 1)!, seconds: 0.1)
+        let exporter = ReverbExporter(sound: sound)
+        let exported = try exporter.export(frames: 24_000)
+        XCTAssertGreaterThan(rms(exported[12_000..<24_000]), 0.005, "the hall rings on after the burst")
+        let live = try XCTUnwrap(try exporter.listen(frames: 26_000, timeout: 10))
+        XCTAssertEqual(live.latencyFrames, 512, "live, the reverb runs a cycle behind")
+        let difference = zip(live.samples.dropFirst(live.latencyFrames), exported).map { abs($0 - $1) }.max() ?? 1
+        XCTAssertLessThan(difference, 1e-5, "the export is what was heard")
+    }
+}
+
 /// A stereo pair tagged as spatial video code tags it.
 final class StereoPairTaggerTests: XCTestCase {
     func testEachEyeIsTaggedAndFoundAgain() {
