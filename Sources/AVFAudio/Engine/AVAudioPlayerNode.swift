@@ -33,7 +33,7 @@ public typealias AVAudioPlayerNodeCompletionHandler = (AVAudioPlayerNodeCompleti
 ///
 /// Thread ownership: scheduling and transport come from any thread and reach the renderer as
 /// commands through an inbox, which the renderer takes at each cycle when no one else holds it
-/// (never waiting for it); when the engine is not running, the calling thread applies them at
+/// (never waiting for it); unless a real-time renderer runs, the calling thread applies them at
 /// once. The schedule itself belongs to the renderer. Files are read ahead on a queue of their
 /// own (`PlayerFileFeeder`); finished items go back through a lock-free ring to the completion
 /// queue, which calls their handlers and lets go of them there, so that in steady state the
