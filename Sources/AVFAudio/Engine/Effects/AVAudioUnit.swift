@@ -96,6 +96,11 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
     /// FFmpeg's filter description for the current parameters, its input [in] and output [out], at a rate and channel count.
     package func filterDescription(sampleRate: Double, channels: Int) -> String { "[in]anull[out]" }
 
+    /// FFmpeg's graph for the parameters as they are, at a rate and channel count; nil when FFmpeg refuses it.
+    func makeFilterGraph(sampleRate: Double, channels: Int) -> AudioFilterGraph? {
+        try? AudioFilterGraph(filterDescription(sampleRate: sampleRate, channels: channels), sampleRate: Int(sampleRate.rounded()), channels: channels)
+    }
+
     /// A graph in which `wet` (filters reading [wetin] and writing [wet]) is mixed with the dry input, `mix` (0 to 1) of it wet.
     static func wetDry(_ wet: String, mix: Double) -> String {
         "[in]asplit=2[dry][wetin];\(wet);[dry][wet]amix=inputs=2:weights='\(1 - mix) \(mix)':normalize=0[out]"
@@ -125,9 +130,7 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         let version = parameterVersion.load(ordering: .acquiring)
         if graph == nil || builtFor?.version != version || builtFor?.sampleRate != buffer.format.sampleRate || builtFor?.channels != buffer.format.channelCount
         {
-            graph = try? AudioFilterGraph(
-                filterDescription(sampleRate: buffer.format.sampleRate, channels: channels), sampleRate: Int(buffer.format.sampleRate.rounded()),
-                channels: channels)
+            graph = makeFilterGraph(sampleRate: buffer.format.sampleRate, channels: channels)
             builtFor = (version, buffer.format.sampleRate, buffer.format.channelCount)
         }
         guard let graph else { return false }

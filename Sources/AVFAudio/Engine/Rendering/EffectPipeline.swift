@@ -117,10 +117,7 @@ final class EffectPipeline: @unchecked Sendable {
     /// it, which leaves a filter at rest as it was): FFmpeg's filters take several milliseconds
     /// over their first frame.
     private func makeGraph(for unit: AVAudioUnit) -> GraphBox? {
-        guard
-            let made = try? AudioFilterGraph(
-                unit.filterDescription(sampleRate: sampleRate, channels: channels), sampleRate: Int(sampleRate.rounded()), channels: channels)
-        else { return nil }
+        guard let made = unit.makeFilterGraph(sampleRate: sampleRate, channels: channels) else { return nil }
         if warms {
             let silence = AVAudioPCMBuffer(pcmFormat: fromRing.format, frameCapacity: AVAudioFrameCount(block))!
             silence.frameLength = silence.frameCapacity
