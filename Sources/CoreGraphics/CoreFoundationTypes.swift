@@ -1,23 +1,38 @@
 import Foundation
 
 // The Core Foundation spellings that Apple's media APIs use in Swift.
-// On Linux, Core Foundation is not exposed to Swift, so each name stands for
-// the Foundation or Swift type that plays its role.
+// On Linux, Core Foundation is not exposed to Swift, so each name stands for the Foundation
+// class that Apple's Core Foundation type is toll-free bridged to: a CF type is a class, as on
+// Apple's platforms, so `Unmanaged<CFString>`, `unsafeBitCast(_:to: CFDictionary.self)` and the
+// C-style functions in CoreFoundationFunctions.swift work, while `as String`, `as NSString`,
+// `as CFDictionary` and `as? [String: Any]` bridge as they do there.
 
-/// A string reference, as Core Foundation spells it; bridged to `String`.
-public typealias CFString = String
+/// A string reference, as Core Foundation spells it: `NSString`, bridged to `String` with `as`.
+public typealias CFString = NSString
+/// A mutable string reference, as Core Foundation spells it.
+public typealias CFMutableString = NSMutableString
 /// A reference to any Core Foundation object; any class instance.
 public typealias CFTypeRef = AnyObject
-/// A dictionary reference, as Core Foundation spells it; a Swift dictionary, so that `as Dictionary?`, `as? [String: Any]` and `as NSDictionary` all read it.
-public typealias CFDictionary = [AnyHashable: Any]
-/// A data reference, as Core Foundation spells it; bridged to `Data`.
-public typealias CFData = Data
+/// A property list object (a string, number, date, data, array or dictionary), as Core Foundation spells it.
+public typealias CFPropertyList = AnyObject
+/// A dictionary reference, as Core Foundation spells it: `NSDictionary`, which `as? [String: Any]` reads.
+public typealias CFDictionary = NSDictionary
+/// A mutable dictionary reference, as Core Foundation spells it.
+public typealias CFMutableDictionary = NSMutableDictionary
+/// A data reference, as Core Foundation spells it: `NSData`, bridged to `Data` with `as`.
+public typealias CFData = NSData
 /// A mutable data reference, as Core Foundation spells it: `NSMutableData`, which writers fill.
 public typealias CFMutableData = NSMutableData
-/// An array reference, as Core Foundation spells it; a Swift array, so that `as? [String]` reads it.
-public typealias CFArray = [Any]
-/// A URL reference, as Core Foundation spells it; bridged to `URL`.
-public typealias CFURL = URL
+/// An array reference, as Core Foundation spells it: `NSArray`, which `as? [String]` reads.
+public typealias CFArray = NSArray
+/// A mutable array reference, as Core Foundation spells it.
+public typealias CFMutableArray = NSMutableArray
+/// A number reference, as Core Foundation spells it: `NSNumber`.
+public typealias CFNumber = NSNumber
+/// A Boolean reference, as Core Foundation spells it: one of the two `NSNumber`s `kCFBooleanTrue` and `kCFBooleanFalse`.
+public typealias CFBoolean = NSNumber
+/// A URL reference, as Core Foundation spells it: `NSURL`, bridged to `URL` with `as`.
+public typealias CFURL = NSURL
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
 /// A range of items, as Core Foundation spells it: where it starts and how many it holds.

@@ -46,5 +46,5 @@ public func CMRemoveAllAttachments(_ target: CMAttachmentBearer) {
 /// Returns the attachments with the given propagation mode as a dictionary.
 public func CMCopyDictionaryOfAttachments(allocator: CFAllocator?, target: CMAttachmentBearer, attachmentMode: CMAttachmentMode) -> CFDictionary? {
     let dictionary = target._attachmentStorage.dictionary(mode: attachmentMode)
-    return dictionary.isEmpty ? nil : dictionary
+    return dictionary.isEmpty ? nil : dictionary as NSDictionary
 }

@@ -239,7 +239,7 @@ public func CMAudioFormatDescriptionCreate(
 public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710
 
 /// The extension key for codec configuration boxes, a dictionary from box type to data.
-public let kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: CFString = "SampleDescriptionExtensionAtoms"
+nonisolated(unsafe) public let kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: CFString = "SampleDescriptionExtensionAtoms"
 
 /// Returns a format description's extensions, such as its codec configuration boxes.
 public func CMFormatDescriptionGetExtensions(_ desc: CMFormatDescription) -> CFDictionary? {

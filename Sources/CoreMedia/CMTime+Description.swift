@@ -11,14 +11,14 @@ private func describe(_ time: CMTime) -> String {
 }
 
 /// Creates a description of a time, as `CMTimeShow` prints it.
-public func CMTimeCopyDescription(allocator: CFAllocator?, time: CMTime) -> CFString? { describe(time) }
+public func CMTimeCopyDescription(allocator: CFAllocator?, time: CMTime) -> CFString? { describe(time) as NSString }
 
 /// Prints a description of a time to standard error.
 public func CMTimeShow(_ time: CMTime) { FileHandle.standardError.write(Data((describe(time) + "\n").utf8)) }
 
 /// Creates a description of a time range: its start and duration.
 public func CMTimeRangeCopyDescription(allocator: CFAllocator?, range: CMTimeRange) -> CFString? {
-    "{\(describe(range.start)), \(describe(range.duration))}"
+    "{\(describe(range.start)), \(describe(range.duration))}" as NSString
 }
 
 /// Prints a description of a time range to standard error.

@@ -6,7 +6,7 @@ import Foundation
 /// The attachments of one bearer. Thread-safe; reused without allocation by pooled buffers.
 public final class CMAttachmentStorage: @unchecked Sendable {
     private struct Entry {
-        var key: String
+        var key: NSString
         var value: AnyObject
         var mode: UInt32
     }
@@ -17,15 +17,18 @@ public final class CMAttachmentStorage: @unchecked Sendable {
         entries.withLock { $0.reserveCapacity(8) }
     }
 
-    package func get(_ key: String) -> (AnyObject, UInt32)? {
+    /// Whether an entry's key is `key`: the same constant, or an equal string.
+    private static func matches(_ entry: Entry, _ key: NSString) -> Bool { entry.key === key || entry.key.isEqual(key) }
+
+    package func get(_ key: NSString) -> (AnyObject, UInt32)? {
         entries.withLock { entries in
-            entries.first(where: { $0.key == key }).map { ($0.value, $0.mode) }
+            entries.first(where: { Self.matches($0, key) }).map { ($0.value, $0.mode) }
         }
     }
 
-    package func set(_ key: String, _ value: AnyObject, mode: UInt32) {
+    package func set(_ key: NSString, _ value: AnyObject, mode: UInt32) {
         entries.withLock { entries in
-            if let index = entries.firstIndex(where: { $0.key == key }) {
+            if let index = entries.firstIndex(where: { Self.matches($0, key) }) {
                 entries[index].value = value
                 entries[index].mode = mode
             } else {
@@ -34,8 +37,8 @@ public final class CMAttachmentStorage: @unchecked Sendable {
         }
     }
 
-    package func remove(_ key: String) {
-        entries.withLock { $0.removeAll(where: { $0.key == key }) }
+    package func remove(_ key: NSString) {
+        entries.withLock { $0.removeAll(where: { Self.matches($0, key) }) }
     }
 
     /// Removes every attachment, keeping the storage for reuse.
@@ -46,7 +49,7 @@ public final class CMAttachmentStorage: @unchecked Sendable {
     package func dictionary(mode: UInt32?) -> [String: AnyObject] {
         entries.withLock { entries in
             var result: [String: AnyObject] = [:]
-            for entry in entries where mode == nil || entry.mode == mode { result[entry.key] = entry.value }
+            for entry in entries where mode == nil || entry.mode == mode { result[entry.key as String] = entry.value }
             return result
         }
     }

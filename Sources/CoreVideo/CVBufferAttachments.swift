@@ -15,7 +15,7 @@ public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: 
 
 /// Sets an attachment of a buffer to a string constant, such as a colour tag (`kCVImageBufferYCbCrMatrix_ITU_R_709_2`).
 public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFString, _ attachmentMode: CVAttachmentMode) {
-    buffer._attachmentStorage.set(key, NSString(string: value), mode: attachmentMode.rawValue)
+    buffer._attachmentStorage.set(key, value, mode: attachmentMode.rawValue)
 }
 
 /// Returns a buffer's attachment for a key, and how it propagates.
@@ -43,14 +43,14 @@ public func CVBufferRemoveAllAttachments(_ buffer: CVBuffer) {
 /// Returns the attachments of a buffer that propagate in the given way.
 public func CVBufferCopyAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
     let attachments = buffer._attachmentStorage.dictionary(mode: attachmentMode.rawValue)
-    return attachments.isEmpty ? nil : attachments
+    return attachments.isEmpty ? nil : attachments as NSDictionary
 }
 
 /// Sets several attachments of a buffer at once.
 public func CVBufferSetAttachments(_ buffer: CVBuffer, _ theAttachments: CFDictionary, _ attachmentMode: CVAttachmentMode) {
     for (key, value) in theAttachments {
-        guard let key = key.base as? String else { continue }
-        buffer._attachmentStorage.set(key, value as AnyObject, mode: attachmentMode.rawValue)
+        guard let key = key as? String else { continue }
+        buffer._attachmentStorage.set(key as NSString, value as AnyObject, mode: attachmentMode.rawValue)
     }
 }
 
@@ -60,54 +60,54 @@ public func CVBufferPropagateAttachments(_ sourceBuffer: CVBuffer, _ destination
 }
 
 /// The key of the attachments that propagate, as a dictionary, in a buffer's attributes.
-public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
+nonisolated(unsafe) public let kCVBufferPropagatedAttachmentsKey: CFString = "PropagatedAttachments"
 /// The key of the attachments that do not propagate, as a dictionary, in a buffer's attributes.
-public let kCVBufferNonPropagatedAttachmentsKey: CFString = "NonPropagatedAttachments"
+nonisolated(unsafe) public let kCVBufferNonPropagatedAttachmentsKey: CFString = "NonPropagatedAttachments"
 /// The attachment key for the value of a buffer's time (a number, over `kCVBufferTimeScaleKey`).
-public let kCVBufferTimeValueKey: CFString = "TimeValue"
+nonisolated(unsafe) public let kCVBufferTimeValueKey: CFString = "TimeValue"
 /// The attachment key for the scale of a buffer's time, in units a second.
-public let kCVBufferTimeScaleKey: CFString = "TimeScale"
+nonisolated(unsafe) public let kCVBufferTimeScaleKey: CFString = "TimeScale"
 
 /// The attachment key for an image's colour primaries.
-public let kCVImageBufferColorPrimariesKey: CFString = "CVImageBufferColorPrimaries"
+nonisolated(unsafe) public let kCVImageBufferColorPrimariesKey: CFString = "CVImageBufferColorPrimaries"
 /// The primaries of ITU-R BT.709, which HD video uses.
-public let kCVImageBufferColorPrimaries_ITU_R_709_2: CFString = "ITU_R_709_2"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_ITU_R_709_2: CFString = "ITU_R_709_2"
 /// The primaries of SMPTE C (SMPTE 170M), which standard-definition video uses.
-public let kCVImageBufferColorPrimaries_SMPTE_C: CFString = "SMPTE_C"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_SMPTE_C: CFString = "SMPTE_C"
 /// The primaries of EBU Tech. 3213 (PAL).
-public let kCVImageBufferColorPrimaries_EBU_3213: CFString = "EBU_3213"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_EBU_3213: CFString = "EBU_3213"
 /// The primaries of Display P3 with a D65 white point.
-public let kCVImageBufferColorPrimaries_P3_D65: CFString = "P3_D65"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_P3_D65: CFString = "P3_D65"
 /// The primaries of ITU-R BT.2020.
-public let kCVImageBufferColorPrimaries_ITU_R_2020: CFString = "ITU_R_2020"
+nonisolated(unsafe) public let kCVImageBufferColorPrimaries_ITU_R_2020: CFString = "ITU_R_2020"
 
 /// The attachment key for an image's transfer function.
-public let kCVImageBufferTransferFunctionKey: CFString = "CVImageBufferTransferFunction"
+nonisolated(unsafe) public let kCVImageBufferTransferFunctionKey: CFString = "CVImageBufferTransferFunction"
 /// The transfer function of ITU-R BT.709, which HD and standard-definition video use.
-public let kCVImageBufferTransferFunction_ITU_R_709_2: CFString = "ITU_R_709_2"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_ITU_R_709_2: CFString = "ITU_R_709_2"
 /// The transfer function of SMPTE 240M.
-public let kCVImageBufferTransferFunction_SMPTE_240M_1995: CFString = "SMPTE_240M_1995"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_SMPTE_240M_1995: CFString = "SMPTE_240M_1995"
 /// The sRGB transfer function.
-public let kCVImageBufferTransferFunction_sRGB: CFString = "IEC_sRGB"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_sRGB: CFString = "IEC_sRGB"
 /// The transfer function of ITU-R BT.2020.
-public let kCVImageBufferTransferFunction_ITU_R_2020: CFString = "ITU_R_2020"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_ITU_R_2020: CFString = "ITU_R_2020"
 /// The perceptual quantizer of SMPTE ST 2084 (HDR10).
-public let kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: CFString = "SMPTE_ST_2084_PQ"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: CFString = "SMPTE_ST_2084_PQ"
 /// The hybrid log-gamma of ITU-R BT.2100.
-public let kCVImageBufferTransferFunction_ITU_R_2100_HLG: CFString = "ITU_R_2100_HLG"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_ITU_R_2100_HLG: CFString = "ITU_R_2100_HLG"
 /// A linear transfer function.
-public let kCVImageBufferTransferFunction_Linear: CFString = "Linear"
+nonisolated(unsafe) public let kCVImageBufferTransferFunction_Linear: CFString = "Linear"
 
 /// The attachment key for the matrix that turns an image's Y'CbCr into R'G'B'.
-public let kCVImageBufferYCbCrMatrixKey: CFString = "CVImageBufferYCbCrMatrix"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrixKey: CFString = "CVImageBufferYCbCrMatrix"
 /// The Y'CbCr matrix of ITU-R BT.709, which HD video uses.
-public let kCVImageBufferYCbCrMatrix_ITU_R_709_2: CFString = "ITU_R_709_2"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_709_2: CFString = "ITU_R_709_2"
 /// The Y'CbCr matrix of ITU-R BT.601, which standard-definition video and JPEG use.
-public let kCVImageBufferYCbCrMatrix_ITU_R_601_4: CFString = "ITU_R_601_4"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_601_4: CFString = "ITU_R_601_4"
 /// The Y'CbCr matrix of SMPTE 240M.
-public let kCVImageBufferYCbCrMatrix_SMPTE_240M_1995: CFString = "SMPTE_240M_1995"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_SMPTE_240M_1995: CFString = "SMPTE_240M_1995"
 /// The Y'CbCr matrix of ITU-R BT.2020.
-public let kCVImageBufferYCbCrMatrix_ITU_R_2020: CFString = "ITU_R_2020"
+nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_2020: CFString = "ITU_R_2020"
 
 /// The attachment key for an image's colour space as a CGColorSpace (Linux has none: images carry the three keys above).
-public let kCVImageBufferCGColorSpaceKey: CFString = "CVImageBufferCGColorSpace"
+nonisolated(unsafe) public let kCVImageBufferCGColorSpaceKey: CFString = "CVImageBufferCGColorSpace"

@@ -129,15 +129,15 @@ public struct CVPixelBufferLockFlags: OptionSet, Sendable {
 public typealias CVPixelBufferReleaseBytesCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?) -> Void
 
 /// The attribute key for a pixel buffer's pixel format.
-public let kCVPixelBufferPixelFormatTypeKey: CFString = "PixelFormatType"
+nonisolated(unsafe) public let kCVPixelBufferPixelFormatTypeKey: CFString = "PixelFormatType"
 /// The attribute key for a pixel buffer's width.
-public let kCVPixelBufferWidthKey: CFString = "Width"
+nonisolated(unsafe) public let kCVPixelBufferWidthKey: CFString = "Width"
 /// The attribute key for a pixel buffer's height.
-public let kCVPixelBufferHeightKey: CFString = "Height"
+nonisolated(unsafe) public let kCVPixelBufferHeightKey: CFString = "Height"
 /// The attribute key for the alignment of a pixel buffer's rows.
-public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignment"
+nonisolated(unsafe) public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignment"
 /// The attribute key for IOSurface properties; accepted and ignored on Linux.
-public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
+nonisolated(unsafe) public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
 
 /// Creates a pixel buffer of the given size and pixel format.
 @discardableResult

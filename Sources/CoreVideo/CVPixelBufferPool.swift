@@ -95,11 +95,11 @@ public final class CVPixelBufferPool: @unchecked Sendable {
 }
 
 /// The pool attribute key for the number of buffers the pool keeps ready.
-public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
+nonisolated(unsafe) public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
 /// The pool attribute key for how long an unused buffer stays in the pool.
-public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
+nonisolated(unsafe) public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
 /// The auxiliary attribute key that caps how many buffers the pool makes.
-public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThreshold"
+nonisolated(unsafe) public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThreshold"
 
 /// Creates a pixel buffer pool from pool and pixel buffer attributes.
 @discardableResult

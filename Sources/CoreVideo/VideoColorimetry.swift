@@ -16,16 +16,16 @@ package struct VideoColorimetry: Hashable, Sendable {
 
     /// HD video: BT.709 throughout.
     package static let hd = VideoColorimetry(
-        primaries: kCVImageBufferColorPrimaries_ITU_R_709_2,
-        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt709)
+        primaries: kCVImageBufferColorPrimaries_ITU_R_709_2 as String,
+        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2 as String, matrix: .bt709)
     /// Standard-definition video: SMPTE C primaries, the BT.709 transfer function, the BT.601 matrix.
     package static let sd = VideoColorimetry(
-        primaries: kCVImageBufferColorPrimaries_SMPTE_C,
-        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt601)
+        primaries: kCVImageBufferColorPrimaries_SMPTE_C as String,
+        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2 as String, matrix: .bt601)
     /// JPEG (JFIF): the BT.601 matrix over sRGB's BT.709 primaries.
     package static let jpeg = VideoColorimetry(
-        primaries: kCVImageBufferColorPrimaries_ITU_R_709_2,
-        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2, matrix: .bt601)
+        primaries: kCVImageBufferColorPrimaries_ITU_R_709_2 as String,
+        transferFunction: kCVImageBufferTransferFunction_ITU_R_709_2 as String, matrix: .bt601)
 
     /// Video's convention for a frame size: HD from 1280x720 up.
     package static func standard(width: Int, height: Int) -> VideoColorimetry {
@@ -33,18 +33,20 @@ package struct VideoColorimetry: Hashable, Sendable {
     }
 
     /// The matrix's name, as the attachment spells it.
-    package var matrixName: String { matrix == .bt709 ? kCVImageBufferYCbCrMatrix_ITU_R_709_2 : kCVImageBufferYCbCrMatrix_ITU_R_601_4 }
+    package var matrixName: String { matrix == .bt709 ? kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String : kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String }
 
     /// The colour a buffer is tagged with; nil when it carries no matrix.
     package static func of(_ buffer: CVPixelBuffer) -> VideoColorimetry? {
         guard let matrix = buffer._attachmentStorage.get(kCVImageBufferYCbCrMatrixKey)?.0 as? NSString else { return nil }
         let primaries =
             (buffer._attachmentStorage.get(kCVImageBufferColorPrimariesKey)?.0 as? NSString).map(String.init) ?? kCVImageBufferColorPrimaries_ITU_R_709_2
+            as String
         let transfer =
             (buffer._attachmentStorage.get(kCVImageBufferTransferFunctionKey)?.0 as? NSString).map(String.init) ?? kCVImageBufferTransferFunction_ITU_R_709_2
+            as String
         return VideoColorimetry(
             primaries: primaries, transferFunction: transfer,
-            matrix: String(matrix) == kCVImageBufferYCbCrMatrix_ITU_R_709_2 ? .bt709 : .bt601)
+            matrix: matrix.isEqual(kCVImageBufferYCbCrMatrix_ITU_R_709_2) ? .bt709 : .bt601)
     }
 
     /// Tags a buffer with this colour, as propagating attachments.
@@ -55,15 +57,16 @@ package struct VideoColorimetry: Hashable, Sendable {
         storage.set(kCVImageBufferYCbCrMatrixKey, Self.boxed(matrixName), mode: CVAttachmentMode.shouldPropagate.rawValue)
     }
 
-    /// The attachment values, each boxed once (several keys share a spelling, such as "ITU_R_709_2").
-    /// Immutable NSStrings, read and never changed: safe to share between threads.
+    /// The attachment values: the constants themselves, each an immutable NSString (several keys
+    /// share a spelling, such as "ITU_R_709_2"), read and never changed: safe to share between threads.
     nonisolated(unsafe) private static let boxes: [String: NSString] = Dictionary(
-        uniqueKeysWithValues: Set([
+        [
             kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferColorPrimaries_SMPTE_C, kCVImageBufferColorPrimaries_EBU_3213,
             kCVImageBufferColorPrimaries_P3_D65, kCVImageBufferColorPrimaries_ITU_R_2020, kCVImageBufferTransferFunction_sRGB,
             kCVImageBufferTransferFunction_SMPTE_240M_1995, kCVImageBufferTransferFunction_ITU_R_2020, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ,
             kCVImageBufferTransferFunction_ITU_R_2100_HLG, kCVImageBufferYCbCrMatrix_ITU_R_601_4, kCVImageBufferYCbCrMatrix_SMPTE_240M_1995,
-        ]).map { ($0, NSString(string: $0)) })
+            kCVImageBufferYCbCrMatrix_ITU_R_709_2,
+        ].map { ($0 as String, $0) }, uniquingKeysWith: { first, _ in first })
 
     private static func boxed(_ value: String) -> NSString { boxes[value] ?? NSString(string: value) }
 
@@ -103,6 +106,6 @@ package struct VideoColorimetry: Hashable, Sendable {
         }
     }
 
-    nonisolated(unsafe) private static let bt709Box = boxed(kCVImageBufferYCbCrMatrix_ITU_R_709_2)
-    nonisolated(unsafe) private static let bt601Box = boxed(kCVImageBufferYCbCrMatrix_ITU_R_601_4)
+    nonisolated(unsafe) private static let bt709Box = kCVImageBufferYCbCrMatrix_ITU_R_709_2
+    nonisolated(unsafe) private static let bt601Box = kCVImageBufferYCbCrMatrix_ITU_R_601_4
 }

@@ -14,19 +14,19 @@ public final class CGImageDestination: @unchecked Sendable {
     private let target: Target
     private let type: String
     private var image: CGImage?
-    private var properties: [AnyHashable: Any] = [:]
+    private var properties: [String: Any] = [:]
     private var finalized = false
 
     fileprivate init?(target: Target, type: CFString, count: Int) {
-        guard count >= 1, CGImageDestinationCopyTypeIdentifiers().contains(where: { ($0 as? String) == type }) else { return nil }
+        guard count >= 1, CGImageDestinationCopyTypeIdentifiers().contains(where: { ($0 as? String) == type as String }) else { return nil }
         self.target = target
-        self.type = type
+        self.type = type as String
     }
 
     fileprivate func add(_ image: CGImage, _ properties: CFDictionary?) {
         guard self.image == nil else { return }
         self.image = image
-        if let properties { self.properties = properties }
+        if let properties { self.properties = properties.stringKeyed }
     }
 
     fileprivate func finalize() -> Bool {
@@ -49,7 +49,7 @@ public final class CGImageDestination: @unchecked Sendable {
             ?? (properties[kCGImageDestinationLossyCompressionQuality] as? NSNumber)?.doubleValue ?? 0.85
         let unit = quality.isNaN ? 0.85 : min(1, max(0, quality))
         // The orientation and the TIFF, EXIF and GPS dictionaries given go into the file's EXIF.
-        let metadata = Dictionary(properties.compactMap { key, value in (key.base as? String).map { ($0, value) } }) { $1 }
+        let metadata = properties
         let described = [kCGImagePropertyOrientation, kCGImagePropertyTIFFDictionary, kCGImagePropertyExifDictionary, kCGImagePropertyGPSDictionary]
         let exif = described.contains { metadata[$0] != nil } ? ExifProperties.exif(from: metadata) : nil
         switch type {
@@ -83,7 +83,7 @@ public final class CGImageDestination: @unchecked Sendable {
 }
 
 /// The quality of lossy compression, from 0 (smallest) to 1 (best).
-public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
+nonisolated(unsafe) public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
 
 /// The uniform type identifiers image destinations write.
 public func CGImageDestinationCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
@@ -96,7 +96,7 @@ public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFSt
 /// Creates a destination that writes the encoded image to a file; nil for a type this system does not write.
 public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {
     guard url.isFileURL else { return nil }
-    return CGImageDestination(target: .file(url), type: type, count: count)
+    return CGImageDestination(target: .file(url as URL), type: type, count: count)
 }
 
 /// Adds the image to write, with properties such as `kCGImageDestinationLossyCompressionQuality`.

@@ -47,24 +47,25 @@ public final class CGImageSource: @unchecked Sendable {
     }
 
     /// What the picture's header and EXIF say, under Apple's keys.
-    func properties() -> [AnyHashable: Any]? {
+    func properties() -> [String: Any]? {
+        var properties: [String: Any] = [:]
         if kind == .tiff || kind == .gif {
             guard let (width, height, hasAlpha) = LibvipsPictures.size(of: data) else { return nil }
-            return [
-                kCGImagePropertyPixelWidth: width, kCGImagePropertyPixelHeight: height, kCGImagePropertyDepth: 8,
-                kCGImagePropertyColorModel: kCGImagePropertyColorModelRGB, kCGImagePropertyHasAlpha: hasAlpha,
-            ]
+            properties[kCGImagePropertyPixelWidth] = width
+            properties[kCGImagePropertyPixelHeight] = height
+            properties[kCGImagePropertyHasAlpha] = hasAlpha
+        } else {
+            guard let size = PictureDecoder.size(of: data) else { return nil }
+            properties[kCGImagePropertyPixelWidth] = size.width
+            properties[kCGImagePropertyPixelHeight] = size.height
         }
-        guard let size = PictureDecoder.size(of: data) else { return nil }
-        var properties: [AnyHashable: Any] = [
-            kCGImagePropertyPixelWidth: size.width, kCGImagePropertyPixelHeight: size.height, kCGImagePropertyDepth: 8,
-            kCGImagePropertyColorModel: kCGImagePropertyColorModelRGB,
-        ]
+        properties[kCGImagePropertyDepth] = 8
+        properties[kCGImagePropertyColorModel] = kCGImagePropertyColorModelRGB as String
         if kind == .png { properties[kCGImagePropertyHasAlpha] = PictureDecoder.pngHasAlpha(data) }
         if kind == .heic { properties[kCGImagePropertyHasAlpha] = PictureDecoder.heicInfo(data)?.hasAlpha ?? false }
         // The orientation and the TIFF, EXIF and GPS dictionaries of a JPEG's or a HEIC's EXIF.
         let exif = kind == .jpeg ? data : kind == .heic ? PictureDecoder.heicExif(data) : nil
-        if let exif { properties.merge(ExifProperties.properties(fromExif: exif).map { (AnyHashable($0.key), $0.value) }) { $1 } }
+        if let exif { properties.merge(ExifProperties.properties(fromExif: exif)) { $1 } }
         return properties
     }
 
@@ -85,30 +86,30 @@ public final class CGImageSource: @unchecked Sendable {
 }
 
 /// Whether a thumbnail is made from the full image when the file has none: always.
-public let kCGImageSourceCreateThumbnailFromImageAlways: CFString = "kCGImageSourceCreateThumbnailFromImageAlways"
+nonisolated(unsafe) public let kCGImageSourceCreateThumbnailFromImageAlways: CFString = "kCGImageSourceCreateThumbnailFromImageAlways"
 /// Whether a thumbnail is made from the full image when the file has none.
-public let kCGImageSourceCreateThumbnailFromImageIfAbsent: CFString = "kCGImageSourceCreateThumbnailFromImageIfAbsent"
+nonisolated(unsafe) public let kCGImageSourceCreateThumbnailFromImageIfAbsent: CFString = "kCGImageSourceCreateThumbnailFromImageIfAbsent"
 /// The most pixels a thumbnail's longer side has.
-public let kCGImageSourceThumbnailMaxPixelSize: CFString = "kCGImageSourceThumbnailMaxPixelSize"
+nonisolated(unsafe) public let kCGImageSourceThumbnailMaxPixelSize: CFString = "kCGImageSourceThumbnailMaxPixelSize"
 /// Whether a thumbnail is turned and mirrored as the picture's orientation says.
-public let kCGImageSourceCreateThumbnailWithTransform: CFString = "kCGImageSourceCreateThumbnailWithTransform"
+nonisolated(unsafe) public let kCGImageSourceCreateThumbnailWithTransform: CFString = "kCGImageSourceCreateThumbnailWithTransform"
 /// Whether decoded images are kept (images here are decoded each time they are asked for).
-public let kCGImageSourceShouldCache: CFString = "kCGImageSourceShouldCache"
+nonisolated(unsafe) public let kCGImageSourceShouldCache: CFString = "kCGImageSourceShouldCache"
 /// Whether images are decoded when they are made rather than when drawn (they are always decoded when made here).
-public let kCGImageSourceShouldCacheImmediately: CFString = "kCGImageSourceShouldCacheImmediately"
+nonisolated(unsafe) public let kCGImageSourceShouldCacheImmediately: CFString = "kCGImageSourceShouldCacheImmediately"
 /// The uniform type identifier the data is expected to be.
-public let kCGImageSourceTypeIdentifierHint: CFString = "kCGImageSourceTypeIdentifierHint"
+nonisolated(unsafe) public let kCGImageSourceTypeIdentifierHint: CFString = "kCGImageSourceTypeIdentifierHint"
 /// Whether an image has transparency.
-public let kCGImagePropertyHasAlpha: CFString = "HasAlpha"
+nonisolated(unsafe) public let kCGImagePropertyHasAlpha: CFString = "HasAlpha"
 /// The RGB colour model's name.
-public let kCGImagePropertyColorModelRGB: CFString = "RGB"
+nonisolated(unsafe) public let kCGImagePropertyColorModelRGB: CFString = "RGB"
 
 /// Creates an image source that reads from data; nil when the data is no picture this system reads.
-public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? { CGImageSource(data: data) }
+public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? { CGImageSource(data: data as Data) }
 
 /// Creates an image source that reads from a file; nil when it cannot be read or is no picture this system reads.
 public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -> CGImageSource? {
-    guard url.isFileURL, let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return nil }
+    guard url.isFileURL, let data = try? Data(contentsOf: url as URL, options: .mappedIfSafe) else { return nil }
     return CGImageSource(data: data)
 }
 
@@ -122,11 +123,11 @@ public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { 1 }
 public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
 
 /// The properties of the source as a whole (its file size).
-public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] }
+public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] as NSDictionary }
 
 /// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF, EXIF and GPS dictionaries.
 public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CFDictionary? {
-    index == 0 ? isrc.properties() : nil
+    index == 0 ? isrc.properties().map { $0 as NSDictionary } : nil
 }
 
 /// Decodes the image at an index; nil when the index is out of range or the picture is damaged.
@@ -138,7 +139,7 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 /// (files' embedded thumbnails are not read yet, so without them there is none), no larger than
 /// `kCGImageSourceThumbnailMaxPixelSize`, and upright when `kCGImageSourceCreateThumbnailWithTransform`.
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
-    let options = options ?? [:]
+    let options = options?.stringKeyed ?? [:]
     func flag(_ key: CFString) -> Bool { (options[key] as? Bool) ?? (options[key] as? NSNumber)?.boolValue ?? false }
     guard index == 0, flag(kCGImageSourceCreateThumbnailFromImageAlways) || flag(kCGImageSourceCreateThumbnailFromImageIfAbsent),
         let image = isrc.decodedImage()

@@ -10,9 +10,15 @@ package enum ExifProperties {
     private enum Kind { case ascii, short, shorts, long, rational, rationals, signedRational, byte, version, undefinedVersion, degrees, gpsTime }
 
     private struct Tag {
-        let key: CFString
+        let key: String
         let tag: UInt16
         let kind: Kind
+
+        init(key: CFString, tag: UInt16, kind: Kind) {
+            self.key = key as String
+            self.tag = tag
+            self.kind = kind
+        }
     }
 
     private static let tiffTags: [Tag] = [

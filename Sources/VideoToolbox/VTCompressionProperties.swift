@@ -6,30 +6,30 @@
 @_exported import CoreVideo
 
 /// Whether compression runs in real time, keeping up with a live source.
-public let kVTCompressionPropertyKey_RealTime: CFString = "RealTime"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_RealTime: CFString = "RealTime"
 /// Whether the encoder favours its speed over the quality of the pictures it makes.
-public let kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality: CFString = "PrioritizeEncodingSpeedOverQuality"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality: CFString = "PrioritizeEncodingSpeedOverQuality"
 /// The long-term average bit rate, in bits per second.
-public let kVTCompressionPropertyKey_AverageBitRate: CFString = "AverageBitRate"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_AverageBitRate: CFString = "AverageBitRate"
 /// The most frames from one keyframe to the next.
-public let kVTCompressionPropertyKey_MaxKeyFrameInterval: CFString = "MaxKeyFrameInterval"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_MaxKeyFrameInterval: CFString = "MaxKeyFrameInterval"
 /// The most time from one keyframe to the next, in seconds.
-public let kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration: CFString = "MaxKeyFrameIntervalDuration"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration: CFString = "MaxKeyFrameIntervalDuration"
 /// The frame rate the source is expected to have.
-public let kVTCompressionPropertyKey_ExpectedFrameRate: CFString = "ExpectedFrameRate"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_ExpectedFrameRate: CFString = "ExpectedFrameRate"
 /// Whether frames may be reordered (B-frames).
-public let kVTCompressionPropertyKey_AllowFrameReordering: CFString = "AllowFrameReordering"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_AllowFrameReordering: CFString = "AllowFrameReordering"
 /// The profile and level of the encoded stream.
-public let kVTCompressionPropertyKey_ProfileLevel: CFString = "ProfileLevel"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_ProfileLevel: CFString = "ProfileLevel"
 /// H.264's entropy coding: CAVLC or CABAC.
-public let kVTCompressionPropertyKey_H264EntropyMode: CFString = "H264EntropyMode"
+nonisolated(unsafe) public let kVTCompressionPropertyKey_H264EntropyMode: CFString = "H264EntropyMode"
 /// HEVC's Main profile with the encoder's choice of level.
-public let kVTProfileLevel_HEVC_Main_AutoLevel: CFString = "HEVC_Main_AutoLevel"
+nonisolated(unsafe) public let kVTProfileLevel_HEVC_Main_AutoLevel: CFString = "HEVC_Main_AutoLevel"
 /// HEVC's Main 10 profile (10 bits a sample) with the encoder's choice of level.
-public let kVTProfileLevel_HEVC_Main10_AutoLevel: CFString = "HEVC_Main10_AutoLevel"
+nonisolated(unsafe) public let kVTProfileLevel_HEVC_Main10_AutoLevel: CFString = "HEVC_Main10_AutoLevel"
 /// H.264's High profile with the encoder's choice of level.
-public let kVTProfileLevel_H264_High_AutoLevel: CFString = "H264_High_AutoLevel"
+nonisolated(unsafe) public let kVTProfileLevel_H264_High_AutoLevel: CFString = "H264_High_AutoLevel"
 /// H.264's Main profile with the encoder's choice of level.
-public let kVTProfileLevel_H264_Main_AutoLevel: CFString = "H264_Main_AutoLevel"
+nonisolated(unsafe) public let kVTProfileLevel_H264_Main_AutoLevel: CFString = "H264_Main_AutoLevel"
 /// H.264's Baseline profile with the encoder's choice of level.
-public let kVTProfileLevel_H264_Baseline_AutoLevel: CFString = "H264_Baseline_AutoLevel"
+nonisolated(unsafe) public let kVTProfileLevel_H264_Baseline_AutoLevel: CFString = "H264_Baseline_AutoLevel"

@@ -133,7 +133,7 @@ final class MonitorStatistics: NSObject, AVCaptureVideoDataOutputSampleBufferDel
     func captureOutput(_ output: AVCaptureOutput, didDrop sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         let reason = CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil) as? String
         counts.withLock { counts in
-            if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers {
+            if reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers as String {
                 counts.outOfBuffers += sampleBuffer.numSamples
             } else {
                 counts.late += sampleBuffer.numSamples

@@ -62,7 +62,7 @@ public final class FrameTimingGrabber: NSObject, AVCaptureVideoDataOutputSampleB
         frame.dimensions = CMVideoFormatDescriptionGetDimensions(description)
         frame.presentationDimensions = CMVideoFormatDescriptionGetPresentationDimensions(description, usePixelAspectRatio: true, useCleanAperture: true)
         frame.pixelFormat = CMFormatDescriptionGetMediaSubType(description)
-        frame.extensions = CMFormatDescriptionGetExtensions(description) as Dictionary?
+        frame.extensions = CMFormatDescriptionGetExtensions(description) as? [AnyHashable: Any]
 
         var count: CMItemCount = 0
         CMSampleBufferGetSampleTimingInfoArray(sampleBuffer, entryCount: 0, arrayToFill: nil, entriesNeededOut: &count)

@@ -339,7 +339,7 @@ final class AppleStyleCodeTests: XCTestCase {
             XCTAssertEqual(image.width, width)
             XCTAssertEqual(image.height, height)
             XCTAssertEqual(image.bytesPerRow, rowBytes)
-            let bytes = try XCTUnwrap(image.dataProvider?.data)
+            let bytes = try XCTUnwrap(image.dataProvider?.data) as Data
             XCTAssertEqual(bytes.prefix(rowBytes * height), original, "the frame's pixels, byte for byte")
             // Redrawn into RGBA: every pixel's red, green and blue, in the other order.
             let rgba = try XCTUnwrap(FramesAsImages.rgbaBytes(of: image))

@@ -17,8 +17,8 @@ final class ColourTests: CaptureTestCase {
 
     func testCapturedFramesCarryTheirColour() throws {
         for (preset, primaries, matrix) in [
-            (AVCaptureSession.Preset.vga640x480, kCVImageBufferColorPrimaries_SMPTE_C, kCVImageBufferYCbCrMatrix_ITU_R_601_4),
-            (.hd1280x720, kCVImageBufferColorPrimaries_ITU_R_709_2, kCVImageBufferYCbCrMatrix_ITU_R_709_2),
+            (AVCaptureSession.Preset.vga640x480, kCVImageBufferColorPrimaries_SMPTE_C as String, kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String),
+            (.hd1280x720, kCVImageBufferColorPrimaries_ITU_R_709_2 as String, kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String),
         ] {
             let seen = Recorder<(String?, String?, String?, String?)>()
             let collector = FrameCollector()
@@ -39,7 +39,7 @@ final class ColourTests: CaptureTestCase {
             session.inputs.forEach(session.removeInput)
             let first = try XCTUnwrap(seen.values.first)
             XCTAssertEqual(first.0, primaries, "\(preset.rawValue)")
-            XCTAssertEqual(first.1, kCVImageBufferTransferFunction_ITU_R_709_2)
+            XCTAssertEqual(first.1, kCVImageBufferTransferFunction_ITU_R_709_2 as String)
             XCTAssertEqual(first.2, matrix, "\(preset.rawValue)")
             XCTAssertEqual(first.3, matrix, "CMGetAttachment reads a pixel buffer's attachments too")
         }
@@ -80,7 +80,7 @@ final class ColourTests: CaptureTestCase {
         let drawn = try XCTUnwrap(CVPixelBuffer(width: 1280, height: 720, pixelFormatType: kCVPixelFormatType_32BGRA))
         yuvRenderer.render(into: yuv, parameters)
         rgbRenderer.render(into: drawn, parameters)
-        XCTAssertEqual(attachment(yuv, kCVImageBufferYCbCrMatrixKey), kCVImageBufferYCbCrMatrix_ITU_R_709_2)
+        XCTAssertEqual(attachment(yuv, kCVImageBufferYCbCrMatrixKey), kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String)
         func difference(decodedWith matrix: VideoColorimetry.Matrix) throws -> Double {
             var colour = VideoColorimetry.hd
             colour.matrix = matrix

@@ -537,7 +537,7 @@ final class PhotoFileTests: CaptureTestCase {
         CVPixelBufferLockBaseAddress(pixels, .readOnly)
         defer { CVPixelBufferUnlockBaseAddress(pixels, .readOnly) }
         let bytes = Data(bytes: CVPixelBufferGetBaseAddress(pixels)!, count: CVPixelBufferGetBytesPerRow(pixels) * CVPixelBufferGetHeight(pixels))
-        XCTAssertEqual(same.dataProvider?.data, bytes, "an uncompressed photo's image is its pixels")
+        XCTAssertEqual(same.dataProvider?.data as Data?, bytes, "an uncompressed photo's image is its pixels")
         XCTAssertNil(try take(AVCapturePhotoSettings(), with: output).previewCGImageRepresentation(), "no preview unless asked for")
         let heic = try take(AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc]), with: output)
         let decoded = try XCTUnwrap(heic.cgImageRepresentation(), "the HEIC decoded")

@@ -91,7 +91,7 @@ final class VideoDataOutputTests: CaptureTestCase {
         spin(0.2)
         let drops = collector.drops
         XCTAssertFalse(drops.isEmpty)
-        XCTAssertTrue(drops.allSatisfy { $0.reason == kCMSampleBufferDroppedFrameReason_FrameWasLate }, "\(drops.map(\.reason))")
+        XCTAssertTrue(drops.allSatisfy { $0.reason == kCMSampleBufferDroppedFrameReason_FrameWasLate as String }, "\(drops.map(\.reason))")
         XCTAssertTrue(drops.allSatisfy { !$0.duringCallback }, "a drop is reported after the current callback, not during it")
         XCTAssertTrue(drops.allSatisfy { !$0.hasImage }, "a dropped frame carries no image")
         // Each drop is reported right after the callback that was running when the frame arrived.
@@ -119,7 +119,7 @@ final class VideoDataOutputTests: CaptureTestCase {
         collector.framesToRetain = 1000
         let (session, _) = try makeVideoSession(preset: .low, collector: collector)
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.drops.contains { $0.reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers } })
+        XCTAssertTrue(waitUntil { collector.drops.contains { $0.reason == kCMSampleBufferDroppedFrameReason_OutOfBuffers as String } })
         let held = collector.frames.count
         XCTAssertLessThanOrEqual(held, 8, "no more frames than the pool holds")
         spin(0.3)

@@ -92,7 +92,7 @@ final class CGContextTests: XCTestCase {
         let image = try XCTUnwrap(
             CGImage(
                 width: 2, height: 2, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 8, space: CGColorSpaceCreateDeviceRGB(),
-                bitmapInfo: CGBitmapInfo(alphaInfo: .premultipliedLast), provider: CGDataProvider(data: Data(bytes))!, decode: nil,
+                bitmapInfo: CGBitmapInfo(alphaInfo: .premultipliedLast), provider: CGDataProvider(data: Data(bytes) as CFData)!, decode: nil,
                 shouldInterpolate: false, intent: .defaultIntent))
         let context = context(20, 20)
         context.interpolationQuality = .none
@@ -232,7 +232,7 @@ final class CGContextRobustnessTests: XCTestCase {
             CGImage(
                 width: 4, height: 2, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 18, space: rgb,
                 bitmapInfo: CGBitmapInfo(alphaInfo: .premultipliedLast),
-                provider: CGDataProvider(data: Data(repeating: 255, count: 36))!, decode: nil, shouldInterpolate: true, intent: .defaultIntent))
+                provider: CGDataProvider(data: Data(repeating: 255, count: 36) as CFData)!, decode: nil, shouldInterpolate: true, intent: .defaultIntent))
         let context = try XCTUnwrap(
             CGContext(
                 data: nil, width: 4, height: 2, bitsPerComponent: 8, bytesPerRow: 0, space: rgb,

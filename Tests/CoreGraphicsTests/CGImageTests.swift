@@ -35,7 +35,7 @@ final class CGImageTests: XCTestCase {
     }
 
     func testLayoutsThatDoNotFitTheirProviderAreRefused() {
-        let provider = CGDataProvider(data: Data(count: 15))!
+        let provider = CGDataProvider(data: Data(count: 15) as CFData)!
         XCTAssertNil(
             CGImage(
                 width: 2, height: 2, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 8, space: CGColorSpaceCreateDeviceRGB(),
@@ -59,7 +59,7 @@ final class CGImageTests: XCTestCase {
         let image = try XCTUnwrap(
             CGImage(
                 width: 1, height: 1, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: 4, space: CGColorSpaceCreateDeviceRGB(),
-                bitmapInfo: CGBitmapInfo(alphaInfo: .noneSkipLast), provider: CGDataProvider(data: Data(count: 4))!, decode: nil,
+                bitmapInfo: CGBitmapInfo(alphaInfo: .noneSkipLast), provider: CGDataProvider(data: Data(count: 4) as CFData)!, decode: nil,
                 shouldInterpolate: true, intent: .defaultIntent))
         XCTAssertEqual(image.copy(colorSpace: p3)?.colorSpace?.name, CGColorSpace.displayP3)
         XCTAssertNil(image.copy(colorSpace: CGColorSpaceCreateDeviceGray()), "a grey space has one component, not three")

@@ -49,7 +49,9 @@ final class CVPixelBufferTests: XCTestCase {
     }
 
     func testPoolRecyclesBuffersAndHonoursItsThreshold() {
-        let attributes: [String: Any] = [kCVPixelBufferWidthKey: 32, kCVPixelBufferHeightKey: 16, kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]
+        let attributes: [String: Any] = [
+            kCVPixelBufferWidthKey as String: 32, kCVPixelBufferHeightKey as String: 16, kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
+        ]
         var pool: CVPixelBufferPool?
         XCTAssertEqual(
             CVPixelBufferPoolCreate(nil, [kCVPixelBufferPoolMinimumBufferCountKey: 2] as CFDictionary, attributes as CFDictionary, &pool), kCVReturnSuccess)

@@ -181,7 +181,7 @@ final class ImageSourceAndDestinationTests: XCTestCase {
     }
 
     func testPropertiesAreWrittenIntoJPEGAndHEICAndReadBackUnderApplesKeys() throws {
-        let written: [String: Any] = [
+        let written: [CFString: Any] = [
             kCGImagePropertyOrientation: 6,
             kCGImagePropertyTIFFDictionary: [kCGImagePropertyTIFFMake: "Linux", kCGImagePropertyTIFFModel: "Virtual Camera"],
             kCGImagePropertyExifDictionary: [

@@ -140,7 +140,8 @@ final class V4L2CameraTests: CaptureTestCase {
 
     func testHDFramesDecodeWithTheMatrixTheDriverReports() throws {
         // vivid's menu: 2 (its default) is sRGB, whose Y'CbCr encoding is BT.601 at every size; 1 is Rec. 709.
-        try forEachColorspace([(Int64(2), kCVImageBufferYCbCrMatrix_ITU_R_601_4), (Int64(1), kCVImageBufferYCbCrMatrix_ITU_R_709_2)]) { _, matrix in
+        try forEachColorspace([(Int64(2), kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String), (Int64(1), kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String)]) {
+            _, matrix in
             let collector = FrameCollector()
             let latest = LockedBox<CMSampleBuffer?>(nil)
             collector.onFrame = { latest.value = $0 }
@@ -242,7 +243,7 @@ final class V4L2CameraTests: CaptureTestCase {
         try camera.lockForConfiguration()
         try camera.setValue(0, of: dropped)
         camera.unlockForConfiguration()
-        XCTAssertTrue(collector.drops.allSatisfy { $0.reason == kCMSampleBufferDroppedFrameReason_Discontinuity })
+        XCTAssertTrue(collector.drops.allSatisfy { $0.reason == kCMSampleBufferDroppedFrameReason_Discontinuity as String })
     }
 
     func testABusyDeviceInterruptsTheSessionUntilItIsFree() throws {

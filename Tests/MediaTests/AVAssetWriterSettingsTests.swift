@@ -40,7 +40,7 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
             for x in 0..<width { base[y * rowPixels + x] = x < darkColumns ? 0xFF00_0000 : fill }
         }
         CVPixelBufferUnlockBaseAddress(frame, [])
-        for (key, value) in tags { CVBufferSetAttachment(frame, key, value, .shouldPropagate) }
+        for (key, value) in tags { CVBufferSetAttachment(frame, key as CFString, value as CFString, .shouldPropagate) }
         for index in 0..<count {
             while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
             XCTAssertTrue(adaptor.append(frame, withPresentationTime: CMTime(value: CMTimeValue(index), timescale: 30)))
@@ -268,8 +268,8 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
 
     func testFramesInOtherPrimariesOrTransferAreMatchedToTheSettingsColour() async throws {
         let hd: [String: String] = [
-            kCVImageBufferColorPrimariesKey: kCVImageBufferColorPrimaries_ITU_R_709_2,
-            kCVImageBufferTransferFunctionKey: kCVImageBufferTransferFunction_ITU_R_709_2,
+            kCVImageBufferColorPrimariesKey as String: kCVImageBufferColorPrimaries_ITU_R_709_2 as String,
+            kCVImageBufferTransferFunctionKey as String: kCVImageBufferTransferFunction_ITU_R_709_2 as String,
         ]
         // BT.709 red into a BT.2020 stream (SDR): the same colour, so smaller numbers in the wider gamut.
         let wide = try await write(

@@ -89,7 +89,8 @@ final class AffineLayeringTests: XCTestCase {
             var rgb = output
             if format != kCVPixelFormatType_32BGRA {
                 XCTAssertEqual(
-                    (CVBufferCopyAttachment(output, kCVImageBufferYCbCrMatrixKey, nil) as? NSString).map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_601_4,
+                    (CVBufferCopyAttachment(output, kCVImageBufferYCbCrMatrixKey, nil) as? NSString).map(String.init),
+                    kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String,
                     "converted from BGRA with BT.601, and says so")
                 var converted: CVPixelBuffer?
                 CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &converted)

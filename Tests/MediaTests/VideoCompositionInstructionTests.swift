@@ -254,7 +254,7 @@ final class VideoCompositionInstructionTests: XCTestCase {
         let source = try XCTUnwrap(sourceOutput.copyNextSampleBuffer().flatMap(CMSampleBufferGetImageBuffer))
         sourceReader.cancelReading()
         let sourceMatrix = CVBufferCopyAttachment(source, kCVImageBufferYCbCrMatrixKey, nil) as? NSString
-        XCTAssertEqual(sourceMatrix.map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_709_2, "decoded frames say their matrix")
+        XCTAssertEqual(sourceMatrix.map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String, "decoded frames say their matrix")
         XCTAssertEqual(
             CVBufferCopyAttachment(ycbcr, kCVImageBufferYCbCrMatrixKey, nil) as? NSString, sourceMatrix, "the composed frame is in its layers' matrix")
         // Both read back as R'G'B' through Core Image, which decodes with the tagged matrix.
@@ -314,7 +314,8 @@ final class VideoCompositionInstructionTests: XCTestCase {
             let ycbcr = try firstComposedFrame(composition, video, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
             let bgra = try firstComposedFrame(composition, video, pixelFormat: kCVPixelFormatType_32BGRA)
             XCTAssertEqual(
-                (CVBufferCopyAttachment(ycbcr, kCVImageBufferYCbCrMatrixKey, nil) as? NSString).map(String.init), kCVImageBufferYCbCrMatrix_ITU_R_709_2,
+                (CVBufferCopyAttachment(ycbcr, kCVImageBufferYCbCrMatrixKey, nil) as? NSString).map(String.init),
+                kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String,
                 "\(linear): turned in the clip's own Y'CbCr")
             var converted: CVPixelBuffer?
             CVPixelBufferCreate(nil, 320, 320, kCVPixelFormatType_32BGRA, nil, &converted)

@@ -59,7 +59,7 @@ final class EncodingPlanTests: XCTestCase {
         VideoColorimetry.hd.tag(bgra)
         let colour = try XCTUnwrap(EncodingPlan.colour(of: bgra))
         XCTAssertEqual(colour.matrix, .bt601, "R'G'B' frames become Y'CbCr with BT.601 on the way to the encoder")
-        XCTAssertEqual(colour.primaries, kCVImageBufferColorPrimaries_ITU_R_709_2, "their primaries stay")
+        XCTAssertEqual(colour.primaries, kCVImageBufferColorPrimaries_ITU_R_709_2 as String, "their primaries stay")
         XCTAssertEqual(EncodingPlan.frameRate(frameDuration: CMTime(value: 1, timescale: 60)), 60)
         XCTAssertEqual(EncodingPlan.frameRate(frameDuration: .invalid), 30)
     }

@@ -88,7 +88,7 @@ extension Bool {
 /// Creates a system sound object from a sound file of 30 seconds or less.
 @discardableResult
 public func AudioServicesCreateSystemSoundID(_ inFileURL: CFURL, _ outSystemSoundID: UnsafeMutablePointer<SystemSoundID>) -> OSStatus {
-    let (id, status) = systemSounds.create(inFileURL)
+    let (id, status) = systemSounds.create(inFileURL as URL)
     outSystemSoundID.pointee = id
     return status
 }

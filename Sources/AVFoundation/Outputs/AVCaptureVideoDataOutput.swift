@@ -83,7 +83,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     open var videoSettings: [String: Any]! {
         get {
             let format = settings.withLock { $0.pixelFormat } ?? defaultPixelFormat
-            var result: [String: Any] = [kCVPixelBufferPixelFormatTypeKey: NSNumber(value: format)]
+            var result: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: format)]
             if let size = deliveredSize {
                 result[kCVPixelBufferWidthKey] = NSNumber(value: size.0)
                 result[kCVPixelBufferHeightKey] = NSNumber(value: size.1)
@@ -97,7 +97,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
                 where ![
                     kCVPixelBufferPixelFormatTypeKey, kCVPixelBufferWidthKey, kCVPixelBufferHeightKey,
                     kCVPixelBufferIOSurfacePropertiesKey, kCVPixelBufferBytesPerRowAlignmentKey,
-                ].contains(key) {
+                ].contains(key as NSString) {
                     ProgrammingError.invalidArgument(
                         "-[AVCaptureVideoDataOutput setVideoSettings:] Unsupported key \(key); the supported key is kCVPixelBufferPixelFormatTypeKey")
                 }

@@ -14,16 +14,16 @@ extension VideoColorimetry {
         var colour = VideoColorimetry.hd
         switch colorspace {
         case V4L2_COLORSPACE_SMPTE170M.rawValue, V4L2_COLORSPACE_470_SYSTEM_M.rawValue:
-            colour.primaries = kCVImageBufferColorPrimaries_SMPTE_C
+            colour.primaries = kCVImageBufferColorPrimaries_SMPTE_C as String
         case V4L2_COLORSPACE_470_SYSTEM_BG.rawValue:
-            colour.primaries = kCVImageBufferColorPrimaries_EBU_3213
+            colour.primaries = kCVImageBufferColorPrimaries_EBU_3213 as String
         case V4L2_COLORSPACE_BT2020.rawValue:
-            colour.primaries = kCVImageBufferColorPrimaries_ITU_R_2020
-            colour.transferFunction = kCVImageBufferTransferFunction_ITU_R_2020
+            colour.primaries = kCVImageBufferColorPrimaries_ITU_R_2020 as String
+            colour.transferFunction = kCVImageBufferTransferFunction_ITU_R_2020 as String
         case V4L2_COLORSPACE_DCI_P3.rawValue:
-            colour.primaries = kCVImageBufferColorPrimaries_P3_D65
+            colour.primaries = kCVImageBufferColorPrimaries_P3_D65 as String
         case V4L2_COLORSPACE_SRGB.rawValue, V4L2_COLORSPACE_JPEG.rawValue:
-            colour.transferFunction = kCVImageBufferTransferFunction_sRGB
+            colour.transferFunction = kCVImageBufferTransferFunction_sRGB as String
         default:
             break
         }

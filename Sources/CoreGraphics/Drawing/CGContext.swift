@@ -254,7 +254,7 @@ public final class CGContext {
     public func makeImage() -> CGImage? {
         guard let data, let colorSpace else { return nil }
         let bytes = Data(bytes: data, count: bytesPerRow * height)
-        guard let provider = CGDataProvider(data: bytes) else { return nil }
+        let provider = CGDataProvider(bytes: bytes)
         return CGImage(
             width: width, height: height, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel, bytesPerRow: bytesPerRow, space: colorSpace,
             bitmapInfo: bitmapInfo, provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)

@@ -7,7 +7,7 @@ import Foundation
 /// Immutable and thread-safe.
 public final class CGColorSpace: @unchecked Sendable {
     /// The colour space's name, or nil for a device colour space.
-    public let name: CFString?
+    nonisolated(unsafe) public let name: CFString?
     /// The colour space's model: monochrome, RGB and so on.
     public let model: CGColorSpaceModel
 
@@ -18,7 +18,7 @@ public final class CGColorSpace: @unchecked Sendable {
 
     /// Creates a colour space from one of Apple's colour space names, or nil for a name this system does not know.
     public convenience init?(name: CFString) {
-        guard let model = Self.models[name] else { return nil }
+        guard let model = Self.models[name as String] else { return nil }
         self.init(name: name, model: model)
     }
 
@@ -32,36 +32,37 @@ public final class CGColorSpace: @unchecked Sendable {
     public var isWideGamutRGB: Bool { [Self.displayP3, Self.itur_2020, Self.extendedSRGB, Self.extendedLinearSRGB, Self.dcip3].contains(name) }
 
     /// The sRGB colour space.
-    public static let sRGB: CFString = "kCGColorSpaceSRGB"
+    nonisolated(unsafe) public static let sRGB: CFString = "kCGColorSpaceSRGB"
     /// The sRGB primaries with a linear transfer function.
-    public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
+    nonisolated(unsafe) public static let linearSRGB: CFString = "kCGColorSpaceLinearSRGB"
     /// The sRGB colour space extended below 0 and above 1.
-    public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
+    nonisolated(unsafe) public static let extendedSRGB: CFString = "kCGColorSpaceExtendedSRGB"
     /// The linear sRGB colour space extended below 0 and above 1.
-    public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
+    nonisolated(unsafe) public static let extendedLinearSRGB: CFString = "kCGColorSpaceExtendedLinearSRGB"
     /// The Display P3 colour space.
-    public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
+    nonisolated(unsafe) public static let displayP3: CFString = "kCGColorSpaceDisplayP3"
     /// The DCI-P3 colour space.
-    public static let dcip3: CFString = "kCGColorSpaceDCIP3"
+    nonisolated(unsafe) public static let dcip3: CFString = "kCGColorSpaceDCIP3"
     /// The ITU-R BT.709 colour space, HD video's.
-    public static let itur_709: CFString = "kCGColorSpaceITUR_709"
+    nonisolated(unsafe) public static let itur_709: CFString = "kCGColorSpaceITUR_709"
     /// The ITU-R BT.2020 colour space, UHD video's.
-    public static let itur_2020: CFString = "kCGColorSpaceITUR_2020"
+    nonisolated(unsafe) public static let itur_2020: CFString = "kCGColorSpaceITUR_2020"
     /// Adobe RGB (1998).
-    public static let adobeRGB1998: CFString = "kCGColorSpaceAdobeRGB1998"
+    nonisolated(unsafe) public static let adobeRGB1998: CFString = "kCGColorSpaceAdobeRGB1998"
     /// Generic RGB with a linear transfer function.
-    public static let genericRGBLinear: CFString = "kCGColorSpaceGenericRGBLinear"
+    nonisolated(unsafe) public static let genericRGBLinear: CFString = "kCGColorSpaceGenericRGBLinear"
     /// Grey with a gamma of 2.2.
-    public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
+    nonisolated(unsafe) public static let genericGrayGamma2_2: CFString = "kCGColorSpaceGenericGrayGamma2_2"
     /// Grey with a linear transfer function.
-    public static let linearGray: CFString = "kCGColorSpaceLinearGray"
+    nonisolated(unsafe) public static let linearGray: CFString = "kCGColorSpaceLinearGray"
     /// Grey extended below 0 and above 1.
-    public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
+    nonisolated(unsafe) public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
 
-    private static let models: [CFString: CGColorSpaceModel] = [
-        sRGB: .rgb, linearSRGB: .rgb, extendedSRGB: .rgb, extendedLinearSRGB: .rgb, displayP3: .rgb, dcip3: .rgb,
-        itur_709: .rgb, itur_2020: .rgb, adobeRGB1998: .rgb, genericRGBLinear: .rgb,
-        genericGrayGamma2_2: .monochrome, linearGray: .monochrome, extendedGray: .monochrome,
+    private static let models: [String: CGColorSpaceModel] = [
+        sRGB as String: .rgb, linearSRGB as String: .rgb, extendedSRGB as String: .rgb, extendedLinearSRGB as String: .rgb,
+        displayP3 as String: .rgb, dcip3 as String: .rgb, itur_709 as String: .rgb, itur_2020 as String: .rgb,
+        adobeRGB1998 as String: .rgb, genericRGBLinear as String: .rgb,
+        genericGrayGamma2_2 as String: .monochrome, linearGray as String: .monochrome, extendedGray as String: .monochrome,
     ]
 }
 
@@ -112,18 +113,18 @@ public func CGColorSpaceGetNumberOfComponents(_ space: CGColorSpace?) -> Int { s
 public func CGColorSpaceGetModel(_ space: CGColorSpace?) -> CGColorSpaceModel { space?.model ?? .unknown }
 
 /// The sRGB colour space's name.
-public let kCGColorSpaceSRGB = CGColorSpace.sRGB
+nonisolated(unsafe) public let kCGColorSpaceSRGB: CFString = CGColorSpace.sRGB
 /// The linear sRGB colour space's name.
-public let kCGColorSpaceLinearSRGB = CGColorSpace.linearSRGB
+nonisolated(unsafe) public let kCGColorSpaceLinearSRGB: CFString = CGColorSpace.linearSRGB
 /// The extended sRGB colour space's name.
-public let kCGColorSpaceExtendedSRGB = CGColorSpace.extendedSRGB
+nonisolated(unsafe) public let kCGColorSpaceExtendedSRGB: CFString = CGColorSpace.extendedSRGB
 /// The Display P3 colour space's name.
-public let kCGColorSpaceDisplayP3 = CGColorSpace.displayP3
+nonisolated(unsafe) public let kCGColorSpaceDisplayP3: CFString = CGColorSpace.displayP3
 /// The ITU-R BT.709 colour space's name.
-public let kCGColorSpaceITUR_709 = CGColorSpace.itur_709
+nonisolated(unsafe) public let kCGColorSpaceITUR_709: CFString = CGColorSpace.itur_709
 /// The ITU-R BT.2020 colour space's name.
-public let kCGColorSpaceITUR_2020 = CGColorSpace.itur_2020
+nonisolated(unsafe) public let kCGColorSpaceITUR_2020: CFString = CGColorSpace.itur_2020
 /// The gamma 2.2 grey colour space's name.
-public let kCGColorSpaceGenericGrayGamma2_2 = CGColorSpace.genericGrayGamma2_2
+nonisolated(unsafe) public let kCGColorSpaceGenericGrayGamma2_2: CFString = CGColorSpace.genericGrayGamma2_2
 /// The linear grey colour space's name.
-public let kCGColorSpaceLinearGray = CGColorSpace.linearGray
+nonisolated(unsafe) public let kCGColorSpaceLinearGray: CFString = CGColorSpace.linearGray

@@ -19,7 +19,10 @@ public final class CGDataProvider: @unchecked Sendable {
     private init(storage: Storage) { self.storage = storage }
 
     /// Creates a provider that reads from a copy of `data`.
-    public convenience init?(data: CFData) { self.init(storage: .owned(data)) }
+    public convenience init?(data: CFData) { self.init(storage: .owned(data as Data)) }
+
+    /// Creates a provider that reads from `bytes`.
+    package convenience init(bytes: Data) { self.init(storage: .owned(bytes)) }
 
     /// Creates a provider that reads `size` bytes at `data` where they are, and calls `releaseData` when it is released.
     public convenience init?(
@@ -31,12 +34,12 @@ public final class CGDataProvider: @unchecked Sendable {
 
     /// Creates a provider that reads a file's bytes; nil when the file cannot be read.
     public convenience init?(url: CFURL) {
-        guard let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return nil }
+        guard let data = try? Data(contentsOf: url as URL, options: .mappedIfSafe) else { return nil }
         self.init(storage: .owned(data))
     }
 
     /// Creates a provider that reads a file's bytes; nil when the file cannot be read.
-    public convenience init?(filename: UnsafePointer<CChar>) { self.init(url: URL(fileURLWithPath: String(cString: filename))) }
+    public convenience init?(filename: UnsafePointer<CChar>) { self.init(url: NSURL(fileURLWithPath: String(cString: filename))) }
 
     /// A provider of `count` bytes of another, from `offset`, sharing its memory.
     convenience init(slicing parent: CGDataProvider, offset: Int, count: Int) { self.init(storage: .slice(parent, offset: offset, count: count)) }
@@ -46,7 +49,7 @@ public final class CGDataProvider: @unchecked Sendable {
     }
 
     /// A copy of the provider's data.
-    public var data: CFData? { withBytes { Data($0) } }
+    public var data: CFData? { withBytes { NSData(bytes: $0.baseAddress, length: $0.count) } }
 
     /// How many bytes the provider has.
     var count: Int {

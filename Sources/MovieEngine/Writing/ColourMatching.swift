@@ -20,7 +20,7 @@ final class ColourMatching {
 
     private let stream: Colour
     /// The stream's tags, as the converted frames carry them.
-    private let tags: [(key: String, value: NSString)]
+    private let tags: [(key: NSString, value: NSString)]
     private let tenBit: Bool
     /// The graph for the last source colour, format and size seen.
     private var filter: OpaquePointer?
@@ -28,7 +28,7 @@ final class ColourMatching {
     private var pool: CVPixelBufferPool?
 
     /// A matcher into a stream of `colour` (in FFmpeg's terms), tagged with `tags`, 10-bit or 8-bit.
-    init(stream colour: Colour, tags: [(key: String, value: NSString)], tenBit: Bool) {
+    init(stream colour: Colour, tags: [(key: NSString, value: NSString)], tenBit: Bool) {
         stream = colour
         self.tags = tags
         self.tenBit = tenBit

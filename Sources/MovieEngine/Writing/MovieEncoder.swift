@@ -134,21 +134,21 @@ package final class MovieEncoder {
 
     /// Core Video's colour primaries as FFmpeg's AVCOL_PRI_* values.
     static let primaries: [String: Int32] = [
-        kCVImageBufferColorPrimaries_ITU_R_709_2: 1, kCVImageBufferColorPrimaries_EBU_3213: 5,
-        kCVImageBufferColorPrimaries_SMPTE_C: 6, kCVImageBufferColorPrimaries_ITU_R_2020: 9,
-        kCVImageBufferColorPrimaries_P3_D65: 12,
+        kCVImageBufferColorPrimaries_ITU_R_709_2 as String: 1, kCVImageBufferColorPrimaries_EBU_3213 as String: 5,
+        kCVImageBufferColorPrimaries_SMPTE_C as String: 6, kCVImageBufferColorPrimaries_ITU_R_2020 as String: 9,
+        kCVImageBufferColorPrimaries_P3_D65 as String: 12,
     ]
     /// Core Video's transfer functions as FFmpeg's AVCOL_TRC_* values.
     static let transferFunctions: [String: Int32] = [
-        kCVImageBufferTransferFunction_ITU_R_709_2: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995: 7,
-        kCVImageBufferTransferFunction_Linear: 8, kCVImageBufferTransferFunction_sRGB: 13,
-        kCVImageBufferTransferFunction_ITU_R_2020: 14, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ: 16,
-        kCVImageBufferTransferFunction_ITU_R_2100_HLG: 18,
+        kCVImageBufferTransferFunction_ITU_R_709_2 as String: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995 as String: 7,
+        kCVImageBufferTransferFunction_Linear as String: 8, kCVImageBufferTransferFunction_sRGB as String: 13,
+        kCVImageBufferTransferFunction_ITU_R_2020 as String: 14, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ as String: 16,
+        kCVImageBufferTransferFunction_ITU_R_2100_HLG as String: 18,
     ]
     /// Core Video's Y'CbCr matrices as FFmpeg's AVCOL_SPC_* values.
     static let matrices: [String: Int32] = [
-        kCVImageBufferYCbCrMatrix_ITU_R_709_2: 1, kCVImageBufferYCbCrMatrix_ITU_R_601_4: 6,
-        kCVImageBufferYCbCrMatrix_SMPTE_240M_1995: 7, kCVImageBufferYCbCrMatrix_ITU_R_2020: 9,
+        kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String: 1, kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String: 6,
+        kCVImageBufferYCbCrMatrix_SMPTE_240M_1995 as String: 7, kCVImageBufferYCbCrMatrix_ITU_R_2020 as String: 9,
     ]
 
     /// Puts a colour into FFmpeg's terms (AVCOL_PRI_*, AVCOL_TRC_*, AVCOL_SPC_*).
@@ -269,7 +269,7 @@ package final class MovieEncoder {
     /// The matrix a stream is tagged with (its settings' over its colour's) when it is BT.601 or BT.709.
     private static func streamMatrix(of encoding: MovieEncoding) -> VideoColorimetry.Matrix? {
         guard let video = encoding.video else { return nil }
-        switch encoding.colourProperties?.matrix {
+        switch encoding.colourProperties?.matrix.map({ $0 as NSString }) {
         case nil: return (encoding.colour ?? .standard(width: video.width, height: video.height)).matrix
         case kCVImageBufferYCbCrMatrix_ITU_R_709_2?: return .bt709
         case kCVImageBufferYCbCrMatrix_ITU_R_601_4?: return .bt601

@@ -68,8 +68,8 @@ open class AVCaptureStillImageOutput: AVCaptureOutput, @unchecked Sendable {
                         from: camera, date: PhotoMetadata.date(of: frame), width: pixels.width, height: pixels.height,
                         orientation: orientation, flashFired: camera?.isFlashActive ?? false,
                         flashMode: camera?.flashMode ?? .off)
-                    for (key, value) in PhotoMetadata.dictionary(for: capture) where value is [String: Any] || key == kCGImagePropertyOrientation {
-                        CMSetAttachment(still, key: key, value: value as CFTypeRef, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+                    for (key, value) in PhotoMetadata.dictionary(for: capture) where value is [String: Any] || key == kCGImagePropertyOrientation as String {
+                        CMSetAttachment(still, key: key as NSString, value: value as CFTypeRef, attachmentMode: kCMAttachmentMode_ShouldPropagate)
                     }
                 }
                 state.withLock { $0.capturing -= 1 }

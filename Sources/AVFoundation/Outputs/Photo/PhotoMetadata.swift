@@ -75,25 +75,25 @@ enum PhotoMetadata {
         }
         let facing = capture.position == .front ? "front" : capture.position == .back ? "back" : "external"
         var exif: [String: Any] = [
-            kCGImagePropertyExifPixelXDimension: capture.width,
-            kCGImagePropertyExifPixelYDimension: capture.height,
-            kCGImagePropertyExifDateTimeOriginal: stamp,
-            kCGImagePropertyExifDateTimeDigitized: stamp,
-            kCGImagePropertyExifSubsecTimeOriginal: milliseconds,
-            kCGImagePropertyExifSubsecTimeDigitized: milliseconds,
-            kCGImagePropertyExifOffsetTimeOriginal: offset,
-            kCGImagePropertyExifOffsetTimeDigitized: offset,
-            kCGImagePropertyExifFlash: flash,
-            kCGImagePropertyExifExposureMode: capture.isExposureManual ? 1 : 0,
-            kCGImagePropertyExifWhiteBalance: capture.isWhiteBalanceManual ? 1 : 0,
-            kCGImagePropertyExifExposureBiasValue: Double(capture.exposureBias),
-            kCGImagePropertyExifDigitalZoomRatio: capture.zoomFactor,
-            kCGImagePropertyExifColorSpace: 1,
-            kCGImagePropertyExifSceneType: 1,
-            kCGImagePropertyExifSensingMethod: 2,
-            kCGImagePropertyExifVersion: [2, 3, 2],
-            kCGImagePropertyExifLensMake: capture.make,
-            kCGImagePropertyExifLensModel: "\(capture.model) \(facing) camera",
+            kCGImagePropertyExifPixelXDimension as String: capture.width,
+            kCGImagePropertyExifPixelYDimension as String: capture.height,
+            kCGImagePropertyExifDateTimeOriginal as String: stamp,
+            kCGImagePropertyExifDateTimeDigitized as String: stamp,
+            kCGImagePropertyExifSubsecTimeOriginal as String: milliseconds,
+            kCGImagePropertyExifSubsecTimeDigitized as String: milliseconds,
+            kCGImagePropertyExifOffsetTimeOriginal as String: offset,
+            kCGImagePropertyExifOffsetTimeDigitized as String: offset,
+            kCGImagePropertyExifFlash as String: flash,
+            kCGImagePropertyExifExposureMode as String: capture.isExposureManual ? 1 : 0,
+            kCGImagePropertyExifWhiteBalance as String: capture.isWhiteBalanceManual ? 1 : 0,
+            kCGImagePropertyExifExposureBiasValue as String: Double(capture.exposureBias),
+            kCGImagePropertyExifDigitalZoomRatio as String: capture.zoomFactor,
+            kCGImagePropertyExifColorSpace as String: 1,
+            kCGImagePropertyExifSceneType as String: 1,
+            kCGImagePropertyExifSensingMethod as String: 2,
+            kCGImagePropertyExifVersion as String: [2, 3, 2],
+            kCGImagePropertyExifLensMake as String: capture.make,
+            kCGImagePropertyExifLensModel as String: "\(capture.model) \(facing) camera",
         ]
         if capture.exposureDuration > 0 {
             exif[kCGImagePropertyExifExposureTime] = capture.exposureDuration
@@ -110,23 +110,23 @@ enum PhotoMetadata {
             exif[kCGImagePropertyExifFocalLenIn35mmFilm] = Int(equivalent.rounded())
         }
         let tiff: [String: Any] = [
-            kCGImagePropertyTIFFMake: capture.make,
-            kCGImagePropertyTIFFModel: capture.model,
-            kCGImagePropertyTIFFSoftware: "LinuxAVFoundation",
-            kCGImagePropertyTIFFDateTime: stamp,
-            kCGImagePropertyTIFFOrientation: Int(capture.orientation.rawValue),
-            kCGImagePropertyTIFFXResolution: 72,
-            kCGImagePropertyTIFFYResolution: 72,
-            kCGImagePropertyTIFFResolutionUnit: 2,
+            kCGImagePropertyTIFFMake as String: capture.make,
+            kCGImagePropertyTIFFModel as String: capture.model,
+            kCGImagePropertyTIFFSoftware as String: "LinuxAVFoundation",
+            kCGImagePropertyTIFFDateTime as String: stamp,
+            kCGImagePropertyTIFFOrientation as String: Int(capture.orientation.rawValue),
+            kCGImagePropertyTIFFXResolution as String: 72,
+            kCGImagePropertyTIFFYResolution as String: 72,
+            kCGImagePropertyTIFFResolutionUnit as String: 2,
         ]
         return bridged([
-            kCGImagePropertyOrientation: Int(capture.orientation.rawValue),
-            kCGImagePropertyPixelWidth: capture.width,
-            kCGImagePropertyPixelHeight: capture.height,
-            kCGImagePropertyDPIWidth: 72,
-            kCGImagePropertyDPIHeight: 72,
-            kCGImagePropertyExifDictionary: exif,
-            kCGImagePropertyTIFFDictionary: tiff,
+            kCGImagePropertyOrientation as String: Int(capture.orientation.rawValue),
+            kCGImagePropertyPixelWidth as String: capture.width,
+            kCGImagePropertyPixelHeight as String: capture.height,
+            kCGImagePropertyDPIWidth as String: 72,
+            kCGImagePropertyDPIHeight as String: 72,
+            kCGImagePropertyExifDictionary as String: exif,
+            kCGImagePropertyTIFFDictionary as String: tiff,
         ])
     }
 
