@@ -27,3 +27,10 @@
 // contains(_:using:transform:), copy(strokingWithWidth:lineCap:lineJoin:miterLimit:transform:),
 // copy(dashingWithPhase:lengths:transform:), applyWithBlock(_:), boundingBoxOfPath, addRelativeArc(center:radius:startAngle:delta:transform:),
 // addArc(tangent1End:tangent2End:radius:transform:)
+
+// MARK: Core Foundation
+// func CFDictionaryCreate(_:_:_:_:_:_:) and CFArrayCreate(_:_:_:_:) over C arrays of pointers,
+// CFDictionaryApplyFunction(_:_:_:), CFDictionaryGetKeysAndValues(_:_:_:), CFArrayApplyFunction(_:_:_:_:),
+// CFStringGetCString(_:_:_:_:) and CFString's other C functions beyond its length and creation from a C string,
+// CFDate's and CFTimeZone's functions, CFPreferences, CFRunLoop (Dispatch runs callbacks here),
+// custom key and value callbacks (Foundation's collections retain and compare objects, as the default ones do)
