@@ -94,8 +94,6 @@
 //     AVVideoCodecType.hevcWithAlpha (Debian's FFmpeg 5.1 and x265 encode no alpha layer).
 // Segment writers (AVAssetWriter(contentType:)): segment reports give times in the segments' own media time,
 //     which starts at zero at the session's start; passthrough inputs cut at their own keyframes only.
-// func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray?
-//     (compressed samples mark non-keyframes with kCMSampleAttachmentKey_NotSync set on the sample buffer itself)
 
 // MARK: Audio session
 

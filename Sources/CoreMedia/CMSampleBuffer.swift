@@ -67,6 +67,8 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
     package var outputPresentationTime: CMTime?
     /// The buffer's attachments.
     public let _attachmentStorage = CMAttachmentStorage()
+    /// Each sample's attachments, made when first asked for.
+    package let sampleAttachments = Mutex<CMSampleAttachmentsArray?>(nil)
 
     /// Creates an empty sample buffer for the frame path to fill.
     package init() {
@@ -85,6 +87,7 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
         sampleSize = 0
         outputPresentationTime = nil
         _attachmentStorage.removeAll()
+        sampleAttachments.withLock { $0 = nil }
     }
 
     /// When the first sample is presented: for capture, when it was captured, on the host clock.
@@ -241,26 +244,21 @@ public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleI
 }
 
 /// The attachment key for why a frame was dropped.
-public let kCMSampleBufferAttachmentKey_DroppedFrameReason: CFString = "DroppedFrameReason"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DroppedFrameReason: CFString = "DroppedFrameReason"
 /// The attachment key for more about why a frame was dropped.
-public let kCMSampleBufferAttachmentKey_DroppedFrameReasonInfo: CFString = "DroppedFrameReasonInfo"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DroppedFrameReasonInfo: CFString = "DroppedFrameReasonInfo"
 /// The frame was dropped because it arrived while the client was still busy with an earlier one.
-public let kCMSampleBufferDroppedFrameReason_FrameWasLate: CFString = "FrameWasLate"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_FrameWasLate: CFString = "FrameWasLate"
 /// The frame was dropped because the client held on to too many buffers.
-public let kCMSampleBufferDroppedFrameReason_OutOfBuffers: CFString = "OutOfBuffers"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_OutOfBuffers: CFString = "OutOfBuffers"
 /// An unknown number of frames were dropped.
-public let kCMSampleBufferDroppedFrameReason_Discontinuity: CFString = "Discontinuity"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReason_Discontinuity: CFString = "Discontinuity"
 /// Frames were dropped while the camera switched modes.
-public let kCMSampleBufferDroppedFrameReasonInfo_CameraModeSwitch: CFString = "CameraModeSwitch"
+nonisolated(unsafe) public let kCMSampleBufferDroppedFrameReasonInfo_CameraModeSwitch: CFString = "CameraModeSwitch"
 /// The attachment key for whether a decoder should drain after this buffer.
-public let kCMSampleBufferAttachmentKey_DrainAfterDecoding: CFString = "DrainAfterDecoding"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_DrainAfterDecoding: CFString = "DrainAfterDecoding"
 /// The attachment key for whether a decoder should reset before this buffer.
-public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "ResetDecoderBeforeDecoding"
-
-/// The attachment key that marks a compressed sample as not a sync sample (not a keyframe); on Linux it is set on the sample buffer.
-public let kCMSampleAttachmentKey_NotSync: CFString = "NotSync"
-/// The attachment key that says whether a sample depends on others.
-public let kCMSampleAttachmentKey_DependsOnOthers: CFString = "DependsOnOthers"
+nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_ResetDecoderBeforeDecoding: CFString = "ResetDecoderBeforeDecoding"
 
 /// Copies out the timing entries of a sample buffer: one, which every sample shares (each
 /// sample's own time follows from it and the duration), or none when it has no timing.
@@ -300,8 +298,8 @@ public func CMSampleBufferCreateCopyWithNewTiming(
     copy.sampleSize = originalSBuf.sampleSize
     if let sampleTimingArray, numSampleTimingEntries > 0 { copy.timing = sampleTimingArray.pointee }
     for (key, value) in originalSBuf._attachmentStorage.dictionary(mode: nil) {
-        let mode = originalSBuf._attachmentStorage.get(key)?.1 ?? kCMAttachmentMode_ShouldPropagate
-        copy._attachmentStorage.set(key, value, mode: mode)
+        let mode = originalSBuf._attachmentStorage.get(key as NSString)?.1 ?? kCMAttachmentMode_ShouldPropagate
+        copy._attachmentStorage.set(key as NSString, value, mode: mode)
     }
     sampleBufferOut.pointee = copy
     return noErr

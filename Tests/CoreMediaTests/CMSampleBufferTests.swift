@@ -33,6 +33,34 @@ final class CMSampleBufferTests: XCTestCase {
             "a format that does not match the image is refused")
     }
 
+    func testEachSampleHasAMutableAttachmentsDictionaryTheBufferKeeps() throws {
+        var pixelBuffer: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 16, 16, kCVPixelFormatType_32BGRA, nil, &pixelBuffer)
+        var format: CMVideoFormatDescription?
+        CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixelBuffer!, formatDescriptionOut: &format)
+        var timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+        var made: CMSampleBuffer?
+        CMSampleBufferCreateReadyWithImageBuffer(
+            allocator: nil, imageBuffer: pixelBuffer!, formatDescription: format!, sampleTiming: &timing, sampleBufferOut: &made)
+        let sample = try XCTUnwrap(made)
+        XCTAssertNil(CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false), "none until asked for")
+        XCTAssertTrue(sample.isSyncSample)
+        let attachments = try XCTUnwrap(CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: true))
+        XCTAssertEqual(CFArrayGetCount(attachments), 1, "one dictionary a sample")
+        XCTAssertTrue(CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) === attachments, "the buffer keeps it")
+        // As decoders' callers mark a frame: the dictionary reached by pointer is the sample's own.
+        let dictionary = unsafeBitCast(CFArrayGetValueAtIndex(attachments, 0), to: CFMutableDictionary.self)
+        CFDictionarySetValue(
+            dictionary, Unmanaged.passUnretained(kCMSampleAttachmentKey_DisplayImmediately).toOpaque(), Unmanaged.passUnretained(kCFBooleanTrue).toOpaque())
+        CFDictionarySetValue(
+            dictionary, Unmanaged.passUnretained(kCMSampleAttachmentKey_NotSync).toOpaque(), Unmanaged.passUnretained(kCFBooleanTrue).toOpaque())
+        let read = try XCTUnwrap(CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) as? [[CFString: Any]])
+        XCTAssertEqual(read.first?[kCMSampleAttachmentKey_DisplayImmediately] as? Bool, true)
+        XCTAssertFalse(sample.isSyncSample, "NotSync set through the dictionary marks the sample")
+        sample.reset()
+        XCTAssertNil(CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false), "a pooled buffer reused starts without them")
+    }
+
     func testAttachmentsCarryDropReasonsAsStrings() {
         let sample = CMSampleBuffer()
         XCTAssertNil(CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: nil))
@@ -41,7 +69,7 @@ final class CMSampleBufferTests: XCTestCase {
             attachmentMode: kCMAttachmentMode_ShouldPropagate)
         var mode: CMAttachmentMode = 99
         let value = CMGetAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason, attachmentModeOut: &mode)
-        XCTAssertEqual(value as? String, kCMSampleBufferDroppedFrameReason_OutOfBuffers)
+        XCTAssertEqual(value as? String, kCMSampleBufferDroppedFrameReason_OutOfBuffers as String)
         XCTAssertEqual(mode, kCMAttachmentMode_ShouldPropagate)
         XCTAssertEqual(CMCopyDictionaryOfAttachments(allocator: nil, target: sample, attachmentMode: kCMAttachmentMode_ShouldPropagate)?.count, 1)
         CMRemoveAttachment(sample, key: kCMSampleBufferAttachmentKey_DroppedFrameReason)

@@ -58,7 +58,7 @@ final class AVAssetReaderTests: XCTestCase {
             }
             CVPixelBufferUnlockBaseAddress(pixels, .readOnly)
             XCTAssertEqual(
-                CVBufferCopyAttachment(pixels, kCVImageBufferYCbCrMatrixKey, nil) as? String, kCVImageBufferYCbCrMatrix_ITU_R_601_4,
+                CVBufferCopyAttachment(pixels, kCVImageBufferYCbCrMatrixKey, nil) as? String, kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String,
                 "standard definition is BT.601")
         }
     }
@@ -146,7 +146,11 @@ final class AVAssetReaderTests: XCTestCase {
         XCTAssertEqual(reader.status, .completed)
         XCTAssertEqual(pictures.count, expected.count)
         XCTAssertEqual(pictures.map { $0.totalSampleSize }, expected.map(\.size), "the same bytes, packet by packet")
-        let syncs = pictures.map { CMGetAttachment($0, key: kCMSampleAttachmentKey_NotSync, attachmentModeOut: nil) == nil }
+        // As VideoToolbox code reads it: the first sample's dictionary, NotSync absent or false for a keyframe.
+        let syncs = pictures.map { picture in
+            let attachments = CMSampleBufferGetSampleAttachmentsArray(picture, createIfNecessary: false) as? [[CFString: Any]]
+            return (attachments?.first?[kCMSampleAttachmentKey_NotSync] as? Bool) != true
+        }
         XCTAssertEqual(syncs, expected.map(\.keyframe), "non-keyframes are marked NotSync")
         XCTAssertEqual(
             pictures.map { $0.decodeTimeStamp.seconds }, expected.map(\.dts).map { (($0 * 1e6).rounded()) / 1e6 }.map { $0 },

@@ -111,7 +111,11 @@ final class AVAssetWriterPassthroughTests: XCTestCase {
             let sample = sampleBuffer(
                 frame.data, format: format!, time: CMTime(value: CMTimeValue(index), timescale: 30), duration: CMTime(value: 1, timescale: 30))
             if !frame.keyframe {
-                CMSetAttachment(sample, key: kCMSampleAttachmentKey_NotSync, value: true as NSNumber, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+                // As encoder code marks it: through the sample's attachment dictionary, with Core Foundation's functions.
+                let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: true)
+                let dictionary = unsafeBitCast(CFArrayGetValueAtIndex(attachments, 0), to: CFMutableDictionary.self)
+                CFDictionarySetValue(
+                    dictionary, Unmanaged.passUnretained(kCMSampleAttachmentKey_NotSync).toOpaque(), Unmanaged.passUnretained(kCFBooleanTrue).toOpaque())
             }
             XCTAssertTrue(video.append(sample))
         }

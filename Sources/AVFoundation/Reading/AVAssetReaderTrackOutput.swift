@@ -210,9 +210,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
             formatDescription: track.facts.formatDescription, sampleCount: 1, sampleTimingEntryCount: 1,
             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sizes, sampleBufferOut: &buffer)
-        if let buffer, !packet.isKeyframe {
-            CMSetAttachment(buffer, key: kCMSampleAttachmentKey_NotSync, value: NSNumber(value: true), attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
-        }
+        if let buffer, !packet.isKeyframe { buffer.markNotSync() }
         return buffer
     }
 

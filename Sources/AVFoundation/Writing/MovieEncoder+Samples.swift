@@ -17,9 +17,8 @@ extension MovieEncoder {
     /// Writes an already-compressed sample as it is, a keyframe unless it is marked otherwise.
     func appendCompressed(_ sampleBuffer: CMSampleBuffer, video: Bool, presentationTime: CMTime, decodeTime: CMTime) throws(MovieEncoderError) {
         guard let block = sampleBuffer.dataBuffer else { return }
-        let notSync = CMGetAttachment(sampleBuffer, key: kCMSampleAttachmentKey_NotSync, attachmentModeOut: nil)
-        let keyframe = notSync.map { ($0 as? Bool) != true } ?? true
-        try appendPacket(video: video, block.bytes, count: block.length, presentationTime: presentationTime, decodeTime: decodeTime, keyframe: keyframe)
+        try appendPacket(
+            video: video, block.bytes, count: block.length, presentationTime: presentationTime, decodeTime: decodeTime, keyframe: sampleBuffer.isSyncSample)
     }
 }
 
