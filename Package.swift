@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "MobileCoreServices", targets: ["MobileCoreServices"]),
+        .library(name: "CoreServices", targets: ["CoreServices"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -76,6 +78,10 @@ let package = Package(
         .target(name: "CoreGraphics", dependencies: ["CCairo"]),
         // Uniform type identifiers: the media types capture and player code names files by.
         .target(name: "UniformTypeIdentifiers"),
+        // Core Services' type identifier constants and C functions (kUTTypeJPEG, UTTypeCreatePreferredIdentifierForTag),
+        // under iOS's module name and macOS's.
+        .target(name: "MobileCoreServices", dependencies: ["UniformTypeIdentifiers", "CoreGraphics"]),
+        .target(name: "CoreServices", dependencies: ["MobileCoreServices"]),
         // The cross-import overlay Swift Testing expects beside CoreGraphics (see its one file).
         .target(name: "_Testing_CoreGraphics", dependencies: ["CoreGraphics"]),
         .target(name: "QuartzCore", dependencies: ["CoreGraphics"]),
@@ -192,7 +198,8 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "AVFoundation", "UniformTypeIdentifiers", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2", "TestSupport", "CaptureTestSupport",
+                "AVFoundation", "UniformTypeIdentifiers", "MobileCoreServices", "CoreServices", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2",
+                "TestSupport", "CaptureTestSupport",
             ]),
         // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.
         .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "Photos", "TestSupport", "CaptureTestSupport"]),
@@ -214,7 +221,8 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
-        .target(name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage"], path: "Tests/AppleStyleCode"),
+        .target(
+            name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage", "MobileCoreServices"], path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],

@@ -1,5 +1,6 @@
 import AVFoundation
 import ImageIO
+import MobileCoreServices
 
 /// Image I/O code in Core Foundation's C style, as older photo and scanner libraries read a
 /// picture's metadata: the properties dictionary walked with `CFDictionaryGetValue` and keys passed
@@ -99,7 +100,7 @@ public enum PhotoPropertiesWalker {
         set(properties, kCGImagePropertyExifDictionary, exif)
 
         let data = CFDataCreateMutable(nil, 0)!
-        guard let destination = CGImageDestinationCreateWithData(data, "public.jpeg" as CFString, 1, nil) else { return nil }
+        guard let destination = CGImageDestinationCreateWithData(data, kUTTypeJPEG, 1, nil) else { return nil }
         CGImageDestinationAddImage(destination, image, properties)
         guard CGImageDestinationFinalize(destination) else { return nil }
         return Data(bytes: CFDataGetBytePtr(data), count: CFDataGetLength(data))

@@ -32,4 +32,13 @@ final class CoreFoundationStyleTests: XCTestCase {
         XCTAssertEqual(properties[kCGImagePropertyPixelWidth as String] as? Int, 64)
         XCTAssertEqual((properties[kCGImagePropertyTIFFDictionary as String] as? [String: Any])?[kCGImagePropertyTIFFMake as String] as? String, "Linux Camera")
     }
+
+    func testAnUploaderFindsMIMETypesThroughCoreServicesFunctions() {
+        XCTAssertEqual(UploadMIMETypes.mimeType(forPath: "/tmp/clip.mov"), "video/quicktime")
+        XCTAssertEqual(UploadMIMETypes.mimeType(forPath: "/tmp/photo.JPG"), "image/jpeg")
+        XCTAssertEqual(UploadMIMETypes.mimeType(forPath: "/tmp/memo.m4a"), "audio/x-m4a")
+        XCTAssertEqual(UploadMIMETypes.mimeType(forPath: "/tmp/notes.xyz"), "application/octet-stream", "a dynamic type has no MIME type")
+        XCTAssertTrue(UploadMIMETypes.isMovie("/tmp/clip.mp4"))
+        XCTAssertFalse(UploadMIMETypes.isMovie("/tmp/photo.heic"))
+    }
 }

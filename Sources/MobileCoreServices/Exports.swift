@@ -1,0 +1,4 @@
+// `import MobileCoreServices` (and `import CoreServices` on macOS) gives Core Foundation's types
+// with the uniform type identifier constants and functions older media code names files by.
+@_exported import CoreGraphics
+@_exported import Foundation
