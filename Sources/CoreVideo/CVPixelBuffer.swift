@@ -138,6 +138,16 @@ nonisolated(unsafe) public let kCVPixelBufferHeightKey: CFString = "Height"
 nonisolated(unsafe) public let kCVPixelBufferBytesPerRowAlignmentKey: CFString = "BytesPerRowAlignment"
 /// The attribute key for IOSurface properties; accepted and ignored on Linux.
 nonisolated(unsafe) public let kCVPixelBufferIOSurfacePropertiesKey: CFString = "IOSurfaceProperties"
+/// The attribute key for whether a pixel buffer can back a `CGImage`; every buffer here can.
+nonisolated(unsafe) public let kCVPixelBufferCGImageCompatibilityKey: CFString = "CGImageCompatibility"
+/// The attribute key for whether a bitmap context can draw into a pixel buffer; every 32-bit buffer here can.
+nonisolated(unsafe) public let kCVPixelBufferCGBitmapContextCompatibilityKey: CFString = "CGBitmapContextCompatibility"
+/// The attribute key for whether Metal can use a pixel buffer; accepted and ignored on Linux.
+nonisolated(unsafe) public let kCVPixelBufferMetalCompatibilityKey: CFString = "MetalCompatibility"
+/// The attribute key for whether OpenGL can use a pixel buffer; accepted and ignored on Linux.
+nonisolated(unsafe) public let kCVPixelBufferOpenGLCompatibilityKey: CFString = "OpenGLCompatibility"
+/// The attribute key for whether OpenGL ES can use a pixel buffer; accepted and ignored on Linux.
+nonisolated(unsafe) public let kCVPixelBufferOpenGLESCompatibilityKey: CFString = "OpenGLESCompatibility"
 
 /// Creates a pixel buffer of the given size and pixel format.
 @discardableResult

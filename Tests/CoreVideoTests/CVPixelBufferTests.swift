@@ -48,6 +48,17 @@ final class CVPixelBufferTests: XCTestCase {
         XCTAssertEqual(CVPixelBufferUnlockBaseAddress(buffer!, .readOnly), kCVReturnError, "an unbalanced unlock is an error")
     }
 
+    func testCompatibilityAttributesAreAcceptedAsAppsPassThem() throws {
+        let attributes =
+            [
+                kCVPixelBufferCGImageCompatibilityKey: kCFBooleanTrue!, kCVPixelBufferCGBitmapContextCompatibilityKey: kCFBooleanTrue!,
+                kCVPixelBufferMetalCompatibilityKey: true, kCVPixelBufferBytesPerRowAlignmentKey: 128,
+            ] as CFDictionary
+        var buffer: CVPixelBuffer?
+        XCTAssertEqual(CVPixelBufferCreate(kCFAllocatorDefault, 40, 10, kCVPixelFormatType_32ARGB, attributes, &buffer), kCVReturnSuccess)
+        XCTAssertEqual(CVPixelBufferGetBytesPerRow(try XCTUnwrap(buffer)) % 128, 0, "the alignment read from a dictionary keyed by CFStrings")
+    }
+
     func testPoolRecyclesBuffersAndHonoursItsThreshold() {
         let attributes: [String: Any] = [
             kCVPixelBufferWidthKey as String: 32, kCVPixelBufferHeightKey as String: 16, kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
