@@ -15,5 +15,4 @@
 @_exported import class CaptureDevices.VirtualScene
 @_exported import class QuartzCore.CALayer
 @_exported import func QuartzCore.CACurrentMediaTime
-@_exported import typealias QuartzCore.CFTimeInterval
 @_exported import Observation

@@ -208,6 +208,29 @@ public func CFHash(_ cf: CFTypeRef!) -> CFHashCode {
 @discardableResult
 public func CFCopyDescription(_ cf: CFTypeRef!) -> CFString! { String(describing: cf as AnyObject) as NSString }
 
+/// Hands an object to Core Foundation code with one more retain, which `CFBridgingRelease(_:)` balances.
+public func CFBridgingRetain(_ X: Any?) -> CFTypeRef? {
+    guard let X else { return nil }
+    return Unmanaged.passRetained(X as AnyObject).takeUnretainedValue()
+}
+
+/// Takes an object retained for Core Foundation code back into Swift's management, balancing `CFBridgingRetain(_:)`.
+public func CFBridgingRelease(_ X: CFTypeRef?) -> Any? {
+    guard let X else { return nil }
+    Unmanaged.passUnretained(X).release()
+    return X
+}
+
+// MARK: - Time
+
+/// The seconds between the reference date (1 January 2001, GMT) and 1 January 1970.
+public let kCFAbsoluteTimeIntervalSince1970: CFTimeInterval = 978_307_200
+/// The seconds between the reference date (1 January 2001, GMT) and 1 January 1904.
+public let kCFAbsoluteTimeIntervalSince1904: CFTimeInterval = 3_061_152_000
+
+/// Returns the current time, in seconds since the reference date (1 January 2001, GMT), on the wall clock.
+public func CFAbsoluteTimeGetCurrent() -> CFAbsoluteTime { Date().timeIntervalSinceReferenceDate }
+
 // MARK: - Booleans and numbers
 
 /// Returns the value of a Boolean.

@@ -33,6 +33,10 @@ public typealias CFNumber = NSNumber
 public typealias CFBoolean = NSNumber
 /// A URL reference, as Core Foundation spells it: `NSURL`, bridged to `URL` with `as`.
 public typealias CFURL = NSURL
+/// A time interval in seconds, as Core Foundation spells it.
+public typealias CFTimeInterval = Double
+/// A time in seconds since the first instant of 1 January 2001, GMT.
+public typealias CFAbsoluteTime = CFTimeInterval
 /// A Core Foundation index or count.
 public typealias CFIndex = Int
 /// A range of items, as Core Foundation spells it: where it starts and how many it holds.

@@ -1,9 +1,5 @@
+import CoreGraphics
 import Foundation
-
-#if !canImport(Darwin)
-    /// A time interval in seconds, as Core Foundation spells it.
-    public typealias CFTimeInterval = Double
-#endif
 
 /// Returns the current absolute time, in seconds, on the host clock that media timing uses.
 public func CACurrentMediaTime() -> CFTimeInterval {

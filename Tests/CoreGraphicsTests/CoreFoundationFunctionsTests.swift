@@ -150,4 +150,25 @@ final class CoreFoundationFunctionsTests: XCTestCase {
         XCTAssertEqual(CFHash(made), CFHash("héllo" as CFString))
         XCTAssertEqual(CFCopyDescription(key) as String, "PixelWidth")
     }
+
+    func testTheWallClockAndBridgingRetains() {
+        let before = Date().timeIntervalSince1970
+        let now = CFAbsoluteTimeGetCurrent()
+        XCTAssertEqual(now + kCFAbsoluteTimeIntervalSince1970, before, accuracy: 5, "seconds since 2001, as Date counts them")
+        weak var watched: NSMutableData?
+        var retained: CFTypeRef?
+        do {
+            let data = NSMutableData(length: 8)!
+            watched = data
+            retained = CFBridgingRetain(data)
+        }
+        XCTAssertNotNil(watched, "the extra retain keeps the object while Core Foundation code holds it")
+        do {
+            let back = CFBridgingRelease(retained) as? NSMutableData
+            retained = nil
+            XCTAssertEqual(back?.length, 8)
+        }
+        XCTAssertNil(watched, "the release balances the retain: the object goes with its last reference")
+        XCTAssertNil(CFBridgingRetain(nil))
+    }
 }
