@@ -13,11 +13,6 @@ public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: 
     buffer._attachmentStorage.set(key, value, mode: attachmentMode.rawValue)
 }
 
-/// Sets an attachment of a buffer to a string constant, such as a colour tag (`kCVImageBufferYCbCrMatrix_ITU_R_709_2`).
-public func CVBufferSetAttachment(_ buffer: CVBuffer, _ key: CFString, _ value: CFString, _ attachmentMode: CVAttachmentMode) {
-    buffer._attachmentStorage.set(key, value, mode: attachmentMode.rawValue)
-}
-
 /// Returns a buffer's attachment for a key, and how it propagates.
 public func CVBufferCopyAttachment(_ buffer: CVBuffer, _ key: CFString, _ attachmentMode: UnsafeMutablePointer<CVAttachmentMode>?) -> CFTypeRef? {
     guard let (value, mode) = buffer._attachmentStorage.get(key) else { return nil }

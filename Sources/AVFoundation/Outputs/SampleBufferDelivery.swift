@@ -207,11 +207,11 @@ final class SampleBufferDelivery: @unchecked Sendable {
     }
 }
 
-/// The drop reasons as attachment values, made once so that reporting a drop allocates nothing.
+/// The drop reasons as attachment values: the constants themselves, so that reporting a drop allocates nothing.
 enum DropReasonStrings {
-    nonisolated(unsafe) static let frameWasLate: AnyObject = NSString(string: kCMSampleBufferDroppedFrameReason_FrameWasLate as String)
-    nonisolated(unsafe) static let outOfBuffers: AnyObject = NSString(string: kCMSampleBufferDroppedFrameReason_OutOfBuffers as String)
-    nonisolated(unsafe) static let discontinuity: AnyObject = NSString(string: kCMSampleBufferDroppedFrameReason_Discontinuity as String)
+    nonisolated(unsafe) static let frameWasLate: AnyObject = kCMSampleBufferDroppedFrameReason_FrameWasLate
+    nonisolated(unsafe) static let outOfBuffers: AnyObject = kCMSampleBufferDroppedFrameReason_OutOfBuffers
+    nonisolated(unsafe) static let discontinuity: AnyObject = kCMSampleBufferDroppedFrameReason_Discontinuity
 
     static func value(for reason: FrameDropReason) -> AnyObject {
         switch reason {
