@@ -100,6 +100,17 @@ final class CoreFoundationFunctionsTests: XCTestCase {
         XCTAssertEqual(found, first)
     }
 
+    func testThreadsGettingOneValueAtOnceGetOneObject() {
+        // Read-only from every thread, as Core Foundation's immutable collections may be.
+        nonisolated(unsafe) let dictionary = ["PixelWidth" as CFString: "wide"] as CFDictionary
+        let keyAddress = UInt(bitPattern: Unmanaged.passUnretained(key).toOpaque())
+        let pointers = LockedPointers()
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            pointers.append(UInt(bitPattern: CFDictionaryGetValue(dictionary, UnsafeRawPointer(bitPattern: keyAddress))))
+        }
+        XCTAssertEqual(pointers.distinct, 1, "the value is bridged once, whichever thread asks first")
+    }
+
     func testBridgedValuesAreLetGoWithTheirCollections() {
         for _ in 0..<50 {
             let dictionary = ["PixelWidth" as CFString: "wide"] as CFDictionary
@@ -171,4 +182,12 @@ final class CoreFoundationFunctionsTests: XCTestCase {
         XCTAssertNil(watched, "the release balances the retain: the object goes with its last reference")
         XCTAssertNil(CFBridgingRetain(nil))
     }
+}
+
+/// Addresses gathered from several threads.
+private final class LockedPointers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: Set<UInt> = []
+    func append(_ address: UInt) { lock.withLock { _ = seen.insert(address) } }
+    var distinct: Int { lock.withLock { seen.count } }
 }
