@@ -356,6 +356,8 @@ final class AVPlayerTests: CaptureTestCase {
         wait(for: ends, timeout: 5, enforceOrder: true)
         XCTAssertTrue(waitUntil { player.currentItem == nil })
         XCTAssertTrue(player.items().isEmpty, "played items leave the queue")
+        // The observer hears the last change on the player's thread just after it is readable.
+        XCTAssertTrue(waitUntil { items.values.count == 2 }, "\(items.values)")
         XCTAssertEqual(items.values.count, 2)
         XCTAssertTrue(items.values.first! === second)
         XCTAssertEqual(player.timeControlStatus, .waitingToPlayAtSpecifiedRate)
