@@ -28,12 +28,12 @@ final class PrivatePipeWireServer {
     /// Unplugs the camera named `name`.
     func removeCamera(_ name: String) { XCTAssertTrue(stack.removeCamera(name)) }
 
-    /// Stops the daemons; clients see the server go away.
-    func kill() { stack.stop() }
+    /// Kills the server as a crash does; clients see it go away with its nodes still there.
+    func kill() { stack.crash() }
 
     /// Stops the daemons and forgets the server.
     func stop() {
-        kill()
+        stack.stop()
         for name in stack.environment.keys { unsetenv(name) }
         PipeWireDiscovery.reset()
         PulseDiscovery.refresh()

@@ -51,6 +51,9 @@ public final class PipeWireStack {
     /// Stops the daemons; clients see the server go away. The folder is kept.
     public func stop() { _ = Self.run(["stop", folder.path]) }
 
+    /// Kills the server as a crash does (its nodes still there as its clients' connections close), then stops the rest.
+    public func crash() { _ = Self.run(["crash", folder.path]) }
+
     private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
         runCommand(["/bin/bash", script.path] + arguments)
     }

@@ -5,6 +5,7 @@
 #
 #   scripts/servers/pipewire.sh start DIR         starts it; prints `export` lines for clients
 #   scripts/servers/pipewire.sh stop DIR          stops it
+#   scripts/servers/pipewire.sh crash DIR         kills the server as a crash does, then stops the rest
 #   scripts/servers/pipewire.sh add-camera DIR NAME      hot-plugs another camera
 #   scripts/servers/pipewire.sh remove-camera DIR NAME   unplugs a camera
 #
@@ -12,7 +13,7 @@
 # test-tone (Audio/Source, a 440 Hz sine), test-sink (a null sink), and test-mic (Audio/Source:
 # what is played into the sink test-mic-input comes out of it).
 set -euo pipefail
-command=${1:?usage: pipewire.sh start|stop|add-camera|remove-camera DIR [NAME]}
+command=${1:?usage: pipewire.sh start|stop|crash|add-camera|remove-camera DIR [NAME]}
 dir=${2:?a folder for the stack}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -21,12 +22,15 @@ say() { echo "pipewire.sh: $*" >&2; }
 client_env() { env -u PIPEWIRE_REMOTE XDG_RUNTIME_DIR="$runtime" PIPEWIRE_RUNTIME_DIR="$runtime" "$@"; }
 
 stop_stack() {
+  # The server's signal: TERM shuts it down (it removes its nodes before its clients' connections
+  # close), KILL is a crash (the connections close with the nodes still there).
+  local server_signal=${1:-TERM}
   # The server first, as when it crashes: its clients see it go, not their session manager.
   for name in pipewire pipewire-pulse wireplumber dbus-daemon; do
     pid=$(cat "$dir/$name.pid" 2>/dev/null) || continue
     rm -f "$dir/$name.pid"
     [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$name" ] || continue
-    kill "$pid" 2>/dev/null || true
+    if [ "$name" = pipewire ]; then kill -s "$server_signal" "$pid" 2>/dev/null || true; else kill "$pid" 2>/dev/null || true; fi
     for _ in $(seq 50); do
       state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null) || break
       [ "$state" = Z ] && break
@@ -41,6 +45,7 @@ node_id() {
 
 case $command in
 stop) stop_stack; exit 0 ;;
+crash) stop_stack KILL; exit 0 ;;
 add-camera)
   name=${3:?camera name}
   client_env pw-cli create-node spa-node-factory \
