@@ -71,7 +71,13 @@ struct Record: ParsableCommand {
             let line = String(
                 format: "%7.1fs  %9.2f MB  %@", elapsed ?? Date().timeIntervalSince(start), Double(bytes) / 1_000_000,
                 recorders.count == 1 ? "recording" : "recording \(recorders.count) cameras")
-            if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
+            if interactive {
+                FileHandle.standardOutput.write(Data("\r\(line)".utf8))
+            } else {
+                // A line at a time, so a pipe or a log sees the progress as it is made.
+                print(line)
+                fflush(nil)
+            }
         }
         for recorder in recorders { recorder.session.stopRunning() }
         if interactive { print("") }

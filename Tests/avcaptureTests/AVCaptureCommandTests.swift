@@ -169,14 +169,8 @@ final class RecordCommandTests: XCTestCase {
     func testARecorderKilledMidRecordingLeavesAFileThatPlaysToItsLastFragment() throws {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = folder().appendingPathComponent("killed.mov")
-        let record = Process()
-        record.executableURL = try XCTUnwrap(executable)
-        record.arguments = ["record", url.path, "--preset", "640x480", "--fragment-interval", "1"]
-        record.standardOutput = FileHandle.nullDevice
-        try record.run()
-        Thread.sleep(forTimeInterval: 4.5)
-        kill(record.processIdentifier, SIGKILL)
-        record.waitUntilExit()
+        // Killed once it says it has recorded four seconds, whatever the machine's speed.
+        let record = try recording(to: url, signalled: SIGKILL, afterRecording: 4, options: ["--fragment-interval", "1"])
         XCTAssertEqual(record.terminationReason, .uncaughtSignal)
         let duration = try XCTUnwrap(probeDuration(url), "ffprobe reads the file")
         XCTAssertGreaterThan(duration, 2, "everything up to the last fragment plays")
@@ -194,11 +188,11 @@ final class RecordCommandTests: XCTestCase {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         for (name, number) in [("SIGINT", SIGINT), ("SIGTERM", SIGTERM), ("SIGHUP", SIGHUP)] {
             let url = folder().appendingPathComponent("stopped-by-\(name).mov")
-            // Real time: the recording runs about two seconds before the signal.
-            let record = try recording(to: url, signalled: number, after: 2)
+            // The signal comes once the recorder says it has recorded a second and a half.
+            let record = try recording(to: url, signalled: number, afterRecording: 1.5)
             XCTAssertEqual(record.terminationReason, .exit, name)
             XCTAssertEqual(record.terminationStatus, 0, name)
-            XCTAssertEqual(try XCTUnwrap(probeDuration(url), name), 1.5, accuracy: 0.7, name)
+            XCTAssertEqual(try XCTUnwrap(probeDuration(url), name), 2, accuracy: 0.7, name)
         }
     }
 
@@ -207,20 +201,35 @@ final class RecordCommandTests: XCTestCase {
     func testARecorderKilledInItsFirstSecondsLeavesMedia() throws {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let url = folder().appendingPathComponent("killed-early.mov")
-        // Real time: about three seconds of recording, killed long before the 10 s interval.
-        _ = try recording(to: url, signalled: SIGKILL, after: 3.5)
+        // Killed once it says it has recorded three seconds, long before the 10 s interval.
+        _ = try recording(to: url, signalled: SIGKILL, afterRecording: 3)
         let duration = try XCTUnwrap(probeDuration(url), "ffprobe reads the file")
         XCTAssertGreaterThanOrEqual(duration, 0.5, "at least half a second of media")
     }
 
-    /// A 640x480 recording to `url` sent `signal` after `seconds` of real time, once it has ended.
-    private func recording(to url: URL, signalled signal: Int32, after seconds: TimeInterval) throws -> Process {
-        let record = Process()
+    /// A 640x480 recording to `url` sent `signal` once its progress lines say `seconds` of media
+    /// are recorded, returned when it has ended.
+    private func recording(
+        to url: URL, signalled signal: Int32, afterRecording seconds: Double, options: [String] = ["--no-audio"]
+    ) throws -> Process {
+        let record = Process(), lines = Pipe()
         record.executableURL = try XCTUnwrap(executable)
-        record.arguments = ["record", url.path, "--preset", "640x480", "--no-audio"]
-        record.standardOutput = FileHandle.nullDevice
+        record.arguments = ["record", url.path, "--preset", "640x480"] + options
+        record.standardOutput = lines
         try record.run()
-        Thread.sleep(forTimeInterval: seconds)
+        // Each line starts with the seconds recorded ("    2.5s      0.41 MB  recording").
+        var pending = "", recorded = 0.0
+        while recorded < seconds {
+            let chunk = lines.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending += String(decoding: chunk, as: UTF8.self)
+            while let end = pending.firstIndex(of: "\n") {
+                let line = pending[..<end].trimmingCharacters(in: .whitespaces)
+                pending = String(pending[pending.index(after: end)...])
+                if let number = line.split(separator: "s", maxSplits: 1).first, let value = Double(number) { recorded = max(recorded, value) }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(recorded, seconds, "the recorder said it recorded")
         kill(record.processIdentifier, signal)
         record.waitUntilExit()
         return record
