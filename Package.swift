@@ -70,6 +70,10 @@ let package = Package(
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
+        // libid3tag (Debian's libid3tag0), the ID3 tags of timed metadata in MPEG-TS and HLS streams,
+        // loaded by its soname when the first tag is read (CID3Tags.h).
+        .target(name: "CID3Tags", dependencies: ["CLibraryLoading"]),
+
         // cairo and pixman (Debian's libcairo2-dev), which Core Graphics' bitmap contexts draw with,
         // loaded by their sonames when the first context is made (CCairo.h).
         .target(name: "CCairo", dependencies: ["CLibraryLoading"]),
@@ -120,7 +124,7 @@ let package = Package(
         // Rubber Band and SoundTouch (the one importer of FFmpeg's and the stretchers' shims).
         .target(
             name: "MovieEngine",
-            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch"]),
+            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch", "CID3Tags"]),
 
         // espeak-ng (Debian's libespeak-ng1), AVSpeechSynthesizer's voices, loaded by its soname at the first speech (CSpeech.h).
         .target(name: "CSpeech", dependencies: ["CLibraryLoading"]),
@@ -182,6 +186,10 @@ let package = Package(
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
         .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        // Timed ID3 test inputs, rendered by libid3tag and muxed by libavformat (linked directly: tests only).
+        .target(
+            name: "CTimedID3Fixture", path: "Tests/CTimedID3Fixture",
+            linkerSettings: [.linkedLibrary("id3tag"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
         // What the tests and benchmarks share: running tools, probing movies, loopback clients, private servers, waiting.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
@@ -193,7 +201,8 @@ let package = Package(
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.
         .target(
-            name: "CaptureTestSupport", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport"], path: "Tests/CaptureTestSupport"),
+            name: "CaptureTestSupport", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CTimedID3Fixture"],
+            path: "Tests/CaptureTestSupport"),
         // The tests by tier. Units: the processing layer, planners, codecs and errors, no device streams.
         .testTarget(
             name: "UnitTests",
@@ -223,7 +232,7 @@ let package = Package(
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
         .target(
             name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage", "MobileCoreServices"], path: "Tests/AppleStyleCode"),
-        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport"]),
+        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport", "CaptureTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

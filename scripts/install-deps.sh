@@ -9,7 +9,7 @@ for argument in "$@"; do
     *) echo "usage: $0 [--with-servers] [--with-peers]" >&2; exit 2 ;;
   esac
 done
-packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libjpeg62-turbo-dev libheif-dev libexif-dev libpng-dev librubberband-dev libsoundtouch-dev libcairo2-dev pkg-config
+packages=(libyuv-dev libavcodec-dev libavformat-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev ffmpeg libasound2-dev libpulse-dev libpipewire-0.3-dev libturbojpeg0-dev libjpeg62-turbo-dev libheif-dev libexif-dev libpng-dev libid3tag0-dev librubberband-dev libsoundtouch-dev libcairo2-dev pkg-config
   libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libcurl4-openssl-dev
   cmake g++ make python3-pip ca-certificates libdlib-dev libblas-dev liblapack-dev libwebrtc-audio-processing-dev)
 # libvips, Core Image's renderer: the library only (its shim declares the functions it calls, so

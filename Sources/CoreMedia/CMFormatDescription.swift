@@ -17,6 +17,16 @@ public let kCMMediaType_Muxed: CMMediaType = 0x6D75_7878
 public let kCMMediaType_Text: CMMediaType = 0x7465_7874
 /// Timed metadata: 'meta'.
 public let kCMMediaType_Metadata: CMMediaType = 0x6D65_7461
+/// A timed metadata format: a `kCMMediaType_Metadata` format description's subtype.
+public typealias CMMetadataFormatType = FourCharCode
+/// ID3 tags, as MPEG-TS and HLS streams carry them: 'id3 '.
+public let kCMMetadataFormatType_ID3: CMMetadataFormatType = 0x6964_3320
+/// SHOUTcast (ICY) metadata: 'icy '.
+public let kCMMetadataFormatType_ICY: CMMetadataFormatType = 0x6963_7920
+/// Boxed QuickTime metadata: 'mebx'.
+public let kCMMetadataFormatType_Boxed: CMMetadataFormatType = 0x6D65_6278
+/// MPEG-DASH event messages: 'emsg'.
+public let kCMMetadataFormatType_EMSG: CMMetadataFormatType = 0x656D_7367
 /// H.264: 'avc1'.
 public let kCMVideoCodecType_H264: CMVideoCodecType = 0x6176_6331
 /// HEVC: 'hvc1'.
@@ -103,6 +113,16 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
         self.magicCookie = nil
     }
 
+    /// Creates a timed metadata format description, such as `kCMMetadataFormatType_ID3`'s.
+    package init(metadata formatType: CMMetadataFormatType) {
+        self.mediaTypeCode = kCMMediaType_Metadata
+        self.mediaSubTypeCode = formatType
+        self.videoDimensions = CMVideoDimensions(width: 0, height: 0)
+        self.streamDescription = nil
+        self.extensionAtoms = [:]
+        self.magicCookie = nil
+    }
+
     /// Creates an audio format description.
     package init(audio asbd: AudioStreamBasicDescription, magicCookie: Data? = nil) {
         self.mediaTypeCode = kCMMediaType_Audio
@@ -168,6 +188,8 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
 public typealias CMVideoFormatDescription = CMFormatDescription
 /// An audio format description.
 public typealias CMAudioFormatDescription = CMFormatDescription
+/// A format description of timed metadata.
+public typealias CMMetadataFormatDescription = CMFormatDescription
 
 /// Returns the kind of media a format describes.
 public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType { desc.mediaTypeCode }
@@ -253,3 +275,8 @@ public func CMAudioFormatDescriptionGetMagicCookie(_ desc: CMAudioFormatDescript
     sizeOut?.pointee = cookie.count
     return desc.magicCookieBytes
 }
+
+/// The base data type of metadata held as UTF-8 text.
+nonisolated(unsafe) public let kCMMetadataBaseDataType_UTF8: CFString = "com.apple.metadata.datatype.UTF-8"
+/// The base data type of metadata held as bytes with no further type.
+nonisolated(unsafe) public let kCMMetadataBaseDataType_RawData: CFString = "com.apple.metadata.datatype.raw-data"

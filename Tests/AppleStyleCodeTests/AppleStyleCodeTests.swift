@@ -1,6 +1,7 @@
 import XCTest
 import AVFoundation
 import AppleStyleCode
+import CaptureTestSupport
 import CaptureDevices
 import TestSupport
 
@@ -783,5 +784,42 @@ final class CameraLayerTreeTests: XCTestCase {
         XCTAssertTrue(tree.root.sublayers?.first === tree.badge)
         tree.root.replaceSublayer(tree.badge, with: tree.focusSquare)
         XCTAssertTrue(tree.root.sublayers?.first === tree.focusSquare && tree.badge.superlayer == nil && other.sublayers == nil)
+    }
+}
+
+/// A player that shows its stream's ID3 titles and markers, on a manual clock the test moves.
+final class NowPlayingMetadataTests: XCTestCase {
+    func testTheTitlesAndMarkersOfAStreamsID3TagsArriveOnTheMainQueueAsItPlays() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffmpeg is needed")
+        let url = makeScratchFolder().appendingPathComponent("radio.ts")
+        try TimedID3Movies.movie(
+            url, seconds: 4,
+            tags: [
+                .init(seconds: 0, title: "Station ident"),
+                .init(seconds: 1.5, title: "Song A", privateData: ("com.example.ads", Array("break:30".utf8))),
+                .init(seconds: 3, title: "Song B"),
+            ])
+        let nowPlaying = NowPlayingMetadata(url: url)
+        var shown: [String] = []
+        nowPlaying.onTitle = { shown.append($0) }
+        let item = try XCTUnwrap(nowPlaying.player.currentItem)
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        let clock = CMClock.manual()
+        nowPlaying.player.sourceClock = clock
+        nowPlaying.player.play()
+        // Item time moves only as the test moves the clock; the main queue runs between steps.
+        for _ in 0..<80 where nowPlaying.titles.count < 3 {
+            clock.advance(by: CMTime(value: 50, timescale: 1000))
+            RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while nowPlaying.titles.count < 3, Date() < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.02)) }
+        XCTAssertEqual(nowPlaying.titles, ["Station ident", "Song A", "Song B"])
+        XCTAssertEqual(shown, nowPlaying.titles, "each title was shown on the main queue")
+        XCTAssertEqual(nowPlaying.markers.count, 1)
+        XCTAssertEqual(nowPlaying.markers.first?.owner, "com.example.ads")
+        XCTAssertEqual(nowPlaying.markers.first.map { String(decoding: $0.payload, as: UTF8.self) }, "break:30")
+        XCTAssertEqual(nowPlaying.markers.first?.at ?? 0, 1.5, accuracy: 1e-6)
+        nowPlaying.player.pause()
     }
 }

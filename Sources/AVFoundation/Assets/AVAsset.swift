@@ -79,7 +79,7 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
         return AssetContents(
             duration: duration, tracks: tracks, metadata: metadata, commonMetadata: common,
             creationDate: common.first { $0.keyString == AVMetadataKey.commonKeyCreationDate.rawValue },
-            isPlayable: tracks.contains { $0.facts.isDecodable })
+            isPlayable: tracks.contains { $0.facts.isDecodable && $0.mediaType != .metadata })
     }
 
     /// Opens the asset's movie: its file, or for a URL of another scheme, the bytes its resource

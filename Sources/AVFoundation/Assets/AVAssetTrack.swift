@@ -22,8 +22,17 @@ open class AVAssetTrack: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @un
     init(asset: AVAsset, facts: TrackFacts, mediaType: AVMediaType? = nil) {
         self.asset = asset
         self.containerFacts = facts
-        self.kind = mediaType ?? (facts.kind == .video ? .video : .audio)
+        self.kind = mediaType ?? Self.mediaType(of: facts.kind)
         super.init()
+    }
+
+    /// The media type of a kind of container track.
+    static func mediaType(of kind: TrackKind) -> AVMediaType {
+        switch kind {
+        case .video: .video
+        case .audio: .audio
+        case .metadata: .metadata
+        }
     }
 
     /// Returns the track itself: tracks are immutable.

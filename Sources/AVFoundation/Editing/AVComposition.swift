@@ -73,7 +73,8 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
     open func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) throws {
         let sources = try asset.loadedContents().tracks
         var used: Set<ObjectIdentifier> = []
-        for source in sources {
+        // Timed metadata tracks are not composed here: their media are only read by a player's metadata output.
+        for source in sources where source.mediaType != .metadata {
             let target =
                 compositionTracks.withLock { tracks in
                     tracks.compactMap { $0 as? AVMutableCompositionTrack }.first { $0.mediaType == source.mediaType && !used.contains(ObjectIdentifier($0)) }

@@ -130,11 +130,14 @@ extension AVPlayer {
         var deadlines: [Double] = []
         var fires: [() -> Void] = []
         var reachedEnd = false
+        let outputs = renderingOutputs(of: item)
+        var crossed: (last: CMTime, now: CMTime)?
         state.withLock { state in
             guard clock.rate != 0 else { return }
             let last = state.lastEvaluated.isNumeric ? state.lastEvaluated : now
             let endTime = forward ? forwardEnd : reverseEnd
             let clampedNow = forward ? min(now, endTime) : max(now, endTime)
+            crossed = (last, clampedNow)
             for observer in state.boundary {
                 for time in observer.times {
                     let crossed = forward ? (time > last && time <= clampedNow) : (time < last && time >= clampedNow)
@@ -160,6 +163,13 @@ extension AVPlayer {
             }
         }
         for fire in fires { fire() }
+        // Outputs that deliver at item times (timed metadata) hear what playback crossed, and say when next.
+        if let crossed {
+            for output in outputs {
+                output.playbackCrossed(from: crossed.last, to: crossed.now, forward: forward)
+                if let next = output.nextEventTime(after: crossed.now, forward: forward), let host = clock.host(reaching: next) { deadlines.append(host) }
+            }
+        }
         if reachedEnd {
             itemReachedEnd(item, at: forward ? forwardEnd : reverseEnd)
             return
@@ -170,6 +180,11 @@ extension AVPlayer {
         } else {
             timer.schedule(deadline: .distantFuture)
         }
+    }
+
+    /// An output has new item times to be told of (its timed metadata was read): the timer is set again.
+    func outputEventsChanged() {
+        engine.async { [weak self] in self?.evaluate() }
     }
 
     /// On the engine queue: the current item reached its end; tells observers and does `actionAtItemEnd`.

@@ -63,4 +63,11 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
 
     /// Waits until the output has media for the item's current time, at most `timeout` seconds.
     func waitForMedia(timeout: Double) {}
+
+    /// On the player's engine queue: playback moved from one item time to another (past `last`,
+    /// up to and including `now`) in a direction, without a jump.
+    func playbackCrossed(from last: CMTime, to now: CMTime, forward: Bool) {}
+
+    /// The next item time past `now`, in a direction, at which the output wants `playbackCrossed` called; nil for none.
+    func nextEventTime(after now: CMTime, forward: Bool) -> CMTime? { nil }
 }

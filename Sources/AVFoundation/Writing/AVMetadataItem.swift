@@ -1,3 +1,4 @@
+import CoreMedia
 import Foundation
 
 /// A family of metadata keys, such as common keys or QuickTime metadata keys.
@@ -14,6 +15,8 @@ public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable {
     public static let quickTimeUserData = AVMetadataKeySpace(rawValue: "udta")
     /// iTunes keys.
     public static let iTunes = AVMetadataKeySpace(rawValue: "itsk")
+    /// ID3 frame identifiers, as MP3 files and the timed metadata of MPEG-TS and HLS streams carry them.
+    public static let id3 = AVMetadataKeySpace(rawValue: "org.id3")
 }
 
 /// A metadata key.
@@ -52,6 +55,20 @@ public struct AVMetadataKey: RawRepresentable, Hashable, Sendable {
     public static let quickTimeUserDataKeyFullName = AVMetadataKey(rawValue: "@nam")
 }
 
+/// The key of an attribute a metadata item carries beside its value.
+public struct AVMetadataExtraAttributeKey: RawRepresentable, Hashable, Sendable {
+    /// The attribute's name.
+    public let rawValue: String
+    /// Creates a key from its name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A URI the value refers to, such as an ID3 WXXX frame's.
+    public static let valueURI = AVMetadataExtraAttributeKey(rawValue: "valueURI")
+    /// The URI relative URIs in the value are resolved against.
+    public static let baseURI = AVMetadataExtraAttributeKey(rawValue: "baseURI")
+    /// More about the value: an ID3 PRIV frame's owner, a TXXX, WXXX or COMM frame's description.
+    public static let info = AVMetadataExtraAttributeKey(rawValue: "info")
+}
+
 /// A metadata identifier: a key space and a key together.
 public struct AVMetadataIdentifier: RawRepresentable, Hashable, Sendable {
     /// The identifier's string, as `keyspace/key`.
@@ -86,6 +103,14 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
     public internal(set) var value: (any NSCopying & NSObjectProtocol)?
     /// The language of the value, as an IETF BCP 47 tag.
     public internal(set) var extendedLanguageTag: String?
+    /// The timestamp of the item, for timed metadata; invalid otherwise.
+    public internal(set) var time: CMTime = .invalid
+    /// How long the item applies, for timed metadata; invalid otherwise.
+    public internal(set) var duration: CMTime = .invalid
+    /// The type of the value's data, such as `kCMMetadataBaseDataType_UTF8`.
+    public internal(set) var dataType: String?
+    /// Attributes beside the value, such as an ID3 PRIV frame's owner (`.info`).
+    public internal(set) var extraAttributes: [AVMetadataExtraAttributeKey: Any]?
 
     /// Creates an empty item.
     public override init() { super.init() }
@@ -96,6 +121,14 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
         case let string as NSString: return string as String
         case let number as NSNumber: return number.stringValue
         case let date as NSDate: return ISO8601DateFormatter().string(from: date as Date)
+        default: return nil
+        }
+    }
+    /// The value as bytes, if it is data, or a string's UTF-8.
+    public var dataValue: Data? {
+        switch value {
+        case let data as NSData: return data as Data
+        case let string as NSString: return Data((string as String).utf8)
         default: return nil
         }
     }
@@ -133,6 +166,7 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
         case "mdta"?: return .quickTimeMetadata
         case "udta"?: return .quickTimeUserData
         case "itsk"?: return .iTunes
+        case "id3"?: return .id3
         case let other?: return AVMetadataKeySpace(rawValue: String(other))
         case nil: return nil
         }
@@ -202,5 +236,25 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     open override var extendedLanguageTag: String? {
         get { super.extendedLanguageTag }
         set { super.extendedLanguageTag = newValue }
+    }
+    /// The timestamp of the item, for timed metadata.
+    open override var time: CMTime {
+        get { super.time }
+        set { super.time = newValue }
+    }
+    /// How long the item applies, for timed metadata.
+    open override var duration: CMTime {
+        get { super.duration }
+        set { super.duration = newValue }
+    }
+    /// The type of the value's data.
+    open override var dataType: String? {
+        get { super.dataType }
+        set { super.dataType = newValue }
+    }
+    /// Attributes beside the value.
+    open override var extraAttributes: [AVMetadataExtraAttributeKey: Any]? {
+        get { super.extraAttributes }
+        set { super.extraAttributes = newValue }
     }
 }

@@ -90,17 +90,37 @@ package final class MovieFile {
         return entries
     }
 
-    /// The movie's audio and video streams as tracks; other streams (timecode, chapters) are left out.
+    /// The movie's audio and video streams, and its timed ID3 streams, as tracks; other streams
+    /// (timecode, chapters) are left out.
     package var tracks: [TrackFacts] {
         var tracks: [TrackFacts] = []
         for index in 0..<Int(cmc_reader_stream_count(reader)) {
             var info = cmc_stream_info()
-            guard cmc_reader_stream_info(reader, Int32(index), &info) == 0 else { continue }
+            guard cmc_reader_stream_info(reader, Int32(index), &info) == 0, info.time_base_num > 0, info.time_base_den > 0 else { continue }
             let kind = Int(info.kind)
-            guard kind == CMC_STREAM_VIDEO || kind == CMC_STREAM_AUDIO, info.time_base_num > 0, info.time_base_den > 0 else { continue }
-            tracks.append(facts(of: info, index: index))
+            if kind == CMC_STREAM_VIDEO || kind == CMC_STREAM_AUDIO {
+                tracks.append(facts(of: info, index: index))
+            } else if String(cString: info.codec_name) == TimedID3.codecName {
+                tracks.append(metadataFacts(of: info, index: index))
+            }
         }
         return tracks
+    }
+
+    /// A timed ID3 stream's facts: its format is `kCMMetadataFormatType_ID3`, and it lasts as long as the movie.
+    private func metadataFacts(of info: cmc_stream_info, index: Int) -> TrackFacts {
+        let timeBase = (numerator: info.time_base_num, denominator: info.time_base_den)
+        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, timeBase: timeBase)
+        var duration = Self.time(info.duration, timeBase: timeBase)
+        if !duration.isValid, let micros = durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) - start }
+        return TrackFacts(
+            streamIndex: index, trackID: info.id > 0 ? CMPersistentTrackID(info.id) : CMPersistentTrackID(index + 1), kind: .metadata,
+            codecName: TimedID3.codecName, formatDescription: CMFormatDescription(metadata: kCMMetadataFormatType_ID3), naturalSize: .zero,
+            preferredTransform: .identity, nominalFrameRate: 0, minFrameDuration: .invalid,
+            timeRange: CMTimeRange(start: start, duration: duration.isValid && duration >= .zero ? duration : .zero),
+            naturalTimeScale: info.time_base_num == 1 ? info.time_base_den : 0, estimatedDataRate: 0, totalSampleDataLength: 0,
+            isEnabled: true, isDecodable: TimedID3.problem == nil, requiresFrameReordering: false,
+            languageCode: info.language.map { String(cString: $0) }, sampleRate: 0, channels: 0, timeBase: timeBase)
     }
 
     /// A time counted in a stream's time base as a `CMTime` (invalid for FFmpeg's "unknown").

@@ -7,6 +7,8 @@ package enum TrackKind: Sendable {
     case video
     /// Sound.
     case audio
+    /// Timed metadata, such as the ID3 tags of an MPEG-TS stream.
+    case metadata
 }
 
 /// What an asset's track is, as its container describes it.

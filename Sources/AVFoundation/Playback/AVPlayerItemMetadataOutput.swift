@@ -1,0 +1,235 @@
+import CoreMedia
+import Foundation
+import MovieEngine
+
+/// The methods a push output's delegate implements.
+public protocol AVPlayerItemOutputPushDelegate: NSObjectProtocol {
+    /// The output's media sequence was flushed, as a seek or a new item flushes it.
+    func outputSequenceWasFlushed(_ output: AVPlayerItemOutput)
+}
+
+extension AVPlayerItemOutputPushDelegate {
+    /// Does nothing.
+    public func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) {}
+}
+
+/// The methods a metadata output's delegate implements to receive timed metadata as playback reaches it.
+public protocol AVPlayerItemMetadataOutputPushDelegate: AVPlayerItemOutputPushDelegate {
+    /// New timed metadata groups became current, from a track of the item (nil when the track is not known).
+    func metadataOutput(_ output: AVPlayerItemMetadataOutput, didOutputTimedMetadataGroups groups: [AVTimedMetadataGroup], from track: AVPlayerItemTrack?)
+}
+
+extension AVPlayerItemMetadataOutputPushDelegate {
+    /// Does nothing.
+    public func metadataOutput(
+        _ output: AVPlayerItemMetadataOutput, didOutputTimedMetadataGroups groups: [AVTimedMetadataGroup], from track: AVPlayerItemTrack?
+    ) {}
+}
+
+/// An output that gives an item's timed metadata to its delegate as playback reaches it.
+///
+/// On Linux, timed metadata is the ID3 tags an MPEG-TS stream carries (as HLS segments do),
+/// read with FFmpeg and libid3tag: each tag is a group, lasting until the next tag of its track,
+/// each frame an item (`id3/TIT2`, `id3/TXXX`, `id3/PRIV`, ...). A group is delivered when the
+/// item's time reaches its start (less `advanceIntervalForDelegateInvocation`) during playback
+/// at any rate and direction, by the player's own timer or its manual clock. After a seek, or when
+/// the output is added, the delegate hears `outputSequenceWasFlushed(_:)` (when it had been given
+/// groups) and then the groups current at the new time. The tags are read once, on a thread of
+/// the output's own, when the output first follows an item; a tag libid3tag cannot read is passed over.
+open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
+    private let identifiers: Set<String>?
+    private struct Delegation: @unchecked Sendable {
+        weak var delegate: (any AVPlayerItemMetadataOutputPushDelegate)?
+        var queue: DispatchQueue?
+        var advance: TimeInterval = 0
+    }
+    private let delegation = LockedValue(Delegation())
+
+    /// One group with where it applies, and the item track it comes from.
+    private struct Entry {
+        let group: AVTimedMetadataGroup
+        let start: CMTime
+        let end: CMTime
+        let trackID: CMPersistentTrackID
+    }
+    /// The groups read, what was last delivered and the player's last move followed.
+    private struct Timeline {
+        weak var item: AVPlayerItem?
+        var entries: [Entry] = []
+        var loaded = false
+        var loading = false
+        var delivered = false
+        var move = 0
+    }
+    private let timeline = LockedValue(Timeline())
+
+    /// Creates an output that delivers the items whose identifiers are listed (`id3/TIT2`, ...), or every item for nil.
+    public init(identifiers: [String]?) {
+        self.identifiers = identifiers.map(Set.init)
+        super.init()
+    }
+
+    /// Sets the delegate given the metadata, and the queue it is given it on (the main queue for nil).
+    open func setDelegate(_ delegate: (any AVPlayerItemMetadataOutputPushDelegate)?, queue delegateQueue: DispatchQueue?) {
+        nonisolated(unsafe) let delegate = delegate
+        delegation.withLock {
+            $0.delegate = delegate; $0.queue = delegateQueue
+        }
+    }
+
+    /// The delegate.
+    open var delegate: (any AVPlayerItemMetadataOutputPushDelegate)? { delegation.withLock { $0.delegate } }
+    /// The queue the delegate is called on.
+    open var delegateQueue: DispatchQueue? { delegation.withLock { $0.queue } }
+    /// How long before its time, in seconds of item time, a group is delivered.
+    open var advanceIntervalForDelegateInvocation: TimeInterval {
+        get { delegation.withLock { $0.advance } }
+        set { delegation.withLock { $0.advance = newValue.isFinite ? max(0, newValue) : 0 } }
+    }
+
+    // MARK: Following the player
+
+    override func detach() {
+        super.detach()
+        timeline.withLock { $0 = Timeline() }
+    }
+
+    override func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {
+        guard let item else { return }
+        let (load, flush, current) = timeline.withLock { timeline -> (Bool, Bool, [Entry]) in
+            guard move > timeline.move else { return (false, false, []) }
+            timeline.move = move
+            var load = false
+            if timeline.item !== item {
+                timeline = Timeline(item: item, move: move)
+                timeline.loading = true
+                load = true
+            }
+            guard jumped, timeline.loaded else { return (load, false, []) }
+            let flush = timeline.delivered
+            let current = Self.entries(timeline.entries, currentAt: time)
+            timeline.delivered = timeline.delivered || !current.isEmpty
+            return (load, flush, current)
+        }
+        if flush { tellFlushed() }
+        deliver(current, of: item)
+        if load { startLoading(item) }
+    }
+
+    override func playbackCrossed(from last: CMTime, to now: CMTime, forward: Bool) {
+        guard let item else { return }
+        let advance = advanceIntervalForDelegateInvocation
+        let crossed = timeline.withLock { timeline -> [Entry] in
+            guard timeline.item === item, timeline.loaded else { return [] }
+            let due = timeline.entries.filter { entry in
+                let at = Self.deliveryTime(of: entry, advance: advance, forward: forward)
+                return forward ? (at > last && at <= now) : (at < last && at >= now)
+            }
+            timeline.delivered = timeline.delivered || !due.isEmpty
+            return due
+        }
+        deliver(crossed, of: item)
+    }
+
+    override func nextEventTime(after now: CMTime, forward: Bool) -> CMTime? {
+        let advance = advanceIntervalForDelegateInvocation
+        return timeline.withLock { timeline -> CMTime? in
+            guard timeline.loaded else { return nil }
+            let times = timeline.entries.map { Self.deliveryTime(of: $0, advance: advance, forward: forward) }
+            return forward ? times.filter { $0 > now }.min() : times.filter { $0 < now }.max()
+        }
+    }
+
+    /// The item time at which playback in a direction reaches a group: its start less the advance
+    /// forwards, its end plus the advance backwards.
+    private static func deliveryTime(of entry: Entry, advance: TimeInterval, forward: Bool) -> CMTime {
+        let interval = CMTime(seconds: advance, preferredTimescale: 1_000_000_000)
+        return forward ? entry.start - interval : entry.end + interval
+    }
+
+    /// The groups whose time ranges hold a time.
+    private static func entries(_ entries: [Entry], currentAt time: CMTime) -> [Entry] {
+        entries.filter { $0.start <= time && time < $0.end }
+    }
+
+    // MARK: Reading the tags
+
+    /// Reads the item's timed ID3 tracks on a thread of the output's own, then delivers the groups
+    /// current at the item's time and has the player time the rest.
+    private func startLoading(_ item: AVPlayerItem) {
+        let identifiers = self.identifiers
+        Thread.detachNewThread { [weak self, weak item] in
+            guard let item else { return }
+            let entries = Self.read(item.asset, identifiers: identifiers)
+            guard let self else { return }
+            let time = item.state.withLock { AVPlayerItem.clamped($0.clock.now, $0) }
+            let current = self.timeline.withLock { timeline -> [Entry]? in
+                guard timeline.item === item, !timeline.loaded else { return nil }
+                timeline.entries = entries
+                timeline.loaded = true
+                timeline.loading = false
+                let current = Self.entries(entries, currentAt: time)
+                timeline.delivered = !current.isEmpty
+                return current
+            }
+            guard let current else { return }
+            self.deliver(current, of: item)
+            item.player?.outputEventsChanged()
+        }
+    }
+
+    /// Every group of an asset's timed ID3 tracks, each lasting until the next of its track (the
+    /// last until the track's end), with the items `identifiers` lets through.
+    private static func read(_ asset: AVAsset, identifiers: Set<String>?) -> [Entry] {
+        guard let tracks = try? asset.loadedContents().tracks.filter({ $0.mediaType == .metadata && $0.facts.codecName == TimedID3.codecName }),
+            !tracks.isEmpty, let file = try? asset.openMovie()
+        else { return [] }
+        var entries: [Entry] = []
+        for track in tracks {
+            // One pass a track: the file is read to its end, and opened again for the next.
+            guard let packets = try? (track === tracks.first ? file : asset.openMovie()).timedID3Packets(stream: track.facts.streamIndex) else { continue }
+            let trackEnd = track.timeRange.end
+            for (index, packet) in packets.enumerated() {
+                let next = index + 1 < packets.count ? packets[index + 1].time : nil
+                var end = packet.duration.isNumeric && packet.duration > .zero ? packet.time + packet.duration : (next ?? trackEnd)
+                if !end.isNumeric || end <= packet.time { end = next ?? CMTime.positiveInfinity }
+                guard let frames = try? TimedID3.frames(inPacket: packet.bytes) else { continue }
+                let range = CMTimeRange(start: packet.time, end: end)
+                let items = frames.map { AVMetadataItem.id3($0, time: packet.time, duration: range.duration) }
+                    .filter { identifiers == nil || identifiers!.contains($0.identifier?.rawValue ?? "") }
+                guard !items.isEmpty else { continue }
+                entries.append(Entry(group: AVTimedMetadataGroup(items: items, timeRange: range), start: packet.time, end: end, trackID: track.trackID))
+            }
+        }
+        return entries.sorted { $0.start < $1.start }
+    }
+
+    // MARK: Telling the delegate
+
+    /// Gives groups to the delegate, a call for each track they come from, in time order.
+    private func deliver(_ entries: [Entry], of item: AVPlayerItem) {
+        guard !entries.isEmpty else { return }
+        let (delegate, queue) = delegation.withLock { ($0.delegate, $0.queue) }
+        guard let delegate else { return }
+        nonisolated(unsafe) let target = delegate
+        var byTrack: [(CMPersistentTrackID, [AVTimedMetadataGroup])] = []
+        for entry in entries {
+            if let index = byTrack.firstIndex(where: { $0.0 == entry.trackID }) {
+                byTrack[index].1.append(entry.group)
+            } else {
+                byTrack.append((entry.trackID, [entry.group]))
+            }
+        }
+        for (trackID, groups) in byTrack {
+            let track = item.tracks.first { $0.assetTrack?.trackID == trackID }
+            (queue ?? .main).async { target.metadataOutput(self, didOutputTimedMetadataGroups: groups, from: track) }
+        }
+    }
+
+    private func tellFlushed() {
+        let (delegate, queue) = delegation.withLock { ($0.delegate, $0.queue) }
+        guard let delegate else { return }
+        nonisolated(unsafe) let target = delegate
+        (queue ?? .main).async { target.outputSequenceWasFlushed(self) }
+    }
+}
