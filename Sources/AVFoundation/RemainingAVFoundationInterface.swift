@@ -52,9 +52,9 @@
 //     AVMutableComposition, AVMutableAudioMix, AVAssetExportSession, AVPlayer, AVQueuePlayer, AVPlayerItem,
 //     AVPlayerItemVideoOutput, AVPlayerLooper, AVPlayerLayer (its pictures handed to a drawer): implemented.
 // AVPlayerItemMetadataOutput (push delegate, identifiers, advance interval), AVTimedMetadataGroup (and from
-//     a sample buffer), AVMutableTimedMetadataGroup, AVMetadataGroup: implemented for timed ID3 in MPEG-TS (HLS's
-//     timed metadata), read by FFmpeg and libid3tag. Still to come: timed metadata in QuickTime movies ('mebx'
-//     tracks, which Debian's FFmpeg 5.1 neither reads nor writes), AVAssetReaderOutputMetadataAdaptor and
+//     a sample buffer), AVMutableTimedMetadataGroup, AVMetadataGroup, AVAssetReaderOutputMetadataAdaptor: implemented
+//     for timed ID3 in MPEG-TS (HLS's timed metadata), read by FFmpeg and libid3tag. Still to come: timed metadata in
+//     QuickTime movies ('mebx' tracks, which Debian's FFmpeg 5.1 neither reads nor writes),
 //     AVAssetWriterInputMetadataAdaptor, metadata tracks in compositions (passed over there),
 //     AVPlayerItemLegibleOutput, AVPlayerItemAccessLog/ErrorLog, AVPlayerInterstitialEventController
 // extension AVPlayer: audioOutputDeviceUniqueID,
