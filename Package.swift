@@ -179,7 +179,7 @@ let package = Package(
             name: "avbench",
             dependencies: [
                 "AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport", "CoreImage", "CVips",
-                "UniformTypeIdentifiers",
+                "UniformTypeIdentifiers", "CTimedID3Fixture",
             ],
             // cairo drawn with directly, as the peer of Core Graphics' contexts.
             path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),

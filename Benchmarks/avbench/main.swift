@@ -46,6 +46,8 @@ if runs("images") { try ImageBenchmark.run(seconds: secondsPerCase) }
 if runs("coreimage") { try CoreImageBenchmark.run() }
 // Thumbnails make a 10-minute movie the first time: only when asked for.
 if chosen.contains("thumbnails") { try ThumbnailBenchmark.run() }
+// Timed metadata makes a 10-minute stream the first time: only when asked for.
+if chosen.contains("timedmetadata") { try TimedMetadataBenchmark.run() }
 if runs("liveview-jpeg") { try LiveViewJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }

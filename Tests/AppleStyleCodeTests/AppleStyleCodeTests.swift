@@ -1,5 +1,5 @@
 import XCTest
-import AVFoundation
+@testable import AVFoundation
 import AppleStyleCode
 import CaptureTestSupport
 import CaptureDevices
@@ -804,6 +804,9 @@ final class NowPlayingMetadataTests: XCTestCase {
         nowPlaying.onTitle = { shown.append($0) }
         let item = try XCTUnwrap(nowPlaying.player.currentItem)
         XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        // The output reads the tags on a thread of its own: the clock moves once it has read them.
+        let output = try XCTUnwrap(item.outputs.first as? AVPlayerItemMetadataOutput)
+        XCTAssertTrue(waitUntil { output.hasReadEveryTag })
         let clock = CMClock.manual()
         nowPlaying.player.sourceClock = clock
         nowPlaying.player.play()

@@ -47,6 +47,20 @@ long ctid3_render(const char *title, const char *description, const char *value,
     return length;
 }
 
+/// Writes tag `i` as a packet of `stream`.
+static int write_tag(AVFormatContext *context, AVStream *stream, AVPacket *packet, const uint8_t *const *tags, const int *sizes,
+                     const int64_t *milliseconds, int i) {
+    int result = av_new_packet(packet, sizes[i]);
+    if (result < 0) return result;
+    memcpy(packet->data, tags[i], (size_t)sizes[i]);
+    packet->stream_index = stream->index;
+    packet->pts = packet->dts = av_rescale_q(milliseconds[i], (AVRational){1, 1000}, stream->time_base);
+    packet->flags |= AV_PKT_FLAG_KEY;
+    result = av_write_frame(context, packet);
+    av_packet_unref(packet);
+    return result;
+}
+
 int ctid3_write_stream(const char *path, const char *video, int count, const uint8_t *const *tags, const int *sizes,
                        const int64_t *milliseconds) {
     AVFormatContext *input = NULL, *context = NULL;
@@ -85,29 +99,36 @@ int ctid3_write_stream(const char *path, const char *video, int count, const uin
         result = AVERROR(ENOMEM);
         goto done;
     }
-    // The pictures from their own start, shifted to start at 0 like the tags.
+    // The pictures from their own start, shifted to start at 0 like the tags, and each tag written
+    // before the first picture after its time, so the file holds them in time order (the muxer's
+    // interleaving would otherwise put every tag after ten seconds of pictures).
     int64_t first = AV_NOPTS_VALUE;
+    int next = 0;
     while (input && result >= 0 && av_read_frame(input, packet) >= 0) {
         if (packet->stream_index == video_index) {
             AVRational from = input->streams[video_index]->time_base;
             if (first == AV_NOPTS_VALUE) first = packet->dts != AV_NOPTS_VALUE ? packet->dts : 0;
             if (packet->pts != AV_NOPTS_VALUE) packet->pts -= first;
             if (packet->dts != AV_NOPTS_VALUE) packet->dts -= first;
-            av_packet_rescale_ts(packet, from, pictures->time_base);
-            packet->stream_index = pictures->index;
-            result = av_interleaved_write_frame(context, packet);
+            int64_t at = packet->dts != AV_NOPTS_VALUE ? av_rescale_q(packet->dts, from, (AVRational){1, 1000}) : 0;
+            AVPacket *picture = av_packet_clone(packet);
+            av_packet_unref(packet);
+            if (!picture) {
+                result = AVERROR(ENOMEM);
+                break;
+            }
+            while (result >= 0 && next < count && milliseconds[next] <= at) result = write_tag(context, stream, packet, tags, sizes, milliseconds, next++);
+            if (result >= 0) {
+                av_packet_rescale_ts(picture, from, pictures->time_base);
+                picture->stream_index = pictures->index;
+                result = av_write_frame(context, picture);
+            }
+            av_packet_free(&picture);
+        } else {
+            av_packet_unref(packet);
         }
-        av_packet_unref(packet);
     }
-    for (int i = 0; result >= 0 && i < count; i++) {
-        if ((result = av_new_packet(packet, sizes[i])) < 0) break;
-        memcpy(packet->data, tags[i], (size_t)sizes[i]);
-        packet->stream_index = stream->index;
-        packet->pts = packet->dts = av_rescale_q(milliseconds[i], (AVRational){1, 1000}, stream->time_base);
-        packet->flags |= AV_PKT_FLAG_KEY;
-        result = av_interleaved_write_frame(context, packet);
-        av_packet_unref(packet);
-    }
+    while (result >= 0 && next < count) result = write_tag(context, stream, packet, tags, sizes, milliseconds, next++);
     {
         int trailer = av_write_trailer(context);
         if (result >= 0) result = trailer;

@@ -60,6 +60,8 @@ final class TimedMetadataTests: CaptureTestCase {
         let clock = CMClock.manual()
         player.sourceClock = clock
         item.add(output)
+        // The tags are read on the output's own thread: the clock moves once they all are.
+        XCTAssertTrue(waitUntil { output.hasReadEveryTag }, "the stream's tags are read")
         return (player, item, clock, output, listener)
     }
 

@@ -34,8 +34,10 @@ extension AVPlayerItemMetadataOutputPushDelegate {
 /// item's time reaches its start (less `advanceIntervalForDelegateInvocation`) during playback
 /// at any rate and direction, by the player's own timer or its manual clock. After a seek, or when
 /// the output is added, the delegate hears `outputSequenceWasFlushed(_:)` (when it had been given
-/// groups) and then the groups current at the new time. The tags are read once, on a thread of
-/// the output's own, when the output first follows an item; a tag libid3tag cannot read is passed over.
+/// groups) and then the groups current at the new time. The tags are read once, from the stream's
+/// start on a thread of the output's own, when the output first follows an item, and published as
+/// they are read (a group already current then is given at once); a tag libid3tag cannot read is
+/// passed over.
 open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
     private let identifiers: Set<String>?
     private struct Delegation: @unchecked Sendable {
@@ -52,13 +54,17 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         let end: CMTime
         let trackID: CMPersistentTrackID
     }
-    /// The groups read, what was last delivered and the player's last move followed.
+    /// The groups read so far, what was delivered and the player's last move followed.
     private struct Timeline {
         weak var item: AVPlayerItem?
+        /// The groups read so far, in time order.
         var entries: [Entry] = []
-        var loaded = false
-        var loading = false
+        /// Groups published since playback last crossed a time, already given as current then.
+        var justPublished: Set<ObjectIdentifier> = []
+        /// Whether groups were given since the last flush.
         var delivered = false
+        /// Whether every tag of the item has been read.
+        var finished = false
         var move = 0
     }
     private let timeline = LockedValue(Timeline())
@@ -102,10 +108,9 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
             var load = false
             if timeline.item !== item {
                 timeline = Timeline(item: item, move: move)
-                timeline.loading = true
                 load = true
             }
-            guard jumped, timeline.loaded else { return (load, false, []) }
+            guard jumped else { return (load, false, []) }
             let flush = timeline.delivered
             let current = Self.entries(timeline.entries, currentAt: time)
             timeline.delivered = timeline.delivered || !current.isEmpty
@@ -120,8 +125,11 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         guard let item else { return }
         let advance = advanceIntervalForDelegateInvocation
         let crossed = timeline.withLock { timeline -> [Entry] in
-            guard timeline.item === item, timeline.loaded else { return [] }
+            guard timeline.item === item else { return [] }
+            let published = timeline.justPublished
+            timeline.justPublished = []
             let due = timeline.entries.filter { entry in
+                guard !published.contains(ObjectIdentifier(entry.group)) else { return false }
                 let at = Self.deliveryTime(of: entry, advance: advance, forward: forward)
                 return forward ? (at > last && at <= now) : (at < last && at >= now)
             }
@@ -134,7 +142,6 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
     override func nextEventTime(after now: CMTime, forward: Bool) -> CMTime? {
         let advance = advanceIntervalForDelegateInvocation
         return timeline.withLock { timeline -> CMTime? in
-            guard timeline.loaded else { return nil }
             let times = timeline.entries.map { Self.deliveryTime(of: $0, advance: advance, forward: forward) }
             return forward ? times.filter { $0 > now }.min() : times.filter { $0 < now }.max()
         }
@@ -154,54 +161,73 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     // MARK: Reading the tags
 
-    /// Reads the item's timed ID3 tracks on a thread of the output's own, then delivers the groups
-    /// current at the item's time and has the player time the rest.
+    /// Reads the item's timed ID3 tracks on a thread of the output's own, from the file's start,
+    /// publishing groups as they are read (a long stream's first groups do not wait for its last):
+    /// groups current at the item's time when published are given at once, and the player times
+    /// the rest. Stops when the output leaves the item.
     private func startLoading(_ item: AVPlayerItem) {
         let identifiers = self.identifiers
         Thread.detachNewThread { [weak self, weak item] in
-            guard let item else { return }
-            let entries = Self.read(item.asset, identifiers: identifiers)
-            guard let self else { return }
-            let time = item.state.withLock { AVPlayerItem.clamped($0.clock.now, $0) }
-            let current = self.timeline.withLock { timeline -> [Entry]? in
-                guard timeline.item === item, !timeline.loaded else { return nil }
-                timeline.entries = entries
-                timeline.loaded = true
-                timeline.loading = false
-                let current = Self.entries(entries, currentAt: time)
-                timeline.delivered = !current.isEmpty
-                return current
+            guard let asset = item?.asset else { return }
+            let tracks = (try? asset.loadedContents().tracks.filter { $0.mediaType == .metadata && $0.facts.codecName == TimedID3.codecName }) ?? []
+            for track in tracks {
+                guard let file = try? asset.openMovie() else { return }
+                var pending: TimedID3Packet?
+                var batch: [Entry] = []
+                var lastPublished = -Double.infinity
+                /// The group a packet makes, lasting until `next` (the next packet's time) or the track's end.
+                func entry(_ packet: TimedID3Packet, next: CMTime?) -> Entry? {
+                    var end = packet.duration.isNumeric && packet.duration > .zero ? packet.time + packet.duration : (next ?? track.timeRange.end)
+                    if !end.isNumeric || end <= packet.time { end = next ?? .positiveInfinity }
+                    guard let frames = try? TimedID3.frames(inPacket: packet.bytes) else { return nil }
+                    let range = CMTimeRange(start: packet.time, end: end)
+                    let items = frames.map { AVMetadataItem.id3($0, time: packet.time, duration: range.duration) }
+                        .filter { identifiers == nil || identifiers!.contains($0.identifier?.rawValue ?? "") }
+                    guard !items.isEmpty else { return nil }
+                    return Entry(group: AVTimedMetadataGroup(items: items, timeRange: range), start: packet.time, end: end, trackID: track.trackID)
+                }
+                var following = true
+                try? file.forEachTimedID3Packet(stream: track.facts.streamIndex) { packet in
+                    // A packet's group ends where the next begins: each is made once the next is read.
+                    if let previous = pending, let made = entry(previous, next: packet.time) { batch.append(made) }
+                    pending = packet
+                    // The first group at once, then every tenth of a second of reading.
+                    if !batch.isEmpty, CMClock.hostTimeClock.seconds - lastPublished > 0.1 {
+                        following = self?.publish(batch, of: item) ?? false
+                        batch = []
+                        lastPublished = CMClock.hostTimeClock.seconds
+                    }
+                    return following
+                }
+                guard following else { return }
+                if let last = pending, let made = entry(last, next: nil) { batch.append(made) }
+                guard self?.publish(batch, of: item) ?? false else { return }
             }
-            guard let current else { return }
-            self.deliver(current, of: item)
-            item.player?.outputEventsChanged()
+            self?.timeline.withLock { timeline in if timeline.item === item { timeline.finished = true } }
         }
     }
 
-    /// Every group of an asset's timed ID3 tracks, each lasting until the next of its track (the
-    /// last until the track's end), with the items `identifiers` lets through.
-    private static func read(_ asset: AVAsset, identifiers: Set<String>?) -> [Entry] {
-        guard let tracks = try? asset.loadedContents().tracks.filter({ $0.mediaType == .metadata && $0.facts.codecName == TimedID3.codecName }),
-            !tracks.isEmpty, let file = try? asset.openMovie()
-        else { return [] }
-        var entries: [Entry] = []
-        for track in tracks {
-            // One pass a track: the file is read to its end, and opened again for the next.
-            guard let packets = try? (track === tracks.first ? file : asset.openMovie()).timedID3Packets(stream: track.facts.streamIndex) else { continue }
-            let trackEnd = track.timeRange.end
-            for (index, packet) in packets.enumerated() {
-                let next = index + 1 < packets.count ? packets[index + 1].time : nil
-                var end = packet.duration.isNumeric && packet.duration > .zero ? packet.time + packet.duration : (next ?? trackEnd)
-                if !end.isNumeric || end <= packet.time { end = next ?? CMTime.positiveInfinity }
-                guard let frames = try? TimedID3.frames(inPacket: packet.bytes) else { continue }
-                let range = CMTimeRange(start: packet.time, end: end)
-                let items = frames.map { AVMetadataItem.id3($0, time: packet.time, duration: range.duration) }
-                    .filter { identifiers == nil || identifiers!.contains($0.identifier?.rawValue ?? "") }
-                guard !items.isEmpty else { continue }
-                entries.append(Entry(group: AVTimedMetadataGroup(items: items, timeRange: range), start: packet.time, end: end, trackID: track.trackID))
-            }
+    /// Whether every tag of the item the output follows has been read (for tests that time playback by hand).
+    var hasReadEveryTag: Bool { timeline.withLock { $0.finished } }
+
+    /// Adds groups read to the timeline and gives those current at the item's time; false when
+    /// the output no longer follows the item (reading stops).
+    private func publish(_ batch: [Entry], of item: AVPlayerItem?) -> Bool {
+        guard let item else { return false }
+        let time = item.state.withLock { AVPlayerItem.clamped($0.clock.now, $0) }
+        let current = timeline.withLock { timeline -> [Entry]? in
+            guard timeline.item === item else { return nil }
+            timeline.entries.append(contentsOf: batch)
+            timeline.entries.sort { $0.start < $1.start }
+            let current = Self.entries(batch, currentAt: time)
+            for entry in current { timeline.justPublished.insert(ObjectIdentifier(entry.group)) }
+            timeline.delivered = timeline.delivered || !current.isEmpty
+            return current
         }
-        return entries.sorted { $0.start < $1.start }
+        guard let current else { return false }
+        deliver(current, of: item)
+        if !batch.isEmpty { item.player?.outputEventsChanged() }
+        return true
     }
 
     // MARK: Telling the delegate

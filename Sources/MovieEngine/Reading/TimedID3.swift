@@ -108,26 +108,23 @@ package enum TimedID3 {
 }
 
 extension MovieFile {
-    /// Every packet of the timed ID3 stream `stream`, read from where the file is (its start, when
-    /// just opened) to its end, in time order. Packets of other streams are passed over, not decoded.
-    package func timedID3Packets(stream: Int) throws(MovieFileError) -> [TimedID3Packet] {
+    /// Hands `body` each packet of the timed ID3 stream `stream`, in file order, read from where
+    /// the file is (its start, when just opened) until its end or until `body` returns false.
+    /// Packets of other streams are passed over, not decoded.
+    package func forEachTimedID3Packet(stream: Int, _ body: (TimedID3Packet) -> Bool) throws(MovieFileError) {
         var info = cmc_stream_info()
-        guard cmc_reader_stream_info(reader, Int32(stream), &info) == 0, info.time_base_num > 0, info.time_base_den > 0 else { return [] }
+        guard cmc_reader_stream_info(reader, Int32(stream), &info) == 0, info.time_base_num > 0, info.time_base_den > 0 else { return }
         let timeBase = (numerator: info.time_base_num, denominator: info.time_base_den)
-        var packets: [TimedID3Packet] = []
         var packet = cmc_packet()
         while true {
             let result = cmc_reader_read(reader, &packet)
-            if result == 1 { break }
+            if result == 1 { return }
             if result < 0 { throw MovieFileError(url: url, problem: .damaged(code: result)) }
             guard Int(packet.stream) == stream, packet.size > 0, let data = packet.data else { continue }
             let time = Self.time(packet.pts != Int64.min ? packet.pts : packet.dts, timeBase: timeBase)
             guard time.isValid else { continue }
-            packets.append(
-                TimedID3Packet(
-                    time: time, duration: packet.duration > 0 ? Self.time(packet.duration, timeBase: timeBase) : .invalid,
-                    bytes: Data(bytes: data, count: Int(packet.size))))
+            let duration = packet.duration > 0 ? Self.time(packet.duration, timeBase: timeBase) : CMTime.invalid
+            guard body(TimedID3Packet(time: time, duration: duration, bytes: Data(bytes: data, count: Int(packet.size)))) else { return }
         }
-        return packets.sorted { $0.time < $1.time }
     }
 }
