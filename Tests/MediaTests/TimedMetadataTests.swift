@@ -244,4 +244,25 @@ extension TimedMetadataTests {
         XCTAssertEqual(groups.map { $0.timeRange.start.seconds }, [0, 1, 2.5])
         XCTAssertEqual(groups[1].items.map(\.identifier), [.id3MetadataTitleDescription, .id3MetadataUserText, .id3MetadataPrivate])
     }
+
+    func testAnItemKeepsAtMostItsLimitOfGroupsAndReadsNoFurther() throws {
+        let url = makeScratchFolder().appendingPathComponent("many.ts")
+        try TimedID3Movies.movie(url, seconds: 4, tags: (0..<40).map { .init(seconds: Double($0) * 0.1, title: "Tag \($0)") })
+        let item = AVPlayerItem(url: url)
+        let player = AVPlayer(playerItem: item)
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        let clock = CMClock.manual()
+        player.sourceClock = clock
+        let output = AVPlayerItemMetadataOutput(identifiers: nil)
+        output.maximumGroups.withLock { $0 = 5 }
+        let listener = Listener(), queue = DispatchQueue(label: "metadata")
+        output.setDelegate(listener, queue: queue)
+        item.add(output)
+        XCTAssertTrue(waitUntil { output.hasStoppedReading })
+        player.rate = 1
+        pass(4, clock: clock, player: player, queue: queue)
+        XCTAssertEqual(listener.titles, (0..<5).map { "Tag \($0)" }, "the first five, and no more")
+        XCTAssertFalse(output.hasReadEveryTag, "reading stopped at the limit")
+        player.pause()
+    }
 }

@@ -63,8 +63,10 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         var justPublished: Set<ObjectIdentifier> = []
         /// Whether groups were given since the last flush.
         var delivered = false
-        /// Whether every tag of the item has been read.
+        /// Whether reading has ended: at the stream's end, or at `maximumGroups`.
         var finished = false
+        /// Whether reading ended at `maximumGroups`.
+        var reachedLimit = false
         var move = 0
     }
     private let timeline = LockedValue(Timeline())
@@ -207,19 +209,30 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         }
     }
 
-    /// Whether every tag of the item the output follows has been read (for tests that time playback by hand).
-    var hasReadEveryTag: Bool { timeline.withLock { $0.finished } }
+    /// Whether reading the item's tags has ended (for tests that time playback by hand).
+    var hasStoppedReading: Bool { timeline.withLock { $0.finished } }
+    /// Whether every tag of the item the output follows has been read.
+    var hasReadEveryTag: Bool { timeline.withLock { $0.finished && !$0.reachedLimit } }
+
+    /// The most groups kept for an item (by default a day of a tag every half second), so a stream
+    /// of nothing but tags cannot grow memory without bound; tags past them are not read.
+    let maximumGroups = LockedValue(200_000)
 
     /// Adds groups read to the timeline and gives those current at the item's time; false when
-    /// the output no longer follows the item (reading stops).
+    /// the output no longer follows the item or holds `maximumGroups` groups (reading stops).
     private func publish(_ batch: [Entry], of item: AVPlayerItem?) -> Bool {
         guard let item else { return false }
         let time = item.state.withLock { AVPlayerItem.clamped($0.clock.now, $0) }
+        var full = false
         let current = timeline.withLock { timeline -> [Entry]? in
             guard timeline.item === item else { return nil }
+            let room = max(0, maximumGroups.withLock { $0 } - timeline.entries.count)
+            full = batch.count >= room
+            if full { timeline.finished = true; timeline.reachedLimit = true }
+            let batch = batch.prefix(room)
             timeline.entries.append(contentsOf: batch)
             timeline.entries.sort { $0.start < $1.start }
-            let current = Self.entries(batch, currentAt: time)
+            let current = Self.entries(Array(batch), currentAt: time)
             for entry in current { timeline.justPublished.insert(ObjectIdentifier(entry.group)) }
             timeline.delivered = timeline.delivered || !current.isEmpty
             return current
@@ -227,7 +240,7 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         guard let current else { return false }
         deliver(current, of: item)
         if !batch.isEmpty { item.player?.outputEventsChanged() }
-        return true
+        return !full
     }
 
     // MARK: Telling the delegate
