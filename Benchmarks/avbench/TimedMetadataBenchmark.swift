@@ -122,7 +122,7 @@ enum TimedMetadataBenchmark {
         for index in 0..<300 {
             var buffer = [UInt8](repeating: 0, count: 1024)
             let length = payload.withUnsafeBufferPointer {
-                ctid3_render("Segment \(index)", nil, nil, "com.example.avbench", $0.baseAddress, $0.count, &buffer, buffer.count)
+                ctid3_render("Segment \(index)", nil, nil, "com.example.avbench", $0.baseAddress, $0.count, nil, nil, 0, &buffer, buffer.count)
             }
             guard length > 0 else { print("  libid3tag could not render a tag"); return nil }
             tags.append(Array(buffer.prefix(length)))

@@ -21,7 +21,7 @@ static int encode_utf8(struct id3_frame *frame) {
 }
 
 long ctid3_render(const char *title, const char *description, const char *value, const char *owner, const uint8_t *data, size_t size,
-                  uint8_t *out, size_t capacity) {
+                  const char *picture_description, const uint8_t *picture, size_t picture_size, uint8_t *out, size_t capacity) {
     struct id3_tag *tag = id3_tag_new();
     if (!tag) return -1;
     id3_tag_options(tag, ID3_TAG_OPTION_COMPRESSION | ID3_TAG_OPTION_CRC, 0);
@@ -37,6 +37,13 @@ long ctid3_render(const char *title, const char *description, const char *value,
         frame = id3_frame_new("PRIV");
         failed |= !frame || id3_field_setlatin1(id3_frame_field(frame, 0), (const id3_latin1_t *)owner) ||
                   id3_field_setbinarydata(id3_frame_field(frame, 1), data, size) || id3_tag_attachframe(tag, frame);
+    }
+    if (picture && !failed) {
+        frame = id3_frame_new("APIC");
+        failed |= !frame || encode_utf8(frame) || id3_field_setlatin1(id3_frame_field(frame, 1), (const id3_latin1_t *)"image/png") ||
+                  id3_field_setint(id3_frame_field(frame, 2), 3) ||
+                  set_text(frame, 3, picture_description ? picture_description : "", 0) ||
+                  id3_field_setbinarydata(id3_frame_field(frame, 4), picture, picture_size) || id3_tag_attachframe(tag, frame);
     }
     long length = -1;
     if (!failed) {

@@ -14,16 +14,18 @@ public enum TimedID3Movies {
         public var title: String
         public var userText: (description: String, value: String)?
         public var privateData: (owner: String, bytes: [UInt8])?
+        public var picture: (description: String, bytes: [UInt8])?
         public var raw: [UInt8]?
 
         public init(
             seconds: Double, title: String = "", userText: (description: String, value: String)? = nil,
-            privateData: (owner: String, bytes: [UInt8])? = nil, raw: [UInt8]? = nil
+            privateData: (owner: String, bytes: [UInt8])? = nil, picture: (description: String, bytes: [UInt8])? = nil, raw: [UInt8]? = nil
         ) {
             self.seconds = seconds
             self.title = title
             self.userText = userText
             self.privateData = privateData
+            self.picture = picture
             self.raw = raw
         }
     }
@@ -33,8 +35,13 @@ public enum TimedID3Movies {
         if let raw = tag.raw { return raw }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let owner = tag.privateData?.owner, bytes = tag.privateData?.bytes ?? []
+        let picture = tag.picture?.bytes ?? []
         let length = bytes.withUnsafeBufferPointer { data in
-            ctid3_render(tag.title, tag.userText?.description, tag.userText?.value, owner, data.baseAddress, data.count, &buffer, buffer.count)
+            picture.withUnsafeBufferPointer { image in
+                ctid3_render(
+                    tag.title, tag.userText?.description, tag.userText?.value, owner, data.baseAddress, data.count, tag.picture?.description,
+                    tag.picture == nil ? nil : image.baseAddress ?? UnsafePointer(bitPattern: 1), image.count, &buffer, buffer.count)
+            }
         }
         guard length > 0 else { throw XCTSkip("libid3tag could not render a tag") }
         return Array(buffer.prefix(length))

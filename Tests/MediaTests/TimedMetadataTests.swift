@@ -133,6 +133,10 @@ final class TimedMetadataTests: CaptureTestCase {
         let queue = DispatchQueue(label: "metadata")
         let (player, _, clock, _, listener) = try player(try movie(), queue: queue)
         XCTAssertTrue(waitUntil { listener.titles == ["Opening"] })
+        // The player starting its media again where they are (an item becoming ready does) is no seek.
+        player.update(jumped: true)
+        queue.sync {}
+        XCTAssertEqual(listener.titles, ["Opening"], "nothing flushed or given again")
         player.seek(to: CMTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         queue.sync {}
         XCTAssertEqual(listener.titles, ["Opening", "|", "Última canción"], "flushed, then the group holding 3 s")
@@ -187,6 +191,13 @@ final class TimedMetadataTests: CaptureTestCase {
         let repaired = AVTimedMetadataGroup(sampleBuffer: try Self.sampleBuffer(Array(tag.dropFirst(5)), format: format))
         XCTAssertEqual(repaired?.items.map { $0.stringValue ?? "<data>" }, ["Whole", "v", "<data>"])
         XCTAssertEqual(repaired?.items.last?.dataValue?.count, 300, "a frame longer than 127 bytes keeps its length")
+        // An attached picture gives its bytes, its description the info attribute.
+        let cover = try TimedID3Movies.bytes(of: .init(seconds: 0, title: "Cover", picture: ("front", [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])))
+        let pictured = try XCTUnwrap(AVTimedMetadataGroup(sampleBuffer: try Self.sampleBuffer(cover, format: format)))
+        let picture = try XCTUnwrap(pictured.items.first { $0.identifier == .id3MetadataAttachedPicture })
+        XCTAssertEqual(picture.dataValue, Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]))
+        XCTAssertEqual(picture.extraAttributes?[.info] as? String, "front")
+        XCTAssertEqual(picture.dataType, kCMMetadataBaseDataType_RawData as String)
         // Not a tag, a tag cut short, an empty payload: no group, nothing else.
         for bytes in [Array("not an ID3 tag".utf8), Array(tag.prefix(tag.count / 2)), Array(tag.dropFirst(7)), [], [0x49, 0x44, 0x33]] {
             XCTAssertNil(AVTimedMetadataGroup(sampleBuffer: try Self.sampleBuffer(bytes, format: format)))

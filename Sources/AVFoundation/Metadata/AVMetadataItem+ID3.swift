@@ -46,7 +46,8 @@ extension AVMetadataIdentifier {
 
 extension AVMetadataItem {
     /// The item an ID3 frame makes at a time: text frames give strings, PRIV, APIC and GEOB frames
-    /// their bytes; a PRIV frame's owner and a TXXX, WXXX or COMM frame's description are the `.info` attribute.
+    /// their bytes; a PRIV frame's owner, an APIC or GEOB frame's description and a TXXX, WXXX or
+    /// COMM frame's description are the `.info` attribute.
     static func id3(_ frame: ID3Frame, time: CMTime, duration: CMTime) -> AVMetadataItem {
         let item = AVMetadataItem()
         item.keySpace = .id3
@@ -56,9 +57,11 @@ extension AVMetadataItem {
         item.duration = duration
         var attributes: [AVMetadataExtraAttributeKey: Any] = [:]
         if !frame.description.isEmpty { attributes[.info] = frame.description }
-        if let data = frame.data, frame.identifier == "PRIV" || frame.text == nil {
+        if let data = frame.data {
+            // A frame of bytes: PRIV's owner, or APIC's and GEOB's own description when they give one.
             item.value = data as NSData
             item.dataType = kCMMetadataBaseDataType_RawData as String
+            if let text = frame.text, !text.isEmpty { attributes[.info] = text }
         } else {
             let text = frame.text ?? ""
             item.value = text as NSString

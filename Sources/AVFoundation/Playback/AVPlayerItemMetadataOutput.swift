@@ -63,6 +63,9 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         var justPublished: Set<ObjectIdentifier> = []
         /// Whether groups were given since the last flush.
         var delivered = false
+        /// The item time the output last heard of: a "jump" to it (the item becoming ready, a
+        /// clock changed) is no discontinuity, and flushes nothing.
+        var position: CMTime?
         /// Whether reading has ended: at the stream's end, or at `maximumGroups`.
         var finished = false
         /// Whether reading ended at `maximumGroups`.
@@ -112,7 +115,8 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
                 timeline = Timeline(item: item, move: move)
                 load = true
             }
-            guard jumped else { return (load, false, []) }
+            defer { timeline.position = time }
+            guard jumped, timeline.position != time else { return (load, false, []) }
             let flush = timeline.delivered
             let current = Self.entries(timeline.entries, currentAt: time)
             timeline.delivered = timeline.delivered || !current.isEmpty
@@ -130,6 +134,7 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
             guard timeline.item === item else { return [] }
             let published = timeline.justPublished
             timeline.justPublished = []
+            timeline.position = now
             let due = timeline.entries.filter { entry in
                 guard !published.contains(ObjectIdentifier(entry.group)) else { return false }
                 let at = Self.deliveryTime(of: entry, advance: advance, forward: forward)
