@@ -110,9 +110,7 @@ package final class MovieFile {
     /// A timed ID3 stream's facts: its format is `kCMMetadataFormatType_ID3`, and it lasts as long as the movie.
     private func metadataFacts(of info: cmc_stream_info, index: Int) -> TrackFacts {
         let timeBase = (numerator: info.time_base_num, denominator: info.time_base_den)
-        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, timeBase: timeBase)
-        var duration = Self.time(info.duration, timeBase: timeBase)
-        if !duration.isValid, let micros = durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) - start }
+        let (start, duration) = span(of: info)
         return TrackFacts(
             streamIndex: index, trackID: info.id > 0 ? CMPersistentTrackID(info.id) : CMPersistentTrackID(index + 1), kind: .metadata,
             codecName: TimedID3.codecName, formatDescription: CMFormatDescription(metadata: kCMMetadataFormatType_ID3), naturalSize: .zero,
@@ -121,6 +119,16 @@ package final class MovieFile {
             naturalTimeScale: info.time_base_num == 1 ? info.time_base_den : 0, estimatedDataRate: 0, totalSampleDataLength: 0,
             isEnabled: true, isDecodable: TimedID3.problem == nil, requiresFrameReordering: false,
             languageCode: info.language.map { String(cString: $0) }, sampleRate: 0, channels: 0, timeBase: timeBase)
+    }
+
+    /// Where a stream starts and how long it lasts, as the container says (from the start, and
+    /// the movie's length, when the stream does not say).
+    private func span(of info: cmc_stream_info) -> (start: CMTime, duration: CMTime) {
+        let timeBase = (numerator: info.time_base_num, denominator: info.time_base_den)
+        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, timeBase: timeBase)
+        var duration = Self.time(info.duration, timeBase: timeBase)
+        if !duration.isValid, let micros = durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) - start }
+        return (start, duration)
     }
 
     /// A time counted in a stream's time base as a `CMTime` (invalid for FFmpeg's "unknown").
@@ -136,9 +144,7 @@ package final class MovieFile {
         var samples: Int64 = 0, bytes: Int64 = 0, shortest: Int64 = 0
         var reorders: Int32 = 0
         cmc_reader_index_summary(reader, Int32(index), &samples, &bytes, &shortest, &reorders)
-        let start = info.start_time == Int64.min ? CMTime.zero : Self.time(info.start_time, timeBase: timeBase)
-        var duration = Self.time(info.duration, timeBase: timeBase)
-        if !duration.isValid, let micros = durationMicroseconds { duration = CMTime(value: micros, timescale: 1_000_000) - start }
+        let (start, duration) = span(of: info)
         let timeRange = duration.isValid ? CMTimeRange(start: start, duration: duration) : CMTimeRange(start: start, duration: .zero)
         let seconds = duration.isValid ? duration.seconds : 0
         let dataRate: Float = info.bit_rate > 0 ? Float(info.bit_rate) : (seconds > 0 ? Float(Double(bytes) * 8 / seconds) : 0)
