@@ -135,10 +135,21 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
             let published = timeline.justPublished
             timeline.justPublished = []
             timeline.position = now
-            let due = timeline.entries.filter { entry in
-                guard !published.contains(ObjectIdentifier(entry.group)) else { return false }
-                let at = Self.deliveryTime(of: entry, advance: advance, forward: forward)
-                return forward ? (at > last && at <= now) : (at < last && at >= now)
+            var due: [Entry] = []
+            if forward {
+                // The groups are in order of their starts: those due start after `last` and by `now`, less the advance.
+                let interval = CMTime(seconds: advance, preferredTimescale: 1_000_000_000)
+                var index = Self.firstIndex(in: timeline.entries, startingAfter: last + interval)
+                while index < timeline.entries.count, timeline.entries[index].start <= now + interval {
+                    if !published.contains(ObjectIdentifier(timeline.entries[index].group)) { due.append(timeline.entries[index]) }
+                    index += 1
+                }
+            } else {
+                due = timeline.entries.filter { entry in
+                    guard !published.contains(ObjectIdentifier(entry.group)) else { return false }
+                    let at = Self.deliveryTime(of: entry, advance: advance, forward: false)
+                    return at < last && at >= now
+                }
             }
             timeline.delivered = timeline.delivered || !due.isEmpty
             return due
@@ -149,9 +160,28 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
     override func nextEventTime(after now: CMTime, forward: Bool) -> CMTime? {
         let advance = advanceIntervalForDelegateInvocation
         return timeline.withLock { timeline -> CMTime? in
-            let times = timeline.entries.map { Self.deliveryTime(of: $0, advance: advance, forward: forward) }
-            return forward ? times.filter { $0 > now }.min() : times.filter { $0 < now }.max()
+            if forward {
+                let interval = CMTime(seconds: advance, preferredTimescale: 1_000_000_000)
+                let index = Self.firstIndex(in: timeline.entries, startingAfter: now + interval)
+                return index < timeline.entries.count ? timeline.entries[index].start - interval : nil
+            }
+            var latest: CMTime?
+            for entry in timeline.entries {
+                let at = Self.deliveryTime(of: entry, advance: advance, forward: false)
+                if at < now, latest.map({ at > $0 }) ?? true { latest = at }
+            }
+            return latest
         }
+    }
+
+    /// The index of the first group (of groups in order of their starts) starting after `time`.
+    private static func firstIndex(in entries: [Entry], startingAfter time: CMTime) -> Int {
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].start > time { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     /// The item time at which playback in a direction reaches a group: its start less the advance
