@@ -77,6 +77,8 @@ public final class PhotoProcessor: NSObject, AVCapturePhotoCaptureDelegate, @unc
         calls.append("didFinishProcessingLivePhotoToMovieFile")
     }
     public func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        // A capture that failed before a photo was made says so here only.
+        if let error, calls.values.isEmpty { errors.append(error) }
         calls.append("didFinishCapture")
     }
 }

@@ -37,6 +37,31 @@ final class PhotoOutputTests: CaptureTestCase {
         XCTAssertEqual(video.height, 480)
     }
 
+    /// A photo asked for while the running session's camera is being changed (its input removed,
+    /// the new one not yet added) fails with an error rather than trapping: a client's timing
+    /// reaches it, as a camera switch racing a shutter button does.
+    func testAPhotoWhileTheCameraIsBeingChangedFailsWithAnError() throws {
+        let (session, output) = try photoSession()
+        session.beginConfiguration()
+        let input = try XCTUnwrap(session.inputs.first)
+        session.removeInput(input)
+        let processor = PhotoProcessor()
+        let settings = AVCapturePhotoSettings()
+        output.capturePhoto(with: settings, delegate: processor)
+        XCTAssertTrue(waitUntil { processor.isFinished })
+        XCTAssertEqual(processor.calls.values, ["didFinishCapture"], "no photo, only the end of the capture")
+        let error = try XCTUnwrap(processor.errors.values.first) as NSError
+        XCTAssertEqual(error.code, AVError.Code.sessionConfigurationChanged.rawValue, "\(error)")
+        XCTAssertTrue(error.localizedDescription.contains("camera is being changed"), error.localizedDescription)
+        session.addInput(input)
+        session.commitConfiguration()
+        // Once the camera is back, photos are taken again.
+        let again = PhotoProcessor()
+        output.capturePhoto(with: AVCapturePhotoSettings(), delegate: again)
+        XCTAssertTrue(waitUntil { again.isFinished })
+        XCTAssertNotNil(again.photos.values.first)
+    }
+
     func testZeroShutterLagTakesTheFrameCurrentWhenAsked() throws {
         useManualClock()
         let (_, output) = try photoSession()

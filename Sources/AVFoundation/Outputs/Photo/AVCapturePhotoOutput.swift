@@ -239,7 +239,20 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     open func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate) {
         let method = "-[AVCapturePhotoOutput capturePhotoWithSettings:delegate:]"
         guard let connection = connections.first(where: { $0.mediaType == .video }), connection.isEnabled, connection.isActive else {
-            ProgrammingError.invalidArgument("\(method) No active and enabled video connection")
+            // A running session whose camera is being changed has no connection for a moment: a
+            // client's timing, not a programming error, so the capture fails rather than the process.
+            guard session?.isRunning == true else { ProgrammingError.invalidArgument("\(method) No active and enabled video connection") }
+            let connection = connections.first { $0.mediaType == .video }
+            if session?.isInterrupted == true {
+                refuse(settings, delegate: delegate, .sessionWasInterrupted, "The photo cannot be taken: the session is interrupted.")
+            } else if connection?.sourceDevice?.isConnected == false {
+                refuse(settings, delegate: delegate, .deviceWasDisconnected, "The photo cannot be taken: the camera was disconnected.")
+            } else {
+                refuse(
+                    settings, delegate: delegate, .sessionConfigurationChanged,
+                    "The photo output has no active and enabled video connection: the session's camera is being changed.")
+            }
+            return
         }
         let reused = state.withLock { state in !state.usedSettings.insert(settings.uniqueID).inserted }
         if reused { ProgrammingError.invalidArgument("\(method) Settings may not be re-used") }
@@ -325,6 +338,16 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         } else {
             process(request)
         }
+    }
+
+    /// Tells the delegate that a capture could not be made, on the output's queue, without a photo.
+    private func refuse(_ settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate, _ code: AVError.Code, _ reason: String) {
+        let resolved = AVCaptureResolvedPhotoSettings(
+            uniqueID: settings.uniqueID, photoDimensions: CMVideoDimensions(), isFlashEnabled: false, previewDimensions: CMVideoDimensions(),
+            livePhotoMovieDimensions: CMVideoDimensions(), embeddedThumbnailDimensions: CMVideoDimensions(), photoProcessingTimeRange: .zero)
+        let error = AVError(code, userInfo: [NSLocalizedDescriptionKey: reason])
+        let client = UncheckedSendable(delegate)
+        processing.async { [self] in client.value.photoOutput(self, didFinishCaptureFor: resolved, error: error) }
     }
 
     /// Calls `body` with the first frame that began at or after `time`, or a frame's time after it
