@@ -21,6 +21,15 @@ protocol LiveViewContent: AnyObject, Sendable {
     /// Hands each frame as the layer shows it to `handler` on `queue` (in BGRA, or as JPEG's own
     /// samples where the layer can give them: the frames are encoded as JPEG), or stops with nil.
     func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue)
+
+    /// Finishes what the page started and the server must not leave half done (a recording),
+    /// once the server stops.
+    func finish() async
+}
+
+extension LiveViewContent {
+    /// Has nothing to finish.
+    func finish() async {}
 }
 
 /// The names the pages use for the layers' gravities.

@@ -61,6 +61,7 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
     /// Where photos and movies taken from the page are saved.
     let saveDirectory: URL
     private let recording = LockedValue<MovieRecordingDelegate?>(nil)
+    private let recordingTurns = TurnTaking()
 
     init(
         session: AVCaptureSession, layer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput?,
@@ -220,47 +221,117 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
             if case .failure(let error) = taken { throw ControlRefusal(.conflict, "The photo failed: \(error.localizedDescription)") }
             throw ControlRefusal(.conflict, "The photo failed.")
         }
-        let url = Self.newFile(in: saveDirectory, prefix: "photo", extension: "jpg")
-        do { try data.write(to: url, options: .withoutOverwriting) } catch {
-            throw ControlRefusal(.conflict, "The photo could not be saved: \(error.localizedDescription)")
+        do {
+            return ["file": .string(try SavedFile.save(data, in: saveDirectory, prefix: "photo", extension: "jpg").path)]
+        } catch {
+            throw ControlRefusal(.conflict, "The photo could not be saved: \(error.description)")
         }
-        return ["file": .string(url.path)]
     }
 
+    /// Starts or stops the one recording: requests are taken one at a time, so that two starts at
+    /// once make one recording (the other is refused), and a start is answered only once the
+    /// recording has its first frame, or has failed.
     private func record(_ request: ControlRequest) async throws(ControlRefusal) -> [String: ControlAnswer] {
         let on = try request.bool("recording")
         guard let movieOutput else { throw ControlRefusal(.conflict, "This live view records no movies.") }
+        // One record request at a time, in the order they came: a stop waits for a start still
+        // waiting for its first frame, rather than ending it before it holds one.
+        await recordingTurns.take()
+        defer { recordingTurns.give() }
         if on {
-            guard !movieOutput.isRecording else { throw ControlRefusal(.conflict, "A recording is already running.") }
             let url = Self.newFile(in: saveDirectory, prefix: "movie", extension: "mov")
             let delegate = MovieRecordingDelegate()
-            recording.withLock { $0 = delegate }
+            let refusal = recording.withLock { current -> String? in
+                if let current, !current.hasFinished { return current.isStopping ? "A recording is stopping." : "A recording is already running." }
+                current = delegate
+                return nil
+            }
+            if let refusal { throw ControlRefusal(.conflict, refusal) }
             movieOutput.startRecording(to: url, recordingDelegate: delegate)
-            return ["file": .string(url.path)]
+            switch await delegate.started(within: Self.firstFrameDeadline) {
+            case .started:
+                // The file opens with a frame it does not record: the start is answered once the
+                // next is in, so that a stop that follows at once still leaves a playable movie.
+                // (The output tells of no frame, so its recorded duration is looked at: a few ms.)
+                let deadline = ContinuousClock.now + .seconds(Self.firstFrameDeadline)
+                while movieOutput.recordedDuration == .zero, !delegate.hasFinished, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                if movieOutput.recordedDuration > .zero || !delegate.hasFinished { return ["file": .string(url.path)] }
+                let (_, error) = await delegate.finished()
+                throw ControlRefusal(.conflict, "The recording could not start: \(error?.localizedDescription ?? "it ended before its first frame").")
+            case .failed(let error): throw ControlRefusal(.conflict, "The recording could not start: \(error?.localizedDescription ?? "no reason given").")
+            case .timedOut:
+                _ = delegate.markStopping()
+                movieOutput.stopRecording()
+                _ = await delegate.finished()
+                throw ControlRefusal(.serviceUnavailable, "The recording could not start: the camera gave no frame within \(Int(Self.firstFrameDeadline)) s.")
+            }
         }
-        guard movieOutput.isRecording, let delegate = recording.withLock({ $0 }) else {
-            throw ControlRefusal(.conflict, "No recording is running.")
-        }
-        movieOutput.stopRecording()
+        guard let delegate = recording.withLock({ $0 }), !delegate.hasFinished else { throw ControlRefusal(.conflict, "No recording is running.") }
+        // The first stop asks the output; any other waits for the same file.
+        if delegate.markStopping() { movieOutput.stopRecording() }
         let (url, error) = await delegate.finished()
-        if let error { throw ControlRefusal(.conflict, "The recording failed: \(error.localizedDescription)") }
+        if let error, !Self.finishedSuccessfully(error) { throw ControlRefusal(.conflict, "The recording failed: \(error.localizedDescription)") }
         return ["file": .string(url.path)]
+    }
+
+    /// How long a recording may wait for its first frame before its start is given up.
+    static let firstFrameDeadline = 10.0
+
+    /// Whether an error that ended a recording still left a complete file.
+    private static func finishedSuccessfully(_ error: any Error) -> Bool {
+        (error as NSError).userInfo[AVErrorRecordingSuccessfullyFinishedKey] as? Bool == true
+    }
+
+    /// Ends the recording under way, if any, and waits for its file to be finished: a server that
+    /// stops leaves a complete movie, whatever state the recording was in.
+    func finish() async {
+        guard let movieOutput, let delegate = recording.withLock({ $0 }), !delegate.hasFinished else { return }
+        if delegate.markStopping() { movieOutput.stopRecording() }
+        _ = await delegate.finished()
     }
 
     /// A file name in `directory` that does not exist yet, from the time now.
     static func newFile(in directory: URL, prefix: String, extension ext: String) -> URL {
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate, .withTime])
-        var url = directory.appendingPathComponent("\(prefix)-\(stamp).\(ext)")
-        var index = 2
-        while FileManager.default.fileExists(atPath: url.path) {
-            url = directory.appendingPathComponent("\(prefix)-\(stamp)-\(index).\(ext)")
-            index += 1
-        }
-        return url
+        SavedFile.candidates(in: directory, prefix: prefix, extension: ext).first { !FileManager.default.fileExists(atPath: $0.path) }!
     }
 }
 
-/// Receives one photo and resumes whoever waits for its file data.
+/// Lets asynchronous callers through one at a time, in the order they came.
+private final class TurnTaking: Sendable {
+    private let state = LockedValue<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Waits for the caller's turn.
+    func take() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if !state.busy {
+                    state.busy = true
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Ends the caller's turn: the next waiting caller's begins.
+    func give() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}
+
+/// Receives one photo and resumes whoever waits for its file data; a capture that fails before a
+/// photo is made resumes it with the error.
 private final class PhotoSaver: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     private let continuation: LockedValue<CheckedContinuation<Result<Data, any Error>, Never>?>
 
@@ -269,14 +340,21 @@ private final class PhotoSaver: NSObject, AVCapturePhotoCaptureDelegate, @unchec
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: (any Error)?) {
-        let result: Result<Data, any Error>
         if let error {
-            result = .failure(error)
+            resume(.failure(error))
         } else if let data = photo.fileDataRepresentation() {
-            result = .success(data)
+            resume(.success(data))
         } else {
-            result = .failure(AVError(.unknown))
+            resume(.failure(AVError(.unknown)))
         }
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
+        resume(.failure(error ?? AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "The capture finished without a photo."])))
+    }
+
+    /// Resumes the waiter with the first result; later ones are ignored.
+    private func resume(_ result: Result<Data, any Error>) {
         continuation.withLock { continuation in
             defer { continuation = nil }
             return continuation
@@ -284,21 +362,71 @@ private final class PhotoSaver: NSObject, AVCapturePhotoCaptureDelegate, @unchec
     }
 }
 
-/// Waits for a movie recording to finish; any number of requests may wait for the same one.
+/// One recording from the page: whether it started, is being stopped, and how it finished; any
+/// number of requests may wait for it to start or finish.
 private final class MovieRecordingDelegate: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+    /// How a start ended.
+    enum Start { case started, failed((any Error)?), timedOut }
+
     private struct State {
+        var started = false
+        var stopping = false
         var result: (URL, (any Error)?)?
+        var startWaiters: [CheckedContinuation<Start, Never>] = []
         var waiters: [CheckedContinuation<(URL, (any Error)?), Never>] = []
     }
     private let state = LockedValue(State())
 
-    func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: (any Error)?) {
-        let waiters = state.withLock { state in
-            defer { state.waiters = [] }
-            state.result = (outputFileURL, error)
-            return state.waiters
+    /// Whether the recording has finished, its file complete or failed.
+    var hasFinished: Bool { state.withLock { $0.result != nil } }
+    /// Whether a stop was asked for.
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Marks the recording as being stopped; true for the first caller only, who asks the output.
+    func markStopping() -> Bool {
+        state.withLock { state in
+            defer { state.stopping = true }
+            return !state.stopping
         }
+    }
+
+    func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
+        let waiters = state.withLock { state in
+            defer { state.startWaiters = [] }
+            state.started = true
+            return state.startWaiters
+        }
+        for waiter in waiters { waiter.resume(returning: .started) }
+    }
+
+    func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: (any Error)?) {
+        let (starts, waiters, started) = state.withLock { state in
+            defer { (state.startWaiters, state.waiters) = ([], []) }
+            state.result = (outputFileURL, error)
+            return (state.startWaiters, state.waiters, state.started)
+        }
+        for waiter in starts { waiter.resume(returning: started ? .started : .failed(error)) }
         for waiter in waiters { waiter.resume(returning: (outputFileURL, error)) }
+    }
+
+    /// Whether the recording started (its file holds its first frame), failed first, or neither within `seconds`.
+    func started(within seconds: Double) async -> Start {
+        await withCheckedContinuation { continuation in
+            let known = state.withLock { state -> Start? in
+                if state.started { return .started }
+                if let result = state.result { return .failed(result.1) }
+                state.startWaiters.append(continuation)
+                return nil
+            }
+            if let known { return continuation.resume(returning: known) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                let parked = state.withLock { state in
+                    defer { state.startWaiters = [] }
+                    return state.startWaiters
+                }
+                for waiter in parked { waiter.resume(returning: .timedOut) }
+            }
+        }
     }
 
     /// The file and the error, once the recording has finished.

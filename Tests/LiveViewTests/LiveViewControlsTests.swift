@@ -2,6 +2,7 @@ import AVFoundation
 import Foundation
 @testable import LiveView
 import XCTest
+import TestSupport
 
 /// The page's controls: each goes through Apple's API (the layer's conversion for focus, the
 /// device for torch and zoom, the session for the camera, the outputs for photos and movies), and
@@ -147,5 +148,138 @@ final class LiveViewControlsTests: LiveViewTestCase {
         }
         let state = try await request("/api/state")
         XCTAssertEqual(state.status, 200, "the server still answers")
+    }
+}
+
+/// The page's controls under clients that race each other, as a crowd of pages or a script does:
+/// one recording at a time, every start answered 200 ends in a playable movie, photos while the
+/// camera is switched, and many photos in the same second each in its own file.
+final class LiveViewConcurrencyTests: LiveViewTestCase {
+    private func saveFolder(_ name: String) throws -> URL {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("liveview-\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    /// Eight starts at once made two recordings, the second ending the first unseen (found by probing).
+    func testStartsAtOnceMakeOneRecordingAndItsStopGivesAPlayableMovie() async throws {
+        let folder = try saveFolder("starts")
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
+        let (port, token) = (port, server.accessToken)
+        let answers = try await withThrowingTaskGroup(of: (status: Int, body: String).self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await Self.request(port: port, token: token, "/api/record", method: "POST", body: #"{"recording": true}"#) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(answers.filter { $0.status == 200 }.count, 1, "one start wins: \(answers)")
+        XCTAssertEqual(answers.filter { $0.status == 409 }.count, 7, "the others are told a recording runs: \(answers)")
+        let started = try XCTUnwrap(answers.first { $0.status == 200 })
+        let file = try XCTUnwrap(try object(started.body)["file"] as? String)
+        try await Task.sleep(for: .milliseconds(500))
+        let stop = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
+        XCTAssertEqual(stop.status, 200, stop.body)
+        XCTAssertEqual(try object(stop.body)["file"] as? String, file, "the stop names the movie the start named")
+        XCTAssertGreaterThan(MediaProbe.videoPacketCount(URL(fileURLWithPath: file)) ?? 0, 0, "a playable movie")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(left, [URL(fileURLWithPath: file).lastPathComponent], "one movie and nothing else: \(left)")
+    }
+
+    /// Clients turning recording on and off in a loop: every start that was answered 200 ends in a movie that plays.
+    func testEveryStartAnsweredEndsInAPlayableMovie() async throws {
+        let folder = try saveFolder("toggles")
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
+        let (port, token) = (port, server.accessToken)
+        let started = try await withThrowingTaskGroup(of: [String].self) { group in
+            for client in 0..<4 {
+                group.addTask {
+                    var files: [String] = []
+                    for round in 0..<6 {
+                        let on = (client + round) % 2 == 0
+                        let answer = try await Self.request(port: port, token: token, "/api/record", method: "POST", body: "{\"recording\": \(on)}")
+                        XCTAssertTrue([200, 409].contains(answer.status), answer.body)
+                        if on, answer.status == 200, let file = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any] {
+                            files.append(file["file"] as? String ?? "")
+                        }
+                    }
+                    return files
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        _ = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
+        XCTAssertFalse(started.isEmpty, "some starts won")
+        for file in started {
+            XCTAssertGreaterThan(MediaProbe.videoPacketCount(URL(fileURLWithPath: file)) ?? 0, 0, "\(file) plays")
+        }
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        XCTAssertEqual(hidden, [], "nothing half written is left")
+    }
+
+    /// A server stopped while recording finishes the movie before it returns (a stop by --seconds
+    /// once left a 0-byte movie and a hidden .faststart file).
+    func testStoppingTheServerFinishesTheRecording() async throws {
+        let folder = try saveFolder("stop")
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
+        let start = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
+        XCTAssertEqual(start.status, 200, start.body)
+        let file = try XCTUnwrap(try object(start.body)["file"] as? String)
+        try await Task.sleep(for: .milliseconds(700))
+        serverTask?.cancel()
+        _ = await serverTask?.result
+        XCTAssertGreaterThan(MediaProbe.videoPacketCount(URL(fileURLWithPath: file)) ?? 0, 0, "the movie is complete once the server has stopped")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(left, [URL(fileURLWithPath: file).lastPathComponent], "nothing else is left: \(left)")
+    }
+
+    /// Photos asked for while another client switches the camera (this trapped: "No active and enabled video connection").
+    func testPhotosWhileTheCameraIsSwitchedAreTakenOrRefusedNeverACrash() async throws {
+        let folder = try saveFolder("switch-photos")
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCapturePhotoOutput()])
+        let front = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front))
+        let back = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        let (port, token) = (port, server.accessToken)
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+            group.addTask {
+                var statuses: [Int] = []
+                for round in 0..<12 {
+                    let camera = round % 2 == 0 ? front : back
+                    statuses.append(
+                        try await Self.request(port: port, token: token, "/api/camera", method: "POST", body: "{\"uniqueID\": \"\(camera.uniqueID)\"}").status)
+                }
+                return statuses
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    var statuses: [Int] = []
+                    for _ in 0..<8 { statuses.append(try await Self.request(port: port, token: token, "/api/photo", method: "POST", body: "{}").status) }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        XCTAssertTrue(statuses.allSatisfy { $0 == 200 || $0 == 409 }, "\(statuses)")
+        let alive = try await request("/api/state").status
+        XCTAssertEqual(alive, 200, "the server lives")
+    }
+
+    /// Photos taken in the same second each get a name of their own (a check then a write let two take one name: 409).
+    func testPhotosAtOnceAreEachSavedUnderANameOfTheirOwn() async throws {
+        let folder = try saveFolder("photos")
+        let photos = AVCapturePhotoOutput()
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [photos])
+        try await Task.sleep(for: .milliseconds(300))
+        let (port, token) = (port, server.accessToken)
+        let answers = try await withThrowingTaskGroup(of: (status: Int, body: String).self) { group in
+            for _ in 0..<12 { group.addTask { try await Self.request(port: port, token: token, "/api/photo", method: "POST", body: "{}") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(answers.filter { $0.status == 200 }.count, 12, "\(answers.filter { $0.status != 200 })")
+        let files = Set(answers.compactMap { try? object($0.body)["file"] as? String })
+        XCTAssertEqual(files.count, 12, "twelve files")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(saved.count, 12, "\(saved)")
+        for file in files { XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: file)).prefix(2)), [0xFF, 0xD8]) }
     }
 }
