@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// Bounds a connection's first request in time and size, and answers one that is not HTTP: a
@@ -11,11 +12,13 @@ import Synchronization
 ///
 /// It sits first in the connection's pipeline and watches the raw bytes of the first request's
 /// head (at most `maximumHeadSize`, kept until its blank line). Past `maximumHeadSize` bytes it
-/// answers 431 and closes; a head that is not an HTTP/1.0 or 1.1 request line and header lines
-/// is answered 400 and closed; a connection that has no answer by the deadline is closed (a head
-/// that had ended answered 400). When the server shuts down, a connection still waiting for its
-/// head closes. Once the first answer goes out it leaves the pipeline, and the server's own idle
-/// timeout takes over. Runs on the connection's event loop.
+/// answers 431 and closes; a head that is not an HTTP/1.0 or 1.1 request line and header lines,
+/// or that HTTP's parser rejects, is answered 400 at once and closed; a connection that has no
+/// answer by the deadline is closed. A first request past what `ConnectionAdmission` allows is
+/// answered 503 at once.
+/// When the server shuts down, a connection still waiting for its head closes. Once the first
+/// answer goes out it leaves the pipeline, and the server's own idle timeout takes over. Runs on
+/// the connection's event loop.
 final class FirstRequestLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -25,26 +28,38 @@ final class FirstRequestLimitHandler: ChannelDuplexHandler, RemovableChannelHand
     private let deadline: TimeAmount
     private let maximumHeadSize: Int
     private let waiting: WaitingConnections
+    private let admission: ConnectionAdmission
+    private let upgradeRefusals: UpgradeRefusals
     private var timer: Scheduled<Void>?
     /// The head's bytes so far, until its blank line.
     private var head: [UInt8] = []
     private var headEnded = false
     private var refused = false
 
-    init(deadline: TimeAmount, maximumHeadSize: Int, waiting: WaitingConnections) {
+    init(deadline: TimeAmount, maximumHeadSize: Int, waiting: WaitingConnections, admission: ConnectionAdmission, upgradeRefusals: UpgradeRefusals) {
         self.deadline = deadline
         self.maximumHeadSize = maximumHeadSize
         self.waiting = waiting
+        self.admission = admission
+        self.upgradeRefusals = upgradeRefusals
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: deadline) {
-            let (context, handler) = loopBound.value
-            // A head that ended and has no answer was one the server could not read.
-            if handler.headEnded, !handler.refused { handler.refuse(context: context, "400 Bad Request") } else { context.close(promise: nil) }
-        }
+        let channel = context.channel
+        channel.closeFuture.whenComplete { [upgradeRefusals] _ in _ = upgradeRefusals.take(for: channel) }
+        schedule(context: context, in: deadline)
         waiting.add(context.channel)
+    }
+
+    /// How long a first request whose head has come may go unanswered (its body trickling, or a
+    /// control that waits for the camera) before the connection is closed.
+    static let answerBackstop = TimeAmount.seconds(60)
+
+    /// Closes the connection at `delay` from now, unless the first answer has gone out by then.
+    private func schedule(context: ChannelHandlerContext, in delay: TimeAmount) {
+        timer?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: delay) { loopBound.value.close(promise: nil) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -74,7 +89,13 @@ final class FirstRequestLimitHandler: ChannelDuplexHandler, RemovableChannelHand
         if let end {
             headEnded = true
             waiting.remove(context.channel)
-            guard Self.isRequestHead(head[..<end]) else { return refuse(context: context, "400 Bad Request") }
+            guard Self.isRequestHead(head[..<end]) else {
+                return refuse(context: context, "400 Bad Request", reason: "This is not an HTTP/1.1 request.")
+            }
+            if let full = admission.admit(head[..<end]) { return refuse(context: context, "503 Service Unavailable", reason: full) }
+            context.channel.closeFuture.whenComplete { [admission] _ in admission.left() }
+            // The head came in time: what follows is the server's to answer (HTTP's parser rejects are answered at once).
+            schedule(context: context, in: Self.answerBackstop)
             head = []
         }
         context.fireChannelRead(data)
@@ -82,6 +103,13 @@ final class FirstRequestLimitHandler: ChannelDuplexHandler, RemovableChannelHand
 
     /// The first answer is going out: the first request is over, and so is this handler's part.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // After a refusal this handler wrote, nothing else goes out.
+        if refused { return promise?.fail(ChannelError.ioOnClosedChannel) ?? () }
+        // A refused WebSocket upgrade: its status and reason instead of Hummingbird's bare 400.
+        if headEnded, let refusal = upgradeRefusals.take(for: context.channel) {
+            promise?.succeed(())
+            return refuse(context: context, refusal.status, reason: refusal.reason)
+        }
         context.write(data, promise: promise)
         guard headEnded, !refused else { return }
         timer?.cancel()
@@ -89,14 +117,37 @@ final class FirstRequestLimitHandler: ChannelDuplexHandler, RemovableChannelHand
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    /// Answers with a status and no body, and closes.
-    private func refuse(context: ChannelHandlerContext, _ status: String) {
+    /// HTTP's parser rejected the head this handler let through: it is answered 400 at once.
+    func parserFailed(context: ChannelHandlerContext, _ error: any Error) {
+        guard !refused else { return }
+        refuse(context: context, "400 Bad Request", reason: "The request cannot be parsed: \(error).")
+    }
+
+    /// Answers with a status and, with a reason, a JSON body saying it; then closes.
+    private func refuse(context: ChannelHandlerContext, _ status: String, reason: String? = nil) {
         refused = true
-        let answer = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        timer?.cancel()
+        let body = reason.map { "{\"error\":\"\(Self.jsonEscaped($0))\"}" } ?? ""
+        let type = body.isEmpty ? "" : "Content-Type: application/json\r\n"
+        let answer = "HTTP/1.1 \(status)\r\nConnection: close\r\n\(type)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
             loopBound.value.close(promise: nil)
         }
+    }
+
+    /// `text` as the inside of a JSON string.
+    private static func jsonEscaped(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Where CR LF CR LF ends in `bytes`, looking from `start`; nil when it is not there.
@@ -164,7 +215,28 @@ final class WaitingConnections: Sendable {
     }
 }
 
-/// A server child channel that puts a `FirstRequestLimitHandler` in front of another's pipeline.
+/// Sits right after HTTP's request decoder and hands its parse errors to the connection's
+/// `FirstRequestLimitHandler` (which answers 400 at once); once that handler has left, a request
+/// the parser rejects closes the connection at once. Runs on the connection's event loop.
+final class ParseErrorAnswer: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private weak var first: FirstRequestLimitHandler?
+
+    init(first: FirstRequestLimitHandler) { self.first = first }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError else { return context.fireErrorCaught(error) }
+        if let first, let firstContext = try? context.pipeline.syncOperations.context(handler: first) {
+            first.parserFailed(context: firstContext, error)
+        } else {
+            context.close(promise: nil)
+        }
+    }
+}
+
+/// A server child channel that puts a `FirstRequestLimitHandler` in front of another's pipeline,
+/// and a `ParseErrorAnswer` after its HTTP decoder.
 struct FirstRequestLimitChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
@@ -172,15 +244,22 @@ struct FirstRequestLimitChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let deadline: TimeAmount
     let maximumHeadSize: Int
     let waiting: WaitingConnections
+    let admission: ConnectionAdmission
+    let upgradeRefusals: UpgradeRefusals
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(
-                FirstRequestLimitHandler(
-                    deadline: deadline, maximumHeadSize: maximumHeadSize,
-                    waiting: waiting))
+        let first = FirstRequestLimitHandler(
+            deadline: deadline, maximumHeadSize: maximumHeadSize, waiting: waiting, admission: admission, upgradeRefusals: upgradeRefusals)
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { [first = NIOLoopBound(first, eventLoop: channel.eventLoop)] value in
+            let operations = channel.pipeline.syncOperations
+            if let decoder = try? operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) {
+                try operations.addHandler(ParseErrorAnswer(first: first.value), position: .after(decoder.handler))
+            }
+            return value
         }
     }
 

@@ -20,16 +20,23 @@ public struct LiveViewConfiguration: Sendable {
     public var jpegQuality: Int
     /// Where photos and movies taken from the page are saved.
     public var saveDirectory: URL
-    /// The most connections served at once; more wait until one closes.
+    /// The most connections served at once; a first request past them is answered 503 at once.
     public var maximumConnections: Int
-    /// How long a connection may stay idle, or take to send a request, before it is closed.
+    /// How many of `maximumConnections` are kept for requests that carry the token and are not
+    /// viewers (the page's own controls): viewers and requests without the token take the rest.
+    public var reservedConnections: Int
+    /// How long a connection may stay idle between requests before it is closed.
     public var idleTimeout: Duration
+    /// How long a new connection may take to send its first request's head before it is closed:
+    /// short, since the server holds it meanwhile.
+    public var firstRequestTimeout: Duration
 
     /// Creates a configuration; the defaults listen on 127.0.0.1:8080 with JPEG quality 80.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, accessToken: String? = nil, allowedHostNames: [String] = [],
         jpegQuality: Int = 80, saveDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-        maximumConnections: Int = 32, idleTimeout: Duration = .seconds(15)
+        maximumConnections: Int = 32, reservedConnections: Int = 8, idleTimeout: Duration = .seconds(15),
+        firstRequestTimeout: Duration = .seconds(3)
     ) {
         self.host = host
         self.port = port
@@ -38,7 +45,9 @@ public struct LiveViewConfiguration: Sendable {
         self.jpegQuality = jpegQuality
         self.saveDirectory = saveDirectory
         self.maximumConnections = maximumConnections
+        self.reservedConnections = reservedConnections
         self.idleTimeout = idleTimeout
+        self.firstRequestTimeout = firstRequestTimeout
     }
 
     /// Whether every address the host names is a loopback address, reachable from this machine only.

@@ -106,20 +106,23 @@ public final class LiveViewServer: Sendable {
     public func run(handlesSignals: Bool = false, onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         try Self.check(configuration, token: accessToken)
         let document = try LiveViewPage.document(page, token: accessToken)
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: LiveViewRequestContext.self)
+        let refusals = UpgradeRefusals()
         router.middlewares.add(
             RequestGuard(
                 token: accessToken, pageIsOpenOnLoopback: configuration.accessToken == nil,
                 configuredHost: configuration.host.lowercased(),
-                allowedHostNames: Set(configuration.allowedHostNames.map { $0.lowercased() }), facts: listening))
+                allowedHostNames: Set(configuration.allowedHostNames.map { $0.lowercased() }), facts: listening, upgradeRefusals: refusals))
         addRoutes(to: router, page: document)
         let webSocketResponder = router.buildResponder()
         var logger = Logger(label: "LiveView")
         logger.logLevel = .critical  // a cancelled server logs its shutdown as errors
         let listening = self.listening
-        let idle = TimeAmount.nanoseconds(
-            Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                + configuration.idleTimeout.components.attoseconds / 1_000_000_000)
+        let idle = Self.timeAmount(configuration.idleTimeout)
+        let firstRequest = Self.timeAmount(min(configuration.firstRequestTimeout, configuration.idleTimeout))
+        let maximum = max(1, configuration.maximumConnections)
+        let admission = ConnectionAdmission(
+            maximum: maximum, reserved: min(max(0, configuration.reservedConnections), maximum - 1), token: accessToken)
         let http1 = {
             var http1 = HTTP1Channel.Configuration(idleTimeout: idle)
             // Requests are a line and a few headers: 16 KiB of them is plenty, and the most a client can make the server hold.
@@ -132,17 +135,20 @@ public final class LiveViewServer: Sendable {
         let waiting = WaitingConnections()
         let app = Application(
             router: router,
-            // A connection must send its first request within the idle time too, and its head in 12 KiB.
+            // A connection must send its first request's head within the first request's deadline, in 12 KiB;
+            // past the most connections it is answered 503 at once rather than left waiting.
             server: HTTPServerBuilder { responder in
                 FirstRequestLimitChannel(
                     inner: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder,
                         configuration: .init(http1: http1, ws: ws)),
-                    deadline: idle, maximumHeadSize: 12 * 1024, waiting: waiting)
+                    deadline: firstRequest, maximumHeadSize: 12 * 1024, waiting: waiting, admission: admission,
+                    upgradeRefusals: refusals)
             },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "avcapture",
-                availableConnectionsDelegate: MaximumAvailableConnections(max(1, configuration.maximumConnections))),
+                // Accepted past the most served, so that they can be answered 503; beyond this the kernel holds them.
+                availableConnectionsDelegate: MaximumAvailableConnections(ConnectionAdmission.acceptLimit(for: maximum))),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let loopback = channel.localAddress.map(NetworkAddress.isLoopback) ?? false
@@ -157,13 +163,24 @@ public final class LiveViewServer: Sendable {
             fanout.removeAll()
             waiting.closeAll()
         }
+        // A recording the page started ends with the server, its movie complete: it is asked to
+        // stop as the server begins to stop (so that a request waiting for it is answered), and
+        // waited for once the server has stopped.
+        let controls = self.controls, configuration = self.configuration
         let serve: @Sendable () async throws -> Void = {
-            try await withTaskCancellationHandler {
-                try await app.run()
-            } onCancel: {
-                fanout.removeAll()
-                waiting.closeAll()
+            do {
+                try await withTaskCancellationHandler {
+                    do { try await app.run() } catch let error as IOError { throw Self.listeningError(error, configuration) }
+                } onCancel: {
+                    fanout.removeAll()
+                    waiting.closeAll()
+                    Task { await controls.finish() }
+                }
+            } catch {
+                await controls.finish()
+                throw error
             }
+            await controls.finish()
         }
         guard handlesSignals else { return try await serve() }
         // A signal cancels the server as the end of a task does: open pages and sockets never hold
@@ -175,6 +192,26 @@ public final class LiveViewServer: Sendable {
             try await group.next()
             group.cancelAll()
         }
+    }
+
+    /// What a failure to listen means for the user: the address in use, not on this machine, or reserved.
+    private static func listeningError(_ error: IOError, _ configuration: LiveViewConfiguration) -> any Error {
+        let address = "\(configuration.host):\(configuration.port)"
+        switch error.errnoCode {
+        case EADDRINUSE:
+            return LiveViewConfigurationError(description: "\(address) is in use by another program; choose another port, or 0 for a free one.")
+        case EADDRNOTAVAIL:
+            return LiveViewConfigurationError(description: "\(configuration.host) is not an address of this machine, so it cannot be listened on.")
+        case EACCES:
+            return LiveViewConfigurationError(description: "\(address) needs privileges to listen on: choose a port from 1024.")
+        default:
+            return LiveViewConfigurationError(description: "\(address) cannot be listened on: \(String(cString: strerror(error.errnoCode))).")
+        }
+    }
+
+    /// A duration as NIO's time amount.
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Refuses a configuration the server must not start with.
@@ -191,7 +228,7 @@ public final class LiveViewServer: Sendable {
         }
     }
 
-    private func addRoutes(to router: Router<BasicWebSocketRequestContext>, page document: String) {
+    private func addRoutes(to router: Router<LiveViewRequestContext>, page document: String) {
         let controls = self.controls, fanout = self.fanout, overlay = self.overlay
         let page = ByteBuffer(string: document)
         // Never inside another page's frame, never sniffed, and its address never sent on.
@@ -226,7 +263,8 @@ public final class LiveViewServer: Sendable {
             let (id, mailbox) = fanout.add()
             defer { fanout.remove(id) }
             try await outbound.write(.text(try Self.text(controls.state(viewers: fanout.viewerCount, framesSent: fanout.frameCount))))
-            let (acknowledgements, acknowledge) = AsyncStream<Void>.makeStream()
+            // Acknowledgements beyond the frames in flight mean nothing: a page that floods them is held to that many.
+            let (acknowledgements, acknowledge) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(FrameMessage.framesInFlight))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // Reading keeps the socket's pings and close answered and collects the page's
                 // acknowledgements; its end ends the viewer.

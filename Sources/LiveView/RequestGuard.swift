@@ -26,48 +26,65 @@ struct ListeningFacts: Sendable {
 /// - send control requests as `application/json`, which another origin cannot send without a
 ///   preflight this server never grants.
 /// A known path with the wrong method gets 405, an unknown one falls through to 404.
-struct RequestGuard<Context: RequestContext>: RouterMiddleware {
+///
+/// A refused WebSocket upgrade's status and reason are kept for its connection, whose first
+/// answer then says them (Hummingbird's own answer to a refused upgrade is a bare 400). A plain
+/// request for the frames socket is answered 426.
+struct RequestGuard: RouterMiddleware {
+    typealias Context = LiveViewRequestContext
     let token: String
     /// Whether the page is served without the token when the bound address is loopback.
     let pageIsOpenOnLoopback: Bool
     let configuredHost: String
     let allowedHostNames: Set<String>
     let facts: LockedValue<ListeningFacts?>
+    let upgradeRefusals: UpgradeRefusals
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let refused = refusal(of: request) else { return try await next(request, context) }
+        if request.headers[.upgrade]?.lowercased() == "websocket" {
+            upgradeRefusals.record(.init(status: "\(refused.status.code) \(refused.status.reasonPhrase)", reason: refused.reason), for: context.channel)
+        }
+        var response = Self.refusal(refused.status, refused.reason)
+        response.headers.append(contentsOf: refused.headers)
+        return response
+    }
+
+    /// Why the request is refused, with the status and any headers to answer with; nil when it may go on.
+    private func refusal(of request: Request) -> (status: HTTPResponse.Status, reason: String, headers: HTTPFields)? {
         guard let facts = facts.withLock({ $0 }) else {
-            return Self.refusal(.serviceUnavailable, "The live view is not listening yet.")
+            return (.serviceUnavailable, "The live view is not listening yet.", [:])
         }
         let authority = request.head.authority ?? ""
         guard let host = NetworkAddress.parseHostHeader(authority), host.port == nil || host.port == facts.port, allows(hostName: host.name) else {
-            return Self.refusal(.forbidden, "This live view answers to its own address only, not to the host '\(authority.prefix(100))'.")
+            return (.forbidden, "This live view answers to its own address only, not to the host '\(authority.prefix(100))'.", [:])
         }
         if let origin = request.headers[.origin], !Self.isOwnOrigin(origin, host: host) {
-            return Self.refusal(.forbidden, "Requests from other pages are refused (origin \(origin.prefix(100))).")
+            return (.forbidden, "Requests from other pages are refused (origin \(origin.prefix(100))).", [:])
         }
         let path = request.uri.path
         if let allowed = Self.methods(for: path), !allowed.contains(request.method) {
-            var response = Self.refusal(
-                .methodNotAllowed, "\(path) takes \(allowed.map(\.rawValue).joined(separator: " or ")), not \(request.method.rawValue).")
-            response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-            return response
+            return (
+                .methodNotAllowed, "\(path) takes \(allowed.map(\.rawValue).joined(separator: " or ")), not \(request.method.rawValue).",
+                [.allow: allowed.map(\.rawValue).joined(separator: ", ")]
+            )
         }
         let isPage = path == "/" && (request.method == .get || request.method == .head)
-        let given = Self.token(in: request)
-        if let given {
-            guard Self.equal(Array(given.utf8), Array(token.utf8)) else {
-                return Self.unauthorized("The access token is wrong.")
-            }
+        if let given = Self.token(in: request) {
+            guard Self.equal(Array(given.utf8), Array(token.utf8)) else { return (.unauthorized, "The access token is wrong.", [.wwwAuthenticate: "Bearer"]) }
         } else if !(isPage && pageIsOpenOnLoopback && facts.isLoopback) {
-            return Self.unauthorized("This live view needs its access token: add ?token=... to the address.")
+            return (.unauthorized, "This live view needs its access token: add ?token=... to the address.", [.wwwAuthenticate: "Bearer"])
+        }
+        if path == "/frames", request.headers[.upgrade]?.lowercased() != "websocket" {
+            return (.init(code: 426, reasonPhrase: "Upgrade Required"), "/frames is a WebSocket: open it with a WebSocket client.", [.upgrade: "websocket"])
         }
         if request.method == .post {
             let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             guard type == "application/json" else {
-                return Self.refusal(.unsupportedMediaType, "Control requests are JSON: send them as application/json.")
+                return (.unsupportedMediaType, "Control requests are JSON: send them as application/json.", [:])
             }
         }
-        return try await next(request, context)
+        return nil
     }
 
     /// Whether a `Host` header's name names this server.
@@ -113,12 +130,6 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
     private static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-
-    private static func unauthorized(_ reason: String) -> Response {
-        var response = refusal(.unauthorized, reason)
-        response.headers[.wwwAuthenticate] = "Bearer"
-        return response
     }
 
     /// A refusal with its reason as JSON.

@@ -259,26 +259,103 @@ final class LiveViewServerTests: LiveViewTestCase {
     }
 
     func testHeadersConnectionsAndIdleTimeAreBounded() async throws {
-        try startServer(LiveViewConfiguration(maximumConnections: 4, idleTimeout: .seconds(1)))
+        try startServer(LiveViewConfiguration(maximumConnections: 4, reservedConnections: 1, idleTimeout: .seconds(1)))
         let huge = try await request("/api/state", headers: ["X-Padding": String(repeating: "a", count: 80_000)])
         XCTAssertNotEqual(huge.status, 200, "an 80 KB header is not taken")
-        // Four idle sockets take every place; a fifth request waits until the idle ones are closed.
-        // Each is answered once, so the server has surely taken it before the fifth comes (a
-        // connection only made could still be in the kernel's queue with the fifth behind it,
-        // and the server take all five in one go).
+        // Four idle sockets take every place: a fifth request is answered 503 at once (it used to
+        // wait, unanswered, until one closed). Each is answered once, so the server has surely
+        // given it its place before the fifth comes.
         let once = "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(server.accessToken)\r\n\r\n"
         let idle = (0..<4).compactMap { _ in HeldConnection(port: port, request: once, awaiting: "HTTP/1.1 200") }
         XCTAssertEqual(idle.count, 4)
-        let started = ContinuousClock.now
-        let answer = try await request("/api/state")
-        XCTAssertEqual(answer.status, 200, "served once the idle connections were closed")
-        let waited = ContinuousClock.now - started
-        XCTAssertGreaterThan(waited, .milliseconds(500), "it waited for a place: \(waited)")
-        // The first idle connection was closed when the fifth got its place; the others, taken a
-        // moment later, reach their idle time a moment later too.
+        let full = exchangeOnLoopback(port: port, request: once, seconds: 5)
+        XCTAssertTrue(full.answer.hasPrefix("HTTP/1.1 503"), full.answer)
+        XCTAssertTrue(full.answer.contains("serves 4 connections at once"), full.answer)
+        // The idle connections are closed at their idle time, and their places given again.
         let closeBy = ContinuousClock.now + .seconds(5)
         while !idle.allSatisfy(\.isClosedByServer), ContinuousClock.now < closeBy { try await Task.sleep(for: .milliseconds(20)) }
         XCTAssertTrue(idle.allSatisfy(\.isClosedByServer), "the idle connections were closed")
+        let answer = try await request("/api/state")
+        XCTAssertEqual(answer.status, 200, "served once the idle connections were closed")
+    }
+
+    /// A hundred viewers, or clients without the token, do not lock the page's owner out: viewers
+    /// and such clients take all but the reserved places, and past those are answered 503 at once.
+    func testViewersAndClientsWithoutTheTokenLeaveThePagesOwnPlaces() async throws {
+        try startServer(LiveViewConfiguration(maximumConnections: 4, reservedConnections: 2, idleTimeout: .seconds(15)))
+        let viewers = (0..<2).compactMap { _ in HeldConnection.stalledViewer(port: port, path: "/frames?token=\(server.accessToken)") }
+        XCTAssertEqual(viewers.count, 2, "two viewers take the places that are not reserved")
+        let handshake =
+            "GET /frames?token=\(server.accessToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let third = exchangeOnLoopback(port: port, request: handshake, seconds: 5)
+        XCTAssertTrue(third.answer.hasPrefix("HTTP/1.1 503"), third.answer)
+        XCTAssertTrue(third.answer.contains("viewers"), third.answer)
+        let anonymous = exchangeOnLoopback(port: port, request: "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", seconds: 5)
+        XCTAssertTrue(anonymous.answer.hasPrefix("HTTP/1.1 503"), "no place is left for requests without the token: \(anonymous.answer)")
+        // Silent sockets hold no place at all.
+        let silent = (0..<20).compactMap { _ in HeldConnection(port: port) }
+        XCTAssertEqual(silent.count, 20)
+        let started = ContinuousClock.now
+        let owner = try await request("/api/state")
+        XCTAssertEqual(owner.status, 200, "the owner's request takes a reserved place")
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(3), "and is answered without waiting for the silent ones")
+        // Silent sockets are closed at the first request's deadline.
+        let closeBy = ContinuousClock.now + .seconds(10)
+        while !silent.allSatisfy(\.isClosedByServer), ContinuousClock.now < closeBy { try await Task.sleep(for: .milliseconds(50)) }
+        XCTAssertTrue(silent.allSatisfy(\.isClosedByServer), "silent sockets are closed at their deadline")
+    }
+
+    /// Heads HTTP's parser rejects after the first check let them through are answered 400 at once
+    /// (they waited 15 s for the deadline, and held SIGTERM up as long).
+    func testAHeadTheParserRejectsIsAnsweredAtOnce() async throws {
+        try startServer(LiveViewConfiguration(idleTimeout: .seconds(15)))
+        for head in [
+            "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: abc\r\n\r\n",
+            "POST /api/zoom HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n",
+            "GET /\u{7f}x HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n",
+        ] {
+            let exchange = exchangeOnLoopback(port: port, request: head, seconds: 10)
+            XCTAssertTrue(exchange.answer.hasPrefix("HTTP/1.1 400"), "\(head.debugDescription): \(exchange.answer)")
+            XCTAssertLessThan(exchange.firstByteAfter ?? 99, 2, "answered at once: \(head.debugDescription)")
+        }
+    }
+
+    /// The frames socket without an upgrade is 426, and a refused upgrade says why (it was a bare 400).
+    func testRefusedWebSocketsSayWhy() async throws {
+        try startServer()
+        let plain = try await request("/frames")
+        XCTAssertEqual(plain.status, 426, plain.body)
+        XCTAssertTrue(plain.body.contains("is a WebSocket"), plain.body)
+        func upgrade(_ query: String, origin: String? = nil) -> String {
+            let handshake =
+                "GET /frames\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + (origin.map { "Origin: \($0)\r\n" } ?? "")
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            return exchangeOnLoopback(port: port, request: handshake, seconds: 5).answer
+        }
+        let cases: [(answer: String, status: String, reason: String)] = [
+            (upgrade(""), "HTTP/1.1 401", "needs its access token"),
+            (upgrade("?token=wrong-token-of-twenty"), "HTTP/1.1 401", "token is wrong"),
+            (upgrade("?token=\(server.accessToken)", origin: "http://evil.example"), "HTTP/1.1 403", "other pages"),
+        ]
+        for refused in cases {
+            XCTAssertTrue(refused.answer.hasPrefix(refused.status), refused.answer)
+            XCTAssertTrue(refused.answer.contains(refused.reason), refused.answer)
+        }
+        XCTAssertTrue(upgrade("?token=\(server.accessToken)").hasPrefix("HTTP/1.1 101"), "the page's own upgrade still works")
+    }
+
+    /// A port another program holds is said in words (it was "... in use) (errno: 98)").
+    func testAPortInUseIsSaidInWords() async throws {
+        try startServer()
+        let second = LiveViewServer(session: session, previewLayer: layer, configuration: LiveViewConfiguration(port: port))
+        do {
+            try await second.run()
+            XCTFail("a second server listened on the same port")
+        } catch {
+            XCTAssertTrue("\(error)".contains("127.0.0.1:\(port) is in use by another program"), "\(error)")
+        }
     }
 }
 

@@ -82,3 +82,31 @@ public final class HeldConnection {
 
     deinit { close(descriptor) }
 }
+
+/// Sends `request` on a new connection to `port` on 127.0.0.1 and reads the answer until the server
+/// closes the connection or `seconds` pass; the bytes read, and how long until the first of them.
+public func exchangeOnLoopback(port: Int, request: String, seconds: Double = 10) -> (answer: String, firstByteAfter: Double?) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return ("", nil) }
+    defer { close(descriptor) }
+    var address = loopbackAddress(port: port)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return ("", nil) }
+    let start = Date()
+    _ = request.utf8CString.withUnsafeBufferPointer { send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+    var answer: [UInt8] = []
+    var firstByte: Double?
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while Date().timeIntervalSince(start) < seconds {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 50) >= 0 else { break }
+        guard poller.revents != 0 else { continue }
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        if firstByte == nil { firstByte = Date().timeIntervalSince(start) }
+        answer += buffer[..<count]
+    }
+    return (String(decoding: answer, as: UTF8.self), firstByte)
+}
