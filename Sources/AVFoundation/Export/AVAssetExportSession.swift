@@ -279,7 +279,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                                 "The render size \(width)x\(height) cannot be encoded: each side must be from 16 to 8192."
                         ])
                 }
-                let rate = composition.map { 1 / $0.frameDuration.seconds } ?? (video.nominalFrameRate > 0 ? Double(video.nominalFrameRate) : 30)
+                // A damaged track can say any rate (a time scale of 0, 1 or 2^32 - 1): the encoder is told one it can take.
+                let rate = EncodingPlan.expectedFrameRate(composition.map { 1 / $0.frameDuration.seconds } ?? Double(video.nominalFrameRate))
                 let input = AVAssetWriterInput(
                     mediaType: .video,
                     outputSettings: [

@@ -19,8 +19,11 @@ enum EncodingPlan {
     /// The bit rate Apple-like devices record a size and rate at: 10.5 Mbit/s for 1280x720 at 30 fps
     /// (WWDC 2010 session 409), scaled by pixels per second.
     static func recordingBitRate(width: Int, height: Int, frameRate: Double) -> Int {
-        Int(Double(width * height) * frameRate * 0.38)
+        Int(Double(width * height) * usableFrameRate(frameRate) * 0.38)
     }
+
+    /// `rate` where it is a frame rate an encoder can take (more than 0, at most 1000), else 30.
+    static func usableFrameRate(_ rate: Double) -> Double { rate.isFinite && rate > 0 && rate <= 1000 ? rate : 30 }
 
     /// The AAC bit rate for a channel count: 64 kbit/s a channel.
     static func aacBitRate(channels: Int) -> Int { 64_000 * channels }
@@ -35,6 +38,7 @@ enum EncodingPlan {
         codec: AVVideoCodecType, width: Int, height: Int, frameRate: Double, fullRange: Bool,
         compression: ValidatedSettings.Compression = .init(), for purpose: Purpose
     ) -> MovieEncoding.Video {
+        let frameRate = usableFrameRate(frameRate)
         let pixelsPerSecond = Double(width * height) * frameRate
         let standardBitRate = recordingBitRate(width: width, height: height, frameRate: frameRate)
         let standardPreset: String
@@ -113,6 +117,13 @@ enum EncodingPlan {
         ]
     }
 
+    /// The frame rate an encoder is told to expect for a source said to run at `rate`: whole frames
+    /// a second from 1 to 1000, and 30 for a rate that is not a number, not positive or beyond that
+    /// (as a damaged movie's track can say).
+    static func expectedFrameRate(_ rate: Double) -> Int {
+        max(1, Int(usableFrameRate(rate).rounded()))
+    }
+
     /// Asset writer settings for video of a size and rate: `compression`'s choices, else a recording's.
     static func videoSettings(
         codec: AVVideoCodecType, width: Int, height: Int, frameRate: Double,
@@ -121,7 +132,7 @@ enum EncodingPlan {
         let plan = video(codec: codec, width: width, height: height, frameRate: frameRate, fullRange: false, compression: compression, for: .recording)
         var properties: [String: Any] = [
             AVVideoAverageBitRateKey: NSNumber(value: plan.bitRate),
-            AVVideoExpectedSourceFrameRateKey: NSNumber(value: Int(frameRate.rounded())),
+            AVVideoExpectedSourceFrameRateKey: NSNumber(value: expectedFrameRate(frameRate)),
             AVVideoMaxKeyFrameIntervalKey: NSNumber(value: plan.keyframeInterval),
         ]
         if let speed = compression.prioritizesSpeed { properties[ValidatedSettings.prioritizeSpeedKey] = NSNumber(value: speed) }
