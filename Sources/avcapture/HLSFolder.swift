@@ -25,14 +25,19 @@ final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
     /// The first file that could not be written, if one could not.
     var failure: String? { state.withLock { $0.failure } }
 
-    /// Uses `folder`, creating it if need be; refuses a folder that already holds a playlist.
-    init(folder: URL) throws {
+    /// Uses `folder`, creating it if need be; refuses an empty path, and a folder that already holds
+    /// any file the stream would write (a playlist, `init.mp4`, a `segmentN.m4s`): a stream never
+    /// replaces a file it did not write.
+    init(folder path: String) throws(CommandFailure) {
+        guard !path.isEmpty else { throw CommandFailure("--hls needs a folder; an empty path names none.") }
+        let folder = URL(fileURLWithPath: path)
         self.folder = folder
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw CommandFailure("\(folder.path) exists and is not a folder.") }
-            guard !FileManager.default.fileExists(atPath: folder.appendingPathComponent(Self.playlistName).path) else {
-                throw CommandFailure("\(folder.path) already holds \(Self.playlistName); choose an empty folder.")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if let taken = names.sorted().first(where: Self.isStreamFileName) {
+                throw CommandFailure("\(folder.path) already holds \(taken), which the stream would replace; choose an empty folder.")
             }
         } else {
             do {
@@ -42,6 +47,14 @@ final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
             }
         }
         super.init()
+    }
+
+    /// Whether the stream writes a file of this name: the playlist, `init.mp4` or `segmentN.m4s`.
+    static func isStreamFileName(_ name: String) -> Bool {
+        if name == playlistName || name == "init.mp4" { return true }
+        guard name.hasPrefix("segment"), name.hasSuffix(".m4s") else { return false }
+        let number = name.dropFirst("segment".count).dropLast(".m4s".count)
+        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     func assetWriter(_ writer: AVAssetWriter, didOutputSegmentData segmentData: Data, segmentType: AVAssetSegmentType, segmentReport: AVAssetSegmentReport?) {
@@ -93,18 +106,34 @@ final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes a file whole under a hidden name, then gives it its name; false (and the failure kept) when it cannot.
+    /// Writes a file whole under a new hidden name (made with `mkstemp`, so never a file or link
+    /// someone planted), then gives it its name: the playlist replaces the one the stream wrote
+    /// before; every other file takes a free name only. False (and the failure kept) when it cannot.
     @discardableResult
     private func write(_ data: Data, named name: String) -> Bool {
-        let final = folder.appendingPathComponent(name), hidden = folder.appendingPathComponent(".\(name).partial")
+        let final = folder.appendingPathComponent(name)
+        var template = Array(folder.appendingPathComponent(".\(name).XXXXXX").path.utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let hidden = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
-            try data.write(to: hidden)
-            guard rename(hidden.path, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            try handle.write(contentsOf: data)
+            try handle.close()
+            fchmodat(AT_FDCWD, hidden, 0o644, 0)
+            if name == Self.playlistName {
+                guard rename(hidden, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            } else {
+                // A hard link fails where the name is taken, by anything (a link planted there included).
+                guard link(hidden, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                unlink(hidden)
+            }
             return true
         } catch {
-            try? FileManager.default.removeItem(at: hidden)
+            if descriptor >= 0 { unlink(hidden) }
+            let reason = (error as? POSIXError)?.code == .EEXIST ? "a file of that name appeared, and it is not replaced" : error.localizedDescription
             state.withLock { state in
-                if state.failure == nil { state.failure = "\(final.path) could not be written: \(error.localizedDescription)" }
+                if state.failure == nil { state.failure = "\(final.path) could not be written: \(reason)." }
             }
             return false
         }

@@ -25,7 +25,7 @@ struct Stream: ParsableCommand {
     @Flag(help: "Stream no audio.") var noAudio = false
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@30.") var format: String?
     @Option(help: "The video bit rate in bits per second (default: by size and rate).") var bitrate: Int?
-    @Option(help: "How long to stream, in seconds; without it, until Ctrl-C.", transform: DurationOption.seconds) var seconds: Double?
+    @Option(help: "How long to stream, in seconds; without it, until Ctrl-C.", transform: DurationOption.positiveSeconds) var seconds: Double?
     @Flag(help: "End when the server goes away rather than trying again.") var noReconnect = false
 
     func validate() throws {
@@ -38,7 +38,8 @@ struct Stream: ParsableCommand {
             else {
                 throw ValidationError("\(url) is not an rtmp://, rtmps://, srt://, rtsp:// or udp:// URL with a host.")
             }
-        case (nil, _?):
+        case (nil, let folder?):
+            guard !folder.isEmpty else { throw ValidationError("--hls needs a folder; an empty path names none.") }
             guard segmentSeconds.isFinite, segmentSeconds >= 0.5, segmentSeconds <= 60 else {
                 throw ValidationError("--segment-seconds must be from 0.5 to 60.")
             }
@@ -48,7 +49,7 @@ struct Stream: ParsableCommand {
     }
 
     func run() throws {
-        if let hls { return try runHLS(folder: URL(fileURLWithPath: hls)) }
+        if let hls { return try runHLS(folder: hls) }
         let url = url!
         let destination = URL(string: url)!
         let session = AVCaptureSession()
@@ -66,7 +67,7 @@ struct Stream: ParsableCommand {
         defer { withExtendedLifetime(stopSignals) {} }
         session.startRunning()
         guard session.isRunning else { throw CommandFailure("The session could not start.") }
-        FileHandle.standardError.write(Data("Streaming \(camera.localizedName)\(microphoneName.map { " and \($0)" } ?? "") to \(url); Ctrl-C stops.\n".utf8))
+        StandardStreams.err("Streaming \(camera.localizedName)\(microphoneName.map { " and \($0)" } ?? "") to \(url); Ctrl-C stops.\n")
         output.startStreaming(to: destination, delegate: progress)
         let start = Date()
         var lastLine = Date()
@@ -107,8 +108,8 @@ extension Stream {
     }
 
     /// Captures into an HTTP Live Streaming folder until Ctrl-C or --seconds.
-    func runHLS(folder url: URL) throws {
-        let folder = try HLSFolder(folder: url)
+    func runHLS(folder path: String) throws {
+        let folder = try HLSFolder(folder: path)
         let session = AVCaptureSession()
         session.beginConfiguration()
         let camera = try CameraChoice.addCamera(video, preset: nil, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
@@ -141,8 +142,7 @@ extension Stream {
         defer { withExtendedLifetime(stopSignals) {} }
         session.startRunning()
         guard session.isRunning else { throw CommandFailure("The session could not start.") }
-        FileHandle.standardError.write(
-            Data("Writing HLS from \(camera.localizedName)\(microphone.map { " and \($0.localizedName)" } ?? "") into \(url.path); Ctrl-C stops.\n".utf8))
+        StandardStreams.err("Writing HLS from \(camera.localizedName)\(microphone.map { " and \($0.localizedName)" } ?? "") into \(folder.folder.path); Ctrl-C stops.\n")
         let start = Date()
         var lastLine = Date()
         while !signalled.withLock({ $0 }), folder.failure == nil {
@@ -169,7 +169,7 @@ extension Stream {
         if let error = capture.writer.error { throw CommandFailure("Writing HLS failed: \(error.localizedDescription)") }
         let counts = capture.counts
         print(
-            "Wrote \(folder.segmentCount) segments (\(counts.frames) frames, \(counts.dropped) dropped) and \(url.appendingPathComponent(HLSFolder.playlistName).path)."
+            "Wrote \(folder.segmentCount) segments (\(counts.frames) frames, \(counts.dropped) dropped) and \(folder.folder.appendingPathComponent(HLSFolder.playlistName).path)."
         )
     }
 }
@@ -188,7 +188,7 @@ final class StreamProgress: AVCaptureLiveStreamOutputDelegate, @unchecked Sendab
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
         progress.withLock { $0.current = "reconnecting" }
-        FileHandle.standardError.write(Data("avcapture stream: \(error.localizedDescription); trying again.\n".utf8))
+        StandardStreams.err("avcapture stream: \(error.localizedDescription); trying again.\n")
     }
 
     func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) {
