@@ -42,7 +42,8 @@ struct Export: ParsableCommand {
     /// The range as a time range; nil for the whole movie.
     func timeRange() throws -> CMTimeRange? {
         guard let range else { return nil }
-        let parts = range.split(separator: "-", maxSplits: 1).map(DurationOption.value)
+        // Empty parts are kept, so that a negative start (`-1-2`) is refused rather than read as 1-2.
+        let parts = range.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(DurationOption.value)
         guard parts.count == 2, let start = parts[0], let end = parts[1], end > start else {
             throw ValidationError("--range is START-END in seconds with END after START, such as 1.5-4, not \(range).")
         }
@@ -53,7 +54,7 @@ struct Export: ParsableCommand {
     func sections() throws -> [(start: Double, end: Double, factor: Double)] {
         try slow.map { text in
             let halves = text.split(separator: ":", maxSplits: 1)
-            let bounds = halves.first.map { $0.split(separator: "-", maxSplits: 1).compactMap(DurationOption.value) } ?? []
+            let bounds = halves.first.map { $0.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).compactMap(DurationOption.value) } ?? []
             guard halves.count == 2, bounds.count == 2, let factor = Double(halves[1]), bounds[1] > bounds[0],
                 factor >= 1.0 / 32, factor <= 32
             else {
@@ -82,7 +83,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let source = URL(fileURLWithPath: input), destination = URL(fileURLWithPath: output)
-        guard FileManager.default.fileExists(atPath: source.path) else { throw CommandFailure("\(input) does not exist.") }
+        try InputFile.check(input)
         guard !FileSystemEntry.exists(atPath: destination.path) else { throw CommandFailure("\(output) exists; it is never overwritten.") }
         let asset = AVURLAsset(url: source)
         let semaphore = DispatchSemaphore(value: 0)
@@ -117,7 +118,7 @@ struct Export: ParsableCommand {
         var name = presetName!
         if fps != nil, name == AVAssetExportPresetPassthrough {
             name = AVAssetExportPresetHighestQuality
-            FileHandle.standardError.write(Data("--fps encodes the pictures again: exporting with the highest quality preset.\n".utf8))
+            StandardStreams.err("--fps encodes the pictures again: exporting with the highest quality preset.\n")
         }
         guard let session = AVAssetExportSession(asset: exported, presetName: name) else { throw CommandFailure("No such preset.") }
         if let fps {
@@ -143,9 +144,9 @@ struct Export: ParsableCommand {
         let terminal = isatty(STDERR_FILENO) != 0
         while done.wait(timeout: .now() + 0.25) == .timedOut {
             let line = String(format: "Exporting %@: %3.0f%%  %.1fs", destination.lastPathComponent, session.progress * 100, Date().timeIntervalSince(started))
-            if terminal { FileHandle.standardError.write(Data("\r\(line)".utf8)) }
+            if terminal { StandardStreams.err("\r\(line)") }
         }
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal { StandardStreams.err("\r\u{1B}[K") }
         switch session.status {
         case .completed:
             let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0

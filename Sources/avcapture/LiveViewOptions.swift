@@ -92,7 +92,7 @@ struct LiveViewOptions: ParsableArguments {
 
 /// Writes a line to standard output at once, even when it is a pipe.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.out(line + "\n")
 }
 
 /// The error a command's task ended with, read once it has ended.

@@ -8,7 +8,7 @@ struct Monitor: ParsableCommand {
         commandName: "monitor",
         abstract: "Capture video and audio and print frame rate, drops and audio level as they happen.")
 
-    @Option(help: "How long to capture, in seconds.", transform: DurationOption.seconds) var seconds: Double = 5
+    @Option(help: "How long to capture, in seconds.", transform: DurationOption.positiveSeconds) var seconds: Double = 5
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
     @Option(help: "The unique ID of the microphone.") var audioDevice: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@60.") var format: String?
@@ -70,7 +70,7 @@ struct Monitor: ParsableCommand {
             let now = stats.snapshot()
             let channel = audio.connections.first?.audioChannels.first
             let line = now.line(since: last, elapsed: Date().timeIntervalSince(start), average: channel?.averagePowerLevel, peak: channel?.peakHoldLevel)
-            if interactive { FileHandle.standardOutput.write(Data("\r\(line)".utf8)) } else { print(line) }
+            if interactive { StandardStreams.out("\r\(line)") } else { print(line) }
             last = now
         }
         session.stopRunning()
@@ -170,7 +170,8 @@ enum FormatChoice {
     /// `preferred` wins, so that a camera that offers what the command needs is not made to
     /// convert; the device's own order decides the rest.
     static func apply(_ text: String, to device: AVCaptureDevice, preferring preferred: [OSType] = []) throws {
-        let parts = text.split(whereSeparator: { $0 == "x" || $0 == "@" })
+        // Empty parts are kept, so that `640x480@` and `x480` are refused rather than read as something else.
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "@" })
         let dimensions = parts.prefix(2).compactMap { Int32($0) }
         let rate = parts.count > 2 ? Double(parts[2]) : nil
         guard parts.count == 2 || parts.count == 3, dimensions.count == 2, dimensions.allSatisfy({ (1...16384).contains($0) }),

@@ -23,7 +23,7 @@ struct Play: ParsableCommand {
     @Option(help: "How sound is played at other rates: spectral, timeDomain, varispeed or lowQualityZeroLatency.") var pitch = "spectral"
     @Option(help: "Where to start, in seconds.", transform: DurationOption.seconds) var start: Double?
     @Option(help: "The volume, from 0 to 1.") var volume: Float = 1
-    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.seconds) var seconds:
+    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.positiveSeconds) var seconds:
         Double?
     @Flag(help: "Show the pictures on a page in a browser: open the printed address.") var preview = false
     @OptionGroup var view: LiveViewOptions
@@ -45,7 +45,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(file) does not exist.") }
+        try InputFile.check(file)
         let item = AVPlayerItem(url: url)
         item.audioTimePitchAlgorithm = Self.algorithms[pitch.lowercased()]!
         let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
@@ -58,6 +58,8 @@ struct Play: ParsableCommand {
         ready.wait()
         observation.invalidate()
         guard item.status == .readyToPlay else { throw CommandFailure("\(file) cannot be played: \(item.error?.localizedDescription ?? "unknown error").") }
+        let tracks = item.asset.tracks(withMediaType: .video) + item.asset.tracks(withMediaType: .audio)
+        guard !tracks.isEmpty, item.asset.isPlayable else { throw CommandFailure("\(file) has no pictures or sound that can be played.") }
         let duration = item.duration.seconds
 
         let startTime = start ?? (rate < 0 ? duration : 0)
@@ -88,12 +90,16 @@ struct Play: ParsableCommand {
             if terminal, Date().timeIntervalSince(lastLine) > 0.25 {
                 lastLine = Date()
                 let line = String(format: "Playing %@: %6.2f / %.2f s at %gx  %d pictures", url.lastPathComponent, now.seconds, duration, rate, pictures)
-                FileHandle.standardError.write(Data("\r\(line)".utf8))
+                StandardStreams.err("\r\(line)")
             }
         }
         let finished = player.currentTime().seconds
         player.pause()
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if terminal { StandardStreams.err("\r\u{1B}[K") }
+        // A movie whose pictures cannot be decoded shows none however long it plays.
+        if pictures == 0, !item.asset.tracks(withMediaType: .video).isEmpty, abs(finished - startTime) >= 0.5 {
+            throw CommandFailure(String(format: "%@ played %.2f s without one picture: its pictures cannot be decoded.", file, abs(finished - startTime)))
+        }
         let sound: String
         if item.asset.tracks(withMediaType: .audio).isEmpty {
             sound = "no sound track"

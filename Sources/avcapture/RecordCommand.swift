@@ -11,7 +11,7 @@ struct Record: ParsableCommand {
         abstract: "Record a QuickTime (.mov) or MPEG-4 (.mp4, .m4v) movie; Ctrl-C stops with a playable file.")
 
     @Argument(help: "The movie to write; it must not exist. With --library it may be left out.") var output: String?
-    @Option(help: "How long to record, in seconds; without it, until Ctrl-C.", transform: DurationOption.seconds) var seconds: Double?
+    @Option(help: "How long to record, in seconds; without it, until Ctrl-C.", transform: DurationOption.positiveSeconds) var seconds: Double?
     @Option(help: "The largest the file may grow, in bytes.") var maxSize: Int64?
     @Option(help: "The unique ID of a camera (see `avcapture devices`); name several to record each to its own file, MOVIE-1.mov, MOVIE-2.mov, ...")
     var video: [String] = []
@@ -38,6 +38,7 @@ struct Record: ParsableCommand {
     func run() throws {
         guard output != nil || library else { throw CommandFailure("Name the movie to write, or pass --library to save it into the Videos folder.") }
         if screen, !video.isEmpty { throw CommandFailure("--screen records the screen instead of a camera: leave out --video.") }
+        if let maxSize, maxSize <= 0 { throw CommandFailure("--max-size is a number of bytes, more than 0; got \(maxSize).") }
         let base =
             output.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("avcapture-\(getpid())-\(Int(Date().timeIntervalSince1970)).mov")
@@ -72,7 +73,7 @@ struct Record: ParsableCommand {
                 format: "%7.1fs  %9.2f MB  %@", elapsed ?? Date().timeIntervalSince(start), Double(bytes) / 1_000_000,
                 recorders.count == 1 ? "recording" : "recording \(recorders.count) cameras")
             if interactive {
-                FileHandle.standardOutput.write(Data("\r\(line)".utf8))
+                StandardStreams.out("\r\(line)")
             } else {
                 // A line at a time, so a pipe or a log sees the progress as it is made.
                 print(line)
@@ -153,6 +154,9 @@ struct Record: ParsableCommand {
         }
         var rate = 30.0
         if let format, let at = format.firstIndex(of: "@") {
+            guard format[..<at].isEmpty || format[..<at].split(separator: "x", omittingEmptySubsequences: false).count == 2 else {
+                throw CommandFailure("--format for the screen is @FPS or WIDTHxHEIGHT@FPS; got \(format).")
+            }
             guard let fps = Double(format[format.index(after: at)...]), fps.isFinite, fps >= 1, fps <= 60 else {
                 throw CommandFailure("--format's @FPS for the screen must be from 1 to 60.")
             }

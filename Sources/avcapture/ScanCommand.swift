@@ -61,8 +61,11 @@ struct Scan: ParsableCommand {
 
     private func regionOfInterest() throws -> CGRect? {
         guard let rect else { return nil }
-        let values = rect.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 4, values.allSatisfy({ (0...1).contains($0) }), values[0] + values[2] <= 1, values[1] + values[3] <= 1 else {
+        let parts = rect.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, values.count == 4, values.allSatisfy({ (0...1).contains($0) }), values[2] > 0, values[3] > 0, values[0] + values[2] <= 1,
+            values[1] + values[3] <= 1
+        else {
             throw ValidationError("--rect is x,y,width,height within 0...1, such as 0.25,0.25,0.5,0.5; got \(rect).")
         }
         return CGRect(x: values[0], y: values[1], width: values[2], height: values[3])
@@ -110,7 +113,7 @@ struct Scan: ParsableCommand {
                     found += codes.count
                 case .failure(let error)?:
                     failed += 1
-                    FileHandle.standardError.write(Data("avcapture scan: \(error)\n".utf8))
+                    StandardStreams.err("avcapture scan: \(error)\n")
                 case nil:
                     failed += 1
                 }
@@ -120,7 +123,7 @@ struct Scan: ParsableCommand {
         // the runtime's first protocol look-ups, zbarimg's start being the measure.
         let hundredths = Int((Date().timeIntervalSince(start) * 100).rounded())
         let elapsed = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
-        FileHandle.standardError.write(Data("scanned \(found) barcode symbols from \(files.count) images in \(elapsed) seconds\n".utf8))
+        StandardStreams.err("scanned \(found) barcode symbols from \(files.count) images in \(elapsed) seconds\n")
         if failed > 0 { throw ExitCode(1) }
         if found == 0 { throw ExitCode(4) }
     }
@@ -138,7 +141,7 @@ struct Scan: ParsableCommand {
         output.maximumMachineReadableCodeCount = maxCodes
         if let region = try regionOfInterest() { output.rectOfInterest = region }
         session.commitConfiguration()
-        FileHandle.standardError.write(Data("Scanning with \(camera.localizedName)\(seconds > 0 ? " for \(seconds) s" : ""); Ctrl-C to stop.\n".utf8))
+        StandardStreams.err("Scanning with \(camera.localizedName)\(seconds > 0 ? " for \(seconds) s" : ""); Ctrl-C to stop.\n")
         session.startRunning()
         let start = Date()
         while seconds <= 0 || Date().timeIntervalSince(start) < seconds {
@@ -146,13 +149,12 @@ struct Scan: ParsableCommand {
         }
         session.stopRunning()
         let statistics = output.detectionStatistics
-        FileHandle.standardError.write(
-            Data(
+        StandardStreams.err(
                 String(
                     format: "searched %d frames (%.1f ms each), skipped %d for newer ones\n", statistics.framesSearched,
                     statistics.framesSearched > 0 ? statistics.secondsSearching * 1000 / Double(statistics.framesSearched) : 0,
                     statistics.framesSkipped
-                ).utf8))
+                ))
     }
 }
 
@@ -169,7 +171,7 @@ private final class CodePrinter: NSObject, AVCaptureMetadataOutputObjectsDelegat
             let key = code.type.rawValue + ":" + (code.stringValue ?? code.payloadData.base64EncodedString())
             now.insert(key)
             if !inView.contains(key) {
-                FileHandle.standardOutput.write(Data((format(code) + "\n").utf8))
+                StandardStreams.out(format(code) + "\n")
             }
         }
         inView = now
