@@ -12,7 +12,8 @@ enum DurationOption {
         try parse(text, allowingZero: true)
     }
 
-    /// Seconds, more than zero: `transform:` for intervals such as `--fragment-interval`.
+    /// Seconds, more than zero: `transform:` for intervals such as `--fragment-interval`, and for
+    /// `--seconds` where nothing would be done in none.
     static func positiveSeconds(_ text: String) throws -> Double {
         try parse(text, allowingZero: false)
     }
@@ -28,7 +29,7 @@ enum DurationOption {
             throw ValidationError("a number of seconds is expected, such as 2.5.")
         }
         guard value >= 0, allowingZero || value > 0 else {
-            throw ValidationError(allowingZero ? "a duration cannot be negative." : "the interval must be more than 0 seconds.")
+            throw ValidationError(allowingZero ? "a duration cannot be negative." : "it must be more than 0 seconds.")
         }
         guard value <= longest else {
             throw ValidationError("at most \(Int(longest)) seconds (a year) is taken.")

@@ -20,7 +20,7 @@ struct Preview: ParsableCommand, Sendable {
     @Option(help: "A session preset, such as high, 640x480, 1280x720.") var preset: String?
     @Option(help: "A format as WIDTHxHEIGHT@FPS, such as 1280x720@30.") var format: String?
     @Option(help: "Where photos and movies taken from the page are saved.") var saveTo: String = "."
-    @Option(help: "Stop after this many seconds; by default run until Ctrl-C.", transform: DurationOption.seconds) var seconds: Double?
+    @Option(help: "Stop after this many seconds; by default run until Ctrl-C.", transform: DurationOption.positiveSeconds) var seconds: Double?
     @Option(help: "What to find and draw on the page: codes, faces, both (codes,faces) or none.") var detect: String = "codes"
 
     /// The metadata object types `--detect` names.
