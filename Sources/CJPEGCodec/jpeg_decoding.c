@@ -20,7 +20,21 @@ struct cjd_decoder {
     uint8_t *planes;                      // decoded planes, padded as libjpeg writes them
     size_t planes_capacity;
     JSAMPROW plane_rows[3][4 * DCTSIZE];  // one iMCU row's row pointers per component
+    struct jpeg_progress_mgr progress;    // stops a progressive picture of too many scans
+    int too_many_scans;
 };
+
+/// Refuses a progressive picture past CJD_MAXIMUM_SCANS scans: each scan costs a pass over the
+/// whole picture's coefficients, so a small file of thousands of scans would take minutes.
+static void limit_scans(j_common_ptr common) {
+    j_decompress_ptr cinfo = (j_decompress_ptr)common;
+    cjd_decoder *d = (cjd_decoder *)cinfo;  // the decompressor is the decoder's first member
+    if (cinfo->progressive_mode && cinfo->input_scan_number > CJD_MAXIMUM_SCANS) {
+        d->too_many_scans = 1;
+        common->err->msg_code = JERR_UNKNOWN_MARKER;
+        (*common->err->error_exit)(common);
+    }
+}
 
 cjd_decoder *cjd_new(void) {
     cjd_decoder *d = calloc(1, sizeof *d);
@@ -32,6 +46,8 @@ cjd_decoder *cjd_new(void) {
     }
     jpeg_create_decompress(&d->cinfo);
     jpeg_arenas_install((j_common_ptr)&d->cinfo, &d->arenas);
+    d->progress.progress_monitor = limit_scans;
+    d->cinfo.progress = &d->progress;
     return d;
 }
 
@@ -47,6 +63,7 @@ uint64_t cjd_system_allocations(const cjd_decoder *d) { return d ? d->arenas.all
 
 /// Reads the header of a picture of the expected size; 0, or -1 with the picture abandoned.
 static int begin(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height) {
+    d->too_many_scans = 0;
     if (jpeg && size >= 4) {
         jpeg_mem_src(&d->cinfo, jpeg, (unsigned long)size);
         if (jpeg_read_header(&d->cinfo, TRUE) == JPEG_HEADER_OK
@@ -182,9 +199,50 @@ int cjd_read_size(cjd_decoder *d, const uint8_t *jpeg, size_t size, int *width, 
     return ok ? 0 : -1;
 }
 
+int cjd_decode_gray_scaled(cjd_decoder *d, const uint8_t *jpeg, size_t size, int denominator, uint8_t *gray, int stride,
+                           int width, int height) {
+    if (!d || !gray || stride < width || (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8)) return -1;
+    struct jpeg_decompress_struct *cinfo = &d->cinfo;
+    if (setjmp(d->error.jump)) {
+        jpeg_abort_decompress(cinfo);
+        return -1;
+    }
+    d->error.pub.msg_code = 0;
+    d->too_many_scans = 0;
+    if (!jpeg || size < 4) return -1;
+    jpeg_mem_src(cinfo, jpeg, (unsigned long)size);
+    if (jpeg_read_header(cinfo, TRUE) != JPEG_HEADER_OK) {
+        jpeg_abort_decompress(cinfo);
+        return -1;
+    }
+    cinfo->out_color_space = JCS_GRAYSCALE;
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int)denominator;
+    jpeg_calc_output_dimensions(cinfo);
+    if ((int)cinfo->output_width != width || (int)cinfo->output_height != height) {
+        jpeg_abort_decompress(cinfo);
+        return -1;
+    }
+    if (jpeg_arenas_reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), 0, &d->arenas.allocations) != 0) {
+        jpeg_abort_decompress(cinfo);
+        return -1;
+    }
+    for (int y = 0; y < height; y++) d->rows[y] = gray + (size_t)y * stride;
+    jpeg_start_decompress(cinfo);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        if (jpeg_read_scanlines(cinfo, d->rows + cinfo->output_scanline, cinfo->output_height - cinfo->output_scanline) == 0) break;
+    }
+    jpeg_finish_decompress(cinfo);
+    return d->error.pub.num_warnings > 0 ? -1 : 0;
+}
+
 void cjd_last_error(const cjd_decoder *d, char *message, size_t capacity) {
     if (!message || capacity == 0) return;
     message[0] = 0;
+    if (d && d->too_many_scans) {
+        snprintf(message, capacity, "a progressive JPEG of more than %d scans", CJD_MAXIMUM_SCANS);
+        return;
+    }
     if (!d || d->error.pub.msg_code == 0) return;
     char text[JMSG_LENGTH_MAX];
     (*d->error.pub.format_message)((j_common_ptr)&d->cinfo, text);

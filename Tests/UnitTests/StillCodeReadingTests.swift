@@ -134,4 +134,57 @@ final class GreyPictureTests: XCTestCase {
             }
         }
     }
+
+    /// A picture larger than the working size is decoded scaled (libjpeg's 1/2 here), its content where it was.
+    func testALargePictureIsDecodedAtTheWorkingSize() throws {
+        let (width, height) = (6000, 4000)
+        let frame = try XCTUnwrap(CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA))
+        let plane = frame.planes[0]
+        for y in 0..<height {
+            let row = plane.baseAddress.assumingMemoryBound(to: UInt8.self) + y * plane.bytesPerRow
+            for x in 0..<width { let value: UInt8 = x < width / 2 ? 30 : 220; row[4 * x] = value; row[4 * x + 1] = value; row[4 * x + 2] = value; row[4 * x + 3] = 255 }
+        }
+        let jpeg = try XCTUnwrap(JPEGEncoder().encode(frame, quality: 80, fullChroma: false, accurateDCT: false))
+        let grey = try GreyPicture.decode(jpeg)
+        XCTAssertLessThanOrEqual(grey.width * grey.height, GreyPicture.workingPixels)
+        XCTAssertEqual([grey.width, grey.height], [3000, 2000], "a half, libjpeg's scale that fits")
+        let pixels = grey.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
+        let row = 1000 * grey.planes[0].bytesPerRow
+        XCTAssertEqual(Double(pixels[row + 200]), 30, accuracy: 4, "the dark half")
+        XCTAssertEqual(Double(pixels[row + 2800]), 220, accuracy: 4, "the light half")
+        XCTAssertEqual(DecodingBudget.shared.inUse, 0, "the decode gave its share back")
+    }
+
+    /// Decodes share one memory budget: one that does not fit waits until another gives its share back.
+    func testDecodesWaitForTheirShareOfOneBudget() {
+        let budget = DecodingBudget(bytes: 100)
+        let first = budget.reserve(bytes: 80)
+        let granted = LockedFlag()
+        let done = expectation(description: "the second reservation is granted")
+        Thread.detachNewThread {
+            let second = budget.reserve(bytes: 50)
+            granted.set()
+            budget.release(second)
+            done.fulfill()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertFalse(granted.value, "80 + 50 is more than 100: the second waits")
+        budget.release(first)
+        wait(for: [done], timeout: 30)
+        XCTAssertTrue(granted.value)
+        XCTAssertEqual(budget.inUse, 0)
+        // One larger than the whole budget is granted when nothing else is reserved.
+        let whole = budget.reserve(bytes: 1_000)
+        XCTAssertEqual(budget.inUse, 1_000)
+        budget.release(whole)
+    }
 }
+
+/// A flag one thread sets and another reads.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    var value: Bool { lock.withLock { isSet } }
+    func set() { lock.withLock { isSet = true } }
+}
+

@@ -43,6 +43,16 @@ int cjd_read_size(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, int *w
 /// also when the data is corrupt or cut short (where libjpeg would warn and fill in grey).
 int cjd_decode_gray(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, uint8_t *gray, int stride, int width, int height);
 
+/// The most scans a progressive picture may have; one of more fails to decode (real encoders
+/// write about ten).
+#define CJD_MAXIMUM_SCANS 100
+
+/// Decodes a JPEG of any colour into 8-bit grey rows of `stride` bytes at 1/`denominator` of its
+/// size (1, 2, 4 or 8: libjpeg's scaled decoding, which skips the work of the pixels left out);
+/// `width` x `height` must be the scaled size (the full size divided, rounded up). 0, or -1.
+int cjd_decode_gray_scaled(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, int denominator, uint8_t *gray, int stride,
+                           int width, int height);
+
 /// What libjpeg said of the last picture it could not decode, into `message` (at most `capacity`
 /// bytes with the terminating zero); empty when it said nothing.
 void cjd_last_error(const cjd_decoder *decoder, char *message, size_t capacity);
