@@ -48,7 +48,14 @@ static cmc_reader *open_reader(cmc_reader *reader, const char *path, int *error)
         *error = result;
         return NULL;
     }
-    result = avformat_find_stream_info(reader->format, NULL);
+    // Probing a stream may decode a picture: none larger than a picture may be is decoded, so that a
+    // few kilobytes declaring 16000x12000 cost nothing (the decoders are bounded the same way).
+    unsigned streams = reader->format->nb_streams;
+    AVDictionary **probing = streams ? av_mallocz(streams * sizeof *probing) : NULL;
+    for (unsigned i = 0; probing && i < streams; i++) av_dict_set(&probing[i], "max_pixels", CMC_MAXIMUM_PIXELS_TEXT, 0);
+    result = avformat_find_stream_info(reader->format, probing);
+    for (unsigned i = 0; probing && i < streams; i++) av_dict_free(&probing[i]);
+    av_free(probing);
     reader->packet = av_packet_alloc();
     if (result < 0 || !reader->packet) {
         *error = result < 0 ? result : AVERROR(ENOMEM);
@@ -236,6 +243,7 @@ cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error) {
         // Frame threads add a frame of delay each; slices keep the order and the latency.
         decoder->codec->thread_count = 0;
         decoder->codec->thread_type = FF_THREAD_SLICE | FF_THREAD_FRAME;
+        decoder->codec->max_pixels = CMC_MAXIMUM_PIXELS;
         result = avcodec_open2(decoder->codec, codec, NULL);
     }
     if (result < 0) { cmc_decoder_free(decoder); *error = result; return NULL; }

@@ -60,7 +60,7 @@ struct Thumbnail: ParsableCommand {
 
     func run() throws {
         let source = URL(fileURLWithPath: input)
-        guard FileManager.default.fileExists(atPath: source.path) else { throw CommandFailure("\(input) does not exist.") }
+        try InputFile.check(input)
         guard !FileSystemEntry.exists(atPath: output) else { throw CommandFailure("\(output) exists; it is never overwritten.") }
         let asset = AVURLAsset(url: source)
         let semaphore = DispatchSemaphore(value: 0)
@@ -81,7 +81,15 @@ struct Thumbnail: ParsableCommand {
         generator.appliesPreferredTrackTransform = true
         generator.requestedTimeToleranceBefore = keyframe ? .positiveInfinity : .zero
         generator.requestedTimeToleranceAfter = .zero
-        if let box = try box() { generator.maximumSize = box }
+        if let box = try box() {
+            generator.maximumSize = box
+        } else if sheet {
+            // Each picture of a sheet is scaled as it is decoded, so that a sheet never holds full-size
+            // frames: the sheet is at most about 3840 pixels wide.
+            let columns = Int(Double(seconds.count).squareRoot().rounded(.up))
+            let side = CGFloat(max(16, 3840 / max(1, columns)))
+            generator.maximumSize = CGSize(width: side, height: side)
+        }
         var images: [CGImage] = []
         var shown = CMTime.invalid
         for time in seconds {

@@ -123,6 +123,9 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
     // MARK: Generating
 
+    /// The most pixels a movie's picture may have to be decoded for an image (Linux): as many as a still picture may.
+    static let maximumDecodedPixels = 100_000_000
+
     private func generate(at requestedTime: CMTime) throws -> (CGImage, CMTime) {
         guard requestedTime.isNumeric else {
             throw AVError(.noImageAtTime, userInfo: [NSLocalizedDescriptionKey: "\(requestedTime) is not a time"])
@@ -141,6 +144,17 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         }
         if let composition = options.videoComposition, !composition.instructions.isEmpty {
             return try composedImage(at: time, composition: composition, maximumSize: options.maximumSize)
+        }
+        // A picture is decoded whole before it is scaled: a track of more pixels than a picture may
+        // have (a few kilobytes of HEVC can declare 16000x12000) is refused before anything is decoded.
+        let natural = track.naturalSize
+        guard natural.width.isFinite, natural.height.isFinite, Double(natural.width) * Double(natural.height) <= Double(Self.maximumDecodedPixels) else {
+            throw AVError(
+                .decodeFailed,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "The movie's pictures are \(Int(natural.width))x\(Int(natural.height)), more than the \(Self.maximumDecodedPixels / 1_000_000) megapixels a picture is decoded at."
+                ])
         }
         let reader = try AVAssetReader(asset: asset)
         reader.timeRange = CMTimeRange(start: time, duration: .positiveInfinity)

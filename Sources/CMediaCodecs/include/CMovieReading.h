@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// The most pixels a picture may have to be decoded, as still pictures: about 100 megapixels. A
+/// stream declaring more is not decoded (probing it included), so a few kilobytes cannot ask for gigabytes.
+#define CMC_MAXIMUM_PIXELS 100000000
+#define CMC_MAXIMUM_PIXELS_TEXT "100000000"
+
 typedef struct cmc_reader cmc_reader;
 typedef struct cmc_decoder cmc_decoder;
 
