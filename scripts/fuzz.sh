@@ -1,29 +1,54 @@
 #!/usr/bin/env bash
-# Fuzzes the movie reading shim (FFmpeg's demuxers and decoders behind MovieReader.c) with
-# libFuzzer and AddressSanitizer, starting from the kept corpus, and merges what it finds that
-# is new into it.
-# usage: scripts/fuzz.sh [seconds]          fuzz for a while (default 600) and keep new inputs
-#        scripts/fuzz.sh --replay           run every kept input once (CI): fails on a crash or hang
-#        scripts/fuzz.sh --seed             make the starting corpus with the ffmpeg command
+# Fuzzes the shims that read what arrives from outside with libFuzzer and AddressSanitizer,
+# starting from each target's kept corpus, and merges what it finds that is new into it:
+#   movie-reader  FFmpeg's demuxers and decoders behind MovieReader.c (every movie the library opens)
+#   timed-id3     libid3tag behind id3_tags.c (the timed metadata of MPEG-TS and HLS streams)
+# usage: scripts/fuzz.sh [--target NAME] [seconds]   fuzz for a while (default 600) and keep new inputs
+#        scripts/fuzz.sh --replay                     run every kept input of every target once (CI): fails on a crash or hang
+#        scripts/fuzz.sh --seed                       make the movie reader's starting corpus with the ffmpeg command
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpus=Fuzz/corpus/movie-reader
-build=.build-fuzz
-mkdir -p "$build" "$corpus"
-binary=$build/movie-reader-fuzzer
-# The whole shim (FFmpeg is loaded by it, as in the library), rebuilt when any of it changed.
-stale=false
-for source in Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c Sources/CMediaCodecs/*.h Sources/CMediaCodecs/include/*.h; do
-    [ -x "$binary" ] && [ ! "$source" -nt "$binary" ] || stale=true
-done
-if $stale; then
-    clang -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I Sources/CMediaCodecs/include \
-        Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c -o "$binary"
+target=movie-reader
+if [ "${1:-}" = "--target" ]; then
+    target=$2
+    shift 2
 fi
-# FFmpeg's own leaks at exit are not the reader's; its messages go nowhere.
+build=.build-fuzz
+mkdir -p "$build"
+
+# Builds one target's fuzzer when any of its sources changed; prints its path.
+fuzzer() {
+    local name=$1 binary=$build/$1-fuzzer sources includes
+    case "$name" in
+    movie-reader)
+        sources=(Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c)
+        includes=(-I Sources/CMediaCodecs/include)
+        ;;
+    timed-id3)
+        sources=(Fuzz/TimedID3Fuzzer.c Sources/CID3Tags/*.c Sources/CLibraryLoading/*.c)
+        includes=(-I Sources/CID3Tags/include -I Sources/CLibraryLoading/include)
+        ;;
+    *)
+        echo "fuzz.sh: no target $name; the targets are movie-reader and timed-id3" >&2
+        exit 2
+        ;;
+    esac
+    local stale=false source
+    for source in "${sources[@]}" Sources/CMediaCodecs/*.h Sources/CMediaCodecs/include/*.h Sources/CID3Tags/include/*.h; do
+        [ -x "$binary" ] && [ ! "$source" -nt "$binary" ] || stale=true
+    done
+    if $stale; then
+        clang -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined "${includes[@]}" \
+            "${sources[@]}" -ldl -o "$binary" >&2
+    fi
+    echo "$binary"
+}
+# The libraries' own leaks at exit are not the shims'; their messages go nowhere.
 export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1"
 case "${1:-600}" in
 --seed)
+    corpus=Fuzz/corpus/movie-reader
+    mkdir -p "$corpus"
     seeds=$(mktemp -d)
     make() { ffmpeg -v error -y "$@"; }
     make -f lavfi -i testsrc2=s=64x48:r=10:d=0.5 -f lavfi -i sine=d=0.5 -c:v libx264 -g 3 -bf 1 -c:a aac -shortest "$seeds/h264-aac.mp4"
@@ -38,11 +63,16 @@ case "${1:-600}" in
     ls -l "$corpus"
     ;;
 --replay)
-    inputs=("$corpus"/*)
-    "$binary" -timeout=20 -rss_limit_mb=4096 "${inputs[@]}" 2>&1 | tail -3
-    echo "replayed ${#inputs[@]} inputs of $corpus without a crash or hang"
+    for name in movie-reader timed-id3; do
+        binary=$(fuzzer "$name")
+        inputs=(Fuzz/corpus/"$name"/*)
+        "$binary" -timeout=20 -rss_limit_mb=4096 "${inputs[@]}" 2>&1 | tail -3
+        echo "replayed ${#inputs[@]} inputs of Fuzz/corpus/$name without a crash or hang"
+    done
     ;;
 *)
+    binary=$(fuzzer "$target")
+    corpus=Fuzz/corpus/$target
     found=$(mktemp -d)
     "$binary" -max_total_time="$1" -timeout=20 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 "$found" "$corpus" 2>&1 | tail -20
     # Keep only what reaches code the corpus does not.
