@@ -1,6 +1,7 @@
 import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
+import MovieEngine
 
 /// The one set of encoding rules every encoder-backed path plans by, checked as a table: no
 /// encoder runs, so each row takes microseconds.
@@ -83,4 +84,28 @@ final class EncodingPlanTests: XCTestCase {
         XCTAssertEqual(read.compression.keyframeInterval, 12)
         XCTAssertEqual(read.compression.bitRate, 10_506_240)
     }
+
+    /// A damaged movie's track can say a frame rate of 0, infinity or not a number: encoders are
+    /// told one they take (the writer input trapped on 0 as a programming error).
+    func testTheRateAnEncoderIsToldIsAlwaysOneItTakes() {
+        for rate in [0, -1, .infinity, .nan, 1e-6, 5000] as [Double] {
+            XCTAssertEqual(EncodingPlan.expectedFrameRate(rate), 30, "\(rate)")
+            let settings = EncodingPlan.videoSettings(codec: .h264, width: 640, height: 480, frameRate: rate)
+            let properties = settings[AVVideoCompressionPropertiesKey] as? [String: Any]
+            XCTAssertEqual((properties?[AVVideoExpectedSourceFrameRateKey] as? NSNumber)?.intValue, 30, "\(rate)")
+            XCTAssertGreaterThan((properties?[AVVideoAverageBitRateKey] as? NSNumber)?.intValue ?? 0, 0, "\(rate)")
+        }
+        XCTAssertEqual(EncodingPlan.expectedFrameRate(29.97), 30)
+        XCTAssertEqual(EncodingPlan.expectedFrameRate(0.5), 1, "a slow but real rate is at least one frame a second")
+        XCTAssertEqual(EncodingPlan.expectedFrameRate(240), 240)
+    }
+
+    /// FFmpeg's "Generic error in an external library" said with its number (-542398533) told a user nothing.
+    func testAnEncoderThatRefusesIsSaidInWords() {
+        let error = MovieEncoderError.failed(code: MovieEncoderError.externalLibraryError, message: "Generic error in an external library")
+            .avError(url: URL(fileURLWithPath: "/tmp/x.mp4"), successfullyFinished: false)
+        XCTAssertEqual(error.localizedDescription, "The movie could not be written: the encoder refused the movie's settings (Generic error in an external library).")
+        XCTAssertEqual(((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code, 542_398_533, "the number stays underneath")
+    }
 }
+

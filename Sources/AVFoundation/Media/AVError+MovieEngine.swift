@@ -35,6 +35,14 @@ extension MovieFile {
 }
 
 extension MovieEncoderError {
+    /// FFmpeg's `AVERROR_EXTERNAL`: a library it calls (an encoder such as libx264) refused.
+    static let externalLibraryError: Int32 = -0x2054_5845
+
+    /// What a failure code and FFmpeg's words for it mean to the user; the number stays in the underlying error.
+    static func sentence(code: Int32, message: String) -> String {
+        code == externalLibraryError ? "the encoder refused the movie's settings (\(message))" : message
+    }
+
     /// The AVFoundation error for this failure.
     func avError(url: URL, successfullyFinished: Bool) -> AVError {
         switch self {
@@ -45,7 +53,7 @@ extension MovieEncoderError {
                 .unknown,
                 userInfo: [
                     AVErrorRecordingSuccessfullyFinishedKey: successfullyFinished, NSURLErrorKey: url,
-                    NSLocalizedDescriptionKey: "The movie could not be written: \(message) (\(code)).",
+                    NSLocalizedDescriptionKey: "The movie could not be written: \(Self.sentence(code: code, message: message)).",
                     NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(-code)),
                 ])
         }

@@ -22,8 +22,9 @@ enum EncodingPlan {
         Int(Double(width * height) * usableFrameRate(frameRate) * 0.38)
     }
 
-    /// `rate` where it is a frame rate an encoder can take (more than 0, at most 1000), else 30.
-    static func usableFrameRate(_ rate: Double) -> Double { rate.isFinite && rate > 0 && rate <= 1000 ? rate : 30 }
+    /// `rate` where it is a frame rate an encoder can take (from a frame every ten seconds to 1000
+    /// a second), else 30.
+    static func usableFrameRate(_ rate: Double) -> Double { rate.isFinite && rate >= 0.1 && rate <= 1000 ? rate : 30 }
 
     /// The AAC bit rate for a channel count: 64 kbit/s a channel.
     static func aacBitRate(channels: Int) -> Int { 64_000 * channels }
@@ -118,8 +119,8 @@ enum EncodingPlan {
     }
 
     /// The frame rate an encoder is told to expect for a source said to run at `rate`: whole frames
-    /// a second from 1 to 1000, and 30 for a rate that is not a number, not positive or beyond that
-    /// (as a damaged movie's track can say).
+    /// a second from 1 to 1000, and 30 for a rate that is not a number or below a frame every ten
+    /// seconds or above 1000 (as a damaged movie's track can say).
     static func expectedFrameRate(_ rate: Double) -> Int {
         max(1, Int(usableFrameRate(rate).rounded()))
     }
