@@ -341,6 +341,16 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         }
         guard !lanes.isEmpty else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "\(presetName) finds nothing to export in the asset."]) }
         for lane in lanes {
+            // A damaged or unusual movie can give a track the writer cannot take (a second track of
+            // one kind, or samples the container cannot carry): said, never a trap.
+            guard writer.canAdd(lane.input) else {
+                throw AVError(
+                    .exportFailed,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "\(presetName) cannot write the asset's \(lane.input.mediaType == .video ? "video" : "sound") track into a file of type \(outputFileType?.rawValue ?? "unknown")."
+                    ])
+            }
             reader.add(lane.output)
             lane.input.expectsMediaDataInRealTime = false
             writer.add(lane.input)
