@@ -21,6 +21,12 @@ enum FrameMessage {
     /// The most frames sent to one viewer and not yet acknowledged.
     static let framesInFlight = 2
 
+    /// The stream a viewer's acknowledgements are counted through: it keeps at most
+    /// `framesInFlight` of them, so that a page that floods acknowledgements holds no more memory.
+    static func acknowledgementStream() -> (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) {
+        AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(framesInFlight))
+    }
+
     /// The header's size in bytes.
     static let headerSize = 16
 

@@ -264,7 +264,7 @@ public final class LiveViewServer: Sendable {
             defer { fanout.remove(id) }
             try await outbound.write(.text(try Self.text(controls.state(viewers: fanout.viewerCount, framesSent: fanout.frameCount))))
             // Acknowledgements beyond the frames in flight mean nothing: a page that floods them is held to that many.
-            let (acknowledgements, acknowledge) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(FrameMessage.framesInFlight))
+            let (acknowledgements, acknowledge) = FrameMessage.acknowledgementStream()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // Reading keeps the socket's pings and close answered and collects the page's
                 // acknowledgements; its end ends the viewer.

@@ -346,6 +346,20 @@ final class LiveViewServerTests: LiveViewTestCase {
         XCTAssertTrue(upgrade("?token=\(server.accessToken)").hasPrefix("HTTP/1.1 101"), "the page's own upgrade still works")
     }
 
+    /// A page that floods acknowledgements grew the server by about 0.4 MB/s: they are kept up to the frames in flight.
+    func testAcknowledgementsAreKeptNoFurtherThanTheFramesInFlight() async {
+        let (stream, continuation) = FrameMessage.acknowledgementStream()
+        var dropped = 0
+        for _ in 0..<10_000 {
+            if case .dropped = continuation.yield() { dropped += 1 }
+        }
+        continuation.finish()
+        var buffered = 0
+        for await _ in stream { buffered += 1 }
+        XCTAssertEqual(buffered, FrameMessage.framesInFlight, "only as many as frames can be in flight are held")
+        XCTAssertEqual(dropped, 10_000 - FrameMessage.framesInFlight, "past those, the oldest is let go")
+    }
+
     /// A port another program holds is said in words (it was "... in use) (errno: 98)").
     func testAPortInUseIsSaidInWords() async throws {
         try startServer()
