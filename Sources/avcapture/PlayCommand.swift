@@ -23,8 +23,8 @@ struct Play: ParsableCommand {
     @Option(help: "How sound is played at other rates: spectral, timeDomain, varispeed or lowQualityZeroLatency.") var pitch = "spectral"
     @Option(help: "Where to start, in seconds.", transform: DurationOption.seconds) var start: Double?
     @Option(help: "The volume, from 0 to 1.") var volume: Float = 1
-    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.positiveSeconds) var seconds:
-        Double?
+    @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.positiveSeconds)
+    var seconds: Double?
     @Flag(help: "Show the pictures on a page in a browser: open the printed address.") var preview = false
     @OptionGroup var view: LiveViewOptions
 

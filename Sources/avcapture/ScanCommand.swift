@@ -150,11 +150,11 @@ struct Scan: ParsableCommand {
         session.stopRunning()
         let statistics = output.detectionStatistics
         StandardStreams.err(
-                String(
-                    format: "searched %d frames (%.1f ms each), skipped %d for newer ones\n", statistics.framesSearched,
-                    statistics.framesSearched > 0 ? statistics.secondsSearching * 1000 / Double(statistics.framesSearched) : 0,
-                    statistics.framesSkipped
-                ))
+            String(
+                format: "searched %d frames (%.1f ms each), skipped %d for newer ones\n", statistics.framesSearched,
+                statistics.framesSearched > 0 ? statistics.secondsSearching * 1000 / Double(statistics.framesSearched) : 0,
+                statistics.framesSkipped
+            ))
     }
 }
 

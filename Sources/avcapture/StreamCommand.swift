@@ -142,7 +142,8 @@ extension Stream {
         defer { withExtendedLifetime(stopSignals) {} }
         session.startRunning()
         guard session.isRunning else { throw CommandFailure("The session could not start.") }
-        StandardStreams.err("Writing HLS from \(camera.localizedName)\(microphone.map { " and \($0.localizedName)" } ?? "") into \(folder.folder.path); Ctrl-C stops.\n")
+        StandardStreams.err(
+            "Writing HLS from \(camera.localizedName)\(microphone.map { " and \($0.localizedName)" } ?? "") into \(folder.folder.path); Ctrl-C stops.\n")
         let start = Date()
         var lastLine = Date()
         while !signalled.withLock({ $0 }), folder.failure == nil {

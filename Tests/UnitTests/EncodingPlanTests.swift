@@ -104,8 +104,8 @@ final class EncodingPlanTests: XCTestCase {
     func testAnEncoderThatRefusesIsSaidInWords() {
         let error = MovieEncoderError.failed(code: MovieEncoderError.externalLibraryError, message: "Generic error in an external library")
             .avError(url: URL(fileURLWithPath: "/tmp/x.mp4"), successfullyFinished: false)
-        XCTAssertEqual(error.localizedDescription, "The movie could not be written: the encoder refused the movie's settings (Generic error in an external library).")
+        XCTAssertEqual(
+            error.localizedDescription, "The movie could not be written: the encoder refused the movie's settings (Generic error in an external library).")
         XCTAssertEqual(((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code, 542_398_533, "the number stays underneath")
     }
 }
-

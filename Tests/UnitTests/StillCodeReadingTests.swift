@@ -142,7 +142,9 @@ final class GreyPictureTests: XCTestCase {
         let plane = frame.planes[0]
         for y in 0..<height {
             let row = plane.baseAddress.assumingMemoryBound(to: UInt8.self) + y * plane.bytesPerRow
-            for x in 0..<width { let value: UInt8 = x < width / 2 ? 30 : 220; row[4 * x] = value; row[4 * x + 1] = value; row[4 * x + 2] = value; row[4 * x + 3] = 255 }
+            for x in 0..<width {
+                let value: UInt8 = x < width / 2 ? 30 : 220; row[4 * x] = value; row[4 * x + 1] = value; row[4 * x + 2] = value; row[4 * x + 3] = 255
+            }
         }
         let jpeg = try XCTUnwrap(JPEGEncoder().encode(frame, quality: 80, fullChroma: false, accurateDCT: false))
         let grey = try GreyPicture.decode(jpeg)
@@ -187,4 +189,3 @@ private final class LockedFlag: @unchecked Sendable {
     var value: Bool { lock.withLock { isSet } }
     func set() { lock.withLock { isSet = true } }
 }
-

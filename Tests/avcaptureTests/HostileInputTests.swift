@@ -128,7 +128,10 @@ final class HostileInputTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
         let dangling = folder.appendingPathComponent("dangling.mov")
         try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: folder.appendingPathComponent("gone.mov").path)
-        for command in [["play", loop.path], ["export", loop.path, folder.appendingPathComponent("o.mp4").path], ["thumbnail", loop.path, folder.appendingPathComponent("o.jpg").path]] {
+        for command in [
+            ["play", loop.path], ["export", loop.path, folder.appendingPathComponent("o.mp4").path],
+            ["thumbnail", loop.path, folder.appendingPathComponent("o.jpg").path],
+        ] {
             let result = try AVCaptureTool.run(command)
             XCTAssertTrue(result.standardError.contains("is a symbolic link that loops"), "\(command): \(result.standardError)")
         }

@@ -89,13 +89,16 @@ package enum GreyPicture {
         defer { DecodingBudget.shared.release(reservation) }
         if decodedWidth * decodedHeight <= workingPixels {
             return try buffer(width: decodedWidth, height: decodedHeight) { (pixels, stride) throws(Failure) in
-                guard cjd_decode_gray_scaled(decoder, bytes, bytes.count, Int32(denominator), pixels, Int32(stride), Int32(decodedWidth), Int32(decodedHeight)) == 0
+                guard
+                    cjd_decode_gray_scaled(decoder, bytes, bytes.count, Int32(denominator), pixels, Int32(stride), Int32(decodedWidth), Int32(decodedHeight))
+                        == 0
                 else { throw damaged() }
             }
         }
         var decoded = [UInt8](repeating: 0, count: decodedWidth * decodedHeight)
         let status = decoded.withUnsafeMutableBufferPointer {
-            cjd_decode_gray_scaled(decoder, bytes, bytes.count, Int32(denominator), $0.baseAddress!, Int32(decodedWidth), Int32(decodedWidth), Int32(decodedHeight))
+            cjd_decode_gray_scaled(
+                decoder, bytes, bytes.count, Int32(denominator), $0.baseAddress!, Int32(decodedWidth), Int32(decodedWidth), Int32(decodedHeight))
         }
         guard status == 0 else { throw damaged() }
         return try decoded.withUnsafeBufferPointer { (pixels) throws(Failure) in
@@ -158,7 +161,9 @@ package enum GreyPicture {
                 let red: Int = 299 * Int(samples[at * 3]), green: Int = 587 * Int(samples[at * 3 + 1]), blue: Int = 114 * Int(samples[at * 3 + 2])
                 grey[at] = UInt8((red + green + blue) / 1000)
             }
-            return try grey.withUnsafeBufferPointer { (pixels) throws(Failure) in try working(from: pixels.baseAddress!, width: width, height: height, stride: width) }
+            return try grey.withUnsafeBufferPointer { (pixels) throws(Failure) in
+                try working(from: pixels.baseAddress!, width: width, height: height, stride: width)
+            }
         }
     }
 }
