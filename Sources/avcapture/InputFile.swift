@@ -6,13 +6,13 @@ enum InputFile {
     /// The largest file read whole: 256 MB.
     static let maximumSize = 256 << 20
 
-    /// Refuses, with the reason, a movie or picture path that names no readable file: missing, a
-    /// symbolic link that loops or leads nowhere, a folder, or unreadable.
+    /// Refuses, with the reason, a movie path that names nothing: missing, a symbolic link that
+    /// loops or leads nowhere, or a file that cannot be read.
     static func check(_ path: String) throws(CommandFailure) {
         var status = stat()
         guard stat(path, &status) == 0 else { throw failure(path, errno) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw CommandFailure("\(path) is a folder, not a file.") }
-        guard access(path, R_OK) == 0 else { throw failure(path, errno) }
+        // Folders, pipes and devices are left for the movie reader, which says what they are.
+        guard status.st_mode & S_IFMT != S_IFREG || access(path, R_OK) == 0 else { throw failure(path, errno) }
     }
 
     /// The sentence for a path that could not be opened with `code`.
