@@ -61,13 +61,18 @@ void cjd_free(cjd_decoder *d) {
 
 uint64_t cjd_system_allocations(const cjd_decoder *d) { return d ? d->arenas.allocations : 0; }
 
-/// Reads the header of a picture of the expected size; 0, or -1 with the picture abandoned.
-static int begin(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height) {
+/// Reads the header of a picture that is of the expected size once decoded at 1/`denominator` of
+/// its own (libjpeg's scaled decoding); 0, or -1 with the picture abandoned.
+static int begin(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height, int denominator) {
     d->too_many_scans = 0;
     if (jpeg && size >= 4) {
         jpeg_mem_src(&d->cinfo, jpeg, (unsigned long)size);
-        if (jpeg_read_header(&d->cinfo, TRUE) == JPEG_HEADER_OK
-            && (int)d->cinfo.image_width == width && (int)d->cinfo.image_height == height) return 0;
+        if (jpeg_read_header(&d->cinfo, TRUE) == JPEG_HEADER_OK) {
+            d->cinfo.scale_num = 1;
+            d->cinfo.scale_denom = (unsigned int)denominator;
+            jpeg_calc_output_dimensions(&d->cinfo);
+            if ((int)d->cinfo.output_width == width && (int)d->cinfo.output_height == height) return 0;
+        }
     }
     jpeg_abort_decompress(&d->cinfo);
     return -1;
@@ -80,7 +85,7 @@ int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int widt
         jpeg_abort_decompress(cinfo);
         return -1;
     }
-    if (begin(d, jpeg, size, width, height) != 0) return -1;
+    if (begin(d, jpeg, size, width, height, 1) != 0) return -1;
     int components = cinfo->num_components;
     cjd_subsampling subsampling;
     if (components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE) {
@@ -148,10 +153,11 @@ int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int widt
     return 0;
 }
 
-/// Decodes a picture of the expected size into rows of `stride` bytes in `space`, `bytes` a pixel;
-/// when `strict`, a picture libjpeg had to warn about (corrupt or cut short) fails too.
+/// Decodes a picture of the expected size (at 1/`denominator` of its own) into rows of `stride`
+/// bytes in `space`, `bytes` a pixel; when `strict`, a picture libjpeg had to warn about (corrupt
+/// or cut short) fails too.
 static int decode_rows(cjd_decoder *d, const uint8_t *jpeg, size_t size, J_COLOR_SPACE space, int bytes,
-                       uint8_t *pixels, int stride, int width, int height, int strict) {
+                       uint8_t *pixels, int stride, int width, int height, int strict, int denominator) {
     if (!d || !pixels || stride < width * bytes) return -1;
     struct jpeg_decompress_struct *cinfo = &d->cinfo;
     if (setjmp(d->error.jump)) {
@@ -159,7 +165,7 @@ static int decode_rows(cjd_decoder *d, const uint8_t *jpeg, size_t size, J_COLOR
         return -1;
     }
     d->error.pub.msg_code = 0;
-    if (begin(d, jpeg, size, width, height) != 0) return -1;
+    if (begin(d, jpeg, size, width, height, denominator) != 0) return -1;
     cinfo->out_color_space = space;
     if (jpeg_arenas_reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), 0, &d->arenas.allocations) != 0) {
         jpeg_abort_decompress(cinfo);
@@ -175,11 +181,11 @@ static int decode_rows(cjd_decoder *d, const uint8_t *jpeg, size_t size, J_COLOR
 }
 
 int cjd_decode_bgra(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *bgra, int stride, int width, int height) {
-    return decode_rows(d, jpeg, size, JCS_EXT_BGRA, 4, bgra, stride, width, height, 0);
+    return decode_rows(d, jpeg, size, JCS_EXT_BGRA, 4, bgra, stride, width, height, 0, 1);
 }
 
 int cjd_decode_gray(cjd_decoder *d, const uint8_t *jpeg, size_t size, uint8_t *gray, int stride, int width, int height) {
-    return decode_rows(d, jpeg, size, JCS_GRAYSCALE, 1, gray, stride, width, height, 1);
+    return decode_rows(d, jpeg, size, JCS_GRAYSCALE, 1, gray, stride, width, height, 1, 1);
 }
 
 int cjd_read_size(cjd_decoder *d, const uint8_t *jpeg, size_t size, int *width, int *height) {
@@ -201,39 +207,8 @@ int cjd_read_size(cjd_decoder *d, const uint8_t *jpeg, size_t size, int *width, 
 
 int cjd_decode_gray_scaled(cjd_decoder *d, const uint8_t *jpeg, size_t size, int denominator, uint8_t *gray, int stride,
                            int width, int height) {
-    if (!d || !gray || stride < width || (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8)) return -1;
-    struct jpeg_decompress_struct *cinfo = &d->cinfo;
-    if (setjmp(d->error.jump)) {
-        jpeg_abort_decompress(cinfo);
-        return -1;
-    }
-    d->error.pub.msg_code = 0;
-    d->too_many_scans = 0;
-    if (!jpeg || size < 4) return -1;
-    jpeg_mem_src(cinfo, jpeg, (unsigned long)size);
-    if (jpeg_read_header(cinfo, TRUE) != JPEG_HEADER_OK) {
-        jpeg_abort_decompress(cinfo);
-        return -1;
-    }
-    cinfo->out_color_space = JCS_GRAYSCALE;
-    cinfo->scale_num = 1;
-    cinfo->scale_denom = (unsigned int)denominator;
-    jpeg_calc_output_dimensions(cinfo);
-    if ((int)cinfo->output_width != width || (int)cinfo->output_height != height) {
-        jpeg_abort_decompress(cinfo);
-        return -1;
-    }
-    if (jpeg_arenas_reserve((void **)&d->rows, &d->rows_capacity, (size_t)height * sizeof(JSAMPROW), 0, &d->arenas.allocations) != 0) {
-        jpeg_abort_decompress(cinfo);
-        return -1;
-    }
-    for (int y = 0; y < height; y++) d->rows[y] = gray + (size_t)y * stride;
-    jpeg_start_decompress(cinfo);
-    while (cinfo->output_scanline < cinfo->output_height) {
-        if (jpeg_read_scanlines(cinfo, d->rows + cinfo->output_scanline, cinfo->output_height - cinfo->output_scanline) == 0) break;
-    }
-    jpeg_finish_decompress(cinfo);
-    return d->error.pub.num_warnings > 0 ? -1 : 0;
+    if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) return -1;
+    return decode_rows(d, jpeg, size, JCS_GRAYSCALE, 1, gray, stride, width, height, 1, denominator);
 }
 
 void cjd_last_error(const cjd_decoder *d, char *message, size_t capacity) {
