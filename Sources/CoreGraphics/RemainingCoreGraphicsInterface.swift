@@ -32,5 +32,6 @@
 // func CFDictionaryCreate(_:_:_:_:_:_:) and CFArrayCreate(_:_:_:_:) over C arrays of pointers,
 // CFDictionaryApplyFunction(_:_:_:), CFDictionaryGetKeysAndValues(_:_:_:), CFArrayApplyFunction(_:_:_:_:),
 // CFStringGetCString(_:_:_:_:) and CFString's other C functions beyond its length and creation from a C string,
-// CFDate's and CFTimeZone's functions, CFPreferences, CFRunLoop (Dispatch runs callbacks here),
+// CFDate's and CFTimeZone's functions, CFPreferences, CFRunLoop's sources, observers and timers (Dispatch runs
+// callbacks here; running, stopping and waking a run loop are built, over Foundation's RunLoop),
 // custom key and value callbacks (Foundation's collections retain and compare objects, as the default ones do)

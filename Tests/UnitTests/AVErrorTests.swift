@@ -36,4 +36,14 @@ final class AVErrorTests: XCTestCase {
             XCTFail("unexpected \(error)")
         }
     }
+
+    /// The change dictionary's keys are spelled as Apple's, for code that observes by string key path.
+    func testKeyValueChangeKeysAreApples() {
+        XCTAssertEqual(
+            [NSKeyValueChangeKey.kindKey, .newKey, .oldKey, .indexesKey, .notificationIsPriorKey].map(\.rawValue),
+            ["kind", "new", "old", "indexes", "notificationIsPrior"])
+        let change: [NSKeyValueChangeKey: Any] = [.kindKey: NSKeyValueChange.setting.rawValue, .newKey: 2]
+        XCTAssertEqual(change[.newKey] as? Int, 2)
+        XCTAssertEqual(NSKeyValueChangeKey("new"), .newKey)
+    }
 }

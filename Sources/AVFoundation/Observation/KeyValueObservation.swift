@@ -29,6 +29,29 @@ public enum NSKeyValueChange: UInt, Sendable {
     case replacement = 4
 }
 
+/// The keys of a change dictionary that string key-path observation hands its observer.
+public struct NSKeyValueChangeKey: Hashable, RawRepresentable, Sendable {
+    /// The key's name.
+    public let rawValue: String
+
+    /// The key of the name given.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The key of the name given.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// The kind of change, an `NSKeyValueChange`'s raw value.
+    public static let kindKey = NSKeyValueChangeKey(rawValue: "kind")
+    /// The value after the change.
+    public static let newKey = NSKeyValueChangeKey(rawValue: "new")
+    /// The value before the change.
+    public static let oldKey = NSKeyValueChangeKey(rawValue: "old")
+    /// The indexes of the objects a collection change inserted, removed or replaced.
+    public static let indexesKey = NSKeyValueChangeKey(rawValue: "indexes")
+    /// Whether the notification comes before the change.
+    public static let notificationIsPriorKey = NSKeyValueChangeKey(rawValue: "notificationIsPrior")
+}
+
 /// One change of an observed property.
 public struct NSKeyValueObservedChange<Value> {
     /// The kind of change.
