@@ -449,6 +449,20 @@ extension AppleStyleCodeTests {
 }
 
 extension AppleStyleCodeTests {
+    /// An exporter that announces its progress by key around each change compiles and runs: the
+    /// announcements do nothing on Linux, the progress climbs to 1 and the movie is written.
+    func testAnExporterAnnouncingItsProgressByKeyRunsUnchanged() throws {
+        let folder = makeScratchFolder()
+        let source = try XCTUnwrap(colourClips(["blue"], seconds: 2, in: folder).first)
+        let output = folder.appendingPathComponent("exported.mov")
+        let exporter = ProgressReportingExporter()
+        XCTAssertNil(exportError { exporter.export(source, to: output, completion: $0) }, "exported")
+        XCTAssertEqual(exporter.progress, 1)
+        XCTAssertEqual(exporter.announced.last, 1)
+        XCTAssertEqual(exporter.announced, exporter.announced.sorted(), "progress only climbs")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
+    }
+
     func testAWatermarkLayerIsDrawnOverEachFrameByTheAnimationTool() throws {
         let folder = makeScratchFolder()
         let source = try XCTUnwrap(colourClips(["red"], seconds: 1, in: folder).first)

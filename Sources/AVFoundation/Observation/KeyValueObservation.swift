@@ -178,3 +178,13 @@ extension _KeyValueObservable {
             deliver: { [weak self] change in if let self { changeHandler(self, change) } })
     }
 }
+
+extension NSObject {
+    /// Tells observers by string key path that the value of `key` is about to change. Linux has
+    /// no observation by string key path, so nothing hears it: exporters and players that call it
+    /// around their own properties compile and run unchanged.
+    public func willChangeValue(forKey key: String) {}
+
+    /// Tells observers by string key path that the value of `key` has changed; nothing hears it on Linux.
+    public func didChangeValue(forKey key: String) {}
+}
