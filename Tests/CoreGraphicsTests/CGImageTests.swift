@@ -48,6 +48,28 @@ final class CGImageTests: XCTestCase {
                 intent: .defaultIntent), "four components do not fit in 16 bits")
     }
 
+    /// The HDR and extended colour spaces media code names (HDR10 and HLG video, extended P3
+    /// for wide-gamut pixel buffers), with their models and the type identifier Core Foundation gives.
+    func testHDRAndExtendedColourSpacesAndTheirTypeIdentifier() throws {
+        let names: [(CFString, String)] = [
+            (CGColorSpace.itur_2100_PQ, "kCGColorSpaceITUR_2100_PQ"), (CGColorSpace.itur_2100_HLG, "kCGColorSpaceITUR_2100_HLG"),
+            (CGColorSpace.extendedLinearDisplayP3, "kCGColorSpaceExtendedLinearDisplayP3"), (CGColorSpace.displayP3_PQ, "kCGColorSpaceDisplayP3_PQ"),
+            (CGColorSpace.displayP3_HLG, "kCGColorSpaceDisplayP3_HLG"), (CGColorSpace.extendedLinearITUR_2020, "kCGColorSpaceExtendedLinearITUR_2020"),
+            (CGColorSpace.linearDisplayP3, "kCGColorSpaceLinearDisplayP3"), (CGColorSpace.extendedDisplayP3, "kCGColorSpaceExtendedDisplayP3"),
+        ]
+        for (name, text) in names {
+            XCTAssertEqual(name as String, text)
+            let space = try XCTUnwrap(CGColorSpace(name: name), text)
+            XCTAssertEqual(space.model, .rgb, text)
+            XCTAssertTrue(space.isWideGamutRGB, text)
+            XCTAssertEqual(CFGetTypeID(space), CGColorSpace.typeID, text)
+        }
+        XCTAssertEqual(kCGColorSpaceITUR_2100_PQ as String, CGColorSpace.itur_2100_PQ as String)
+        XCTAssertEqual(CGColorSpace(name: CGColorSpace.extendedLinearGray)?.model, .monochrome)
+        XCTAssertNotEqual(CGColorSpace.typeID, CFStringGetTypeID(), "a colour space is not a string")
+        XCTAssertEqual(CFGetTypeID(CGColorSpaceCreateDeviceRGB()), CGColorSpace.typeID, "device spaces are colour spaces too")
+    }
+
     func testColourSpacesByNameAndModel() throws {
         XCTAssertEqual(CGColorSpaceCreateDeviceRGB().numberOfComponents, 3)
         XCTAssertEqual(CGColorSpaceCreateDeviceGray().model, .monochrome)

@@ -29,7 +29,13 @@ public final class CGColorSpace: @unchecked Sendable {
     public var supportsOutput: Bool { model == .rgb || model == .monochrome }
 
     /// Whether the colour space is a wide-gamut one.
-    public var isWideGamutRGB: Bool { [Self.displayP3, Self.itur_2020, Self.extendedSRGB, Self.extendedLinearSRGB, Self.dcip3].contains(name) }
+    public var isWideGamutRGB: Bool {
+        [
+            Self.displayP3, Self.itur_2020, Self.extendedSRGB, Self.extendedLinearSRGB, Self.dcip3, Self.linearDisplayP3, Self.extendedDisplayP3,
+            Self.extendedLinearDisplayP3, Self.displayP3_PQ, Self.displayP3_HLG, Self.linearITUR_2020, Self.extendedITUR_2020,
+            Self.extendedLinearITUR_2020, Self.itur_2100_PQ, Self.itur_2100_HLG, Self.acescgLinear,
+        ].contains(name)
+    }
 
     /// The sRGB colour space.
     nonisolated(unsafe) public static let sRGB: CFString = "kCGColorSpaceSRGB"
@@ -58,11 +64,43 @@ public final class CGColorSpace: @unchecked Sendable {
     /// Grey extended below 0 and above 1.
     nonisolated(unsafe) public static let extendedGray: CFString = "kCGColorSpaceExtendedGray"
 
+    /// Display P3 with a linear transfer function.
+    nonisolated(unsafe) public static let linearDisplayP3: CFString = "kCGColorSpaceLinearDisplayP3"
+    /// Display P3 extended below 0 and above 1.
+    nonisolated(unsafe) public static let extendedDisplayP3: CFString = "kCGColorSpaceExtendedDisplayP3"
+    /// Display P3 with a linear transfer function, extended below 0 and above 1.
+    nonisolated(unsafe) public static let extendedLinearDisplayP3: CFString = "kCGColorSpaceExtendedLinearDisplayP3"
+    /// Display P3 primaries with the PQ transfer function (SMPTE ST 2084).
+    nonisolated(unsafe) public static let displayP3_PQ: CFString = "kCGColorSpaceDisplayP3_PQ"
+    /// Display P3 primaries with the hybrid log-gamma transfer function.
+    nonisolated(unsafe) public static let displayP3_HLG: CFString = "kCGColorSpaceDisplayP3_HLG"
+    /// ITU-R BT.2020 with a linear transfer function.
+    nonisolated(unsafe) public static let linearITUR_2020: CFString = "kCGColorSpaceLinearITUR_2020"
+    /// ITU-R BT.2020 extended below 0 and above 1.
+    nonisolated(unsafe) public static let extendedITUR_2020: CFString = "kCGColorSpaceExtendedITUR_2020"
+    /// ITU-R BT.2020 with a linear transfer function, extended below 0 and above 1.
+    nonisolated(unsafe) public static let extendedLinearITUR_2020: CFString = "kCGColorSpaceExtendedLinearITUR_2020"
+    /// ITU-R BT.2100 with the PQ transfer function: HDR10 video's.
+    nonisolated(unsafe) public static let itur_2100_PQ: CFString = "kCGColorSpaceITUR_2100_PQ"
+    /// ITU-R BT.2100 with the hybrid log-gamma transfer function: HLG video's.
+    nonisolated(unsafe) public static let itur_2100_HLG: CFString = "kCGColorSpaceITUR_2100_HLG"
+    /// Grey with a linear transfer function, extended below 0 and above 1.
+    nonisolated(unsafe) public static let extendedLinearGray: CFString = "kCGColorSpaceExtendedLinearGray"
+    /// The ACES CG colour space, with a linear transfer function.
+    nonisolated(unsafe) public static let acescgLinear: CFString = "kCGColorSpaceACESCGLinear"
+
+    /// The type identifier of colour spaces, which `CFGetTypeID(_:)` gives for each.
+    public class var typeID: CFTypeID { CoreFoundationTypeIDs.shared.identifier(of: CGColorSpace.self) }
+
     private static let models: [String: CGColorSpaceModel] = [
         sRGB as String: .rgb, linearSRGB as String: .rgb, extendedSRGB as String: .rgb, extendedLinearSRGB as String: .rgb,
         displayP3 as String: .rgb, dcip3 as String: .rgb, itur_709 as String: .rgb, itur_2020 as String: .rgb,
         adobeRGB1998 as String: .rgb, genericRGBLinear as String: .rgb,
         genericGrayGamma2_2 as String: .monochrome, linearGray as String: .monochrome, extendedGray as String: .monochrome,
+        linearDisplayP3 as String: .rgb, extendedDisplayP3 as String: .rgb, extendedLinearDisplayP3 as String: .rgb,
+        displayP3_PQ as String: .rgb, displayP3_HLG as String: .rgb, linearITUR_2020 as String: .rgb, extendedITUR_2020 as String: .rgb,
+        extendedLinearITUR_2020 as String: .rgb, itur_2100_PQ as String: .rgb, itur_2100_HLG as String: .rgb,
+        extendedLinearGray as String: .monochrome, acescgLinear as String: .rgb,
     ]
 }
 
@@ -128,3 +166,13 @@ nonisolated(unsafe) public let kCGColorSpaceITUR_2020: CFString = CGColorSpace.i
 nonisolated(unsafe) public let kCGColorSpaceGenericGrayGamma2_2: CFString = CGColorSpace.genericGrayGamma2_2
 /// The linear grey colour space's name.
 nonisolated(unsafe) public let kCGColorSpaceLinearGray: CFString = CGColorSpace.linearGray
+/// The extended linear Display P3 colour space's name.
+nonisolated(unsafe) public let kCGColorSpaceExtendedLinearDisplayP3: CFString = CGColorSpace.extendedLinearDisplayP3
+/// The ITU-R BT.2100 PQ colour space's name.
+nonisolated(unsafe) public let kCGColorSpaceITUR_2100_PQ: CFString = CGColorSpace.itur_2100_PQ
+/// The ITU-R BT.2100 HLG colour space's name.
+nonisolated(unsafe) public let kCGColorSpaceITUR_2100_HLG: CFString = CGColorSpace.itur_2100_HLG
+/// The Display P3 PQ colour space's name.
+nonisolated(unsafe) public let kCGColorSpaceDisplayP3_PQ: CFString = CGColorSpace.displayP3_PQ
+/// The Display P3 HLG colour space's name.
+nonisolated(unsafe) public let kCGColorSpaceDisplayP3_HLG: CFString = CGColorSpace.displayP3_HLG
