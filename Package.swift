@@ -209,6 +209,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "AVFoundation", "UniformTypeIdentifiers", "MobileCoreServices", "CoreServices", "CaptureDevices", "FrameProcessing", "CTurboJPEG", "CV4L2",
+                "VideoToolbox",
                 "TestSupport", "CaptureTestSupport",
             ]),
         // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.

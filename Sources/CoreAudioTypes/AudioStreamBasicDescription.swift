@@ -60,6 +60,8 @@ public let kAudioFormatAppleLossless: AudioFormatID = 0x616C_6163
 public let kAudioFormatOpus: AudioFormatID = 0x6F70_7573
 /// FLAC: 'flac'.
 public let kAudioFormatFLAC: AudioFormatID = 0x666C_6163
+/// Apple Positional Audio Codec, spatial audio: 'apac' (no codec on Linux).
+public let kAudioFormatAPAC: AudioFormatID = 0x6170_6163
 /// MPEG-1/2 Layer 3 (MP3): '.mp3'.
 public let kAudioFormatMPEGLayer3: AudioFormatID = 0x2E6D_7033
 /// High-efficiency AAC: 'aach'.

@@ -21,6 +21,13 @@ nonisolated(unsafe) public let kVTCompressionPropertyKey_ExpectedFrameRate: CFSt
 nonisolated(unsafe) public let kVTCompressionPropertyKey_AllowFrameReordering: CFString = "AllowFrameReordering"
 /// The profile and level of the encoded stream.
 nonisolated(unsafe) public let kVTCompressionPropertyKey_ProfileLevel: CFString = "ProfileLevel"
+/// Whether the encoder inserts HDR metadata into the stream: `kVTHDRMetadataInsertionMode_None` or
+/// `_Auto` (the encoders here write SDR, so there is none to insert either way).
+nonisolated(unsafe) public let kVTCompressionPropertyKey_HDRMetadataInsertionMode: CFString = "HDRMetadataInsertionMode"
+/// HDR metadata is not inserted.
+nonisolated(unsafe) public let kVTHDRMetadataInsertionMode_None: CFString = "None"
+/// HDR metadata is inserted where the content is HDR.
+nonisolated(unsafe) public let kVTHDRMetadataInsertionMode_Auto: CFString = "Auto"
 /// H.264's entropy coding: CAVLC or CABAC.
 nonisolated(unsafe) public let kVTCompressionPropertyKey_H264EntropyMode: CFString = "H264EntropyMode"
 /// HEVC's Main profile with the encoder's choice of level.

@@ -2,6 +2,8 @@ import XCTest
 @testable import AVFoundation
 @testable import CaptureDevices
 import MovieEngine
+import UniformTypeIdentifiers
+import VideoToolbox
 
 /// The one set of encoding rules every encoder-backed path plans by, checked as a table: no
 /// encoder runs, so each row takes microseconds.
@@ -107,5 +109,25 @@ final class EncodingPlanTests: XCTestCase {
         XCTAssertEqual(
             error.localizedDescription, "The movie could not be written: the encoder refused the movie's settings (Generic error in an external library).")
         XCTAssertEqual(((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code, 542_398_533, "the number stays underneath")
+    }
+
+    /// Streaming code sets Video Toolbox's HDR metadata insertion mode: either value is taken (the
+    /// encoders write SDR), anything else is refused, and APAC audio is refused with its reason.
+    func testHDRMetadataInsertionModeIsTakenAndAPACIsRefusedWithItsReason() throws {
+        func video(_ mode: Any) -> [String: Any] {
+            [
+                AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 640, AVVideoHeightKey: 480,
+                AVVideoCompressionPropertiesKey: [kVTCompressionPropertyKey_HDRMetadataInsertionMode as String: mode],
+            ]
+        }
+        XCTAssertNoThrow(try ValidatedSettings.video(video(kVTHDRMetadataInsertionMode_Auto)).get())
+        XCTAssertNoThrow(try ValidatedSettings.video(video(kVTHDRMetadataInsertionMode_None as String)).get())
+        XCTAssertThrowsError(try ValidatedSettings.video(video("Always")).get()) { XCTAssertTrue("\($0)".contains("HDRMetadataInsertionMode must be")) }
+        XCTAssertEqual(kAudioFormatAPAC, 0x6170_6163, "'apac'")
+        let apac: [String: Any] = [AVFormatIDKey: kAudioFormatAPAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 2]
+        XCTAssertThrowsError(try ValidatedSettings.audio(apac).get()) {
+            XCTAssertTrue("\($0)".contains("kAudioFormatAPAC (Apple Positional Audio Codec) has no encoder"))
+        }
+        XCTAssertFalse(AVAssetWriter(contentType: .mpeg4Movie).canApply(outputSettings: apac, forMediaType: .audio))
     }
 }

@@ -89,13 +89,16 @@ struct ValidatedSettings {
     private static let compressionKeys: Set<String> = [
         AVVideoAverageBitRateKey, AVVideoMaxKeyFrameIntervalKey, AVVideoMaxKeyFrameIntervalDurationKey,
         AVVideoExpectedSourceFrameRateKey, AVVideoProfileLevelKey, AVVideoAllowFrameReorderingKey,
-        AVVideoH264EntropyModeKey, AVVideoAverageNonDroppableFrameRateKey, prioritizeSpeedKey, realTimeKey,
+        AVVideoH264EntropyModeKey, AVVideoAverageNonDroppableFrameRateKey, prioritizeSpeedKey, realTimeKey, hdrMetadataInsertionModeKey,
     ]
     private static let scalingModes: Set<String> = [
         AVVideoScalingModeFit, AVVideoScalingModeResize, AVVideoScalingModeResizeAspect, AVVideoScalingModeResizeAspectFill,
     ]
     /// Video Toolbox's keys for speed before quality and for real time, by their raw values.
     static let prioritizeSpeedKey = "PrioritizeEncodingSpeedOverQuality", realTimeKey = "RealTime"
+    /// Video Toolbox's key for whether HDR metadata is inserted, and its values ("None", "Auto"): the
+    /// encoders here write SDR, so there is never HDR metadata to insert, and either is taken.
+    static let hdrMetadataInsertionModeKey = "HDRMetadataInsertionMode", hdrMetadataInsertionModes: Set<String> = ["None", "Auto"]
     private static let audioKeys: Set<String> = [
         AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey,
         AVEncoderBitRatePerChannelKey, AVChannelLayoutKey,
@@ -200,6 +203,11 @@ struct ValidatedSettings {
             }
             result.cabac = mode == AVVideoH264EntropyModeCABAC
         }
+        if let value = dictionary[hdrMetadataInsertionModeKey] {
+            guard let mode = value as? String ?? (value as? NSString).map(String.init), hdrMetadataInsertionModes.contains(mode) else {
+                return .failure(.init("HDRMetadataInsertionMode must be kVTHDRMetadataInsertionMode_None or kVTHDRMetadataInsertionMode_Auto"))
+            }
+        }
         if let value = dictionary[AVVideoAverageNonDroppableFrameRateKey] {
             guard let rate = (value as? NSNumber)?.doubleValue ?? (value as? Double) ?? (value as? Int).map(Double.init), rate.isFinite, rate > 0 else {
                 return .failure(.init("AVVideoAverageNonDroppableFrameRateKey must be a positive number"))
@@ -221,6 +229,9 @@ struct ValidatedSettings {
     static func audio(_ settings: [String: Any]) -> Result<Audio, SettingsError> {
         if let unknown = settings.keys.first(where: { !audioKeys.contains($0) }) { return .failure(.init("unknown audio settings key \(unknown)")) }
         guard let format = attributeInt(settings[AVFormatIDKey]) else { return .failure(.init("AVFormatIDKey is required")) }
+        if UInt32(truncatingIfNeeded: format) == kAudioFormatAPAC {
+            return .failure(.init("kAudioFormatAPAC (Apple Positional Audio Codec) has no encoder on Linux; only kAudioFormatMPEG4AAC can be encoded"))
+        }
         guard UInt32(truncatingIfNeeded: format) == kAudioFormatMPEG4AAC else { return .failure(.init("only kAudioFormatMPEG4AAC can be encoded")) }
         let rate = attributeInt(settings[AVSampleRateKey]) ?? 44_100
         var layout: ChannelLayoutMapping?
