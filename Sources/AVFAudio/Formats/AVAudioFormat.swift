@@ -15,6 +15,15 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
 
     // MARK: Creating a format
 
+    /// Creates an empty format, as NSObject's initializer gives: no sample rate, no channels, no
+    /// common format; code that makes one and fills it from elsewhere compiles unchanged.
+    public override init() {
+        basicDescription = .allocate(capacity: 1)
+        basicDescription.initialize(to: AudioStreamBasicDescription())
+        channelLayout = nil
+        super.init()
+    }
+
     /// Creates a format from a stream description; nil for more than two channels (give a layout) or an invalid description.
     public convenience init?(streamDescription asbd: UnsafePointer<AudioStreamBasicDescription>) {
         self.init(streamDescription: asbd, channelLayout: nil)

@@ -3,6 +3,16 @@ import CoreMedia
 import XCTest
 
 final class AudioFormatTests: XCTestCase {
+    /// `AVAudioFormat()`, NSObject's initializer, is an empty format, as on Apple's platforms.
+    func testTheEmptyInitializerGivesAFormatOfNothing() {
+        let format = AVAudioFormat()
+        XCTAssertEqual(format.sampleRate, 0)
+        XCTAssertEqual(format.channelCount, 0)
+        XCTAssertEqual(format.commonFormat, .otherFormat)
+        XCTAssertNil(format.channelLayout)
+        XCTAssertNotEqual(format, AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2))
+    }
+
     func testTheStandardFormatIsDeinterleavedFloatAsCoreAudioDescribesIt() throws {
         let format = try XCTUnwrap(AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2))
         let asbd = format.streamDescription.pointee
