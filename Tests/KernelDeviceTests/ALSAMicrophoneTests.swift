@@ -17,7 +17,9 @@ final class ALSAMicrophoneTests: CaptureTestCase {
         card = loopback
     }
 
-    /// Plays a tone into the loopback card for `seconds`.
+    /// Plays a tone into the loopback card for `seconds`; returns once the card's playback side
+    /// runs (in the VM's emulation aplay can take well over the 0.3 s once waited, and a capture
+    /// opened before it finds no sound playing).
     private func play(frequency: Int, volume: Double, seconds: Int, rate: Int = 48_000) throws -> Process {
         let tone = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tone-\(frequency).wav")
         let make = Process()
@@ -29,6 +31,9 @@ final class ALSAMicrophoneTests: CaptureTestCase {
         player.executableURL = URL(fileURLWithPath: "/usr/bin/aplay")
         player.arguments = ["-q", "-D", "hw:Loopback,0", tone.path]
         try player.run()
+        let status = "/proc/asound/Loopback/pcm0p/sub0/status"
+        let playing = waitUntil(timeout: 30) { ((try? String(contentsOfFile: status, encoding: .utf8)) ?? "").contains("state: RUNNING") }
+        XCTAssertTrue(playing, "aplay plays into the loopback card")
         return player
     }
 
@@ -45,7 +50,6 @@ final class ALSAMicrophoneTests: CaptureTestCase {
         try audioSession.setPreferredIOBufferDuration(0.01)
         let player = try play(frequency: 1000, volume: 0.5, seconds: 4, rate: 32_000)
         defer { player.terminate(); player.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 0.3)
         let collector = FrameCollector()
         collector.audioBuffersToKeep = 24
         let (session, _) = try makeAudioSession(microphone: card, collector: collector)
@@ -61,7 +65,6 @@ final class ALSAMicrophoneTests: CaptureTestCase {
     func testCapturesAKnownToneAsInterleaved16BitPCM() throws {
         let player = try play(frequency: 1000, volume: 0.5, seconds: 4)
         defer { player.terminate(); player.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 0.3)
         let collector = FrameCollector()
         let (session, output) = try makeAudioSession(microphone: card, collector: collector)
         session.startRunning()
@@ -87,7 +90,6 @@ final class ALSAMicrophoneTests: CaptureTestCase {
         try XCTSkipUnless(MediaProbe.isAvailable, "ffprobe is needed")
         let player = try play(frequency: 440, volume: 0.4, seconds: 4)
         defer { player.terminate(); player.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 0.3)
         let session = AVCaptureSession()
         sessions.append(session)
         session.addInput(try AVCaptureDeviceInput(device: card))
