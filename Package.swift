@@ -61,9 +61,11 @@ let package = Package(
         .target(name: "CTimePitch", dependencies: ["CLibraryLoading"]),
         // WebRTC's audio processing module (Debian's libwebrtc-audio-processing), the engine input's voice
         // processing, in C++ behind a C interface; loaded by its soname when the first processor is made.
+        // Its headers (Debian's libwebrtc-audio-processing-dev) are found through a link in
+        // Sources/CVoiceProcessing/system, and its defines are those of its pkg-config file.
         .target(
             name: "CVoiceProcessing", dependencies: ["CLibraryLoading"],
-            cxxSettings: [.unsafeFlags(["-I/usr/include/webrtc_audio_processing", "-DWEBRTC_POSIX", "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])]),
+            cxxSettings: [.headerSearchPath("system"), .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
         // libxcb with its shared memory and XFixes extensions (Debian's libxcb1, libxcb-shm0, libxcb-xfixes0),
         // the X11 screen's pictures, loaded by their sonames when a screen is first opened (CScreenCapture.h).
         .target(name: "CScreenCapture", dependencies: ["CLibraryLoading"]),
@@ -240,5 +242,11 @@ let package = Package(
     cxxLanguageStandard: .cxx17
 )
 
-/// C++ compiled with optimisation in debug builds too (release builds are optimised already).
-var alwaysOptimised: [CXXSetting] { [.unsafeFlags(["-O2"], .when(configuration: .debug))] }
+/// C++ compiled with optimisation in debug builds too (release builds are optimised already),
+/// where the package is built as itself. SwiftPM refuses unsafe flags in a package that another
+/// depends on by version (checked out under a `checkouts` folder): there the shims' debug builds
+/// are unoptimised, dlib's detectors in them many times slower, and release builds as fast as ever.
+var alwaysOptimised: [CXXSetting] {
+    let isDependency = Context.packageDirectory.split(separator: "/").contains("checkouts")
+    return isDependency ? [] : [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Depends on the package the way an app does, by version: clones its committed state into a
+# temporary folder, tags the clone 1.0.0, and makes a throwaway app that depends on it with
+# `.package(url: "file://...", from: "1.0.0")` and imports AVFoundation, AVFAudio, CoreImage,
+# ImageIO and Photos. SwiftPM refuses a versioned dependency any of whose product targets has
+# unsafe build flags; this finds that when it resolves the app's package graph.
+#
+#   scripts/dependent-app.sh           resolve the graph (seconds): what CI runs
+#   scripts/dependent-app.sh --build   build the app and run it: devices listed, one frame captured
+set -euo pipefail
+project=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone -q "$project" "$work/LinuxAVFoundation"
+git -C "$work/LinuxAVFoundation" tag 1.0.0
+mkdir -p "$work/app/Sources/app"
+cat > "$work/app/Package.swift" <<MANIFEST
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "app",
+    dependencies: [.package(url: "file://$work/LinuxAVFoundation", from: "1.0.0")],
+    targets: [
+        .executableTarget(
+            name: "app",
+            dependencies: [
+                .product(name: "AVFoundation", package: "LinuxAVFoundation"), .product(name: "AVFAudio", package: "LinuxAVFoundation"),
+                .product(name: "CoreImage", package: "LinuxAVFoundation"), .product(name: "ImageIO", package: "LinuxAVFoundation"),
+                .product(name: "Photos", package: "LinuxAVFoundation"),
+            ])
+    ]
+)
+MANIFEST
+cat > "$work/app/Sources/app/main.swift" <<'SOURCE'
+import AVFAudio
+import AVFoundation
+import CoreImage
+import ImageIO
+import Photos
+
+/// Takes the first frame the camera delivers.
+final class FirstFrame: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    let taken = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private(set) var size: (Int, Int)?
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        guard let pixels = CMSampleBufferGetImageBuffer(sampleBuffer) else { return }
+        let first = lock.withLock { () -> Bool in
+            defer { size = size ?? (CVPixelBufferGetWidth(pixels), CVPixelBufferGetHeight(pixels)) }
+            return size == nil
+        }
+        if first { taken.signal() }
+    }
+}
+
+for device in AVCaptureDevice.devices(for: .video) + AVCaptureDevice.devices(for: .audio) {
+    print("device: \(device.localizedName) [\(device.uniqueID)]")
+}
+let session = AVCaptureSession()
+guard let camera = AVCaptureDevice.default(for: .video), let input = try? AVCaptureDeviceInput(device: camera) else { fatalError("no camera") }
+session.addInput(input)
+let output = AVCaptureVideoDataOutput()
+let frames = FirstFrame()
+output.setSampleBufferDelegate(frames, queue: DispatchQueue(label: "frames"))
+session.addOutput(output)
+session.startRunning()
+guard frames.taken.wait(timeout: .now() + 30) == .success, let size = frames.size else { fatalError("no frame within 30 s") }
+session.stopRunning()
+let image = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8))
+print("frame: \(size.0)x\(size.1); standard format: \(AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)!); image: \(image.extent); photo library status: \(PHPhotoLibrary.authorizationStatus(for: .readWrite).rawValue)")
+SOURCE
+cd "$work/app"
+if [ "${1:-}" = --build ]; then
+    started=$SECONDS
+    swift build
+    echo "dependent-app.sh: the app built in $((SECONDS - started)) s (debug, from nothing)"
+    LINUXAVFOUNDATION_DEVICES=virtual "$(swift build --show-bin-path)/app"
+else
+    swift package show-dependencies --format flatlist >/dev/null
+    echo "dependent-app.sh: an app depending on LinuxAVFoundation from: \"1.0.0\" resolves (no unsafe build flags)"
+fi
