@@ -42,11 +42,7 @@ public final class CMClock: Sendable {
     package func removeAdvanceHandler(_ key: Int) { manual?.remove(key) }
 
     /// The host clock's current time in nanoseconds.
-    package static func hostTimeNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    package static func hostTimeNanoseconds() -> Int64 { Int64(mach_absolute_time()) }
 
     /// The host clock's time in nanoseconds as a `CMTime`.
     package static func hostTime(nanoseconds: Int64) -> CMTime { CMTime(value: nanoseconds, timescale: 1_000_000_000) }

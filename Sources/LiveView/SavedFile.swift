@@ -1,4 +1,5 @@
 import Foundation
+import AVFoundation
 
 /// Files the page saves (photos), each under a new name: written whole under a hidden name, then
 /// given the first free name of its series in one step (a hard link, which fails where the name is
@@ -21,19 +22,11 @@ enum SavedFile {
 
     /// Saves `data` in `directory` under the first free name of its series; returns that name.
     static func save(_ data: Data, in directory: URL, prefix: String, extension ext: String) throws(Failure) -> URL {
-        var template = Array(directory.appendingPathComponent(".\(prefix).XXXXXX").path.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Failure(description: "\(directory.path) cannot be written: \(String(cString: strerror(errno))).") }
-        let hidden = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { unlink(hidden) }
-        do {
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            try handle.write(contentsOf: data)
-            try handle.close()
-        } catch {
+        let hidden: String
+        do { hidden = try PartialFile.writeHidden(data, in: directory, stem: prefix) } catch {
             throw Failure(description: "\(directory.path) cannot be written: \(error.localizedDescription).")
         }
-        fchmodat(AT_FDCWD, hidden, 0o644, 0)
+        defer { unlink(hidden) }
         for url in candidates(in: directory, prefix: prefix, extension: ext).prefix(10_000) {
             if link(hidden, url.path) == 0 { return url }
             guard errno == EEXIST else { throw Failure(description: "\(url.path) cannot be written: \(String(cString: strerror(errno))).") }

@@ -106,31 +106,25 @@ final class HLSFolder: NSObject, AVAssetWriterDelegate, @unchecked Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Writes a file whole under a new hidden name (made with `mkstemp`, so never a file or link
-    /// someone planted), then gives it its name: the playlist replaces the one the stream wrote
+    /// Writes a file whole under a new hidden name (`PartialFile.writeHidden`), then gives it its name: the playlist replaces the one the stream wrote
     /// before; every other file takes a free name only. False (and the failure kept) when it cannot.
     @discardableResult
     private func write(_ data: Data, named name: String) -> Bool {
         let final = folder.appendingPathComponent(name)
-        var template = Array(folder.appendingPathComponent(".\(name).XXXXXX").path.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let hidden = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var hidden: String?
         do {
-            guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            try handle.write(contentsOf: data)
-            try handle.close()
-            fchmodat(AT_FDCWD, hidden, 0o644, 0)
+            let written = try PartialFile.writeHidden(data, in: folder, stem: name)
+            hidden = written
             if name == Self.playlistName {
-                guard rename(hidden, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                guard rename(written, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             } else {
                 // A hard link fails where the name is taken, by anything (a link planted there included).
-                guard link(hidden, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                unlink(hidden)
+                guard link(written, final.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                unlink(written)
             }
             return true
         } catch {
-            if descriptor >= 0 { unlink(hidden) }
+            if let hidden { unlink(hidden) }
             let reason = (error as? POSIXError)?.code == .EEXIST ? "a file of that name appeared, and it is not replaced" : error.localizedDescription
             state.withLock { state in
                 if state.failure == nil { state.failure = "\(final.path) could not be written: \(reason)." }

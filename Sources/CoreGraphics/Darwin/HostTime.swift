@@ -57,6 +57,7 @@ public func mach_timebase_info(_ info: mach_timebase_info_t!) -> kern_return_t {
 
 /// The host clock's current time, in host time units (nanoseconds here): the clock the package's
 /// sample buffers, audio times and media times count in.
+@inlinable
 public func mach_absolute_time() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
