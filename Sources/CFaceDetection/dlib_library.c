@@ -29,6 +29,11 @@ struct cfd_dlib_functions {
     void (*daxpy)(int n, double alpha, const double *x, int incx, double *y, int incy);
     void (*zaxpy)(int n, const void *alpha, const void *x, int incx, void *y, int incy);
     void (*dscal)(int n, double alpha, double *x, int incx);
+    // Referenced only where the templates are compiled unoptimised (a debug build of the package
+    // as another's dependency, which SwiftPM allows no -O2): single precision and complex scaling.
+    void (*saxpy)(int n, float alpha, const float *x, int incx, float *y, int incy);
+    void (*sscal)(int n, float alpha, float *x, int incx);
+    void (*zscal)(int n, const void *alpha, void *x, int incx);
     void (*dgemm)(int order, int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda, const double *b,
                   int ldb, double beta, double *c, int ldc);
     void (*dgesvd)(const char *jobu, const char *jobvt, const int *m, const int *n, double *a, const int *lda, double *s, double *u,
@@ -70,6 +75,9 @@ static void load(void) {
     if (!find(blas, "cblas_zaxpy", (void **)&dlib.zaxpy)) return;
     if (!find(blas, "cblas_dscal", (void **)&dlib.dscal)) return;
     if (!find(blas, "cblas_dgemm", (void **)&dlib.dgemm)) return;
+    if (!find(blas, "cblas_saxpy", (void **)&dlib.saxpy)) return;
+    if (!find(blas, "cblas_sscal", (void **)&dlib.sscal)) return;
+    if (!find(blas, "cblas_zscal", (void **)&dlib.zscal)) return;
     if (!find(lapack, "dgesvd_", (void **)&dlib.dgesvd)) return;
     if (!find(lapack, "dgesdd_", (void **)&dlib.dgesdd)) return;
 }
@@ -113,6 +121,9 @@ uint32_t cfd_decoder_get_target(void *self, uint32_t total) { return CFD_CALL(de
 void cblas_daxpy(int n, double alpha, const double *x, int incx, double *y, int incy) { CFD_CALL(daxpy)(n, alpha, x, incx, y, incy); }
 void cblas_zaxpy(int n, const void *alpha, const void *x, int incx, void *y, int incy) { CFD_CALL(zaxpy)(n, alpha, x, incx, y, incy); }
 void cblas_dscal(int n, double alpha, double *x, int incx) { CFD_CALL(dscal)(n, alpha, x, incx); }
+void cblas_saxpy(int n, float alpha, const float *x, int incx, float *y, int incy) { CFD_CALL(saxpy)(n, alpha, x, incx, y, incy); }
+void cblas_sscal(int n, float alpha, float *x, int incx) { CFD_CALL(sscal)(n, alpha, x, incx); }
+void cblas_zscal(int n, const void *alpha, void *x, int incx) { CFD_CALL(zscal)(n, alpha, x, incx); }
 void cblas_dgemm(int order, int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda, const double *b,
                  int ldb, double beta, double *c, int ldc) {
     CFD_CALL(dgemm)(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
