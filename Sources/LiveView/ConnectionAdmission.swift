@@ -26,9 +26,6 @@ final class ConnectionAdmission: Sendable {
     /// answer a crowd 503 rather than leave it in the kernel's queue.
     static func acceptLimit(for maximum: Int) -> Int { maximum * 4 + 16 }
 
-    /// The places taken now.
-    var placesTaken: Int { count.load(ordering: .relaxed) }
-
     /// Gives the connection whose first request has `head` a place, or says why not; when it got
     /// one, `left()` must follow when the connection closes.
     func admit(_ head: ArraySlice<UInt8>) -> String? {

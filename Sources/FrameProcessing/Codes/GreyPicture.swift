@@ -82,27 +82,16 @@ package enum GreyPicture {
         guard cjd_read_size(decoder, bytes, bytes.count, &width, &height) == 0 else { throw damaged() }
         try checkSize(Int(width), Int(height))
         // libjpeg decodes at 1/2, 1/4 or 1/8 of the size for a fraction of the work: the largest of
-        // those within the working size, then scaled the rest of the way.
+        // those within the working size (a picture of at most `maximumPixels` needs 1/4 at most).
         let denominator = [1, 2, 4, 8].first { Self.scaled(width, by: $0) * Self.scaled(height, by: $0) <= workingPixels } ?? 8
         let (decodedWidth, decodedHeight) = (Self.scaled(width, by: denominator), Self.scaled(height, by: denominator))
         let reservation = DecodingBudget.shared.reserve(bytes: decodedWidth * decodedHeight)
         defer { DecodingBudget.shared.release(reservation) }
-        if decodedWidth * decodedHeight <= workingPixels {
-            return try buffer(width: decodedWidth, height: decodedHeight) { (pixels, stride) throws(Failure) in
-                guard
-                    cjd_decode_gray_scaled(decoder, bytes, bytes.count, Int32(denominator), pixels, Int32(stride), Int32(decodedWidth), Int32(decodedHeight))
-                        == 0
-                else { throw damaged() }
-            }
-        }
-        var decoded = [UInt8](repeating: 0, count: decodedWidth * decodedHeight)
-        let status = decoded.withUnsafeMutableBufferPointer {
-            cjd_decode_gray_scaled(
-                decoder, bytes, bytes.count, Int32(denominator), $0.baseAddress!, Int32(decodedWidth), Int32(decodedWidth), Int32(decodedHeight))
-        }
-        guard status == 0 else { throw damaged() }
-        return try decoded.withUnsafeBufferPointer { (pixels) throws(Failure) in
-            try working(from: pixels.baseAddress!, width: decodedWidth, height: decodedHeight, stride: decodedWidth)
+        return try buffer(width: decodedWidth, height: decodedHeight) { (pixels, stride) throws(Failure) in
+            guard
+                cjd_decode_gray_scaled(decoder, bytes, bytes.count, Int32(denominator), pixels, Int32(stride), Int32(decodedWidth), Int32(decodedHeight))
+                    == 0
+            else { throw damaged() }
         }
     }
 
