@@ -62,6 +62,40 @@ final class PhotoOutputTests: CaptureTestCase {
         XCTAssertNotNil(again.photos.values.first)
     }
 
+    /// Photos asked for while another thread keeps changing the camera: each capture judges its
+    /// settings against the camera it found, so a change landing in the middle of the checks ends
+    /// the capture with a photo or an error, never a trap (the flash mode was once checked against
+    /// a camera already gone, and the process stopped).
+    func testPhotosRacingCameraChangesEndInAPhotoOrAnError() throws {
+        let (session, output) = try photoSession()
+        let input = try XCTUnwrap(session.inputs.first)
+        let finished = LockedBox(false)
+        let changer = Thread {
+            while !finished.value {
+                session.beginConfiguration()
+                session.removeInput(input)
+                session.addInput(input)
+                session.commitConfiguration()
+            }
+        }
+        changer.start()
+        defer { finished.value = true }
+        var processors: [PhotoProcessor] = []
+        for _ in 0..<300 {
+            let processor = PhotoProcessor()
+            let settings = AVCapturePhotoSettings()
+            settings.flashMode = .off
+            settings.photoQualityPrioritization = .speed
+            output.capturePhoto(with: settings, delegate: processor)
+            processors.append(processor)
+        }
+        finished.value = true
+        XCTAssertTrue(waitUntil(timeout: 120) { processors.allSatisfy(\.isFinished) })
+        for processor in processors {
+            XCTAssertTrue(processor.photos.values.count == 1 || processor.errors.values.count == 1, "\(processor.calls.values)")
+        }
+    }
+
     func testZeroShutterLagTakesTheFrameCurrentWhenAsked() throws {
         useManualClock()
         let (_, output) = try photoSession()

@@ -67,7 +67,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// The file types photos can be written as.
     open var availablePhotoFileTypes: [AVFileType] { HEICEncoder.isAvailable ? [.heic, .jpg] : [.jpg] }
     /// The flash modes the connected camera offers for photos.
-    open var supportedFlashModes: [AVCaptureDevice.FlashMode] {
+    open var supportedFlashModes: [AVCaptureDevice.FlashMode] { Self.flashModes(of: camera) }
+    /// The flash modes `camera` offers for photos.
+    private static func flashModes(of camera: AVCaptureDevice?) -> [AVCaptureDevice.FlashMode] {
         guard let camera else { return [] }
         return camera.hasFlash ? [.off, .on, .auto] : [.off]
     }
@@ -78,10 +80,7 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
     /// The largest photo this output delivers: the size of the session's video.
     open var maxPhotoDimensions: CMVideoDimensions {
-        get {
-            if let frame = newest.current?.imageBufferStorage { return CMVideoDimensions(width: Int32(frame.width), height: Int32(frame.height)) }
-            return camera?.activeFormat.formatDescription.dimensions ?? CMVideoDimensions()
-        }
+        get { largestPhoto(from: camera) }
         set {
             let supported = maxPhotoDimensions
             if newValue.width > supported.width || newValue.height > supported.height {
@@ -89,6 +88,11 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     "-[AVCapturePhotoOutput setMaxPhotoDimensions:] \(newValue.width)x\(newValue.height) is larger than the format supports")
             }
         }
+    }
+    /// The largest photo `camera` gives: the newest frame's size, or its active format's before the first frame.
+    private func largestPhoto(from camera: AVCaptureDevice?) -> CMVideoDimensions {
+        if let frame = newest.current?.imageBufferStorage { return CMVideoDimensions(width: Int32(frame.width), height: Int32(frame.height)) }
+        return camera?.activeFormat.formatDescription.dimensions ?? CMVideoDimensions()
     }
     /// Whether photos are taken at the highest resolution the active format supports (its video size here).
     open var isHighResolutionCaptureEnabled: Bool {
@@ -254,6 +258,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             }
             return
         }
+        // Everything below is judged against the camera found now: another thread may change the
+        // session's camera at any moment, and the output's own `camera` would then be another, or none.
+        let camera = connection.sourceDevice
         let reused = state.withLock { state in !state.usedSettings.insert(settings.uniqueID).inserted }
         if reused { ProgrammingError.invalidArgument("\(method) Settings may not be re-used") }
         if let codec = settings.photoCodecType, !availablePhotoCodecTypes.contains(codec) {
@@ -265,13 +272,13 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     "\(method) Unsupported format \(String(describing: settings.format)); see availablePhotoCodecTypes and availablePhotoPixelFormatTypes")
             }
         }
-        if !supportedFlashModes.contains(settings.flashMode) {
+        if !Self.flashModes(of: camera).contains(settings.flashMode) {
             ProgrammingError.invalidArgument("\(method) Unsupported flash mode \(settings.flashMode); see supportedFlashModes")
         }
         if settings.photoQualityPrioritization.rawValue > maxPhotoQualityPrioritization.rawValue {
             ProgrammingError.invalidArgument("\(method) photoQualityPrioritization may not exceed maxPhotoQualityPrioritization")
         }
-        let largest = maxPhotoDimensions
+        let largest = largestPhoto(from: camera)
         if settings.maxPhotoDimensions.width > largest.width || settings.maxPhotoDimensions.height > largest.height {
             ProgrammingError.invalidArgument(
                 "\(method) maxPhotoDimensions \(settings.maxPhotoDimensions.width)x\(settings.maxPhotoDimensions.height) is larger than the output's")
