@@ -35,10 +35,11 @@
 // extension AVCaptureDevice
 //     var isLowLightBoostSupported: Bool { get }
 //     var automaticallyEnablesLowLightBoostWhenAvailable: Bool
-//     var isVideoHDREnabled: Bool
-//     var activeColorSpace: AVCaptureColorSpace
 //     var systemPressureState: AVCaptureDevice.SystemPressureState { get }
 //     func chromaticityValues(for whiteBalanceGains: AVCaptureDevice.WhiteBalanceGains) -> AVCaptureDevice.WhiteBalanceChromaticityValues
+// isVideoHDREnabled, automaticallyAdjustsVideoHDREnabled, activeColorSpace and Format's supportedColorSpaces and
+//     isVideoHDRSupported: implemented, answering sRGB and no HDR (what every camera here delivers); a V4L2
+//     camera that reports BT.2020 or DCI-P3 frames tags them so, but its formats do not offer those spaces yet.
 // class RotationCoordinator: implemented, but a Linux machine reports no orientation, so its
 //     angles stay 0 (upright cameras).
 // 10-bit capture: V4L2 cameras that offer P010 deliver 'x420'; PipeWire cameras' 10-bit formats

@@ -122,6 +122,20 @@ final class AppleStyleCodeTests: XCTestCase {
         }
     }
 
+    func testAFormatChooserMakesItsInputThroughSelfAndFindsNoWideColorOrHDR() throws {
+        let camera = try XCTUnwrap(AVCaptureDevice.default(for: .video))
+        let configurator = ColorAndHDRConfigurator()
+        let chosen = try configurator.configure(camera)
+        XCTAssertEqual(chosen.colorSpace, .sRGB, "the only space the camera delivers")
+        XCTAssertFalse(chosen.hdr)
+        XCTAssertEqual(chosen.hdrFormats, 0)
+        let input = try XCTUnwrap(configurator.input)
+        XCTAssertEqual(input.purpose, "main camera")
+        XCTAssertTrue(configurator.session.inputs.first === input, "the subclass's input is the session's")
+        XCTAssertFalse(configurator.session.automaticallyConfiguresCaptureDeviceForWideColor)
+        XCTAssertTrue(camera.automaticallyAdjustsVideoHDREnabled)
+    }
+
     func testAClassicQRScannerReadsACodeOnTheMainQueueAndHighlightsIt() throws {
         let camera = try XCTUnwrap(AVCaptureDevice.default(for: .video))
         let scene = try XCTUnwrap(camera.virtualScene)

@@ -81,6 +81,30 @@ final class DeviceFactsTests: CaptureTestCase {
         XCTAssertFalse(backCamera.isVirtualDevice)
     }
 
+    /// Every camera here delivers sRGB video without an HDR mode: each video format says so, the
+    /// device's active color space is sRGB and setting it is accepted, and the HDR switch follows
+    /// Apple's rules (automatic by default, settable only under the lock).
+    func testColorSpacesAndVideoHDRAreWhatTheCamerasDeliver() throws {
+        XCTAssertEqual(AVCaptureColorSpace.allRawValues, [0, 1, 2, 3, 4], "Apple's raw values")
+        for camera in [backCamera, frontCamera] {
+            XCTAssertTrue(camera.formats.allSatisfy { $0.supportedColorSpaces == [.sRGB] && !$0.isVideoHDRSupported })
+            XCTAssertEqual(camera.activeColorSpace, .sRGB)
+            XCTAssertFalse(camera.isVideoHDREnabled)
+            XCTAssertTrue(camera.automaticallyAdjustsVideoHDREnabled, "automatic by default")
+        }
+        let microphone = try XCTUnwrap(AVCaptureDevice.default(for: .audio))
+        XCTAssertEqual(microphone.activeFormat.supportedColorSpaces, [], "sound has no color space")
+        try backCamera.lockForConfiguration()
+        backCamera.activeColorSpace = .sRGB
+        backCamera.automaticallyAdjustsVideoHDREnabled = false
+        backCamera.isVideoHDREnabled = false
+        XCTAssertFalse(backCamera.automaticallyAdjustsVideoHDREnabled)
+        backCamera.automaticallyAdjustsVideoHDREnabled = true
+        backCamera.unlockForConfiguration()
+        XCTAssertTrue(backCamera.automaticallyAdjustsVideoHDREnabled)
+        XCTAssertTrue(AVCaptureSession().automaticallyConfiguresCaptureDeviceForWideColor)
+    }
+
     func testAMicrophoneHasOneFormatTheSoundItDelivers() throws {
         let microphone = try XCTUnwrap(AVCaptureDevice.default(for: .audio))
         XCTAssertEqual(microphone.formats.count, 1, "as Apple's microphones have")
@@ -156,4 +180,9 @@ final class DeviceFactsTests: CaptureTestCase {
         let connectionAngle = AVCaptureDevice.RotationCoordinator(device: frontCamera, previewLayer: nil).videoRotationAngleForHorizonLevelCapture
         XCTAssertTrue([0, 90, 180, 270].contains(connectionAngle))
     }
+}
+
+extension AVCaptureColorSpace {
+    /// The raw values of every case, in declaration order.
+    fileprivate static var allRawValues: [Int] { [Self.sRGB, .P3_D65, .HLG_BT2020, .appleLog, .appleLog2].map(\.rawValue) }
 }

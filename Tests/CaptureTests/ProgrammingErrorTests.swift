@@ -20,6 +20,40 @@ struct ProgrammingErrorTests {
             } == true)
     }
 
+    @Test("A color space the active format does not support traps, as Apple's device does")
+    func unsupportedColorSpace() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            try? camera.lockForConfiguration()
+            camera.activeColorSpace = .P3_D65
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("use activeFormat.supportedColorSpaces") } == true)
+    }
+
+    @Test("Setting video HDR while the device adjusts it automatically traps")
+    func videoHDRWhileAutomatic() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            try? camera.lockForConfiguration()
+            camera.isVideoHDREnabled = false
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("automaticallyAdjustsVideoHDREnabled is YES") } == true)
+    }
+
+    @Test("Turning on video HDR where the active format has none traps")
+    func videoHDRUnsupported() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            isolateLockFiles()
+            let camera = AVCaptureDevice.default(for: .video)!
+            try? camera.lockForConfiguration()
+            camera.automaticallyAdjustsVideoHDREnabled = false
+            camera.isVideoHDREnabled = true
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("use activeFormat.isVideoHDRSupported") } == true)
+    }
+
     @Test("Turning on subject area monitoring without lockForConfiguration traps")
     func subjectAreaMonitoringWithoutLock() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -302,6 +302,8 @@ final class DeviceCore: CaptureDeviceEventSink, @unchecked Sendable {
         var maxFrameDuration: CMTime
         var lockCount = 0
         var lockFile: Int32 = -1
+        /// Whether the device picks video HDR for its active format by itself.
+        var automaticallyAdjustsVideoHDREnabled = true
         var sessions: [WeakSession] = []
     }
     struct WeakSession { weak var session: AVCaptureSession? }

@@ -56,7 +56,7 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     public let device: AVCaptureDevice
 
     /// Creates an input for a device; fails if the device is gone or the user has not allowed access.
-    public init(device: AVCaptureDevice) throws {
+    public required init(device: AVCaptureDevice) throws {
         guard device.backend.isAuthorized else {
             throw AVError(.applicationIsNotAuthorizedToUseDevice, userInfo: [AVErrorDeviceKey: device])
         }

@@ -500,6 +500,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         }
     }
 
+    /// Whether the session picks the color space of its cameras: sRGB here, the only one they deliver.
+    open var automaticallyConfiguresCaptureDeviceForWideColor = true
+
     // MARK: Audio session and clock
 
     /// Whether the session configures the application's audio for capture.
