@@ -31,10 +31,33 @@ final class CompositionTests: XCTestCase {
         return (source, composition)
     }
 
+    /// Editing code takes a mutable composition's tracks as mutable tracks, without a cast, and an
+    /// immutable composition's as composition tracks, as Apple's declarations give them; seen as
+    /// an asset, the same tracks.
+    func testACompositionsTracksAreOfItsOwnTrackType() throws {
+        let (_, composition) = try slowMotion(makeScratchFolder())
+        let all: [AVMutableCompositionTrack] = composition.tracks
+        XCTAssertEqual(all.map(\.mediaType), [.video, .audio])
+        let video: AVMutableCompositionTrack = try XCTUnwrap(composition.tracks(withMediaType: .video).first)
+        let found: AVMutableCompositionTrack? = composition.track(withTrackID: video.trackID)
+        XCTAssertTrue(found === video)
+        XCTAssertNil(composition.track(withTrackID: 999))
+        let immutable: AVComposition = composition
+        let segments: [[AVCompositionTrackSegment]] = immutable.tracks.map(\.segments)
+        XCTAssertEqual(segments.map(\.count), [3, 3], "the slow-motion edit splits both tracks")
+        XCTAssertEqual(immutable.tracks(withMediaType: .audio).map(\.trackID), [all[1].trackID])
+        XCTAssertTrue(immutable.track(withTrackID: video.trackID) === video)
+        let asset: AVAsset = composition
+        XCTAssertEqual(asset.tracks.map(\.trackID), all.map(\.trackID))
+        XCTAssertEqual(asset.tracks(withMediaType: .video).count, 1)
+        composition.removeTrack(video)
+        XCTAssertEqual(composition.tracks.map(\.mediaType), [.audio])
+    }
+
     func testEditsPlaceAndScaleSegmentsOnTheTimeline() throws {
         let (_, composition) = try slowMotion(makeScratchFolder())
         XCTAssertEqual(composition.duration.seconds, 7, accuracy: 0.03)
-        let video = try XCTUnwrap(composition.tracks(withMediaType: .video).first as? AVMutableCompositionTrack)
+        let video = try XCTUnwrap(composition.tracks(withMediaType: .video).first)
         let mappings = video.segments.map { ($0.timeMapping.source, $0.timeMapping.target) }
         XCTAssertEqual(mappings.count, 3)
         XCTAssertEqual(mappings[1].0.start.seconds, 1, accuracy: 0.001)

@@ -18,7 +18,7 @@ struct AssetContents: @unchecked Sendable {
 /// An asset opens its file the first time one of its properties is asked for, through the
 /// asynchronous `load(_:)` forms (which never block the caller) or the older synchronous
 /// properties (which do), and keeps what it learnt. Thread-safe.
-open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @unchecked Sendable {
+open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AssetTrackList, @unchecked Sendable {
     /// The file the asset reads, if it reads one.
     let sourceURL: URL?
     private enum State { case unloaded, loaded(AssetContents), failed(Error) }
@@ -136,8 +136,6 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
 
     /// The asset's duration; invalid when it cannot be read.
     open var duration: CMTime { (try? loadedContents().duration) ?? .invalid }
-    /// The asset's tracks.
-    open var tracks: [AVAssetTrack] { (try? loadedContents().tracks) ?? [] }
     /// The asset's metadata in every key space.
     open var metadata: [AVMetadataItem] { (try? loadedContents().metadata) ?? [] }
     /// The asset's metadata in the common key space.
@@ -161,8 +159,6 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
     /// The transform to apply to the asset's visual content when it is displayed.
     open var preferredTransform: CGAffineTransform { .identity }
 
-    /// The asset's tracks of a media type.
-    open func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
     /// The asset's track with an identifier.
     open func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? { tracks.first { $0.trackID == trackID } }
     /// The asset's tracks whose media have a characteristic.
@@ -231,6 +227,18 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, @uncheck
 public let AVURLAssetPreferPreciseDurationAndTimingKey = "AVURLAssetPreferPreciseDurationAndTimingKey"
 
 /// An asset that models media at a URL.
+/// What gives every asset its `tracks` and `tracks(withMediaType:)`: declared apart from the class, so that a composition's
+/// list can be of its own track type, as Apple's Objective-C declarations make it (a Swift class
+/// cannot override an array property with an array of a subclass).
+public protocol _AssetTrackList: AnyObject {}
+
+extension _AssetTrackList where Self: AVAsset {
+    /// The asset's tracks.
+    public var tracks: [AVAssetTrack] { (try? loadedContents().tracks) ?? [] }
+    /// The asset's tracks of a media type.
+    public func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
+}
+
 open class AVURLAsset: AVAsset, @unchecked Sendable {
     /// The URL of the asset's media.
     public let url: URL

@@ -26,6 +26,18 @@ open class AVComposition: AVAsset, @unchecked Sendable {
         if set != .zero { return set }
         return tracks(withMediaType: .video).first?.naturalSize ?? .zero
     }
+
+    /// The composition's track with an identifier.
+    open override func track(withTrackID trackID: CMPersistentTrackID) -> AVCompositionTrack? {
+        compositionTracks.withLock { $0 }.first { $0.trackID == trackID }
+    }
+}
+
+extension _AssetTrackList where Self: AVComposition {
+    /// The composition's tracks.
+    public var tracks: [AVCompositionTrack] { compositionTracks.withLock { $0 } }
+    /// The composition's tracks of a media type.
+    public func tracks(withMediaType mediaType: AVMediaType) -> [AVCompositionTrack] { tracks.filter { $0.mediaType == mediaType } }
 }
 
 /// A composition that can be edited: tracks added and removed, time ranges of other assets
@@ -57,6 +69,17 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
             tracks.append(track)
             return track
         }
+    }
+
+    /// The composition's tracks, each of which can be edited.
+    open var tracks: [AVMutableCompositionTrack] { mutableTracks }
+
+    /// The composition's tracks of a media type, each of which can be edited.
+    open func tracks(withMediaType mediaType: AVMediaType) -> [AVMutableCompositionTrack] { mutableTracks.filter { $0.mediaType == mediaType } }
+
+    /// The composition's track with an identifier, which can be edited.
+    open override func track(withTrackID trackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
+        mutableTracks.first { $0.trackID == trackID }
     }
 
     /// Removes a track.
