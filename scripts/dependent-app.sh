@@ -3,17 +3,20 @@
 # temporary folder, tags the clone 1.0.0, and makes a throwaway app that depends on it with
 # `.package(url: "file://...", from: "1.0.0")` and imports AVFoundation, AVFAudio, CoreImage,
 # ImageIO and Photos. SwiftPM refuses a versioned dependency any of whose product targets has
-# unsafe build flags; this finds that when it resolves the app's package graph.
+# unsafe build flags; this finds that when it resolves the app's package graph. A second target,
+# in the Swift 5 language mode, holds a compositor in the older SDKs' spelling ([String: Any]
+# attribute dictionaries), as most published compositors are written: it must build, as it does
+# against Apple's SDK (with the same warning).
 #
 #   scripts/dependent-app.sh           resolve the graph (seconds): what CI runs
-#   scripts/dependent-app.sh --build   build the app and run it: devices listed, one frame captured
+#   scripts/dependent-app.sh --build   build the app and run it: devices listed, one frame captured (CI)
 set -euo pipefail
 project=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$project" "$work/LinuxAVFoundation"
 git -C "$work/LinuxAVFoundation" tag 1.0.0
-mkdir -p "$work/app/Sources/app"
+mkdir -p "$work/app/Sources/app" "$work/app/Sources/OlderSpelling"
 cat > "$work/app/Package.swift" <<MANIFEST
 // swift-tools-version:6.0
 import PackageDescription
@@ -22,9 +25,13 @@ let package = Package(
     name: "app",
     dependencies: [.package(url: "file://$work/LinuxAVFoundation", from: "1.0.0")],
     targets: [
+        .target(
+            name: "OlderSpelling", dependencies: [.product(name: "AVFoundation", package: "LinuxAVFoundation")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "app",
             dependencies: [
+                "OlderSpelling",
                 .product(name: "AVFoundation", package: "LinuxAVFoundation"), .product(name: "AVFAudio", package: "LinuxAVFoundation"),
                 .product(name: "CoreImage", package: "LinuxAVFoundation"), .product(name: "ImageIO", package: "LinuxAVFoundation"),
                 .product(name: "Photos", package: "LinuxAVFoundation"),
@@ -32,11 +39,23 @@ let package = Package(
     ]
 )
 MANIFEST
+cat > "$work/app/Sources/OlderSpelling/OlderSpellingCompositor.swift" <<'SOURCE'
+import AVFoundation
+
+/// A compositor declared as the older SDKs spelt it, in the Swift 5 language mode.
+public final class OlderSpellingCompositor: NSObject, AVVideoCompositing {
+    public var sourcePixelBufferAttributes: [String: Any]? { [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA] }
+    public var requiredPixelBufferAttributesForRenderContext: [String: Any] { [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA] }
+    public func renderContextChanged(_ newRenderContext: AVVideoCompositionRenderContext) {}
+    public func startRequest(_ request: AVAsynchronousVideoCompositionRequest) { request.finishCancelledRequest() }
+}
+SOURCE
 cat > "$work/app/Sources/app/main.swift" <<'SOURCE'
 import AVFAudio
 import AVFoundation
 import CoreImage
 import ImageIO
+import OlderSpelling
 import Photos
 
 /// Takes the first frame the camera delivers.
@@ -69,6 +88,8 @@ session.startRunning()
 guard frames.taken.wait(timeout: .now() + 30) == .success, let size = frames.size else { fatalError("no frame within 30 s") }
 session.stopRunning()
 let image = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8))
+let compositor: any AVVideoCompositing = OlderSpellingCompositor()
+print("older-spelling compositor: source attributes \(compositor.sourcePixelBufferAttributes?.count ?? 0)")
 print("frame: \(size.0)x\(size.1); standard format: \(AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)!); image: \(image.extent); photo library status: \(PHPhotoLibrary.authorizationStatus(for: .readWrite).rawValue)")
 SOURCE
 cd "$work/app"

@@ -7,12 +7,14 @@ import Foundation
 ///
 /// Name a class that adopts it in `AVMutableVideoComposition.customVideoCompositorClass`: the
 /// export session or reader output makes one instance with its `init()` and asks it for each
-/// frame. Apple's optional methods have default implementations here.
+/// frame. Apple's optional methods have default implementations here. As with Apple's, code in
+/// the Swift 5 language mode may declare the two attribute dictionaries in the older SDKs'
+/// spelling, `[String: Any]`, and is warned that the Swift 6 mode needs `any Sendable` values.
 public protocol AVVideoCompositing: NSObjectProtocol, Sendable {
     /// The pixel buffer attributes that the compositor accepts for source frames.
-    var sourcePixelBufferAttributes: [String: any Sendable]? { get }
+    @preconcurrency var sourcePixelBufferAttributes: [String: any Sendable]? { get }
     /// The pixel buffer attributes that the compositor requires for pixel buffers that it creates.
-    var requiredPixelBufferAttributesForRenderContext: [String: any Sendable] { get }
+    @preconcurrency var requiredPixelBufferAttributesForRenderContext: [String: any Sendable] { get }
     /// Tells the compositor that the composition changed render contexts.
     func renderContextChanged(_ newRenderContext: AVVideoCompositionRenderContext)
     /// Directs a custom video compositor object to create a new pixel buffer composed asynchronously from a collection of sources.
