@@ -41,6 +41,16 @@ public func CVBufferCopyAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAtta
     return attachments.isEmpty ? nil : attachments as NSDictionary
 }
 
+/// Returns every attachment of a buffer that propagates in the given way; empty when it has none, as the older API did.
+public func CVBufferGetAttachments(_ buffer: CVBuffer, _ attachmentMode: CVAttachmentMode) -> CFDictionary? {
+    buffer._attachmentStorage.dictionary(mode: attachmentMode.rawValue) as NSDictionary
+}
+
+/// Returns whether a buffer has an attachment for a key, in either mode.
+public func CVBufferHasAttachment(_ buffer: CVBuffer, _ key: CFString) -> Bool {
+    buffer._attachmentStorage.get(key) != nil
+}
+
 /// Sets several attachments of a buffer at once.
 public func CVBufferSetAttachments(_ buffer: CVBuffer, _ theAttachments: CFDictionary, _ attachmentMode: CVAttachmentMode) {
     for (key, value) in theAttachments {
