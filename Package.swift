@@ -100,7 +100,7 @@ let package = Package(
         // Image I/O: image sources and destinations over the photo codecs (TIFF and GIF through libvips), and the property keys of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing", "CVips"]),
         // Video Toolbox's compression property keys, which output settings are written with.
-        .target(name: "VideoToolbox", dependencies: ["CoreVideo"]),
+        .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo"]),
         // libvips (Debian's libvips42), Core Image's renderer and Image I/O's TIFF and GIF codec, loaded by its soname at first use (CVips.h).
         .target(name: "CVips", dependencies: ["CLibraryLoading"]),
         // Core Image: images as recipes, filters, and contexts that render them with libvips; and
@@ -143,11 +143,12 @@ let package = Package(
             dependencies: [
                 "AVFAudio",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
-                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation", "Photos",
+                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
             ]),
 
-        // The part of PhotoKit capture apps save with; the library is the user's XDG folders.
-        .target(name: "Photos"),
+        // The part of PhotoKit capture apps save with; the library is the user's XDG folders. It
+        // brings AVFoundation, as Apple's does (its image manager hands out AVAssets).
+        .target(name: "Photos", dependencies: ["AVFoundation"]),
 
         // The live view: a preview layer's frames and controls served to a browser (Linux).
         .target(
@@ -233,9 +234,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]),
-        // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes.
+        // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes; and one
+        // file per module (ModuleContents) that imports that module alone and uses what Apple's brings.
         .target(
-            name: "AppleStyleCode", dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage", "MobileCoreServices"], path: "Tests/AppleStyleCode"),
+            name: "AppleStyleCode",
+            dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices", "UniformTypeIdentifiers"],
+            path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport", "CaptureTestSupport"]),
     ],
     swiftLanguageModes: [.v6],

@@ -3,7 +3,8 @@
 // Image's barcode descriptors, which the metadata output's code objects carry, and Observation
 // (`@Observable` models of a camera). Foundation's URL loading (`URLSession`, `URLRequest`), which
 // Apple's Foundation holds, lives in FoundationNetworking on Linux: it comes too, as the resource
-// loader's requests are `URLRequest`s.
+// loader's requests are `URLRequest`s. Uniform Type Identifiers comes as Apple's headers bring
+// it: file types and `UTType` name the same formats.
 @_exported import Foundation
 @_exported import FoundationNetworking
 @_exported import CoreGraphics
@@ -16,3 +17,4 @@
 @_exported import class QuartzCore.CALayer
 @_exported import func QuartzCore.CACurrentMediaTime
 @_exported import Observation
+@_exported import UniformTypeIdentifiers

@@ -1,4 +1,5 @@
 import Foundation
+import AVFoundation
 
 /// Writes the assets of one change block into the user's folders, all or none.
 ///

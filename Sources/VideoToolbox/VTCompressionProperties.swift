@@ -3,8 +3,6 @@
 // asset writer input or a movie file output; each value is the key's raw string, as on Apple
 // platforms, so that `kVTCompressionPropertyKey_RealTime as String` is the same key everywhere.
 
-@_exported import CoreVideo
-
 /// Whether compression runs in real time, keeping up with a live source.
 nonisolated(unsafe) public let kVTCompressionPropertyKey_RealTime: CFString = "RealTime"
 /// Whether the encoder favours its speed over the quality of the pictures it makes.

@@ -61,4 +61,21 @@ final class UTTypeTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
     }
+
+    /// A URL takes a type's preferred extension, unless its name already has one of a type that
+    /// conforms (puppy.jpg stays puppy.jpg for an image), or the type has none.
+    func testURLsTakeATypesPreferredExtension() {
+        let folder = URL(fileURLWithPath: "/tmp/clips")
+        XCTAssertEqual(folder.appendingPathComponent("clip").appendingPathExtension(for: .quickTimeMovie).lastPathComponent, "clip.mov")
+        XCTAssertEqual(folder.appendingPathComponent("puppy.jpg").appendingPathExtension(for: .image).lastPathComponent, "puppy.jpg")
+        XCTAssertEqual(folder.appendingPathComponent("puppy.jpg").appendingPathExtension(for: .png).lastPathComponent, "puppy.jpg.png")
+        XCTAssertEqual(folder.appendingPathComponent("notes").appendingPathExtension(for: .data).lastPathComponent, "notes", "no preferred extension")
+        XCTAssertEqual(folder.appendingPathComponent("take 2", conformingTo: .mpeg4Movie).lastPathComponent, "take 2.mp4")
+        var url = folder
+        url.appendPathComponent("voice", conformingTo: .mpeg4Audio)
+        XCTAssertEqual(url.path, "/tmp/clips/voice.m4a")
+        var movie = folder.appendingPathComponent("export")
+        movie.appendPathExtension(for: .quickTimeMovie)
+        XCTAssertEqual(movie.lastPathComponent, "export.mov")
+    }
 }

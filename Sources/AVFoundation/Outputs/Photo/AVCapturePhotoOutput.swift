@@ -1,7 +1,6 @@
 import CaptureDevices
 import Foundation
 import FrameProcessing
-import Photos
 
 /// A capture output for still images, Live Photos and other photography workflows.
 ///
