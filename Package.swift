@@ -54,8 +54,8 @@ let package = Package(
         // dlib's detectors are header templates compiled here: unoptimised they run 20 to 50 times
         // slower, too slow for a camera's frames even in a debug build, so these two are always optimised.
         // libdlib and BLAS are loaded by their sonames when the first detector is made (dlib_library.c).
-        .target(name: "CFaceDetection", dependencies: ["CLibraryLoading"], cxxSettings: alwaysOptimised),
-        .target(name: "CPictureFilters", cxxSettings: alwaysOptimised),
+        .target(name: "CFaceDetection", dependencies: ["CLibraryLoading"]),
+        .target(name: "CPictureFilters"),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept,
         // loaded by their sonames when the first stretcher is made (time_pitch_library.c).
         .target(name: "CTimePitch", dependencies: ["CLibraryLoading"]),
@@ -170,12 +170,10 @@ let package = Package(
             dependencies: [
                 "AVFoundation", "Photos", "LiveView", "VideoToolbox", "MovieEngine", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // The Swift runtime and Foundation linked in, in release builds: resolving their
-            // symbols across shared libraries was a third of a one-picture scan's start (16 ms
-            // against zbarimg's 10.4; 10.3 ms linked in). Debug builds link them as usual.
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+            ]),
+            // The project's release builds link the Swift runtime and Foundation into it
+            // (scripts/build-flags.sh): resolving their symbols across shared libraries was a third
+            // of a one-picture scan's start (16 ms against zbarimg's 10.4; 10.3 ms linked in).
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
@@ -245,12 +243,3 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17
 )
-
-/// C++ compiled with optimisation in debug builds too (release builds are optimised already),
-/// where the package is built as itself. SwiftPM refuses unsafe flags in a package that another
-/// depends on by version (checked out under a `checkouts` folder): there the shims' debug builds
-/// are unoptimised, dlib's detectors in them many times slower, and release builds as fast as ever.
-var alwaysOptimised: [CXXSetting] {
-    let isDependency = Context.packageDirectory.split(separator: "/").contains("checkouts")
-    return isDependency ? [] : [.unsafeFlags(["-O2"], .when(configuration: .debug))]
-}

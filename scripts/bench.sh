@@ -4,9 +4,10 @@
 # livephoto, scan, scancorpus, faces, stream, export, stretch, audiofile, engine, renderthread, pipewire, mjpeg (all of them when none is named), cameras, thumbnails and timedmetadata (only when named), and v4l2 (in the VM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 bash scripts/install-deps.sh --with-peers
 swift build -c release --product avbench
-swift build -c release --product avcapture
+swift build -c release --product avcapture "${release_flags[@]}"
 bash scripts/fetch-test-pictures.sh
 # ZXing-C++'s own reader, the same version as the project's, for the scancorpus case.
 [ -d .build/bench-python/zxingcpp ] || ls .build/bench-python 2>/dev/null | grep -q '^zxingcpp' \

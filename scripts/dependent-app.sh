@@ -12,6 +12,12 @@
 #   scripts/dependent-app.sh --build   build the app and run it: devices listed, one frame captured (CI)
 set -euo pipefail
 project=$(cd "$(dirname "$0")/.." && pwd)
+# No flag in Package.swift that SwiftPM refuses to dependents, wherever the package is fetched from
+# (the scripts give the project's own on the command line: scripts/build-flags.sh).
+if grep -n "unsafeFlags" "$project/Package.swift"; then
+    echo "dependent-app.sh: Package.swift uses unsafeFlags, which an app depending on it by version cannot resolve" >&2
+    exit 1
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$project" "$work/LinuxAVFoundation"

@@ -4,7 +4,8 @@
 # usage: scripts/docs.sh [--preview]   (--preview serves it at http://localhost:8080)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --target AVFoundation
+source scripts/build-flags.sh
+swift build --target AVFoundation "${debug_flags[@]}"
 built=$(swift build --show-bin-path)
 graphs=.build/docs/symbol-graphs
 rm -rf "$graphs" && mkdir -p "$graphs"

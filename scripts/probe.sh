@@ -4,5 +4,6 @@
 # broken pipes, on loopback only. Builds the release binary if need be.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x .build/release/avcapture ] || swift build -c release --product avcapture
+source scripts/build-flags.sh
+[ -x .build/release/avcapture ] || swift build -c release --product avcapture "${release_flags[@]}"
 python3 scripts/probes/hostile.py .build/release/avcapture

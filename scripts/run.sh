@@ -4,8 +4,9 @@
 # devices stand in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 bash scripts/install-deps.sh
-swift build -c release --product avcapture
+swift build -c release --product avcapture "${release_flags[@]}"
 .build/release/avcapture devices
 movie="${MOVIE:-capture-$(date +%Y%m%d-%H%M%S).mov}"
 .build/release/avcapture record "$movie" --seconds "${SECONDS_TO_CAPTURE:-5}" "$@"

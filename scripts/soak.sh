@@ -6,10 +6,11 @@
 # usage: scripts/soak.sh [minutes (60)] [format (1920x1080@30)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 minutes=${1:-60}
 format=${2:-1920x1080@30}
 fps=${format##*@}
-swift build -c release --product avcapture >/dev/null
+swift build -c release --product avcapture "${release_flags[@]}" >/dev/null
 work=$(mktemp -d)
 trap 'kill "$recorder" 2>/dev/null || true; rm -rf "$work"' EXIT
 movie="$work/soak.mov"

@@ -5,6 +5,7 @@
 # usage: scripts/tsan.sh [extra swift test arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/build-flags.sh
 targets="CaptureTests\.|MediaTests\.|AVFAudioTests\."
 # Tests that assert frame rates are left out (among them those that check a slow consumer leaves
 # a data output its 30 fps): the sanitizer slows the frame path several times over, and the code
@@ -14,7 +15,7 @@ targets="CaptureTests\.|MediaTests\.|AVFAudioTests\."
 rates="testDeliveredRateIsWithinFivePercent|testSixtyFramesPerSecond|testMinFrameDurationCapsTheRate|testDeviceFrameDurationSetsTheRate"
 rates+="|testASlowDelegateOrDetectorNeverSlowsTheFrames|testAServerThatNeverAnswersNeitherSlowsTheCameraNorGrowsMemory"
 rates+="|testASlowDrawerMissesFramesWithoutSlowingTheSessionsOutputs|FaceDetectionTests"
-swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${debug_flags[@]}"
 # exitcode: a run with any report fails even when every test passed.
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt exitcode=66 halt_on_error=0"
-swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter "$targets" --skip "$rates" "$@"
+swift test --skip-build --sanitize=thread --scratch-path .build-tsan "${debug_flags[@]}" --filter "$targets" --skip "$rates" "$@"

@@ -3,8 +3,9 @@
 # users run, inside a VM whose kernel has the vivid camera and the snd-aloop sound card.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/build-flags.sh
 bash scripts/install-deps.sh
-swift build --build-tests
+swift build --build-tests "${debug_flags[@]}"
 bundle=$(swift build --show-bin-path)/LinuxAVFoundationPackageTests.xctest
 tool=$(swift build --show-bin-path)/avcapture
 command="set -e
