@@ -164,16 +164,15 @@ let package = Package(
             // The page's HTML, CSS and JavaScript, assembled when a server starts (LiveViewPage).
             resources: [.copy("Page")]),
 
-        // The command-line tool.
+        // The command-line tool. The project's release builds link the Swift runtime and Foundation
+        // into it (scripts/build-flags.sh): resolving their symbols across shared libraries was a
+        // third of a one-picture scan's start (16 ms against zbarimg's 10.4; 10.3 ms linked in).
         .executableTarget(
             name: "avcapture",
             dependencies: [
                 "AVFoundation", "Photos", "LiveView", "VideoToolbox", "MovieEngine", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-            // The project's release builds link the Swift runtime and Foundation into it
-            // (scripts/build-flags.sh): resolving their symbols across shared libraries was a third
-            // of a one-picture scan's start (16 ms against zbarimg's 10.4; 10.3 ms linked in).
 
         // Benchmarks: run with `swift run -c release avbench`.
         .target(name: "CBenchmarkSupport", path: "Benchmarks/CBenchmarkSupport"),
