@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Depends on the package the way an app does, by version: clones its committed state into a
-# temporary folder, tags the clone 1.0.0, and makes a throwaway app that depends on it with
-# `.package(url: "file://...", from: "1.0.0")` and imports AVFoundation, AVFAudio, CoreImage,
+# temporary folder, tags the clone with CHANGELOG.md's newest version, and makes a throwaway app
+# that depends on it as the README says, `.package(url: "file://...", .upToNextMinor(from:
+# VERSION))`, and imports AVFoundation, AVFAudio, CoreImage,
 # ImageIO and Photos. SwiftPM refuses a versioned dependency any of whose product targets has
 # unsafe build flags; this finds that when it resolves the app's package graph. A second target,
 # in the Swift 5 language mode, holds a compositor in the older SDKs' spelling ([String: Any]
@@ -21,7 +22,9 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$project" "$work/LinuxAVFoundation"
-git -C "$work/LinuxAVFoundation" tag 1.0.0
+version=$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' "$project/CHANGELOG.md" | head -1)
+# The committed state under the release's tag (moved onto it if the release was tagged earlier).
+git -C "$work/LinuxAVFoundation" tag -f "$version" >/dev/null
 mkdir -p "$work/app/Sources/app" "$work/app/Sources/OlderSpelling"
 cat > "$work/app/Package.swift" <<MANIFEST
 // swift-tools-version:6.0
@@ -29,7 +32,7 @@ import PackageDescription
 
 let package = Package(
     name: "app",
-    dependencies: [.package(url: "file://$work/LinuxAVFoundation", from: "1.0.0")],
+    dependencies: [.package(url: "file://$work/LinuxAVFoundation", .upToNextMinor(from: "$version"))],
     targets: [
         .target(
             name: "OlderSpelling", dependencies: [.product(name: "AVFoundation", package: "LinuxAVFoundation")],
@@ -106,5 +109,5 @@ if [ "${1:-}" = --build ]; then
     LINUXAVFOUNDATION_DEVICES=virtual "$(swift build --show-bin-path)/app"
 else
     swift package show-dependencies --format flatlist >/dev/null
-    echo "dependent-app.sh: an app depending on LinuxAVFoundation from: \"1.0.0\" resolves (no unsafe build flags)"
+    echo "dependent-app.sh: an app depending on LinuxAVFoundation .upToNextMinor(from: \"$version\") resolves (no unsafe build flags)"
 fi

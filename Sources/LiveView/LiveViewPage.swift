@@ -27,12 +27,18 @@ enum LiveViewPage {
     /// The name of the resource bundle SwiftPM builds beside the executable.
     static let bundleName = "LinuxAVFoundation_LiveView.resources"
 
+    /// Where `scripts/install.sh` puts the page's files, from the folder it installs the executable
+    /// in: `PREFIX/share/avcapture/Page` beside `PREFIX/bin`.
+    static let installedFolder = "../share/avcapture/Page"
+
     /// The folder the page's files are read from: the resource bundle beside the executable, else
-    /// the sources they were built from; nil when neither holds them.
+    /// the installed folder (`installedFolder`), else the sources they were built from; nil when
+    /// none holds them.
     static func folder(besideExecutableIn executableFolder: URL = Bundle.main.bundleURL) -> URL? {
         let bundled = executableFolder.appendingPathComponent(bundleName).appendingPathComponent("Page")
+        let installed = executableFolder.appendingPathComponent(installedFolder).standardizedFileURL
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Page")
-        return [bundled, source].first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("page.html").path) }
+        return [bundled, installed, source].first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("page.html").path) }
     }
 
     /// The page of `kind` with the token its script sends with every request; the token holds only
@@ -41,7 +47,9 @@ enum LiveViewPage {
     static func document(_ kind: Kind, token: String, from folder: URL? = folder()) throws(LiveViewConfigurationError) -> String {
         guard let folder else {
             throw LiveViewConfigurationError(
-                description: "The live view's page files are missing: keep \(bundleName) beside the executable, as swift build leaves it.")
+                description:
+                    "The live view's page files are missing: keep \(bundleName) beside the executable, as swift build leaves it, or install with scripts/install.sh."
+            )
         }
         func part(_ name: String) throws(LiveViewConfigurationError) -> String {
             guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path),

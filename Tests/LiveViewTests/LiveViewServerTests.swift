@@ -23,7 +23,8 @@ final class LiveViewServerTests: LiveViewTestCase {
     }
 
     /// The pages are assembled from the package's resources: the bundle SwiftPM leaves beside the
-    /// executable, else the sources; without either, the server says so instead of serving nothing.
+    /// executable, else the installed folder, else the sources; without any, the server says so
+    /// instead of serving nothing.
     func testThePagesAreAssembledFromTheirResourceFilesAndTheirAbsenceIsSaid() throws {
         let bundled = try XCTUnwrap(LiveViewPage.folder())
         XCTAssertTrue(bundled.path.contains(LiveViewPage.bundleName), "the resource bundle beside the tests: \(bundled.path)")
@@ -44,6 +45,20 @@ final class LiveViewServerTests: LiveViewTestCase {
         XCTAssertFalse(
             LiveViewPage.folder(besideExecutableIn: empty)?.path.contains(LiveViewPage.bundleName) ?? true,
             "with no bundle beside the executable, the sources the package was built from")
+        let prefix = makeScratchFolder()
+        let installed = prefix.appendingPathComponent("share/avcapture/Page")
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: bundled.path) {
+            try FileManager.default.copyItem(at: bundled.appendingPathComponent(name), to: installed.appendingPathComponent(name))
+        }
+        let bin = prefix.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        XCTAssertEqual(
+            LiveViewPage.folder(besideExecutableIn: bin)?.path, installed.standardizedFileURL.path,
+            "an installed executable finds the page in PREFIX/share/avcapture, as scripts/install.sh puts it")
+        XCTAssertTrue(
+            try LiveViewPage.document(.player, token: "a-token-of-sixteen", from: LiveViewPage.folder(besideExecutableIn: bin)).contains(
+                "<title>avcapture player</title>"))
         XCTAssertThrowsError(try LiveViewPage.document(.camera, token: "a-token-of-sixteen", from: empty)) { error in
             XCTAssertTrue("\(error)".contains("cannot be read"), "\(error)")
         }
