@@ -91,6 +91,8 @@
 //     the frames before the start); a composition's empty segments leave gaps rather than edits.
 // AVAssetTrack.metadata and commonMetadata: a track's own metadata is not read (the asset's is).
 // extension AVAssetWriterInput: var metadata: [AVMetadataItem]
+// extension AVMetadataItem: metadataItems(from:filteredAndSortedAccordingToPreferredLanguages:), identifier(forKey:keySpace:),
+//     keySpace(forIdentifier:), key(forIdentifier:), NSCopying and NSMutableCopying
 // Writer video settings: scaling modes, profile levels, entropy coding, frame reordering, droppable frames,
 //     colour properties, 10-bit HEVC and ProRes are honoured: R'G'B' frames are turned into Y'CbCr with the matrix
 //     the settings name (libswscale). Still to come: Y'CbCr frames are not converted between matrices, nor any frame
