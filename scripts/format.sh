@@ -3,7 +3,7 @@
 # configuration; with --check, changes nothing and fails when anything is not formatted (CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Tests Benchmarks Package.swift)
+paths=(Sources Tests Benchmarks Examples/Sources Package.swift Examples/Package.swift)
 if [ "${1:-}" = --check ]; then
   swift format lint --strict --configuration .swift-format --recursive "${paths[@]}"
   echo "format.sh: formatted as .swift-format says"
