@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# Builds the AVFoundation module's documentation (its DocC catalog and every public symbol's doc
-# comment) with the toolchain's docc, treating warnings as errors, into .build/docs.
-# usage: scripts/docs.sh [--preview]   (--preview serves it at http://localhost:8080)
+# Builds the documentation of every Apple-named module the package offers: each module's DocC
+# catalog (Sources/MODULE/MODULE.docc) with every public symbol's doc comment, through the
+# toolchain's docc, warnings as errors, into .build/docs/MODULE.doccarchive; then combines them
+# into one site, .build/docs/LinuxAVFoundation.doccarchive.
+# usage: scripts/docs.sh [--preview [MODULE]]   (--preview serves one module's catalog, AVFoundation
+# unless named, at http://localhost:8080)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build-flags.sh
-swift build --target AVFoundation "${debug_flags[@]}"
+modules=()
+for catalog in Sources/*/*.docc; do
+  module=$(basename "$catalog" .docc)
+  [ "$catalog" = "Sources/$module/$module.docc" ] && modules+=("$module")
+done
+preview=""
+if [ "${1:-}" = --preview ]; then
+  preview=${2:-AVFoundation}
+  modules=("$preview")
+fi
+for module in "${modules[@]}"; do swift build --target "$module" "${debug_flags[@]}"; done
 built=$(swift build --show-bin-path)
-graphs=.build/docs/symbol-graphs
-rm -rf "$graphs" && mkdir -p "$graphs"
-# The module's C dependencies, as the compiler found them: SwiftPM's generated module maps and
+# The modules' C dependencies, as the compiler found them: SwiftPM's generated module maps and
 # the shims' own, and the headers of the system libraries they include.
 args=()
 while IFS= read -r map; do args+=(-Xcc "-fmodule-map-file=$map"); done < <(find "$built/" -maxdepth 2 -name module.modulemap; ls Sources/C*/module.modulemap)
@@ -17,11 +28,21 @@ for include in Sources/C*/include; do args+=(-Xcc "-I$include"); done
 for package in libpipewire-0.3 cairo; do
   for flag in $(pkg-config --cflags-only-I "$package"); do args+=(-Xcc "$flag"); done
 done
-swift symbolgraph-extract -module-name AVFoundation -I "$built/Modules" -target "$(uname -m)-unknown-linux-gnu" \
-  -minimum-access-level public -output-dir "$graphs" "${args[@]}"
-mode=convert
-[ "${1:-}" = --preview ] && mode=preview
-docc "$mode" Sources/AVFoundation/AVFoundation.docc --additional-symbol-graph-dir "$graphs" \
-  --fallback-display-name AVFoundation --fallback-bundle-identifier org.linuxavfoundation.AVFoundation \
-  --output-path .build/docs/AVFoundation.doccarchive --warnings-as-errors
-echo "docs.sh: .build/docs/AVFoundation.doccarchive"
+archives=()
+for module in "${modules[@]}"; do
+  graphs=.build/docs/symbol-graphs/$module
+  rm -rf "$graphs" && mkdir -p "$graphs"
+  swift symbolgraph-extract -module-name "$module" -I "$built/Modules" -target "$(uname -m)-unknown-linux-gnu" \
+    -minimum-access-level public -output-dir "$graphs" "${args[@]}"
+  mode=convert
+  [ -n "$preview" ] && mode=preview
+  rm -rf ".build/docs/$module.doccarchive"
+  docc "$mode" "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.linuxavfoundation.$module" \
+    --output-path ".build/docs/$module.doccarchive" --warnings-as-errors
+  archives+=(".build/docs/$module.doccarchive")
+done
+rm -rf .build/docs/LinuxAVFoundation.doccarchive
+docc merge "${archives[@]}" --synthesized-landing-page-name LinuxAVFoundation \
+  --output-path .build/docs/LinuxAVFoundation.doccarchive
+echo "docs.sh: ${#modules[@]} modules documented (${modules[*]}), combined in .build/docs/LinuxAVFoundation.doccarchive"
