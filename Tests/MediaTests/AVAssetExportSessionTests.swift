@@ -99,7 +99,12 @@ final class AVAssetExportSessionTests: XCTestCase {
         session.outputURL = output
         let done = expectation(description: "export")
         session.exportAsynchronously { done.fulfill() }
-        while session.progress < 0.02 { try await Task.sleep(nanoseconds: 20_000_000) }
+        // Cancelled once under way; an export that ends or stalls first fails the test rather than hanging it.
+        let deadline = Date() + 60
+        while session.progress < 0.02, [.waiting, .exporting, .unknown].contains(session.status), Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTAssertEqual(session.status, .exporting, "under way when cancelled (progress \(session.progress))")
         session.cancelExport()
         await fulfillment(of: [done], timeout: 60)
         XCTAssertEqual(session.status, .cancelled)

@@ -237,20 +237,12 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         func pull() -> CMSampleBuffer? { constantRate.map { $0.next() } ?? output.copyNextSampleBuffer() }
     }
 
-    private func export(
-        to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
-        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?, mix: AVAudioMix?
-    ) throws {
-        let contents = try asset.loadedContents()
-        let reader = try AVAssetReader(asset: asset)
-        let duration = contents.duration
-        let clipped = CMTimeRange(start: max(.zero, range.start), end: range.end.isNumeric ? min(range.end, duration) : duration)
-        guard clipped.duration > .zero else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The time range holds none of the asset."]) }
-        reader.timeRange = clipped
-        let writer = try AVAssetWriter(outputURL: url, fileType: type)
-        writer.metadata = metadata ?? contents.metadata
-        writer.shouldOptimizeForNetworkUse = optimize
-
+    /// The reader outputs and writer inputs an export needs: each picked track as it is stored
+    /// (passthrough), or decoded, composed or mixed, and encoded again as the preset says.
+    private func plannedLanes(
+        contents: AssetContents, range clipped: CMTimeRange, algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?,
+        mix: AVAudioMix?
+    ) throws -> [Lane] {
         var lanes: [Lane] = []
         let video =
             preset.audioOnly ? nil : contents.tracks.first { $0.mediaType == .video && $0.isEnabled } ?? contents.tracks.first { $0.mediaType == .video }
@@ -339,6 +331,24 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 lanes.append(Lane(output: output, input: input))
             }
         }
+        return lanes
+    }
+
+    private func export(
+        to url: URL, type: AVFileType, range: CMTimeRange, metadata: [AVMetadataItem]?, optimize: Bool,
+        algorithm: AVAudioTimePitchAlgorithm, composition: AVVideoComposition?, mix: AVAudioMix?
+    ) throws {
+        let contents = try asset.loadedContents()
+        let reader = try AVAssetReader(asset: asset)
+        let duration = contents.duration
+        let clipped = CMTimeRange(start: max(.zero, range.start), end: range.end.isNumeric ? min(range.end, duration) : duration)
+        guard clipped.duration > .zero else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The time range holds none of the asset."]) }
+        reader.timeRange = clipped
+        let writer = try AVAssetWriter(outputURL: url, fileType: type)
+        writer.metadata = metadata ?? contents.metadata
+        writer.shouldOptimizeForNetworkUse = optimize
+
+        var lanes = try plannedLanes(contents: contents, range: clipped, algorithm: algorithm, composition: composition, mix: mix)
         guard !lanes.isEmpty else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "\(presetName) finds nothing to export in the asset."]) }
         for lane in lanes {
             // A damaged or unusual movie can give a track the writer cannot take (a second track of
@@ -376,10 +386,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             else { break }
             let sample = lanes[index].next!
             let input = lanes[index].input
-            while !input.isReadyForMoreMediaData {
-                guard writer.status == .writing else { break }
-                usleep(500)
-            }
+            // Waits on the writer's thread taking a sample from its queue, not on a timer.
+            while !input.isReadyForMoreMediaData, writer.status == .writing, writer.waitForRoom() {}
             guard input.append(sample) else {
                 reader.cancelReading()
                 throw writer.error ?? AVError(.exportFailed)
