@@ -19,6 +19,8 @@ if grep -n "unsafeFlags" "$project/Package.swift"; then
     echo "dependent-app.sh: Package.swift uses unsafeFlags, which an app depending on it by version cannot resolve" >&2
     exit 1
 fi
+# The Debian packages the package builds on, as an app's developer installs them.
+bash "$project/scripts/install-deps.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git clone -q "$project" "$work/LinuxAVFoundation"

@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../Examples"
 source ../scripts/build-flags.sh
+bash ../scripts/install-deps.sh
 started=$SECONDS
 swift build "${debug_flags[@]}"
 echo "examples.sh: the examples built in $((SECONDS - started)) s"
