@@ -26,7 +26,7 @@ extension AVMetadataItem {
     var resolvedIdentifier: AVMetadataIdentifier? {
         if let identifier { return identifier }
         guard let keySpace, let keyString else { return nil }
-        let prefix = [AVMetadataKeySpace.common: "common", .quickTimeMetadata: "mdta", .quickTimeUserData: "udta", .iTunes: "itsk", .id3: "id3"][keySpace]
-        return AVMetadataIdentifier(rawValue: "\(prefix ?? keySpace.rawValue)/\(keyString)")
+        let prefix = Self.identifierPrefixes.first { $0.keySpace == keySpace }?.prefix ?? keySpace.rawValue
+        return AVMetadataIdentifier(rawValue: "\(prefix)/\(keyString)")
     }
 }

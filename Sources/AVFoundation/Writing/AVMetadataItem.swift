@@ -161,16 +161,14 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
     /// The key space, from the item or its identifier.
     var resolvedKeySpace: AVMetadataKeySpace? {
         if let keySpace { return keySpace }
-        switch identifier?.rawValue.split(separator: "/").first {
-        case "common"?: return .common
-        case "mdta"?: return .quickTimeMetadata
-        case "udta"?: return .quickTimeUserData
-        case "itsk"?: return .iTunes
-        case "id3"?: return .id3
-        case let other?: return AVMetadataKeySpace(rawValue: String(other))
-        case nil: return nil
-        }
+        guard let prefix = identifier?.rawValue.split(separator: "/").first.map(String.init) else { return nil }
+        return Self.identifierPrefixes.first { $0.prefix == prefix }?.keySpace ?? AVMetadataKeySpace(rawValue: prefix)
     }
+
+    /// The key spaces and the prefixes that name them in identifiers (`common/title`, `mdta/...`).
+    static let identifierPrefixes: [(keySpace: AVMetadataKeySpace, prefix: String)] = [
+        (.common, "common"), (.quickTimeMetadata, "mdta"), (.quickTimeUserData, "udta"), (.iTunes, "itsk"), (.id3, "id3"),
+    ]
 
     /// The key this item is written under in a movie's QuickTime metadata.
     var movieKey: String? {
