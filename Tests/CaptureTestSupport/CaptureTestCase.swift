@@ -15,6 +15,7 @@ open class CaptureTestCase: XCTestCase {
     open override func tearDown() {
         for session in sessions where session.isRunning { session.stopRunning() }
         sessions.removeAll()
+        outputsCaughtUp = { true }
         for device in DeviceDirectory.all { device.resetToDefaults() }
         super.tearDown()
     }
@@ -109,9 +110,15 @@ open class CaptureTestCase: XCTestCase {
         for device in [backCamera, frontCamera, microphone] { device.virtualScene!.clock = manualClock }
     }
 
+    /// Whether the outputs under test have done with the frames they were handed; `pass` waits for
+    /// it after each frame. A real-time output drops what arrives while it is behind, as it should
+    /// on a camera; a test that counts frames sets this so that its time waits for the output.
+    public var outputsCaughtUp: @Sendable () -> Bool = { true }
+
     /// Moves `manualClock` on by `seconds`, a frame of `camera` (the back camera by default) at a
-    /// time, waiting after each until the camera has handed the frame to every output: time passes
-    /// for the capture graph as it would on a camera, never faster than the machine handles it.
+    /// time, waiting after each until the camera has handed the frame to every output and the
+    /// outputs have caught up (`outputsCaughtUp`): time passes for the capture graph as it would on
+    /// a camera, never faster than the machine handles it.
     public func pass(
         _ seconds: Double, frame: CMTime = CMTime(value: 1, timescale: 30), camera: AVCaptureDevice? = nil,
         file: StaticString = #filePath, line: UInt = #line
@@ -123,6 +130,7 @@ open class CaptureTestCase: XCTestCase {
             let before = virtual.framesHandedOver
             manualClock.advance(by: frame)
             XCTAssertTrue(waitUntil { virtual.framesHandedOver > before }, "the camera hands over each frame", file: file, line: line)
+            XCTAssertTrue(waitUntil(outputsCaughtUp), "the outputs catch up with each frame", file: file, line: line)
         }
     }
 

@@ -135,6 +135,9 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         current.start(recording)
     }
 
+    /// How many samples of the recording wait to be written.
+    var samplesWaitingToBeWritten: Int { current.job?.samplesWaiting ?? 0 }
+
     /// Stops the recording; the delegate hears when the file is finished.
     open func stopRecording() {
         current.end(reason: nil)

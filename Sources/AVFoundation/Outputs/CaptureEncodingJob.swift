@@ -87,6 +87,9 @@ class CaptureEncodingJob: @unchecked Sendable {
 
     // MARK: Any thread
 
+    /// How many samples wait for the writer thread.
+    final var samplesWaiting: Int { writer.pending }
+
     /// Ends the job; `reason` is nil when the client ended it. Only the first end counts.
     final func end(reason: AVError?) {
         if clock.withLock({ $0.end(reason: reason) }) { writer.enqueue(.finish) }

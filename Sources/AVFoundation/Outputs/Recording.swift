@@ -94,8 +94,8 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
     // MARK: The writer thread
 
     override func open(with pixelBuffer: CVPixelBuffer) {
-        guard failure == nil, encoder != nil || open(firstFrame: pixelBuffer) else { return }
-        clock.withLock { $0.isOpen = true }
+        guard failure == nil, encoder == nil else { return }
+        _ = open(firstFrame: pixelBuffer)
     }
 
     override func write(_ pixelBuffer: CVPixelBuffer, at time: CMTime) {
@@ -144,6 +144,9 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
             end(reason: failure)
             return false
         }
+        // Frames are taken from now on, before the delegate hears that recording started: a
+        // frame the camera delivers after that message is in the file.
+        clock.withLock { $0.isOpen = true }
         delegateQueue { [self] in delegate.fileOutput(output, didStartRecordingTo: url, from: connections) }
         return true
     }
