@@ -9,12 +9,15 @@ import TestSupport
 final class StreamingServer {
     let folder: URL
     let port: Int
+    /// Whether the server listens on a UDP port rather than a TCP one.
+    let udp: Bool
     private var process: Process?
     private let command: [String]
 
-    private init(folder: URL, port: Int, command: [String]) {
+    private init(folder: URL, port: Int, udp: Bool = false, command: [String]) {
         self.folder = folder
         self.port = port
+        self.udp = udp
         self.command = command
     }
 
@@ -68,7 +71,7 @@ final class StreamingServer {
         let folder = try temporaryFolder("srt")
         let port = freeLoopbackPort(udp: true)
         let server = StreamingServer(
-            folder: folder, port: port,
+            folder: folder, port: port, udp: true,
             command: [
                 "/bin/sh", "-c", "exec /usr/bin/srt-live-transmit -q 'srt://127.0.0.1:\(port)?mode=listener' file://con > '\(folder.path)/received.ts'",
             ])
@@ -100,8 +103,27 @@ final class StreamingServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         self.process = process
-        Thread.sleep(forTimeInterval: 0.5)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, !listens, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         guard process.isRunning else { throw XCTSkip("\(command[0]) exited at once; see \(folder.path)") }
+        guard listens else { throw XCTSkip("\(command[0]) did not listen on port \(port) within 10 s; see \(folder.path)") }
+    }
+
+    /// Whether a socket on this machine listens on the server's port, as /proc/net lists them
+    /// (a TCP socket in the LISTEN state, or a bound UDP socket).
+    private var listens: Bool {
+        let tables = udp ? ["/proc/net/udp", "/proc/net/udp6"] : ["/proc/net/tcp", "/proc/net/tcp6"]
+        let local = String(format: ":%04X", port)
+        for table in tables {
+            // Read to the end: /proc's tables are longer than the first page String(contentsOfFile:) reads.
+            guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile(), let text = String(data: data, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 3, fields[1].hasSuffix(local) else { continue }
+                if udp || fields[3] == "0A" { return true }
+            }
+        }
+        return false
     }
 
     /// Stops the server as a crash would leave its clients: the connection simply goes.

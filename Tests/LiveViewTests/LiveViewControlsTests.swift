@@ -69,7 +69,8 @@ final class LiveViewControlsTests: LiveViewTestCase {
         let zoom = try await request("/api/zoom", method: "POST", body: #"{"factor": 2}"#)
         XCTAssertEqual(zoom.status, 200, zoom.body)
         XCTAssertTrue(camera.isRampingVideoZoom, "zoom ramps")
-        try await Task.sleep(for: .seconds(1))
+        let ramped = try await eventually { !camera.isRampingVideoZoom }
+        XCTAssertTrue(ramped, "the ramp ends")
         XCTAssertEqual(Double(camera.videoZoomFactor), 2, accuracy: 0.01)
         let fill = try await request("/api/gravity", method: "POST", body: #"{"gravity": "resizeAspectFill"}"#)
         XCTAssertEqual(fill.status, 200, fill.body)
@@ -92,7 +93,6 @@ final class LiveViewControlsTests: LiveViewTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCapturePhotoOutput(), AVCaptureMovieFileOutput()])
-        try await Task.sleep(for: .milliseconds(300))
         let photo = try await request("/api/photo", method: "POST")
         XCTAssertEqual(photo.status, 200, photo.body)
         let photoFile = try XCTUnwrap(try object(photo.body)["file"] as? String)
@@ -101,7 +101,7 @@ final class LiveViewControlsTests: LiveViewTestCase {
         XCTAssertEqual(start.status, 200, start.body)
         let again = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
         XCTAssertEqual(again.status, 409, "one recording at a time")
-        try await Task.sleep(for: .seconds(1))
+        try await record(0.5)
         let stop = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
         XCTAssertEqual(stop.status, 200, stop.body)
         let movieFile = try XCTUnwrap(try object(stop.body)["file"] as? String)
@@ -119,7 +119,7 @@ final class LiveViewControlsTests: LiveViewTestCase {
         try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
         let start = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
         XCTAssertEqual(start.status, 200, start.body)
-        try await Task.sleep(for: .seconds(1))
+        try await record(0.5)
         let (port, token) = (port, server.accessToken)
         async let first = Self.request(port: port, token: token, "/api/record", method: "POST", body: #"{"recording": false}"#)
         async let second = Self.request(port: port, token: token, "/api/record", method: "POST", body: #"{"recording": false}"#)
@@ -143,7 +143,7 @@ final class LiveViewControlsTests: LiveViewTestCase {
             XCTAssertEqual(start.status, 200, "round \(round): \(start.body)")
             let switched = try await request("/api/camera", method: "POST", body: "{\"uniqueID\": \"\(next.uniqueID)\"}")
             XCTAssertEqual(switched.status, 200, "round \(round): \(switched.body)")
-            try await Task.sleep(for: .milliseconds(500))
+            try await record(0.3)
             _ = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
         }
         let state = try await request("/api/state")
@@ -177,7 +177,7 @@ final class LiveViewConcurrencyTests: LiveViewTestCase {
         XCTAssertEqual(answers.filter { $0.status == 409 }.count, 7, "the others are told a recording runs: \(answers)")
         let started = try XCTUnwrap(answers.first { $0.status == 200 })
         let file = try XCTUnwrap(try object(started.body)["file"] as? String)
-        try await Task.sleep(for: .milliseconds(500))
+        try await record(0.3)
         let stop = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
         XCTAssertEqual(stop.status, 200, stop.body)
         XCTAssertEqual(try object(stop.body)["file"] as? String, file, "the stop names the movie the start named")
@@ -225,7 +225,7 @@ final class LiveViewConcurrencyTests: LiveViewTestCase {
         let start = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
         XCTAssertEqual(start.status, 200, start.body)
         let file = try XCTUnwrap(try object(start.body)["file"] as? String)
-        try await Task.sleep(for: .milliseconds(700))
+        try await record(0.5)
         serverTask?.cancel()
         _ = await serverTask?.result
         XCTAssertGreaterThan(MediaProbe.videoPacketCount(URL(fileURLWithPath: file)) ?? 0, 0, "the movie is complete once the server has stopped")
@@ -269,7 +269,6 @@ final class LiveViewConcurrencyTests: LiveViewTestCase {
         let folder = try saveFolder("photos")
         let photos = AVCapturePhotoOutput()
         try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [photos])
-        try await Task.sleep(for: .milliseconds(300))
         let (port, token) = (port, server.accessToken)
         let answers = try await withThrowingTaskGroup(of: (status: Int, body: String).self) { group in
             for _ in 0..<12 { group.addTask { try await Self.request(port: port, token: token, "/api/photo", method: "POST", body: "{}") } }

@@ -94,8 +94,8 @@ final class LiveViewServerTests: LiveViewTestCase {
                 XCTAssertLessThan(received - captured, 2000, "the capture time is the frame's, on the wall clock")
             }
         }
-        try await Task.sleep(for: .milliseconds(300))
-        XCTAssertEqual(server.viewerCount, 0, "viewers that left are gone")
+        let gone = try await eventually { server.viewerCount == 0 }
+        XCTAssertTrue(gone, "viewers that left are gone")
         let encoded = server.framesEncoded
         try await Task.sleep(for: .milliseconds(500))
         XCTAssertEqual(server.framesEncoded, encoded, "nothing is encoded while nobody watches")

@@ -54,6 +54,26 @@ class LiveViewTestCase: XCTestCase {
         port = try XCTUnwrap(server.port, "the server listens", file: file, line: line)
     }
 
+    /// Waits until `condition` holds, looking every 20 ms, for at most `timeout`; whether it held.
+    func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// The session's movie file output.
+    var movieOutput: AVCaptureMovieFileOutput { session.outputs.lazy.compactMap { $0 as? AVCaptureMovieFileOutput }.first! }
+
+    /// Waits until the recording running has `seconds` of movie, or has ended.
+    func record(_ seconds: Double, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let movie = movieOutput
+        let recorded = try await eventually { !movie.isRecording || movie.recordedDuration.seconds >= seconds }
+        XCTAssertTrue(recorded, "the recording reaches \(seconds) s", file: file, line: line)
+    }
+
     override func tearDown() {
         serverTask?.cancel()
         session?.stopRunning()
