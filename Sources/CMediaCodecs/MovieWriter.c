@@ -166,6 +166,7 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
     if (c->color_primaries) ctx->color_primaries = c->color_primaries;
     if (c->color_trc) ctx->color_trc = c->color_trc;
     if (c->colorspace) ctx->colorspace = c->colorspace;
+    if (c->sar_num > 0 && c->sar_den > 0) ctx->sample_aspect_ratio = (AVRational){c->sar_num, c->sar_den};
     ctx->time_base = (AVRational){1, 1000000};
     if (c->expected_frame_rate > 0) ctx->framerate = av_d2q(c->expected_frame_rate, 100000);
     ctx->bit_rate = c->video_bit_rate;
@@ -201,6 +202,8 @@ static int open_video(cmc_writer *w, const cmc_writer_config *c) {
     if (ctx->framerate.num) st->avg_frame_rate = ctx->framerate;
     err = avcodec_parameters_from_context(st->codecpar, ctx);
     if (err < 0) return err;
+    // The container's pixel aspect ratio (MPEG-4's pasp box) as well as the stream's own.
+    st->sample_aspect_ratio = ctx->sample_aspect_ratio;
     if (strcmp(codec_name_of(c->video_encoder), "hevc") == 0) st->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
     set_display_matrix(st, c->rotation_degrees, c->mirrored);
     return 0;

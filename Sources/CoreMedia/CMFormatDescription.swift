@@ -102,15 +102,20 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
     package let extensionAtoms: [String: Data]
     /// The audio codec's magic cookie, such as an AAC AudioSpecificConfig.
     package let magicCookie: Data?
+    /// The video's pixel aspect ratio and clean aperture, for video.
+    package let imageGeometry: ImageGeometry
 
     /// Creates a video format description.
-    package init(video codecType: CMVideoCodecType, width: Int32, height: Int32, extensionAtoms: [String: Data] = [:]) {
+    package init(
+        video codecType: CMVideoCodecType, width: Int32, height: Int32, extensionAtoms: [String: Data] = [:], geometry: ImageGeometry = ImageGeometry()
+    ) {
         self.mediaTypeCode = kCMMediaType_Video
         self.mediaSubTypeCode = codecType
         self.videoDimensions = CMVideoDimensions(width: width, height: height)
         self.streamDescription = nil
         self.extensionAtoms = extensionAtoms
         self.magicCookie = nil
+        self.imageGeometry = geometry
     }
 
     /// Creates a timed metadata format description, such as `kCMMetadataFormatType_ID3`'s.
@@ -121,6 +126,7 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
         self.streamDescription = nil
         self.extensionAtoms = [:]
         self.magicCookie = nil
+        self.imageGeometry = ImageGeometry()
     }
 
     /// Creates an audio format description.
@@ -130,6 +136,7 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
         self.videoDimensions = CMVideoDimensions(width: 0, height: 0)
         self.extensionAtoms = [:]
         self.magicCookie = magicCookie
+        self.imageGeometry = ImageGeometry()
         let pointer = UnsafeMutablePointer<AudioStreamBasicDescription>.allocate(capacity: 1)
         pointer.initialize(to: asbd)
         self.streamDescription = pointer
@@ -165,6 +172,7 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
     public static func == (lhs: CMFormatDescription, rhs: CMFormatDescription) -> Bool {
         lhs.mediaTypeCode == rhs.mediaTypeCode && lhs.mediaSubTypeCode == rhs.mediaSubTypeCode
             && lhs.videoDimensions == rhs.videoDimensions && lhs.audioStreamBasicDescription == rhs.audioStreamBasicDescription
+            && lhs.imageGeometry == rhs.imageGeometry
     }
 
     /// Hashes the format's kind, subtype and dimensions.
@@ -198,13 +206,32 @@ public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> F
 /// Returns the dimensions of a video format.
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions { videoDesc.videoDimensions }
 
-/// Returns the dimensions of video as it is presented; its pixels are square and it has no
-/// clean aperture of its own, so these are its encoded dimensions whatever is asked for.
+/// Returns the dimensions of video as it is presented: its clean aperture if asked for, scaled
+/// to square pixels by its pixel aspect ratio if asked for.
 public func CMVideoFormatDescriptionGetPresentationDimensions(
     _ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool,
     useCleanAperture: Bool
 ) -> CGSize {
-    CGSize(width: CGFloat(videoDesc.videoDimensions.width), height: CGFloat(videoDesc.videoDimensions.height))
+    videoDesc.presentationDimensions(usePixelAspectRatio: usePixelAspectRatio, useCleanAperture: useCleanAperture)
+}
+
+/// Returns the rectangle of video that its clean aperture shows, in encoded pixels from the top
+/// left, optionally scaled to square pixels by the pixel aspect ratio; the whole picture when it has none.
+public func CMVideoFormatDescriptionGetCleanAperture(_ videoDesc: CMVideoFormatDescription, originIsAtTopLeft: Bool) -> CGRect {
+    let size = videoDesc.videoDimensions
+    var rect = videoDesc.imageGeometry.cleanRect(width: Int(size.width), height: Int(size.height))
+    if !originIsAtTopLeft { rect.origin.y = CGFloat(size.height) - rect.maxY }
+    return rect
+}
+
+extension CMFormatDescription {
+    /// The dimensions of video as it is presented: its clean aperture if asked for, scaled to
+    /// square pixels by its pixel aspect ratio if asked for.
+    public func presentationDimensions(usePixelAspectRatio: Bool = true, useCleanAperture: Bool = true) -> CGSize {
+        imageGeometry.presentationSize(
+            width: Int(videoDimensions.width), height: Int(videoDimensions.height), usePixelAspectRatio: usePixelAspectRatio,
+            useCleanAperture: useCleanAperture)
+    }
 }
 /// Returns the stream description of an audio format.
 public func CMAudioFormatDescriptionGetStreamBasicDescription(_ desc: CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? {
@@ -224,7 +251,8 @@ public func CMVideoFormatDescriptionCreate(
             if let data = value as? Data { atoms[type] = data } else if let data = value as? NSData { atoms[type] = data as Data }
         }
     }
-    formatDescriptionOut.pointee = CMFormatDescription(video: codecType, width: width, height: height, extensionAtoms: atoms)
+    let geometry = ImageGeometry((extensions as? [String: Any]) ?? [:])
+    formatDescriptionOut.pointee = CMFormatDescription(video: codecType, width: width, height: height, extensionAtoms: atoms, geometry: geometry)
     return noErr
 }
 
@@ -234,7 +262,8 @@ public func CMVideoFormatDescriptionCreateForImageBuffer(
     allocator: CFAllocator?, imageBuffer: CVImageBuffer,
     formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>
 ) -> OSStatus {
-    formatDescriptionOut.pointee = CMFormatDescription(video: imageBuffer.pixelFormatType, width: Int32(imageBuffer.width), height: Int32(imageBuffer.height))
+    formatDescriptionOut.pointee = CMFormatDescription(
+        video: imageBuffer.pixelFormatType, width: Int32(imageBuffer.width), height: Int32(imageBuffer.height), geometry: imageBuffer.imageGeometry)
     return noErr
 }
 
@@ -263,10 +292,34 @@ public let kCMFormatDescriptionError_InvalidParameter: OSStatus = -12710
 /// The extension key for codec configuration boxes, a dictionary from box type to data.
 nonisolated(unsafe) public let kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: CFString = "SampleDescriptionExtensionAtoms"
 
-/// Returns a format description's extensions, such as its codec configuration boxes.
+/// The extension key for the pixel aspect ratio, a dictionary of horizontal and vertical spacing.
+nonisolated(unsafe) public let kCMFormatDescriptionExtension_PixelAspectRatio: CFString = kCVImageBufferPixelAspectRatioKey
+/// The horizontal spacing of the pixel aspect ratio.
+nonisolated(unsafe) public let kCMFormatDescriptionKey_PixelAspectRatioHorizontalSpacing: CFString = kCVImageBufferPixelAspectRatioHorizontalSpacingKey
+/// The vertical spacing of the pixel aspect ratio.
+nonisolated(unsafe) public let kCMFormatDescriptionKey_PixelAspectRatioVerticalSpacing: CFString = kCVImageBufferPixelAspectRatioVerticalSpacingKey
+/// The extension key for the clean aperture, a dictionary of its width, height and offsets.
+nonisolated(unsafe) public let kCMFormatDescriptionExtension_CleanAperture: CFString = kCVImageBufferCleanApertureKey
+/// The clean aperture's width.
+nonisolated(unsafe) public let kCMFormatDescriptionKey_CleanApertureWidth: CFString = kCVImageBufferCleanApertureWidthKey
+/// The clean aperture's height.
+nonisolated(unsafe) public let kCMFormatDescriptionKey_CleanApertureHeight: CFString = kCVImageBufferCleanApertureHeightKey
+/// How far right of the picture's centre the clean aperture's centre is.
+nonisolated(unsafe) public let kCMFormatDescriptionKey_CleanApertureHorizontalOffset: CFString = kCVImageBufferCleanApertureHorizontalOffsetKey
+/// How far down from the picture's centre the clean aperture's centre is.
+nonisolated(unsafe) public let kCMFormatDescriptionKey_CleanApertureVerticalOffset: CFString = kCVImageBufferCleanApertureVerticalOffsetKey
+
+/// Returns a format description's extensions: its codec configuration boxes, pixel aspect ratio and clean aperture.
 public func CMFormatDescriptionGetExtensions(_ desc: CMFormatDescription) -> CFDictionary? {
-    guard !desc.extensionAtoms.isEmpty else { return nil }
-    return [kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms: desc.extensionAtoms]
+    var extensions = desc.imageGeometry.dictionary
+    if !desc.extensionAtoms.isEmpty { extensions[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms as String] = desc.extensionAtoms }
+    return extensions.isEmpty ? nil : extensions as NSDictionary
+}
+
+/// Returns one of a format description's extensions, or nil when it has none of that key.
+public func CMFormatDescriptionGetExtension(_ desc: CMFormatDescription, extensionKey: CFString) -> CFPropertyList? {
+    guard let extensions = CMFormatDescriptionGetExtensions(desc) as? [String: Any], let value = extensions[extensionKey as String] else { return nil }
+    return value as AnyObject
 }
 
 /// Returns an audio format description's magic cookie and its size.

@@ -258,9 +258,10 @@ public func CVImageBufferGetEncodedSize(_ imageBuffer: CVImageBuffer) -> CGSize 
     CGSize(width: imageBuffer.width, height: imageBuffer.height)
 }
 
-/// Returns the nominal display size of an image buffer.
+/// Returns the nominal display size of an image buffer, in square pixels: its clean aperture,
+/// scaled by its pixel aspect ratio.
 public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize {
-    CGSize(width: imageBuffer.width, height: imageBuffer.height)
+    imageBuffer.imageGeometry.presentationSize(width: imageBuffer.width, height: imageBuffer.height)
 }
 
 /// Reads a whole number out of a settings or attributes value, as Apple's dictionaries hold them.

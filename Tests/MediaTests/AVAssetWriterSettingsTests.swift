@@ -389,4 +389,54 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         mismatched[AVNumberOfChannelsKey] = 1
         XCTAssertFalse(stereo.canApply(outputSettings: mismatched, forMediaType: .audio))
     }
+
+    /// Anamorphic video, as DV and broadcast recordings are: the writer records the pixel aspect
+    /// ratio it is given in the stream and the container, and the reader gives it back in the
+    /// track's format description, its natural size and the attachments of every frame.
+    func testThePixelAspectRatioIsWrittenAndReadBack() async throws {
+        let aspect = [AVVideoPixelAspectRatioHorizontalSpacingKey: 64, AVVideoPixelAspectRatioVerticalSpacingKey: 45]
+        let url = try await write(settings(320, 240, [AVVideoPixelAspectRatioKey: aspect]), count: 5)
+        XCTAssertEqual(MediaProbe.entries(url, "stream=sample_aspect_ratio", stream: "v:0"), "64:45", "in the stream and the container")
+
+        let asset = AVURLAsset(url: url)
+        let tracks = try await asset.loadTracks(withMediaType: .video)
+        let track = try XCTUnwrap(tracks.first)
+        let naturalSize = try await track.load(.naturalSize)
+        XCTAssertEqual(naturalSize.width, 320 * 64 / 45, accuracy: 0.5, "the natural size is in square pixels")
+        XCTAssertEqual(naturalSize.height, 240)
+        let formats = try await track.load(.formatDescriptions)
+        let format = try XCTUnwrap(formats.first)
+        let spacing = try XCTUnwrap(CMFormatDescriptionGetExtension(format, extensionKey: kCMFormatDescriptionExtension_PixelAspectRatio) as? [String: Any])
+        XCTAssertEqual(spacing[kCMFormatDescriptionKey_PixelAspectRatioHorizontalSpacing as String] as? Int, 64)
+        XCTAssertEqual(spacing[kCMFormatDescriptionKey_PixelAspectRatioVerticalSpacing as String] as? Int, 45)
+        XCTAssertEqual(format.dimensions.width, 320, "the encoded size is unchanged")
+        XCTAssertEqual(format.presentationDimensions().width, 320 * 64 / 45, accuracy: 0.5)
+        XCTAssertEqual(format.presentationDimensions(usePixelAspectRatio: false).width, 320)
+
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        reader.add(output)
+        XCTAssertTrue(reader.startReading())
+        var frames = 0
+        while let sample = output.copyNextSampleBuffer(), let pixels = sample.imageBuffer {
+            frames += 1
+            let attached = CVBufferCopyAttachment(pixels, kCVImageBufferPixelAspectRatioKey, nil) as? [String: Any]
+            XCTAssertEqual(attached?[kCVImageBufferPixelAspectRatioHorizontalSpacingKey as String] as? Int, 64, "frame \(frames)")
+            XCTAssertEqual(CVImageBufferGetDisplaySize(pixels).width, 320 * 64 / 45, accuracy: 0.5)
+            XCTAssertEqual(CVImageBufferGetEncodedSize(pixels).width, 320)
+        }
+        XCTAssertEqual(frames, 5)
+
+        // Square pixels are written as none, and nonsense is refused before anything is written.
+        let square = try await write(settings(320, 240), count: 2, name: "square")
+        XCTAssertTrue(["", "0:1", "1:1", "N/A"].contains(MediaProbe.entries(square, "stream=sample_aspect_ratio", stream: "v:0")))
+        let squareTracks = try await AVURLAsset(url: square).loadTracks(withMediaType: .video)
+        let squareFormats = try await XCTUnwrap(squareTracks.first).load(.formatDescriptions)
+        let squareFormat = try XCTUnwrap(squareFormats.first)
+        XCTAssertNil(CMFormatDescriptionGetExtension(squareFormat, extensionKey: kCMFormatDescriptionExtension_PixelAspectRatio))
+        let writer = try AVAssetWriter(outputURL: makeScratchFolder("refused").appendingPathComponent("bad.mp4"), fileType: .mp4)
+        for bad: Any in [[AVVideoPixelAspectRatioHorizontalSpacingKey: 0, AVVideoPixelAspectRatioVerticalSpacingKey: 1], "wide"] {
+            XCTAssertFalse(writer.canApply(outputSettings: settings(320, 240, [AVVideoPixelAspectRatioKey: bad]), forMediaType: .video))
+        }
+    }
 }

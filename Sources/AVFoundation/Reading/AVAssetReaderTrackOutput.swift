@@ -29,6 +29,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var drained = false
         var done = false
         var pool: CVPixelBufferPool?
+        /// The pixel aspect ratio attachment of the pool's frames: the track's, when frames keep its size.
+        var pixelAspectRatio: NSDictionary?
         var soundFormat: CMFormatDescription?
         var nextSampleTime: CMTime = .invalid
         var failures = 0
@@ -277,8 +279,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         let (outWidth, outHeight) = size ?? (width, height)
         if reading.pool == nil || reading.pool!.width != outWidth || reading.pool!.height != outHeight {
             reading.pool = CVPixelBufferPool(width: outWidth, height: outHeight, pixelFormatType: format)
+            let aspect = track.facts.formatDescription.imageGeometry.dictionary[kCVImageBufferPixelAspectRatioKey as String]
+            reading.pixelAspectRatio = (outWidth, outHeight) == (width, height) ? aspect as? NSDictionary : nil
         }
         guard let pixels = reading.pool?.dequeue() else { throw AVError(.outOfMemory) }
+        if let aspect = reading.pixelAspectRatio { CVBufferSetAttachment(pixels, kCVImageBufferPixelAspectRatioKey, aspect, .shouldPropagate) }
         let converted = decoder.convertPicture(into: pixels, format: target)
         guard converted == 0 else { try noteFailure(&reading, converted); return nil }
         // BT.709 as tagged; BT.601 as tagged (5, 6); otherwise video's convention for the size.

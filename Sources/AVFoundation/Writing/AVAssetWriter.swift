@@ -229,6 +229,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if let videoInput = inputs.first(where: { $0.mediaType == .video }), let video = videoInput.video {
             encoding.video = Self.plan(video, source: videoInput.sourceSize)
             if let colour = video.colour { encoding.colourProperties = (colour.primaries, colour.transferFunction, colour.matrix) }
+            if let aspect = video.pixelAspectRatio { encoding.pixelAspectRatio = (aspect[0], aspect[1]) }
         }
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(

@@ -20,6 +20,12 @@ public let AVVideoExpectedSourceFrameRateKey = "ExpectedFrameRate"
 public let AVVideoProfileLevelKey = "ProfileLevel"
 /// The compression property that allows frame reordering (B-frames).
 public let AVVideoAllowFrameReorderingKey = "AllowFrameReordering"
+/// The settings key for the shape of the video's pixels: a dictionary of horizontal and vertical spacing.
+public let AVVideoPixelAspectRatioKey = "PixelAspectRatio"
+/// The pixel aspect ratio's horizontal spacing: a pixel is this wide...
+public let AVVideoPixelAspectRatioHorizontalSpacingKey = "HorizontalSpacing"
+/// The pixel aspect ratio's vertical spacing: ...for this high.
+public let AVVideoPixelAspectRatioVerticalSpacingKey = "VerticalSpacing"
 /// The settings key for how frames are scaled to the encoded size.
 public let AVVideoScalingModeKey = "AVVideoScalingModeKey"
 /// The profile and level chosen by the encoder, for H.264.

@@ -13,6 +13,8 @@ struct ValidatedSettings {
         var scalingMode = AVVideoScalingModeResize
         /// `AVVideoColorPropertiesKey`'s values, each as given or nil.
         var colour: ColourProperties?
+        /// `AVVideoPixelAspectRatioKey`'s spacings, horizontal and vertical; nil for square pixels.
+        var pixelAspectRatio: [Int]?
 
         /// Whether the codec is one of Apple ProRes's, which only QuickTime movies carry.
         var isProRes: Bool { ValidatedSettings.proResProfiles[codec] != nil }
@@ -85,6 +87,7 @@ struct ValidatedSettings {
 
     private static let videoKeys: Set<String> = [
         AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoScalingModeKey, AVVideoColorPropertiesKey,
+        AVVideoPixelAspectRatioKey,
     ]
     private static let compressionKeys: Set<String> = [
         AVVideoAverageBitRateKey, AVVideoMaxKeyFrameIntervalKey, AVVideoMaxKeyFrameIntervalDurationKey,
@@ -137,6 +140,15 @@ struct ValidatedSettings {
             case .success(let colour): video.colour = colour
             case .failure(let error): return .failure(error)
             }
+        }
+        if let aspect = settings[AVVideoPixelAspectRatioKey] {
+            guard let spacing = aspect as? [String: Any], let horizontal = attributeInt(spacing[AVVideoPixelAspectRatioHorizontalSpacingKey]),
+                let vertical = attributeInt(spacing[AVVideoPixelAspectRatioVerticalSpacingKey]), (1...65535).contains(horizontal),
+                (1...65535).contains(vertical)
+            else {
+                return .failure(.init("AVVideoPixelAspectRatioKey must be a dictionary of two whole spacings from 1 to 65535"))
+            }
+            video.pixelAspectRatio = horizontal == vertical ? nil : [horizontal, vertical]
         }
         if let problem = profileProblem(video) { return .failure(.init(problem)) }
         return .success(video)

@@ -36,6 +36,7 @@ typedef struct cmc_writer_config {
     double expected_frame_rate;   ///< a hint for rate control
     int rotation_degrees;         ///< clockwise display rotation: 0, 90, 180 or 270
     int mirrored;                 ///< whether the display is mirrored horizontally
+    int sar_num, sar_den;         ///< the pixel aspect ratio (horizontal, vertical spacing); 0 for square pixels
     /// The colour the frames are in, as FFmpeg's AVCOL_PRI_*, AVCOL_TRC_* and AVCOL_SPC_* values
     /// (0 leaves one unspecified); written into the stream and the container's colour atom.
     int color_primaries, color_trc, colorspace;

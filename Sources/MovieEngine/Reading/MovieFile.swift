@@ -164,10 +164,13 @@ package final class MovieFile {
                 }
             var atoms: [String: Data] = [:]
             if let atom, !extradata.isEmpty { atoms[atom] = extradata }
-            formatDescription = CMFormatDescription(video: codecType, width: info.width, height: info.height, extensionAtoms: atoms)
-            var width = CGFloat(info.width)
-            if info.sample_aspect_num > 0, info.sample_aspect_den > 0 { width = width * CGFloat(info.sample_aspect_num) / CGFloat(info.sample_aspect_den) }
-            naturalSize = CGSize(width: width, height: CGFloat(info.height))
+            // Non-square pixels (the container's `pasp`, or the stream's own aspect ratio) are the format's pixel aspect ratio.
+            var geometry = ImageGeometry()
+            if info.sample_aspect_num > 0, info.sample_aspect_den > 0, info.sample_aspect_num != info.sample_aspect_den {
+                geometry.pixelAspectRatio = (Int(info.sample_aspect_num), Int(info.sample_aspect_den))
+            }
+            formatDescription = CMFormatDescription(video: codecType, width: info.width, height: info.height, extensionAtoms: atoms, geometry: geometry)
+            naturalSize = formatDescription.presentationDimensions(usePixelAspectRatio: true, useCleanAperture: false)
             transform = Self.displayTransform(degrees: Int(info.rotation_degrees), mirrored: info.mirrored != 0, size: naturalSize)
             if info.avg_rate_num > 0, info.avg_rate_den > 0 {
                 nominalRate = Float(Double(info.avg_rate_num) / Double(info.avg_rate_den))

@@ -69,6 +69,9 @@ package final class MovieEncoder {
                             config.expected_frame_rate = video.expectedFrameRate
                             config.rotation_degrees = Int32(encoding.rotationDegrees)
                             config.mirrored = encoding.mirrored ? 1 : 0
+                            if let aspect = encoding.pixelAspectRatio {
+                                (config.sar_num, config.sar_den) = (Int32(clamping: aspect.horizontal), Int32(clamping: aspect.vertical))
+                            }
                             config.video_profile = UnsafePointer(profile ?? nil)
                             config.video_level = Int32(video.level)
                             config.entropy_cabac = video.cabac.map { $0 ? 1 : 0 } ?? -1

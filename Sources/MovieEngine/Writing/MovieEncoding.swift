@@ -136,6 +136,8 @@ package struct MovieEncoding: Sendable {
     package var rotationDegrees: Int = 0
     /// Whether the pictures are mirrored for display.
     package var mirrored = false
+    /// How wide a pixel is against how high, as whole spacings; nil for square pixels.
+    package var pixelAspectRatio: (horizontal: Int, vertical: Int)?
     /// The colour the video's frames are in; nil for the convention of their size.
     package var colour: VideoColorimetry?
     /// Colour tags the output settings named (primaries, transfer function, matrix, each as Core Video
