@@ -135,13 +135,15 @@ let package = Package(
         // capture devices and the sound server; speech over espeak-ng.
         .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech", "CVoiceProcessing"]),
         // Audio Toolbox's system sounds, which AVFAudio carries.
-        .target(name: "AudioToolbox", dependencies: ["AVFAudio"]),
+        // Audio Toolbox's C structures (the audio queue's buffer), laid out as Apple's headers lay them out.
+        .target(name: "CAudioToolbox", dependencies: ["CCoreAudioTypes"]),
+        .target(name: "AudioToolbox", dependencies: ["AVFAudio", "CaptureDevices", "CAudioToolbox", "CoreGraphics"]),
 
         // The capture graph, devices, outputs and errors.
         .target(
             name: "AVFoundation",
             dependencies: [
-                "AVFAudio",
+                "AVFAudio", "AudioToolbox",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
                 "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
             ]),
@@ -235,7 +237,10 @@ let package = Package(
         // file per module (ModuleContents) that imports that module alone and uses what Apple's brings.
         .target(
             name: "AppleStyleCode",
-            dependencies: ["AVFoundation", "Photos", "VideoToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices", "UniformTypeIdentifiers"],
+            dependencies: [
+                "AVFoundation", "AudioToolbox", "Photos", "VideoToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices",
+                "UniformTypeIdentifiers",
+            ],
             path: "Tests/AppleStyleCode"),
         .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport", "CaptureTestSupport"]),
     ],

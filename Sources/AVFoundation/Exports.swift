@@ -4,12 +4,14 @@
 // (`@Observable` models of a camera). Foundation's URL loading (`URLSession`, `URLRequest`), which
 // Apple's Foundation holds, lives in FoundationNetworking on Linux: it comes too, as the resource
 // loader's requests are `URLRequest`s. Uniform Type Identifiers comes as Apple's headers bring
-// it: file types and `UTType` name the same formats.
+// it: file types and `UTType` name the same formats. Audio Toolbox comes as AVFAudio's headers bring
+// it: audio queues, which voice code records and plays with.
 @_exported import Foundation
 @_exported import FoundationNetworking
 @_exported import CoreGraphics
 @_exported import CoreMedia
 @_exported import AVFAudio
+@_exported import AudioToolbox
 @_exported import CoreVideo
 @_exported import ImageIO
 @_exported import CoreImage

@@ -6,18 +6,18 @@ import Foundation
 ///
 /// Thread ownership: the device's thread. The buffer and converter are made once, and again only
 /// when the device's format changes or it delivers a larger block.
-final class DeviceSound {
+package final class DeviceSound {
     /// The format the converter converts to.
-    let target: AVAudioFormat
+    package let target: AVAudioFormat
     private var buffer: AVAudioPCMBuffer?
     private var converter: AVAudioConverter?
     private var deviceFormat: AudioStreamBasicDescription?
 
-    init(target: AVAudioFormat) { self.target = target }
+    package init(target: AVAudioFormat) { self.target = target }
 
     /// Copies a sample buffer's samples into the buffer of the device's format; that buffer and
     /// the converter to the target, or nil for a buffer that is not interleaved linear PCM.
-    func load(_ sampleBuffer: CMSampleBuffer) -> (buffer: AVAudioPCMBuffer, converter: AVAudioConverter)? {
+    package func load(_ sampleBuffer: CMSampleBuffer) -> (buffer: AVAudioPCMBuffer, converter: AVAudioConverter)? {
         guard let asbd = sampleBuffer.formatDescription?.audioStreamBasicDescription, let block = sampleBuffer.dataBuffer, asbd.mBytesPerFrame > 0
         else { return nil }
         let frames = block.length / Int(asbd.mBytesPerFrame)

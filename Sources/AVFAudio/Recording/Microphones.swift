@@ -3,9 +3,9 @@ import CaptureDevices
 /// The microphone recording uses: the audio session's preferred input while it is connected,
 /// otherwise the first microphone, in the order capture devices are offered (sound servers,
 /// sound cards, then the virtual microphone).
-enum Microphones {
+package enum Microphones {
     /// The microphone to record from now, or nil when there is none.
-    static func current() -> CaptureDeviceBackend? {
+    package static func current() -> CaptureDeviceBackend? {
         let microphones = DeviceRegistry.backends.filter { $0.descriptor.mediaKind == .audio && $0.isConnected }
         if let preferred = AudioPreferences.preferredInputUID, let device = microphones.first(where: { $0.descriptor.uniqueID == preferred }) {
             return device

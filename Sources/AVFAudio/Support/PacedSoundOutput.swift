@@ -6,7 +6,7 @@ import Foundation
 /// goes away, the host clock paces the writer instead and nobody hears it.
 ///
 /// Thread ownership: one thread writes, drains and closes (a player's, engine's or speech's own).
-final class PacedSoundOutput {
+package final class PacedSoundOutput {
     private var server: PulseSoundOutput?
     private let rate: Int
     private let channels: Int
@@ -15,7 +15,7 @@ final class PacedSoundOutput {
     private var frames: Int64 = 0
 
     /// Opens a stream to the sound server's default sink, or none when no server runs.
-    init(name: String, rate: Int, channels: Int, latencyMilliseconds: Int = 60) {
+    package init(name: String, rate: Int, channels: Int, latencyMilliseconds: Int = 60) {
         self.rate = rate
         self.channels = channels
         server = try? PulseSoundOutput(name: name, rate: rate, channels: channels, latencyMilliseconds: latencyMilliseconds)
@@ -27,11 +27,11 @@ final class PacedSoundOutput {
     static func hostSeconds() -> Double { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
 
     /// How long a frame written now waits before it is heard, in seconds; 0 without a server.
-    var latency: Double { server?.latency ?? 0 }
+    package var latency: Double { server?.latency ?? 0 }
 
     /// Writes interleaved frames, waiting for the server's room or, without one, for their time
     /// on the host clock (while `running` says to go on).
-    func write(_ samples: UnsafeBufferPointer<Float>, while running: () -> Bool = { true }) {
+    package func write(_ samples: UnsafeBufferPointer<Float>, while running: () -> Bool = { true }) {
         if let server {
             do { try server.write(samples) } catch {
                 // The server went away: the host clock paces from here.
@@ -51,13 +51,13 @@ final class PacedSoundOutput {
     }
 
     /// Counts host time from now for what was written so far: after a pause, or the server's loss.
-    func restartClock() { clockStart = Self.hostSeconds() - Double(frames) / Double(rate) }
+    package func restartClock() { clockStart = Self.hostSeconds() - Double(frames) / Double(rate) }
 
     /// Waits until everything written has been heard.
-    func drain() { server?.drain() }
+    package func drain() { server?.drain() }
 
     /// Closes the stream.
-    func close() {
+    package func close() {
         server?.close()
         server = nil
     }

@@ -1,0 +1,2 @@
+// Audio Toolbox's C structures have no code of their own; a C target needs one source.
+#include "CAudioToolbox.h"
