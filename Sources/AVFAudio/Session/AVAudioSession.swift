@@ -146,6 +146,11 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         guard dataSource == nil else { throw Self.error(.badParam) }
     }
 
+    /// Overrides the output route: `.speaker` plays through the built-in speaker rather than a
+    /// phone's receiver. Linux machines have no receiver: sound goes to the sound server's default
+    /// output either way, and both values are taken.
+    open func overrideOutputAudioPort(_ portOverride: AVAudioSession.PortOverride) throws {}
+
     /// The microphone recording uses now: the preferred input while it is connected, otherwise the first.
     private var currentInput: CaptureDeviceBackend? { Microphones.current() }
 

@@ -28,13 +28,27 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
         let (uniqueID, name) = (backend.descriptor.uniqueID, backend.descriptor.localizedName)
         uid = uniqueID
         portName = name
-        // Sound servers and ALSA name USB devices as such; every other input counts as built in.
-        let names = (uniqueID + " " + name).lowercased()
-        portType = names.contains("usb") ? .usbAudio : .builtInMic
+        portType = Self.inputPortType(uniqueID: uniqueID, name: name)
         let count = Int(backend.audioFormat?.mChannelsPerFrame ?? 1)
         channels = (0..<count).map {
             AVAudioSessionChannelDescription(channelName: "\(name) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: uniqueID)
         }
+    }
+
+    /// The kind of input a microphone is, from the names sound servers and ALSA give devices
+    /// (`bluez_input.…handsfree_head_unit`, `alsa_input.usb-…`, `…analog-input-headset-mic`,
+    /// `…hdmi…`): Bluetooth, USB, a headset's microphone, line in, HDMI, or else built in.
+    package static func inputPortType(uniqueID: String, name: String) -> AVAudioSession.Port {
+        let names = (uniqueID + " " + name).lowercased()
+        if names.contains("bluez") || names.contains("bluetooth") {
+            return names.contains("a2dp") ? .bluetoothA2DP : names.contains("le_audio") || names.contains("bap") ? .bluetoothLE : .bluetoothHFP
+        }
+        if names.contains("usb") { return .usbAudio }
+        if names.contains("hdmi") { return .HDMI }
+        if names.contains("displayport") { return .displayPort }
+        if names.contains("headset") { return .headsetMic }
+        if names.contains("line") { return .lineIn }
+        return .builtInMic
     }
 
     /// Whether two descriptions name the same port.
@@ -182,5 +196,45 @@ extension AVAudioSession {
         public static let usbAudio = Port(rawValue: "USBAudio")
         /// A Bluetooth hands-free device.
         public static let bluetoothHFP = Port(rawValue: "BluetoothHFP")
+        /// A line-level output.
+        public static let lineOut = Port(rawValue: "LineOut")
+        /// Headphones.
+        public static let headphones = Port(rawValue: "Headphones")
+        /// A Bluetooth device playing stereo sound (A2DP).
+        public static let bluetoothA2DP = Port(rawValue: "BluetoothA2DPOutput")
+        /// A phone's receiver, held to the ear.
+        public static let builtInReceiver = Port(rawValue: "Receiver")
+        /// A built-in speaker.
+        public static let builtInSpeaker = Port(rawValue: "Speaker")
+        /// HDMI.
+        public static let HDMI = Port(rawValue: "HDMIOutput")
+        /// AirPlay.
+        public static let airPlay = Port(rawValue: "AirPlay")
+        /// A Bluetooth Low Energy device.
+        public static let bluetoothLE = Port(rawValue: "BluetoothLE")
+        /// A car's audio system.
+        public static let carAudio = Port(rawValue: "CarAudio")
+        /// A virtual device, such as an app's.
+        public static let virtual = Port(rawValue: "Virtual")
+        /// A PCI device.
+        public static let PCI = Port(rawValue: "PCI")
+        /// A FireWire device.
+        public static let fireWire = Port(rawValue: "FireWire")
+        /// A DisplayPort device.
+        public static let displayPort = Port(rawValue: "DisplayPort")
+        /// An Audio Video Bridging device.
+        public static let AVB = Port(rawValue: "AVB")
+        /// A Thunderbolt device.
+        public static let thunderbolt = Port(rawValue: "Thunderbolt")
+        /// A microphone of another device nearby (Continuity).
+        public static let continuityMicrophone = Port(rawValue: "MicrophoneContinuity")
+    }
+
+    /// Where output goes instead of the category's usual route.
+    public enum PortOverride: UInt, Sendable {
+        /// The category's usual route.
+        case none = 0
+        /// The built-in speaker: 'spkr'.
+        case speaker = 0x7370_6B72
     }
 }

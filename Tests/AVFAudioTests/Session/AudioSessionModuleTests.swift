@@ -42,4 +42,33 @@ final class AudioSessionModuleTests: XCTestCase {
         wait(for: [posted], timeout: 5)
         XCTAssertEqual(session.category, other)
     }
+
+    func testInputsAreTypedFromTheNamesSoundServersAndALSAGiveThem() {
+        let named: [(String, String, AVAudioSession.Port)] = [
+            ("pulse:alsa_input.pci-0000_00_1f.3.analog-stereo", "Built-in Audio Analog Stereo", .builtInMic),
+            ("pulse:alsa_input.usb-Blue_Microphones_Yeti-00.analog-stereo", "Yeti Stereo Microphone", .usbAudio),
+            ("pulse:bluez_input.00_1B_66_AA_BB_CC.handsfree_head_unit", "WH-1000XM4", .bluetoothHFP),
+            ("pulse:bluez_source.00_1B_66_AA_BB_CC.a2dp_source", "Phone", .bluetoothA2DP),
+            ("pulse:alsa_input.pci-0000_00_1f.3.analog-stereo.headset-mic", "Headset Microphone", .headsetMic),
+            ("alsa:hw:1,0", "HDA Intel PCH: ALC257 Line In", .lineIn),
+            ("virtual:microphone", "Virtual Microphone", .builtInMic),
+        ]
+        for (uid, name, expected) in named {
+            XCTAssertEqual(AVAudioSessionPortDescription.inputPortType(uniqueID: uid, name: name), expected, uid)
+        }
+    }
+
+    func testPortNamesAndTheSpeakerOverrideAreApples() throws {
+        // Apple's raw values, which apps compare and log.
+        XCTAssertEqual(AVAudioSession.Port.builtInSpeaker.rawValue, "Speaker")
+        XCTAssertEqual(AVAudioSession.Port.builtInReceiver.rawValue, "Receiver")
+        XCTAssertEqual(AVAudioSession.Port.headphones.rawValue, "Headphones")
+        XCTAssertEqual(AVAudioSession.Port.bluetoothA2DP.rawValue, "BluetoothA2DPOutput")
+        XCTAssertEqual(AVAudioSession.Port.HDMI.rawValue, "HDMIOutput")
+        XCTAssertEqual(AVAudioSession.PortOverride.speaker.rawValue, 0x7370_6B72, "'spkr'")
+        let session = AVAudioSession.sharedInstance()
+        try session.setCategory(.playAndRecord, mode: .voiceChat, options: [.defaultToSpeaker])
+        XCTAssertNoThrow(try session.overrideOutputAudioPort(.speaker))
+        XCTAssertNoThrow(try session.overrideOutputAudioPort(.none))
+    }
 }
