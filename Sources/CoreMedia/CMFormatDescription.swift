@@ -215,8 +215,8 @@ public func CMVideoFormatDescriptionGetPresentationDimensions(
     videoDesc.presentationDimensions(usePixelAspectRatio: usePixelAspectRatio, useCleanAperture: useCleanAperture)
 }
 
-/// Returns the rectangle of video that its clean aperture shows, in encoded pixels from the top
-/// left, optionally scaled to square pixels by the pixel aspect ratio; the whole picture when it has none.
+/// Returns the rectangle of video that its clean aperture shows, in encoded pixels, from the top
+/// left or (as Core Graphics counts) the bottom left; the whole picture when it has none.
 public func CMVideoFormatDescriptionGetCleanAperture(_ videoDesc: CMVideoFormatDescription, originIsAtTopLeft: Bool) -> CGRect {
     let size = videoDesc.videoDimensions
     var rect = videoDesc.imageGeometry.cleanRect(width: Int(size.width), height: Int(size.height))

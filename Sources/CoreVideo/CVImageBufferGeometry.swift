@@ -116,9 +116,17 @@ package struct ImageGeometry: Sendable, Hashable {
 }
 
 extension CVBuffer {
-    /// The geometry the buffer's attachments describe.
+    /// The geometry the buffer's attachments describe. A buffer with neither attachment (every
+    /// frame a camera delivers) answers without building anything: format descriptions are made
+    /// for frames one by one.
     package var imageGeometry: ImageGeometry {
-        ImageGeometry(_attachmentStorage.dictionary(mode: nil).mapValues { $0 as Any })
+        let aspect = _attachmentStorage.get(kCVImageBufferPixelAspectRatioKey)?.0
+        let aperture = _attachmentStorage.get(kCVImageBufferCleanApertureKey)?.0
+        guard aspect != nil || aperture != nil else { return ImageGeometry() }
+        var entries: [String: Any] = [:]
+        entries[kCVImageBufferPixelAspectRatioKey as String] = aspect
+        entries[kCVImageBufferCleanApertureKey as String] = aperture
+        return ImageGeometry(entries)
     }
 }
 
