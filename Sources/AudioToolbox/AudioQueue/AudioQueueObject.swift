@@ -451,9 +451,10 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
         switch callback {
         case .inputProc(let proc, let userData):
             if let runLoop {
-                nonisolated(unsafe) let (proc, userData, buffer, stamp) = (proc, userData, buffer, stamp)
+                nonisolated(unsafe) let (proc, userData, buffer) = (proc, userData, buffer)
+                let taken = stamp
                 runLoop.perform {
-                    var stamp = stamp
+                    var stamp = taken
                     proc(userData, queue, buffer, &stamp, 0, nil)
                 }
             } else {
@@ -467,9 +468,10 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
                 proc(userData, queue, buffer)
             }
         case .inputBlock(let block, let dispatchQueue):
-            nonisolated(unsafe) let (block, buffer, stamp) = (block, buffer, stamp)
+            nonisolated(unsafe) let (block, buffer) = (block, buffer)
+            let taken = stamp
             dispatchQueue.async {
-                var stamp = stamp
+                var stamp = taken
                 block(queue, buffer, &stamp, 0, nil)
             }
         case .outputBlock(let block, let dispatchQueue):
