@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "MobileCoreServices", targets: ["MobileCoreServices"]),
         .library(name: "CoreServices", targets: ["CoreServices"]),
+        .library(name: "Combine", targets: ["Combine"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // C shims over the system libraries the media path is built on.
@@ -79,6 +81,10 @@ let package = Package(
         // cairo and pixman (Debian's libcairo2-dev), which Core Graphics' bitmap contexts draw with,
         // loaded by their sonames when the first context is made (CCairo.h).
         .target(name: "CCairo", dependencies: ["CLibraryLoading"]),
+
+        // Combine: OpenCombine's publishers, subscribers and operators, with the schedulers and
+        // publishers Apple's Foundation adds (dispatch queues, run loops, timers, notifications).
+        .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
 
         // Media types, geometry and Core Graphics' images, colour spaces and bitmap contexts, spelled as Apple spells them.
         .target(name: "CoreGraphics", dependencies: ["CCairo"]),
@@ -143,7 +149,7 @@ let package = Package(
         .target(
             name: "AVFoundation",
             dependencies: [
-                "AVFAudio", "AudioToolbox",
+                "AVFAudio", "AudioToolbox", "Combine",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
                 "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
             ]),
@@ -199,6 +205,7 @@ let package = Package(
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO", "AVFoundation", "TestSupport"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
@@ -215,9 +222,10 @@ let package = Package(
                 "TestSupport", "CaptureTestSupport",
             ]),
         // Apple's capture API on the virtual devices: the graph, devices, data, photo, movie, code and preview outputs.
-        .testTarget(name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "Photos", "TestSupport", "CaptureTestSupport"]),
+        .testTarget(
+            name: "CaptureTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "Photos", "Combine", "TestSupport", "CaptureTestSupport"]),
         // Apple's media API on movie files: assets, reading, writing, editing, export and playback.
-        .testTarget(name: "MediaTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers", "TestSupport", "CaptureTestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers", "Combine", "TestSupport", "CaptureTestSupport"]),
         // Kernel devices (V4L2 cameras, ALSA cards): they skip without them and run in the VM (scripts/vm).
         .testTarget(name: "KernelDeviceTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
         // Devices and sound behind PipeWire and PulseAudio servers the tests start privately.
@@ -238,11 +246,12 @@ let package = Package(
         .target(
             name: "AppleStyleCode",
             dependencies: [
-                "AVFoundation", "AudioToolbox", "Photos", "VideoToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices",
+                "AVFoundation", "AudioToolbox", "Photos", "VideoToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices", "Combine",
                 "UniformTypeIdentifiers",
             ],
             path: "Tests/AppleStyleCode"),
-        .testTarget(name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "TestSupport", "CaptureTestSupport"]),
+        .testTarget(
+            name: "AppleStyleCodeTests", dependencies: ["AppleStyleCode", "AVFoundation", "CaptureDevices", "Combine", "TestSupport", "CaptureTestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -1,3 +1,4 @@
+import Combine
 import CaptureTestSupport
 import XCTest
 @testable import AVFoundation
@@ -143,6 +144,24 @@ final class AVPlayerTests: CaptureTestCase {
         XCTAssertEqual(ends.values.count, 1, "posted once")
         a.invalidate()
         b.invalidate()
+    }
+
+    func testThePlayersAndItemsPropertiesArePublishedToCombine() throws {
+        let (player, item, clock) = try clockedPlayer(seconds: 1)
+        let statuses = Recorder<AVPlayer.TimeControlStatus>(), rates = Recorder<Float>(), itemStatuses = Recorder<AVPlayerItem.Status>()
+        let subscriptions = [
+            player.publisher(for: \.timeControlStatus).sink { statuses.append($0) },
+            player.publisher(for: \.rate, options: [.new]).sink { rates.append($0) },
+            item.publisher(for: \.status).sink { itemStatuses.append($0) },
+        ]
+        player.rate = 4
+        pass(0.3, clock: clock, player: player)
+        XCTAssertEqual(statuses.values, [.paused, .playing, .paused], "the current status, then each change")
+        XCTAssertEqual(rates.values, [4, 0], "changes only, without .initial")
+        XCTAssertEqual(itemStatuses.values.last, .readyToPlay)
+        for subscription in subscriptions { subscription.cancel() }
+        player.rate = 1
+        XCTAssertEqual(rates.values, [4, 0], "nothing once cancelled")
     }
 
     func testActionAtItemEndNoneKeepsTheRate() throws {

@@ -35,7 +35,9 @@ extension AVCaptureFileOutputRecordingDelegate {
 /// `didStartRecordingTo` (only if the file was started), then `didFinishRecordingTo`, once
 /// each per recording. Limits (duration, file size, free disk space) end a recording by
 /// themselves, with an error whose `AVErrorRecordingSuccessfullyFinishedKey` is true.
-open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
+open class AVCaptureFileOutput: AVCaptureOutput, _KeyValueObservable, @unchecked Sendable {
+    /// The observations of the output's recording state (`isRecording`, `isRecordingPaused`, `outputFileURL`).
+    public let _observations = KeyValueObservationRegistry()
     private let current = EncodingJobSlot<Recording>()
     private let limits = LockedValue(Limits())
     let delegateQueue = DispatchQueue(label: "AVCaptureFileOutput delegate")
@@ -133,6 +135,7 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             output: self, url: outputFileURL, delegate: delegate, connections: connections,
             limits: limits.withLock { $0 }, plan: recordingPlan(for: outputFileURL))
         current.start(recording)
+        notify([\.isRecording, \.outputFileURL])
     }
 
     /// How many samples of the recording wait to be written.
@@ -146,11 +149,13 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     /// Pauses the recording: samples are not written until it resumes, and the file has no gap.
     open func pauseRecording() {
         current.job?.pause()
+        notify([\.isRecordingPaused])
     }
 
     /// Resumes a paused recording.
     open func resumeRecording() {
         current.job?.resume()
+        notify([\.isRecordingPaused])
     }
 
     // MARK: Subclass hooks
@@ -175,7 +180,27 @@ open class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     override func didDetach() { current.didDetach() }
 
     /// The recording finished; forget it unless another has started.
-    func recordingDidFinish(_ recording: Recording) { current.finished(recording) }
+    func recordingDidFinish(_ recording: Recording) {
+        current.finished(recording)
+        notify([\.isRecording, \.isRecordingPaused, \.outputFileURL])
+    }
+
+    // MARK: Key-value observing
+
+    /// Tells observers of these properties, spelled from this class or the movie file output, that they changed.
+    private func notify(_ keyPaths: [PartialKeyPath<AVCaptureFileOutput>]) {
+        _observations.didChange(keyPaths + keyPaths.compactMap(Self.movieFileOutputKeyPath))
+    }
+
+    /// The movie file output's spelling of a property's key path, which its observers use.
+    private static func movieFileOutputKeyPath(_ keyPath: PartialKeyPath<AVCaptureFileOutput>) -> AnyKeyPath? {
+        switch keyPath {
+        case \AVCaptureFileOutput.isRecording: \AVCaptureMovieFileOutput.isRecording
+        case \AVCaptureFileOutput.isRecordingPaused: \AVCaptureMovieFileOutput.isRecordingPaused
+        case \AVCaptureFileOutput.outputFileURL: \AVCaptureMovieFileOutput.outputFileURL
+        default: nil
+        }
+    }
 }
 
 /// What a recording writes.
