@@ -16,6 +16,8 @@ public final class CombineCameraModel: ObservableObject {
     @Published public private(set) var recordingTicks = 0
     /// Why the session is interrupted, while it is.
     @Published public private(set) var interruption: AVCaptureSession.InterruptionReason?
+    /// Whether the record button is enabled: the session runs, uninterrupted, and nothing records.
+    @Published public private(set) var canRecord = false
 
     public let session = AVCaptureSession()
     public let movieOutput = AVCaptureMovieFileOutput()
@@ -46,6 +48,10 @@ public final class CombineCameraModel: ObservableObject {
             .receive(on: DispatchQueue.main)
             .sink { [weak self] _ in self?.interruption = nil }
             .store(in: &subscriptions)
+        $isSessionRunning
+            .combineLatest($isRecording, $interruption) { running, recording, interruption in running && !recording && interruption == nil }
+            .removeDuplicates()
+            .assign(to: &$canRecord)
     }
 
     /// Adds the default camera and the movie output to the session.

@@ -34,6 +34,7 @@ final class CombineCameraModelTests: XCTestCase {
         defer { model.session.stopRunning() }
         XCTAssertTrue(waitUntil { model.isSessionRunning }, "published on the main queue")
         XCTAssertGreaterThan(announced, 0, "objectWillChange announced it")
+        XCTAssertTrue(model.canRecord, "running, uninterrupted and not recording")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("combine-model-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -41,6 +42,7 @@ final class CombineCameraModelTests: XCTestCase {
         let delegate = FinishWaiter()
         model.movieOutput.startRecording(to: folder.appendingPathComponent("clip.mov"), recordingDelegate: delegate)
         XCTAssertTrue(waitUntil { model.isRecording })
+        XCTAssertFalse(model.canRecord, "not while recording")
         XCTAssertTrue(waitUntil(timeout: 15) { model.recordingTicks >= 3 }, "the recording timer ticks: \(model.recordingTicks)")
         model.movieOutput.stopRecording()
         XCTAssertTrue(waitUntil(timeout: 15) { delegate.finished && !model.isRecording })
@@ -51,8 +53,10 @@ final class CombineCameraModelTests: XCTestCase {
         let scene = try XCTUnwrap(AVCaptureDevice.default(for: .video)?.virtualScene)
         scene.interrupt(reason: AVCaptureSession.InterruptionReason.videoDeviceNotAvailableWithMultipleForegroundApps.rawValue)
         XCTAssertTrue(waitUntil { model.interruption == .videoDeviceNotAvailableWithMultipleForegroundApps })
+        XCTAssertFalse(model.canRecord, "not while interrupted")
         scene.endInterruption()
         XCTAssertTrue(waitUntil { model.interruption == nil })
+        XCTAssertTrue(model.canRecord)
         model.session.stopRunning()
         XCTAssertTrue(waitUntil { !model.isSessionRunning })
         willChange.cancel()

@@ -36,5 +36,7 @@ final class CombineSettingsStore: ObservableObject {
         let subject = PassthroughSubject<Int, Never>()
         let value = CurrentValueSubject<Int, Never>(0)
         _ = subject.zip(value).map { $0 + $1 }.eraseToAnyPublisher()
+        _ = Publishers.CombineLatest(subject, value).map { $0 + $1 }.merge(with: Just(0)).collect(.byTime(queue, 0.5)).eraseToAnyPublisher()
+        _ = Publishers.MergeMany([subject, PassthroughSubject<Int, Never>()]).combineLatest(value, value) { $0 + $1 + $2 }
     }
 }
