@@ -2,8 +2,8 @@
 # Depends on the package the way an app does, by version: clones its committed state into a
 # temporary folder, tags the clone with CHANGELOG.md's newest version, and makes a throwaway app
 # that depends on it as the README says, `.package(url: "file://...", .upToNextMinor(from:
-# VERSION))`, and imports AVFoundation, AVFAudio, CoreImage,
-# ImageIO and Photos. SwiftPM refuses a versioned dependency any of whose product targets has
+# VERSION))`, and imports AVFoundation, AVFAudio, Combine, CoreImage,
+# ImageIO and Photos (Combine brings OpenCombine, a package of its own, into the app's graph). SwiftPM refuses a versioned dependency any of whose product targets has
 # unsafe build flags; this finds that when it resolves the app's package graph. A second target,
 # in the Swift 5 language mode, holds a compositor in the older SDKs' spelling ([String: Any]
 # attribute dictionaries), as most published compositors are written: it must build, as it does
@@ -45,7 +45,7 @@ let package = Package(
                 "OlderSpelling",
                 .product(name: "AVFoundation", package: "LinuxAVFoundation"), .product(name: "AVFAudio", package: "LinuxAVFoundation"),
                 .product(name: "CoreImage", package: "LinuxAVFoundation"), .product(name: "ImageIO", package: "LinuxAVFoundation"),
-                .product(name: "Photos", package: "LinuxAVFoundation"),
+                .product(name: "Photos", package: "LinuxAVFoundation"), .product(name: "Combine", package: "LinuxAVFoundation"),
             ])
     ]
 )
@@ -64,6 +64,7 @@ SOURCE
 cat > "$work/app/Sources/app/main.swift" <<'SOURCE'
 import AVFAudio
 import AVFoundation
+import Combine
 import CoreImage
 import ImageIO
 import OlderSpelling
@@ -95,9 +96,14 @@ let output = AVCaptureVideoDataOutput()
 let frames = FirstFrame()
 output.setSampleBufferDelegate(frames, queue: DispatchQueue(label: "frames"))
 session.addOutput(output)
+var running: [Bool] = []
+let watching = session.publisher(for: \.isRunning).sink { running.append($0) }
 session.startRunning()
 guard frames.taken.wait(timeout: .now() + 30) == .success, let size = frames.size else { fatalError("no frame within 30 s") }
 session.stopRunning()
+watching.cancel()
+guard running == [false, true, false] else { fatalError("publisher(for: \\.isRunning) gave \(running)") }
+print("running, as published: \(running)")
 let image = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8))
 let compositor: any AVVideoCompositing = OlderSpellingCompositor()
 print("older-spelling compositor: source attributes \(compositor.sourcePixelBufferAttributes?.count ?? 0)")
