@@ -83,7 +83,6 @@
 // AVAssetImageGenerator: implemented (the exact frame at a time, scaled, turned upright, synchronous, async and
 //     as an async sequence, cancellation, a videoComposition's composed frame). Still to come: apertureMode's cropping
 //     (movies here carry no aperture dimensions); a tolerance after the time (the keyframe after it is not sought)
-// extension AVAssetReaderOutput: func reset(forReadingTimeRanges:) (supportsRandomAccess is recorded, not used)
 // extension AVAssetExportSession: estimatedOutputFileLength, determineCompatibleFileTypes(completionHandler:),
 //     fileLengthLimit
 // extension AVMutableComposition: the async insertTimeRange forms; AVURLAsset options other than precise timing

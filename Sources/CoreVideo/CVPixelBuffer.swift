@@ -266,15 +266,17 @@ public func CVImageBufferGetDisplaySize(_ imageBuffer: CVImageBuffer) -> CGSize 
 
 /// Reads a whole number out of a settings or attributes value, as Apple's dictionaries hold them.
 package func attributeInt(_ value: Any?) -> Int? {
+    func whole<F: BinaryFloatingPoint>(_ number: F) -> Int? {
+        guard number.isFinite, number >= -0x1p62, number <= 0x1p62 else { return nil }  // NaN and the infinite are no size
+        return Int(number.rounded(.towardZero))
+    }
     switch value {
     case let number as Int: return number
-    case let number as UInt32: return Int(number)
-    case let number as Int32: return Int(number)
-    case let number as UInt: return Int(number)
-    case let number as Int64: return Int(number)
-    case let number as UInt64: return Int(number)
-    case let number as Double: return Int(number)
-    case let number as NSNumber: return number.intValue
+    case let number as any BinaryInteger: return Int(exactly: number)
+    case let number as Double: return whole(number)
+    case let number as CGFloat: return whole(number)
+    case let number as Float: return whole(number)
+    case let number as NSNumber: return whole(number.doubleValue)
     default: return nil
     }
 }

@@ -345,6 +345,50 @@ struct AssetReaderMisuseTests {
         #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("before startReading") } == true)
     }
 
+    @Test("Resetting an output's time ranges without random access traps")
+    func resetWithoutRandomAccess() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            let reader = try! AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: nil)
+            reader.add(output)
+            reader.startReading()
+            while output.copyNextSampleBuffer() != nil {}
+            output.reset(forReadingTimeRanges: [NSValue(timeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 2)))])
+        }
+        #expect(result.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("without setting supportsRandomAccess") } == true)
+    }
+
+    @Test("Resetting before the ranges before have been read to their end traps, and so do overlapping ranges")
+    func resetTooEarlyOrOverlapping() async {
+        let early = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            let reader = try! AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: nil)
+            output.supportsRandomAccess = true
+            reader.add(output)
+            reader.startReading()
+            _ = output.copyNextSampleBuffer()
+            output.reset(forReadingTimeRanges: [NSValue(timeRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 2)))])
+        }
+        #expect(early.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("before copyNextSampleBuffer has returned NULL") } == true)
+        let overlapping = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let asset = AVURLAsset(url: AssetReaderMisuseTests.movie())
+            let reader = try! AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: asset.tracks[0], outputSettings: nil)
+            output.supportsRandomAccess = true
+            reader.add(output)
+            reader.startReading()
+            while output.copyNextSampleBuffer() != nil {}
+            let half = CMTime(value: 1, timescale: 2)
+            output.reset(forReadingTimeRanges: [
+                NSValue(timeRange: CMTimeRange(start: .zero, duration: half)),
+                NSValue(timeRange: CMTimeRange(start: CMTime(value: 1, timescale: 4), duration: half)),
+            ])
+        }
+        #expect(overlapping.map { String(decoding: $0.standardErrorContent, as: UTF8.self).contains("must not overlap") } == true)
+    }
+
     @Test("Adding an output once reading has started traps")
     func addAfterStart() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

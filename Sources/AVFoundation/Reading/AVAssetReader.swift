@@ -123,6 +123,11 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
         for output in outputs { output.release() }
     }
 
+    /// An output reads its stream from a demuxer of its own from now on: the shared one stops keeping its packets.
+    func readsOnItsOwn(_ stream: Int) {
+        state.withLock { $0.demuxer }?.forget(stream)
+    }
+
     /// Marks the reader failed with an error, unless it already ended.
     func fail(_ error: any Error) {
         state.withLock { state in

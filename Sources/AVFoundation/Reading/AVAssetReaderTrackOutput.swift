@@ -130,6 +130,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         return (track.facts.streamIndex, track.facts.timeBase)
     }
 
+    override var randomAccessSeekStream: (index: Int, timeBase: (Int32, Int32))? {
+        guard !(track is AVCompositionTrack) else { return nil }
+        return (track.facts.streamIndex, track.facts.timeBase)
+    }
+
     override func belongs(to asset: AVAsset) -> Bool { track.asset === asset }
 
     override func prepare(demuxer: Demuxer?, timeRange: CMTimeRange) throws {

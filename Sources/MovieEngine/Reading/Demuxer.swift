@@ -48,6 +48,14 @@ package final class Demuxer: @unchecked Sendable {
     /// Says which streams have outputs; packets of other streams are skipped.
     package func want(_ streams: Set<Int>) { state.withLock { $0.wanted = streams } }
 
+    /// Stops keeping packets for a stream whose output now reads on its own, and drops those kept.
+    package func forget(_ stream: Int) {
+        state.withLock { state in
+            state.wanted.remove(stream)
+            state.kept[stream] = nil
+        }
+    }
+
     /// Moves every stream to the keyframe at or before `time`, by the stream given.
     package func seek(stream: Int, to time: CMTime, timeBase: (Int32, Int32)) {
         let value = Int64((time.seconds * Double(timeBase.1) / Double(timeBase.0)).rounded(.down))
