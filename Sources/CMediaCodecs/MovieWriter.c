@@ -628,6 +628,8 @@ int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int s
     return io_error(w);
 }
 
+void cmc_writer_force_keyframe(cmc_writer *w) { w->force_keyframe = 1; }
+
 void cmc_writer_request_fragment(cmc_writer *w) {
     w->fragment_requested = 1;
     // A segment should be as long as asked: its next picture is made a keyframe rather than waited for.

@@ -182,6 +182,23 @@ final class AVAssetReaderTests: XCTestCase {
         XCTAssertTrue(MediaProbe.decodesCleanly(copy))
     }
 
+    func testStoredSoundSaysHowMuchOfItIsPrimingAndPadding() throws {
+        let url = makeScratchFolder().appendingPathComponent("primed.mp4")
+        try TestMovies.picturesAndTone(url, seconds: 1)
+        let asset = AVURLAsset(url: url)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0], outputSettings: nil)
+        reader.add(output)
+        reader.startReading()
+        let samples = readAll(output)
+        func trim(_ sample: CMSampleBuffer, _ key: CFString) -> CMTime? {
+            (CMGetAttachment(sample, key: key, attachmentModeOut: nil) as? NSDictionary).map { CMTimeMakeFromDictionary($0 as CFDictionary) }
+        }
+        // FFmpeg's AAC encoder primes with 1024 samples, which the MPEG-4 file's edit list leaves out.
+        XCTAssertEqual(trim(samples[0], kCMSampleBufferAttachmentKey_TrimDurationAtStart), CMTime(value: 1024, timescale: 48_000))
+        XCTAssertNil(trim(samples[2], kCMSampleBufferAttachmentKey_TrimDurationAtStart), "only the priming is trimmed")
+    }
+
     func testATimeRangeReadsOnlyThatPart() throws {
         let url = makeScratchFolder().appendingPathComponent("movie.mp4")
         try TestMovies.picturesAndTone(url, seconds: 3)

@@ -80,6 +80,39 @@ final class AVAssetWriterTests: CaptureTestCase {
         XCTAssertTrue(MediaProbe.decodesCleanly(url))
     }
 
+    func testASampleBufferAskingForAKeyFrameGetsOne() async throws {
+        let url = makeScratchFolder().appendingPathComponent("keyframes.mp4")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .mp4)
+        var settings = videoSettings(320, 240)
+        settings[AVVideoCompressionPropertiesKey] = [AVVideoMaxKeyFrameIntervalKey: 300, AVVideoAllowFrameReorderingKey: false]
+        let video = AVAssetWriterInput(mediaType: .video, outputSettings: settings)
+        video.expectsMediaDataInRealTime = false
+        writer.add(video)
+        XCTAssertTrue(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        let pool = try XCTUnwrap(CVPixelBufferPool(width: 320, height: 240, pixelFormatType: kCVPixelFormatType_32BGRA))
+        for index in 0..<60 {
+            let pixels = frame(from: pool, index: 0)  // one picture throughout: no scene cut makes a keyframe of its own
+            var description: CMVideoFormatDescription?
+            CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels, formatDescriptionOut: &description)
+            var timing = CMSampleTimingInfo(
+                duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: CMTimeValue(index), timescale: 30), decodeTimeStamp: .invalid)
+            var sample: CMSampleBuffer?
+            CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: pixels, formatDescription: description!, sampleTiming: &timing, sampleBufferOut: &sample)
+            if index == 17 || index == 41 {
+                CMSetAttachment(
+                    sample!, key: kCMSampleBufferAttachmentKey_ForceKeyFrame, value: kCFBooleanTrue, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+            }
+            XCTAssertTrue(video.append(sample!))
+        }
+        video.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        let keyframes = TestMovies.packets(url, stream: "v:0").filter(\.keyframe).map { Int(($0.pts * 30).rounded()) }
+        XCTAssertEqual(keyframes, [0, 17, 41], "the first picture and the two that asked, no other in 300")
+    }
+
     func testInvalidSettingsAreRejectedBeforeTheFirstFrame() throws {
         let writer = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mov"), fileType: .mov)
         XCTAssertTrue(writer.canApply(outputSettings: videoSettings(640, 480), forMediaType: .video))

@@ -117,8 +117,8 @@ class CaptureEncodingJob: @unchecked Sendable {
 
     private func handle(_ item: MovieWriterThread.Item) -> Bool {
         switch item {
-        case .video(let pixelBuffer, let time) where time.isIndefinite: open(with: pixelBuffer)
-        case .video(let pixelBuffer, let time): write(pixelBuffer, at: time)
+        case .video(let pixelBuffer, let time, _) where time.isIndefinite: open(with: pixelBuffer)
+        case .video(let pixelBuffer, let time, _): write(pixelBuffer, at: time)
         case .audio(let sampleBuffer, let first): write(sampleBuffer, first: first)
         case .packet: break  // capture delivers uncompressed samples only
         case .finish:

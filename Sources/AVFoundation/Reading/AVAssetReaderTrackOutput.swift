@@ -218,6 +218,18 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             formatDescription: track.facts.formatDescription, sampleCount: 1, sampleTimingEntryCount: 1,
             sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &sizes, sampleBufferOut: &buffer)
         if let buffer, !packet.isKeyframe { buffer.markNotSync() }
+        // Sound the decoder is not to play: an encoder's priming at the start, padding at the end.
+        if let buffer, track.mediaType == .audio, track.facts.sampleRate > 0 {
+            let rate = Int32(track.facts.sampleRate)
+            for (count, key) in [
+                (packet.skipSamples, kCMSampleBufferAttachmentKey_TrimDurationAtStart), (packet.discardPadding, kCMSampleBufferAttachmentKey_TrimDurationAtEnd),
+            ]
+            where count > 0 {
+                if let trim = CMTimeCopyAsDictionary(CMTime(value: Int64(count), timescale: rate), allocator: nil) {
+                    CMSetAttachment(buffer, key: key, value: trim, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+                }
+            }
+        }
         return buffer
     }
 

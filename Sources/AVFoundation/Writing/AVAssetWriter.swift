@@ -371,14 +371,15 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
-    func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime, realTime: Bool) -> Bool {
+    /// Appends a picture to encode; `keyFrame` makes it a keyframe (`kCMSampleBufferAttachmentKey_ForceKeyFrame`).
+    func appendVideo(_ pixelBuffer: CVPixelBuffer, at time: CMTime, realTime: Bool, keyFrame: Bool = false) -> Bool {
         guard let relative = relativeTime(time), let thread else { return false }
         guard relative.isValid, relative >= .zero else { return true }
         if realTime {
             // Real-time sources are never made to wait: a frame with no room is dropped.
-            return thread.enqueue(.video(pixelBuffer, relative)) || status == .writing
+            return thread.enqueue(.video(pixelBuffer, relative, keyFrame: keyFrame)) || status == .writing
         }
-        return thread.enqueueWaiting(.video(pixelBuffer, relative))
+        return thread.enqueueWaiting(.video(pixelBuffer, relative, keyFrame: keyFrame))
     }
 
     /// Appends an already-compressed sample to a passthrough input.
@@ -408,8 +409,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
         do {
             switch item {
-            case .video(let pixelBuffer, let time):
+            case .video(let pixelBuffer, let time, let keyFrame):
                 if writesSegments { segmentBoundary(at: time, encoder) }
+                if keyFrame { encoder.forceKeyFrame() }
                 try encoder.appendVideo(pixelBuffer, at: time)
                 fragments.interval = state.withLock { $0.fragmentInterval }
                 if !writesSegments, fragments.isDue(at: time) { encoder.requestFragment() }

@@ -102,7 +102,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         if outputSettings == nil { return writer.appendPacket(sampleBuffer, video: mediaType == .video) }
         if mediaType == .video {
             guard let image = sampleBuffer.imageBuffer else { return false }
-            return writer.appendVideo(image, at: sampleBuffer.presentationTimeStamp, realTime: expectsMediaDataInRealTime)
+            let keyFrame = (CMGetAttachment(sampleBuffer, key: kCMSampleBufferAttachmentKey_ForceKeyFrame, attachmentModeOut: nil) as? Bool) == true
+            return writer.appendVideo(image, at: sampleBuffer.presentationTimeStamp, realTime: expectsMediaDataInRealTime, keyFrame: keyFrame)
         }
         return writer.appendAudio(sampleBuffer, realTime: expectsMediaDataInRealTime)
     }

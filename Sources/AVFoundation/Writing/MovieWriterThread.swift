@@ -7,7 +7,7 @@ import Foundation
 /// The handler runs on the thread; the thread ends when the handler returns false.
 final class MovieWriterThread: @unchecked Sendable {
     enum Item {
-        case video(CVPixelBuffer, CMTime)
+        case video(CVPixelBuffer, CMTime, keyFrame: Bool = false)
         case audio(CMSampleBuffer, Int64)
         /// An already-compressed sample, with its presentation and decode times relative to the start.
         case packet(CMSampleBuffer, video: Bool, CMTime, CMTime)

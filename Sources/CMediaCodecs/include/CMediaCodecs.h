@@ -113,6 +113,8 @@ int cmc_writer_write_audio(cmc_writer *writer, const int16_t *samples, int frame
 int cmc_writer_write_audio_float(cmc_writer *writer, const float *samples, int frames, int64_t first_sample);
 /// Writes one already-compressed packet of a passthrough stream, at `pts_us` and `dts_us` microseconds.
 int cmc_writer_write_packet(cmc_writer *writer, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe);
+/// Makes the next picture encoded a keyframe.
+void cmc_writer_force_keyframe(cmc_writer *writer);
 /// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only); a
 /// segmenting writer makes its next picture a keyframe.
 void cmc_writer_request_fragment(cmc_writer *writer);

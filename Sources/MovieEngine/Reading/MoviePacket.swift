@@ -15,6 +15,10 @@ package struct MoviePacket {
     package var duration: Int64 { raw.duration }
     /// Whether decoding can start at this packet.
     package var isKeyframe: Bool { raw.keyframe != 0 }
+    /// How many decoded samples at the packet's start are not to be played (an encoder's priming).
+    package var skipSamples: Int { Int(raw.skip_samples) }
+    /// How many decoded samples at the packet's end are not to be played (padding of the last packet).
+    package var discardPadding: Int { Int(raw.discard_padding) }
     /// The packet's bytes.
     package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: raw.data, count: Int(raw.size)) }
 }

@@ -135,6 +135,9 @@ package final class MovieEncoder {
     /// Asks for a fragment at the next keyframe.
     package func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
 
+    /// Makes the next picture encoded a keyframe.
+    package func forceKeyFrame() { if let writer { cmc_writer_force_keyframe(writer) } }
+
     /// Core Video's colour primaries as FFmpeg's AVCOL_PRI_* values.
     static let primaries: [String: Int32] = [
         kCVImageBufferColorPrimaries_ITU_R_709_2 as String: 1, kCVImageBufferColorPrimaries_EBU_3213 as String: 5,
