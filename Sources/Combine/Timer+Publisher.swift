@@ -67,13 +67,8 @@ extension Timer {
         }
 
         private func disconnect(_ timer: Timer) {
-            let current = lock.withLock { () -> Bool in
-                guard self.timer === timer else { return false }
-                self.timer = nil
-                return true
-            }
+            lock.withLock { if self.timer === timer { self.timer = nil } }
             timer.invalidate()
-            _ = current
         }
 
         private func fire() {
