@@ -230,7 +230,8 @@ let package = Package(
         .testTarget(name: "KernelDeviceTests", dependencies: ["AVFoundation", "CaptureDevices", "FrameProcessing", "TestSupport", "CaptureTestSupport"]),
         // Devices and sound behind PipeWire and PulseAudio servers the tests start privately.
         .testTarget(
-            name: "ServerTests", dependencies: ["AVFoundation", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport", "CaptureTestSupport"]),
+            name: "ServerTests",
+            dependencies: ["AVFoundation", "AppleStyleCode", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport", "CaptureTestSupport"]),
         .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(

@@ -105,8 +105,11 @@
 // extension AVAudioSession: silenceSecondaryAudioHintNotification is declared but never posted; data sources and polar
 //     patterns (no microphone here describes any: inputDataSources is nil and only nil can be chosen); the preferred number
 //     of input channels reaches the engine's input node, not capture sessions' audio outputs (which take the device's),
-//     outputs of currentRoute (capture routes no output); an ALSA card's mixer as input gain (only sound
-//     server sources and the virtual microphone have a settable gain)
+//     an ALSA card's mixer as input gain (only sound server sources and the virtual microphone have a settable gain);
+//     outputs of the route where no sound server runs (the route's outputs are a PulseAudio or pipewire-pulse sink);
+//     the speaker override moves playback that starts after it, not streams already playing; inputOrientation stays
+//     .none (no microphone has a stereo data source); microphone injection (no Linux service adds an application's
+//     audio to calls: isMicrophoneInjectionAvailable is false, the permission .serviceDisabled)
 
 // MARK: Core Video and Core Media
 

@@ -10,9 +10,10 @@
 struct cpulse_capture { pa_simple *stream; };
 
 typedef struct listing {
-    cpulse_source *sources;
+    void *items;
     int max, count, done;
     char default_source[256];
+    char default_sink[256];
     int server_done;
 } listing;
 
@@ -27,13 +28,47 @@ static void on_source(pa_context *context, const pa_source_info *info, int eol, 
     if (eol) { l->done = 1; return; }
     if (!info) return;
     if (l->count < l->max) {
-        cpulse_source *s = &l->sources[l->count];
+        cpulse_source *s = (cpulse_source *)l->items + l->count;
         snprintf(s->name, sizeof s->name, "%s", info->name ? info->name : "");
         snprintf(s->description, sizeof s->description, "%s", info->description ? info->description : s->name);
         s->rate = info->sample_spec.rate;
         s->channels = info->sample_spec.channels;
         s->is_monitor = info->monitor_of_sink != PA_INVALID_INDEX;
         s->volume = (float)pa_sw_volume_to_linear(pa_cvolume_avg(&info->volume));
+        s->is_default = strcmp(s->name, l->default_source) == 0;
+    }
+    l->count++;
+}
+
+/// Copies a property of `list` into `into`, or leaves it empty.
+static void copy_property(char *into, size_t size, pa_proplist *list, const char *key) {
+    const char *value = list ? pa_proplist_gets(list, key) : NULL;
+    snprintf(into, size, "%s", value ? value : "");
+}
+
+static void on_sink(pa_context *context, const pa_sink_info *info, int eol, void *userdata) {
+    listing *l = userdata;
+    if (eol) { l->done = 1; return; }
+    if (!info) return;
+    if (l->count < l->max) {
+        cpulse_sink *s = (cpulse_sink *)l->items + l->count;
+        memset(s, 0, sizeof *s);
+        snprintf(s->name, sizeof s->name, "%s", info->name ? info->name : "");
+        snprintf(s->description, sizeof s->description, "%s", info->description ? info->description : s->name);
+        if (info->active_port) {
+            snprintf(s->port, sizeof s->port, "%s", info->active_port->name ? info->active_port->name : "");
+            s->port_type = (int)info->active_port->type;
+        }
+        copy_property(s->form_factor, sizeof s->form_factor, info->proplist, PA_PROP_DEVICE_FORM_FACTOR);
+        copy_property(s->bus, sizeof s->bus, info->proplist, PA_PROP_DEVICE_BUS);
+        // PipeWire names the Bluetooth profile in its own key; PulseAudio in the card's profile.
+        copy_property(s->profile, sizeof s->profile, info->proplist, "api.bluez5.profile");
+        if (!s->profile[0]) copy_property(s->profile, sizeof s->profile, info->proplist, "bluetooth.protocol");
+        if (!s->profile[0]) copy_property(s->profile, sizeof s->profile, info->proplist, PA_PROP_DEVICE_PROFILE_NAME);
+        s->channels = info->sample_spec.channels;
+        s->is_hardware = (info->flags & PA_SINK_HARDWARE) != 0;
+        s->is_network = (info->flags & PA_SINK_NETWORK) != 0;
+        s->is_default = strcmp(s->name, l->default_sink) == 0;
     }
     l->count++;
 }
@@ -41,6 +76,7 @@ static void on_source(pa_context *context, const pa_source_info *info, int eol, 
 static void on_server(pa_context *context, const pa_server_info *info, void *userdata) {
     listing *l = userdata;
     if (info && info->default_source_name) snprintf(l->default_source, sizeof l->default_source, "%s", info->default_source_name);
+    if (info && info->default_sink_name) snprintf(l->default_sink, sizeof l->default_sink, "%s", info->default_sink_name);
     l->server_done = 1;
 }
 
@@ -67,30 +103,40 @@ static int connect_context(pa_mainloop *loop, pa_context *context, long long dea
     }
 }
 
-int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms) {
+/// Asks the server for its defaults, then lists sources or sinks through `start`; how many, or a negative PA_ERR_*.
+static int list_devices(listing *l, int timeout_ms, pa_operation *(*start)(pa_context *, listing *)) {
     if (cpulse_load() != 0) return -PA_ERR_NOTIMPLEMENTED;
     long long deadline = now_ms() + timeout_ms;
     pa_mainloop *loop = pa_mainloop_new();
     if (!loop) return -PA_ERR_INTERNAL;
     pa_context *context = pa_context_new(pa_mainloop_get_api(loop), "LinuxAVFoundation");
     int result = -PA_ERR_INTERNAL;
-    listing l = {.sources = sources, .max = max};
     if (!context) goto done;
     if ((result = connect_context(loop, context, deadline)) < 0) goto done;
-    pa_operation *server = pa_context_get_server_info(context, on_server, &l);
-    if (server) { run_until(loop, context, &l.server_done, deadline); pa_operation_unref(server); }
-    pa_operation *operation = pa_context_get_source_info_list(context, on_source, &l);
+    pa_operation *server = pa_context_get_server_info(context, on_server, l);
+    if (server) { run_until(loop, context, &l->server_done, deadline); pa_operation_unref(server); }
+    pa_operation *operation = start(context, l);
     if (!operation) { result = -pa_context_errno(context); goto done; }
-    result = run_until(loop, context, &l.done, deadline);
+    result = run_until(loop, context, &l->done, deadline);
     pa_operation_unref(operation);
-    if (result == 0) {
-        for (int i = 0; i < l.count && i < max; i++) sources[i].is_default = strcmp(sources[i].name, l.default_source) == 0;
-        result = l.count;
-    }
+    if (result == 0) result = l->count;
 done:
     if (context) { pa_context_disconnect(context); pa_context_unref(context); }
     pa_mainloop_free(loop);
     return result;
+}
+
+static pa_operation *start_sources(pa_context *context, listing *l) { return pa_context_get_source_info_list(context, on_source, l); }
+static pa_operation *start_sinks(pa_context *context, listing *l) { return pa_context_get_sink_info_list(context, on_sink, l); }
+
+int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms) {
+    listing l = {.items = sources, .max = max};
+    return list_devices(&l, timeout_ms, start_sources);
+}
+
+int cpulse_list_sinks(cpulse_sink *sinks, int max, int timeout_ms) {
+    listing l = {.items = sinks, .max = max};
+    return list_devices(&l, timeout_ms, start_sinks);
 }
 
 typedef struct volume_change {
@@ -185,7 +231,7 @@ struct cpulse_monitor {
 static void on_monitor_event(pa_context *context, pa_subscription_event_type_t type, uint32_t index, void *userdata) {
     cpulse_monitor *m = userdata;
     pa_subscription_event_type_t facility = type & PA_SUBSCRIPTION_EVENT_FACILITY_MASK;
-    if ((facility == PA_SUBSCRIPTION_EVENT_SOURCE || facility == PA_SUBSCRIPTION_EVENT_SERVER) && m->changed) m->changed(m->changed_context);
+    if ((facility == PA_SUBSCRIPTION_EVENT_SOURCE || facility == PA_SUBSCRIPTION_EVENT_SINK || facility == PA_SUBSCRIPTION_EVENT_SERVER) && m->changed) m->changed(m->changed_context);
 }
 
 static void on_monitor_state(pa_context *context, void *userdata) {
@@ -193,7 +239,7 @@ static void on_monitor_state(pa_context *context, void *userdata) {
     switch (pa_context_get_state(context)) {
     case PA_CONTEXT_READY: {
         pa_context_set_subscribe_callback(context, on_monitor_event, m);
-        pa_operation *operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SOURCE | PA_SUBSCRIPTION_MASK_SERVER, NULL, NULL);
+        pa_operation *operation = pa_context_subscribe(context, PA_SUBSCRIPTION_MASK_SOURCE | PA_SUBSCRIPTION_MASK_SINK | PA_SUBSCRIPTION_MASK_SERVER, NULL, NULL);
         if (operation) pa_operation_unref(operation);
         atomic_store(&m->ready, 1);
         pa_threaded_mainloop_signal(m->loop, 0);

@@ -59,7 +59,7 @@ static int wait_ready(cpulse_playback *p, long long deadline) {
     }
 }
 
-cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error) {
+cpulse_playback *cpulse_play_open(const char *name, const char *device, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error) {
     if (cpulse_load() != 0) { *error = -PA_ERR_NOTIMPLEMENTED; return NULL; }
     long long deadline = play_now_ms() + timeout_ms;
     *error = -PA_ERR_INTERNAL;
@@ -78,7 +78,7 @@ cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned chan
     uint32_t target = (uint32_t)pa_usec_to_bytes((pa_usec_t)latency_ms * 1000, &spec);
     pa_buffer_attr attr = {.maxlength = (uint32_t)-1, .tlength = target, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1, .fragsize = (uint32_t)-1};
     pa_stream_flags_t flags = PA_STREAM_ADJUST_LATENCY | PA_STREAM_AUTO_TIMING_UPDATE | PA_STREAM_INTERPOLATE_TIMING;
-    if (pa_stream_connect_playback(p->stream, NULL, &attr, flags, NULL, NULL) < 0) { *error = -pa_context_errno(p->context); goto fail; }
+    if (pa_stream_connect_playback(p->stream, device, &attr, flags, NULL, NULL) < 0) { *error = -pa_context_errno(p->context); goto fail; }
     if ((*error = wait_ready(p, deadline)) < 0) goto fail;
     *error = 0;
     return p;

@@ -16,6 +16,7 @@
     F(pa_context_disconnect) \
     F(pa_context_errno) \
     F(pa_context_get_server_info) \
+    F(pa_context_get_sink_info_list) \
     F(pa_context_get_source_info_by_name) \
     F(pa_context_get_source_info_list) \
     F(pa_context_get_state) \
@@ -36,6 +37,7 @@
     F(pa_mainloop_prepare) \
     F(pa_operation_get_state) \
     F(pa_operation_unref) \
+    F(pa_proplist_gets) \
     F(pa_simple_free) \
     F(pa_simple_get_latency) \
     F(pa_simple_new) \
@@ -82,6 +84,7 @@ const char *cpulse_library_problem(void);
 #define pa_context_disconnect cpulse_library.pa_context_disconnect
 #define pa_context_errno cpulse_library.pa_context_errno
 #define pa_context_get_server_info cpulse_library.pa_context_get_server_info
+#define pa_context_get_sink_info_list cpulse_library.pa_context_get_sink_info_list
 #define pa_context_get_source_info_by_name cpulse_library.pa_context_get_source_info_by_name
 #define pa_context_get_source_info_list cpulse_library.pa_context_get_source_info_list
 #define pa_context_get_state cpulse_library.pa_context_get_state
@@ -102,6 +105,7 @@ const char *cpulse_library_problem(void);
 #define pa_mainloop_prepare cpulse_library.pa_mainloop_prepare
 #define pa_operation_get_state cpulse_library.pa_operation_get_state
 #define pa_operation_unref cpulse_library.pa_operation_unref
+#define pa_proplist_gets cpulse_library.pa_proplist_gets
 #define pa_simple_free cpulse_library.pa_simple_free
 #define pa_simple_get_latency cpulse_library.pa_simple_get_latency
 #define pa_simple_new cpulse_library.pa_simple_new

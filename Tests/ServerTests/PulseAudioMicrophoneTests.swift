@@ -26,6 +26,7 @@ final class PrivatePulseServer {
             load-module module-null-sink sink_name=testsink rate=48000 channels=2 norewinds=1
             load-module module-sine-source source_name=sine1k frequency=1000 rate=48000
             set-default-source sine1k
+            set-default-sink testsink
             """
         try? script.write(to: folder.appendingPathComponent("test.pa"), atomically: true, encoding: .utf8)
         guard start() else { stop(); return nil }

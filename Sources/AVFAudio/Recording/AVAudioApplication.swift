@@ -43,6 +43,36 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
     /// Asks for permission to record.
     open class func requestRecordPermission() async -> Bool { shared.recordPermission == .granted }
 
+    /// The application's permission to add audio to calls.
+    public enum MicrophoneInjectionPermission: Int, @unchecked Sendable {
+        /// A person disables this service for all apps: 'srds'.
+        case serviceDisabled = 1_936_876_659
+        /// Not asked yet.
+        case undetermined = 1_970_168_948
+        /// Refused.
+        case denied = 1_684_369_017
+        /// Allowed.
+        case granted = 1_735_552_628
+    }
+
+    /// The application's permission to add audio to calls: `.serviceDisabled`, as Linux has no
+    /// service that injects into other applications' calls.
+    open var microphoneInjectionPermission: AVAudioApplication.MicrophoneInjectionPermission { .serviceDisabled }
+
+    /// Requests the application's permission to add audio to calls; the handler hears the answer
+    /// (at once, as the service is disabled) on an arbitrary queue.
+    open class func requestMicrophoneInjectionPermission(
+        completionHandler response: @escaping @Sendable (AVAudioApplication.MicrophoneInjectionPermission) -> Void
+    ) {
+        let permission = shared.microphoneInjectionPermission
+        DispatchQueue.global().async { response(permission) }
+    }
+
+    /// Requests the application's permission to add audio to calls.
+    open class func requestMicrophoneInjectionPermission() async -> AVAudioApplication.MicrophoneInjectionPermission {
+        shared.microphoneInjectionPermission
+    }
+
     /// Whether the application's input is muted: recorders and engines then hear silence.
     open var isInputMuted: Bool { muted.withLock { $0 } }
 

@@ -6,7 +6,8 @@ extension AVAudioSession {
     /// Posted when another audio user interrupts the application's audio and when the
     /// interruption ends: a microphone the sound server suspends, and resumes.
     public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
-    /// Posted when the audio route changes: a microphone arrives or leaves, or the category changes.
+    /// Posted when the audio route changes: a microphone or an output arrives or leaves, the
+    /// default output or the category changes, or the route is overridden.
     public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
     /// Posted when the media services went away: the sound server stopped under a recording.
     public static let mediaServicesWereLostNotification = Notification.Name("AVAudioSessionMediaServicesWereLostNotification")
@@ -94,6 +95,28 @@ extension AVAudioSession {
         default:
             break
         }
+    }
+
+    /// The sound server's sinks changed: a route change when the route's sink (or its port) went
+    /// away or another took its place, or when a sink arrived.
+    static func outputsChanged(from before: [SoundOutputPort], to after: [SoundOutputPort]) {
+        let session = sharedInstance()
+        let (was, now) = (session.routeSink(in: before)?.routeKey, session.routeSink(in: after)?.routeKey)
+        let reason: RouteChangeReason
+        if was != now {
+            if let was, !after.contains(where: { $0.routeKey == was }) {
+                reason = .oldDeviceUnavailable
+            } else if let now, !before.contains(where: { $0.routeKey == now }) {
+                reason = .newDeviceAvailable
+            } else {
+                reason = .routeConfigurationChange
+            }
+        } else if after.contains(where: { sink in !before.contains { $0.routeKey == sink.routeKey } }) {
+            reason = .newDeviceAvailable
+        } else {
+            return
+        }
+        events.async { postRouteChange(reason, previous: session.route(outputs: before)) }
     }
 
     /// A microphone arrived that was not there before.

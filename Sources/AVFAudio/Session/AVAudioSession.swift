@@ -10,16 +10,23 @@ import Foundation
 /// sound cards are asked for it, and the input gain is the sound server's source volume.
 /// Preferences take effect when a capture session next starts its microphone. Thread-safe.
 open class AVAudioSession: NSObject, @unchecked Sendable {
-    private struct State {
+    struct State {
         var category = Category.soloAmbient
         var mode = Mode.default
         var options: CategoryOptions = []
         var isActive = false
+        var portOverride = PortOverride.none
+        var preferredInputOrientation = StereoOrientation.none
+        var microphoneInjectionMode = MicrophoneInjectionMode.none
     }
-    private let state = LockedValue(State())
+    let state = LockedValue(State())
     private static let shared = AVAudioSession()
 
-    private override init() { super.init() }
+    private override init() {
+        super.init()
+        // Sinks that come and go, and a changed default, are route changes, as on Apple's session.
+        DispatchQueue.global().async { PulseSinks.addListener { AVAudioSession.outputsChanged(from: $0, to: $1) } }
+    }
 
     /// The application's audio session.
     open class func sharedInstance() -> AVAudioSession { shared }
@@ -38,12 +45,15 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Sets how the application uses audio, with a mode and options.
     open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+        let previous = currentRoute
         let changed = state.withLock { state -> Bool in
             defer { (state.category, state.mode, state.options) = (category, mode, options) }
+            // The speaker override holds only within play-and-record, as Apple's does.
+            if category != .playAndRecord { state.portOverride = .none }
             return state.category != category
         }
         // A new category is a new route, as Apple's session tells it.
-        if changed { Self.postRouteChange(.categoryChange, previous: nil) }
+        if changed { Self.postRouteChange(.categoryChange, previous: previous) }
     }
 
     /// Sets how the application uses audio, with options.
@@ -93,9 +103,33 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     /// Every microphone the process knows, connected or not, in the order capture devices are offered.
     private static var microphones: [CaptureDeviceBackend] { DeviceRegistry.backends.filter { $0.descriptor.mediaKind == .audio } }
 
-    /// The ports audio flows through now: the input capture uses.
-    open var currentRoute: AVAudioSessionRouteDescription {
-        AVAudioSessionRouteDescription(inputs: currentInput.map { [AVAudioSessionPortDescription(backend: $0)] } ?? [], outputs: [])
+    /// The ports audio flows through now: the input capture uses, and the sound server's sink the
+    /// application plays to (none where no sound server runs).
+    open var currentRoute: AVAudioSessionRouteDescription { route(outputs: PulseSinks.current()) }
+
+    /// The route through the current input and the sink, among `sinks`, that sound plays to.
+    func route(outputs sinks: [SoundOutputPort]) -> AVAudioSessionRouteDescription {
+        AVAudioSessionRouteDescription(
+            inputs: currentInput.map { [AVAudioSessionPortDescription(backend: $0)] } ?? [],
+            outputs: routeSink(in: sinks).map { [AVAudioSessionPortDescription(output: $0)] } ?? [])
+    }
+
+    /// The sink sound plays to: a speaker while the route is overridden to one (or the category
+    /// asks for it by default), otherwise the server's default.
+    func routeSink(in sinks: [SoundOutputPort]) -> SoundOutputPort? {
+        let toSpeaker = state.withLock {
+            $0.portOverride == .speaker || ($0.category == .playAndRecord && $0.options.contains(.defaultToSpeaker))
+        }
+        if toSpeaker, let speaker = sinks.first(where: { AVAudioSessionPortDescription.outputPortType($0) == .builtInSpeaker }) { return speaker }
+        return sinks.first(where: \.isDefault) ?? sinks.first
+    }
+
+    /// The sink the application's playback streams go to, where it is not the server's default
+    /// (nil: the default, followed when it changes).
+    package var outputDeviceName: String? {
+        let sinks = PulseSinks.current()
+        guard let sink = routeSink(in: sinks), !sink.isDefault else { return nil }
+        return sink.name
     }
 
     /// Whether any input is available.
@@ -135,7 +169,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         guard dataSource == nil else { throw Self.error(.badParam) }
     }
 
-    /// The output's data sources; nil, as capture routes no output.
+    /// The output's data sources; nil, as sound servers' sinks describe none.
     open var outputDataSources: [AVAudioSessionDataSourceDescription]? { nil }
 
     /// The output's data source; nil.
@@ -146,10 +180,19 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         guard dataSource == nil else { throw Self.error(.badParam) }
     }
 
-    /// Overrides the output route: `.speaker` plays through the built-in speaker rather than a
-    /// phone's receiver. Linux machines have no receiver: sound goes to the sound server's default
-    /// output either way, and both values are taken.
-    open func overrideOutputAudioPort(_ portOverride: AVAudioSession.PortOverride) throws {}
+    /// Overrides the output route: `.speaker` plays through the speaker (the sound server's sink
+    /// whose port is a speaker, where there is one) rather than the default output, in the
+    /// play-and-record category only; `.none` returns to the default. Playback that starts after
+    /// the override takes the new route; a route change with the reason `.override` is posted.
+    open func overrideOutputAudioPort(_ portOverride: AVAudioSession.PortOverride) throws {
+        let previous = currentRoute
+        let changed = try state.withLock { state -> Bool in
+            if portOverride == .speaker, state.category != .playAndRecord { throw Self.error(.incompatibleCategory) }
+            defer { state.portOverride = portOverride }
+            return state.portOverride != portOverride
+        }
+        if changed { Self.postRouteChange(.override, previous: previous) }
+    }
 
     /// The microphone recording uses now: the preferred input while it is connected, otherwise the first.
     private var currentInput: CaptureDeviceBackend? { Microphones.current() }
@@ -282,6 +325,8 @@ extension AVAudioSession {
         case none = 0
         /// A parameter was invalid.
         case badParam = -50
+        /// The operation is not possible in the session's category: '!cat'.
+        case incompatibleCategory = 560161140
         /// The audio services failed: the sound server went away.
         case mediaServicesFailed = 1836282486
         /// Recording could not start.

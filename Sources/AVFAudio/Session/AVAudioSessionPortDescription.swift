@@ -35,6 +35,56 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
         }
     }
 
+    package init(output: SoundOutputPort) {
+        uid = output.name
+        portName = output.description
+        portType = Self.outputPortType(output)
+        channels = (0..<output.channels).map {
+            AVAudioSessionChannelDescription(channelName: "\(output.description) \($0 + 1)", channelNumber: $0 + 1, owningPortUID: output.name)
+        }
+    }
+
+    /// The kind of output a sink plays to, from what the sound server says of it: Bluetooth by
+    /// profile, network (AirPlay for RAOP), USB, then the active port's type (speaker,
+    /// headphones, HDMI, ...), the device's form factor and the port's name; a sink with no
+    /// device behind it (a null or remapped sink) is virtual, any other a line out.
+    package static func outputPortType(_ output: SoundOutputPort) -> AVAudioSession.Port {
+        let names = (output.name + " " + output.port + " " + output.profile).lowercased()
+        if output.bus == "bluetooth" || names.contains("bluez") || output.portType == 15 {
+            if names.contains("a2dp") { return .bluetoothA2DP }
+            if names.contains("bap") || names.contains("le_audio") || names.contains("le-audio") { return .bluetoothLE }
+            if names.contains("headset") || names.contains("handsfree") || names.contains("hfp") || names.contains("hsp") { return .bluetoothHFP }
+            return .bluetoothA2DP
+        }
+        if output.isNetwork { return names.contains("raop") || names.contains("airplay") ? .airPlay : .virtual }
+        if output.bus == "usb" { return .usbAudio }
+        switch output.portType {
+        case 2: return .builtInSpeaker
+        case 3, 6: return .headphones
+        case 7, 8: return .builtInReceiver
+        case 10, 11: return .HDMI
+        case 14: return .usbAudio
+        case 18: return .carAudio
+        case 1, 4, 9, 19, 22: return .lineOut
+        default: break
+        }
+        switch output.formFactor {
+        case "headphone", "headset": return .headphones
+        case "speaker", "internal": return .builtInSpeaker
+        case "handset": return .builtInReceiver
+        case "car": return .carAudio
+        case "tv": return .HDMI
+        default: break
+        }
+        let port = output.port.lowercased()
+        if port.contains("headphone") { return .headphones }
+        if port.contains("speaker") { return .builtInSpeaker }
+        if port.contains("hdmi") { return .HDMI }
+        if port.contains("displayport") { return .displayPort }
+        if !output.isHardware { return .virtual }
+        return .lineOut
+    }
+
     /// The kind of input a microphone is, from the names sound servers and ALSA give devices
     /// (`bluez_input.…handsfree_head_unit`, `alsa_input.usb-…`, `…analog-input-headset-mic`,
     /// `…hdmi…`): Bluetooth, USB, a headset's microphone, line in, HDMI, or else built in.
@@ -170,7 +220,7 @@ extension AVAudioSession {
 open class AVAudioSessionRouteDescription: NSObject, @unchecked Sendable {
     /// The input ports.
     public let inputs: [AVAudioSessionPortDescription]
-    /// The output ports; capture on Linux routes no output.
+    /// The output ports: the sound server's sink that the application's sound plays to.
     public let outputs: [AVAudioSessionPortDescription]
 
     init(inputs: [AVAudioSessionPortDescription], outputs: [AVAudioSessionPortDescription]) {

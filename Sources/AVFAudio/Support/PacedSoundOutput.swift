@@ -14,11 +14,13 @@ package final class PacedSoundOutput {
     private var clockStart = PacedSoundOutput.hostSeconds()
     private var frames: Int64 = 0
 
-    /// Opens a stream to the sound server's default sink, or none when no server runs.
+    /// Opens a stream to the sink the audio session routes to (the sound server's default unless
+    /// overridden), or none when no server runs.
     package init(name: String, rate: Int, channels: Int, latencyMilliseconds: Int = 60) {
         self.rate = rate
         self.channels = channels
-        server = try? PulseSoundOutput(name: name, rate: rate, channels: channels, latencyMilliseconds: latencyMilliseconds)
+        let device = AVAudioSession.sharedInstance().outputDeviceName
+        server = try? PulseSoundOutput(name: name, device: device, rate: rate, channels: channels, latencyMilliseconds: latencyMilliseconds)
     }
 
     deinit { close() }

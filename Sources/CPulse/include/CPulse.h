@@ -20,6 +20,24 @@ typedef struct cpulse_source {
 /// Lists up to `max` sources, waiting at most `timeout_ms` for the server; returns how many, or a negative PA_ERR_*.
 int cpulse_list_sources(cpulse_source *sources, int max, int timeout_ms);
 
+/// One sink (output) of the server, with what it says of the kind of device it plays to.
+typedef struct cpulse_sink {
+    char name[256];
+    char description[256];
+    char port[128];        ///< the active port's name ("analog-output-headphones"), or empty
+    char form_factor[32];  ///< device.form_factor ("headphone", "speaker", "car", ...), or empty
+    char bus[32];          ///< device.bus ("usb", "bluetooth", "pci", ...), or empty
+    char profile[64];      ///< the Bluetooth profile or card profile ("a2dp-sink", "headset-head-unit"), or empty
+    int port_type;         ///< the active port's pa_device_port_type_t, 0 when unknown or portless
+    unsigned channels;
+    int is_hardware;       ///< whether it is a real device rather than a null, remapped or network sink
+    int is_network;        ///< whether it plays over the network (RAOP, tunnels)
+    int is_default;        ///< whether it is the server's default sink
+} cpulse_sink;
+
+/// Lists up to `max` sinks, waiting at most `timeout_ms` for the server; returns how many, or a negative PA_ERR_*.
+int cpulse_list_sinks(cpulse_sink *sinks, int max, int timeout_ms);
+
 typedef struct cpulse_capture cpulse_capture;
 
 /// Opens a record stream from `source` with 16-bit samples; reads come in `fragment_frames` pieces. NULL and PA_ERR_* on failure.
@@ -36,7 +54,7 @@ int cpulse_set_source_volume(const char *name, float linear, int timeout_ms);
 typedef struct cpulse_monitor cpulse_monitor;
 
 /// Connects to the server and follows its sources: `changed` is called on the monitor's own
-/// thread when a source or the server's defaults change, and once when the server goes away.
+/// thread when a source, a sink or the server's defaults change, and once when the server goes away.
 /// NULL and a negative PA_ERR_* when the server cannot be reached within `timeout_ms`.
 cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context, int timeout_ms, int *error);
 /// Whether the monitor's connection to the server still stands.
@@ -51,10 +69,10 @@ int cpulse_error_access(void);
 
 typedef struct cpulse_playback cpulse_playback;
 
-/// Opens a playback stream of interleaved 32-bit float samples to the server's default sink,
-/// buffering about `latency_ms`; NULL and a negative PA_ERR_* when no server answers within
-/// `timeout_ms` (no server is ever started for it).
-cpulse_playback *cpulse_play_open(const char *name, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error);
+/// Opens a playback stream of interleaved 32-bit float samples to the sink `device` (NULL: the
+/// server's default sink), buffering about `latency_ms`; NULL and a negative PA_ERR_* when no
+/// server answers within `timeout_ms` (no server is ever started for it).
+cpulse_playback *cpulse_play_open(const char *name, const char *device, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error);
 /// Writes `frames` frames, waiting while the server's buffer is full; 0, or a negative PA_ERR_*.
 int cpulse_play_write(cpulse_playback *playback, const float *samples, size_t frames);
 /// Drops what the server has not played yet (after a seek or a change of rate); 0 or a negative PA_ERR_*.

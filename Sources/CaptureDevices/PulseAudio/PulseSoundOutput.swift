@@ -1,7 +1,7 @@
 import CPulse
 import Foundation
 
-/// A playback stream to a PulseAudio server's default sink (PipeWire's too, through
+/// A playback stream to a PulseAudio server's sink (PipeWire's too, through
 /// pipewire-pulse): interleaved 32-bit float frames, written from one thread, each write waiting
 /// while the server's buffer is full, so the server's clock paces the writer.
 ///
@@ -13,10 +13,11 @@ package final class PulseSoundOutput: @unchecked Sendable {
     /// Interleaved channels.
     package let channels: Int
 
-    /// Connects to the server within `timeout`; throws when there is none (no server is ever started for it).
-    package init(name: String, rate: Int, channels: Int, latencyMilliseconds: Int = 60, timeout: Int = 500) throws {
+    /// Connects to the server within `timeout` and plays to the sink `device` (nil: the server's
+    /// default, followed when it changes); throws when there is no server (none is ever started for it).
+    package init(name: String, device: String? = nil, rate: Int, channels: Int, latencyMilliseconds: Int = 60, timeout: Int = 500) throws {
         var error: Int32 = 0
-        guard let made = cpulse_play_open(name, UInt32(rate), UInt32(channels), UInt32(latencyMilliseconds), Int32(timeout), &error) else {
+        guard let made = cpulse_play_open(name, device, UInt32(rate), UInt32(channels), UInt32(latencyMilliseconds), Int32(timeout), &error) else {
             throw PulseSoundOutputError(code: error)
         }
         playback = made
