@@ -92,8 +92,39 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
 
     /// When the first sample is presented: for capture, when it was captured, on the host clock.
     public var presentationTimeStamp: CMTime { timing.presentationTimeStamp }
-    /// When the first sample is presented after edits; the presentation time for capture.
-    public var outputPresentationTimeStamp: CMTime { outputPresentationTime ?? timing.presentationTimeStamp }
+    /// When the decoded, trimmed and possibly reversed samples start being presented: the time
+    /// set for it, or else the presentation time plus the duration trimmed at the start (for a
+    /// reversed buffer, its end less the duration trimmed at the end); for capture, the presentation time.
+    public var outputPresentationTimeStamp: CMTime {
+        if let outputPresentationTime { return outputPresentationTime }
+        let start = timing.presentationTimeStamp
+        guard start.isNumeric else { return start }
+        if (_attachmentStorage.get(kCMSampleBufferAttachmentKey_Reverse)?.0 as? NSNumber)?.boolValue == true, duration.isNumeric {
+            return CMTimeSubtract(CMTimeAdd(start, duration), trimDuration(kCMSampleBufferAttachmentKey_TrimDurationAtEnd) ?? .zero)
+        }
+        return trimDuration(kCMSampleBufferAttachmentKey_TrimDurationAtStart).map { CMTimeAdd(start, $0) } ?? start
+    }
+    /// How long the decoded samples are presented: the duration less what is trimmed at either
+    /// end, divided by the speed multiplier.
+    public var outputDuration: CMTime {
+        let whole = duration
+        guard whole.isNumeric else { return whole }
+        let trimmed = CMTimeSubtract(
+            whole,
+            CMTimeAdd(
+                trimDuration(kCMSampleBufferAttachmentKey_TrimDurationAtStart) ?? .zero, trimDuration(kCMSampleBufferAttachmentKey_TrimDurationAtEnd) ?? .zero))
+        guard let speed = (_attachmentStorage.get(kCMSampleBufferAttachmentKey_SpeedMultiplier)?.0 as? NSNumber)?.doubleValue,
+            speed.isFinite, speed > 0, speed != 1
+        else { return trimmed }
+        return CMTimeMultiplyByFloat64(trimmed, multiplier: 1 / speed)
+    }
+
+    /// A trim attachment's duration (a CMTime dictionary), where it is a valid, non-negative time.
+    private func trimDuration(_ key: CFString) -> CMTime? {
+        guard let dictionary = _attachmentStorage.get(key)?.0 as? NSDictionary else { return nil }
+        let time = CMTimeMakeFromDictionary(dictionary as CFDictionary)
+        return time.isNumeric && time >= .zero ? time : nil
+    }
     /// When the first sample is decoded.
     public var decodeTimeStamp: CMTime { timing.decodeTimeStamp }
     /// The duration of all the samples together.
@@ -202,6 +233,9 @@ public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMForm
 public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.presentationTimeStamp }
 /// Returns the output presentation time of a sample buffer.
 public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputPresentationTimeStamp }
+
+/// Returns how long the buffer's decoded samples are presented, after trimming and speed.
+public func CMSampleBufferGetOutputDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputDuration }
 /// Returns the decode time of a sample buffer.
 public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.decodeTimeStamp }
 /// Returns the duration of a sample buffer.

@@ -28,6 +28,31 @@ final class AudioBufferListTests: XCTestCase {
         return try XCTUnwrap(buffer)
     }
 
+    func testTrimmingAndSpeedShapeTheOutputTimesAsAppleDocumentsThem() throws {
+        let buffer = try stereo(frames: 4800)
+        XCTAssertEqual(buffer.outputPresentationTimeStamp, .zero, "nothing trimmed: the presentation time")
+        XCTAssertEqual(CMSampleBufferGetOutputDuration(buffer), CMTime(value: 4800, timescale: 48_000))
+        let start = CMTimeCopyAsDictionary(CMTime(value: 1024, timescale: 48_000), allocator: nil)
+        let end = CMTimeCopyAsDictionary(CMTime(value: 776, timescale: 48_000), allocator: nil)
+        CMSetAttachment(buffer, key: kCMSampleBufferAttachmentKey_TrimDurationAtStart, value: start, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        CMSetAttachment(buffer, key: kCMSampleBufferAttachmentKey_TrimDurationAtEnd, value: end, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        // (PresentationTimeStamp + TrimDurationAtStart), and (Duration - both trims) / SpeedMultiplier.
+        XCTAssertEqual(CMSampleBufferGetOutputPresentationTimeStamp(buffer), CMTime(value: 1024, timescale: 48_000))
+        XCTAssertEqual(buffer.outputDuration, CMTime(value: 3000, timescale: 48_000))
+        CMSetAttachment(
+            buffer, key: kCMSampleBufferAttachmentKey_SpeedMultiplier, value: NSNumber(value: 2.0), attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        XCTAssertEqual(buffer.outputDuration.seconds, 1500.0 / 48_000, accuracy: 1e-9)
+        CMSetAttachment(
+            buffer, key: kCMSampleBufferAttachmentKey_SpeedMultiplier, value: NSNumber(value: Double.nan), attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        XCTAssertEqual(buffer.outputDuration, CMTime(value: 3000, timescale: 48_000), "a speed that is not a number is ignored")
+        // Reversed, the output starts at the end less what is trimmed there.
+        CMSetAttachment(buffer, key: kCMSampleBufferAttachmentKey_Reverse, value: kCFBooleanTrue, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        XCTAssertEqual(buffer.outputPresentationTimeStamp, CMTime(value: 4024, timescale: 48_000))
+        // A time set explicitly wins.
+        XCTAssertEqual(CMSampleBufferSetOutputPresentationTimeStamp(buffer, newValue: CMTime(value: 7, timescale: 1)), noErr)
+        XCTAssertEqual(buffer.outputPresentationTimeStamp, CMTime(value: 7, timescale: 1))
+    }
+
     func testAnAudioSampleBufferIsDescribedAsABufferListOverItsOwnMemory() throws {
         let sampleBuffer = try stereo(frames: 100)
         var needed = 0

@@ -199,6 +199,49 @@ final class AVAssetReaderTests: XCTestCase {
         XCTAssertNil(trim(samples[2], kCMSampleBufferAttachmentKey_TrimDurationAtStart), "only the priming is trimmed")
     }
 
+    func testCopiedSoundKeepsItsPrimingOutOfTheTimeline() async throws {
+        let folder = makeScratchFolder()
+        let url = folder.appendingPathComponent("primed.mp4")
+        try TestMovies.picturesAndTone(url, seconds: 1)
+        let asset = AVURLAsset(url: url)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: asset.tracks(withMediaType: .audio)[0], outputSettings: nil)
+        reader.add(output)
+        reader.startReading()
+        let sounds = readAll(output)
+        // As Apple's reader gives it: the priming comes before zero, and trimming it starts the output at zero.
+        XCTAssertEqual(sounds[0].presentationTimeStamp, CMTime(value: -1024, timescale: 48_000))
+        XCTAssertEqual(sounds[0].outputPresentationTimeStamp, .zero)
+        XCTAssertEqual(CMSampleBufferGetOutputDuration(sounds[0]), .zero, "the first packet is all priming")
+        XCTAssertEqual(sounds[2].outputDuration, sounds[2].duration)
+
+        let copy = folder.appendingPathComponent("copy.mp4")
+        let writer = try AVAssetWriter(outputURL: copy, fileType: .mp4)
+        let input = AVAssetWriterInput(mediaType: .audio, outputSettings: nil, sourceFormatHint: sounds[0].formatDescription)
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        for sample in sounds {
+            while !input.isReadyForMoreMediaData { usleep(1000) }
+            XCTAssertTrue(input.append(sample))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        // Every packet, the priming still in the file but before zero: the copy's edit list leaves it out.
+        let original = TestMovies.packets(url, stream: "a:0"), copied = TestMovies.packets(copy, stream: "a:0")
+        XCTAssertEqual(copied.map(\.size), original.map(\.size))
+        XCTAssertEqual(copied.first?.pts ?? 0, -1024.0 / 48_000, accuracy: 1e-6, "the priming is before the start")
+        let copiedAsset = AVURLAsset(url: copy)
+        let again = AVAssetReaderTrackOutput(track: copiedAsset.tracks(withMediaType: .audio)[0], outputSettings: nil)
+        let rereader = try AVAssetReader(asset: copiedAsset)
+        rereader.add(again)
+        rereader.startReading()
+        let reread = readAll(again)
+        let trim = CMGetAttachment(reread[0], key: kCMSampleBufferAttachmentKey_TrimDurationAtStart, attachmentModeOut: nil) as? NSDictionary
+        XCTAssertEqual(trim.map { CMTimeMakeFromDictionary($0 as CFDictionary) }, CMTime(value: 1024, timescale: 48_000), "and says so again when read")
+    }
+
     func testATimeRangeReadsOnlyThatPart() throws {
         let url = makeScratchFolder().appendingPathComponent("movie.mp4")
         try TestMovies.picturesAndTone(url, seconds: 3)
