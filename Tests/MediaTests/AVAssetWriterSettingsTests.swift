@@ -15,7 +15,7 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
     /// with `settings` into a new file of `fileType`; the file's URL.
     private func write(
         _ settings: [String: Any], width: Int = 320, height: Int = 240, darkColumns: Int = 0, fill: UInt32 = 0xFFFF_FFFF, count: Int = 30,
-        fileType: AVFileType = .mp4, adaptorGivesSize: Bool = true, tags: [String: String] = [:], name: String = #function
+        fileType: AVFileType = .mp4, adaptorGivesSize: Bool = true, tags: [String: String] = [:], optimize: Bool = false, name: String = #function
     ) async throws -> URL {
         let url = makeScratchFolder(name).appendingPathComponent(fileType == .mov ? "written.mov" : "written.mp4")
         let writer = try AVAssetWriter(outputURL: url, fileType: fileType)
@@ -28,6 +28,7 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: attributes)
         XCTAssertTrue(writer.canAdd(input))
         writer.add(input)
+        writer.shouldOptimizeForNetworkUse = optimize
         XCTAssertTrue(writer.startWriting(), "\(String(describing: writer.error))")
         writer.startSession(atSourceTime: .zero)
         var buffer: CVPixelBuffer?
@@ -438,5 +439,92 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
         for bad: Any in [[AVVideoPixelAspectRatioHorizontalSpacingKey: 0, AVVideoPixelAspectRatioVerticalSpacingKey: 1], "wide"] {
             XCTAssertFalse(writer.canApply(outputSettings: settings(320, 240, [AVVideoPixelAspectRatioKey: bad]), forMediaType: .video))
         }
+    }
+
+    /// The `clap` box's eight numbers as the file holds them, found by its bytes alone.
+    private func clapNumbers(_ url: URL) throws -> [Int32]? {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        guard let at = (4..<(bytes.count - 36)).first(where: { bytes[$0..<($0 + 4)].elementsEqual("clap".utf8) }) else { return nil }
+        return (0..<8).map { index in
+            Int32(bitPattern: bytes[(at + 4 + index * 4)..<(at + 8 + index * 4)].reduce(0) { $0 << 8 | UInt32($1) })
+        }
+    }
+
+    /// A clean aperture, as broadcast and cropped recordings carry: the writer records it in the
+    /// video's sample entry (FFmpeg's muxer writes none for compressed video), and the reader gives
+    /// it back in the track's format description and every frame's attachments.
+    func testTheCleanApertureIsWrittenIntoTheMovieAndReadBack() async throws {
+        let aperture: [String: Any] = [
+            AVVideoCleanApertureWidthKey: 300, AVVideoCleanApertureHeightKey: 220, AVVideoCleanApertureHorizontalOffsetKey: 4,
+            AVVideoCleanApertureVerticalOffsetKey: -6,
+        ]
+        let url = try await write(settings(320, 240, [AVVideoCleanApertureKey: aperture]), count: 5)
+        XCTAssertEqual(try clapNumbers(url), [300, 1, 220, 1, 4, 1, -6, 1], "width, height and offsets, each over 1")
+        XCTAssertTrue(MediaProbe.decodesCleanly(url))
+
+        let asset = AVURLAsset(url: url)
+        let tracks = try await asset.loadTracks(withMediaType: .video)
+        let track = try XCTUnwrap(tracks.first)
+        let formats = try await track.load(.formatDescriptions)
+        let format = try XCTUnwrap(formats.first)
+        let clean = CMVideoFormatDescriptionGetCleanAperture(format, originIsAtTopLeft: true)
+        XCTAssertEqual(clean, CGRect(x: 14, y: 4, width: 300, height: 220), "centred, then moved right 4 and up 6")
+        XCTAssertEqual(format.presentationDimensions(usePixelAspectRatio: false, useCleanAperture: true), CGSize(width: 300, height: 220))
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        reader.add(output)
+        XCTAssertTrue(reader.startReading())
+        var frames = 0
+        while let sample = output.copyNextSampleBuffer(), let pixels = sample.imageBuffer {
+            frames += 1
+            XCTAssertEqual(CVImageBufferGetCleanRect(pixels).size, CGSize(width: 300, height: 220), "frame \(frames)")
+            XCTAssertEqual(CVImageBufferGetEncodedSize(pixels), CGSize(width: 320, height: 240))
+        }
+        XCTAssertEqual(frames, 5)
+
+        // With the index first, the media moves along and its chunk offsets with it.
+        let first = try await write(settings(320, 240, [AVVideoCleanApertureKey: aperture]), count: 40, optimize: true, name: "indexFirst")
+        XCTAssertEqual(try clapNumbers(first), [300, 1, 220, 1, 4, 1, -6, 1])
+        let layout = [UInt8](try Data(contentsOf: first))
+        func offset(of type: String) -> Int? { (4..<(layout.count - 4)).first { layout[$0..<($0 + 4)].elementsEqual(type.utf8) } }
+        XCTAssertLessThan(try XCTUnwrap(offset(of: "moov")), try XCTUnwrap(offset(of: "mdat")), "the index is first")
+        XCTAssertTrue(MediaProbe.decodesCleanly(first), "every packet where the index says")
+        XCTAssertEqual(TestMovies.packets(first, stream: "v:0").count, 40)
+
+        // A passthrough copy keeps it, as its source's format description says it.
+        let copy = makeScratchFolder("copy").appendingPathComponent("copy.mov")
+        let copyReader = try AVAssetReader(asset: asset)
+        let packets = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        copyReader.add(packets)
+        copyReader.startReading()
+        let writer = try AVAssetWriter(outputURL: copy, fileType: .mov)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: nil, sourceFormatHint: format)
+        writer.add(input)
+        XCTAssertTrue(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        while let sample = packets.copyNextSampleBuffer() {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            XCTAssertTrue(input.append(sample))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        XCTAssertEqual(try clapNumbers(copy), [300, 1, 220, 1, 4, 1, -6, 1])
+
+        // None is written without one, and an aperture that leaves the frame is refused before anything is written.
+        let whole = try await write(settings(320, 240), count: 2, name: "whole")
+        XCTAssertNil(try clapNumbers(whole))
+        let refusing = try AVAssetWriter(outputURL: makeScratchFolder("refused").appendingPathComponent("bad.mp4"), fileType: .mp4)
+        let bad: [[String: Any]] = [
+            [AVVideoCleanApertureWidthKey: 321, AVVideoCleanApertureHeightKey: 240],
+            [AVVideoCleanApertureWidthKey: 300, AVVideoCleanApertureHeightKey: 240, AVVideoCleanApertureHorizontalOffsetKey: 11],
+            [AVVideoCleanApertureWidthKey: Double.nan, AVVideoCleanApertureHeightKey: 240],
+            [AVVideoCleanApertureWidthKey: 300, AVVideoCleanApertureHeightKey: 200, AVVideoCleanApertureVerticalOffsetKey: Double.infinity],
+            [AVVideoCleanApertureWidthKey: 0, AVVideoCleanApertureHeightKey: 200],
+        ]
+        for aperture in bad {
+            XCTAssertFalse(refusing.canApply(outputSettings: settings(320, 240, [AVVideoCleanApertureKey: aperture]), forMediaType: .video), "\(aperture)")
+        }
+        XCTAssertFalse(refusing.canApply(outputSettings: settings(320, 240, [AVVideoCleanApertureKey: "wide"]), forMediaType: .video))
     }
 }

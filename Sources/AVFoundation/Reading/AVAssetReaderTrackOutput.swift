@@ -31,6 +31,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var pool: CVPixelBufferPool?
         /// The pixel aspect ratio attachment of the pool's frames: the track's, when frames keep its size.
         var pixelAspectRatio: NSDictionary?
+        /// The track's clean aperture, attached to each picture decoded at the track's own size.
+        var cleanAperture: NSDictionary?
         var soundFormat: CMFormatDescription?
         var nextSampleTime: CMTime = .invalid
         var failures = 0
@@ -296,11 +298,14 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         let (outWidth, outHeight) = size ?? (width, height)
         if reading.pool == nil || reading.pool!.width != outWidth || reading.pool!.height != outHeight {
             reading.pool = CVPixelBufferPool(width: outWidth, height: outHeight, pixelFormatType: format)
-            let aspect = track.facts.formatDescription.imageGeometry.dictionary[kCVImageBufferPixelAspectRatioKey as String]
-            reading.pixelAspectRatio = (outWidth, outHeight) == (width, height) ? aspect as? NSDictionary : nil
+            let geometry = track.facts.formatDescription.imageGeometry.dictionary
+            let sameSize = (outWidth, outHeight) == (width, height)
+            reading.pixelAspectRatio = sameSize ? geometry[kCVImageBufferPixelAspectRatioKey as String] as? NSDictionary : nil
+            reading.cleanAperture = sameSize ? geometry[kCVImageBufferCleanApertureKey as String] as? NSDictionary : nil
         }
         guard let pixels = reading.pool?.dequeue() else { throw AVError(.outOfMemory) }
         if let aspect = reading.pixelAspectRatio { CVBufferSetAttachment(pixels, kCVImageBufferPixelAspectRatioKey, aspect, .shouldPropagate) }
+        if let aperture = reading.cleanAperture { CVBufferSetAttachment(pixels, kCVImageBufferCleanApertureKey, aperture, .shouldPropagate) }
         let converted = decoder.convertPicture(into: pixels, format: target)
         guard converted == 0 else { try noteFailure(&reading, converted); return nil }
         // BT.709 as tagged; BT.601 as tagged (5, 6); otherwise video's convention for the size.

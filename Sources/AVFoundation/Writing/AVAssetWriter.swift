@@ -230,6 +230,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             encoding.video = Self.plan(video, source: videoInput.sourceSize)
             if let colour = video.colour { encoding.colourProperties = (colour.primaries, colour.transferFunction, colour.matrix) }
             if let aspect = video.pixelAspectRatio { encoding.pixelAspectRatio = (aspect[0], aspect[1]) }
+            if let aperture = video.cleanAperture {
+                encoding.cleanAperture = CleanApertureBox(width: aperture[0], height: aperture[1], horizontalOffset: aperture[2], verticalOffset: aperture[3])
+            }
         }
         if let audio = inputs.first(where: { $0.mediaType == .audio })?.audio {
             encoding.audio = .init(
@@ -241,6 +244,11 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             if let video = encoding.video { encoding.colour = videoInput.colour(width: video.width, height: video.height) }
         }
         encoding.videoPassthrough = inputs.first(where: { $0.mediaType == .video }).flatMap(Self.passthrough(for:))
+        // Passthrough keeps the source's clean aperture, as its format description says it.
+        if encoding.videoPassthrough != nil, let aperture = inputs.first(where: { $0.mediaType == .video })?.sourceFormatHint?.imageGeometry.cleanAperture {
+            encoding.cleanAperture = CleanApertureBox(
+                width: aperture.width, height: aperture.height, horizontalOffset: aperture.horizontalOffset, verticalOffset: aperture.verticalOffset)
+        }
         encoding.audioPassthrough = inputs.first(where: { $0.mediaType == .audio }).flatMap(Self.passthrough(for:))
         segmentSink = writesSegments ? SegmentSink() : nil
         do {
@@ -506,6 +514,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 try MovieEncoder.remuxFastStart(
                     outputURL, container: outputFileType.muxerName, metadata: AVMetadataItem.movieMetadata(metadata),
                     rotationDegrees: encoder.encoding.rotationDegrees, mirrored: encoder.encoding.mirrored)
+            }
+            if let aperture = encoder.encoding.cleanAperture, !writesSegments {
+                do { try MovieBoxes.setCleanAperture(aperture, of: outputURL) } catch {
+                    failure = AVError(
+                        .unknown,
+                        userInfo: [
+                            AVErrorRecordingSuccessfullyFinishedKey: false, NSURLErrorKey: outputURL,
+                            NSLocalizedDescriptionKey: "The movie's clean aperture could not be written: \(error.description).",
+                        ])
+                }
             }
         } catch {
             failure = error.avError(url: outputURL, successfullyFinished: false)

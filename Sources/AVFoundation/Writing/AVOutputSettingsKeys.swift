@@ -26,6 +26,17 @@ public let AVVideoPixelAspectRatioKey = "PixelAspectRatio"
 public let AVVideoPixelAspectRatioHorizontalSpacingKey = "HorizontalSpacing"
 /// The pixel aspect ratio's vertical spacing: ...for this high.
 public let AVVideoPixelAspectRatioVerticalSpacingKey = "VerticalSpacing"
+/// The settings key for the region of the frame shown in playback: a dictionary of width, height
+/// and offsets, centred on the frame unless offset.
+public let AVVideoCleanApertureKey = "CleanAperture"
+/// The clean aperture's width, in pixels.
+public let AVVideoCleanApertureWidthKey = "Width"
+/// The clean aperture's height, in pixels.
+public let AVVideoCleanApertureHeightKey = "Height"
+/// How far the clean aperture's centre lies right of the frame's, in pixels.
+public let AVVideoCleanApertureHorizontalOffsetKey = "HorizontalOffset"
+/// How far the clean aperture's centre lies below the frame's, in pixels.
+public let AVVideoCleanApertureVerticalOffsetKey = "VerticalOffset"
 /// The settings key for how frames are scaled to the encoded size.
 public let AVVideoScalingModeKey = "AVVideoScalingModeKey"
 /// The profile and level chosen by the encoder, for H.264.

@@ -15,6 +15,8 @@ struct ValidatedSettings {
         var colour: ColourProperties?
         /// `AVVideoPixelAspectRatioKey`'s spacings, horizontal and vertical; nil for square pixels.
         var pixelAspectRatio: [Int]?
+        /// `AVVideoCleanApertureKey`'s width, height and offsets; nil for the whole frame.
+        var cleanAperture: [Double]?
 
         /// Whether the codec is one of Apple ProRes's, which only QuickTime movies carry.
         var isProRes: Bool { ValidatedSettings.proResProfiles[codec] != nil }
@@ -87,7 +89,7 @@ struct ValidatedSettings {
 
     private static let videoKeys: Set<String> = [
         AVVideoCodecKey, AVVideoWidthKey, AVVideoHeightKey, AVVideoCompressionPropertiesKey, AVVideoScalingModeKey, AVVideoColorPropertiesKey,
-        AVVideoPixelAspectRatioKey,
+        AVVideoPixelAspectRatioKey, AVVideoCleanApertureKey,
     ]
     private static let compressionKeys: Set<String> = [
         AVVideoAverageBitRateKey, AVVideoMaxKeyFrameIntervalKey, AVVideoMaxKeyFrameIntervalDurationKey,
@@ -106,6 +108,28 @@ struct ValidatedSettings {
         AVFormatIDKey, AVSampleRateKey, AVNumberOfChannelsKey, AVEncoderBitRateKey,
         AVEncoderBitRatePerChannelKey, AVChannelLayoutKey,
     ]
+
+    /// Reads `AVVideoCleanApertureKey`'s dictionary: a width and height within the frame, and
+    /// offsets (0 when absent) that keep the aperture inside it.
+    static func cleanAperture(_ value: Any, width: Int, height: Int) -> Result<[Double], SettingsError> {
+        func number(_ key: String, in dictionary: [String: Any]) -> Double? {
+            guard let value = dictionary[key] else { return nil }
+            let number = (value as? NSNumber)?.doubleValue ?? (value as? Double) ?? (value as? Int).map(Double.init)
+            return number.flatMap { $0.isFinite ? $0 : nil }
+        }
+        let problem = SettingsError(
+            "AVVideoCleanApertureKey must be a dictionary of a width and height from 1 to the frame's and offsets that keep the aperture in the frame")
+        guard let dictionary = value as? [String: Any], let apertureWidth = number(AVVideoCleanApertureWidthKey, in: dictionary),
+            let apertureHeight = number(AVVideoCleanApertureHeightKey, in: dictionary), apertureWidth >= 1, apertureHeight >= 1,
+            apertureWidth <= Double(width), apertureHeight <= Double(height)
+        else { return .failure(problem) }
+        let horizontal = dictionary[AVVideoCleanApertureHorizontalOffsetKey] == nil ? 0 : number(AVVideoCleanApertureHorizontalOffsetKey, in: dictionary)
+        let vertical = dictionary[AVVideoCleanApertureVerticalOffsetKey] == nil ? 0 : number(AVVideoCleanApertureVerticalOffsetKey, in: dictionary)
+        guard let horizontal, let vertical, abs(horizontal) <= (Double(width) - apertureWidth) / 2,
+            abs(vertical) <= (Double(height) - apertureHeight) / 2
+        else { return .failure(problem) }
+        return .success([apertureWidth, apertureHeight, horizontal, vertical])
+    }
 
     /// Reads video settings; the error says what is wrong with them.
     static func video(_ settings: [String: Any]) -> Result<Video, SettingsError> {
@@ -149,6 +173,12 @@ struct ValidatedSettings {
                 return .failure(.init("AVVideoPixelAspectRatioKey must be a dictionary of two whole spacings from 1 to 65535"))
             }
             video.pixelAspectRatio = horizontal == vertical ? nil : [horizontal, vertical]
+        }
+        if let aperture = settings[AVVideoCleanApertureKey] ?? (settings[AVVideoCompressionPropertiesKey] as? [String: Any])?[AVVideoCleanApertureKey] {
+            switch cleanAperture(aperture, width: width, height: height) {
+            case .success(let values): video.cleanAperture = values
+            case .failure(let error): return .failure(error)
+            }
         }
         if let problem = profileProblem(video) { return .failure(.init(problem)) }
         return .success(video)

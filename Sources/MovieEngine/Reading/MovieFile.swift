@@ -13,6 +13,8 @@ package final class MovieFile {
     package let url: URL
     /// Where a movie read from a byte source is read, kept while FFmpeg may call it.
     private var cursor: ByteCursor?
+    /// The clean apertures the file's video tracks declare, by stream (FFmpeg does not read them).
+    private lazy var cleanApertures: [Int: CleanApertureBox] = cursor == nil ? MovieBoxes.cleanApertures(of: url) : [:]
 
     /// Opens a file, or throws the error that says why it cannot be read.
     package init(url: URL) throws(MovieFileError) {
@@ -168,6 +170,9 @@ package final class MovieFile {
             var geometry = ImageGeometry()
             if info.sample_aspect_num > 0, info.sample_aspect_den > 0, info.sample_aspect_num != info.sample_aspect_den {
                 geometry.pixelAspectRatio = (Int(info.sample_aspect_num), Int(info.sample_aspect_den))
+            }
+            if let aperture = cleanApertures[index] {
+                geometry.cleanAperture = (aperture.width, aperture.height, aperture.horizontalOffset, aperture.verticalOffset)
             }
             formatDescription = CMFormatDescription(video: codecType, width: info.width, height: info.height, extensionAtoms: atoms, geometry: geometry)
             naturalSize = formatDescription.presentationDimensions(usePixelAspectRatio: true, useCleanAperture: false)

@@ -138,6 +138,8 @@ package struct MovieEncoding: Sendable {
     package var mirrored = false
     /// How wide a pixel is against how high, as whole spacings; nil for square pixels.
     package var pixelAspectRatio: (horizontal: Int, vertical: Int)?
+    /// The part of the picture meant to be shown, written into the finished movie; nil for all of it.
+    package var cleanAperture: CleanApertureBox?
     /// The colour the video's frames are in; nil for the convention of their size.
     package var colour: VideoColorimetry?
     /// Colour tags the output settings named (primaries, transfer function, matrix, each as Core Video
