@@ -119,6 +119,8 @@ int cmc_reader_stream_info(const cmc_reader *reader, int index, cmc_stream_info 
     info->id = stream->id;
     const char *name = avcodec_get_name(parameters->codec_id);
     info->codec_name = name ? name : "";
+    uint32_t tag = parameters->codec_tag;  // FFmpeg packs the first character lowest
+    info->codec_tag = (tag & 0xFF) << 24 | ((tag >> 8) & 0xFF) << 16 | ((tag >> 16) & 0xFF) << 8 | tag >> 24;
     info->width = parameters->width;
     info->height = parameters->height;
     info->sample_aspect_num = parameters->sample_aspect_ratio.num;

@@ -330,6 +330,13 @@ final class AVAssetWriterSettingsTests: CaptureTestCase {
             XCTAssertEqual(probe.pixelFormat, format)
             XCTAssertEqual(probe.frames, 5)
             XCTAssertGreaterThan(try XCTUnwrap(luma(url, x: 160, y: 120, width: 320)), 200)
+            // Read back under Core Media's code for the profile.
+            let tracks = try await AVURLAsset(url: url).loadTracks(withMediaType: .video)
+            let formats = try await XCTUnwrap(tracks.first).load(.formatDescriptions)
+            let expected = [
+                "apch": kCMVideoCodecType_AppleProRes422HQ, "apco": kCMVideoCodecType_AppleProRes422Proxy, "ap4h": kCMVideoCodecType_AppleProRes4444,
+            ][tag]
+            XCTAssertEqual(formats.first.map(CMFormatDescriptionGetMediaSubType), expected, tag)
         }
         let mp4 = try AVAssetWriter(outputURL: makeScratchFolder().appendingPathComponent("x.mp4"), fileType: .mp4)
         XCTAssertFalse(mp4.canApply(outputSettings: settings(320, 240, codec: .proRes422), forMediaType: .video), "ProRes goes in QuickTime movies only")

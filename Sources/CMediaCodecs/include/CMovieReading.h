@@ -25,6 +25,7 @@ typedef struct cmc_stream_info {
     int kind;                       ///< CMC_STREAM_VIDEO, CMC_STREAM_AUDIO or CMC_STREAM_OTHER
     int id;                         ///< the container's track ID (1 up in QuickTime files)
     const char *codec_name;         ///< FFmpeg's name, such as "h264", "hevc", "aac"; "" when unknown
+    uint32_t codec_tag;             ///< the container's four-character code for it ('apch'), big-endian; 0 when none
     int width, height;              ///< pictures' size, for video
     int sample_aspect_num, sample_aspect_den;
     int sample_rate, channels;      ///< for audio

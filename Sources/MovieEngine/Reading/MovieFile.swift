@@ -162,7 +162,8 @@ package final class MovieFile {
                 case "h264": (kCMVideoCodecType_H264, "avcC")
                 case "hevc": (kCMVideoCodecType_HEVC, "hvcC")
                 case "mjpeg": (kCMVideoCodecType_JPEG, nil)
-                default: (Self.fourCC(codec), nil)
+                // Others by the container's own code where it has one ('apch' for ProRes 422 HQ), as Apple's reader names them.
+                default: (Self.isPrintable(info.codec_tag) ? info.codec_tag : Self.fourCC(codec), nil)
                 }
             var atoms: [String: Data] = [:]
             if let atom, !extradata.isEmpty { atoms[atom] = extradata }
@@ -243,6 +244,9 @@ package final class MovieFile {
         }
         return asbd
     }
+
+    /// Whether a four-character code is four printable characters.
+    private static func isPrintable(_ code: FourCharCode) -> Bool { (0..<4).allSatisfy { (0x20...0x7E).contains((code >> ($0 * 8)) & 0xFF) } }
 
     /// A four-character code from the first four characters of a codec's name.
     private static func fourCC(_ name: String) -> FourCharCode {
