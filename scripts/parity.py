@@ -82,11 +82,19 @@ def missing_names(flags, module, names):
 
 
 def remaining_mentions(module):
-    """Every word the module's Remaining*Interface.swift lists name."""
-    words = set()
+    """Every word the module's Remaining*Interface.swift lists name, and the prefixes they name
+    with a star (`VTCompressionSession*` stands for every name that starts so)."""
+    words, prefixes = set(), set()
     for path in (ROOT / "Sources" / module).glob("Remaining*Interface.swift"):
-        words |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", path.read_text()))
-    return words
+        text = path.read_text()
+        words |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+        prefixes |= set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\*", text))
+    return words, prefixes
+
+
+def is_mentioned(name, mentions):
+    words, prefixes = mentions
+    return name in words or any(name.startswith(prefix) for prefix in prefixes)
 
 
 def render(results):
@@ -100,14 +108,15 @@ def render(results):
     pages = {}
     totals = [0, 0, 0, 0]
     for module, (names, missing, mentioned) in results.items():
-        listed = sorted(name for name in missing if name in mentioned)
-        unlisted = sorted(name for name in missing if name not in mentioned)
+        listed = sorted(name for name in missing if is_mentioned(name, mentioned))
+        unlisted = sorted(name for name in missing if not is_mentioned(name, mentioned))
         row = [len(names), len(names) - len(missing), len(listed), len(unlisted)]
         totals = [a + b for a, b in zip(totals, row)]
         table.append(f"| [{module}]({module}.md) | {row[0]} | {row[1]} | {row[2]} | {row[3]} |")
         page = [f"# {module}: Apple's names not here yet", "",
                 f"{row[1]} of {row[0]} names are present. The missing ones follow; those the module's",
-                "`Remaining*Interface.swift` list mentions first (with its reasons there), then the others.", "",
+                "`Remaining*Interface.swift` list mentions first, by name or by a prefix with a star (with its reasons",
+                "there), then the others.", "",
                 f"## Mentioned in the Remaining list ({len(listed)})", ""]
         page += [f"- `{name}`" for name in listed] or ["None."]
         page += ["", f"## Not listed yet ({len(unlisted)})", ""]
@@ -116,7 +125,8 @@ def render(results):
     table.append(f"| All | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} |")
     pages["README.md"] = "\n".join(table) + "\n"
     summary = (f"Parity with Apple's headers (`scripts/parity.py`, [Parity/](Parity/README.md)): {totals[1]} of "
-               f"{totals[0]} names of Core Media, Core Video, Image I/O, VideoToolbox, AVFoundation and AVFAudio are here.")
+               f"{totals[0]} names of Core Media, Core Video, Image I/O, VideoToolbox, AVFoundation and AVFAudio are here; "
+               f"{totals[2]} more are listed with the reason they are not, and {totals[3]} are not listed yet.")
     return pages, summary
 
 

@@ -42,3 +42,15 @@
 // AVAudioSession: its missing parts are listed in RemainingAVFoundationInterface.swift (it is AVFAudio's, as on
 //     Apple's platforms; `import AVFAudio` gives it).
 // class AVMIDIPlayer, AVAudioSequencer, AVMusicTrack
+
+// MARK: Classes and protocols not here
+// (A name followed by a star stands for every name that starts so; `scripts/parity.py` counts them, Parity/AVFAudio.md.)
+
+// Not built yet: 3D and stereo mixing (AVAudio3DMixing, AVAudioStereoMixing, AVAudioEnvironmentDistanceAttenuationParameters,
+//     AVAudioEnvironmentReverbParameters), generator units (AVAudioUnitGenerator), music sequences' events (AVMusicEvent,
+//     AVMusicUserEvent, AVMIDI*Event, AVExtendedNoteOnEvent, AVExtendedTempoEvent, AVParameterEvent, AVAUPresetEvent),
+//     speech markers (AVSpeechSynthesisMarker), the session's capabilities (AVAudioSessionCapability,
+//     AVAudioSessionPortExtensionBluetoothMicrophone)
+// What Linux cannot have: Audio Unit components from other vendors (AVAudioUnitComponent), speech synthesis providers
+//     (AVSpeechSynthesisProvider*, system speech extensions), macOS's routing arbitration (AVAudioRoutingArbiter), the old
+//     session delegate (AVAudioSessionDelegate, gone from Apple's SDKs' Swift interface)

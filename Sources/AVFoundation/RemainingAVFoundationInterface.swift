@@ -117,3 +117,47 @@
 // R'G'B' to Y'CbCr in BT.709: libyuv converts with BT.601 only, so such frames (and movies made of them) say BT.601.
 // CMSampleBufferCopySampleBufferForRange: implemented for sound of fixed-size frames (over the same memory) and
 //     single-sample buffers; compressed samples of several sizes cannot be subdivided yet.
+
+// MARK: Classes and protocols not here
+// (A name followed by a star stands for every name that starts so; `scripts/parity.py` counts them, Parity/AVFoundation.md.)
+
+// Capture, not built yet: several cameras at once and depth streams with synchronized delivery (AVCaptureMultiCamSession,
+//     AVCaptureDepthDataOutput*, AVCaptureDataOutputSynchronizer*, AVCaptureSynchronized*), audio file and audio preview outputs
+//     (AVCaptureAudioFileOutput, AVCaptureAudioPreviewOutput, AVCaptureFileOutputDelegate), bracketed stills
+//     (AVCaptureBracketedStillImageSettings, AVCaptureAutoExposureBracketedStillImageSettings,
+//     AVCaptureManualExposureBracketedStillImageSettings, AVCapturePhotoBracketSettings), device input sources
+//     (AVCaptureDeviceInputSource), timecode (AVCaptureTimecode*), metadata inputs (AVCaptureMetadataInput), system
+//     pressure (AVCaptureSystemPressureState), ranges (AVExposureBiasRange, AVZoomRange), deferred start and session
+//     controls delegates (AVCaptureSessionDeferredStartDelegate, AVCaptureSessionControlsDelegate), spatial audio metadata
+//     (AVCaptureSpatialAudioMetadataSampleGenerator), external displays (AVCaptureExternalDisplay*), smart framing
+//     (AVCaptureFraming, AVCaptureSmartFramingMonitor)
+// Capture, what Linux cannot have: the Camera Control button's controls (AVCaptureControl, AVCaptureSlider,
+//     AVCaptureIndexPicker, AVCaptureSystemExposureBiasSlider, AVCaptureSystemZoomSlider), Desk View and Continuity Camera
+//     (AVCaptureDeskViewApplication*, AVContinuityDevice), reaction effects (AVCaptureReactionEffectState), Apple's external
+//     storage and sync accessories (AVExternalStorageDevice*, AVExternalSyncDevice*)
+// Metadata objects without a detector in Debian: AVMetadataBodyObject, AVMetadataHumanBodyObject, AVMetadataHumanFullBodyObject,
+//     AVMetadataCatBodyObject, AVMetadataCatHeadObject, AVMetadataDogBodyObject, AVMetadataDogHeadObject, AVMetadataSalientObject
+// Assets and editing, not built yet: movies as editable containers (AVMovie, AVMovieTrack, AVMutableMovie, AVMutableMovieTrack,
+//     AVMediaDataStorage, AVFragmentedMovie*, AVFragmentedAsset*, AVFragmentMinding), track groups and media selection
+//     (AVAssetTrackGroup, AVMediaSelection, AVMediaSelectionGroup, AVMediaSelectionOption, AVMutableMediaSelection,
+//     AVCustomMediaSelectionScheme, AVMediaPresentationSelector, AVMediaPresentationSetting, AVPlayerMediaSelectionCriteria),
+//     captions (AVCaption*, AVMutableCaption*, AVAssetReaderCaptionValidationHandling, AVAssetReaderOutputCaptionAdaptor,
+//     AVAssetWriterInputCaptionAdaptor, AVRenderedCaptionImage, AVTextStyleRule), sample cursors and references
+//     (AVSampleCursor, AVAssetReaderSampleReferenceOutput, AVSampleBufferGenerator*, AVSampleBufferRequest), writer input groups
+//     and multi-pass encoding (AVAssetWriterInputGroup, AVAssetWriterInputPassDescription), tagged pixel buffer groups and
+//     spatial video (AVAssetWriterInputTaggedPixelBufferGroupAdaptor, AVSpatialVideoConfiguration), metadata filtering and
+//     requests (AVMetadataItemFilter, AVMetadataItemValueRequest), date-range metadata (AVDateRangeMetadataGroup,
+//     AVMutableDateRangeMetadataGroup), format description replacement (AVCompositionTrackFormatDescriptionReplacement),
+//     render hints and performance metrics (AVVideoCompositionRenderHint, AVVideoPerformanceMetrics), asset caches
+//     (AVAssetCache), playback assistants (AVAssetPlaybackAssistant), media extensions (AVMediaExtensionProperties)
+// Playback, not built yet: sample buffer rendering and display layers (AVSampleBufferAudioRenderer, AVSampleBufferDisplayLayer,
+//     AVSampleBufferVideoRenderer, AVSampleBufferRenderSynchronizer, AVQueuedSampleBufferRendering, AVSynchronizedLayer),
+//     video outputs (AVPlayerVideoOutput, AVPlayerVideoOutputConfiguration, AVVideoOutputSpecification), legible and
+//     metadata collectors (AVPlayerItemLegibleOutputPushDelegate, AVPlayerItemRenderedLegibleOutput*,
+//     AVPlayerItemMediaDataCollector, AVPlayerItemMetadataCollector*), access and error logs (AVPlayerItemAccessLogEvent,
+//     AVPlayerItemErrorLog*), interstitials and integrated timelines (AVPlayerInterstitialEvent*, AVPlayerItemIntegratedTimeline*,
+//     AVPlayerItemSegment), HLS variants and metrics (AVAssetVariant*, AVMetric*), route detection (AVRouteDetector)
+// Playback, what Linux cannot have: FairPlay content keys (AVContentKey*, AVPersistableContentKeyRequest), HLS downloads into
+//     the system's storage (AVAssetDownload*, AVAggregateAssetDownloadTask, AVMutableAssetDownloadStorageManagementPolicy),
+//     SharePlay's coordinated playback (AVPlaybackCoordinat*, AVPlayerPlaybackCoordinator*, AVDelegatingPlaybackCoordinator*,
+//     AVCoordinatedPlayback*)

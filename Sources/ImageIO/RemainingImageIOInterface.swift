@@ -18,3 +18,21 @@
 // Destinations: several images in one file (animated GIFs, multi-page TIFFs); properties in TIFF
 //     and GIF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo; kCGImageDestinationImageMaxPixelSize
+
+// Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`
+// counts them, Parity/ImageIO.md):
+// Property keys of dictionaries not read or written yet (sources give the photo output's tags): kCGImagePropertyExif*,
+//     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC*, kCGImagePropertyDNG*,
+//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyAPNG*, kCGImagePropertyGIF*,
+//     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyWebP*, kCGImagePropertyJFIF*, kCGImagePropertyOpenEXR*,
+//     kCGImagePropertyTGA*, CGImagePropertyTGACompression, kCGImagePropertyAVIS*, kCGImageProperty8BIM*, kCGImagePropertyRaw*,
+//     kCGImagePropertyGroup*, kCGImagePropertyBC*, kCGImagePropertyColorModel*, kCGImagePropertyFile*, kCGImagePropertyImage*,
+//     kCGImagePropertyIs*, kCGImagePropertyASTC*, kCGImagePropertyPVR* (GPU texture encodings), kCGImagePropertyBytesPerRow, kCGImagePropertyEncoder, kCGImagePropertyHeight, kCGImagePropertyWidth,
+//     kCGImagePropertyNamedColorSpace, kCGImagePropertyPixelFormat, kCGImagePropertyPrimaryImage,
+//     kCGImagePropertyThumbnailImages, kCGImagePropertyAuxiliary*, kCGImageAuxiliary*
+// XMP metadata, not built yet: CGImageMetadata*, kCGImageMetadata*, CGMutableImageMetadata, kCFErrorDomainCGImageMetadata
+// Animations, several images, incremental reading and the rest of sources and destinations, not built yet: CGAnimate*,
+//     kCGImageAnimation*, CGImageAnimationStatus, CGImageSource*, kCGImageSource*, CGImageDestination*, kCGImageDestination*,
+//     kCGImageProvider*, IMAGEIO_PNG_*, kCGComputeHDRStats
+// What Linux cannot have: Apple's camera models and stereo pairs for spatial photos (kIIOCameraExtrinsics*,
+//     kIIOCameraModel*, kIIOMetadata_Camera*, kIIOMonoscopicImageLocation*, kIIOStereoAggressors*)
