@@ -11,6 +11,9 @@ package enum MovieBoxes {
         package var start: Int
         package var contentStart: Int
         package var end: Int
+
+        /// Where its contents lie.
+        package var body: Range<Int> { contentStart..<end }
     }
 
     /// The boxes laid end to end in `bytes[range]`; stops at the first malformed one.

@@ -159,36 +159,12 @@ package enum FragmentedMovieLayout {
         return TrackPart(trackID: trackID, earliestPresentation: earliest, duration: durations, first: first)
     }
 
-    /// A box: its type, where it starts, and its body.
-    private struct Box {
-        var type: String
-        var start: Int
-        var body: Range<Int>
-    }
+    /// A box of the segment, as the movie box walker finds them.
+    private typealias Box = MovieBoxes.Box
 
     /// The boxes one after another in `range`; a box that claims more than is there ends the list.
-    private static func boxes(_ bytes: [UInt8], _ range: Range<Int>) -> [Box] {
-        var result: [Box] = []
-        var at = range.lowerBound
-        while at + 8 <= range.upperBound {
-            var size = Int(word(bytes, at))
-            var header = 8
-            if size == 1 {
-                guard at + 16 <= range.upperBound else { break }
-                size = Int(UInt64(word(bytes, at + 8)) << 32 | UInt64(word(bytes, at + 12)))
-                header = 16
-            } else if size == 0 {
-                size = range.upperBound - at
-            }
-            guard size >= header, at + size <= range.upperBound else { break }
-            result.append(Box(type: String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), start: at, body: (at + header)..<(at + size)))
-            at += size
-        }
-        return result
-    }
+    private static func boxes(_ bytes: [UInt8], _ range: Range<Int>) -> [Box] { MovieBoxes.children(of: bytes, in: range) }
 
     /// The big-endian 32-bit word at `at`.
-    private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
-    }
+    private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 { MovieBoxes.bigEndian32(bytes, at) }
 }
