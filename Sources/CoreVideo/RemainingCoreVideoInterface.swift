@@ -5,8 +5,6 @@
 // name followed by a star stands for every name that starts so. `scripts/parity.py` counts them
 // against Apple's headers (Parity/CoreVideo.md).
 
-// Pixel formats no converter here produces, not declared yet (a buffer of them would be refused):
-//     kCVPixelFormatType* (those not in CVPixelFormatType.swift and CVPixelFormatType+Compressed.swift)
 // Pixel format descriptions, not built: CVPixelFormatDescription*, kCVPixelFormatBitsPerBlock, kCVPixelFormatBitsPerComponent,
 //     kCVPixelFormatBlackBlock, kCVPixelFormatBlock*, kCVPixelFormatCG*, kCVPixelFormatCodecType, kCVPixelFormatComponentRange*,
 //     kCVPixelFormatConstant, kCVPixelFormatContains*, kCVPixelFormatFillExtendedPixelsCallback, kCVPixelFormatFourCC,
