@@ -60,6 +60,7 @@ if runs("export") { try ExportBenchmark.run() }
 if runs("composition") { try CompositionBenchmark.run() }
 if runs("screen") { try ScreenBenchmark.run() }
 if runs("hls") { try SegmentBenchmark.run() }
+if runs("clap") { try CleanApertureBenchmark.run() }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("audiofile") { try AudioFileBenchmark.run() }
 if runs("engine") { try AudioEngineBenchmark.run() }
