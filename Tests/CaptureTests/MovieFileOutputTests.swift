@@ -457,18 +457,3 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertEqual(attributeInt(audio[AVFormatIDKey]).map { UInt32($0) }, kAudioFormatMPEG4AAC)
     }
 }
-
-/// Mounting scratch file systems for fault tests.
-enum TestMounts {
-    static func mount(_ arguments: [String]) -> Bool { run("/bin/mount", arguments) }
-    static func unmount(_ path: String) { _ = run("/bin/umount", ["-l", path]) }
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-}

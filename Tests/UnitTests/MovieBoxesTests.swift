@@ -45,4 +45,49 @@ final class MovieBoxesTests: XCTestCase {
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }, [], "no edited copy is left behind")
         XCTAssertEqual(MovieBoxes.cleanApertures(of: folder.appendingPathComponent("missing.mp4")), [:])
     }
+
+    /// A movie whose header ends it, padded with a `free` box before the header so that growing
+    /// the header by the box's 40 bytes needs a new page of the disk.
+    private func movieNeedingAPage(in folder: URL) throws -> Data {
+        let movie = folder.appendingPathComponent("source.mp4")
+        try TestMovies.picturesAndTone(movie, seconds: 1)
+        let bytes = try Data(contentsOf: movie)
+        let moov = try XCTUnwrap(bytes.range(of: Data("moov".utf8))).lowerBound - 4
+        XCTAssertEqual(bytes.count - moov, bytes[moov..<(moov + 4)].reduce(0) { $0 << 8 | Int($1) }, "the header ends the file")
+        var padding = (4096 - 8 - (bytes.count + 8) % 4096 + 4096) % 4096 + 8
+        if padding < 8 { padding += 4096 }
+        var free = Data([UInt8(padding >> 24 & 0xFF), UInt8(padding >> 16 & 0xFF), UInt8(padding >> 8 & 0xFF), UInt8(padding & 0xFF)])
+        free.append(Data("free".utf8))
+        free.append(Data(count: padding - 8))
+        return bytes.prefix(moov) + free + bytes.suffix(from: moov)
+    }
+
+    func testAFullDiskRefusesTheEditAndLeavesTheMovieAsItWas() throws {
+        try XCTSkipUnless(MediaProbe.isAvailable, "ffmpeg is needed: apt-get install ffmpeg")
+        try XCTSkipUnless(getuid() == 0, "filling a small tmpfs needs root to mount it")
+        let padded = try movieNeedingAPage(in: makeScratchFolder("source"))
+        XCTAssertEqual(padded.count % 4096, 4088, "40 more bytes take a new page")
+        let disk = makeScratchFolder("disk")
+        try XCTSkipUnless(TestMounts.mount(["-t", "tmpfs", "-o", "size=\(padded.count / 1024 + 64)k", "tmpfs", disk.path]), "mount failed")
+        defer { TestMounts.unmount(disk.path) }
+        let movie = disk.appendingPathComponent("movie.mp4")
+        try padded.write(to: movie)
+        // Fill what is left, a page at a time.
+        let filler = disk.appendingPathComponent("filler")
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: filler)
+        while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
+        try? handle.close()
+
+        XCTAssertThrowsError(try MovieBoxes.setCleanAperture(aperture, of: movie)) { error in
+            XCTAssertTrue("\(error)".contains("no room"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: movie), padded, "the movie is as it was")
+        XCTAssertTrue(MediaProbe.decodesCleanly(movie))
+        // With room again, the same edit is made.
+        try FileManager.default.removeItem(at: filler)
+        try MovieBoxes.setCleanAperture(aperture, of: movie)
+        XCTAssertEqual(MovieBoxes.cleanApertures(of: movie), [0: aperture])
+        XCTAssertTrue(MediaProbe.decodesCleanly(movie))
+    }
 }

@@ -120,6 +120,10 @@ extension MovieBoxes {
             }
             let length = try handle.seekToEnd()
             if moovBox.start + moovBox.size == length {
+                // The room is reserved first: a full disk refuses the edit before the header is touched.
+                guard posix_fallocate(handle.fileDescriptor, off_t(moovBox.start), off_t(moov.count)) == 0 else {
+                    throw CleanApertureError(description: "no room on the disk for the movie's larger header")
+                }
                 try handle.seek(toOffset: moovBox.start)
                 try handle.write(contentsOf: moov)
                 try handle.synchronize()
