@@ -46,6 +46,13 @@ final class MovieBoxesTests: XCTestCase {
         XCTAssertEqual(MovieBoxes.cleanApertures(of: folder.appendingPathComponent("missing.mp4")), [:])
     }
 
+    /// A one-second movie made by ffmpeg in a scratch folder; its path.
+    private func makeMovie() throws -> String {
+        let movie = makeScratchFolder("made").appendingPathComponent("movie.mp4")
+        try TestMovies.picturesAndTone(movie, seconds: 1)
+        return movie.path
+    }
+
     /// A movie whose header ends it, padded with a `free` box before the header so that growing
     /// the header by the box's 40 bytes needs a new page of the disk.
     private func movieNeedingAPage(in folder: URL) throws -> Data {
@@ -84,8 +91,23 @@ final class MovieBoxesTests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: movie), padded, "the movie is as it was")
         XCTAssertTrue(MediaProbe.decodesCleanly(movie))
+        // With the header first the movie is rewritten beside itself: no room for the copy, and none is left behind.
+        let indexFirst = disk.appendingPathComponent("first.mp4")
+        try FileManager.default.removeItem(at: movie)
+        let source = try makeMovie()
+        XCTAssertNotNil(runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", source, "-c", "copy", "-movflags", "+faststart", indexFirst.path]))
+        let firstBytes = try Data(contentsOf: indexFirst)
+        let refill = try FileHandle(forWritingTo: filler)
+        try refill.seekToEnd()
+        while (try? refill.write(contentsOf: Data(count: 4096))) != nil {}
+        try? refill.close()
+        XCTAssertThrowsError(try MovieBoxes.setCleanAperture(aperture, of: indexFirst))
+        XCTAssertEqual(try Data(contentsOf: indexFirst), firstBytes, "the movie is as it was")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted(), ["filler", "first.mp4"], "no half-written copy is left")
+        try FileManager.default.removeItem(at: indexFirst)
         // With room again, the same edit is made.
         try FileManager.default.removeItem(at: filler)
+        try padded.write(to: movie)
         try MovieBoxes.setCleanAperture(aperture, of: movie)
         XCTAssertEqual(MovieBoxes.cleanApertures(of: movie), [0: aperture])
         XCTAssertTrue(MediaProbe.decodesCleanly(movie))
