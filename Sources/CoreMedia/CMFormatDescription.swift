@@ -104,6 +104,8 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable, CustomStr
     package let magicCookie: Data?
     /// The video's pixel aspect ratio and clean aperture, for video.
     package let imageGeometry: ImageGeometry
+    /// The H.264 or HEVC parameter sets read out of the configuration box, once asked for.
+    let parameterSetCache = LockedValue<ParameterSetStorage?>(nil)
 
     /// Creates a video format description.
     package init(

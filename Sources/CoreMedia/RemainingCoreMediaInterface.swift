@@ -25,7 +25,6 @@
 //     CMAudioFormatDescriptionMask, kCMAudioFormatDescriptionMask*, CMAudioFormatDescriptionCreateSummary,
 //     CMAudioFormatDescriptionGetChannelLayout, CMAudioFormatDescriptionGetFormatList,
 //     CMAudioFormatDescriptionGetMostCompatibleFormat, CMAudioFormatDescriptionGetRichestDecodableFormat,
-//     CMVideoFormatDescriptionGetH264ParameterSetAtIndex, CMVideoFormatDescriptionGetHEVCParameterSetAtIndex,
 //     CMVideoFormatDescriptionCreateFromHEVCParameterSets, CMVideoFormatDescriptionGetExtensionKeysCommonWithImageBuffers,
 //     CMMuxedFormatDescription*
 // QuickTime's sample descriptions as bytes (FFmpeg reads and writes them): CMAudioFormatDescriptionCopyAsBigEndian*,
