@@ -218,6 +218,14 @@ extension CMTime: CustomStringConvertible {
 /// Makes a valid time of `value / timescale` seconds.
 public func CMTimeMake(value: Int64, timescale: Int32) -> CMTime { CMTime(value: value, timescale: timescale) }
 
+/// Makes a valid time of a value, timescale and epoch.
+public func CMTimeMakeWithEpoch(value: Int64, timescale: Int32, epoch: Int64) -> CMTime {
+    CMTime(value: value, timescale: timescale, flags: .valid, epoch: epoch)
+}
+
+/// The largest timescale a time may have.
+public let kCMTimeMaxTimescale: Int32 = 0x7FFF_FFFF
+
 /// Makes a time from seconds, rounded to the preferred timescale.
 public func CMTimeMakeWithSeconds(_ seconds: Float64, preferredTimescale: Int32) -> CMTime {
     CMTime(seconds: seconds, preferredTimescale: preferredTimescale)

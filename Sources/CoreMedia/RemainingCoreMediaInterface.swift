@@ -42,8 +42,7 @@
 //     kCMBufferQueue*, opaqueCMBufferQueueTriggerToken, CMBuffer, CMBufferCallbacks, CMBufferHandlers, CMBufferGet*, CMBufferCompare*, CMBufferValidation*,
 //     CMItemIndex, CMSimpleQueue*, kCMSimpleQueue*, CMMemoryPool*, kCMMemoryPool*
 // Clocks and time: CMClockGetAnchorTime, CMClockGetTypeID, CMClockInvalidate, CMClockMightDrift, CMSyncGet*, CMSyncMightDrift,
-//     kCMClockError*, kCMSyncError*, CMTimeMapping*, kCMTimeMapping*, CMTimeClampToRange, CMTimeFoldIntoRange,
-//     CMTimeMakeWithEpoch, kCMTimeMaxTimescale, not built yet; audio device clocks (Core Audio's devices, which Linux has not:
+//     kCMClockError*, kCMSyncError*, not built yet; audio device clocks (Core Audio's devices, which Linux has not:
 //     CMAudioClockCreate, CMAudioDeviceClock*)
 // Tags and tagged buffer groups, which carry spatial and multi-layer video (no MV-HEVC is read or written here): CMTag*,
 //     kCMTag*, CMTaggedBuffer*, CMMutableTagCollection, CMPackingType, CMProjectionType, CMSampleBufferCreateForTaggedBufferGroup,

@@ -91,4 +91,35 @@ final class CMTimeTests: XCTestCase {
         let range = CMTimeRange(start: CMTime(value: 600, timescale: 600), duration: CMTime(value: 3, timescale: 2))
         XCTAssertEqual(CMTimeRangeCopyDescription(allocator: nil, range: range), "{{600/600 = 1.000}, {3/2 = 1.500}}")
     }
+
+    func testClampingFoldingEpochsAndMappingsAsAppleDocumentsThem() {
+        let range = CMTimeRange(start: CMTime(value: 2, timescale: 1), duration: CMTime(value: 3, timescale: 1))
+        XCTAssertEqual(CMTimeClampToRange(CMTime(value: 1, timescale: 1), range: range), CMTime(value: 2, timescale: 1), "before: the start")
+        XCTAssertEqual(CMTimeClampToRange(CMTime(value: 7, timescale: 2), range: range), CMTime(value: 7, timescale: 2), "inside: unchanged")
+        XCTAssertEqual(CMTimeClampToRange(CMTime(value: 9, timescale: 1), range: range), CMTime(value: 5, timescale: 1), "after: the end")
+        XCTAssertFalse(CMTimeClampToRange(.invalid, range: range).isValid)
+        XCTAssertFalse(CMTimeClampToRange(.zero, range: CMTimeRange(start: .zero, duration: .zero)).isValid, "an empty range")
+        // A loop of 3 s from 2 s: 6 s is 1 s into the second loop, 0.5 s is 1.5 s before the first.
+        XCTAssertEqual(CMTimeFoldIntoRange(CMTime(value: 6, timescale: 1), foldRange: range).seconds, 3, accuracy: 1e-9)
+        XCTAssertEqual(CMTimeFoldIntoRange(CMTime(value: 1, timescale: 2), foldRange: range).seconds, 3.5, accuracy: 1e-9)
+        XCTAssertEqual(
+            CMTimeFoldIntoRange(CMTime(value: 600, timescale: 600), foldRange: CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 3))), .zero)
+        XCTAssertFalse(CMTimeFoldIntoRange(.positiveInfinity, foldRange: range).isValid)
+        let looped = CMTimeMakeWithEpoch(value: 5, timescale: 10, epoch: 3)
+        XCTAssertEqual(looped.epoch, 3)
+        XCTAssertTrue(looped.isValid)
+        XCTAssertEqual(kCMTimeMaxTimescale, Int32.max)
+        // Mappings, empty edits and their dictionaries.
+        let mapping = CMTimeMappingMake(source: range, target: CMTimeRange(start: .zero, duration: CMTime(value: 6, timescale: 1)))
+        let dictionary = CMTimeMappingCopyAsDictionary(mapping, allocator: nil)!
+        XCTAssertEqual(CMTimeMappingMakeFromDictionary(dictionary), mapping)
+        XCTAssertNotNil((dictionary as NSDictionary)[kCMTimeMappingSourceKey as String])
+        let empty = CMTimeMappingMakeEmpty(target: range)
+        XCTAssertFalse(empty.source.isValid)
+        XCTAssertEqual(CMTimeMappingMakeFromDictionary(CMTimeMappingCopyAsDictionary(empty, allocator: nil)!), empty)
+        XCTAssertEqual(CMTimeMappingMakeFromDictionary([:] as CFDictionary), kCMTimeMappingInvalid)
+        XCTAssertEqual(
+            CMTimeMappingCopyDescription(allocator: nil, mapping: mapping) as String?,
+            "{source = {{2/1 = 2.000}, {3/1 = 3.000}}, target = {{0/1 = 0.000}, {6/1 = 6.000}}}")
+    }
 }
