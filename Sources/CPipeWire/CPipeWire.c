@@ -8,6 +8,7 @@
 #include "pipewire_library.h"
 #include <errno.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,9 +175,28 @@ typedef struct connection {
     int running;
 } connection;
 
+/// Whether a PipeWire server's socket is where a client looks for it: the remote named by
+/// PIPEWIRE_REMOTE (or pipewire-0) in PIPEWIRE_RUNTIME_DIR, XDG_RUNTIME_DIR or USERPROFILE, or an
+/// absolute remote, or the system server's. Without one no context is made: destroying a context
+/// right after making it can leave libpipewire 0.3.65 joining a data loop thread that sleeps on,
+/// its stop lost.
+static int server_socket_exists(void) {
+    const char *remote = getenv("PIPEWIRE_REMOTE");
+    if (!remote || !remote[0]) remote = "pipewire-0";
+    char path[4096];
+    if (remote[0] == '/') return access(remote, F_OK) == 0;
+    const char *dirs[] = {getenv("PIPEWIRE_RUNTIME_DIR"), getenv("XDG_RUNTIME_DIR"), getenv("USERPROFILE"), "/run/pipewire"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (!dirs[i] || !dirs[i][0]) continue;
+        if (snprintf(path, sizeof path, "%s/%s", dirs[i], remote) < (int)sizeof path && access(path, F_OK) == 0) return 1;
+    }
+    return 0;
+}
+
 static int connection_open(connection *c, const char *name, const struct pw_core_events *events, void *data) {
     pthread_once(&init_once, init_pipewire);
     memset(c, 0, sizeof *c);
+    if (!server_socket_exists()) return -EPIPE;
     if (cpw_load()) return -ENOENT;
     c->loop = pw_thread_loop_new(name, NULL);
     if (!c->loop) return -ENOMEM;

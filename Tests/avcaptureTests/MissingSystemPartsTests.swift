@@ -32,8 +32,12 @@ final class MissingSystemPartsTests: XCTestCase {
     }
 
     func testTheLibrariesLogIsWrittenWhenAskedFor() throws {
-        var (environment, _) = bareMachine()
+        var (environment, folder) = bareMachine()
         environment["LINUXAVFOUNDATION_LOG"] = "warning"
+        // A server socket, so that PipeWire's library is reached (without one no connection is tried) and finds no configuration.
+        let runtime = try XCTUnwrap(environment["PIPEWIRE_RUNTIME_DIR"])
+        let pipeWire = try XCTUnwrap(UnansweringServer(path: runtime + "/pipewire-0", behaviour: .hangsUp))
+        defer { pipeWire.stop(); try? FileManager.default.removeItem(at: folder) }
         let result = try AVCaptureTool.run(["devices"], environment: environment)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.standardError.contains("[pipewire]"), result.standardError)
