@@ -45,7 +45,8 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
 
     /// Sets how the application uses audio, with a mode and options.
     open func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
-        let previous = currentRoute
+        // The route before, asked of the sound server only when there will be a change to tell.
+        let previous = state.withLock { $0.category } != category ? currentRoute : nil
         let changed = state.withLock { state -> Bool in
             defer { (state.category, state.mode, state.options) = (category, mode, options) }
             // The speaker override holds only within play-and-record, as Apple's does.
@@ -185,7 +186,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     /// play-and-record category only; `.none` returns to the default. Playback that starts after
     /// the override takes the new route; a route change with the reason `.override` is posted.
     open func overrideOutputAudioPort(_ portOverride: AVAudioSession.PortOverride) throws {
-        let previous = currentRoute
+        let previous = state.withLock { $0.portOverride } != portOverride ? currentRoute : nil
         let changed = try state.withLock { state -> Bool in
             if portOverride == .speaker, state.category != .playAndRecord { throw Self.error(.incompatibleCategory) }
             defer { state.portOverride = portOverride }
