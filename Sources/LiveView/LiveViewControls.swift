@@ -62,6 +62,9 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
     let saveDirectory: URL
     private let recording = LockedValue<MovieRecordingDelegate?>(nil)
     private let recordingTurns = TurnTaking()
+    /// Taken while the session's camera is changed: two clients' switches at once would each see
+    /// that the session can take their camera, and the second `addInput(_:)` would trap.
+    private let cameraSwitch = NSLock()
 
     init(
         session: AVCaptureSession, layer: AVCaptureVideoPreviewLayer, photoOutput: AVCapturePhotoOutput?,
@@ -199,6 +202,8 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
         do { input = try AVCaptureDeviceInput(device: next) } catch {
             throw ControlRefusal(.conflict, "\(next.localizedName) cannot be opened: \(error.localizedDescription)")
         }
+        cameraSwitch.lock()
+        defer { cameraSwitch.unlock() }
         session.beginConfiguration()
         let old = session.inputs.compactMap { $0 as? AVCaptureDeviceInput }.filter { $0.device.hasMediaType(.video) }
         for input in old { session.removeInput(input) }

@@ -1,6 +1,7 @@
 import AVFoundation
 import Foundation
 @testable import LiveView
+import NIOCore
 import XCTest
 import TestSupport
 
@@ -262,6 +263,48 @@ final class LiveViewConcurrencyTests: LiveViewTestCase {
         XCTAssertTrue(statuses.allSatisfy { $0 == 200 || $0 == 409 }, "\(statuses)")
         let alive = try await request("/api/state").status
         XCTAssertEqual(alive, 200, "the server lives")
+    }
+
+    /// Cameras switched by several clients at once (a check that the session could take the new
+    /// camera, then another client's camera added before it was, trapped in `addInput(_:)`): each
+    /// switch is answered, and the running session ends with one camera, which the layer shows.
+    func testCamerasSwitchedByClientsAtOnceLeaveOneCameraInTheSession() async throws {
+        let session = AVCaptureSession()
+        let back = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back))
+        let front = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front))
+        session.addInput(try AVCaptureDeviceInput(device: back))
+        let layer = AVCaptureVideoPreviewLayer(session: session)
+        session.startRunning()
+        defer { session.stopRunning() }
+        let controls = LiveViewControls(
+            session: session, layer: layer, photoOutput: nil, movieOutput: nil, audioOutput: nil, saveDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
+        let clients = 8, switches = 40
+        let answered = LockedValue(0)
+        let finished = expectation(description: "every client done")
+        finished.expectedFulfillmentCount = clients
+        // Threads of their own, each waiting for its answer, so that the switches overlap as
+        // requests on several event loops do.
+        for client in 0..<clients {
+            Thread.detachNewThread {
+                for round in 0..<switches {
+                    let camera = (client + round) % 2 == 0 ? front : back
+                    let done = DispatchSemaphore(value: 0)
+                    Task {
+                        var body = ByteBuffer()
+                        body.writeString("{\"uniqueID\": \"\(camera.uniqueID)\"}")
+                        if (try? await controls.apply("camera", body: body)) != nil { answered.withLock { $0 += 1 } }
+                        done.signal()
+                    }
+                    done.wait()
+                }
+                finished.fulfill()
+            }
+        }
+        await fulfillment(of: [finished], timeout: 120)
+        XCTAssertEqual(answered.withLock { $0 }, clients * switches, "every switch is answered 200")
+        let cameras = session.inputs.compactMap { $0 as? AVCaptureDeviceInput }.filter { $0.device.hasMediaType(.video) }
+        XCTAssertEqual(cameras.count, 1, "one camera in the session")
+        XCTAssertEqual(controls.camera?.uniqueID, cameras.first?.device.uniqueID, "the layer shows it")
     }
 
     /// Photos taken in the same second each get a name of their own (a check then a write let two take one name: 409).

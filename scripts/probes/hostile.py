@@ -7,12 +7,17 @@ standard streams. Each probe passes or fails with what it saw; the last line cou
 
 usage: hostile.py AVCAPTURE
 """
-import json, os, random, re, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.request, zlib
+import collections, json, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.request, zlib
 
 AVCAPTURE = os.path.abspath(sys.argv[1])
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORK = tempfile.mkdtemp(prefix="avcapture-probes-")
 ENV = dict(os.environ, LINUXAVFOUNDATION_DEVICES="virtual")
+# A crash prints its backtrace: the statically linked binary is told where Swift's backtracer is.
+if shutil.which("swift"):
+    BACKTRACER = os.path.join(os.path.dirname(os.path.realpath(shutil.which("swift"))), "..", "libexec", "swift", "linux", "swift-backtrace-static")
+    if os.path.exists(BACKTRACER):
+        ENV["SWIFT_BACKTRACE"] = f"enable=yes,interactive=no,swift-backtrace={os.path.realpath(BACKTRACER)}"
 results = []
 
 
@@ -77,7 +82,17 @@ class Preview:
             if m := re.search(r"token: ([0-9a-f]+)", line):
                 self.token = m.group(1)
         check(self.port and self.token, "the preview printed its address and token")
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+        # The last lines it printed are kept, to be shown should it die.
+        self.output = collections.deque(maxlen=200)
+        threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
+
+    def alive(self):
+        """Checks that the preview still runs; if it died, what it last printed (a crash's backtrace) is shown."""
+        if self.process.poll() is None:
+            return
+        time.sleep(1)  # the backtracer's last lines
+        print("".join(self.output), flush=True)
+        raise AssertionError(f"the preview died: {self.process.returncode}")
 
     def post(self, control, body, timeout=30):
         request = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/{control}?token={self.token}", data=json.dumps(body).encode(),
@@ -162,7 +177,7 @@ def _():
     threads = [threading.Thread(target=switcher) for _ in range(3)] + [threading.Thread(target=shooter) for _ in range(3)]
     [t.start() for t in threads]
     [t.join() for t in threads]
-    check(preview.process.poll() is None, f"the preview died: {preview.process.returncode}")
+    preview.alive()
     taken = [s for s, _ in statuses if s == 200]
     name_clashes = [e for s, e in statuses if s == 409 and "exists" in e]
     check(not name_clashes, f"names taken twice: {name_clashes[:2]}")
@@ -191,7 +206,7 @@ def _():
     threads = [threading.Thread(target=client, args=(i,)) for i in range(12)]
     [t.start() for t in threads]
     [t.join() for t in threads]
-    check(preview.process.poll() is None, f"the preview died: {preview.process.returncode}")
+    preview.alive()
     check(not unexpected, f"unexpected answers: {unexpected[:3]}")
     check(preview.stop() == 0, "the preview exits 0")
     movies = [os.path.join(preview.folder, n) for n in os.listdir(preview.folder) if n.endswith(".mov")]
