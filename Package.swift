@@ -139,11 +139,13 @@ let package = Package(
         // AVFAudio: audio formats, buffers, files, converters and time over FFmpeg's readers,
         // writers and resampler (through MovieEngine); recording, playing and the engine over the
         // capture devices and the sound server; speech over espeak-ng.
-        .target(name: "AVFAudio", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech", "CVoiceProcessing"]),
-        // Audio Toolbox's system sounds, which AVFAudio carries.
         // Audio Toolbox's C structures (the audio queue's buffer), laid out as Apple's headers lay them out.
         .target(name: "CAudioToolbox", dependencies: ["CCoreAudioTypes"]),
-        .target(name: "AudioToolbox", dependencies: ["AVFAudio", "CaptureDevices", "CAudioToolbox", "CoreGraphics"]),
+        // Audio queues and system sounds, on the capture devices and the movie engine's decoders and converters.
+        .target(name: "AudioToolbox", dependencies: ["CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CAudioToolbox", "CoreGraphics"]),
+        // Apple's AVFAudio brings Audio Toolbox, as here.
+        .target(
+            name: "AVFAudio", dependencies: ["AudioToolbox", "CoreAudioTypes", "CoreMedia", "MovieEngine", "CaptureDevices", "CSpeech", "CVoiceProcessing"]),
 
         // The capture graph, devices, outputs and errors.
         .target(

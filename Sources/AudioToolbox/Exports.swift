@@ -1,7 +1,10 @@
-// `import AudioToolbox` gives the system sound services camera apps call
-// (`AudioServicesPlaySystemSound`), which live with AVFAudio here, as `import AVFoundation` gives
-// them on Apple's platforms.
-@_exported import AVFAudio
+// `import AudioToolbox` gives what Apple's gives: Core Audio's types, Foundation, and Core
+// Foundation's run loop, strings and URLs (AVFAudio brings Audio Toolbox, not the other way round).
+@_exported import CoreAudioTypes
+@_exported import Foundation
+@_exported import typealias CoreGraphics.OSStatus
+@_exported import var CoreGraphics.noErr
+@_exported import typealias CoreGraphics.CFURL
 // The audio queue's C structures, and the Darwin Boolean its timeline answers with.
 @_exported import CAudioToolbox
 @_exported import struct CoreGraphics.DarwinBoolean

@@ -1,3 +1,4 @@
+import AVFAudio
 import AudioToolbox
 import CaptureDevices
 import TestSupport
@@ -214,5 +215,62 @@ final class AudioQueueTests: XCTestCase {
             XCTAssertEqual(Array(heard.starts.prefix(6)), [0, 400, 800, 1200, 1600, 2000], "400 frames a buffer, one after another")
             XCTAssertEqual(Array(heard.sizes.prefix(6)), Array(repeating: 1600, count: 6))
         }
+    }
+
+    /// The virtual microphone's 440 Hz tone (mono, 16-bit, 48 kHz) recorded in the queue's own
+    /// format, 16-bit stereo at 16 kHz: both channels carry the tone at its pitch, and the
+    /// application's mute makes them silent.
+    func testARecordingQueueHearsTheMicrophoneInItsFormatAndSilenceWhileMuted() throws {
+        setenv("LINUXAVFOUNDATION_DEVICES", "virtual", 1)
+        defer { unsetenv("LINUXAVFOUNDATION_DEVICES") }
+        final class Heard: @unchecked Sendable {
+            let lock = NSLock()
+            var samples: [Int16] = []
+        }
+        let heard = Heard()
+        var format = pcm(rate: 16000, channels: 2)
+        var made: AudioQueueRef?
+        XCTAssertEqual(
+            AudioQueueNewInputWithDispatchQueue(&made, &format, 0, DispatchQueue(label: "recording")) { queue, buffer, _, _, _ in
+                let data = UnsafeBufferPointer(
+                    start: buffer.pointee.mAudioData.assumingMemoryBound(to: Int16.self), count: Int(buffer.pointee.mAudioDataByteSize) / 2)
+                heard.lock.withLock { heard.samples += data }
+                AudioQueueEnqueueBuffer(queue, buffer, 0, nil)
+            }, noErr)
+        let queue = try XCTUnwrap(made)
+        defer { AudioQueueDispose(queue, true) }
+        for _ in 0..<4 {
+            var buffer: AudioQueueBufferRef?
+            AudioQueueAllocateBuffer(queue, 3200, &buffer)  // 50 ms of 16-bit stereo
+            AudioQueueEnqueueBuffer(queue, try XCTUnwrap(buffer), 0, nil)
+        }
+        /// What the queue hears in the next half second, as left and right channels.
+        func record() throws -> (left: [Double], right: [Double]) {
+            heard.lock.withLock { heard.samples = [] }
+            XCTAssertTrue(waitUntil(timeout: 10) { heard.lock.withLock { heard.samples.count >= 2 * 8000 } }, "half a second recorded")
+            let samples = heard.lock.withLock { Array(heard.samples.prefix(2 * 8000)) }
+            return (
+                stride(from: 0, to: samples.count, by: 2).map { Double(samples[$0]) / 32768 },
+                stride(from: 1, to: samples.count, by: 2).map { Double(samples[$0]) / 32768 }
+            )
+        }
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr)
+        let (left, right) = try record()
+        for channel in [left, right] {
+            let peak = channel.map(abs).max() ?? 0
+            XCTAssertGreaterThan(peak, 0.1, "the tone is heard")
+            XCTAssertLessThan(peak, 0.35, "at the microphone's level")
+            // Rising zero crossings in half a second: 440 Hz (with a 2% vibrato) gives about 220.
+            let rising = zip(channel, channel.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+            XCTAssertEqual(Double(rising), 220, accuracy: 12, "the tone's pitch survives the change of rate")
+        }
+        XCTAssertEqual(left, right, "a mono microphone fills both channels")
+        try AVAudioApplication.shared.setInputMuted(true)
+        defer { try? AVAudioApplication.shared.setInputMuted(false) }
+        // What was recorded before the mute may still be in buffers: the second half second is after it.
+        _ = try record()
+        let muted = try record()
+        XCTAssertEqual(muted.left.map(abs).max() ?? 1, 0, "silence while muted")
+        AudioQueueStop(queue, true)
     }
 }

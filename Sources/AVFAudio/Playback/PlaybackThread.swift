@@ -1,3 +1,4 @@
+import CaptureDevices
 import CoreVideo
 import Foundation
 import MovieEngine

@@ -20,7 +20,8 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
     public static let muteStateKey = "AVAudioApplicationMuteStateKey"
 
     private static let instance = AVAudioApplication()
-    private let muted = LockedValue(false)
+    /// Taken while the mute state changes, so that each change is posted once.
+    private let muting = NSLock()
 
     private override init() { super.init() }
 
@@ -74,13 +75,13 @@ open class AVAudioApplication: NSObject, @unchecked Sendable {
     }
 
     /// Whether the application's input is muted: recorders and engines then hear silence.
-    open var isInputMuted: Bool { muted.withLock { $0 } }
+    open var isInputMuted: Bool { AudioPreferences.isInputMuted }
 
     /// Mutes or unmutes the application's input, and posts the change.
     open func setInputMuted(_ muted: Bool) throws {
-        let changed = self.muted.withLock { state -> Bool in
-            defer { state = muted }
-            return state != muted
+        let changed = muting.withLock { () -> Bool in
+            defer { AudioPreferences.isInputMuted = muted }
+            return AudioPreferences.isInputMuted != muted
         }
         guard changed else { return }
         NotificationCenter.default.post(name: Self.inputMuteStateChangeNotification, object: self, userInfo: [Self.muteStateKey: NSNumber(value: muted)])

@@ -101,7 +101,7 @@ extension AVAudioSession {
     /// away or another took its place, or when a sink arrived.
     static func outputsChanged(from before: [SoundOutputPort], to after: [SoundOutputPort]) {
         let session = sharedInstance()
-        let (was, now) = (session.routeSink(in: before)?.routeKey, session.routeSink(in: after)?.routeKey)
+        let (was, now) = (PulseSinks.routeSink(in: before)?.routeKey, PulseSinks.routeSink(in: after)?.routeKey)
         let reason: RouteChangeReason
         if was != now {
             if let was, !after.contains(where: { $0.routeKey == was }) {

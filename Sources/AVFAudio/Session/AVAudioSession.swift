@@ -48,7 +48,10 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         // The route before, asked of the sound server only when there will be a change to tell.
         let previous = state.withLock { $0.category } != category ? currentRoute : nil
         let changed = state.withLock { state -> Bool in
-            defer { (state.category, state.mode, state.options) = (category, mode, options) }
+            defer {
+                (state.category, state.mode, state.options) = (category, mode, options)
+                Self.routeToSpeaker(state)
+            }
             // The speaker override holds only within play-and-record, as Apple's does.
             if category != .playAndRecord { state.portOverride = .none }
             return state.category != category
@@ -112,25 +115,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     func route(outputs sinks: [SoundOutputPort]) -> AVAudioSessionRouteDescription {
         AVAudioSessionRouteDescription(
             inputs: currentInput.map { [AVAudioSessionPortDescription(backend: $0)] } ?? [],
-            outputs: routeSink(in: sinks).map { [AVAudioSessionPortDescription(output: $0)] } ?? [])
-    }
-
-    /// The sink sound plays to: a speaker while the route is overridden to one (or the category
-    /// asks for it by default), otherwise the server's default.
-    func routeSink(in sinks: [SoundOutputPort]) -> SoundOutputPort? {
-        let toSpeaker = state.withLock {
-            $0.portOverride == .speaker || ($0.category == .playAndRecord && $0.options.contains(.defaultToSpeaker))
-        }
-        if toSpeaker, let speaker = sinks.first(where: { AVAudioSessionPortDescription.outputPortType($0) == .builtInSpeaker }) { return speaker }
-        return sinks.first(where: \.isDefault) ?? sinks.first
-    }
-
-    /// The sink the application's playback streams go to, where it is not the server's default
-    /// (nil: the default, followed when it changes).
-    package var outputDeviceName: String? {
-        let sinks = PulseSinks.current()
-        guard let sink = routeSink(in: sinks), !sink.isDefault else { return nil }
-        return sink.name
+            outputs: PulseSinks.routeSink(in: sinks).map { [AVAudioSessionPortDescription(output: $0)] } ?? [])
     }
 
     /// Whether any input is available.
@@ -189,10 +174,20 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
         let previous = state.withLock { $0.portOverride } != portOverride ? currentRoute : nil
         let changed = try state.withLock { state -> Bool in
             if portOverride == .speaker, state.category != .playAndRecord { throw Self.error(.incompatibleCategory) }
-            defer { state.portOverride = portOverride }
+            defer {
+                state.portOverride = portOverride
+                Self.routeToSpeaker(state)
+            }
             return state.portOverride != portOverride
         }
         if changed { Self.postRouteChange(.override, previous: previous) }
+    }
+
+    /// Sends playback that starts from now on to the speaker while the route is overridden to one
+    /// (or the category asks for it by default), otherwise to the server's default; under the lock.
+    private static func routeToSpeaker(_ state: State) {
+        AudioPreferences.routesToSpeaker =
+            state.portOverride == .speaker || (state.category == .playAndRecord && state.options.contains(.defaultToSpeaker))
     }
 
     /// The microphone recording uses now: the preferred input while it is connected, otherwise the first.

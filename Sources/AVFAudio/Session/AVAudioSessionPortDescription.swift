@@ -44,45 +44,23 @@ open class AVAudioSessionPortDescription: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The kind of output a sink plays to, from what the sound server says of it: Bluetooth by
-    /// profile, network (AirPlay for RAOP), USB, then the active port's type (speaker,
-    /// headphones, HDMI, ...), the device's form factor and the port's name; a sink with no
-    /// device behind it (a null or remapped sink) is virtual, any other a line out.
+    /// The port type of the output a sink plays to, from the kind the sound server's facts make it.
     package static func outputPortType(_ output: SoundOutputPort) -> AVAudioSession.Port {
-        let names = (output.name + " " + output.port + " " + output.profile).lowercased()
-        if output.bus == "bluetooth" || names.contains("bluez") || output.portType == 15 {
-            if names.contains("a2dp") { return .bluetoothA2DP }
-            if names.contains("bap") || names.contains("le_audio") || names.contains("le-audio") { return .bluetoothLE }
-            if names.contains("headset") || names.contains("handsfree") || names.contains("hfp") || names.contains("hsp") { return .bluetoothHFP }
-            return .bluetoothA2DP
+        switch output.kind {
+        case .bluetoothA2DP: .bluetoothA2DP
+        case .bluetoothLE: .bluetoothLE
+        case .bluetoothHFP: .bluetoothHFP
+        case .airPlay: .airPlay
+        case .virtual: .virtual
+        case .usbAudio: .usbAudio
+        case .builtInSpeaker: .builtInSpeaker
+        case .headphones: .headphones
+        case .builtInReceiver: .builtInReceiver
+        case .HDMI: .HDMI
+        case .displayPort: .displayPort
+        case .carAudio: .carAudio
+        case .lineOut: .lineOut
         }
-        if output.isNetwork { return names.contains("raop") || names.contains("airplay") ? .airPlay : .virtual }
-        if output.bus == "usb" { return .usbAudio }
-        switch output.portType {
-        case 2: return .builtInSpeaker
-        case 3, 6: return .headphones
-        case 7, 8: return .builtInReceiver
-        case 10, 11: return .HDMI
-        case 14: return .usbAudio
-        case 18: return .carAudio
-        case 1, 4, 9, 19, 22: return .lineOut
-        default: break
-        }
-        switch output.formFactor {
-        case "headphone", "headset": return .headphones
-        case "speaker", "internal": return .builtInSpeaker
-        case "handset": return .builtInReceiver
-        case "car": return .carAudio
-        case "tv": return .HDMI
-        default: break
-        }
-        let port = output.port.lowercased()
-        if port.contains("headphone") { return .headphones }
-        if port.contains("speaker") { return .builtInSpeaker }
-        if port.contains("hdmi") { return .HDMI }
-        if port.contains("displayport") { return .displayPort }
-        if !output.isHardware { return .virtual }
-        return .lineOut
     }
 
     /// The kind of input a microphone is, from the names sound servers and ALSA give devices

@@ -1,3 +1,4 @@
+import CaptureDevices
 import CSpeech
 import CoreVideo
 import Foundation

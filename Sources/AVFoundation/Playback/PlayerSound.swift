@@ -66,7 +66,7 @@ final class PlayerSound: @unchecked Sendable {
         let channels = max(1, min(8, track.facts.channels > 0 ? track.facts.channels : 2))
         let output: PulseSoundOutput
         do {
-            output = try PulseSoundOutput(name: "AVPlayer", device: AVAudioSession.sharedInstance().outputDeviceName, rate: sampleRate, channels: channels)
+            output = try PulseSoundOutput(name: "AVPlayer", device: PulseSinks.routedSinkName, rate: sampleRate, channels: channels)
             Self.lastProblem.withLock { $0 = nil }
         } catch {
             Self.lastProblem.withLock { $0 = "\(error)" }

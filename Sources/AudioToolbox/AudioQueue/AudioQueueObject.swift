@@ -1,4 +1,3 @@
-import AVFAudio
 import CaptureDevices
 import CoreMedia
 import CoreVideo
@@ -45,8 +44,7 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
     private var outputLatency: Double = 0
 
     // The microphone's thread (recording).
-    private var sound: DeviceSound?
-    private var staging: AVAudioPCMBuffer?
+    private var converter: QueueInputConverter?
 
     // The queue's thread (playing).
     private var output: PacedSoundOutput?
@@ -307,26 +305,10 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
     func deviceDidProduce(_ sampleBuffer: CMSampleBuffer, generation: Int) {
         let taking = condition.withLock { running && !paused && !disposed }
         guard taking else { return }
-        if sound == nil {
-            var description = format
-            guard let target = AVAudioFormat(streamDescription: &description) else { return }
-            sound = DeviceSound(target: target)
-        }
-        guard let sound, let (input, converter) = sound.load(sampleBuffer) else { return }
-        let capacity = AVAudioFrameCount((Double(input.frameLength) * format.mSampleRate / input.format.sampleRate).rounded(.up)) + 64
-        if (staging?.frameCapacity ?? 0) < capacity { staging = AVAudioPCMBuffer(pcmFormat: sound.target, frameCapacity: max(capacity, 4096)) }
-        guard let staging else { return }
-        staging.frameLength = 0
-        var given = false
-        let status = converter.convert(to: staging, error: nil) { _, status in
-            status.pointee = given ? .noDataNow : .haveData
-            defer { given = true }
-            return given ? nil : input
-        }
-        guard status == .haveData, staging.frameLength > 0 else { return }
-        let muted = AVAudioApplication.shared.isInputMuted
-        let total = Int(staging.frameLength) * bytesPerFrame
-        let source = UnsafeRawPointer(staging.audioBufferList.pointee.mBuffers.mData!)
+        if converter == nil { converter = QueueInputConverter(to: format) }
+        guard let converted = converter?.convert(sampleBuffer), let source = converted.baseAddress else { return }
+        let muted = AudioPreferences.isInputMuted
+        let total = converted.count
         condition.withLock {
             var offset = 0
             while offset < total, let head = queued.first {

@@ -5,6 +5,20 @@ import Foundation
 /// buffer duration and a number of input channels (AVAudioSession's preferences, on Linux). Thread-safe.
 package enum AudioPreferences {
     private static let values = LockedValue<(rate: Double?, bufferDuration: Double?, input: String?, channels: Int?)>((nil, nil, nil, nil))
+    private static let routing = LockedValue<(toSpeaker: Bool, inputMuted: Bool)>((false, false))
+
+    /// Whether the application's playback goes to the speaker rather than the default output
+    /// (the audio session's speaker override, or its default-to-speaker option).
+    package static var routesToSpeaker: Bool {
+        get { routing.withLock { $0.toSpeaker } }
+        set { routing.withLock { $0.toSpeaker = newValue } }
+    }
+
+    /// Whether the application's input is muted: whatever records hears silence.
+    package static var isInputMuted: Bool {
+        get { routing.withLock { $0.inputMuted } }
+        set { routing.withLock { $0.inputMuted = newValue } }
+    }
 
     /// The preferred sample rate in hertz, or nil for each device's own.
     package static var preferredSampleRate: Double? {

@@ -1,3 +1,4 @@
+import CaptureDevices
 import Foundation
 import Synchronization
 

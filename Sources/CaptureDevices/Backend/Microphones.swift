@@ -1,5 +1,3 @@
-import CaptureDevices
-
 /// The microphone recording uses: the audio session's preferred input while it is connected,
 /// otherwise the first microphone, in the order capture devices are offered (sound servers,
 /// sound cards, then the virtual microphone).

@@ -1,10 +1,13 @@
-import CoreVideo
+import CaptureDevices
 import CoreGraphics
+import CoreVideo
 import Foundation
+import MovieEngine
 
 // Audio Toolbox's system sound services, which camera apps call for a shutter sound and alerts:
-// `import AVFoundation` (or `AudioToolbox`) gives them, as on Apple's platforms. A sound plays
-// through an `AVAudioPlayer` (to the sound server, or in real time silently without one); Apple's
+// `import AudioToolbox` gives them, and `AVFAudio` and `AVFoundation` with it, as on Apple's
+// platforms. A sound is decoded on a thread of its own and played to the sound server (or in real
+// time silently without one); Apple's
 // built-in sound IDs play the freedesktop sound theme's files where Debian's
 // sound-theme-freedesktop is installed, and nothing otherwise. Vibration is nothing here.
 
@@ -25,11 +28,10 @@ public let kAudioServicesBadSpecifierSizeError: OSStatus = 0x2173_697A  // '!siz
 /// The sounds made from files, and the players of sounds under way.
 private let systemSounds = SystemSounds()
 
-private final class SystemSounds: NSObject, AVAudioPlayerDelegate, @unchecked Sendable {
+private final class SystemSounds: Sendable {
     private struct State {
         var files: [SystemSoundID: URL] = [:]
         var next: SystemSoundID = 0x1000_0001
-        var playing: [ObjectIdentifier: (player: AVAudioPlayer, completion: (@Sendable () -> Void)?)] = [:]
     }
     private let state = LockedValue(State())
 
@@ -40,9 +42,12 @@ private final class SystemSounds: NSObject, AVAudioPlayerDelegate, @unchecked Se
         1117: "service-login", 1118: "service-logout", 1306: "button-pressed",
     ]
 
+    /// The longest a system sound may last, in seconds.
+    private static let longest = 30.0
+
     func create(_ url: URL) -> (SystemSoundID, OSStatus) {
-        guard let file = try? AVAudioFile(forReading: url) else { return (0, kAudioServicesSystemSoundUnspecifiedError) }
-        guard Double(file.length) / file.processingFormat.sampleRate <= 30 else { return (0, kAudioServicesSystemSoundExceededMaximumDurationError) }
+        guard let reader = try? SoundFileReader(url: url), let length = try? reader.length() else { return (0, kAudioServicesSystemSoundUnspecifiedError) }
+        guard Double(length) / Double(reader.sampleRate) <= Self.longest else { return (0, kAudioServicesSystemSoundExceededMaximumDurationError) }
         let id = state.withLock { state -> SystemSoundID in
             let id = state.next
             state.next += 1
@@ -64,19 +69,37 @@ private final class SystemSounds: NSObject, AVAudioPlayerDelegate, @unchecked Se
         return FileManager.default.isReadableFile(atPath: url.path) ? url : nil
     }
 
+    /// Plays the sound on a thread of its own (sounds may overlap, as Apple's do), then calls
+    /// `completion` on the main queue; a sound that cannot be played completes at once.
     func play(_ id: SystemSoundID, completion: (@Sendable () -> Void)?) {
-        guard id != kSystemSoundID_Vibrate, let url = file(for: id), let player = try? AVAudioPlayer(contentsOf: url) else {
+        let url = id == kSystemSoundID_Vibrate ? nil : file(for: id)
+        guard let url else {
             if let completion { DispatchQueue.main.async(execute: completion) }
             return
         }
-        player.delegate = self
-        state.withLock { $0.playing[ObjectIdentifier(player)] = (player, completion) }
-        if !player.play() { audioPlayerDidFinishPlaying(player, successfully: false) }
+        let thread = Thread {
+            Self.playToTheEnd(url)
+            if let completion { DispatchQueue.main.async(execute: completion) }
+        }
+        thread.name = "AudioServices"
+        thread.start()
     }
 
-    func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool) {
-        let finished = state.withLock { $0.playing.removeValue(forKey: ObjectIdentifier(player)) }
-        if let completion = finished?.completion { DispatchQueue.main.async(execute: completion) }
+    /// Decodes the file and writes its sound to the route's output, at most 30 seconds of it,
+    /// waiting until it has been heard.
+    private static func playToTheEnd(_ url: URL) {
+        guard let reader = try? SoundFileReader(url: url) else { return }
+        let channels = reader.channels, block = 4096
+        let output = PacedSoundOutput(name: "AudioServices", rate: reader.sampleRate, channels: channels)
+        defer { output.close() }
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: block * channels)
+        defer { samples.deallocate() }
+        var left = Int(longest * Double(reader.sampleRate))
+        while left > 0, let frames = try? reader.read(into: samples, frames: min(block, left)), frames > 0 {
+            output.write(UnsafeBufferPointer(start: samples, count: frames * channels))
+            left -= frames
+        }
+        output.drain()
     }
 }
 

@@ -1,4 +1,3 @@
-import CaptureDevices
 import CoreMedia
 import Foundation
 
@@ -19,14 +18,13 @@ package final class PacedSoundOutput {
     package init(name: String, rate: Int, channels: Int, latencyMilliseconds: Int = 60) {
         self.rate = rate
         self.channels = channels
-        let device = AVAudioSession.sharedInstance().outputDeviceName
-        server = try? PulseSoundOutput(name: name, device: device, rate: rate, channels: channels, latencyMilliseconds: latencyMilliseconds)
+        server = try? PulseSoundOutput(name: name, device: PulseSinks.routedSinkName, rate: rate, channels: channels, latencyMilliseconds: latencyMilliseconds)
     }
 
     deinit { close() }
 
     /// The host clock, in seconds.
-    static func hostSeconds() -> Double { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
+    package static func hostSeconds() -> Double { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
 
     /// How long a frame written now waits before it is heard, in seconds; 0 without a server.
     package var latency: Double { server?.latency ?? 0 }
