@@ -106,7 +106,7 @@ let package = Package(
         // Image I/O: image sources and destinations over the photo codecs (TIFF and GIF through libvips), and the property keys of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing", "CVips"]),
         // Video Toolbox's compression property keys, which output settings are written with.
-        .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo"]),
+        .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "FrameProcessing"]),
         // libvips (Debian's libvips42), Core Image's renderer and Image I/O's TIFF and GIF codec, loaded by its soname at first use (CVips.h).
         .target(name: "CVips", dependencies: ["CLibraryLoading"]),
         // Core Image: images as recipes, filters, and contexts that render them with libvips; and
@@ -207,6 +207,7 @@ let package = Package(
         .testTarget(name: "CoreImageTests", dependencies: ["CoreImage", "CoreGraphics", "CoreVideo", "ImageIO", "AVFoundation", "TestSupport"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "VideoToolboxTests", dependencies: ["VideoToolbox"]),
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
