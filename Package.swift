@@ -190,7 +190,7 @@ let package = Package(
             name: "avbench",
             dependencies: [
                 "AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport", "CoreImage", "CVips",
-                "UniformTypeIdentifiers", "CTimedID3Fixture", "MovieEngine",
+                "UniformTypeIdentifiers", "CTimedID3Fixture", "MovieEngine", "CYUV",
             ],
             // cairo drawn with directly, as the peer of Core Graphics' contexts.
             path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),

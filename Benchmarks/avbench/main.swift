@@ -61,6 +61,8 @@ if runs("composition") { try CompositionBenchmark.run() }
 if runs("screen") { try ScreenBenchmark.run() }
 if runs("hls") { try SegmentBenchmark.run() }
 if runs("clap") { try CleanApertureBenchmark.run() }
+if runs("pixeltransfer") { PixelTransferBenchmark.run(seconds: secondsPerCase) }
+if runs("liveview") { LiveViewBrowserBenchmark.run(seconds: secondsPerCase) }
 if runs("stretch") { try StretchBenchmark.run() }
 if runs("audiofile") { try AudioFileBenchmark.run() }
 if runs("engine") { try AudioEngineBenchmark.run() }

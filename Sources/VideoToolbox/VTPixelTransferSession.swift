@@ -71,13 +71,13 @@ public final class VTPixelTransferSession: VTPropertySession, @unchecked Sendabl
         var from = source
         var into = destination
         switch mode {
-        case String(kVTScalingMode_CropSourceToCleanAperture):
+        case Self.crop:
             guard let aperture = Self.cleanAperture(of: source) else { break }
             guard let cropped = source.region(x: aperture.minX, y: aperture.minY, width: aperture.width, height: aperture.height) else {
                 return kVTPixelTransferNotSupportedErr
             }
             from = cropped
-        case String(kVTScalingMode_Letterbox):
+        case Self.letterbox:
             // The whole picture, its aspect kept, in the middle of a black destination.
             let fitted = Self.fit(source.width, source.height, inside: destination.width, destination.height)
             guard destination.hasRegions,
@@ -86,7 +86,7 @@ public final class VTPixelTransferSession: VTPropertySession, @unchecked Sendabl
             else { return kVTPixelTransferNotSupportedErr }
             destination.fillBlack()
             into = middle
-        case String(kVTScalingMode_Trim):
+        case Self.trim:
             // The middle of the picture, its aspect kept, filling the destination.
             let kept = Self.fit(destination.width, destination.height, inside: source.width, source.height)
             guard
@@ -107,11 +107,18 @@ public final class VTPixelTransferSession: VTPropertySession, @unchecked Sendabl
         }
         guard done else { return kVTPixelTransferNotSupportedErr }
         // The destination describes the transferred image: the source's colour.
-        for key in [kCVImageBufferColorPrimariesKey, kCVImageBufferTransferFunctionKey, kCVImageBufferYCbCrMatrixKey] {
-            if let value = CVBufferCopyAttachment(source, key, nil) { CVBufferSetAttachment(destination, key, value, .shouldPropagate) }
+        let (given, taking) = (source._attachmentStorage, destination._attachmentStorage)
+        for key in Self.colourKeys {
+            if let (value, mode) = given.get(key) { taking.set(key, value, mode: mode) }
         }
         return noErr
     }
+
+    // The modes and keys a transfer compares and copies, made once rather than per frame.
+    private static let (crop, letterbox, trim) = (
+        kVTScalingMode_CropSourceToCleanAperture as String, kVTScalingMode_Letterbox as String, kVTScalingMode_Trim as String
+    )
+    nonisolated(unsafe) private static let colourKeys = [kCVImageBufferColorPrimariesKey, kCVImageBufferTransferFunctionKey, kCVImageBufferYCbCrMatrixKey]
 
     /// The largest size of `width` x `height`'s aspect inside `boxWidth` x `boxHeight`.
     static func fit(_ width: Int, _ height: Int, inside boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
