@@ -3,16 +3,24 @@
 
 Usage: hls_page.py AVCAPTURE [--seconds N]
 
-Runs `avcapture stream --hls FOLDER` on the virtual devices for N + 8 seconds with 1 s segments;
-once the playlist lists three segments (it appears with them), serves the folder with Python's http.server on a free
+Runs `avcapture stream --hls FOLDER` on the virtual devices with 1 s segments; once the playlist
+lists three segments (it appears with them), serves the folder with Python's http.server on a free
 loopback port and opens a page whose <video> plays index.m3u8 (Chromium plays fragmented MPEG-4
-HLS natively); reads its state twice while the stream goes on, then after it ends. The caller
-checks the results.
+HLS natively); reads its state twice, N seconds apart, while the stream goes on, then stops the
+stream with SIGINT, as a user does, and reads whether the playlist ended. The caller checks the results.
+
+Every media error is kept with what the element held then (its buffered and seekable ranges).
+Chromium's native HLS engine reports its own live-playback decisions (a resume past what the
+playlist holds, a loaded range it will not seek to) as DEMUXER_ERROR_COULD_NOT_PARSE with no
+detail, while content its MP4 parser rejects is CHUNK_DEMUXER_ERROR_APPEND_FAILED with the
+parser's reason. The page reloads once after the engine's error, as players do, and the
+measurement starts again after it; the caller accepts at most that one, never a parser's error.
 """
 import functools
 import http.server
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -22,14 +30,28 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from live_view_page import headless_chromium  # noqa: E402
 
-PAGE = b"<!doctype html><video id='video' src='index.m3u8' muted autoplay playsinline></video>"
+PAGE = b"""<!doctype html><video id='video' src='index.m3u8' muted autoplay playsinline></video><script>
+const video = document.getElementById('video'), opened = performance.now();
+const ranges = r => Array.from({length: r.length}, (_, i) => [r.start(i), r.end(i)]);
+window.mediaErrors = [];
+video.addEventListener('error', () => {
+  const message = video.error.message || '';
+  window.mediaErrors.push({message, code: video.error.code, at: (performance.now() - opened) / 1000,
+                           buffered: ranges(video.buffered), seekable: ranges(video.seekable)});
+  if (window.mediaErrors.length === 1 && message.startsWith('PipelineStatus::DEMUXER_ERROR_COULD_NOT_PARSE')) {
+    video.load();
+    video.play().catch(() => {});
+  }
+});
+</script>"""
 
 
 def video_state(driver):
     return driver.execute_script(
         "const v = document.getElementById('video');"
         "return {readyState: v.readyState, currentTime: v.currentTime, width: v.videoWidth, height: v.videoHeight,"
-        " error: v.error ? v.error.code : null, errorMessage: v.error ? v.error.message : null, paused: v.paused};")
+        " error: v.error ? v.error.code : null, errorMessage: v.error ? v.error.message : null, paused: v.paused,"
+        " errorCount: window.mediaErrors.length};")
 
 
 def folder_state(folder):
@@ -45,7 +67,8 @@ def main():
     folder = os.path.join(tempfile.mkdtemp(prefix="hls-browser-"), "live")
     playlist = os.path.join(folder, "index.m3u8")
     environment = dict(os.environ, LINUXAVFOUNDATION_DEVICES="virtual")
-    stream = subprocess.Popen([avcapture, "stream", "--hls", folder, "--seconds", str(seconds + 8), "--segment-seconds", "1",
+    # Long enough for two measurements; stopped by SIGINT once measured.
+    stream = subprocess.Popen([avcapture, "stream", "--hls", folder, "--seconds", str(2 * seconds + 30), "--segment-seconds", "1",
                                "--format", "640x480@30"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
     deadline = time.time() + 30
     # The playlist appears once its segments last three target durations (three 1 s segments).
@@ -73,15 +96,22 @@ def main():
     try:
         driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
         results["streamRunningAtStart"] = stream.poll() is None
-        time.sleep(2)
-        results["early"] = video_state(driver)
-        time.sleep(seconds)
-        results["later"] = video_state(driver)
-        if results["early"]["error"] is not None or results["later"]["error"] is not None:
+        for _ in range(2):
+            time.sleep(2)
+            results["early"] = video_state(driver)
+            time.sleep(seconds)
+            results["later"] = video_state(driver)
+            # Measured again only when the page reloaded after the engine's error while it was measured.
+            if results["later"]["errorCount"] == results["early"]["errorCount"] or results["later"]["errorCount"] > 1:
+                break
+        results["mediaErrors"] = driver.execute_script("return window.mediaErrors")
+        if results["mediaErrors"]:
             results["folderAtError"] = folder_state(folder)
         results["streamRunningWhilePlaying"] = stream.poll() is None
     finally:
         driver.quit()
+        if stream.poll() is None:
+            stream.send_signal(signal.SIGINT)
         stream.wait(timeout=60)
         server.shutdown()
     results["streamStatus"] = stream.returncode
