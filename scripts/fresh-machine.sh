@@ -5,19 +5,24 @@
 # the README's first code block there, exactly as written, as root, in a clean environment (with
 # CI, when it is set).
 #
-#   scripts/fresh-machine.sh [--keep] [--root DIR] [--only main|tests]
+#   scripts/fresh-machine.sh [--keep] [--root DIR] [--only main|tests] [--export-release DIR]
+#
+# --export-release copies the release avcapture the main command built, with its resource bundle,
+# into DIR once that command passed, so that CI probes and installs the very binary a new machine
+# builds instead of building it again (scripts/install.sh and scripts/probe.sh take it as AVCAPTURE_BUILT).
 #
 # Exit status: 0 when both commands succeed; otherwise that of the first that failed. Needs root
 # and about 3 GB of disk; takes a few minutes (the root itself about 30 s).
 set -euo pipefail
 project=$(cd "$(dirname "$0")/.." && pwd)
-keep=0; root=""; only=""
+keep=0; root=""; only=""; export_release=""
 while [ $# -gt 0 ]; do
   case $1 in
     --keep) keep=1 ;;
     --root) root=$2; shift ;;
     --only) only=$2; shift ;;
-    *) echo "usage: $0 [--keep] [--root DIR] [--only main|tests]" >&2; exit 2 ;;
+    --export-release) export_release=$2; shift ;;
+    *) echo "usage: $0 [--keep] [--root DIR] [--only main|tests] [--export-release DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -122,6 +127,13 @@ for index in 0 1; do
   begun=$SECONDS
   if run_in_root "$command"; then
     say "$name: passed in $((SECONDS - begun)) s"
+    if [ $name = main ] && [ -n "$export_release" ]; then
+      built="$root/root/project/.build/release"
+      mkdir -p "$export_release"
+      cp -L "$built/avcapture" "$export_release/"
+      cp -RL "$built/LinuxAVFoundation_LiveView.resources" "$export_release/"
+      say "the release avcapture is copied to $export_release"
+    fi
   else
     status=$?
     say "$name: FAILED with status $status after $((SECONDS - begun)) s"

@@ -4,6 +4,9 @@
 # and fish where those shells look for them. PREFIX is /usr/local unless given.
 #
 #   bash scripts/install.sh [PREFIX]              build (release) and install
+#   AVCAPTURE_BUILT=DIR bash scripts/install.sh [PREFIX]
+#                                                 install the release avcapture built elsewhere (CI's
+#                                                 fresh machine) in DIR, its resource bundle beside it
 #   bash scripts/install.sh --uninstall [PREFIX]  remove exactly what an install put there
 #
 # Each file is written beside its place and renamed into it, so an interrupted install or a full
@@ -50,15 +53,21 @@ put() {
 
 source scripts/build-flags.sh
 bash scripts/install-deps.sh
-swift build -c release --product avcapture "${release_flags[@]}"
+built=.build/release
+if [ -n "${AVCAPTURE_BUILT:-}" ]; then
+  [ -x "$AVCAPTURE_BUILT/avcapture" ] && [ -d "$AVCAPTURE_BUILT/LinuxAVFoundation_LiveView.resources" ] \
+    || { echo "install.sh: $AVCAPTURE_BUILT holds no release avcapture with its resource bundle" >&2; exit 1; }
+  built=$AVCAPTURE_BUILT
+else
+  swift build -c release --product avcapture "${release_flags[@]}"
+fi
 # The manual page is written by swift-argument-parser's generate-manual from the binary's own
 # description of its commands and options, so it is always the binary's.
 swift build -c release --product generate-manual "${release_flags[@]}"
-built=.build/release
 work=$(mktemp -d)
 trap 'rm -rf "$work" "${partials[@]}"' EXIT
 date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
-"$built/generate-manual" "$built/avcapture" --date "$date" --output-directory "$work"
+.build/release/generate-manual "$built/avcapture" --date "$date" --output-directory "$work"
 "$built/avcapture" --generate-completion-script bash >"$work/avcapture.bash"
 "$built/avcapture" --generate-completion-script zsh >"$work/_avcapture"
 "$built/avcapture" --generate-completion-script fish >"$work/avcapture.fish"
