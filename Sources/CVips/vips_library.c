@@ -50,6 +50,9 @@ static struct {
     int (*unpremultiply)(vips *in, vips **out, ...);
     int (*write_to_buffer)(vips *in, const char *suffix, void **data, size_t *size, ...);
     int (*mapim)(vips *in, vips **out, vips *index, ...);
+    int (*composite2)(vips *base, vips *overlay, vips **out, int mode, ...);
+    int (*copy)(vips *in, vips **out, ...);
+    int (*bandjoin2)(vips *left, vips *right, vips **out, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -104,6 +107,9 @@ static void load(void) {
     FIND(unpremultiply, "vips_unpremultiply")
     FIND(write_to_buffer, "vips_image_write_to_buffer")
     FIND(mapim, "vips_mapim")
+    FIND(composite2, "vips_composite2")
+    FIND(copy, "vips_copy")
+    FIND(bandjoin2, "vips_bandjoin2")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -236,6 +242,68 @@ cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int
     }
     int result = lib.insert(base, pasted, &out, x, y, NULL);
     lib.object_unref(pasted);
+    return made(result, out);
+}
+
+cvips_image *cvips_blend(cvips_image *overlay, cvips_image *base, int mode) {
+    // The W3C's compositing of premultiplied colours s (the overlay) and b (the base), alphas as and ab:
+    //   separable blend modes: (1 - ab) s + (1 - as) b + as ab B(Cb, Cs), alpha as + ab - as ab,
+    //     where B is libvips's blend of the two colours made opaque (Cs = s / as, Cb = b / ab), so
+    //     that B sees colours, not premultiplied values (libvips's own compositing of translucent
+    //     images gives B premultiplied values);
+    //   in: s ab; out: s (1 - ab); atop: s ab + b (1 - as), alpha ab; addition: s + b.
+    enum { SRGB = 22, IN = 3, OUT = 4, ATOP = 5, ADD = 12 };
+    vips *held[32] = {0};  // at most 26 steps below
+    int count = 0, result = 0;
+#define STEP(target, call)                \
+    vips *target = NULL;                  \
+    if (result == 0) result = (call);     \
+    held[count++] = target;
+    double per255 = 1.0 / 255, zero = 0, minusPer255 = -1.0 / 255, one = 1;
+    STEP(overlayAlpha, lib.extract_band(overlay, &overlayAlpha, 3, NULL))
+    STEP(baseAlpha, lib.extract_band(base, &baseAlpha, 3, NULL))
+    STEP(as, lib.linear(overlayAlpha, &as, &per255, &zero, 1, NULL))
+    STEP(ab, lib.linear(baseAlpha, &ab, &per255, &zero, 1, NULL))
+    STEP(notAs, lib.linear(overlayAlpha, &notAs, &minusPer255, &one, 1, NULL))
+    STEP(notAb, lib.linear(baseAlpha, &notAb, &minusPer255, &one, 1, NULL))
+    STEP(s, lib.extract_band(overlay, &s, 0, "n", 3, NULL))
+    STEP(b, lib.extract_band(base, &b, 0, "n", 3, NULL))
+    vips *out = NULL;
+    if (result == 0 && mode == IN) {
+        result = lib.multiply(overlay, ab, &out, NULL);
+    } else if (result == 0 && mode == OUT) {
+        result = lib.multiply(overlay, notAb, &out, NULL);
+    } else if (result == 0 && mode == ADD) {
+        result = lib.add(overlay, base, &out, NULL);
+    } else if (result == 0 && mode == ATOP) {
+        STEP(inside, lib.multiply(s, ab, &inside, NULL))
+        STEP(under, lib.multiply(b, notAs, &under, NULL))
+        STEP(colour, lib.add(inside, under, &colour, NULL))
+        if (result == 0) result = lib.bandjoin2(colour, baseAlpha, &out, NULL);
+    } else if (result == 0) {
+        STEP(plainOverlay, lib.unpremultiply(overlay, &plainOverlay, NULL))
+        STEP(plainBase, lib.unpremultiply(base, &plainBase, NULL))
+        STEP(cs, lib.extract_band(plainOverlay, &cs, 0, "n", 3, NULL))
+        STEP(cb, lib.extract_band(plainBase, &cb, 0, "n", 3, NULL))
+        STEP(opaqueS, lib.bandjoin_const1(cs, &opaqueS, 255.0, NULL))
+        STEP(opaqueB, lib.bandjoin_const1(cb, &opaqueB, 255.0, NULL))
+        STEP(labelledS, lib.copy(opaqueS, &labelledS, "interpretation", SRGB, NULL))
+        STEP(labelledB, lib.copy(opaqueB, &labelledB, "interpretation", SRGB, NULL))
+        STEP(blended, lib.composite2(labelledB, labelledS, &blended, mode, "compositing_space", SRGB, NULL))
+        STEP(f, lib.extract_band(blended, &f, 0, "n", 3, NULL))
+        STEP(both, lib.multiply(as, ab, &both, NULL))
+        STEP(sPart, lib.multiply(s, notAb, &sPart, NULL))
+        STEP(bPart, lib.multiply(b, notAs, &bPart, NULL))
+        STEP(fPart, lib.multiply(f, both, &fPart, NULL))
+        STEP(sides, lib.add(sPart, bPart, &sides, NULL))
+        STEP(colour, lib.add(sides, fPart, &colour, NULL))
+        STEP(baseShown, lib.multiply(baseAlpha, notAs, &baseShown, NULL))
+        STEP(alpha, lib.add(overlayAlpha, baseShown, &alpha, NULL))
+        if (result == 0) result = lib.bandjoin2(colour, alpha, &out, NULL);
+    }
+#undef STEP
+    for (int i = 0; i < count; i++)
+        if (held[i]) lib.object_unref(held[i]);
     return made(result, out);
 }
 

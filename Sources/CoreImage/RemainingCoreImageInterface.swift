@@ -13,14 +13,22 @@
 // CIColorControls, CIExposureAdjust, CIColorMatrix, CIColorInvert, CISepiaTone, CIPhotoEffectMono,
 // the other photo effects (Chrome, Fade, Instant, Noir, Process, Tonal, Transfer: colour matrices in
 // the spirit of Apple's unpublished curves), CIVignette, CIPerspectiveCorrection, CIPerspectiveTransform,
-// CIAffineTransform, CICrop, CILanczosScaleTransform, CISourceOverCompositing,
+// CIAffineTransform, CICrop, CILanczosScaleTransform, CISourceOverCompositing, the separable blend modes
+// (CIMultiplyBlendMode, CIScreenBlendMode, CIOverlayBlendMode, CIDarkenBlendMode, CILightenBlendMode,
+// CIColorDodgeBlendMode, CIColorBurnBlendMode, CIHardLightBlendMode, CISoftLightBlendMode,
+// CIDifferenceBlendMode, CIExclusionBlendMode), CIAdditionCompositing, CISourceInCompositing,
+// CISourceOutCompositing, CISourceAtopCompositing,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
 // Still to come:
 // Filters: CIVignetteEffect, CIPerspectiveTransformWithExtent, CIPerspectiveTile, CIBoxBlur, CIDiscBlur,
 //     CIMotionBlur, CIUnsharpMask, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
-//     CIToneCurve, CIVibrance, CIColorClamp, the blend modes (CIMultiplyBlendMode and the rest), the
+//     CIToneCurve, CIVibrance, CIColorClamp, the other blend modes (CIDivideBlendMode, CISubtractBlendMode,
+//     CILinearBurnBlendMode, CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode,
+//     CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode,
+//     CILuminosityBlendMode) and compositing (CIMultiplyCompositing, CIMaximumCompositing,
+//     CIMinimumCompositing), the
 //     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), CIAreaAverage
 //     and the other reductions; the kernel languages (CIKernel, CIColorKernel, CIWarpKernel), and
 //     custom CIFilter subclasses registered by name (CIFilter.registerName)

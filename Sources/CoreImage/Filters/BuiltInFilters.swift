@@ -9,7 +9,7 @@ extension FilterDefinition {
             gaussianBlur, colorControls, exposureAdjust, colorMatrix, colorInvert, sepiaTone, photoEffectMono, affineTransform, crop,
             lanczosScaleTransform, sourceOverCompositing, constantColorGenerator, qrCodeGenerator, vignette, perspectiveCorrection,
             perspectiveTransform,
-        ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) })
+        ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) } + blendModes.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -152,6 +152,30 @@ extension FilterDefinition {
         guard let image = inputs.image(kCIInputImageKey), let background = inputs.image(kCIInputBackgroundImageKey) else { return nil }
         return image.composited(over: background)
     }
+
+    /// Apple's blend modes and compositing operators that libvips's compositing carries out, with
+    /// the W3C's formulas Apple's documentation names: the input image blended over the background.
+    static let blendModes: [FilterDefinition] = [
+        ("CIMultiplyBlendMode", "Multiply Blend Mode", BlendMode.multiply), ("CIScreenBlendMode", "Screen Blend Mode", .screen),
+        ("CIOverlayBlendMode", "Overlay Blend Mode", .overlay), ("CIDarkenBlendMode", "Darken Blend Mode", .darken),
+        ("CILightenBlendMode", "Lighten Blend Mode", .lighten), ("CIColorDodgeBlendMode", "Color Dodge Blend Mode", .colorDodge),
+        ("CIColorBurnBlendMode", "Color Burn Blend Mode", .colorBurn), ("CIHardLightBlendMode", "Hard Light Blend Mode", .hardLight),
+        ("CISoftLightBlendMode", "Soft Light Blend Mode", .softLight), ("CIDifferenceBlendMode", "Difference Blend Mode", .difference),
+        ("CIExclusionBlendMode", "Exclusion Blend Mode", .exclusion), ("CIAdditionCompositing", "Addition", .addition),
+        ("CISourceInCompositing", "Source In", .sourceIn), ("CISourceOutCompositing", "Source Out", .sourceOut),
+        ("CISourceAtopCompositing", "Source Atop", .sourceAtop),
+    ].map { name, displayName, mode in
+        FilterDefinition(
+            name: name, displayName: displayName, categories: [kCICategoryCompositeOperation] + everyday,
+            inputs: [.image(), .image(kCIInputBackgroundImageKey, "Background Image")]
+        ) { inputs in
+            guard let image = inputs.image(kCIInputImageKey), let background = inputs.image(kCIInputBackgroundImageKey) else { return nil }
+            return image.derived(.blend(image.recipe, background.recipe, mode))
+        }
+    }
+
+    /// The blend mode or compositing operator of this name.
+    static func blendMode(_ name: String) -> FilterDefinition { blendModes.first { $0.name == name }! }
 
     static let constantColorGenerator = FilterDefinition(
         name: "CIConstantColorGenerator", displayName: "Constant Color", categories: [kCICategoryGenerator] + everyday,

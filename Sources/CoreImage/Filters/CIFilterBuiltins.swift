@@ -178,6 +178,36 @@ extension CIFilter {
     public class func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { LanczosFilter(definition: .lanczosScaleTransform) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
+    /// Multiplies the input image's colours by the background image's.
+    public class func multiplyBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIMultiplyBlendMode")) }
+    /// Multiplies the inverses of the input and background images' colours, brightening the background.
+    public class func screenBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIScreenBlendMode")) }
+    /// Multiplies or screens the input image's colours, depending on the background's.
+    public class func overlayBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIOverlayBlendMode")) }
+    /// Keeps the darker of the input and background images' colours.
+    public class func darkenBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIDarkenBlendMode")) }
+    /// Keeps the lighter of the input and background images' colours.
+    public class func lightenBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CILightenBlendMode")) }
+    /// Brightens the background image's colours to reflect the input image's.
+    public class func colorDodgeBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIColorDodgeBlendMode")) }
+    /// Darkens the background image's colours to reflect the input image's.
+    public class func colorBurnBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIColorBurnBlendMode")) }
+    /// Multiplies or screens the colours, depending on the input image's.
+    public class func hardLightBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIHardLightBlendMode")) }
+    /// Darkens or lightens the colours, depending on the input image's.
+    public class func softLightBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISoftLightBlendMode")) }
+    /// Subtracts the darker of the input and background images' colours from the lighter.
+    public class func differenceBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIDifferenceBlendMode")) }
+    /// Subtracts colours as the difference blend mode does, with lower contrast.
+    public class func exclusionBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIExclusionBlendMode")) }
+    /// Adds the input image's colours to the background image's, brightening it.
+    public class func additionCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIAdditionCompositing")) }
+    /// Keeps the input image only where the background image is.
+    public class func sourceInCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISourceInCompositing")) }
+    /// Keeps the input image only where the background image is not.
+    public class func sourceOutCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISourceOutCompositing")) }
+    /// Places the input image over the background image, inside the background's shape.
+    public class func sourceAtopCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISourceAtopCompositing")) }
 }
 
 /// A built-in filter with its inputs as typed properties.

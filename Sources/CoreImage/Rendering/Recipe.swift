@@ -26,6 +26,8 @@ indirect enum Recipe: @unchecked Sendable {
     case lanczos(Recipe, x: Double, y: Double)
     /// One image over another.
     case over(Recipe, Recipe)
+    /// One image blended with another in a blend mode or compositing operator.
+    case blend(Recipe, Recipe, BlendMode)
     /// An image's edge pixels carried on without end.
     case clamp(Recipe)
     /// An image seen through a projective map: each point of `extent` shows the inner image at the
@@ -54,7 +56,7 @@ indirect enum Recipe: @unchecked Sendable {
             guard !extent.isInfinite, !extent.isNull else { return extent }
             return CGRect(
                 x: (extent.minX * x).rounded(), y: (extent.minY * y).rounded(), width: (extent.width * x).rounded(), height: (extent.height * y).rounded())
-        case .over(let top, let bottom): return top.extent.union(bottom.extent)
+        case .over(let top, let bottom), .blend(let top, let bottom, _): return top.extent.union(bottom.extent)
         case .clamp(let inner): return inner.extent.isNull ? .null : .infinite
         case .project(_, _, let extent): return extent
         case .shade(let inner, _): return inner.extent
@@ -74,13 +76,21 @@ indirect enum Recipe: @unchecked Sendable {
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend: return false
         }
     }
 
     /// How far a blur of `sigma` reaches, as Apple's blurs grow their extent: three standard
     /// deviations, in whole pixels.
     static func blurReach(_ sigma: Double) -> CGFloat { CGFloat((sigma * 3).rounded(.up)) }
+}
+
+/// How two images are blended: libvips's blend modes (VipsBlendMode's values), which are the PDF
+/// and W3C blend modes and Porter and Duff's operators Core Image's compositing filters name.
+enum BlendMode: Int32, Sendable {
+    case sourceIn = 3, sourceOut = 4, sourceAtop = 5, addition = 12, multiply = 14, screen = 15, overlay = 16
+    case darken = 17, lighten = 18, colorDodge = 19, colorBurn = 20, hardLight = 21, softLight = 22
+    case difference = 23, exclusion = 24
 }
 
 /// A picture's pixels in memory as the renderer reads them: 8-bit B, G, R, A premultiplied,

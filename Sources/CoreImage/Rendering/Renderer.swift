@@ -148,6 +148,9 @@ final class RenderPass {
             return try withExtendedLifetime(over) {
                 try under.then { cvips_over_area(over.pointer, $0, Int32(reach.x - region.x), Int32(region.maxY - reach.maxY)) }
             }
+        case .blend(let top, let bottom, let mode):
+            let over = try image(top, in: region), under = try image(bottom, in: region)
+            return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
         case .project(let inner, let inverse, let extent):
             return try projected(inner, inverse: inverse, extent: extent, in: region)
         case .shade(let inner, let shading):
