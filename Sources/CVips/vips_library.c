@@ -245,6 +245,17 @@ cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int
     return made(result, out);
 }
 
+cvips_image *cvips_mix(cvips_image *first, cvips_image *second, double a, double b) {
+    vips *scaledFirst = NULL, *scaledSecond = NULL, *out = NULL;
+    double zero = 0;
+    int result = lib.linear(first, &scaledFirst, &a, &zero, 1, NULL);
+    if (result == 0) result = lib.linear(second, &scaledSecond, &b, &zero, 1, NULL);
+    if (result == 0) result = lib.add(scaledFirst, scaledSecond, &out, NULL);
+    if (scaledFirst) lib.object_unref(scaledFirst);
+    if (scaledSecond) lib.object_unref(scaledSecond);
+    return made(result, out);
+}
+
 cvips_image *cvips_blend(cvips_image *overlay, cvips_image *base, int mode) {
     // The W3C's compositing of premultiplied colours s (the overlay) and b (the base), alphas as and ab:
     //   separable blend modes: (1 - ab) s + (1 - as) b + as ab B(Cb, Cs), alpha as + ab - as ab,

@@ -17,13 +17,14 @@
 // (CIMultiplyBlendMode, CIScreenBlendMode, CIOverlayBlendMode, CIDarkenBlendMode, CILightenBlendMode,
 // CIColorDodgeBlendMode, CIColorBurnBlendMode, CIHardLightBlendMode, CISoftLightBlendMode,
 // CIDifferenceBlendMode, CIExclusionBlendMode), CIAdditionCompositing, CISourceInCompositing,
-// CISourceOutCompositing, CISourceAtopCompositing,
+// CISourceOutCompositing, CISourceAtopCompositing, CIColorMonochrome, CIFalseColor, CIHueAdjust,
+// CIWhitePointAdjust, CIUnsharpMask,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
 // Still to come:
 // Filters: CIVignetteEffect, CIPerspectiveTransformWithExtent, CIPerspectiveTile, CIBoxBlur, CIDiscBlur,
-//     CIMotionBlur, CIUnsharpMask, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
+//     CIMotionBlur, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
 //     CIToneCurve, CIVibrance, CIColorClamp, the other blend modes (CIDivideBlendMode, CISubtractBlendMode,
 //     CILinearBurnBlendMode, CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode,
 //     CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode,

@@ -129,6 +129,52 @@ public protocol CICompositeOperation: CIFilterProtocol {
     var backgroundImage: CIImage? { get set }
 }
 
+/// The properties you use to configure a color monochrome filter.
+public protocol CIColorMonochrome: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The monochrome color to apply to the image.
+    var color: CIColor { get set }
+    /// The intensity of the monochrome effect: 0 none, 1 all.
+    var intensity: Float { get set }
+}
+
+/// The properties you use to configure a false color filter.
+public protocol CIFalseColor: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The color the image's dark values map to.
+    var color0: CIColor { get set }
+    /// The color the image's light values map to.
+    var color1: CIColor { get set }
+}
+
+/// The properties you use to configure a hue adjust filter.
+public protocol CIHueAdjust: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The angle, in radians, to turn the hue by.
+    var angle: Float { get set }
+}
+
+/// The properties you use to configure a white point adjust filter.
+public protocol CIWhitePointAdjust: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The new white point color.
+    var color: CIColor { get set }
+}
+
+/// The properties you use to configure an unsharp mask filter.
+public protocol CIUnsharpMask: CIFilterProtocol {
+    /// The image to sharpen.
+    var inputImage: CIImage? { get set }
+    /// The radius, in pixels, of the blur the sharpening compares the image with.
+    var radius: Float { get set }
+    /// The strength of the sharpening.
+    var intensity: Float { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -176,6 +222,16 @@ extension CIFilter {
     public class func perspectiveTransform() -> CIFilter & CIPerspectiveTransform { PerspectiveFilter(definition: .perspectiveTransform) }
     /// Scales an image with a Lanczos kernel.
     public class func lanczosScaleTransform() -> CIFilter & CILanczosScaleTransform { LanczosFilter(definition: .lanczosScaleTransform) }
+    /// Remaps colors so they fall within shades of a single color.
+    public class func colorMonochrome() -> CIFilter & CIColorMonochrome { ColorEffectFilter(definition: .colorMonochrome) }
+    /// Maps luminance to a color ramp of two colors.
+    public class func falseColor() -> CIFilter & CIFalseColor { ColorEffectFilter(definition: .falseColor) }
+    /// Changes the overall hue, or tint, of the source pixels.
+    public class func hueAdjust() -> CIFilter & CIHueAdjust { ColorEffectFilter(definition: .hueAdjust) }
+    /// Adjusts the reference white point for an image and maps all colors in the source using the new reference.
+    public class func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { ColorEffectFilter(definition: .whitePointAdjust) }
+    /// Increases an image's contrast between two colors, sharpening its edges.
+    public class func unsharpMask() -> CIFilter & CIUnsharpMask { UnsharpMaskFilter(definition: .unsharpMask) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -299,6 +355,42 @@ final class CompositeFilter: TypedFilter, CICompositeOperation, @unchecked Senda
     var backgroundImage: CIImage? {
         get { value(forKey: kCIInputBackgroundImageKey) as? CIImage }
         set { setValue(newValue, forKey: kCIInputBackgroundImageKey) }
+    }
+}
+
+final class ColorEffectFilter: TypedFilter, CIColorMonochrome, CIFalseColor, CIHueAdjust, CIWhitePointAdjust, @unchecked Sendable {
+    private func color(_ key: String) -> CIColor { value(forKey: key) as? CIColor ?? CIColor(red: 0, green: 0, blue: 0) }
+
+    var color: CIColor {
+        get { color(kCIInputColorKey) }
+        set { setValue(newValue, forKey: kCIInputColorKey) }
+    }
+    var intensity: Float {
+        get { float(kCIInputIntensityKey) }
+        set { setFloat(newValue, kCIInputIntensityKey) }
+    }
+    var color0: CIColor {
+        get { color("inputColor0") }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { color("inputColor1") }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+    var angle: Float {
+        get { float(kCIInputAngleKey) }
+        set { setFloat(newValue, kCIInputAngleKey) }
+    }
+}
+
+final class UnsharpMaskFilter: TypedFilter, CIUnsharpMask, @unchecked Sendable {
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
+    var intensity: Float {
+        get { float(kCIInputIntensityKey) }
+        set { setFloat(newValue, kCIInputIntensityKey) }
     }
 }
 

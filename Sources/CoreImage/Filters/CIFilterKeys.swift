@@ -91,3 +91,11 @@ public let kCICategoryVideo = "CICategoryVideo"
 public let kCICategoryStillImage = "CICategoryStillImage"
 /// Filters that are built in.
 public let kCICategoryBuiltIn = "CICategoryBuiltIn"
+/// A color attribute type, with an alpha component.
+public let kCIAttributeTypeColor = "CIAttributeTypeColor"
+/// A filter category for filters that sharpen images.
+public let kCICategorySharpen = "CICategorySharpen"
+/// A filter category for filters that work with interlaced images.
+public let kCICategoryInterlaced = "CICategoryInterlaced"
+/// A filter category for filters that work with non-square pixels.
+public let kCICategoryNonSquarePixels = "CICategoryNonSquarePixels"

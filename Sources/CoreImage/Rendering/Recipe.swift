@@ -28,6 +28,9 @@ indirect enum Recipe: @unchecked Sendable {
     case over(Recipe, Recipe)
     /// One image blended with another in a blend mode or compositing operator.
     case blend(Recipe, Recipe, BlendMode)
+    /// `a` times one image plus `b` times another, every band alike (a sharpening's difference of an
+    /// image and its blur).
+    case mix(Recipe, Recipe, a: Double, b: Double)
     /// An image's edge pixels carried on without end.
     case clamp(Recipe)
     /// An image seen through a projective map: each point of `extent` shows the inner image at the
@@ -56,7 +59,7 @@ indirect enum Recipe: @unchecked Sendable {
             guard !extent.isInfinite, !extent.isNull else { return extent }
             return CGRect(
                 x: (extent.minX * x).rounded(), y: (extent.minY * y).rounded(), width: (extent.width * x).rounded(), height: (extent.height * y).rounded())
-        case .over(let top, let bottom), .blend(let top, let bottom, _): return top.extent.union(bottom.extent)
+        case .over(let top, let bottom), .blend(let top, let bottom, _), .mix(let top, let bottom, _, _): return top.extent.union(bottom.extent)
         case .clamp(let inner): return inner.extent.isNull ? .null : .infinite
         case .project(_, _, let extent): return extent
         case .shade(let inner, _): return inner.extent
@@ -76,7 +79,7 @@ indirect enum Recipe: @unchecked Sendable {
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project, .blend: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix: return false
         }
     }
 

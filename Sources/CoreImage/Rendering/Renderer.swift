@@ -151,6 +151,9 @@ final class RenderPass {
         case .blend(let top, let bottom, let mode):
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
+        case .mix(let first, let second, let a, let b):
+            let one = try image(first, in: region), other = try image(second, in: region)
+            return try withExtendedLifetime(other) { try one.then { cvips_mix($0, other.pointer, a, b) } }
         case .project(let inner, let inverse, let extent):
             return try projected(inner, inverse: inverse, extent: extent, in: region)
         case .shade(let inner, let shading):
