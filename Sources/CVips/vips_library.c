@@ -53,6 +53,7 @@ static struct {
     int (*composite2)(vips *base, vips *overlay, vips **out, int mode, ...);
     int (*copy)(vips *in, vips **out, ...);
     int (*bandjoin2)(vips *left, vips *right, vips **out, ...);
+    int (*shrink)(vips *in, vips **out, double hshrink, double vshrink, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -110,6 +111,7 @@ static void load(void) {
     FIND(composite2, "vips_composite2")
     FIND(copy, "vips_copy")
     FIND(bandjoin2, "vips_bandjoin2")
+    FIND(shrink, "vips_shrink")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -242,6 +244,13 @@ cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int
     }
     int result = lib.insert(base, pasted, &out, x, y, NULL);
     lib.object_unref(pasted);
+    return made(result, out);
+}
+
+cvips_image *cvips_average(cvips_image *image) {
+    // A box average over the whole image: one pixel, each band the mean of the image's.
+    vips *out = NULL;
+    int result = lib.shrink(image, &out, (double)lib.get_width(image), (double)lib.get_height(image), NULL);
     return made(result, out);
 }
 

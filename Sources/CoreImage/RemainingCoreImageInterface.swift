@@ -18,7 +18,7 @@
 // CIColorDodgeBlendMode, CIColorBurnBlendMode, CIHardLightBlendMode, CISoftLightBlendMode,
 // CIDifferenceBlendMode, CIExclusionBlendMode), CIAdditionCompositing, CISourceInCompositing,
 // CISourceOutCompositing, CISourceAtopCompositing, CIColorMonochrome, CIFalseColor, CIHueAdjust,
-// CIWhitePointAdjust, CIUnsharpMask,
+// CIWhitePointAdjust, CIUnsharpMask, CIAreaAverage,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
@@ -30,8 +30,9 @@
 //     CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode,
 //     CILuminosityBlendMode) and compositing (CIMultiplyCompositing, CIMaximumCompositing,
 //     CIMinimumCompositing), the
-//     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), CIAreaAverage
-//     and the other reductions; the kernel languages (CIKernel, CIColorKernel, CIWarpKernel), and
+//     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), the other
+//     reductions (CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaHistogram, CIRowAverage,
+//     CIColumnAverage, CIKMeans); the kernel languages (CIKernel, CIColorKernel, CIWarpKernel), and
 //     custom CIFilter subclasses registered by name (CIFilter.registerName)
 // CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
 //     read from files), init(bitmapData:bytesPerRow:size:format:colorSpace:),

@@ -59,6 +59,8 @@ cvips_image *cvips_over(cvips_image *overlay, cvips_image *base);
 /// `overlay` composited over the area of `base` whose top-left corner is (`x`, `y`): the rest of
 /// `base` is left as it is, so that a small overlay costs its own area only.
 cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int y);
+/// One pixel whose every band is the mean of that band over the whole image.
+cvips_image *cvips_average(cvips_image *image);
 /// `a` times `first` plus `b` times `second`, band by band (both the same size).
 cvips_image *cvips_mix(cvips_image *first, cvips_image *second, double a, double b);
 /// `overlay` blended with `base` (both premultiplied, the same size) in libvips's blend mode `mode`

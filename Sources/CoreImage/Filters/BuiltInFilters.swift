@@ -10,7 +10,8 @@ extension FilterDefinition {
             lanczosScaleTransform, sourceOverCompositing, constantColorGenerator, qrCodeGenerator, vignette, perspectiveCorrection,
             perspectiveTransform,
         ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) } + blendModes.map { ($0.name, $0) }
-            + colorMatrixFilters.map { ($0.name, $0) } + sharpenFilters.map { ($0.name, $0) })
+            + colorMatrixFilters.map { ($0.name, $0) } + sharpenFilters.map { ($0.name, $0) }
+            + reductionFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

@@ -175,6 +175,17 @@ public protocol CIUnsharpMask: CIFilterProtocol {
     var intensity: Float { get set }
 }
 
+/// The properties you use to configure a filter that reduces a region of an image.
+public protocol CIAreaReductionFilter: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The region of the image to process.
+    var extent: CGRect { get set }
+}
+
+/// The properties you use to configure an area average filter.
+public protocol CIAreaAverage: CIAreaReductionFilter {}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -232,6 +243,8 @@ extension CIFilter {
     public class func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { ColorEffectFilter(definition: .whitePointAdjust) }
     /// Increases an image's contrast between two colors, sharpening its edges.
     public class func unsharpMask() -> CIFilter & CIUnsharpMask { UnsharpMaskFilter(definition: .unsharpMask) }
+    /// Returns a 1 x 1 pixel image that contains the average color for the region of interest.
+    public class func areaAverage() -> CIFilter & CIAreaAverage { AreaReductionFilter(definition: .areaAverage) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -391,6 +404,13 @@ final class UnsharpMaskFilter: TypedFilter, CIUnsharpMask, @unchecked Sendable {
     var intensity: Float {
         get { float(kCIInputIntensityKey) }
         set { setFloat(newValue, kCIInputIntensityKey) }
+    }
+}
+
+final class AreaReductionFilter: TypedFilter, CIAreaAverage, @unchecked Sendable {
+    var extent: CGRect {
+        get { vector(kCIInputExtentKey).cgRectValue }
+        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
     }
 }
 

@@ -99,3 +99,5 @@ public let kCICategorySharpen = "CICategorySharpen"
 public let kCICategoryInterlaced = "CICategoryInterlaced"
 /// A filter category for filters that work with non-square pixels.
 public let kCICategoryNonSquarePixels = "CICategoryNonSquarePixels"
+/// A filter category for filters that reduce an image to a few values (averages, extremes, histograms).
+public let kCICategoryReduction = "CICategoryReduction"

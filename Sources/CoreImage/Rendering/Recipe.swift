@@ -28,6 +28,8 @@ indirect enum Recipe: @unchecked Sendable {
     case over(Recipe, Recipe)
     /// One image blended with another in a blend mode or compositing operator.
     case blend(Recipe, Recipe, BlendMode)
+    /// One pixel, at the rectangle's origin, whose bands are the means of the image's over the rectangle.
+    case areaAverage(Recipe, CGRect)
     /// `a` times one image plus `b` times another, every band alike (a sharpening's difference of an
     /// image and its blur).
     case mix(Recipe, Recipe, a: Double, b: Double)
@@ -62,6 +64,9 @@ indirect enum Recipe: @unchecked Sendable {
         case .over(let top, let bottom), .blend(let top, let bottom, _), .mix(let top, let bottom, _, _): return top.extent.union(bottom.extent)
         case .clamp(let inner): return inner.extent.isNull ? .null : .infinite
         case .project(_, _, let extent): return extent
+        case .areaAverage(_, let rect):
+            let whole = PixelRegion(covering: rect)
+            return whole.isEmpty ? .null : CGRect(x: whole.x, y: whole.y, width: 1, height: 1)
         case .shade(let inner, _): return inner.extent
         }
     }
@@ -79,7 +84,7 @@ indirect enum Recipe: @unchecked Sendable {
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage: return false
         }
     }
 

@@ -151,6 +151,11 @@ final class RenderPass {
         case .blend(let top, let bottom, let mode):
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
+        case .areaAverage(let inner, let rect):
+            let whole = PixelRegion(covering: rect)
+            guard !whole.isEmpty, whole.isRenderable, !region.intersection(recipe.extent).isEmpty else { return try transparent(region) }
+            let average = try image(inner, in: whole).then { cvips_average($0) }
+            return try place(average, at: PixelRegion(x: whole.x, y: whole.y, width: 1, height: 1), in: region)
         case .mix(let first, let second, let a, let b):
             let one = try image(first, in: region), other = try image(second, in: region)
             return try withExtendedLifetime(other) { try one.then { cvips_mix($0, other.pointer, a, b) } }
