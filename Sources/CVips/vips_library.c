@@ -54,6 +54,9 @@ static struct {
     int (*copy)(vips *in, vips **out, ...);
     int (*bandjoin2)(vips *left, vips *right, vips **out, ...);
     int (*shrink)(vips *in, vips **out, double hshrink, double vshrink, ...);
+    int (*conv)(vips *in, vips **out, vips *mask, ...);
+    int (*convsep)(vips *in, vips **out, vips *mask, ...);
+    int (*rank)(vips *in, vips **out, int width, int height, int index, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -112,6 +115,9 @@ static void load(void) {
     FIND(copy, "vips_copy")
     FIND(bandjoin2, "vips_bandjoin2")
     FIND(shrink, "vips_shrink")
+    FIND(conv, "vips_conv")
+    FIND(convsep, "vips_convsep")
+    FIND(rank, "vips_rank")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -244,6 +250,24 @@ cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int
     }
     int result = lib.insert(base, pasted, &out, x, y, NULL);
     lib.object_unref(pasted);
+    return made(result, out);
+}
+
+cvips_image *cvips_convolve(cvips_image *image, const double *mask, int width, int height, int separable) {
+    // Float precision (VIPS_PRECISION_FLOAT): the mask's weights as given, no integer rounding.
+    enum { PRECISION_FLOAT = 1 };
+    vips *matrix = lib.new_matrix_from_array(width, height, mask, width * height);
+    if (!matrix) return made(-1, NULL);
+    vips *out = NULL;
+    int result = separable ? lib.convsep(image, &out, matrix, "precision", PRECISION_FLOAT, NULL)
+                           : lib.conv(image, &out, matrix, "precision", PRECISION_FLOAT, NULL);
+    lib.object_unref(matrix);
+    return made(result, out);
+}
+
+cvips_image *cvips_rank(cvips_image *image, int width, int height, int index) {
+    vips *out = NULL;
+    int result = lib.rank(image, &out, width, height, index, NULL);
     return made(result, out);
 }
 

@@ -18,13 +18,15 @@
 // CIColorDodgeBlendMode, CIColorBurnBlendMode, CIHardLightBlendMode, CISoftLightBlendMode,
 // CIDifferenceBlendMode, CIExclusionBlendMode), CIAdditionCompositing, CISourceInCompositing,
 // CISourceOutCompositing, CISourceAtopCompositing, CIColorMonochrome, CIFalseColor, CIHueAdjust,
-// CIWhitePointAdjust, CIUnsharpMask, CIAreaAverage,
+// CIWhitePointAdjust, CIUnsharpMask, CIAreaAverage, CIBoxBlur, CIDiscBlur, CIMedianFilter,
+// CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
 // Still to come:
-// Filters: CIVignetteEffect, CIPerspectiveTransformWithExtent, CIPerspectiveTile, CIBoxBlur, CIDiscBlur,
-//     CIMotionBlur, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
+// Filters: CIVignetteEffect, CIPerspectiveTransformWithExtent, CIPerspectiveTile, CIMotionBlur,
+//     CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIMorphologyMaximum and CIMorphologyMinimum
+//     (circular), CIMorphologyGradient, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
 //     CIToneCurve, CIVibrance, CIColorClamp, the other blend modes (CIDivideBlendMode, CISubtractBlendMode,
 //     CILinearBurnBlendMode, CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode,
 //     CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode,

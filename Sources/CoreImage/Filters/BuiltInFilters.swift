@@ -11,7 +11,7 @@ extension FilterDefinition {
             perspectiveTransform,
         ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) } + blendModes.map { ($0.name, $0) }
             + colorMatrixFilters.map { ($0.name, $0) } + sharpenFilters.map { ($0.name, $0) }
-            + reductionFilters.map { ($0.name, $0) })
+            + reductionFilters.map { ($0.name, $0) } + blurAndMorphologyFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -178,6 +178,9 @@ extension FilterDefinition {
 
     /// The blend mode or compositing operator of this name.
     static func blendMode(_ name: String) -> FilterDefinition { blendModes.first { $0.name == name }! }
+
+    /// The built-in filter of this name, one the package defines.
+    static func named(_ name: String) -> FilterDefinition { builtIn[name]! }
 
     static let constantColorGenerator = FilterDefinition(
         name: "CIConstantColorGenerator", displayName: "Constant Color", categories: [kCICategoryGenerator] + everyday,

@@ -186,6 +186,48 @@ public protocol CIAreaReductionFilter: CIFilterProtocol {
 /// The properties you use to configure an area average filter.
 public protocol CIAreaAverage: CIAreaReductionFilter {}
 
+/// The properties you use to configure a box blur filter.
+public protocol CIBoxBlur: CIFilterProtocol {
+    /// The image to blur.
+    var inputImage: CIImage? { get set }
+    /// The radius of the box, in pixels.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a disc blur filter.
+public protocol CIDiscBlur: CIFilterProtocol {
+    /// The image to blur.
+    var inputImage: CIImage? { get set }
+    /// The radius of the disc, in pixels.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a median filter.
+public protocol CIMedian: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a rectangle morphology maximum filter.
+public protocol CIMorphologyRectangleMaximum: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The width of the rectangle, in pixels, rounded to the nearest odd number.
+    var width: Float { get set }
+    /// The height of the rectangle, in pixels, rounded to the nearest odd number.
+    var height: Float { get set }
+}
+
+/// The properties you use to configure a rectangle morphology minimum filter.
+public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The width of the rectangle, in pixels, rounded to the nearest odd number.
+    var width: Float { get set }
+    /// The height of the rectangle, in pixels, rounded to the nearest odd number.
+    var height: Float { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -245,6 +287,20 @@ extension CIFilter {
     public class func unsharpMask() -> CIFilter & CIUnsharpMask { UnsharpMaskFilter(definition: .unsharpMask) }
     /// Returns a 1 x 1 pixel image that contains the average color for the region of interest.
     public class func areaAverage() -> CIFilter & CIAreaAverage { AreaReductionFilter(definition: .areaAverage) }
+    /// Blurs an image using a box-shaped convolution kernel.
+    public class func boxBlur() -> CIFilter & CIBoxBlur { RadiusFilter(definition: .named("CIBoxBlur")) }
+    /// Blurs an image using a disc-shaped convolution kernel.
+    public class func discBlur() -> CIFilter & CIDiscBlur { RadiusFilter(definition: .named("CIDiscBlur")) }
+    /// Reduces noise by replacing each pixel with the median of the pixels around it.
+    public class func median() -> CIFilter & CIMedian { ImageOnlyFilter(definition: .named("CIMedianFilter")) }
+    /// Lightens an image by replacing each pixel with the maximum of a rectangle around it.
+    public class func morphologyRectangleMaximum() -> CIFilter & CIMorphologyRectangleMaximum {
+        RectangleFilter(definition: .named("CIMorphologyRectangleMaximum"))
+    }
+    /// Darkens an image by replacing each pixel with the minimum of a rectangle around it.
+    public class func morphologyRectangleMinimum() -> CIFilter & CIMorphologyRectangleMinimum {
+        RectangleFilter(definition: .named("CIMorphologyRectangleMinimum"))
+    }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -292,7 +348,25 @@ class TypedFilter: CIFilter, @unchecked Sendable {
     func vector(_ key: String) -> CIVector { value(forKey: key) as? CIVector ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
 }
 
-final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, @unchecked Sendable {}
+final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, @unchecked Sendable {}
+
+final class RadiusFilter: TypedFilter, CIBoxBlur, CIDiscBlur, @unchecked Sendable {
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
+}
+
+final class RectangleFilter: TypedFilter, CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum, @unchecked Sendable {
+    var width: Float {
+        get { float("inputWidth") }
+        set { setFloat(newValue, "inputWidth") }
+    }
+    var height: Float {
+        get { float("inputHeight") }
+        set { setFloat(newValue, "inputHeight") }
+    }
+}
 
 final class GaussianBlurFilter: TypedFilter, CIGaussianBlur, @unchecked Sendable {
     var radius: Float {

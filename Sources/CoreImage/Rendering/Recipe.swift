@@ -28,6 +28,10 @@ indirect enum Recipe: @unchecked Sendable {
     case over(Recipe, Recipe)
     /// One image blended with another in a blend mode or compositing operator.
     case blend(Recipe, Recipe, BlendMode)
+    /// An image convolved with a kernel of weights that sum to 1.
+    case convolve(Recipe, Kernel)
+    /// Each pixel replaced, band by band, by a rank (the minimum, median or maximum) of the window around it.
+    case rank(Recipe, width: Int, height: Int, Rank)
     /// One pixel, at the rectangle's origin, whose bands are the means of the image's over the rectangle.
     case areaAverage(Recipe, CGRect)
     /// `a` times one image plus `b` times another, every band alike (a sharpening's difference of an
@@ -64,6 +68,14 @@ indirect enum Recipe: @unchecked Sendable {
         case .over(let top, let bottom), .blend(let top, let bottom, _), .mix(let top, let bottom, _, _): return top.extent.union(bottom.extent)
         case .clamp(let inner): return inner.extent.isNull ? .null : .infinite
         case .project(_, _, let extent): return extent
+        case .convolve(let inner, let kernel):
+            let extent = inner.extent
+            return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -CGFloat(kernel.reach), dy: -CGFloat(kernel.reach))
+        case .rank(let inner, let width, let height, let rank):
+            // A maximum spreads what the image holds over half a window beyond it; a minimum or median does not.
+            let extent = inner.extent
+            guard rank == .maximum, !extent.isInfinite, !extent.isNull else { return extent }
+            return extent.insetBy(dx: -CGFloat(width / 2), dy: -CGFloat(height / 2))
         case .areaAverage(_, let rect):
             let whole = PixelRegion(covering: rect)
             return whole.isEmpty ? .null : CGRect(x: whole.x, y: whole.y, width: 1, height: 1)
@@ -84,13 +96,48 @@ indirect enum Recipe: @unchecked Sendable {
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank: return false
         }
     }
 
     /// How far a blur of `sigma` reaches, as Apple's blurs grow their extent: three standard
     /// deviations, in whole pixels.
     static func blurReach(_ sigma: Double) -> CGFloat { CGFloat((sigma * 3).rounded(.up)) }
+}
+
+/// A convolution kernel: square, `2 reach + 1` pixels a side, its weights summing to 1.
+struct Kernel: Equatable, Sendable {
+    /// How far the kernel reaches from its middle, in pixels.
+    var reach: Int
+    /// The weights, rows first: one row when `isSeparable` (applied across, then down).
+    var weights: [Double]
+    /// Whether the kernel is a row applied across and then down.
+    var isSeparable: Bool
+
+    /// A box of equal weights, `2 reach + 1` a side.
+    static func box(reach: Int) -> Kernel {
+        let side = 2 * reach + 1
+        return Kernel(reach: reach, weights: Array(repeating: 1 / Double(side), count: side), isSeparable: true)
+    }
+
+    /// A disc of equal weights: the pixels whose centres lie within `radius` of the middle.
+    static func disc(radius: Double) -> Kernel {
+        let reach = Int(radius.rounded(.down))
+        var inside: [Double] = []
+        for y in -reach...reach {
+            for x in -reach...reach {
+                let distanceSquared = Double(x * x + y * y)
+                inside.append(distanceSquared <= radius * radius ? 1 : 0)
+            }
+        }
+        let count = inside.reduce(0, +)
+        return Kernel(reach: reach, weights: inside.map { $0 / count }, isSeparable: false)
+    }
+}
+
+/// Which value of a window a rank filter keeps.
+enum Rank: Sendable {
+    case minimum, median, maximum
 }
 
 /// How two images are blended: libvips's blend modes (VipsBlendMode's values), which are the PDF

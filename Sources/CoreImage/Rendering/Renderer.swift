@@ -151,6 +151,21 @@ final class RenderPass {
         case .blend(let top, let bottom, let mode):
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
+        case .convolve(let inner, let kernel):
+            let margin = kernel.reach, side = Int32(2 * kernel.reach + 1)
+            let convolved = try image(inner, in: region.outset(by: margin)).then { source in
+                kernel.weights.withUnsafeBufferPointer {
+                    cvips_convolve(source, $0.baseAddress, side, kernel.isSeparable ? 1 : side, kernel.isSeparable ? 1 : 0)
+                }
+            }
+            return try convolved.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
+        case .rank(let inner, let width, let height, let rank):
+            let (across, up) = (width / 2, height / 2)
+            let window = region.outset(by: max(across, up))
+            let index = rank == .minimum ? 0 : rank == .maximum ? width * height - 1 : width * height / 2
+            let ranked = try image(inner, in: window).then { cvips_rank($0, Int32(width), Int32(height), Int32(index)) }
+            let margin = max(across, up)
+            return try ranked.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
         case .areaAverage(let inner, let rect):
             let whole = PixelRegion(covering: rect)
             guard !whole.isEmpty, whole.isRenderable, !region.intersection(recipe.extent).isEmpty else { return try transparent(region) }
