@@ -100,4 +100,18 @@ final class CIBlurAndMorphologyFilterTests: XCTestCase {
             ]))
         XCTAssertNotNil(CIFilter(name: "CIBoxBlur", parameters: [kCIInputRadiusKey: Double.infinity]), "a radius that is not finite is the default")
     }
+
+    func testWindowsAndDiscsAreHeldToApplesRanges() throws {
+        // A window's cost is its area: 10,000 pixels is taken as 49, the largest of Apple's slider.
+        let maximum = CIFilter.morphologyRectangleMaximum()
+        maximum.inputImage = picture { $0 == 10 && $1 == 10 }
+        maximum.width = 10_000
+        maximum.height = 1
+        XCTAssertEqual(maximum.outputImage?.extent, CGRect(x: -24, y: 0, width: size + 48, height: size))
+        XCTAssertEqual(try grid(maximum.outputImage)[10], Array(repeating: 255, count: size), "the row is white from end to end")
+        let disc = CIFilter.discBlur()
+        disc.inputImage = picture { _, _ in true }
+        disc.radius = 1e9
+        XCTAssertEqual(disc.outputImage?.extent, CGRect(x: -100, y: -100, width: size + 200, height: size + 200), "a radius of 100 at most")
+    }
 }

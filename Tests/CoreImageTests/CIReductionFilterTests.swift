@@ -46,6 +46,12 @@ final class CIReductionFilterTests: XCTestCase {
         let got = pixel(try XCTUnwrap(filter.outputImage)), want = mean(over: CGRect(x: 32, y: 0, width: 64, height: 48))
         XCTAssertEqual(got[3], 127.5, accuracy: 1)
         for band in 0..<4 { XCTAssertEqual(got[band], want[band], accuracy: 1, "\(got) against \(want)") }
+        // A region four times the frame: a quarter of each band. One of a million pixels a side
+        // reads only the frame's pixels, and is all but transparent.
+        filter.extent = CGRect(x: 0, y: 0, width: 128, height: 96)
+        XCTAssertEqual(pixel(try XCTUnwrap(filter.outputImage))[3], 63.75, accuracy: 1)
+        filter.extent = CGRect(x: -500_000, y: -500_000, width: 1_000_000, height: 1_000_000)
+        XCTAssertEqual(pixel(try XCTUnwrap(filter.outputImage)), [0, 0, 0, 0])
     }
 
     func testByNameAndAnEmptyOrUnnumberedExtentGivesNothing() throws {

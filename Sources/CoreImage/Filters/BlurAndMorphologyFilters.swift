@@ -10,8 +10,12 @@ extension FilterDefinition {
 
     private static let blurCategories = [kCICategoryBlur, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
-    /// The largest reach a kernel is given, in pixels: a radius beyond it is taken as it.
+    /// The largest reach a kernel is given, in pixels: a radius beyond it is taken as it. The box
+    /// costs a pixel two passes of its side; the disc and the rank windows cost their area, so
+    /// they are held to Apple's slider ranges (a disc of radius 100, windows of 49 pixels).
     private static let largestReach = 500.0
+    private static let largestDisc = 100.0
+    private static let largestWindow = 49.0
 
     static let boxBlur = FilterDefinition(
         name: "CIBoxBlur", displayName: "Box Blur", categories: blurCategories,
@@ -29,7 +33,7 @@ extension FilterDefinition {
     ) { inputs in
         // The mean of the pixels whose centres lie within the radius.
         guard let image = inputs.image(kCIInputImageKey) else { return nil }
-        let radius = min(largestReach, max(0, inputs.number(kCIInputRadiusKey) ?? 8))
+        let radius = min(largestDisc, max(0, inputs.number(kCIInputRadiusKey) ?? 8))
         return radius < 1 ? image : image.derived(.convolve(image.recipe, .disc(radius: radius)))
     }
 
@@ -55,7 +59,7 @@ extension FilterDefinition {
             guard let image = inputs.image(kCIInputImageKey) else { return nil }
             // Rounded to the nearest odd number of pixels, as Apple's are.
             func odd(_ value: Double?) -> Int {
-                let size = min(2 * largestReach + 1, max(1, value ?? 5))
+                let size = min(largestWindow, max(1, value ?? 5))
                 return 2 * Int(((size - 1) / 2).rounded()) + 1
             }
             let (width, height) = (odd(inputs.number("inputWidth")), odd(inputs.number("inputHeight")))

@@ -167,9 +167,16 @@ final class RenderPass {
             let margin = max(across, up)
             return try ranked.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
         case .areaAverage(let inner, let rect):
-            let whole = PixelRegion(covering: rect)
-            guard !whole.isEmpty, whole.isRenderable, !region.intersection(recipe.extent).isEmpty else { return try transparent(region) }
-            let average = try image(inner, in: whole).then { cvips_average($0) }
+            // Only the part of the region the image covers is read; the rest is transparent, so the
+            // mean over that part is scaled by the share of the region it is.
+            let whole = PixelRegion(covering: rect), covered = whole.intersection(inner.extent)
+            guard !whole.isEmpty, !covered.isEmpty, covered.isRenderable, !region.intersection(recipe.extent).isEmpty else { return try transparent(region) }
+            let share = Double(covered.width) * Double(covered.height) / (Double(whole.width) * Double(whole.height))
+            let average = try image(inner, in: covered).then { cvips_average($0) }.then { mean in
+                [share, share, share, share].withUnsafeBufferPointer { scale in
+                    [0.0, 0, 0, 0].withUnsafeBufferPointer { cvips_linear(mean, scale.baseAddress, $0.baseAddress) }
+                }
+            }
             return try place(average, at: PixelRegion(x: whole.x, y: whole.y, width: 1, height: 1), in: region)
         case .mix(let first, let second, let a, let b):
             let one = try image(first, in: region), other = try image(second, in: region)
