@@ -19,23 +19,53 @@
 // CIDifferenceBlendMode, CIExclusionBlendMode), CIAdditionCompositing, CISourceInCompositing,
 // CISourceOutCompositing, CISourceAtopCompositing, CIColorMonochrome, CIFalseColor, CIHueAdjust,
 // CIWhitePointAdjust, CIUnsharpMask, CIAreaAverage, CIBoxBlur, CIDiscBlur, CIMedianFilter,
-// CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum,
+// CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum, CIGammaAdjust, CIColorClamp,
+// CIColorPolynomial, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, CIToneCurve (a natural cubic
+// spline through its points: Apple does not say which spline),
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
 // Still to come:
-// Filters: CIVignetteEffect, CIPerspectiveTransformWithExtent, CIPerspectiveTile, CIMotionBlur,
-//     CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIMorphologyMaximum and CIMorphologyMinimum
-//     (circular), CIMorphologyGradient, CISharpenLuminance, CIHighlightShadowAdjust, CITemperatureAndTint,
-//     CIToneCurve, CIVibrance, CIColorClamp, the other blend modes (CIDivideBlendMode, CISubtractBlendMode,
-//     CILinearBurnBlendMode, CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode,
-//     CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode,
-//     CILuminosityBlendMode) and compositing (CIMultiplyCompositing, CIMaximumCompositing,
-//     CIMinimumCompositing), the
-//     other generators (Aztec, PDF417, Code 128, gradients, checkerboard, random), the other
-//     reductions (CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaHistogram, CIRowAverage,
-//     CIColumnAverage, CIKMeans); the kernel languages (CIKernel, CIColorKernel, CIWarpKernel), and
-//     custom CIFilter subclasses registered by name (CIFilter.registerName)
+// Filters, by Apple's categories:
+//   blur: CIMotionBlur, CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
+//     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
+//   colour adjustment: CIHighlightShadowAdjust, CITemperatureAndTint, CIVibrance,
+//     CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
+//   colour effect: CIColorMap, CIColorPosterize, CIMaximumComponent, CIMinimumComponent, CIThermal,
+//     CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
+//   compositing: CIDivideBlendMode, CISubtractBlendMode, CILinearBurnBlendMode,
+//     CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode, CIVividLightBlendMode,
+//     the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode and
+//     CILuminosityBlendMode, CIMultiplyCompositing, CIMaximumCompositing, CIMinimumCompositing;
+//   convolution: CIConvolution3X3, 5X5, 7X7, 9Horizontal, 9Vertical and their RGB forms;
+//   distortion: CIBumpDistortion and its linear form, CICircleSplashDistortion, CICircularWrap,
+//     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge, CIHoleDistortion,
+//     CILightTunnel, CINinePartStretched, CINinePartTiled, CIPinchDistortion, CIStretchCrop,
+//     CITorusLensDistortion, CITwirlDistortion, CIVortexDistortion;
+//   generators: Aztec, PDF417, Code 128 and attributed-text generators, CICheckerboardGenerator,
+//     CILenticularHaloGenerator, CIRandomGenerator, CIRoundedRectangleGenerator, CIStarShineGenerator,
+//     CIStripesGenerator, CISunbeamsGenerator, CITextImageGenerator; gradients (Gaussian, linear,
+//     radial, smooth linear, hue-saturation-value);
+//   geometry: CIBicubicScaleTransform, CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*,
+//     CIPerspectiveTransformWithExtent, CIStraightenFilter;
+//   halftone: CICircularScreen, CICMYKHalftone, CIDotScreen, CIHatchedScreen, CILineScreen;
+//   reduction: CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaMinMaxRed, CIAreaHistogram,
+//     CIHistogramDisplayFilter, CIRowAverage, CIColumnAverage, CIKMeans, CIAreaLogarithmicHistogram;
+//   sharpen: CISharpenLuminance;
+//   stylize: CIBloom, CIGloom, CIComicEffect, CICrystallize, CIEdges, CIEdgeWork, CIHeightFieldFromMask,
+//     CIHexagonalPixellate, CIPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
+//     CIShadedMaterial, CIVignetteEffect, CIMix, CIBlendWithMask and the
+//     alpha and red masks;
+//   tile: CIAffineTile, CIAffineClamp, CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
+//     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
+//     CITwelvefoldReflectedTile;
+//   transition: CIAccordionFoldTransition, CIBarsSwipeTransition, CICopyMachineTransition,
+//     CIDisintegrateWithMaskTransition, CIDissolveTransition, CIFlashTransition, CIModTransition,
+//     CIPageCurlTransition and its shadowed form, CIRippleTransition, CISwipeTransition.
+// What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
+//     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
+//     models (CIDepthBlurEffect, CIPersonSegmentation, the portrait and depth filters).
+// Still to come beside filters: custom CIFilter subclasses registered by name (CIFilter.registerName);
 // CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
 //     read from files), init(bitmapData:bytesPerRow:size:format:colorSpace:),
 //     init(texture:) (Metal), samplingNearest()/samplingLinear(), settingAlphaOne(in:),

@@ -65,6 +65,10 @@ cvips_image *cvips_convolve(cvips_image *image, const double *mask, int width, i
 /// Each pixel replaced, band by band, by the `index`th smallest value of the `width` x `height`
 /// window around it (0 the minimum, width x height - 1 the maximum, the middle the median).
 cvips_image *cvips_rank(cvips_image *image, int width, int height, int index);
+/// Each band of `image`'s colours, not premultiplied and rounded to 8 bits, replaced by its entry in
+/// `table` (256 entries for each of B, G, R, A, interleaved: entry i of band b at 4 i + b), then
+/// premultiplied again by the new alpha.
+cvips_image *cvips_curves(cvips_image *image, const unsigned char table[1024]);
 /// One pixel whose every band is the mean of that band over the whole image.
 cvips_image *cvips_average(cvips_image *image);
 /// `a` times `first` plus `b` times `second`, band by band (both the same size).

@@ -11,7 +11,8 @@ extension FilterDefinition {
             perspectiveTransform,
         ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) } + blendModes.map { ($0.name, $0) }
             + colorMatrixFilters.map { ($0.name, $0) } + sharpenFilters.map { ($0.name, $0) }
-            + reductionFilters.map { ($0.name, $0) } + blurAndMorphologyFilters.map { ($0.name, $0) })
+            + reductionFilters.map { ($0.name, $0) } + blurAndMorphologyFilters.map { ($0.name, $0) }
+            + toneCurveFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

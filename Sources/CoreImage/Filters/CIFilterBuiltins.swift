@@ -228,6 +228,66 @@ public protocol CIMorphologyRectangleMinimum: CIFilterProtocol {
     var height: Float { get set }
 }
 
+/// The properties you use to configure a gamma adjust filter.
+public protocol CIGammaAdjust: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The power each color component is raised to.
+    var power: Float { get set }
+}
+
+/// The properties you use to configure a color clamp filter.
+public protocol CIColorClamp: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The lowest red, green, blue and alpha values.
+    var minComponents: CIVector { get set }
+    /// The highest red, green, blue and alpha values.
+    var maxComponents: CIVector { get set }
+}
+
+/// The properties you use to configure a color polynomial filter.
+public protocol CIColorPolynomial: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The coefficients of the cubic polynomial for red, constant term first.
+    var redCoefficients: CIVector { get set }
+    /// The coefficients of the cubic polynomial for green, constant term first.
+    var greenCoefficients: CIVector { get set }
+    /// The coefficients of the cubic polynomial for blue, constant term first.
+    var blueCoefficients: CIVector { get set }
+    /// The coefficients of the cubic polynomial for alpha, constant term first.
+    var alphaCoefficients: CIVector { get set }
+}
+
+/// The properties you use to configure a linear-to-sRGB tone curve filter.
+public protocol CILinearToSRGBToneCurve: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure an sRGB-to-linear tone curve filter.
+public protocol CISRGBToneCurveToLinear: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a tone curve filter.
+public protocol CIToneCurve: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The curve's first point.
+    var point0: CGPoint { get set }
+    /// The curve's second point.
+    var point1: CGPoint { get set }
+    /// The curve's third point.
+    var point2: CGPoint { get set }
+    /// The curve's fourth point.
+    var point3: CGPoint { get set }
+    /// The curve's fifth point.
+    var point4: CGPoint { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -301,6 +361,18 @@ extension CIFilter {
     public class func morphologyRectangleMinimum() -> CIFilter & CIMorphologyRectangleMinimum {
         RectangleFilter(definition: .named("CIMorphologyRectangleMinimum"))
     }
+    /// Adjusts midtone brightness.
+    public class func gammaAdjust() -> CIFilter & CIGammaAdjust { CurveFilter(definition: .gammaAdjust) }
+    /// Modifies color values to keep them within a specified range.
+    public class func colorClamp() -> CIFilter & CIColorClamp { CurveFilter(definition: .colorClamp) }
+    /// Modifies the pixel values in an image by applying a set of cubic polynomials.
+    public class func colorPolynomial() -> CIFilter & CIColorPolynomial { CurveFilter(definition: .colorPolynomial) }
+    /// Maps color intensity from a linear gamma curve to the sRGB color space.
+    public class func linearToSRGBToneCurve() -> CIFilter & CILinearToSRGBToneCurve { ImageOnlyFilter(definition: .linearToSRGBToneCurve) }
+    /// Maps color intensity from the sRGB color space to a linear gamma curve.
+    public class func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { ImageOnlyFilter(definition: .sRGBToneCurveToLinear) }
+    /// Adjusts tone response of the R, G, and B channels of an image.
+    public class func toneCurve() -> CIFilter & CIToneCurve { CurveFilter(definition: .toneCurve) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -348,7 +420,64 @@ class TypedFilter: CIFilter, @unchecked Sendable {
     func vector(_ key: String) -> CIVector { value(forKey: key) as? CIVector ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
 }
 
-final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, @unchecked Sendable {}
+final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, @unchecked Sendable {}
+
+final class CurveFilter: TypedFilter, CIGammaAdjust, CIColorClamp, CIColorPolynomial, CIToneCurve, @unchecked Sendable {
+    private func point(_ key: String) -> CGPoint {
+        let vector = vector(key)
+        return CGPoint(x: vector.x, y: vector.y)
+    }
+    private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
+
+    var power: Float {
+        get { float("inputPower") }
+        set { setFloat(newValue, "inputPower") }
+    }
+    var minComponents: CIVector {
+        get { vector("inputMinComponents") }
+        set { setValue(newValue, forKey: "inputMinComponents") }
+    }
+    var maxComponents: CIVector {
+        get { vector("inputMaxComponents") }
+        set { setValue(newValue, forKey: "inputMaxComponents") }
+    }
+    var redCoefficients: CIVector {
+        get { vector("inputRedCoefficients") }
+        set { setValue(newValue, forKey: "inputRedCoefficients") }
+    }
+    var greenCoefficients: CIVector {
+        get { vector("inputGreenCoefficients") }
+        set { setValue(newValue, forKey: "inputGreenCoefficients") }
+    }
+    var blueCoefficients: CIVector {
+        get { vector("inputBlueCoefficients") }
+        set { setValue(newValue, forKey: "inputBlueCoefficients") }
+    }
+    var alphaCoefficients: CIVector {
+        get { vector("inputAlphaCoefficients") }
+        set { setValue(newValue, forKey: "inputAlphaCoefficients") }
+    }
+    var point0: CGPoint {
+        get { point("inputPoint0") }
+        set { setPoint(newValue, "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { point("inputPoint1") }
+        set { setPoint(newValue, "inputPoint1") }
+    }
+    var point2: CGPoint {
+        get { point("inputPoint2") }
+        set { setPoint(newValue, "inputPoint2") }
+    }
+    var point3: CGPoint {
+        get { point("inputPoint3") }
+        set { setPoint(newValue, "inputPoint3") }
+    }
+    var point4: CGPoint {
+        get { point("inputPoint4") }
+        set { setPoint(newValue, "inputPoint4") }
+    }
+}
 
 final class RadiusFilter: TypedFilter, CIBoxBlur, CIDiscBlur, @unchecked Sendable {
     var radius: Float {

@@ -28,6 +28,9 @@ indirect enum Recipe: @unchecked Sendable {
     case over(Recipe, Recipe)
     /// One image blended with another in a blend mode or compositing operator.
     case blend(Recipe, Recipe, BlendMode)
+    /// Each band of an image's colours (not premultiplied) through a curve: 256 entries for each
+    /// of B, G, R, A, interleaved (`Curves`).
+    case curves(Recipe, Curves)
     /// An image convolved with a kernel of weights that sum to 1.
     case convolve(Recipe, Kernel)
     /// Each pixel replaced, band by band, by a rank (the minimum, median or maximum) of the window around it.
@@ -59,7 +62,7 @@ indirect enum Recipe: @unchecked Sendable {
         case .blur(let inner, let sigma):
             let extent = inner.extent
             return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -Self.blurReach(sigma), dy: -Self.blurReach(sigma))
-        case .recombine(let inner, _): return inner.extent
+        case .recombine(let inner, _), .curves(let inner, _): return inner.extent
         case .lanczos(let inner, let x, let y):
             let extent = inner.extent
             guard !extent.isInfinite, !extent.isNull else { return extent }
@@ -96,13 +99,36 @@ indirect enum Recipe: @unchecked Sendable {
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves: return false
         }
     }
 
     /// How far a blur of `sigma` reaches, as Apple's blurs grow their extent: three standard
     /// deviations, in whole pixels.
     static func blurReach(_ sigma: Double) -> CGFloat { CGFloat((sigma * 3).rounded(.up)) }
+}
+
+/// A curve for each band, as an 8-bit lookup table: 256 entries for each of B, G, R, A,
+/// interleaved, made from functions on a 0-1 scale.
+struct Curves: Equatable, Sendable {
+    /// The table, entry i of band b at 4 i + b.
+    var table: [UInt8]
+
+    /// Curves from a function for red, green and blue each and one for alpha (values outside 0-1,
+    /// and NaN, are clipped: NaN to 0).
+    init(red: (Double) -> Double, green: (Double) -> Double, blue: (Double) -> Double, alpha: (Double) -> Double = { $0 }) {
+        var table = [UInt8](repeating: 0, count: 1024)
+        for entry in 0..<256 {
+            let value = Double(entry) / 255
+            for (band, mapped) in [blue(value), green(value), red(value), alpha(value)].enumerated() {
+                table[4 * entry + band] = mapped.isNaN ? 0 : UInt8((min(1, max(0, mapped)) * 255).rounded())
+            }
+        }
+        self.table = table
+    }
+
+    /// The same curve for red, green and blue; alpha kept.
+    init(colours curve: (Double) -> Double) { self.init(red: curve, green: curve, blue: curve) }
 }
 
 /// A convolution kernel: square, `2 reach + 1` pixels a side, its weights summing to 1.

@@ -151,6 +151,8 @@ final class RenderPass {
         case .blend(let top, let bottom, let mode):
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
+        case .curves(let inner, let curves):
+            return try image(inner, in: region).then { source in curves.table.withUnsafeBufferPointer { cvips_curves(source, $0.baseAddress) } }
         case .convolve(let inner, let kernel):
             let margin = kernel.reach, side = Int32(2 * kernel.reach + 1)
             let convolved = try image(inner, in: region.outset(by: margin)).then { source in
