@@ -58,6 +58,8 @@ static struct {
     int (*convsep)(vips *in, vips **out, vips *mask, ...);
     int (*rank)(vips *in, vips **out, int width, int height, int index, ...);
     int (*maplut)(vips *in, vips **out, vips *lut, ...);
+    int (*bandrank)(vips **in, vips **out, int n, ...);
+    int (*bandjoin)(vips **in, vips **out, int n, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -120,6 +122,8 @@ static void load(void) {
     FIND(convsep, "vips_convsep")
     FIND(rank, "vips_rank")
     FIND(maplut, "vips_maplut")
+    FIND(bandrank, "vips_bandrank")
+    FIND(bandjoin, "vips_bandjoin")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -294,6 +298,47 @@ cvips_image *cvips_curves(cvips_image *image, const unsigned char table[1024]) {
     return made(result, out);
 }
 
+cvips_image *cvips_component_extreme(cvips_image *image, int maximum) {
+    // The largest (or smallest) of B, G and R in each of the three, alpha kept: premultiplied
+    // colours share one alpha, so the extreme of them is the extreme of the colours, premultiplied.
+    vips *bands[4] = {NULL, NULL, NULL, NULL}, *grey = NULL, *out = NULL;
+    int result = 0;
+    for (int band = 0; band < 4 && result == 0; band++) result = lib.extract_band(image, &bands[band], band, NULL);
+    if (result == 0) result = lib.bandrank(bands, &grey, 3, "index", maximum ? 2 : 0, NULL);
+    if (result == 0) {
+        vips *joined[4] = {grey, grey, grey, bands[3]};
+        result = lib.bandjoin(joined, &out, 4, NULL);
+    }
+    for (int band = 0; band < 4; band++)
+        if (bands[band]) lib.object_unref(bands[band]);
+    if (grey) lib.object_unref(grey);
+    return made(result, out);
+}
+
+cvips_image *cvips_blend_with_mask(cvips_image *image, cvips_image *background, cvips_image *mask, int use_alpha) {
+    // image m + background (1 - m), m the mask's alpha or its luma (Rec. 709, premultiplied), 0-1.
+    vips *weight = NULL, *m = NULL, *notM = NULL, *front = NULL, *back = NULL, *out = NULL;
+    double per255 = 1.0 / 255, zero = 0, minusPer255 = -1.0 / 255, one = 1;
+    int result = 0;
+    if (use_alpha) {
+        result = lib.extract_band(mask, &weight, 3, NULL);
+    } else {
+        double luma[4] = {0.0722, 0.7152, 0.2126, 0};
+        vips *row = lib.new_matrix_from_array(4, 1, luma, 4);
+        result = row ? lib.recomb(mask, &weight, row, NULL) : -1;
+        if (row) lib.object_unref(row);
+    }
+    if (result == 0) result = lib.linear(weight, &m, &per255, &zero, 1, NULL);
+    if (result == 0) result = lib.linear(weight, &notM, &minusPer255, &one, 1, NULL);
+    if (result == 0) result = lib.multiply(image, m, &front, NULL);
+    if (result == 0) result = lib.multiply(background, notM, &back, NULL);
+    if (result == 0) result = lib.add(front, back, &out, NULL);
+    vips *held[] = {weight, m, notM, front, back};
+    for (int i = 0; i < 5; i++)
+        if (held[i]) lib.object_unref(held[i]);
+    return made(result, out);
+}
+
 cvips_image *cvips_average(cvips_image *image) {
     // A box average over the whole image: one pixel, each band the mean of the image's.
     vips *out = NULL;
@@ -319,7 +364,7 @@ cvips_image *cvips_blend(cvips_image *overlay, cvips_image *base, int mode) {
     //     that B sees colours, not premultiplied values (libvips's own compositing of translucent
     //     images gives B premultiplied values);
     //   in: s ab; out: s (1 - ab); atop: s ab + b (1 - as), alpha ab; addition: s + b.
-    enum { SRGB = 22, IN = 3, OUT = 4, ATOP = 5, ADD = 12 };
+    enum { SRGB = 22, IN = 3, OUT = 4, ATOP = 5, ADD = 12, MULTIPLY_COMPOSITING = 100 };
     vips *held[32] = {0};  // at most 26 steps below
     int count = 0, result = 0;
 #define STEP(target, call)                \
@@ -342,6 +387,10 @@ cvips_image *cvips_blend(cvips_image *overlay, cvips_image *base, int mode) {
         result = lib.multiply(overlay, notAb, &out, NULL);
     } else if (result == 0 && mode == ADD) {
         result = lib.add(overlay, base, &out, NULL);
+    } else if (result == 0 && mode == MULTIPLY_COMPOSITING) {
+        // Every band, alpha too, the product of the two (on a 0-1 scale).
+        STEP(product, lib.multiply(overlay, base, &product, NULL))
+        if (result == 0) result = lib.linear(product, &out, &per255, &zero, 1, NULL);
     } else if (result == 0 && mode == ATOP) {
         STEP(inside, lib.multiply(s, ab, &inside, NULL))
         STEP(under, lib.multiply(b, notAs, &under, NULL))

@@ -21,7 +21,8 @@
 // CIWhitePointAdjust, CIUnsharpMask, CIAreaAverage, CIBoxBlur, CIDiscBlur, CIMedianFilter,
 // CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum, CIGammaAdjust, CIColorClamp,
 // CIColorPolynomial, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, CIToneCurve (a natural cubic
-// spline through its points: Apple does not say which spline),
+// spline through its points: Apple does not say which spline), CIMix, CIDissolveTransition,
+// CIBlendWithMask, CIBlendWithAlphaMask, CIMultiplyCompositing, CIMaximumComponent, CIMinimumComponent,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
@@ -31,12 +32,11 @@
 //     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
 //   colour adjustment: CIHighlightShadowAdjust, CITemperatureAndTint, CIVibrance,
 //     CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
-//   colour effect: CIColorMap, CIColorPosterize, CIMaximumComponent, CIMinimumComponent, CIThermal,
-//     CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
+//   colour effect: CIColorMap, CIColorPosterize, CIThermal, CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
 //   compositing: CIDivideBlendMode, CISubtractBlendMode, CILinearBurnBlendMode,
 //     CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode, CIVividLightBlendMode,
 //     the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode and
-//     CILuminosityBlendMode, CIMultiplyCompositing, CIMaximumCompositing, CIMinimumCompositing;
+//     CILuminosityBlendMode, CIMaximumCompositing, CIMinimumCompositing;
 //   convolution: CIConvolution3X3, 5X5, 7X7, 9Horizontal, 9Vertical and their RGB forms;
 //   distortion: CIBumpDistortion and its linear form, CICircleSplashDistortion, CICircularWrap,
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge, CIHoleDistortion,
@@ -54,13 +54,12 @@
 //   sharpen: CISharpenLuminance;
 //   stylize: CIBloom, CIGloom, CIComicEffect, CICrystallize, CIEdges, CIEdgeWork, CIHeightFieldFromMask,
 //     CIHexagonalPixellate, CIPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
-//     CIShadedMaterial, CIVignetteEffect, CIMix, CIBlendWithMask and the
-//     alpha and red masks;
+//     CIShadedMaterial, CIVignetteEffect, CIBlendWithRedMask, CIBlendWithBlueMask;
 //   tile: CIAffineTile, CIAffineClamp, CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
 //     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
 //     CITwelvefoldReflectedTile;
 //   transition: CIAccordionFoldTransition, CIBarsSwipeTransition, CICopyMachineTransition,
-//     CIDisintegrateWithMaskTransition, CIDissolveTransition, CIFlashTransition, CIModTransition,
+//     CIDisintegrateWithMaskTransition, CIFlashTransition, CIModTransition,
 //     CIPageCurlTransition and its shadowed form, CIRippleTransition, CISwipeTransition.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's

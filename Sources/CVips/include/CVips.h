@@ -69,12 +69,18 @@ cvips_image *cvips_rank(cvips_image *image, int width, int height, int index);
 /// `table` (256 entries for each of B, G, R, A, interleaved: entry i of band b at 4 i + b), then
 /// premultiplied again by the new alpha.
 cvips_image *cvips_curves(cvips_image *image, const unsigned char table[1024]);
+/// The largest (`maximum`) or smallest of each pixel's B, G and R in all three; alpha kept.
+cvips_image *cvips_component_extreme(cvips_image *image, int maximum);
+/// `image` where the mask is, `background` where it is not: image m + background (1 - m), m the
+/// mask's alpha (`use_alpha`) or its luma, on a 0-1 scale (all three the same size).
+cvips_image *cvips_blend_with_mask(cvips_image *image, cvips_image *background, cvips_image *mask, int use_alpha);
 /// One pixel whose every band is the mean of that band over the whole image.
 cvips_image *cvips_average(cvips_image *image);
 /// `a` times `first` plus `b` times `second`, band by band (both the same size).
 cvips_image *cvips_mix(cvips_image *first, cvips_image *second, double a, double b);
 /// `overlay` blended with `base` (both premultiplied, the same size) in libvips's blend mode `mode`
-/// (a VipsBlendMode: 3 in, 4 out, 5 atop, 12 add, 14 multiply ... 24 exclusion).
+/// (a VipsBlendMode: 3 in, 4 out, 5 atop, 12 add, 14 multiply ... 24 exclusion; and 100, every band
+/// of the two multiplied, alpha too).
 cvips_image *cvips_blend(cvips_image *overlay, cvips_image *base, int mode);
 
 /// A `width` x `height` image whose each pixel is sampled (bilinearly) from `image` where

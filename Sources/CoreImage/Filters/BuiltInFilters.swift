@@ -12,7 +12,7 @@ extension FilterDefinition {
         ].map { ($0.name, $0) } + photoEffects.map { ($0.name, $0) } + blendModes.map { ($0.name, $0) }
             + colorMatrixFilters.map { ($0.name, $0) } + sharpenFilters.map { ($0.name, $0) }
             + reductionFilters.map { ($0.name, $0) } + blurAndMorphologyFilters.map { ($0.name, $0) }
-            + toneCurveFilters.map { ($0.name, $0) })
+            + toneCurveFilters.map { ($0.name, $0) } + mixingFilters.map { ($0.name, $0) } + componentFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -166,7 +166,7 @@ extension FilterDefinition {
         ("CISoftLightBlendMode", "Soft Light Blend Mode", .softLight), ("CIDifferenceBlendMode", "Difference Blend Mode", .difference),
         ("CIExclusionBlendMode", "Exclusion Blend Mode", .exclusion), ("CIAdditionCompositing", "Addition", .addition),
         ("CISourceInCompositing", "Source In", .sourceIn), ("CISourceOutCompositing", "Source Out", .sourceOut),
-        ("CISourceAtopCompositing", "Source Atop", .sourceAtop),
+        ("CISourceAtopCompositing", "Source Atop", .sourceAtop), ("CIMultiplyCompositing", "Multiply", .multiplyCompositing),
     ].map { name, displayName, mode in
         FilterDefinition(
             name: name, displayName: displayName, categories: [kCICategoryCompositeOperation] + everyday,

@@ -288,6 +288,51 @@ public protocol CIToneCurve: CIFilterProtocol {
     var point4: CGPoint { get set }
 }
 
+/// The properties you use to configure a mix filter.
+public protocol CIMix: CIFilterProtocol {
+    /// The image to mix in.
+    var inputImage: CIImage? { get set }
+    /// The image mixed with.
+    var backgroundImage: CIImage? { get set }
+    /// How much of the input image: 0 the background alone, 1 the input image alone.
+    var amount: Float { get set }
+}
+
+/// The properties you use to configure a transition filter.
+public protocol CITransitionFilter: CIFilterProtocol {
+    /// The image the transition starts from.
+    var inputImage: CIImage? { get set }
+    /// The image the transition ends on.
+    var targetImage: CIImage? { get set }
+    /// The transition's time, from 0 (the input image) to 1 (the target image).
+    var time: Float { get set }
+}
+
+/// The properties you use to configure a dissolve transition filter.
+public protocol CIDissolveTransition: CITransitionFilter {}
+
+/// The properties you use to configure a blend-with-mask filter.
+public protocol CIBlendWithMask: CIFilterProtocol {
+    /// The image shown where the mask is.
+    var inputImage: CIImage? { get set }
+    /// The image shown where the mask is not.
+    var backgroundImage: CIImage? { get set }
+    /// The mask.
+    var maskImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a maximum component filter.
+public protocol CIMaximumComponent: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a minimum component filter.
+public protocol CIMinimumComponent: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -373,6 +418,20 @@ extension CIFilter {
     public class func sRGBToneCurveToLinear() -> CIFilter & CISRGBToneCurveToLinear { ImageOnlyFilter(definition: .sRGBToneCurveToLinear) }
     /// Adjusts tone response of the R, G, and B channels of an image.
     public class func toneCurve() -> CIFilter & CIToneCurve { CurveFilter(definition: .toneCurve) }
+    /// Multiplies the color components of two input images, alpha included.
+    public class func multiplyCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIMultiplyCompositing")) }
+    /// Uses an amount parameter to interpolate between an image and a background image.
+    public class func mix() -> CIFilter & CIMix { MixingFilter(definition: .named("CIMix")) }
+    /// Uses a dissolve to transition from one image to another.
+    public class func dissolveTransition() -> CIFilter & CIDissolveTransition { MixingFilter(definition: .named("CIDissolveTransition")) }
+    /// Uses values from a grayscale mask to interpolate between an image and the background.
+    public class func blendWithMask() -> CIFilter & CIBlendWithMask { MixingFilter(definition: .named("CIBlendWithMask")) }
+    /// Uses values from a mask image's alpha to interpolate between an image and the background.
+    public class func blendWithAlphaMask() -> CIFilter & CIBlendWithMask { MixingFilter(definition: .named("CIBlendWithAlphaMask")) }
+    /// Returns a grayscale image from the maximum of the red, green, and blue color components.
+    public class func maximumComponent() -> CIFilter & CIMaximumComponent { ImageOnlyFilter(definition: .named("CIMaximumComponent")) }
+    /// Returns a grayscale image from the minimum of the red, green, and blue color components.
+    public class func minimumComponent() -> CIFilter & CIMinimumComponent { ImageOnlyFilter(definition: .named("CIMinimumComponent")) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -420,7 +479,32 @@ class TypedFilter: CIFilter, @unchecked Sendable {
     func vector(_ key: String) -> CIVector { value(forKey: key) as? CIVector ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
 }
 
-final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, @unchecked Sendable {}
+final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear,
+    CIMaximumComponent, CIMinimumComponent, @unchecked Sendable
+{}
+
+final class MixingFilter: TypedFilter, CIMix, CIDissolveTransition, CIBlendWithMask, @unchecked Sendable {
+    var backgroundImage: CIImage? {
+        get { value(forKey: kCIInputBackgroundImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputBackgroundImageKey) }
+    }
+    var targetImage: CIImage? {
+        get { value(forKey: kCIInputTargetImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputTargetImageKey) }
+    }
+    var maskImage: CIImage? {
+        get { value(forKey: kCIInputMaskImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputMaskImageKey) }
+    }
+    var amount: Float {
+        get { float(kCIInputAmountKey) }
+        set { setFloat(newValue, kCIInputAmountKey) }
+    }
+    var time: Float {
+        get { float(kCIInputTimeKey) }
+        set { setFloat(newValue, kCIInputTimeKey) }
+    }
+}
 
 final class CurveFilter: TypedFilter, CIGammaAdjust, CIColorClamp, CIColorPolynomial, CIToneCurve, @unchecked Sendable {
     private func point(_ key: String) -> CGPoint {

@@ -101,3 +101,15 @@ public let kCICategoryInterlaced = "CICategoryInterlaced"
 public let kCICategoryNonSquarePixels = "CICategoryNonSquarePixels"
 /// A filter category for filters that reduce an image to a few values (averages, extremes, histograms).
 public let kCICategoryReduction = "CICategoryReduction"
+/// A filter category for filters that transition from one image to another.
+public let kCICategoryTransition = "CICategoryTransition"
+/// A key for an amount, as a mix's.
+public let kCIInputAmountKey = "inputAmount"
+/// A key for the image a transition ends on.
+public let kCIInputTargetImageKey = "inputTargetImage"
+/// A key for a transition's time, from 0 to 1.
+public let kCIInputTimeKey = "inputTime"
+/// A key for a mask image.
+public let kCIInputMaskImageKey = "inputMaskImage"
+/// A time attribute type.
+public let kCIAttributeTypeTime = "CIAttributeTypeTime"

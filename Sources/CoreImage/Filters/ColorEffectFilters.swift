@@ -6,6 +6,18 @@ extension FilterDefinition {
     /// false colour, hue and white point.
     static let colorMatrixFilters: [FilterDefinition] = [colorMonochrome, falseColor, hueAdjust, whitePointAdjust]
 
+    /// The filters that keep the largest or smallest of a pixel's colour components.
+    static let componentFilters: [FilterDefinition] = [true, false].map { maximum in
+        FilterDefinition(
+            name: maximum ? "CIMaximumComponent" : "CIMinimumComponent", displayName: maximum ? "Maximum Component" : "Minimum Component",
+            categories: [kCICategoryColorEffect] + everyday, inputs: [.image()]
+        ) { inputs in
+            // A grey of the largest (or smallest) of red, green and blue.
+            guard let image = inputs.image(kCIInputImageKey) else { return nil }
+            return image.derived(.componentExtreme(image.recipe, maximum: maximum))
+        }
+    }
+
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryInterlaced, kCICategoryNonSquarePixels, kCICategoryBuiltIn]
 
     /// Luma's weights for red, green and blue (Rec. 709), as the saturation matrix uses.

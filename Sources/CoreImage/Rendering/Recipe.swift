@@ -31,6 +31,10 @@ indirect enum Recipe: @unchecked Sendable {
     /// Each band of an image's colours (not premultiplied) through a curve: 256 entries for each
     /// of B, G, R, A, interleaved (`Curves`).
     case curves(Recipe, Curves)
+    /// The largest (or smallest) of each pixel's red, green and blue, in all three.
+    case componentExtreme(Recipe, maximum: Bool)
+    /// One image where a mask is, another where it is not (the mask's alpha or its luma).
+    case masked(Recipe, background: Recipe, mask: Recipe, byAlpha: Bool)
     /// An image convolved with a kernel of weights that sum to 1.
     case convolve(Recipe, Kernel)
     /// Each pixel replaced, band by band, by a rank (the minimum, median or maximum) of the window around it.
@@ -62,7 +66,8 @@ indirect enum Recipe: @unchecked Sendable {
         case .blur(let inner, let sigma):
             let extent = inner.extent
             return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -Self.blurReach(sigma), dy: -Self.blurReach(sigma))
-        case .recombine(let inner, _), .curves(let inner, _): return inner.extent
+        case .recombine(let inner, _), .curves(let inner, _), .componentExtreme(let inner, _): return inner.extent
+        case .masked(let inner, let background, _, _): return inner.extent.union(background.extent)
         case .lanczos(let inner, let x, let y):
             let extent = inner.extent
             guard !extent.isInfinite, !extent.isNull else { return extent }
@@ -99,7 +104,7 @@ indirect enum Recipe: @unchecked Sendable {
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
         case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked: return false
         }
     }
 
@@ -172,6 +177,8 @@ enum BlendMode: Int32, Sendable {
     case sourceIn = 3, sourceOut = 4, sourceAtop = 5, addition = 12, multiply = 14, screen = 15, overlay = 16
     case darken = 17, lighten = 18, colorDodge = 19, colorBurn = 20, hardLight = 21, softLight = 22
     case difference = 23, exclusion = 24
+    /// Not libvips's: every band of the two multiplied, alpha too.
+    case multiplyCompositing = 100
 }
 
 /// A picture's pixels in memory as the renderer reads them: 8-bit B, G, R, A premultiplied,

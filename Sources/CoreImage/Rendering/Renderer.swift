@@ -151,6 +151,11 @@ final class RenderPass {
         case .blend(let top, let bottom, let mode):
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
+        case .componentExtreme(let inner, let maximum):
+            return try image(inner, in: region).then { cvips_component_extreme($0, maximum ? 1 : 0) }
+        case .masked(let inner, let background, let mask, let byAlpha):
+            let front = try image(inner, in: region), back = try image(background, in: region), weights = try image(mask, in: region)
+            return try withExtendedLifetime((back, weights)) { try front.then { cvips_blend_with_mask($0, back.pointer, weights.pointer, byAlpha ? 1 : 0) } }
         case .curves(let inner, let curves):
             return try image(inner, in: region).then { source in curves.table.withUnsafeBufferPointer { cvips_curves(source, $0.baseAddress) } }
         case .convolve(let inner, let kernel):
