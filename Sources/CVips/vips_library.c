@@ -259,15 +259,29 @@ cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int
     return made(result, out);
 }
 
-cvips_image *cvips_convolve(cvips_image *image, const double *mask, int width, int height, int separable) {
+cvips_image *cvips_convolve(cvips_image *image, const double *mask, int width, int height, int separable, double bias, int keep_alpha) {
     // Float precision (VIPS_PRECISION_FLOAT): the mask's weights as given, no integer rounding.
     enum { PRECISION_FLOAT = 1 };
     vips *matrix = lib.new_matrix_from_array(width, height, mask, width * height);
     if (!matrix) return made(-1, NULL);
-    vips *out = NULL;
-    int result = separable ? lib.convsep(image, &out, matrix, "precision", PRECISION_FLOAT, NULL)
-                           : lib.conv(image, &out, matrix, "precision", PRECISION_FLOAT, NULL);
+    vips *convolved = NULL, *biased = NULL, *colours = NULL, *alpha = NULL, *out = NULL;
+    int result = separable ? lib.convsep(image, &convolved, matrix, "precision", PRECISION_FLOAT, NULL)
+                           : lib.conv(image, &convolved, matrix, "precision", PRECISION_FLOAT, NULL);
     lib.object_unref(matrix);
+    double one = 1;
+    if (result == 0) result = lib.linear(convolved, &biased, &one, &bias, 1, NULL);
+    if (result == 0 && keep_alpha) {
+        // The convolved colours beside the image's own alpha.
+        result = lib.extract_band(biased, &colours, 0, "n", 3, NULL);
+        if (result == 0) result = lib.extract_band(image, &alpha, 3, NULL);
+        if (result == 0) result = lib.bandjoin2(colours, alpha, &out, NULL);
+    } else if (result == 0) {
+        out = biased;
+        biased = NULL;
+    }
+    vips *held[] = {convolved, biased, colours, alpha};
+    for (int i = 0; i < 4; i++)
+        if (held[i]) lib.object_unref(held[i]);
     return made(result, out);
 }
 

@@ -23,6 +23,7 @@
 // CIColorPolynomial, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, CIToneCurve (a natural cubic
 // spline through its points: Apple does not say which spline), CIMix, CIDissolveTransition,
 // CIBlendWithMask, CIBlendWithAlphaMask, CIMultiplyCompositing, CIMaximumComponent, CIMinimumComponent,
+// CIConvolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
@@ -37,7 +38,6 @@
 //     CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode, CIVividLightBlendMode,
 //     the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode and
 //     CILuminosityBlendMode, CIMaximumCompositing, CIMinimumCompositing;
-//   convolution: CIConvolution3X3, 5X5, 7X7, 9Horizontal, 9Vertical and their RGB forms;
 //   distortion: CIBumpDistortion and its linear form, CICircleSplashDistortion, CICircularWrap,
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge, CIHoleDistortion,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIPinchDistortion, CIStretchCrop,

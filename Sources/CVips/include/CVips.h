@@ -59,9 +59,10 @@ cvips_image *cvips_over(cvips_image *overlay, cvips_image *base);
 /// `overlay` composited over the area of `base` whose top-left corner is (`x`, `y`): the rest of
 /// `base` is left as it is, so that a small overlay costs its own area only.
 cvips_image *cvips_over_area(cvips_image *overlay, cvips_image *base, int x, int y);
-/// `image` convolved with a `width` x `height` mask of weights (rows first), in float; with
-/// `separable`, the mask is one row applied across and then down.
-cvips_image *cvips_convolve(cvips_image *image, const double *mask, int width, int height, int separable);
+/// `image` convolved with a `width` x `height` mask of weights (rows first), in float, plus `bias`
+/// (0-255 scale); with `separable`, the mask is one row applied across and then down; with
+/// `keep_alpha`, alpha is the image's own.
+cvips_image *cvips_convolve(cvips_image *image, const double *mask, int width, int height, int separable, double bias, int keep_alpha);
 /// Each pixel replaced, band by band, by the `index`th smallest value of the `width` x `height`
 /// window around it (0 the minimum, width x height - 1 the maximum, the middle the median).
 cvips_image *cvips_rank(cvips_image *image, int width, int height, int index);

@@ -333,6 +333,16 @@ public protocol CIMinimumComponent: CIFilterProtocol {
     var inputImage: CIImage? { get set }
 }
 
+/// The properties you use to configure a convolution filter.
+public protocol CIConvolution: CIFilterProtocol {
+    /// The image to convolve.
+    var inputImage: CIImage? { get set }
+    /// The weights, the top row first.
+    var weights: CIVector { get set }
+    /// The amount added to each component after the convolution.
+    var bias: Float { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -432,6 +442,26 @@ extension CIFilter {
     public class func maximumComponent() -> CIFilter & CIMaximumComponent { ImageOnlyFilter(definition: .named("CIMaximumComponent")) }
     /// Returns a grayscale image from the minimum of the red, green, and blue color components.
     public class func minimumComponent() -> CIFilter & CIMinimumComponent { ImageOnlyFilter(definition: .named("CIMinimumComponent")) }
+    /// Modifies the pixels of an image by a convolution with a 3 x 3 matrix.
+    public class func convolution3X3() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolution3X3")) }
+    /// Modifies the pixels of an image by a convolution with a 5 x 5 matrix.
+    public class func convolution5X5() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolution5X5")) }
+    /// Modifies the pixels of an image by a convolution with a 7 x 7 matrix.
+    public class func convolution7X7() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolution7X7")) }
+    /// Modifies the pixels of an image by a convolution with a horizontal row of 9 weights.
+    public class func convolution9Horizontal() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolution9Horizontal")) }
+    /// Modifies the pixels of an image by a convolution with a vertical column of 9 weights.
+    public class func convolution9Vertical() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolution9Vertical")) }
+    /// Modifies the color components of an image, alpha left alone, by a convolution with a 3 x 3 matrix.
+    public class func convolutionRGB3X3() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB3X3")) }
+    /// Modifies the color components of an image, alpha left alone, by a convolution with a 5 x 5 matrix.
+    public class func convolutionRGB5X5() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB5X5")) }
+    /// Modifies the color components of an image, alpha left alone, by a convolution with a 7 x 7 matrix.
+    public class func convolutionRGB7X7() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB7X7")) }
+    /// Modifies the color components of an image, alpha left alone, by a convolution with a horizontal row of 9 weights.
+    public class func convolutionRGB9Horizontal() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB9Horizontal")) }
+    /// Modifies the color components of an image, alpha left alone, by a convolution with a vertical column of 9 weights.
+    public class func convolutionRGB9Vertical() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB9Vertical")) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -698,6 +728,17 @@ final class AreaReductionFilter: TypedFilter, CIAreaAverage, @unchecked Sendable
     var extent: CGRect {
         get { vector(kCIInputExtentKey).cgRectValue }
         set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
+    }
+}
+
+final class ConvolutionFilter: TypedFilter, CIConvolution, @unchecked Sendable {
+    var weights: CIVector {
+        get { vector(kCIInputWeightsKey) }
+        set { setValue(newValue, forKey: kCIInputWeightsKey) }
+    }
+    var bias: Float {
+        get { float(kCIInputBiasKey) }
+        set { setFloat(newValue, kCIInputBiasKey) }
     }
 }
 

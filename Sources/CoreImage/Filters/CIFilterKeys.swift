@@ -113,3 +113,9 @@ public let kCIInputTimeKey = "inputTime"
 public let kCIInputMaskImageKey = "inputMaskImage"
 /// A time attribute type.
 public let kCIAttributeTypeTime = "CIAttributeTypeTime"
+/// A filter category for filters that give an image a stylized look.
+public let kCICategoryStylize = "CICategoryStylize"
+/// A key for a convolution's weights.
+public let kCIInputWeightsKey = "inputWeights"
+/// A key for an amount added after an operation.
+public let kCIInputBiasKey = "inputBias"

@@ -35,7 +35,7 @@ indirect enum Recipe: @unchecked Sendable {
     case componentExtreme(Recipe, maximum: Bool)
     /// One image where a mask is, another where it is not (the mask's alpha or its luma).
     case masked(Recipe, background: Recipe, mask: Recipe, byAlpha: Bool)
-    /// An image convolved with a kernel of weights that sum to 1.
+    /// An image convolved with a kernel.
     case convolve(Recipe, Kernel)
     /// Each pixel replaced, band by band, by a rank (the minimum, median or maximum) of the window around it.
     case rank(Recipe, width: Int, height: Int, Rank)
@@ -78,7 +78,7 @@ indirect enum Recipe: @unchecked Sendable {
         case .project(_, _, let extent): return extent
         case .convolve(let inner, let kernel):
             let extent = inner.extent
-            return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -CGFloat(kernel.reach), dy: -CGFloat(kernel.reach))
+            return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -CGFloat(kernel.reach.across), dy: -CGFloat(kernel.reach.up))
         case .rank(let inner, let width, let height, let rank):
             // A maximum spreads what the image holds over half a window beyond it; a minimum or median does not.
             let extent = inner.extent
@@ -136,19 +136,28 @@ struct Curves: Equatable, Sendable {
     init(colours curve: (Double) -> Double) { self.init(red: curve, green: curve, blue: curve) }
 }
 
-/// A convolution kernel: square, `2 reach + 1` pixels a side, its weights summing to 1.
+/// A convolution kernel: `width` x `height` weights (both odd), rows first, the top row first,
+/// each applied to the pixel at its place around the output's (a correlation, as Apple's
+/// convolution filters describe their weights); then a bias added.
 struct Kernel: Equatable, Sendable {
-    /// How far the kernel reaches from its middle, in pixels.
-    var reach: Int
+    var width: Int
+    var height: Int
     /// The weights, rows first: one row when `isSeparable` (applied across, then down).
     var weights: [Double]
     /// Whether the kernel is a row applied across and then down.
     var isSeparable: Bool
+    /// An amount (0-1 scale) added to every band the kernel changes.
+    var bias = 0.0
+    /// Whether alpha is left as it was (Apple's RGB convolutions).
+    var keepsAlpha = false
+
+    /// How far the kernel reaches across and up from its middle, in pixels.
+    var reach: (across: Int, up: Int) { (width / 2, isSeparable ? width / 2 : height / 2) }
 
     /// A box of equal weights, `2 reach + 1` a side.
     static func box(reach: Int) -> Kernel {
         let side = 2 * reach + 1
-        return Kernel(reach: reach, weights: Array(repeating: 1 / Double(side), count: side), isSeparable: true)
+        return Kernel(width: side, height: 1, weights: Array(repeating: 1 / Double(side), count: side), isSeparable: true)
     }
 
     /// A disc of equal weights: the pixels whose centres lie within `radius` of the middle.
@@ -162,7 +171,7 @@ struct Kernel: Equatable, Sendable {
             }
         }
         let count = inside.reduce(0, +)
-        return Kernel(reach: reach, weights: inside.map { $0 / count }, isSeparable: false)
+        return Kernel(width: 2 * reach + 1, height: 2 * reach + 1, weights: inside.map { $0 / count }, isSeparable: false)
     }
 }
 

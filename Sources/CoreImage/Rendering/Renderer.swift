@@ -159,10 +159,12 @@ final class RenderPass {
         case .curves(let inner, let curves):
             return try image(inner, in: region).then { source in curves.table.withUnsafeBufferPointer { cvips_curves(source, $0.baseAddress) } }
         case .convolve(let inner, let kernel):
-            let margin = kernel.reach, side = Int32(2 * kernel.reach + 1)
+            let margin = max(kernel.reach.across, kernel.reach.up)
             let convolved = try image(inner, in: region.outset(by: margin)).then { source in
                 kernel.weights.withUnsafeBufferPointer {
-                    cvips_convolve(source, $0.baseAddress, side, kernel.isSeparable ? 1 : side, kernel.isSeparable ? 1 : 0)
+                    cvips_convolve(
+                        source, $0.baseAddress, Int32(kernel.width), Int32(kernel.height), kernel.isSeparable ? 1 : 0, kernel.bias * 255,
+                        kernel.keepsAlpha ? 1 : 0)
                 }
             }
             return try convolved.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
