@@ -12,7 +12,7 @@
 
 typedef void vips;  // VipsImage
 enum { UCHAR = 0, FLOAT = 6 };        // VipsBandFormat
-enum { EXTEND_BLACK = 0, EXTEND_COPY = 1 };  // VipsExtend
+enum { EXTEND_BLACK = 0, EXTEND_COPY = 1, EXTEND_REPEAT = 2 };  // VipsExtend
 
 static struct {
     int (*init)(const char *argv0);
@@ -192,7 +192,7 @@ cvips_image *cvips_blur(cvips_image *image, double sigma) {
 
 cvips_image *cvips_embed(cvips_image *image, int x, int y, int width, int height, int copy_edges) {
     vips *out = NULL;
-    int result = lib.embed(image, &out, x, y, width, height, "extend", copy_edges ? EXTEND_COPY : EXTEND_BLACK, NULL);
+    int result = lib.embed(image, &out, x, y, width, height, "extend", copy_edges == 2 ? EXTEND_REPEAT : copy_edges ? EXTEND_COPY : EXTEND_BLACK, NULL);
     return made(result, out);
 }
 

@@ -23,7 +23,9 @@
 // CIColorPolynomial, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear, CIToneCurve (a natural cubic
 // spline through its points: Apple does not say which spline), CIMix, CIDissolveTransition,
 // CIBlendWithMask, CIBlendWithAlphaMask, CIMultiplyCompositing, CIMaximumComponent, CIMinimumComponent,
-// CIConvolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms,
+// CIConvolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms, CIAffineClamp, CIAffineTile
+// (a turned image tiles by its bounding box), CICheckerboardGenerator and CIStripesGenerator (hard
+// edges whatever the sharpness),
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
@@ -42,9 +44,9 @@
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge, CIHoleDistortion,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIPinchDistortion, CIStretchCrop,
 //     CITorusLensDistortion, CITwirlDistortion, CIVortexDistortion;
-//   generators: Aztec, PDF417, Code 128 and attributed-text generators, CICheckerboardGenerator,
+//   generators: Aztec, PDF417, Code 128 and attributed-text generators,
 //     CILenticularHaloGenerator, CIRandomGenerator, CIRoundedRectangleGenerator, CIStarShineGenerator,
-//     CIStripesGenerator, CISunbeamsGenerator, CITextImageGenerator; gradients (Gaussian, linear,
+//     CISunbeamsGenerator, CITextImageGenerator; gradients (Gaussian, linear,
 //     radial, smooth linear, hue-saturation-value);
 //   geometry: CIBicubicScaleTransform, CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*,
 //     CIPerspectiveTransformWithExtent, CIStraightenFilter;
@@ -55,7 +57,7 @@
 //   stylize: CIBloom, CIGloom, CIComicEffect, CICrystallize, CIEdges, CIEdgeWork, CIHeightFieldFromMask,
 //     CIHexagonalPixellate, CIPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
 //     CIShadedMaterial, CIVignetteEffect, CIBlendWithRedMask, CIBlendWithBlueMask;
-//   tile: CIAffineTile, CIAffineClamp, CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
+//   tile: CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
 //     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
 //     CITwelvefoldReflectedTile;
 //   transition: CIAccordionFoldTransition, CIBarsSwipeTransition, CICopyMachineTransition,

@@ -42,7 +42,7 @@ cvips_image *cvips_to_uchar(cvips_image *image);
 /// keeps its size, so the caller gives it a margin that wide.
 cvips_image *cvips_blur(cvips_image *image, double sigma);
 /// The image placed at (`x`, `y`) in a transparent `width` x `height` image (cropping what falls outside);
-/// `copy_edges` fills the rest with the image's edge pixels instead.
+/// `copy_edges` 1 fills the rest with the image's edge pixels instead, 2 with the image repeated.
 cvips_image *cvips_embed(cvips_image *image, int x, int y, int width, int height, int copy_edges);
 /// Each output band as a weighted sum of the input's four: `matrix` is 4 rows of 4, row by output band.
 cvips_image *cvips_recombine(cvips_image *image, const double matrix[16]);

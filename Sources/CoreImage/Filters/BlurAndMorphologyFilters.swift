@@ -52,7 +52,7 @@ extension FilterDefinition {
         FilterDefinition(
             name: name, displayName: displayName, categories: [kCICategoryBlur, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn],
             inputs: [
-                .image(), .scalar("inputWidth", "Width", default: 5, min: 1, sliderMax: 49),
+                .image(), .scalar(kCIInputWidthKey, "Width", default: 5, min: 1, sliderMax: 49),
                 .scalar("inputHeight", "Height", default: 5, min: 1, sliderMax: 49),
             ]
         ) { inputs in
@@ -62,7 +62,7 @@ extension FilterDefinition {
                 let size = min(largestWindow, max(1, value ?? 5))
                 return 2 * Int(((size - 1) / 2).rounded()) + 1
             }
-            let (width, height) = (odd(inputs.number("inputWidth")), odd(inputs.number("inputHeight")))
+            let (width, height) = (odd(inputs.number(kCIInputWidthKey)), odd(inputs.number("inputHeight")))
             return width == 1 && height == 1 ? image : image.derived(.rank(image.recipe, width: width, height: height, rank))
         }
     }

@@ -343,6 +343,50 @@ public protocol CIConvolution: CIFilterProtocol {
     var bias: Float { get set }
 }
 
+/// The properties you use to configure an affine clamp filter.
+public protocol CIAffineClamp: CIFilterProtocol {
+    /// The image to transform and clamp.
+    var inputImage: CIImage? { get set }
+    /// The transform applied before the edges are carried on.
+    var transform: CGAffineTransform { get set }
+}
+
+/// The properties you use to configure an affine tile filter.
+public protocol CIAffineTile: CIFilterProtocol {
+    /// The image to transform and tile.
+    var inputImage: CIImage? { get set }
+    /// The transform applied before the image is repeated.
+    var transform: CGAffineTransform { get set }
+}
+
+/// The properties you use to configure a checkerboard generator filter.
+public protocol CICheckerboardGenerator: CIFilterProtocol {
+    /// The corner of the first square.
+    var center: CGPoint { get set }
+    /// The first color.
+    var color0: CIColor { get set }
+    /// The second color.
+    var color1: CIColor { get set }
+    /// The width of each square, in pixels.
+    var width: Float { get set }
+    /// The sharpness of the edges between squares.
+    var sharpness: Float { get set }
+}
+
+/// The properties you use to configure a stripes generator filter.
+public protocol CIStripesGenerator: CIFilterProtocol {
+    /// The left edge of the first stripe.
+    var center: CGPoint { get set }
+    /// The first color.
+    var color0: CIColor { get set }
+    /// The second color.
+    var color1: CIColor { get set }
+    /// The width of each stripe, in pixels.
+    var width: Float { get set }
+    /// The sharpness of the edges between stripes.
+    var sharpness: Float { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -462,6 +506,14 @@ extension CIFilter {
     public class func convolutionRGB9Horizontal() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB9Horizontal")) }
     /// Modifies the color components of an image, alpha left alone, by a convolution with a vertical column of 9 weights.
     public class func convolutionRGB9Vertical() -> CIFilter & CIConvolution { ConvolutionFilter(definition: .named("CIConvolutionRGB9Vertical")) }
+    /// Performs an affine transformation on an image and then clamps the pixels at its edge, extending them outward.
+    public class func affineClamp() -> CIFilter & CIAffineClamp { AffineTileFilter(definition: .affineClamp) }
+    /// Performs an affine transformation on an image and then tiles the transformed image.
+    public class func affineTile() -> CIFilter & CIAffineTile { AffineTileFilter(definition: .affineTile) }
+    /// Generates a pattern of squares that alternate between two colors.
+    public class func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { PatternFilter(definition: .checkerboardGenerator) }
+    /// Generates a stripe pattern of two colors.
+    public class func stripesGenerator() -> CIFilter & CIStripesGenerator { PatternFilter(definition: .stripesGenerator) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -602,8 +654,8 @@ final class RadiusFilter: TypedFilter, CIBoxBlur, CIDiscBlur, @unchecked Sendabl
 
 final class RectangleFilter: TypedFilter, CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum, @unchecked Sendable {
     var width: Float {
-        get { float("inputWidth") }
-        set { setFloat(newValue, "inputWidth") }
+        get { float(kCIInputWidthKey) }
+        set { setFloat(newValue, kCIInputWidthKey) }
     }
     var height: Float {
         get { float("inputHeight") }
@@ -739,6 +791,39 @@ final class ConvolutionFilter: TypedFilter, CIConvolution, @unchecked Sendable {
     var bias: Float {
         get { float(kCIInputBiasKey) }
         set { setFloat(newValue, kCIInputBiasKey) }
+    }
+}
+
+final class AffineTileFilter: TypedFilter, CIAffineClamp, CIAffineTile, @unchecked Sendable {
+    var transform: CGAffineTransform {
+        get { value(forKey: kCIInputTransformKey) as? CGAffineTransform ?? .identity }
+        set { setValue(newValue, forKey: kCIInputTransformKey) }
+    }
+}
+
+final class PatternFilter: CIFilter, CICheckerboardGenerator, CIStripesGenerator, @unchecked Sendable {
+    private func color(_ key: String) -> CIColor { value(forKey: key) as? CIColor ?? CIColor(red: 0, green: 0, blue: 0) }
+    private func float(_ key: String) -> Float { Float(FilterInputs(values: [key: value(forKey: key) as Any]).number(key) ?? 0) }
+
+    var center: CGPoint {
+        get { (value(forKey: kCIInputCenterKey) as? CIVector).map { CGPoint(x: $0.x, y: $0.y) } ?? .zero }
+        set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
+    }
+    var color0: CIColor {
+        get { color("inputColor0") }
+        set { setValue(newValue, forKey: "inputColor0") }
+    }
+    var color1: CIColor {
+        get { color("inputColor1") }
+        set { setValue(newValue, forKey: "inputColor1") }
+    }
+    var width: Float {
+        get { float(kCIInputWidthKey) }
+        set { setValue(NSNumber(value: newValue), forKey: kCIInputWidthKey) }
+    }
+    var sharpness: Float {
+        get { float(kCIInputSharpnessKey) }
+        set { setValue(NSNumber(value: newValue), forKey: kCIInputSharpnessKey) }
     }
 }
 

@@ -119,3 +119,9 @@ public let kCICategoryStylize = "CICategoryStylize"
 public let kCIInputWeightsKey = "inputWeights"
 /// A key for an amount added after an operation.
 public let kCIInputBiasKey = "inputBias"
+/// A filter category for filters that tile an image.
+public let kCICategoryTileEffect = "CICategoryTileEffect"
+/// A key for a width, as a pattern's.
+public let kCIInputWidthKey = "inputWidth"
+/// A key for the sharpness of a pattern's edges.
+public let kCIInputSharpnessKey = "inputSharpness"

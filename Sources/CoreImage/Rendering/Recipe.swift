@@ -46,6 +46,8 @@ indirect enum Recipe: @unchecked Sendable {
     case mix(Recipe, Recipe, a: Double, b: Double)
     /// An image's edge pixels carried on without end.
     case clamp(Recipe)
+    /// An image repeated without end, its extent the tile.
+    case tile(Recipe)
     /// An image seen through a projective map: each point of `extent` shows the inner image at the
     /// point `inverse` takes it to, sampled bilinearly.
     case project(Recipe, inverse: Projection, extent: CGRect)
@@ -74,7 +76,7 @@ indirect enum Recipe: @unchecked Sendable {
             return CGRect(
                 x: (extent.minX * x).rounded(), y: (extent.minY * y).rounded(), width: (extent.width * x).rounded(), height: (extent.height * y).rounded())
         case .over(let top, let bottom), .blend(let top, let bottom, _), .mix(let top, let bottom, _, _): return top.extent.union(bottom.extent)
-        case .clamp(let inner): return inner.extent.isNull ? .null : .infinite
+        case .clamp(let inner), .tile(let inner): return inner.extent.isNull ? .null : .infinite
         case .project(_, _, let extent): return extent
         case .convolve(let inner, let kernel):
             let extent = inner.extent
@@ -102,9 +104,13 @@ indirect enum Recipe: @unchecked Sendable {
             // Whole-pixel moves keep every pixel; sampling between pixels softens the edges.
             return inner.isOpaque && transform.a == 1 && transform.b == 0 && transform.c == 0 && transform.d == 1
                 && transform.tx == transform.tx.rounded() && transform.ty == transform.ty.rounded()
-        case .over(let top, let bottom): return top.isOpaque && bottom.isOpaque
+        case .over(let top, let bottom):
+            // The union of the two is covered only where one holds the other: two opaque images side
+            // by side, or apart, leave transparent corners in the rectangle around them.
+            return top.isOpaque && bottom.isOpaque && (top.extent.contains(bottom.extent) || bottom.extent.contains(top.extent))
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
         case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked: return false
+        case .tile(let inner): return inner.isOpaque
         }
     }
 

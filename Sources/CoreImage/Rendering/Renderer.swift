@@ -151,6 +151,12 @@ final class RenderPass {
         case .blend(let top, let bottom, let mode):
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
+        case .tile(let inner):
+            // The tile rendered once, then repeated over the region in step with where it lies.
+            let whole = PixelRegion(covering: inner.extent)
+            guard !whole.isEmpty, whole.isRenderable, !inner.extent.isInfinite else { return try image(inner, in: region) }
+            let tile = try image(inner, in: whole)
+            return try tile.then { cvips_embed($0, Int32(whole.x - region.x), Int32(region.maxY - whole.maxY), Int32(region.width), Int32(region.height), 2) }
         case .componentExtreme(let inner, let maximum):
             return try image(inner, in: region).then { cvips_component_extreme($0, maximum ? 1 : 0) }
         case .masked(let inner, let background, let mask, let byAlpha):
