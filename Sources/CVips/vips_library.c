@@ -60,6 +60,7 @@ static struct {
     int (*maplut)(vips *in, vips **out, vips *lut, ...);
     int (*bandrank)(vips **in, vips **out, int n, ...);
     int (*bandjoin)(vips **in, vips **out, int n, ...);
+    int (*zoom)(vips *in, vips **out, int xfac, int yfac, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -124,6 +125,7 @@ static void load(void) {
     FIND(maplut, "vips_maplut")
     FIND(bandrank, "vips_bandrank")
     FIND(bandjoin, "vips_bandjoin")
+    FIND(zoom, "vips_zoom")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -350,6 +352,15 @@ cvips_image *cvips_blend_with_mask(cvips_image *image, cvips_image *background, 
     vips *held[] = {weight, m, notM, front, back};
     for (int i = 0; i < 5; i++)
         if (held[i]) lib.object_unref(held[i]);
+    return made(result, out);
+}
+
+cvips_image *cvips_pixellate(cvips_image *image, int size) {
+    // Each size x size block averaged (a box shrink), then drawn as a block of that mean.
+    vips *blocks = NULL, *out = NULL;
+    int result = lib.shrink(image, &blocks, (double)size, (double)size, NULL);
+    if (result == 0) result = lib.zoom(blocks, &out, size, size, NULL);
+    if (blocks) lib.object_unref(blocks);
     return made(result, out);
 }
 

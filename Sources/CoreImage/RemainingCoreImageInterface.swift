@@ -25,13 +25,13 @@
 // CIBlendWithMask, CIBlendWithAlphaMask, CIMultiplyCompositing, CIMaximumComponent, CIMinimumComponent,
 // CIConvolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms, CIAffineClamp, CIAffineTile
 // (a turned image tiles by its bounding box), CICheckerboardGenerator and CIStripesGenerator (hard
-// edges whatever the sharpness),
+// edges whatever the sharpness), CIPixellate, CIMotionBlur, CISharpenLuminance,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   blur: CIMotionBlur, CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
+//   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
 //     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
 //   colour adjustment: CIHighlightShadowAdjust, CITemperatureAndTint, CIVibrance,
 //     CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
@@ -53,9 +53,8 @@
 //   halftone: CICircularScreen, CICMYKHalftone, CIDotScreen, CIHatchedScreen, CILineScreen;
 //   reduction: CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaMinMaxRed, CIAreaHistogram,
 //     CIHistogramDisplayFilter, CIRowAverage, CIColumnAverage, CIKMeans, CIAreaLogarithmicHistogram;
-//   sharpen: CISharpenLuminance;
 //   stylize: CIBloom, CIGloom, CIComicEffect, CICrystallize, CIEdges, CIEdgeWork, CIHeightFieldFromMask,
-//     CIHexagonalPixellate, CIPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
+//     CIHexagonalPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
 //     CIShadedMaterial, CIVignetteEffect, CIBlendWithRedMask, CIBlendWithBlueMask;
 //   tile: CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
 //     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,

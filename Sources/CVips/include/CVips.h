@@ -75,6 +75,8 @@ cvips_image *cvips_component_extreme(cvips_image *image, int maximum);
 /// `image` where the mask is, `background` where it is not: image m + background (1 - m), m the
 /// mask's alpha (`use_alpha`) or its luma, on a 0-1 scale (all three the same size).
 cvips_image *cvips_blend_with_mask(cvips_image *image, cvips_image *background, cvips_image *mask, int use_alpha);
+/// Each `size` x `size` block of `image` (whose sides are multiples of it) filled with its mean.
+cvips_image *cvips_pixellate(cvips_image *image, int size);
 /// One pixel whose every band is the mean of that band over the whole image.
 cvips_image *cvips_average(cvips_image *image);
 /// `a` times `first` plus `b` times `second`, band by band (both the same size).

@@ -387,6 +387,36 @@ public protocol CIStripesGenerator: CIFilterProtocol {
     var sharpness: Float { get set }
 }
 
+/// The properties you use to configure a pixellate filter.
+public protocol CIPixellate: CIFilterProtocol {
+    /// The image to pixellate.
+    var inputImage: CIImage? { get set }
+    /// A corner of the grid of blocks.
+    var center: CGPoint { get set }
+    /// The size of the blocks, in pixels.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a motion blur filter.
+public protocol CIMotionBlur: CIFilterProtocol {
+    /// The image to blur.
+    var inputImage: CIImage? { get set }
+    /// How far the blur reaches each way, in pixels.
+    var radius: Float { get set }
+    /// The direction of the blur, in radians.
+    var angle: Float { get set }
+}
+
+/// The properties you use to configure a sharpen luminance filter.
+public protocol CISharpenLuminance: CIFilterProtocol {
+    /// The image to sharpen.
+    var inputImage: CIImage? { get set }
+    /// The strength of the sharpening.
+    var sharpness: Float { get set }
+    /// The radius, in pixels, of the blur the sharpening compares the image with.
+    var radius: Float { get set }
+}
+
 /// The properties you use to configure a QR code generator filter.
 public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The message to encode in the QR code.
@@ -514,6 +544,12 @@ extension CIFilter {
     public class func checkerboardGenerator() -> CIFilter & CICheckerboardGenerator { PatternFilter(definition: .checkerboardGenerator) }
     /// Generates a stripe pattern of two colors.
     public class func stripesGenerator() -> CIFilter & CIStripesGenerator { PatternFilter(definition: .stripesGenerator) }
+    /// Makes an image blocky by mapping it to colored squares whose color is defined by the replaced pixels.
+    public class func pixellate() -> CIFilter & CIPixellate { StylizeFilter(definition: .pixellate) }
+    /// Blurs an image to simulate the effect of using a camera that moves a specified angle and distance while capturing the image.
+    public class func motionBlur() -> CIFilter & CIMotionBlur { StylizeFilter(definition: .motionBlur) }
+    /// Increases image detail by sharpening, working on the luminance of the image.
+    public class func sharpenLuminance() -> CIFilter & CISharpenLuminance { StylizeFilter(definition: .sharpenLuminance) }
     /// Places an image over another.
     public class func sourceOverCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .sourceOverCompositing) }
     /// Multiplies the input image's colours by the background image's.
@@ -824,6 +860,29 @@ final class PatternFilter: CIFilter, CICheckerboardGenerator, CIStripesGenerator
     var sharpness: Float {
         get { float(kCIInputSharpnessKey) }
         set { setValue(NSNumber(value: newValue), forKey: kCIInputSharpnessKey) }
+    }
+}
+
+final class StylizeFilter: TypedFilter, CIPixellate, CIMotionBlur, CISharpenLuminance, @unchecked Sendable {
+    var center: CGPoint {
+        get { CGPoint(x: vector(kCIInputCenterKey).x, y: vector(kCIInputCenterKey).y) }
+        set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
+    }
+    var scale: Float {
+        get { float(kCIInputScaleKey) }
+        set { setFloat(newValue, kCIInputScaleKey) }
+    }
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
+    var angle: Float {
+        get { float(kCIInputAngleKey) }
+        set { setFloat(newValue, kCIInputAngleKey) }
+    }
+    var sharpness: Float {
+        get { float(kCIInputSharpnessKey) }
+        set { setFloat(newValue, kCIInputSharpnessKey) }
     }
 }
 

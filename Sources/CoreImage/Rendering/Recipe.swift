@@ -31,6 +31,8 @@ indirect enum Recipe: @unchecked Sendable {
     /// Each band of an image's colours (not premultiplied) through a curve: 256 entries for each
     /// of B, G, R, A, interleaved (`Curves`).
     case curves(Recipe, Curves)
+    /// Blocks of `size` pixels, one corner at `origin`, each filled with its mean.
+    case pixellate(Recipe, size: Int, origin: CGPoint)
     /// The largest (or smallest) of each pixel's red, green and blue, in all three.
     case componentExtreme(Recipe, maximum: Bool)
     /// One image where a mask is, another where it is not (the mask's alpha or its luma).
@@ -68,7 +70,7 @@ indirect enum Recipe: @unchecked Sendable {
         case .blur(let inner, let sigma):
             let extent = inner.extent
             return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -Self.blurReach(sigma), dy: -Self.blurReach(sigma))
-        case .recombine(let inner, _), .curves(let inner, _), .componentExtreme(let inner, _): return inner.extent
+        case .recombine(let inner, _), .curves(let inner, _), .componentExtreme(let inner, _), .pixellate(let inner, _, _): return inner.extent
         case .masked(let inner, let background, _, _): return inner.extent.union(background.extent)
         case .lanczos(let inner, let x, let y):
             let extent = inner.extent
@@ -109,7 +111,8 @@ indirect enum Recipe: @unchecked Sendable {
             // by side, or apart, leave transparent corners in the rectangle around them.
             return top.isOpaque && bottom.isOpaque && (top.extent.contains(bottom.extent) || bottom.extent.contains(top.extent))
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
-        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked: return false
+        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked, .pixellate:
+            return false
         case .tile(let inner): return inner.isOpaque
         }
     }
@@ -164,6 +167,19 @@ struct Kernel: Equatable, Sendable {
     static func box(reach: Int) -> Kernel {
         let side = 2 * reach + 1
         return Kernel(width: side, height: 1, weights: Array(repeating: 1 / Double(side), count: side), isSeparable: true)
+    }
+
+    /// A line of equal weights through the middle, `radius` each way at `angle` (radians, anticlockwise
+    /// from across): one weight a whole pixel of distance, in the pixel that distance reaches.
+    static func line(radius: Double, angle: Double) -> Kernel {
+        let reach = Int(radius.rounded(.down)), side = 2 * reach + 1
+        var weights = [Double](repeating: 0, count: side * side)
+        for distance in -reach...reach {
+            // Rows are the top first: up is a smaller row.
+            let column = reach + Int((Double(distance) * cos(angle)).rounded()), row = reach - Int((Double(distance) * sin(angle)).rounded())
+            weights[row * side + column] += 1
+        }
+        return Kernel(width: side, height: side, weights: weights.map { $0 / Double(side) }, isSeparable: false)
     }
 
     /// A disc of equal weights: the pixels whose centres lie within `radius` of the middle.

@@ -157,6 +157,18 @@ final class RenderPass {
             guard !whole.isEmpty, whole.isRenderable, !inner.extent.isInfinite else { return try image(inner, in: region) }
             let tile = try image(inner, in: whole)
             return try tile.then { cvips_embed($0, Int32(whole.x - region.x), Int32(region.maxY - whole.maxY), Int32(region.width), Int32(region.height), 2) }
+        case .pixellate(let inner, let size, let origin):
+            // The region widened to whole blocks of the grid through the origin.
+            let (ox, oy) = (Int(origin.x.rounded(.down)), Int(origin.y.rounded(.down)))
+            func down(_ value: Int, _ start: Int) -> Int { start + Int((Double(value - start) / Double(size)).rounded(.down)) * size }
+            let x0 = down(region.x, ox), y0 = down(region.y, oy)
+            let x1 = down(region.maxX - 1, ox) + size, y1 = down(region.maxY - 1, oy) + size
+            let blocks = PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            guard blocks.isRenderable else { return try transparent(region) }
+            let averaged = try image(inner, in: blocks).then { cvips_pixellate($0, Int32(size)) }
+            return try averaged.then {
+                cvips_embed($0, Int32(blocks.x - region.x), Int32(region.maxY - blocks.maxY), Int32(region.width), Int32(region.height), 0)
+            }
         case .componentExtreme(let inner, let maximum):
             return try image(inner, in: region).then { cvips_component_extreme($0, maximum ? 1 : 0) }
         case .masked(let inner, let background, let mask, let byAlpha):
