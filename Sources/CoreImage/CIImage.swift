@@ -230,6 +230,10 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// Returns a new image created by making the pixel colours along its edges extend infinitely in all directions.
     open func clampedToExtent() -> CIImage { derived(.clamp(recipe)) }
 
+    /// Returns a new image created by cropping to a rectangle and then extending the pixels at its
+    /// edges to infinity.
+    open func clamped(to rect: CGRect) -> CIImage { derived(.clamp(.crop(recipe, rect))) }
+
     /// Returns a new image created by applying a Gaussian blur of standard deviation `sigma`
     /// (its extent grows by as far as the blur reaches).
     open func applyingGaussianBlur(sigma: Double) -> CIImage {

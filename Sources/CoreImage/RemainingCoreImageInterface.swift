@@ -4,7 +4,7 @@
 // CIImage from pixel buffers in any camera format, CGImages, JPEG, PNG and HEIC data and files,
 // and colours; extent, cropped(to:), transformed(by:) (and with highQualityDownsample),
 // oriented(_:), oriented(forExifOrientation:), orientationTransform(for:), applyingFilter(_:parameters:),
-// composited(over:), clampedToExtent(), applyingGaussianBlur(sigma:), pixelBuffer, cgImage,
+// composited(over:), clampedToExtent(), clamped(to:), applyingGaussianBlur(sigma:), pixelBuffer, cgImage,
 // properties; init(depthData:), init(portaitEffectsMatte:) and init(semanticSegmentationMatte:) (declared
 // with AVFoundation, whose types they take: depth, disparity and mattes as grey). CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8 formats),
 // render(_:to:) into pixel buffers of any format the converter writes, render(_:toBitmap:...),
@@ -27,7 +27,8 @@
 // (a turned image tiles by its bounding box), CICheckerboardGenerator and CIStripesGenerator (hard
 // edges whatever the sharpness), CIPixellate, CIMotionBlur, CISharpenLuminance,
 // CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
-// `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat.
+// `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
+// the compositing operators and the separable blend modes, with apply(foreground:background:).
 //
 // Still to come:
 // Filters, by Apple's categories:
@@ -62,6 +63,9 @@
 //   transition: CIAccordionFoldTransition, CIBarsSwipeTransition, CICopyMachineTransition,
 //     CIDisintegrateWithMaskTransition, CIFlashTransition, CIModTransition,
 //     CIPageCurlTransition and its shadowed form, CIRippleTransition, CISwipeTransition.
+// CIBlendKernel: the non-separable kernels (hue, saturation, color, luminosity), subtract, divide,
+//     linearBurn, linearDodge, vividLight, linearLight, pinLight, hardMix, darkerColor, lighterColor,
+//     clear, source, destination, exclusiveOr, componentMin, componentMax.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, the portrait and depth filters).
