@@ -61,6 +61,12 @@ static struct {
     int (*bandrank)(vips **in, vips **out, int n, ...);
     int (*bandjoin)(vips **in, vips **out, int n, ...);
     int (*zoom)(vips *in, vips **out, int xfac, int yfac, ...);
+    unsigned long (*get_typeof)(const vips *image, const char *name);
+    int (*get_int)(const vips *image, const char *name, int *out);
+    int (*get_array_int)(vips *image, const char *name, int **out, int *n);
+    void (*set_int)(vips *image, const char *name, int value);
+    void (*set_array_int)(vips *image, const char *name, const int *array, int n);
+    int (*arrayjoin)(vips **in, vips **out, int n, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -126,6 +132,12 @@ static void load(void) {
     FIND(bandrank, "vips_bandrank")
     FIND(bandjoin, "vips_bandjoin")
     FIND(zoom, "vips_zoom")
+    FIND(get_typeof, "vips_image_get_typeof")
+    FIND(get_int, "vips_image_get_int")
+    FIND(get_array_int, "vips_image_get_array_int")
+    FIND(set_int, "vips_image_set_int")
+    FIND(set_array_int, "vips_image_set_array_int")
+    FIND(arrayjoin, "vips_arrayjoin")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -491,9 +503,26 @@ static vips *swapped_red_blue(vips *image) {
     return result == 0 ? bytes : NULL;
 }
 
-int cvips_picture_size(const void *data, size_t size, int *width, int *height, int *has_alpha) {
+int cvips_picture_pages(const void *data, size_t size, int *pages, int *loop, int *delays, int capacity, int *delay_count) {
     if (cvips_load()) return -1;
     vips *image = lib.new_from_buffer(data, size, "", NULL);
+    if (!image) return -1;
+    int value = 0;
+    *pages = lib.get_typeof(image, "n-pages") && lib.get_int(image, "n-pages", &value) == 0 && value > 0 ? value : 1;
+    *loop = lib.get_typeof(image, "loop") && lib.get_int(image, "loop", &value) == 0 ? value : -1;
+    *delay_count = 0;
+    int *array = NULL, count = 0;
+    if (lib.get_typeof(image, "delay") && lib.get_array_int(image, "delay", &array, &count) == 0 && array) {
+        for (int i = 0; i < count && i < capacity; i++) delays[i] = array[i];
+        *delay_count = count < capacity ? count : capacity;
+    }
+    lib.object_unref(image);
+    return 0;
+}
+
+int cvips_picture_size(const void *data, size_t size, int page, int *width, int *height, int *has_alpha) {
+    if (cvips_load()) return -1;
+    vips *image = page > 0 ? lib.new_from_buffer(data, size, "", "page", page, NULL) : lib.new_from_buffer(data, size, "", NULL);
     if (!image) return -1;
     *width = lib.get_width(image);
     *height = lib.get_height(image);
@@ -503,9 +532,9 @@ int cvips_picture_size(const void *data, size_t size, int *width, int *height, i
     return 0;
 }
 
-int cvips_decode_bgra(const void *data, size_t size, void *destination, size_t row_bytes, int width, int height) {
+int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height) {
     if (cvips_load()) return -1;
-    vips *image = lib.new_from_buffer(data, size, "", NULL), *next = NULL;
+    vips *image = page > 0 ? lib.new_from_buffer(data, size, "", "page", page, NULL) : lib.new_from_buffer(data, size, "", NULL), *next = NULL;
     if (!image) return -1;
     int bands = lib.get_bands(image);
     if (lib.get_width(image) != width || lib.get_height(image) != height) goto fail;
@@ -572,6 +601,53 @@ int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int 
 fail:
     lib.object_unref(image);
     return -1;
+}
+
+int cvips_encode_animation(const void *const *frames, int count, int width, int height, size_t row_bytes, const int *delays, int loop, void **data, size_t *size) {
+    if (cvips_load()) return -1;
+    if (count < 1 || count > 10000 || width < 1 || height < 1 || row_bytes < (size_t)width * 4) return -1;
+    vips **opaque = calloc((size_t)count, sizeof(vips *));
+    if (!opaque) return -1;
+    vips *joined = NULL, *labelled = NULL;
+    int result = 0;
+    // Each frame as opaque R, G, B, the frames one above the other (libvips's animation layout).
+    for (int i = 0; i < count && result == 0; i++) {
+        vips *image = lib.new_from_memory(frames[i], row_bytes * (size_t)height, (int)(row_bytes / 4), height, 4, UCHAR), *next = NULL;
+        if (!image) { result = -1; break; }
+        if ((size_t)width * 4 != row_bytes) {
+            if (lib.extract_area(image, &next, 0, 0, width, height, NULL) != 0) { lib.object_unref(image); result = -1; break; }
+            image = replace(image, next);
+        }
+        next = swapped_red_blue(image);
+        if (!next) { lib.object_unref(image); result = -1; break; }
+        image = replace(image, next);
+        if (lib.extract_band(image, &next, 0, "n", 3, NULL) != 0) { lib.object_unref(image); result = -1; break; }
+        opaque[i] = replace(image, next);
+    }
+    if (result == 0) result = lib.arrayjoin(opaque, &joined, count, "across", 1, NULL);
+    // The layout and timing go on a copy's header: the pixels are shared.
+    if (result == 0) result = lib.copy(joined, &labelled, NULL);
+    if (result == 0) {
+        lib.set_int(labelled, "page-height", height);
+        lib.set_array_int(labelled, "delay", delays, count);
+        lib.set_int(labelled, "loop", loop);
+    }
+    void *written = NULL;
+    size_t length = 0;
+    if (result == 0 && (lib.write_to_buffer(labelled, ".gif", &written, &length, NULL) != 0 || !written)) result = -1;
+    if (result == 0) {
+        *data = malloc(length);
+        if (*data) memcpy(*data, written, length);
+        *size = length;
+        if (!*data) result = -1;
+    }
+    if (written) lib.free(written);
+    for (int i = 0; i < count; i++)
+        if (opaque[i]) lib.object_unref(opaque[i]);
+    free(opaque);
+    if (joined) lib.object_unref(joined);
+    if (labelled) lib.object_unref(labelled);
+    return result;
 }
 
 cvips_image *cvips_map(cvips_image *image, const float *coordinates, int width, int height) {

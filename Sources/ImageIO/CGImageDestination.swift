@@ -5,7 +5,8 @@ import FrameProcessing
 /// An opaque type that writes an image to data or a file: JPEG with libjpeg-turbo, PNG with
 /// libpng, HEIC with libheif and x265 (the photo output's own encoders), TIFF and GIF with libvips.
 ///
-/// One thread at a time: add the image, then finalize.
+/// One thread at a time: add the images, then finalize. Several images make an animated GIF; the
+/// other types take the first.
 public final class CGImageDestination: @unchecked Sendable {
     fileprivate enum Target {
         case data(NSMutableData)
@@ -13,26 +14,44 @@ public final class CGImageDestination: @unchecked Sendable {
     }
     private let target: Target
     private let type: String
-    private var image: CGImage?
-    private var properties: [String: Any] = [:]
+    /// How many images the destination was made for.
+    private let count: Int
+    /// The images added, with their properties.
+    private var images: [(image: CGImage, properties: [String: Any])] = []
+    /// The properties of the file as a whole (a GIF's loop count).
+    private var fileProperties: [String: Any] = [:]
     private var finalized = false
+
+    /// The first image's properties, which single-image files take.
+    private var properties: [String: Any] { images.first?.properties ?? [:] }
 
     fileprivate init?(target: Target, type: CFString, count: Int) {
         guard count >= 1, CGImageDestinationCopyTypeIdentifiers().contains(where: { ($0 as? String) == type as String }) else { return nil }
         self.target = target
         self.type = type as String
+        self.count = count
     }
 
     fileprivate func add(_ image: CGImage, _ properties: CFDictionary?) {
-        guard self.image == nil else { return }
-        self.image = image
-        if let properties { self.properties = properties.stringKeyed }
+        // No more images than the destination was made for, as Apple's.
+        guard !finalized, images.count < count else { return }
+        images.append((image, properties?.stringKeyed ?? [:]))
+    }
+
+    fileprivate func setProperties(_ properties: CFDictionary?) {
+        if let properties { fileProperties.merge(properties.stringKeyed) { $1 } }
     }
 
     fileprivate func finalize() -> Bool {
-        guard !finalized, let image else { return false }
+        guard !finalized, let image = images.first?.image else { return false }
         finalized = true
-        guard let frame = Self.bgraFrame(of: image), let bytes = encode(frame) else { return false }
+        let bytes: Data?
+        if type == "com.compuserve.gif", images.count > 1 {
+            bytes = animation()
+        } else {
+            bytes = Self.bgraFrame(of: image).flatMap { encode($0) }
+        }
+        guard let bytes else { return false }
         switch target {
         case .data(let data):
             data.append(bytes)
@@ -62,6 +81,23 @@ public final class CGImageDestination: @unchecked Sendable {
         case "com.compuserve.gif": return LibvipsPictures.encode(frame, suffix: ".gif", opaque: true)
         default: return nil
         }
+    }
+
+    /// The images as an animated GIF: each shown for its GIF dictionary's delay (the unclamped one
+    /// when given; a tenth of a second when neither is), looped as the file's properties say (for
+    /// ever when they say nothing).
+    private func animation() -> Data? {
+        func number(_ dictionary: [String: Any]?, _ key: CFString) -> Double? {
+            (dictionary?[key as String] as? Double) ?? (dictionary?[key as String] as? NSNumber)?.doubleValue
+        }
+        let frames = images.compactMap { Self.bgraFrame(of: $0.image) }
+        guard frames.count == images.count else { return nil }
+        let delays = images.map { entry -> Double in
+            let gif = entry.properties[kCGImagePropertyGIFDictionary as String] as? [String: Any]
+            return number(gif, kCGImagePropertyGIFUnclampedDelayTime) ?? number(gif, kCGImagePropertyGIFDelayTime) ?? 0.1
+        }
+        let loop = number(fileProperties[kCGImagePropertyGIFDictionary as String] as? [String: Any], kCGImagePropertyGIFLoopCount) ?? 0
+        return LibvipsPictures.encodeAnimation(frames, delays: delays, loop: loop.isFinite ? Int(loop) : 0)
     }
 
     /// The image's pixels as an opaque BGRA frame, drawn through a bitmap context (over white where transparent).
@@ -101,6 +137,9 @@ public func CGImageDestinationCreateWithURL(_ url: CFURL, _ type: CFString, _ co
 
 /// Adds the image to write, with properties such as `kCGImageDestinationLossyCompressionQuality`.
 public func CGImageDestinationAddImage(_ idst: CGImageDestination, _ image: CGImage, _ properties: CFDictionary?) { idst.add(image, properties) }
+
+/// Applies properties to the file as a whole, such as a GIF's loop count.
+public func CGImageDestinationSetProperties(_ idst: CGImageDestination, _ properties: CFDictionary?) { idst.setProperties(properties) }
 
 /// Encodes and writes the image; false when there is none, or it could not be encoded or written.
 public func CGImageDestinationFinalize(_ idst: CGImageDestination) -> Bool { idst.finalize() }

@@ -171,3 +171,20 @@ nonisolated(unsafe) public let kCGImagePropertyGPSImgDirectionRef: CFString = "I
 nonisolated(unsafe) public let kCGImagePropertyGPSImgDirection: CFString = "ImgDirection"
 /// The horizontal positioning error, in meters.
 nonisolated(unsafe) public let kCGImagePropertyGPSHPositioningError: CFString = "HPositioningError"
+
+/// A dictionary of properties that are specific to the GIF format.
+nonisolated(unsafe) public let kCGImagePropertyGIFDictionary: CFString = "{GIF}"
+/// The number of times to repeat an animated sequence (0 for ever).
+nonisolated(unsafe) public let kCGImagePropertyGIFLoopCount: CFString = "LoopCount"
+/// The amount of time, in seconds, to wait before displaying the next image, never less than 0.1 seconds.
+nonisolated(unsafe) public let kCGImagePropertyGIFDelayTime: CFString = "DelayTime"
+/// The amount of time, in seconds, to wait before displaying the next image, as the file says.
+nonisolated(unsafe) public let kCGImagePropertyGIFUnclampedDelayTime: CFString = "UnclampedDelayTime"
+/// A Boolean value that indicates whether the GIF has a global color map.
+nonisolated(unsafe) public let kCGImagePropertyGIFHasGlobalColorMap: CFString = "HasGlobalColorMap"
+/// The width of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyGIFCanvasPixelWidth: CFString = "CanvasPixelWidth"
+/// The height of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyGIFCanvasPixelHeight: CFString = "CanvasPixelHeight"
+/// The size of the image file, in bytes.
+nonisolated(unsafe) public let kCGImagePropertyFileSize: CFString = "FileSize"

@@ -9,11 +9,15 @@ import FrameProcessing
 public final class CGImageSource: @unchecked Sendable {
     let data: Data
     let kind: PictureDecoder.Kind
+    /// A GIF's frames or a TIFF's pages: how many, how often a GIF loops (nil when it says nothing),
+    /// and each frame's delay in seconds; one picture for the other kinds.
+    let pages: (count: Int, loop: Int?, delays: [Double])
 
     init?(data: Data) {
         guard let kind = PictureDecoder.kind(of: data) else { return nil }
         self.data = data
         self.kind = kind
+        pages = kind == .gif || kind == .tiff ? LibvipsPictures.pages(of: data) ?? (1, nil, []) : (1, nil, [])
     }
 
     /// The uniform type identifier of the source's pictures.
@@ -36,24 +40,44 @@ public final class CGImageSource: @unchecked Sendable {
         }
     }
 
-    /// The picture decoded as an image over its decoded frame's memory.
-    func decodedImage() -> CGImage? {
+    /// The picture at an index (a GIF's frame, a TIFF's page) decoded as an image over its decoded frame's memory.
+    func decodedImage(at index: Int = 0) -> CGImage? {
+        guard index >= 0, index < pages.count else { return nil }
         if kind == .tiff || kind == .gif {
-            guard let (frame, hasAlpha) = LibvipsPictures.decode(data) else { return nil }
+            guard let (frame, hasAlpha) = LibvipsPictures.decode(data, page: index) else { return nil }
             return frame.bgraImage(opaque: !hasAlpha)
         }
         guard let (frame, hasAlpha) = try? PictureDecoder.decodeBGRA(data) else { return nil }
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
-    /// What the picture's header and EXIF say, under Apple's keys.
-    func properties() -> [String: Any]? {
+    /// The properties of the source as a whole: its file size, and a GIF's loop count and canvas.
+    func containerProperties() -> [String: Any] {
+        var properties: [String: Any] = [kCGImagePropertyFileSize as String: data.count]
+        if kind == .gif, let (width, height, _) = LibvipsPictures.size(of: data) {
+            var gif: [String: Any] = [kCGImagePropertyGIFCanvasPixelWidth as String: width, kCGImagePropertyGIFCanvasPixelHeight as String: height]
+            if let loop = pages.loop { gif[kCGImagePropertyGIFLoopCount as String] = loop }
+            properties[kCGImagePropertyGIFDictionary as String] = gif
+        }
+        return properties
+    }
+
+    /// What the picture at an index's header and EXIF say, under Apple's keys; a GIF frame's delay too.
+    func properties(at index: Int = 0) -> [String: Any]? {
+        guard index >= 0, index < pages.count else { return nil }
         var properties: [String: Any] = [:]
         if kind == .tiff || kind == .gif {
-            guard let (width, height, hasAlpha) = LibvipsPictures.size(of: data) else { return nil }
+            guard let (width, height, hasAlpha) = LibvipsPictures.size(of: data, page: index) else { return nil }
             properties[kCGImagePropertyPixelWidth] = width
             properties[kCGImagePropertyPixelHeight] = height
             properties[kCGImagePropertyHasAlpha] = hasAlpha
+            if kind == .gif, index < pages.delays.count {
+                // Apple's clamped delay is never under a tenth of a second; the unclamped one is the file's.
+                let delay = pages.delays[index]
+                properties[kCGImagePropertyGIFDictionary as String] = [
+                    kCGImagePropertyGIFDelayTime as String: max(0.1, delay), kCGImagePropertyGIFUnclampedDelayTime as String: delay,
+                ]
+            }
         } else {
             guard let size = PictureDecoder.size(of: data) else { return nil }
             properties[kCGImagePropertyPixelWidth] = size.width
@@ -117,22 +141,22 @@ public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -
 public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier }
 
 /// The number of images in the source (one picture each: a HEIC file's primary picture is its image).
-public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { 1 }
+public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { isrc.pages.count }
 
 /// The uniform type identifiers image sources read.
 public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
 
-/// The properties of the source as a whole (its file size).
-public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { ["FileSize": isrc.data.count] as NSDictionary }
+/// The properties of the source as a whole: its file size, and a GIF's loop count and canvas size.
+public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { isrc.containerProperties() as NSDictionary }
 
 /// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF, EXIF and GPS dictionaries.
 public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CFDictionary? {
-    index == 0 ? isrc.properties().map { $0 as NSDictionary } : nil
+    isrc.properties(at: index).map { $0 as NSDictionary }
 }
 
 /// Decodes the image at an index; nil when the index is out of range or the picture is damaged.
 public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
-    index == 0 ? isrc.decodedImage() : nil
+    isrc.decodedImage(at: index)
 }
 
 /// A thumbnail of the image at an index: made from the full picture when the options ask for it
@@ -141,8 +165,8 @@ public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int,
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
     let options = options?.stringKeyed ?? [:]
     func flag(_ key: CFString) -> Bool { (options[key] as? Bool) ?? (options[key] as? NSNumber)?.boolValue ?? false }
-    guard index == 0, flag(kCGImageSourceCreateThumbnailFromImageAlways) || flag(kCGImageSourceCreateThumbnailFromImageIfAbsent),
-        let image = isrc.decodedImage()
+    guard flag(kCGImageSourceCreateThumbnailFromImageAlways) || flag(kCGImageSourceCreateThumbnailFromImageIfAbsent),
+        let image = isrc.decodedImage(at: index)
     else { return nil }
     let orientation = flag(kCGImageSourceCreateThumbnailWithTransform) ? isrc.orientation : 1
     let turned = orientation >= 5

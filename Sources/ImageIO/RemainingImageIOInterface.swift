@@ -7,23 +7,27 @@
 // scaled and turned upright), and destinations to data or files writing JPEG (with
 // kCGImageDestinationLossyCompressionQuality), PNG, HEIC, TIFF and GIF (TIFF and GIF through
 // libvips), the orientation and the TIFF, EXIF and GPS dictionaries written into JPEG, PNG and
-// HEIC files as EXIF.
+// HEIC files as EXIF. Animated GIFs read frame by frame (a TIFF's pages too) with each frame's
+// kCGImagePropertyGIFDelayTime (never under a tenth of a second) and UnclampedDelayTime and the
+// file's LoopCount and canvas size, and written from several images with their delays and
+// CGImageDestinationSetProperties' loop count (for ever when none is given).
 
-// Sources: a GIF's other frames (the first is its image) and a TIFF's other pages; a HEIC's other
+// Sources: animated PNGs (APNG) and HEIF image sequences; a GIF's colour maps; a HEIC's other
 //     pictures and its depth; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
 //     makes one from the image); auxiliary images (CGImageSourceCopyAuxiliaryDataInfoAtIndex, depth
 //     and mattes); EXIF tags beyond the photo output's; incremental sources
 //     (CGImageSourceCreateIncremental, CGImageSourceUpdateData); CGImageSourceGetStatus,
 //     CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
-// Destinations: several images in one file (animated GIFs, multi-page TIFFs); properties in TIFF
-//     and GIF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
+// Destinations: several images in one file other than animated GIFs (multi-page TIFFs, APNG, HEIF
+//     sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo; kCGImageDestinationImageMaxPixelSize
 
 // Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`
 // counts them, Parity/ImageIO.md):
 // Property keys of dictionaries not read or written yet (sources give the photo output's tags): kCGImagePropertyExif*,
 //     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC*, kCGImagePropertyDNG*,
-//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyAPNG*, kCGImagePropertyGIF*,
+//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyAPNG*, kCGImagePropertyGIFImageColorMap,
+//     kCGImagePropertyGIFFrameInfoArray,
 //     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyWebP*, kCGImagePropertyJFIF*, kCGImagePropertyOpenEXR*,
 //     kCGImagePropertyTGA*, CGImagePropertyTGACompression, kCGImagePropertyAVIS*, kCGImageProperty8BIM*, kCGImagePropertyRaw*,
 //     kCGImagePropertyGroup*, kCGImagePropertyBC*, kCGImagePropertyColorModel*, kCGImagePropertyFile*, kCGImagePropertyImage*,

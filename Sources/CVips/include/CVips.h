@@ -98,15 +98,23 @@ cvips_image *cvips_multiply_pixels(cvips_image *image, const float *factors, int
 /// image's row packed (8-bit images only). 0 on success.
 int cvips_write(cvips_image *image, void *destination, size_t row_bytes);
 
-/// The size of a picture file's pixels, and whether it has alpha, from its header alone (any format
-/// libvips loads: TIFF, GIF, WebP...); 0, or -1 when libvips cannot read it.
-int cvips_picture_size(const void *data, size_t size, int *width, int *height, int *has_alpha);
-/// Decodes a picture file's first picture, of `width` x `height` as its header says, into 8-bit B, G,
+/// The size of a picture file's page `page` (0 the first), and whether it has alpha, from its header
+/// alone (any format libvips loads: TIFF, GIF, WebP...); 0, or -1 when libvips cannot read it.
+int cvips_picture_size(const void *data, size_t size, int page, int *width, int *height, int *has_alpha);
+/// Decodes a picture file's page `page` (0 the first), of `width` x `height` as its header says, into 8-bit B, G,
 /// R, A, premultiplied, rows `row_bytes` apart; 0, or -1 when it cannot be decoded.
-int cvips_decode_bgra(const void *data, size_t size, void *destination, size_t row_bytes, int width, int height);
+int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height);
 /// Encodes 8-bit B, G, R, A premultiplied pixels (rows `row_bytes` apart; alpha dropped when `opaque`)
 /// in the format of a file name suffix (".tif", ".gif"), into `*data` (malloc'd, `*size` bytes); 0 or -1.
 int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int opaque, const char *suffix, void **data, size_t *size);
+/// The pages of a picture (a GIF's frames, a TIFF's pages; 1 for others), its loop count (-1 when
+/// it says none; 0 is for ever) and up to `capacity` of its frames' delays in milliseconds; 0, or
+/// -1 when libvips cannot read it.
+int cvips_picture_pages(const void *data, size_t size, int *pages, int *loop, int *delays, int capacity, int *delay_count);
+/// `count` BGRA frames of `width` x `height` (rows `row_bytes` apart) encoded as an animated GIF, each
+/// shown for its delay in milliseconds, looped `loop` times (0 for ever): into `*data` (malloc'd,
+/// the caller frees it), `*size` bytes; 0, or -1 when it cannot be.
+int cvips_encode_animation(const void *const *frames, int count, int width, int height, size_t row_bytes, const int *delays, int loop, void **data, size_t *size);
 
 #ifdef __cplusplus
 }

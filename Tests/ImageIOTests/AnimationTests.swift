@@ -1,0 +1,100 @@
+import CoreGraphics
+import Foundation
+import ImageIO
+import TestSupport
+import XCTest
+
+/// Animated GIFs: written frame by frame with their delays and loop count, read back frame by frame
+/// under Apple's GIF keys, and checked against FFmpeg, which reads and writes them on its own.
+final class AnimationTests: XCTestCase {
+    /// A `width` x `height` picture of one colour.
+    private func solid(_ red: CGFloat, _ green: CGFloat, _ blue: CGFloat, _ width: Int = 16, _ height: Int = 8) throws -> CGImage {
+        let context = try XCTUnwrap(
+            CGContext(
+                data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
+        context.setFillColor(red: red, green: green, blue: blue, alpha: 1)
+        context.fill(CGRect(x: 0, y: 0, width: width, height: height))
+        return try XCTUnwrap(context.makeImage())
+    }
+
+    /// The red, green and blue of an image's top-left pixel.
+    private func colour(_ image: CGImage) throws -> [Int] {
+        let data = try XCTUnwrap(image.dataProvider?.data)
+        let p = data[0..<4].map(Int.init)
+        return image.byteOrderInfo == .order32Little ? [p[2], p[1], p[0]] : [p[0], p[1], p[2]]
+    }
+
+    private func gif(_ properties: CFDictionary?, at index: Int) -> [String: Any]? {
+        (properties as? [String: Any])?[kCGImagePropertyGIFDictionary as String] as? [String: Any]
+    }
+
+    func testFramesDelaysAndLoopCountAreWrittenAndReadBack() throws {
+        let data = NSMutableData()
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, "com.compuserve.gif" as CFString, 3, nil))
+        CGImageDestinationSetProperties(destination, [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFLoopCount: 3]] as CFDictionary)
+        let frames = [try solid(1, 0, 0), try solid(0, 1, 0), try solid(0, 0, 1)]
+        for (frame, delay) in zip(frames, [0.05, 0.2, 0.3]) {
+            CGImageDestinationAddImage(destination, frame, [kCGImagePropertyGIFDictionary: [kCGImagePropertyGIFDelayTime: delay]] as CFDictionary)
+        }
+        CGImageDestinationAddImage(destination, try solid(1, 1, 1), nil)  // a fourth: more than the destination was made for
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil))
+        XCTAssertEqual(CGImageSourceGetType(source) as String?, "com.compuserve.gif")
+        XCTAssertEqual(CGImageSourceGetCount(source), 3)
+        let file = try XCTUnwrap(gif(CGImageSourceCopyProperties(source, nil), at: 0))
+        XCTAssertEqual(file[kCGImagePropertyGIFLoopCount as String] as? Int, 3)
+        XCTAssertEqual(file[kCGImagePropertyGIFCanvasPixelWidth as String] as? Int, 16)
+        XCTAssertEqual(file[kCGImagePropertyGIFCanvasPixelHeight as String] as? Int, 8)
+        for (index, (expected, delay)) in zip([[255, 0, 0], [0, 255, 0], [0, 0, 255]], [0.05, 0.2, 0.3]).enumerated() {
+            let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, index, nil), "frame \(index)")
+            for (value, want) in zip(try colour(image), expected) { XCTAssertEqual(value, want, accuracy: 4, "frame \(index)") }
+            let frame = try XCTUnwrap(gif(CGImageSourceCopyPropertiesAtIndex(source, index, nil), at: index))
+            XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyGIFUnclampedDelayTime as String] as? Double), delay, accuracy: 0.001, "frame \(index)")
+            XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyGIFDelayTime as String] as? Double), max(0.1, delay), accuracy: 0.001, "clamped, frame \(index)")
+        }
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(source, 3, nil), "no fourth frame")
+        XCTAssertNil(CGImageSourceCopyPropertiesAtIndex(source, -1, nil))
+
+        // FFmpeg's own GIF reader sees the three frames.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("animation-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let written = folder.appendingPathComponent("ours.gif")
+        try (data as Data).write(to: written)
+        let frameCount = MediaProbe.entries(written, "stream=nb_read_frames", stream: "v:0", countFrames: true).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(frameCount, "3")
+    }
+
+    func testAnAnimationFFmpegWroteIsReadFrameByFrame() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("animation-ffmpeg-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("counter.gif")
+        // Five frames at 4 frames a second: a delay of a quarter of a second each.
+        let made = runTool("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=32x24:rate=4", "-frames:v", "5", "-y", file.path])
+        XCTAssertNotNil(made, "ffmpeg wrote the GIF")
+        let source = try XCTUnwrap(CGImageSourceCreateWithURL(file as CFURL, nil))
+        XCTAssertEqual(CGImageSourceGetCount(source), 5)
+        for index in 0..<5 {
+            let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, index, nil), "frame \(index)")
+            XCTAssertEqual([image.width, image.height], [32, 24])
+            let frame = try XCTUnwrap(gif(CGImageSourceCopyPropertiesAtIndex(source, index, nil), at: index))
+            XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyGIFUnclampedDelayTime as String] as? Double), 0.25, accuracy: 0.011, "frame \(index)")
+        }
+    }
+
+    func testAStillGIFIsOneFrameAndOtherTypesTakeTheFirstImage() throws {
+        let data = NSMutableData()
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, "public.png" as CFString, 2, nil))
+        CGImageDestinationAddImage(destination, try solid(1, 0, 0), nil)
+        CGImageDestinationAddImage(destination, try solid(0, 1, 0), nil)
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil))
+        XCTAssertEqual(CGImageSourceGetCount(source), 1)
+        for (value, want) in zip(try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))), [255, 0, 0]) {
+            XCTAssertEqual(value, want, accuracy: 2)
+        }
+    }
+}
