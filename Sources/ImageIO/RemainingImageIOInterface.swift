@@ -10,7 +10,8 @@
 // HEIC files as EXIF. Animated GIFs read frame by frame (a TIFF's pages too) with each frame's
 // kCGImagePropertyGIFDelayTime (never under a tenth of a second) and UnclampedDelayTime and the
 // file's LoopCount and canvas size, and written from several images with their delays and
-// CGImageDestinationSetProperties' loop count (for ever when none is given).
+// CGImageDestinationSetProperties' loop count (for ever when none is given); CGAnimateImageAtURLWithBlock
+// and CGAnimateImageDataWithBlock hand a GIF's frames to a block on the main queue, each when due.
 
 // Sources: animated PNGs (APNG) and HEIF image sequences; a GIF's colour maps; a HEIC's other
 //     pictures and its depth; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
@@ -35,8 +36,8 @@
 //     kCGImagePropertyNamedColorSpace, kCGImagePropertyPixelFormat, kCGImagePropertyPrimaryImage,
 //     kCGImagePropertyThumbnailImages, kCGImagePropertyAuxiliary*, kCGImageAuxiliary*
 // XMP metadata, not built yet: CGImageMetadata*, kCGImageMetadata*, CGMutableImageMetadata, kCFErrorDomainCGImageMetadata
-// Animations, several images, incremental reading and the rest of sources and destinations, not built yet: CGAnimate*,
-//     kCGImageAnimation*, CGImageAnimationStatus, CGImageSource*, kCGImageSource*, CGImageDestination*, kCGImageDestination*,
+// Several images beyond GIFs, incremental reading and the rest of sources and destinations, not built yet:
+//     CGImageSource*, kCGImageSource*, CGImageDestination*, kCGImageDestination*,
 //     kCGImageProvider*, IMAGEIO_PNG_*, kCGComputeHDRStats
 // What Linux cannot have: Apple's camera models and stereo pairs for spatial photos (kIIOCameraExtrinsics*,
 //     kIIOCameraModel*, kIIOMetadata_Camera*, kIIOMonoscopicImageLocation*, kIIOStereoAggressors*)

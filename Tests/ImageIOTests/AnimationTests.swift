@@ -97,4 +97,67 @@ final class AnimationTests: XCTestCase {
             XCTAssertEqual(value, want, accuracy: 2)
         }
     }
+
+    /// Three frames, red, green and blue, as an animated GIF looping for ever.
+    private func threeFrames() throws -> Data {
+        let data = NSMutableData()
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, "com.compuserve.gif" as CFString, 3, nil))
+        for frame in [try solid(1, 0, 0), try solid(0, 1, 0), try solid(0, 0, 1)] { CGImageDestinationAddImage(destination, frame, nil) }
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        return data as Data
+    }
+
+    /// Runs the main queue for `seconds`, so that frames due in that time are handed over.
+    private func runMainQueue(for seconds: Double) { RunLoop.main.run(until: Date().addingTimeInterval(seconds)) }
+
+    func testAnAnimationHandsEachFrameToTheBlockInTurnForItsLoops() throws {
+        var seen: [Int] = []
+        var colours: [[Int]] = []
+        let done = expectation(description: "two plays of three frames")
+        let status = CGAnimateImageDataWithBlock(
+            try threeFrames() as CFData, [kCGImageAnimationDelayTime: 0.01, kCGImageAnimationLoopCount: 2] as CFDictionary
+        ) { index, image, _ in
+            XCTAssertTrue(Thread.isMainThread, "frames are handed over on the main queue")
+            seen.append(index)
+            colours.append((try? self.colour(image)) ?? [])
+            if seen.count == 6 { done.fulfill() }
+        }
+        XCTAssertEqual(status, 0)
+        wait(for: [done], timeout: 30)
+        runMainQueue(for: 0.2)
+        XCTAssertEqual(seen, [0, 1, 2, 0, 1, 2], "each frame in turn, twice, then no more")
+        XCTAssertEqual(colours.prefix(3).map { $0.map { $0 > 128 } }, [[true, false, false], [false, true, false], [false, false, true]])
+    }
+
+    func testTheBlockStopsTheAnimationAndTheStartIndexIsWhereItBegins() throws {
+        var seen: [Int] = []
+        let stopped = expectation(description: "stopped")
+        let status = CGAnimateImageDataWithBlock(
+            try threeFrames() as CFData, [kCGImageAnimationDelayTime: 0.01, kCGImageAnimationStartIndex: 1] as CFDictionary
+        ) {
+            index, _, stop in
+            seen.append(index)
+            if seen.count == 3 {
+                stop.pointee = true
+                stopped.fulfill()
+            }
+        }
+        XCTAssertEqual(status, 0)
+        wait(for: [stopped], timeout: 30)
+        runMainQueue(for: 0.2)
+        XCTAssertEqual(seen, [1, 2, 0], "from the start index, until the block says stop")
+    }
+
+    func testAnAnimationThatCannotStartSaysWhy() throws {
+        let frames = try threeFrames() as CFData
+        XCTAssertEqual(
+            CGAnimateImageDataWithBlock(frames, [kCGImageAnimationStartIndex: 3] as CFDictionary) { _, _, _ in }, CGImageAnimationStatus.parameterError.rawValue
+        )
+        XCTAssertEqual(
+            CGAnimateImageDataWithBlock(frames, [kCGImageAnimationDelayTime: Double.nan] as CFDictionary) { _, _, _ in },
+            CGImageAnimationStatus.parameterError.rawValue)
+        XCTAssertEqual(CGAnimateImageDataWithBlock(Data("no picture".utf8) as CFData, nil) { _, _, _ in }, CGImageAnimationStatus.unsupportedFormat.rawValue)
+        let missing = URL(fileURLWithPath: "/nonexistent/animation.gif") as CFURL
+        XCTAssertEqual(CGAnimateImageAtURLWithBlock(missing, nil) { _, _, _ in }, CGImageAnimationStatus.unsupportedFormat.rawValue)
+    }
 }
