@@ -534,7 +534,9 @@ int cvips_picture_size(const void *data, size_t size, int page, int *width, int 
 
 int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height) {
     if (cvips_load()) return -1;
-    vips *image = page > 0 ? lib.new_from_buffer(data, size, "", "page", page, NULL) : lib.new_from_buffer(data, size, "", NULL), *next = NULL;
+    // A truncated file is an error, not a picture with its missing part filled (VIPS_FAIL_ON_TRUNCATED).
+    enum { FAIL_ON_TRUNCATED = 1 };
+    vips *image = lib.new_from_buffer(data, size, "", "page", page, "fail_on", FAIL_ON_TRUNCATED, NULL), *next = NULL;
     if (!image) return -1;
     int bands = lib.get_bands(image);
     if (lib.get_width(image) != width || lib.get_height(image) != height) goto fail;

@@ -7,42 +7,101 @@ import FrameProcessing
 ///
 /// Immutable and thread-safe; each image made from it is decoded again.
 public final class CGImageSource: @unchecked Sendable {
-    let data: Data
-    let kind: PictureDecoder.Kind
-    /// A GIF's frames or a TIFF's pages: how many, how often a GIF loops (nil when it says nothing),
-    /// and each frame's delay in seconds; one picture for the other kinds.
-    let pages: (count: Int, loop: Int?, delays: [Double])
+    /// What the source holds: its data, the kind of picture the data is (nil while an incremental
+    /// source has not seen enough to tell), its pages, and whether more data may come.
+    private struct Contents {
+        var data: Data
+        var kind: PictureDecoder.Kind?
+        /// A GIF's frames or a TIFF's pages: how many, how often a GIF loops (nil when it says
+        /// nothing), and each frame's delay in seconds; one picture for the other kinds.
+        var pages: (count: Int, loop: Int?, delays: [Double])
+        var isFinal: Bool
 
-    init?(data: Data) {
-        guard let kind = PictureDecoder.kind(of: data) else { return nil }
-        self.data = data
-        self.kind = kind
-        pages = kind == .gif || kind == .tiff ? LibvipsPictures.pages(of: data) ?? (1, nil, []) : (1, nil, [])
+        init(data: Data, isFinal: Bool) {
+            self.data = data
+            kind = PictureDecoder.kind(of: data)
+            switch kind {
+            case .gif?, .tiff?: pages = LibvipsPictures.pages(of: data) ?? (1, nil, [])
+            case nil: pages = (0, nil, [])
+            default: pages = (1, nil, [])
+            }
+            self.isFinal = isFinal
+        }
     }
 
-    /// The uniform type identifier of the source's pictures.
-    var typeIdentifier: CFString {
+    private let contents: LockedValue<Contents>
+    /// Whether the data arrives bit by bit (`CGImageSourceCreateIncremental`).
+    let isIncremental: Bool
+
+    /// The data the source holds now.
+    var data: Data { contents.withLock { $0.data } }
+    /// The kind of picture the data is; nil while an incremental source cannot tell yet.
+    var kind: PictureDecoder.Kind? { contents.withLock { $0.kind } }
+    /// The source's pictures: a GIF's frames or a TIFF's pages, with a GIF's loop count and delays.
+    var pages: (count: Int, loop: Int?, delays: [Double]) { contents.withLock { $0.pages } }
+    /// Whether the data is all there.
+    var isFinal: Bool { contents.withLock { $0.isFinal } }
+
+    init?(data: Data) {
+        let contents = Contents(data: data, isFinal: true)
+        guard contents.kind != nil else { return nil }
+        self.contents = LockedValue(contents)
+        isIncremental = false
+    }
+
+    /// An incremental source, empty until data is given.
+    init() {
+        contents = LockedValue(Contents(data: Data(), isFinal: false))
+        isIncremental = true
+    }
+
+    /// Gives an incremental source all the data received so far; after the final data, nothing more is taken.
+    func update(_ data: Data, final: Bool) {
+        guard isIncremental, !isFinal else { return }
+        let updated = Contents(data: data, isFinal: final)
+        contents.withLock { $0 = updated }
+    }
+
+    /// How far the picture at `index` (nil: the source as a whole) can be read.
+    func status(at index: Int?) -> CGImageSourceStatus {
+        let (data, kind, count, isFinal) = contents.withLock { ($0.data, $0.kind, $0.pages.count, $0.isFinal) }
+        guard kind != nil else {
+            // Sixteen bytes are more than any signature read here.
+            return data.count >= 16 ? .statusUnknownType : isFinal ? (data.isEmpty ? .statusUnexpectedEOF : .statusUnknownType) : .statusReadingHeader
+        }
+        let picture = index ?? 0
+        guard picture >= 0, picture < count else { return isFinal ? .statusInvalidData : .statusIncomplete }
+        guard properties(at: picture) != nil else { return isFinal ? .statusInvalidData : .statusReadingHeader }
+        if index == nil, !isFinal { return .statusIncomplete }
+        guard decodedImage(at: picture) != nil else { return isFinal ? .statusUnexpectedEOF : .statusIncomplete }
+        return .statusComplete
+    }
+
+    /// The uniform type identifier of the source's pictures; nil while an incremental source cannot tell.
+    var typeIdentifier: CFString? {
         switch kind {
-        case .jpeg: "public.jpeg"
-        case .png: "public.png"
-        case .heic: "public.heic"
-        case .tiff: "public.tiff"
-        case .gif: "com.compuserve.gif"
+        case nil: nil
+        case .jpeg?: "public.jpeg"
+        case .png?: "public.png"
+        case .heic?: "public.heic"
+        case .tiff?: "public.tiff"
+        case .gif?: "com.compuserve.gif"
         }
     }
 
     /// The EXIF orientation the picture's metadata says (1 when it says none).
     var orientation: Int {
         switch kind {
-        case .jpeg: PictureDecoder.exifOrientation(data) ?? 1
-        case .heic: PictureDecoder.heicExif(data).flatMap { PictureDecoder.exifOrientation($0) } ?? 1
+        case .jpeg?: PictureDecoder.exifOrientation(data) ?? 1
+        case .heic?: PictureDecoder.heicExif(data).flatMap { PictureDecoder.exifOrientation($0) } ?? 1
         default: 1
         }
     }
 
     /// The picture at an index (a GIF's frame, a TIFF's page) decoded as an image over its decoded frame's memory.
     func decodedImage(at index: Int = 0) -> CGImage? {
-        guard index >= 0, index < pages.count else { return nil }
+        let (data, kind, count) = contents.withLock { ($0.data, $0.kind, $0.pages.count) }
+        guard kind != nil, index >= 0, index < count else { return nil }
         if kind == .tiff || kind == .gif {
             guard let (frame, hasAlpha) = LibvipsPictures.decode(data, page: index) else { return nil }
             return frame.bgraImage(opaque: !hasAlpha)
@@ -53,6 +112,7 @@ public final class CGImageSource: @unchecked Sendable {
 
     /// The properties of the source as a whole: its file size, and a GIF's loop count and canvas.
     func containerProperties() -> [String: Any] {
+        let (data, kind, pages) = contents.withLock { ($0.data, $0.kind, $0.pages) }
         var properties: [String: Any] = [kCGImagePropertyFileSize as String: data.count]
         if kind == .gif, let (width, height, _) = LibvipsPictures.size(of: data) {
             var gif: [String: Any] = [kCGImagePropertyGIFCanvasPixelWidth as String: width, kCGImagePropertyGIFCanvasPixelHeight as String: height]
@@ -64,7 +124,8 @@ public final class CGImageSource: @unchecked Sendable {
 
     /// What the picture at an index's header and EXIF say, under Apple's keys; a GIF frame's delay too.
     func properties(at index: Int = 0) -> [String: Any]? {
-        guard index >= 0, index < pages.count else { return nil }
+        let (data, kind, pages) = contents.withLock { ($0.data, $0.kind, $0.pages) }
+        guard kind != nil, index >= 0, index < pages.count else { return nil }
         var properties: [String: Any] = [:]
         if kind == .tiff || kind == .gif {
             guard let (width, height, hasAlpha) = LibvipsPictures.size(of: data, page: index) else { return nil }
@@ -127,6 +188,39 @@ nonisolated(unsafe) public let kCGImageSourceTypeIdentifierHint: CFString = "kCG
 nonisolated(unsafe) public let kCGImagePropertyHasAlpha: CFString = "HasAlpha"
 /// The RGB colour model's name.
 nonisolated(unsafe) public let kCGImagePropertyColorModelRGB: CFString = "RGB"
+
+/// The status of an image source, or of one of its images, as its data arrives.
+public enum CGImageSourceStatus: Int32, Sendable {
+    /// The end of the file came before the image's data did.
+    case statusUnexpectedEOF = -5
+    /// The data is not valid image data.
+    case statusInvalidData = -4
+    /// The data is of a type this system does not read.
+    case statusUnknownType = -3
+    /// The header is still being read.
+    case statusReadingHeader = -2
+    /// Not all of the data has arrived yet.
+    case statusIncomplete = -1
+    /// All of the data has arrived and been read.
+    case statusComplete = 0
+}
+
+/// Creates an empty image source that you fill with data as it arrives, with `CGImageSourceUpdateData`.
+public func CGImageSourceCreateIncremental(_ options: CFDictionary?) -> CGImageSource { CGImageSource() }
+
+/// Gives an incremental source all the data received so far; `final` says it is all of it.
+public func CGImageSourceUpdateData(_ isrc: CGImageSource, _ data: CFData, _ final: Bool) { isrc.update(data as Data, final: final) }
+
+/// Gives an incremental source all the data a provider holds so far; `final` says it is all of it.
+public func CGImageSourceUpdateDataProvider(_ isrc: CGImageSource, _ provider: CGDataProvider, _ final: Bool) {
+    if let data = provider.data { isrc.update(data as Data, final: final) }
+}
+
+/// The status of the source as a whole: complete once its data is all there and its first image decodes.
+public func CGImageSourceGetStatus(_ isrc: CGImageSource) -> CGImageSourceStatus { isrc.status(at: nil) }
+
+/// The status of the image at an index: complete once it decodes.
+public func CGImageSourceGetStatusAtIndex(_ isrc: CGImageSource, _ index: Int) -> CGImageSourceStatus { isrc.status(at: index) }
 
 /// Creates an image source that reads from data; nil when the data is no picture this system reads.
 public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? { CGImageSource(data: data as Data) }

@@ -12,13 +12,15 @@
 // file's LoopCount and canvas size, and written from several images with their delays and
 // CGImageDestinationSetProperties' loop count (for ever when none is given); CGAnimateImageAtURLWithBlock
 // and CGAnimateImageDataWithBlock hand a GIF's frames to a block on the main queue, each when due.
+// Incremental sources (CGImageSourceCreateIncremental, CGImageSourceUpdateData and
+// UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): an image is given once its data
+// is whole (Apple's also draw the part that has arrived); a truncated TIFF or GIF is an error.
 
 // Sources: animated PNGs (APNG) and HEIF image sequences; a GIF's colour maps; a HEIC's other
 //     pictures and its depth; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
 //     makes one from the image); auxiliary images (CGImageSourceCopyAuxiliaryDataInfoAtIndex, depth
-//     and mattes); EXIF tags beyond the photo output's; incremental sources
-//     (CGImageSourceCreateIncremental, CGImageSourceUpdateData); CGImageSourceGetStatus,
-//     CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
+//     and mattes); EXIF tags beyond the photo output's; images of the part of an incremental
+//     source's data that has arrived; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
 // Destinations: several images in one file other than animated GIFs (multi-page TIFFs, APNG, HEIF
 //     sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo; kCGImageDestinationImageMaxPixelSize

@@ -1,0 +1,75 @@
+import CoreGraphics
+import Foundation
+import ImageIO
+import XCTest
+
+/// Incremental image sources: the status as a picture's data arrives, images once it is whole,
+/// and what a truncated, unknown or finished source says.
+final class IncrementalSourceTests: XCTestCase {
+    /// A 40 x 20 picture, encoded as `type`.
+    private func encoded(_ type: String) throws -> Data {
+        let context = try XCTUnwrap(
+            CGContext(
+                data: nil, width: 40, height: 20, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
+        context.setFillColor(red: 0.2, green: 0.6, blue: 0.9, alpha: 1)
+        context.fill(CGRect(x: 0, y: 0, width: 40, height: 20))
+        context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+        context.fill(CGRect(x: 5, y: 5, width: 10, height: 10))
+        let data = NSMutableData()
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil))
+        CGImageDestinationAddImage(destination, try XCTUnwrap(context.makeImage()), nil)
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        return data as Data
+    }
+
+    func testTheStatusFollowsTheDataAsItArrives() throws {
+        for type in ["public.png", "com.compuserve.gif"] {
+            let whole = try encoded(type)
+            let source = CGImageSourceCreateIncremental(nil)
+            XCTAssertEqual(CGImageSourceGetStatus(source), .statusReadingHeader, type)
+            XCTAssertEqual(CGImageSourceGetCount(source), 0, "nothing yet")
+            XCTAssertNil(CGImageSourceGetType(source))
+            // The signature: the type is known, the header not yet read.
+            CGImageSourceUpdateData(source, whole.prefix(8) as CFData, false)
+            XCTAssertEqual(CGImageSourceGetType(source) as String?, type)
+            XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusReadingHeader, type)
+            // All but the end: the header read, the image not yet whole.
+            CGImageSourceUpdateData(source, whole.dropLast(whole.count / 3) as CFData, false)
+            XCTAssertEqual(CGImageSourceGetStatus(source), .statusIncomplete, type)
+            XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete, type)
+            XCTAssertEqual((CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any])?[kCGImagePropertyPixelWidth as String] as? Int, 40)
+            // All of it, with more said to come: the image is whole, the source not yet.
+            CGImageSourceUpdateData(source, whole as CFData, false)
+            XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusComplete, type)
+            XCTAssertEqual(CGImageSourceGetStatus(source), .statusIncomplete, type)
+            CGImageSourceUpdateData(source, whole as CFData, true)
+            XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete, type)
+            let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil), type)
+            XCTAssertEqual([image.width, image.height], [40, 20])
+            // Nothing is taken after the final data.
+            CGImageSourceUpdateData(source, whole.prefix(10) as CFData, true)
+            XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete, type)
+        }
+    }
+
+    func testTruncatedUnknownAndEmptyDataSayWhatTheyAre() throws {
+        let whole = try encoded("public.png")
+        let truncated = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(truncated, whole.dropLast(whole.count / 3) as CFData, true)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(truncated, 0), .statusUnexpectedEOF)
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(truncated, 0, nil))
+        let unknown = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(unknown, Data(repeating: 0x41, count: 64) as CFData, false)
+        XCTAssertEqual(CGImageSourceGetStatus(unknown), .statusUnknownType)
+        let empty = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(empty, Data() as CFData, true)
+        XCTAssertEqual(CGImageSourceGetStatus(empty), .statusUnexpectedEOF)
+        let provided = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateDataProvider(provided, try XCTUnwrap(CGDataProvider(data: whole as CFData)), true)
+        XCTAssertEqual(CGImageSourceGetStatus(provided), .statusComplete)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(provided, 1), .statusInvalidData, "no second image")
+        // A source made from whole data is complete from the start.
+        XCTAssertEqual(CGImageSourceGetStatus(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil))), .statusComplete)
+    }
+}
