@@ -2,6 +2,7 @@ import CoreGraphics
 import CoreVideo
 import Foundation
 import FrameProcessing
+import ImageIO
 
 /// An evaluation context for rendering image processing results.
 ///
@@ -152,6 +153,22 @@ open class CIContext: NSObject, @unchecked Sendable {
     open func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         guard let frame = opaqueFrame(of: image) else { return nil }
         return try? HEICEncoder().encode(frame, quality: Int((quality(options) * 100).rounded()), preset: "medium", exif: nil)
+    }
+
+    /// Renders an image's extent and encodes it as TIFF (through Image I/O's TIFF destination).
+    open func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        guard let frame = opaqueFrame(of: image), let picture = frame.bgraImage(opaque: true) else { return nil }
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.tiff" as CFString, 1, nil) else { return nil }
+        CGImageDestinationAddImage(destination, picture, nil)
+        return CGImageDestinationFinalize(destination) ? data as Data : nil
+    }
+
+    /// Renders an image's extent as TIFF into a file, which appears only when complete.
+    open func writeTIFFRepresentation(
+        of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
+    ) throws {
+        try write(tiffRepresentation(of: image, format: format, colorSpace: colorSpace, options: options), to: url)
     }
 
     /// Renders an image's extent as JPEG into a file, which appears only when complete.

@@ -8,7 +8,7 @@
 // properties; init(depthData:), init(portaitEffectsMatte:) and init(semanticSegmentationMatte:) (declared
 // with AVFoundation, whose types they take: depth, disparity and mattes as grey). CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8 formats),
 // render(_:to:) into pixel buffers of any format the converter writes, render(_:toBitmap:...),
-// JPEG, PNG and HEIF representations and their write... forms. CIFilter by name, with inputKeys,
+// JPEG, PNG, HEIF and TIFF representations and their write... forms. CIFilter by name, with inputKeys,
 // outputKeys, attributes, setDefaults(), filterNames(inCategory:); built in: CIGaussianBlur,
 // CIColorControls, CIExposureAdjust, CIColorMatrix, CIColorInvert, CISepiaTone, CIPhotoEffectMono,
 // the other photo effects (Chrome, Fade, Instant, Noir, Process, Tonal, Transfer: colour matrices in
@@ -76,6 +76,6 @@
 //     premultiplyingAlpha()/unpremultiplyingAlpha(), matchedToWorkingSpace(from:), insertingIntermediate()
 // CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels
 //     are worked on in sRGB's encoded values, not linear light), half-float and float output
-//     formats, TIFF representations, render(_:to:commandBuffer:...) and CIRenderDestination,
+//     formats, render(_:to:commandBuffer:...) and CIRenderDestination,
 //     Metal and OpenGL contexts, clearCaches(), reclaimResources()
 // CIDetector (faces, rectangles, QR codes, text): the metadata output finds faces and codes

@@ -56,11 +56,13 @@ final class CIContextTests: XCTestCase {
         let image = CIImage(cvPixelBuffer: Pictures.quadrants())
         let space = CGColorSpaceCreateDeviceRGB()
         let jpeg = folder.appendingPathComponent("frame.jpg"), png = folder.appendingPathComponent("frame.png"),
-            heic = folder.appendingPathComponent("frame.heic")
+            heic = folder.appendingPathComponent("frame.heic"), tiff = folder.appendingPathComponent("frame.tif")
         try context.writeJPEGRepresentation(of: image, to: jpeg, colorSpace: space)
         try context.writePNGRepresentation(of: image, to: png, format: .RGBA8, colorSpace: space)
         try context.writeHEIFRepresentation(of: image, to: heic, format: .RGBA8, colorSpace: space)
-        for url in [jpeg, png, heic] {
+        try context.writeTIFFRepresentation(of: image, to: tiff, format: .RGBA8, colorSpace: space)
+        XCTAssertEqual(try Data(contentsOf: tiff).prefix(4), Data([0x49, 0x49, 0x2A, 0x00]), "a little-endian TIFF")
+        for url in [jpeg, png, heic, tiff] {
             let decoded = try XCTUnwrap(CIImage(contentsOf: url), url.lastPathComponent)
             XCTAssertEqual(decoded.extent, CGRect(x: 0, y: 0, width: 64, height: 48), url.lastPathComponent)
             let picture = try XCTUnwrap(Pictures.render(decoded))
