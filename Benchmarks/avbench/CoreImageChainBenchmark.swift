@@ -120,22 +120,12 @@ enum CoreImageChainBenchmark {
                 start = time.perf_counter(); chain(); times.append(time.perf_counter() - start)
             times.sort(); print('%.3f' % (times[len(times) // 2] * 1000))
             """
-        let pillow = Process()
-        pillow.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        pillow.arguments = [
-            "-c", script, raw.path, "\(width)", "\(height)", "\(frame.planes[0].bytesPerRow)", "\(rounds)", "\(side)", "\(exposure)",
-        ]
-        let pipe = Pipe()
-        pillow.standardOutput = pipe
-        pillow.standardError = FileHandle.nullDevice
-        if (try? pillow.run()) != nil {
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            pillow.waitUntilExit()
-            if pillow.terminationStatus == 0, let theirs = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                print(String(format: "  the chain in Pillow (one core): %.1f ms: ours/Pillow %.2fx", theirs, ours / theirs))
-            } else {
-                print("  (Pillow is not installed: apt-get install python3-pil)")
-            }
+        if let theirs = pythonPeerMilliseconds(
+            script: script, arguments: [raw.path, "\(width)", "\(height)", "\(frame.planes[0].bytesPerRow)", "\(rounds)", "\(side)", "\(exposure)"])
+        {
+            print(String(format: "  the chain in Pillow (one core): %.1f ms: ours/Pillow %.2fx", theirs, ours / theirs))
+        } else {
+            print("  (Pillow is not installed: apt-get install python3-pil)")
         }
     }
 }

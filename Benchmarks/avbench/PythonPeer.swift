@@ -1,0 +1,17 @@
+import Foundation
+
+/// Runs a Python peer (a Pillow chain) in its own process and reads the one figure it prints: its
+/// median milliseconds; nil when Python or the library it imports is missing, or it printed none.
+func pythonPeerMilliseconds(script: String, arguments: [String]) -> Double? {
+    let peer = Process()
+    peer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    peer.arguments = ["-c", script] + arguments
+    let pipe = Pipe()
+    peer.standardOutput = pipe
+    peer.standardError = FileHandle.nullDevice
+    guard (try? peer.run()) != nil else { return nil }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    peer.waitUntilExit()
+    guard peer.terminationStatus == 0 else { return nil }
+    return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
+}
