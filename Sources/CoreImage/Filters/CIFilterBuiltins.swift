@@ -62,7 +62,7 @@ extension CIFilter {
     /// Adjusts the reference white point for an image and maps all colors in the source using the new reference.
     public class func whitePointAdjust() -> CIFilter & CIWhitePointAdjust { ColorEffectFilter(definition: .whitePointAdjust) }
     /// Increases an image's contrast between two colors, sharpening its edges.
-    public class func unsharpMask() -> CIFilter & CIUnsharpMask { UnsharpMaskFilter(definition: .unsharpMask) }
+    public class func unsharpMask() -> CIFilter & CIUnsharpMask { StylizeFilter(definition: .unsharpMask) }
     /// Returns a 1 x 1 pixel image that contains the average color for the region of interest.
     public class func areaAverage() -> CIFilter & CIAreaAverage { AreaReductionFilter(definition: .areaAverage) }
     /// Blurs an image using a box-shaped convolution kernel.

@@ -3,6 +3,14 @@ import Foundation
 
 // The classes behind the typed filters: each sets and reads its definition's inputs by key.
 
+/// Typed reads and writes of a filter's inputs, which every typed filter's properties are made of.
+extension CIFilter {
+    func float(_ key: String) -> Float { Float(FilterInputs(values: [key: value(forKey: key) as Any]).number(key) ?? 0) }
+    func setFloat(_ value: Float, _ key: String) { setValue(NSNumber(value: value), forKey: key) }
+    func vector(_ key: String) -> CIVector { value(forKey: key) as? CIVector ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
+    func color(_ key: String) -> CIColor { value(forKey: key) as? CIColor ?? CIColor(red: 0, green: 0, blue: 0) }
+}
+
 /// A built-in filter with its inputs as typed properties.
 class TypedFilter: CIFilter, @unchecked Sendable {
     /// The input image.
@@ -10,10 +18,6 @@ class TypedFilter: CIFilter, @unchecked Sendable {
         get { value(forKey: kCIInputImageKey) as? CIImage }
         set { setValue(newValue, forKey: kCIInputImageKey) }
     }
-
-    func float(_ key: String) -> Float { Float(FilterInputs(values: [key: value(forKey: key) as Any]).number(key) ?? 0) }
-    func setFloat(_ value: Float, _ key: String) { setValue(NSNumber(value: value), forKey: key) }
-    func vector(_ key: String) -> CIVector { value(forKey: key) as? CIVector ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
 }
 
 final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear,
@@ -196,8 +200,6 @@ final class CompositeFilter: TypedFilter, CICompositeOperation, @unchecked Senda
 }
 
 final class ColorEffectFilter: TypedFilter, CIColorMonochrome, CIFalseColor, CIHueAdjust, CIWhitePointAdjust, @unchecked Sendable {
-    private func color(_ key: String) -> CIColor { value(forKey: key) as? CIColor ?? CIColor(red: 0, green: 0, blue: 0) }
-
     var color: CIColor {
         get { color(kCIInputColorKey) }
         set { setValue(newValue, forKey: kCIInputColorKey) }
@@ -217,17 +219,6 @@ final class ColorEffectFilter: TypedFilter, CIColorMonochrome, CIFalseColor, CIH
     var angle: Float {
         get { float(kCIInputAngleKey) }
         set { setFloat(newValue, kCIInputAngleKey) }
-    }
-}
-
-final class UnsharpMaskFilter: TypedFilter, CIUnsharpMask, @unchecked Sendable {
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
-    var intensity: Float {
-        get { float(kCIInputIntensityKey) }
-        set { setFloat(newValue, kCIInputIntensityKey) }
     }
 }
 
@@ -257,9 +248,6 @@ final class AffineTileFilter: TypedFilter, CIAffineClamp, CIAffineTile, @uncheck
 }
 
 final class PatternFilter: CIFilter, CICheckerboardGenerator, CIStripesGenerator, @unchecked Sendable {
-    private func color(_ key: String) -> CIColor { value(forKey: key) as? CIColor ?? CIColor(red: 0, green: 0, blue: 0) }
-    private func float(_ key: String) -> Float { Float(FilterInputs(values: [key: value(forKey: key) as Any]).number(key) ?? 0) }
-
     var center: CGPoint {
         get { (value(forKey: kCIInputCenterKey) as? CIVector).map { CGPoint(x: $0.x, y: $0.y) } ?? .zero }
         set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
@@ -274,15 +262,15 @@ final class PatternFilter: CIFilter, CICheckerboardGenerator, CIStripesGenerator
     }
     var width: Float {
         get { float(kCIInputWidthKey) }
-        set { setValue(NSNumber(value: newValue), forKey: kCIInputWidthKey) }
+        set { setFloat(newValue, kCIInputWidthKey) }
     }
     var sharpness: Float {
         get { float(kCIInputSharpnessKey) }
-        set { setValue(NSNumber(value: newValue), forKey: kCIInputSharpnessKey) }
+        set { setFloat(newValue, kCIInputSharpnessKey) }
     }
 }
 
-final class StylizeFilter: TypedFilter, CIPixellate, CIMotionBlur, CISharpenLuminance, @unchecked Sendable {
+final class StylizeFilter: TypedFilter, CIPixellate, CIMotionBlur, CISharpenLuminance, CIUnsharpMask, @unchecked Sendable {
     var center: CGPoint {
         get { CGPoint(x: vector(kCIInputCenterKey).x, y: vector(kCIInputCenterKey).y) }
         set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
@@ -302,6 +290,10 @@ final class StylizeFilter: TypedFilter, CIPixellate, CIMotionBlur, CISharpenLumi
     var sharpness: Float {
         get { float(kCIInputSharpnessKey) }
         set { setFloat(newValue, kCIInputSharpnessKey) }
+    }
+    var intensity: Float {
+        get { float(kCIInputIntensityKey) }
+        set { setFloat(newValue, kCIInputIntensityKey) }
     }
 }
 
