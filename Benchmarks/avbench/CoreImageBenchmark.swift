@@ -26,16 +26,7 @@ enum CoreImageBenchmark {
         if let problem = cvips_load() { return print("  (libvips cannot be loaded: \(String(cString: problem)))") }
         let context = CIContext()
 
-        func median(_ body: () -> Void) -> Double {
-            body()
-            var times: [Double] = []
-            for _ in 0..<rounds {
-                let start = now()
-                body()
-                times.append(now() - start)
-            }
-            return times.sorted()[times.count / 2] * 1000
-        }
+        func median(_ body: () -> Void) -> Double { medianMilliseconds(rounds: rounds, body) }
 
         // A frame as a CGImage: one copy, as Apple's createCGImage makes.
         let bytes = frame.planes[0].bytesPerRow * height

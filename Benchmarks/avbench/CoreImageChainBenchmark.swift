@@ -27,16 +27,7 @@ enum CoreImageChainBenchmark {
         let context = CIContext()
         let exposure = pow(2, 0.5 / 2.2), tint = (r: 0.95, g: 0.9, b: 0.8)
 
-        func median(_ body: () -> Void) -> Double {
-            body()
-            var times: [Double] = []
-            for _ in 0..<rounds {
-                let start = now()
-                body()
-                times.append(now() - start)
-            }
-            return times.sorted()[times.count / 2] * 1000
-        }
+        func median(_ body: () -> Void) -> Double { medianMilliseconds(rounds: rounds, body) }
 
         let crop = CGRect(x: (width - side) / 2, y: 0, width: side, height: side)
         let ours = median {

@@ -15,3 +15,15 @@ func pythonPeerMilliseconds(script: String, arguments: [String]) -> Double? {
     guard peer.terminationStatus == 0 else { return nil }
     return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
 }
+
+/// The median wall time of `rounds` runs of `body`, in milliseconds, after one run that warms it up.
+func medianMilliseconds(rounds: Int, _ body: () -> Void) -> Double {
+    body()
+    var times: [Double] = []
+    for _ in 0..<max(1, rounds) {
+        let start = now()
+        body()
+        times.append(now() - start)
+    }
+    return times.sorted()[times.count / 2] * 1000
+}
