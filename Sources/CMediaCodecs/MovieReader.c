@@ -1,5 +1,6 @@
 // Reading movies with FFmpeg's libraries: see CMovieReading.h.
 #include "CMovieReading.h"
+#include "CVideoCoding.h"
 #include <errno.h>
 #include <string.h>
 #include "ffmpeg_library.h"
@@ -245,6 +246,41 @@ cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error) {
         // Frame threads add a frame of delay each; slices keep the order and the latency.
         decoder->codec->thread_count = 0;
         decoder->codec->thread_type = FF_THREAD_SLICE | FF_THREAD_FRAME;
+        decoder->codec->max_pixels = CMC_MAXIMUM_PIXELS;
+        result = avcodec_open2(decoder->codec, codec, NULL);
+    }
+    if (result < 0) { cmc_decoder_free(decoder); *error = result; return NULL; }
+    *error = 0;
+    return decoder;
+}
+
+cmc_decoder *cmc_decoder_open_codec(const char *codec_name, const uint8_t *extradata, int extradata_size, int width, int height, int frame_threads, int *error) {
+    if ((*error = cmc_ffmpeg_load()) != 0) return NULL;
+    const AVCodecDescriptor *descriptor = avcodec_descriptor_get_by_name(codec_name);
+    const AVCodec *codec = descriptor ? avcodec_find_decoder(descriptor->id) : NULL;
+    if (!codec) { *error = AVERROR_DECODER_NOT_FOUND; return NULL; }
+    if (extradata_size < 0 || width < 0 || height < 0 || (int64_t)width * height > CMC_MAXIMUM_PIXELS) { *error = AVERROR(EINVAL); return NULL; }
+    cmc_decoder *decoder = av_mallocz(sizeof *decoder);
+    if (!decoder) { *error = AVERROR(ENOMEM); return NULL; }
+    decoder->codec = avcodec_alloc_context3(codec);
+    decoder->frame = av_frame_alloc();
+    decoder->packet = av_packet_alloc();
+    int result = decoder->codec && decoder->frame && decoder->packet ? 0 : AVERROR(ENOMEM);
+    if (result == 0 && extradata && extradata_size > 0) {
+        decoder->codec->extradata = av_mallocz((size_t)extradata_size + AV_INPUT_BUFFER_PADDING_SIZE);
+        if (!decoder->codec->extradata) result = AVERROR(ENOMEM);
+        else {
+            memcpy(decoder->codec->extradata, extradata, (size_t)extradata_size);
+            decoder->codec->extradata_size = extradata_size;
+        }
+    }
+    if (result == 0) {
+        decoder->codec->width = width;
+        decoder->codec->height = height;
+        decoder->codec->pkt_timebase = (AVRational){1, 1000000};
+        // Frame threads hold a frame each: without them, pictures come out as soon as they are decoded.
+        decoder->codec->thread_count = 0;
+        decoder->codec->thread_type = frame_threads ? FF_THREAD_SLICE | FF_THREAD_FRAME : FF_THREAD_SLICE;
         decoder->codec->max_pixels = CMC_MAXIMUM_PIXELS;
         result = avcodec_open2(decoder->codec, codec, NULL);
     }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include "video_encoder.h"
 #include "ffmpeg_library.h"
 #include <stdio.h>
 
@@ -37,12 +38,8 @@ static int ready(void) { return cmc_ffmpeg_load(); }
 
 struct cmc_writer {
     AVFormatContext *format;
-    int video_takes_nv12;    // whether the encoder reads bi-planar 4:2:0; otherwise planar 4:2:0
-    /// For encoders given another format (10-bit, 4:2:2, 4:4:4): libswscale converts each frame to it.
-    int converts_frames;
-    struct SwsContext *scaler;
-    int scaler_source_format;  // the AVPixelFormat the scaler was made for
-    AVCodecContext *video;
+    cmc_video_encoder *video_encoder;
+    AVCodecContext *video;   // the video encoder's context
     AVCodecContext *audio;
     AVStream *video_stream;
     AVStream *audio_stream;
@@ -141,60 +138,20 @@ static void set_display_matrix(AVStream *stream, int rotation_degrees, int mirro
 }
 
 static int open_video(cmc_writer *w, const cmc_writer_config *c) {
-    const AVCodec *codec = avcodec_find_encoder_by_name(c->video_encoder);
-    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
-    AVCodecContext *ctx = avcodec_alloc_context3(codec);
-    if (!ctx) return AVERROR(ENOMEM);
-    w->video = ctx;
-    ctx->width = c->width;
-    ctx->height = c->height;
-    w->video_takes_nv12 = 0;
-    for (const enum AVPixelFormat *f = codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; f++) {
-        if (*f == AV_PIX_FMT_NV12) w->video_takes_nv12 = 1;
-    }
-    ctx->pix_fmt = w->video_takes_nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
-    if (c->encoder_pixel_format) {
-        enum AVPixelFormat wanted = av_get_pix_fmt(c->encoder_pixel_format);
-        int offered = 0;
-        for (const enum AVPixelFormat *f = codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; f++) offered |= *f == wanted;
-        if (wanted == AV_PIX_FMT_NONE || !offered) return AVERROR(EINVAL);
-        ctx->pix_fmt = wanted;
-        w->converts_frames = 1;
-        w->scaler_source_format = AV_PIX_FMT_NONE;
-    }
-    ctx->color_range = c->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    if (c->color_primaries) ctx->color_primaries = c->color_primaries;
-    if (c->color_trc) ctx->color_trc = c->color_trc;
-    if (c->colorspace) ctx->colorspace = c->colorspace;
-    if (c->sar_num > 0 && c->sar_den > 0) ctx->sample_aspect_ratio = (AVRational){c->sar_num, c->sar_den};
-    ctx->time_base = (AVRational){1, 1000000};
-    if (c->expected_frame_rate > 0) ctx->framerate = av_d2q(c->expected_frame_rate, 100000);
-    ctx->bit_rate = c->video_bit_rate;
-    ctx->rc_max_rate = c->video_bit_rate * 3 / 2;
-    ctx->rc_buffer_size = (int)(c->video_bit_rate);
-    ctx->gop_size = c->keyframe_interval > 0 ? c->keyframe_interval : 30;
-    ctx->max_b_frames = c->b_frames > 0 ? c->b_frames : 0;
-    ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if (!ctx->thread_count) ctx->thread_count = 0;
-    int x26x = strstr(c->video_encoder, "libx26") != NULL, x265 = strstr(c->video_encoder, "265") != NULL;
-    if (c->encoder_preset && x26x) av_opt_set(ctx->priv_data, "preset", c->encoder_preset, 0);
-    // Frames in display order keep the encoder's latency at none; reordering needs its lookahead.
-    if (x26x && c->b_frames <= 0) av_opt_set(ctx->priv_data, "tune", "zerolatency", 0);
-    if (c->video_profile) av_opt_set(ctx->priv_data, "profile", c->video_profile, 0);
-    if (!x265 && c->entropy_cabac >= 0) av_opt_set(ctx->priv_data, "coder", c->entropy_cabac ? "cabac" : "cavlc", 0);
-    char level[16] = "";
-    if (c->video_level > 0) snprintf(level, sizeof level, "%d.%d", c->video_level / 10, c->video_level % 10);
-    if (x265) {
-        char params[128];
-        int length = snprintf(params, sizeof params, "log-level=error:bframes=%d", c->b_frames > 0 ? c->b_frames : 0);
-        if (level[0]) snprintf(params + length, sizeof params - (size_t)length, ":level-idc=%s", level);
-        av_opt_set(ctx->priv_data, "x265-params", params, 0);
-    } else if (x26x) {
-        if (level[0]) av_opt_set(ctx->priv_data, "level", level, 0);
-        if (c->b_frames > 0 && c->droppable_b_frames) av_opt_set(ctx->priv_data, "x264-params", "b-adapt=0:b-pyramid=none", 0);
-    }
-    int err = avcodec_open2(ctx, codec, NULL);
-    if (err < 0) return err;
+    cmc_video_encoder_config e = {
+        .encoder = c->video_encoder, .preset = c->encoder_preset, .width = c->width, .height = c->height, .full_range = c->full_range,
+        .bit_rate = c->video_bit_rate, .writer_rate_control = 1, .quality = -1,
+        .keyframe_interval = c->keyframe_interval > 0 ? c->keyframe_interval : 30, .expected_frame_rate = c->expected_frame_rate,
+        .sar_num = c->sar_num, .sar_den = c->sar_den,
+        .color_primaries = c->color_primaries, .color_trc = c->color_trc, .colorspace = c->colorspace,
+        .profile = c->video_profile, .level = c->video_level, .entropy_cabac = c->entropy_cabac, .b_frames = c->b_frames,
+        .droppable_b_frames = c->droppable_b_frames, .max_frame_delay = -1, .encoder_pixel_format = c->encoder_pixel_format,
+        .global_header = 1,
+    };
+    int err;
+    w->video_encoder = cmc_video_encoder_open(&e, &err);
+    if (!w->video_encoder) return err;
+    AVCodecContext *ctx = w->video = cmc_video_encoder_context(w->video_encoder);
     AVStream *st = avformat_new_stream(w->format, NULL);
     if (!st) return AVERROR(ENOMEM);
     w->video_stream = st;
@@ -443,98 +400,13 @@ static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
     }
 }
 
-/// libswscale's coefficients for the matrix the stream is tagged with (BT.601 when untagged).
-static int sws_colorspace_of(enum AVColorSpace space) {
-    switch (space) {
-    case AVCOL_SPC_BT709: return SWS_CS_ITU709;
-    case AVCOL_SPC_BT2020_NCL: case AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020;
-    case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M;
-    default: return SWS_CS_ITU601;
-    }
-}
-
-/// Converts a picture (NV12, P010 or BGRA) into `frame`, in the encoder's format.
-static int convert_frame(cmc_writer *w, AVFrame *frame, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int input) {
-    int source = input == CMC_INPUT_P010 ? AV_PIX_FMT_P010LE : input == CMC_INPUT_BGRA ? AV_PIX_FMT_BGRA : AV_PIX_FMT_NV12;
-    if (!w->scaler || w->scaler_source_format != source) {
-        sws_freeContext(w->scaler);
-        w->scaler = sws_alloc_context();
-        if (!w->scaler) return AVERROR(ENOMEM);
-        int full = w->video->color_range == AVCOL_RANGE_JPEG, rgb = source == AV_PIX_FMT_BGRA;
-        av_opt_set_int(w->scaler, "srcw", frame->width, 0);
-        av_opt_set_int(w->scaler, "srch", frame->height, 0);
-        av_opt_set_int(w->scaler, "src_format", source, 0);
-        av_opt_set_int(w->scaler, "dstw", frame->width, 0);
-        av_opt_set_int(w->scaler, "dsth", frame->height, 0);
-        av_opt_set_int(w->scaler, "dst_format", w->video->pix_fmt, 0);
-        av_opt_set_int(w->scaler, "src_range", rgb ? 1 : full, 0);
-        av_opt_set_int(w->scaler, "dst_range", full, 0);
-        // The same size: only depth, chroma placement or R'G'B' to Y'CbCr change, which point sampling does exactly.
-        av_opt_set_int(w->scaler, "sws_flags", SWS_POINT | SWS_ACCURATE_RND | (rgb ? SWS_FULL_CHR_H_INP : 0), 0);
-        if (sws_init_context(w->scaler, NULL, NULL) < 0) {
-            sws_freeContext(w->scaler);
-            w->scaler = NULL;
-            return AVERROR(EINVAL);
-        }
-        if (rgb) {
-            // R'G'B' into Y'CbCr with the matrix the stream says it uses.
-            const int *coefficients = sws_getCoefficients(sws_colorspace_of(w->video->colorspace));
-            sws_setColorspaceDetails(w->scaler, coefficients, 1, coefficients, full, 0, 1 << 16, 1 << 16);
-        }
-        w->scaler_source_format = source;
-    }
-    frame->format = w->video->pix_fmt;
-    int err = av_frame_get_buffer(frame, 0);
-    if (err < 0) return err;
-    const uint8_t *planes[4] = {y, input == CMC_INPUT_BGRA ? NULL : uv, NULL, NULL};
-    const int strides[4] = {y_stride, input == CMC_INPUT_BGRA ? 0 : uv_stride, 0, 0};
-    return sws_scale(w->scaler, planes, strides, 0, frame->height, frame->data, frame->linesize) > 0 ? 0 : AVERROR_EXTERNAL;
-}
-
 int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride, int input,
                            int64_t pts_us, cmc_release_callback release, void *opaque) {
     int err = write_header(w);
     if (err < 0) { if (release) release(opaque, (uint8_t *)y); return err; }
-    AVFrame *frame = av_frame_alloc();
-    if (!frame) { if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
-    frame->width = w->video->width;
-    frame->height = w->video->height;
-    frame->color_range = w->video->color_range;
-    if (w->converts_frames || input != CMC_INPUT_NV12) {
-        // The encoder takes another depth or chroma layout, or the picture is R'G'B': a conversion the format forces.
-        err = convert_frame(w, frame, y, y_stride, uv, uv_stride, input);
-        if (release) release(opaque, (uint8_t *)y);
-        if (err < 0) { av_frame_free(&frame); return err; }
-    } else if (w->video_takes_nv12) {
-        frame->format = AV_PIX_FMT_NV12;
-        frame->data[0] = (uint8_t *)y;
-        frame->data[1] = (uint8_t *)uv;
-        frame->linesize[0] = y_stride;
-        frame->linesize[1] = uv_stride;
-        // The frame's memory belongs to the caller: a reference that releases it, so the encoder need not copy it.
-        size_t span = (size_t)(uv > y ? (uv - y) + (size_t)uv_stride * ((w->video->height + 1) / 2) : (size_t)y_stride * w->video->height);
-        frame->buf[0] = av_buffer_create((uint8_t *)y, span, release, opaque, AV_BUFFER_FLAG_READONLY);
-        if (!frame->buf[0]) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
-    } else {
-        // The encoder reads planar chroma: split the interleaved plane, a copy the format forces.
-        frame->format = AV_PIX_FMT_YUV420P;
-        if ((err = av_frame_get_buffer(frame, 0)) < 0) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return err; }
-        for (int row = 0; row < frame->height; row++) memcpy(frame->data[0] + row * frame->linesize[0], y + (size_t)row * y_stride, frame->width);
-        for (int row = 0; row < (frame->height + 1) / 2; row++) {
-            const uint8_t *pair = uv + (size_t)row * uv_stride;
-            uint8_t *u = frame->data[1] + row * frame->linesize[1], *v = frame->data[2] + row * frame->linesize[2];
-            for (int x = 0; x < (frame->width + 1) / 2; x++) { u[x] = pair[2 * x]; v[x] = pair[2 * x + 1]; }
-        }
-        if (release) release(opaque, (uint8_t *)y);
-    }
-    frame->pts = pts_us;
-    if (w->force_keyframe) {
-        frame->pict_type = AV_PICTURE_TYPE_I;
-        w->force_keyframe = 0;
-    }
-    err = avcodec_send_frame(w->video, frame);
-    av_frame_free(&frame);
-    if (err < 0) return err;
+    int keyframe = w->force_keyframe;
+    w->force_keyframe = 0;
+    if ((err = cmc_video_encoder_send(w->video_encoder, y, y_stride, uv, uv_stride, input, pts_us, keyframe, release, opaque)) < 0) return err;
     return drain(w, w->video, w->video_stream);
 }
 
@@ -673,8 +545,8 @@ void cmc_writer_free(cmc_writer *w) {
     } else if (w->format && w->format->pb) avio_closep(&w->format->pb);
     free(w->segment);
     if (w->format) avformat_free_context(w->format);
-    avcodec_free_context(&w->video);
-    sws_freeContext(w->scaler);
+    cmc_video_encoder_free(w->video_encoder);
+    w->video = NULL;
     avcodec_free_context(&w->audio);
     swr_free(&w->resampler);
     if (w->fifo) av_audio_fifo_free(w->fifo);

@@ -143,4 +143,5 @@ int cmc_error_no_space(void);
 #include "CAudioFiltering.h"
 #include "CAudioCoding.h"
 #include "CVideoFiltering.h"
+#include "CVideoCoding.h"
 #endif
