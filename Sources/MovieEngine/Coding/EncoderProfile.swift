@@ -1,13 +1,13 @@
 /// A profile and level as Apple names them ("H264_High_4_1", "H264_Main_AutoLevel",
 /// "HEVC_Main10_AutoLevel"), in FFmpeg's terms.
-struct EncoderProfile: Equatable {
+package struct EncoderProfile: Equatable, Sendable {
     /// FFmpeg's name for the profile: baseline, main or high for H.264; main or main10 for HEVC.
-    var profile: String
+    package var profile: String
     /// The level times ten (41 for 4.1), or 0 for the encoder's choice.
-    var level: Int
+    package var level: Int
 
     /// Reads an Apple profile-level name; nil when it is not one of H.264's or HEVC's.
-    init?(profileLevel: String) {
+    package init?(profileLevel: String) {
         let parts = profileLevel.split(separator: "_").map(String.init)
         guard parts.count == 3 || parts.count == 4 else { return nil }
         let profiles: [String: [String: String]] = [

@@ -72,6 +72,9 @@ package final class MovieDecoder {
         decoder = made
     }
 
+    /// Takes over a decoder opened already.
+    init(opened: OpaquePointer) { decoder = opened }
+
     deinit { cmc_decoder_free(decoder) }
 
     /// Whether this machine's FFmpeg has a decoder for the codec FFmpeg names `codecName`.
@@ -82,6 +85,9 @@ package final class MovieDecoder {
         var raw = packet.raw
         return cmc_decoder_send(decoder, &raw)
     }
+
+    /// Gives the decoder a packet described in FFmpeg's terms.
+    func sendRaw(_ raw: inout cmc_packet) -> Int32 { cmc_decoder_send(decoder, &raw) }
 
     /// Forgets what the decoder holds, after a seek.
     package func flush() { cmc_decoder_flush(decoder) }

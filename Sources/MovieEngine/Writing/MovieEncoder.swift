@@ -139,20 +139,20 @@ package final class MovieEncoder {
     package func forceKeyFrame() { if let writer { cmc_writer_force_keyframe(writer) } }
 
     /// Core Video's colour primaries as FFmpeg's AVCOL_PRI_* values.
-    static let primaries: [String: Int32] = [
+    package static let primaries: [String: Int32] = [
         kCVImageBufferColorPrimaries_ITU_R_709_2 as String: 1, kCVImageBufferColorPrimaries_EBU_3213 as String: 5,
         kCVImageBufferColorPrimaries_SMPTE_C as String: 6, kCVImageBufferColorPrimaries_ITU_R_2020 as String: 9,
         kCVImageBufferColorPrimaries_P3_D65 as String: 12,
     ]
     /// Core Video's transfer functions as FFmpeg's AVCOL_TRC_* values.
-    static let transferFunctions: [String: Int32] = [
+    package static let transferFunctions: [String: Int32] = [
         kCVImageBufferTransferFunction_ITU_R_709_2 as String: 1, kCVImageBufferTransferFunction_SMPTE_240M_1995 as String: 7,
         kCVImageBufferTransferFunction_Linear as String: 8, kCVImageBufferTransferFunction_sRGB as String: 13,
         kCVImageBufferTransferFunction_ITU_R_2020 as String: 14, kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ as String: 16,
         kCVImageBufferTransferFunction_ITU_R_2100_HLG as String: 18,
     ]
     /// Core Video's Y'CbCr matrices as FFmpeg's AVCOL_SPC_* values.
-    static let matrices: [String: Int32] = [
+    package static let matrices: [String: Int32] = [
         kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String: 1, kCVImageBufferYCbCrMatrix_ITU_R_601_4 as String: 6,
         kCVImageBufferYCbCrMatrix_SMPTE_240M_1995 as String: 7, kCVImageBufferYCbCrMatrix_ITU_R_2020 as String: 9,
     ]
