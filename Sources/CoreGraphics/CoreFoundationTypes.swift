@@ -75,6 +75,13 @@ public final class CFAllocator: Sendable {
 }
 /// The default allocator.
 public let kCFAllocatorDefault: CFAllocator? = nil
+/// The system's default allocator.
+public let kCFAllocatorSystemDefault: CFAllocator? = nil
+/// The allocator that uses malloc and free.
+public let kCFAllocatorMalloc: CFAllocator? = nil
+/// The allocator that neither allocates nor frees: memory given with it stays the caller's (block
+/// buffers here copy such memory, so the caller may free it as soon as the call returns).
+public let kCFAllocatorNull: CFAllocator? = nil
 
 extension FourCharCode {
     /// Creates a four-character code from its four ASCII characters, such as `"420v"`.

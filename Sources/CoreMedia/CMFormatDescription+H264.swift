@@ -28,41 +28,8 @@ public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
 
 /// Reads the picture size out of an H.264 sequence parameter set (ITU-T H.264, 7.3.2.1.1).
 enum H264SequenceParameterSet {
-    private struct Bits {
-        let bytes: [UInt8]
-        var position = 0
-        mutating func bit() -> Int? {
-            guard position / 8 < bytes.count else { return nil }
-            defer { position += 1 }
-            return Int(bytes[position / 8] >> (7 - UInt8(position % 8)) & 1)
-        }
-        mutating func bits(_ count: Int) -> Int? {
-            var value = 0
-            for _ in 0..<count { guard let b = bit() else { return nil }; value = value << 1 | b }
-            return value
-        }
-        mutating func unsignedGolomb() -> Int? {
-            var zeros = 0
-            while let b = bit(), b == 0 { zeros += 1; if zeros > 31 { return nil } }
-            guard let rest = bits(zeros) else { return nil }
-            return (1 << zeros) - 1 + rest
-        }
-        mutating func signedGolomb() -> Int? {
-            guard let k = unsignedGolomb() else { return nil }
-            return k % 2 == 1 ? (k + 1) / 2 : -(k / 2)
-        }
-    }
-
     static func dimensions(_ nal: Data) -> (width: Int, height: Int)? {
-        // Remove emulation prevention bytes (00 00 03).
-        var rbsp: [UInt8] = []
-        var zeros = 0
-        for byte in nal.dropFirst() {
-            if zeros >= 2, byte == 3 { zeros = 0; continue }
-            zeros = byte == 0 ? zeros + 1 : 0
-            rbsp.append(byte)
-        }
-        var r = Bits(bytes: rbsp)
+        var r = ParameterSetBits(payload: nal.dropFirst())
         guard let profile = r.bits(8), r.bits(16) != nil, r.unsignedGolomb() != nil else { return nil }
         var chromaFormat = 1
         if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profile) {

@@ -223,6 +223,19 @@ public func CMSampleBufferCreate(
     return noErr
 }
 
+/// Creates a sample buffer around a block buffer whose data is ready, as received packets are.
+@discardableResult
+public func CMSampleBufferCreateReady(
+    allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
+    sampleTimingEntryCount numSampleTimingEntries: CMItemCount, sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+    sampleSizeEntryCount numSampleSizeEntries: CMItemCount, sampleSizeArray: UnsafePointer<Int>?, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>
+) -> OSStatus {
+    CMSampleBufferCreate(
+        allocator: allocator, dataBuffer: dataBuffer, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: formatDescription,
+        sampleCount: numSamples, sampleTimingEntryCount: numSampleTimingEntries, sampleTimingArray: sampleTimingArray,
+        sampleSizeEntryCount: numSampleSizeEntries, sampleSizeArray: sampleSizeArray, sampleBufferOut: sampleBufferOut)
+}
+
 /// Returns the image buffer of a video sample buffer.
 public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { sbuf.imageBufferStorage }
 /// Returns the block buffer of a sample buffer.

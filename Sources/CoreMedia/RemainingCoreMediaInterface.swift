@@ -5,7 +5,7 @@
 // `scripts/parity.py` counts them against Apple's headers (Parity/CoreMedia.md).
 
 // Sample buffers made or filled in steps, and what they tell of their samples, not built yet:
-//     CMSampleBufferCreateReady, CMSampleBufferCreateCopy, CMSampleBufferCreateWithMakeDataReadyHandler,
+//     CMSampleBufferCreateCopy, CMSampleBufferCreateWithMakeDataReadyHandler,
 //     CMSampleBufferCreateForImageBufferWithMakeDataReadyHandler, CMSampleBufferMakeDataReady*, CMSampleBufferSetDataReady,
 //     CMSampleBufferSetDataFailed, CMSampleBufferHasDataFailed, CMSampleBufferTrackDataReadiness, CMSampleBufferSetDataBuffer,
 //     CMSampleBufferSetDataBufferFromAudioBufferList, CMSampleBufferInvalidate*, CMSampleBufferSetInvalidateCallback,
@@ -25,7 +25,7 @@
 //     CMAudioFormatDescriptionMask, kCMAudioFormatDescriptionMask*, CMAudioFormatDescriptionCreateSummary,
 //     CMAudioFormatDescriptionGetChannelLayout, CMAudioFormatDescriptionGetFormatList,
 //     CMAudioFormatDescriptionGetMostCompatibleFormat, CMAudioFormatDescriptionGetRichestDecodableFormat,
-//     CMVideoFormatDescriptionCreateFromHEVCParameterSets, CMVideoFormatDescriptionGetExtensionKeysCommonWithImageBuffers,
+//     CMVideoFormatDescriptionGetExtensionKeysCommonWithImageBuffers,
 //     CMMuxedFormatDescription*
 // QuickTime's sample descriptions as bytes (FFmpeg reads and writes them): CMAudioFormatDescriptionCopyAsBigEndian*,
 //     CMAudioFormatDescriptionCreateFromBigEndian*, CMVideoFormatDescriptionCopyAsBigEndian*,
