@@ -105,8 +105,9 @@ let package = Package(
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"]),
         // Image I/O: image sources and destinations over the photo codecs (TIFF and GIF through libvips), and the property keys of photo metadata.
         .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing", "CVips"]),
-        // Video Toolbox's compression property keys, which output settings are written with.
-        .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "FrameProcessing"]),
+        // Video Toolbox: compression and decompression sessions over the movie engine's encoders and
+        // decoders, pixel transfer and rotation, and the compression property keys output settings are written with.
+        .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "FrameProcessing", "MovieEngine"]),
         // libvips (Debian's libvips42), Core Image's renderer and Image I/O's TIFF and GIF codec, loaded by its soname at first use (CVips.h).
         .target(name: "CVips", dependencies: ["CLibraryLoading"]),
         // Core Image: images as recipes, filters, and contexts that render them with libvips; and

@@ -1,0 +1,80 @@
+import CoreMedia
+import Foundation
+
+/// H.264 and HEVC NAL units as encoders write them (Annex B: each after a start code) and as
+/// Apple's sample buffers carry them (each after its length, 4 bytes big-endian).
+enum NALUnits {
+    /// The units of an Annex B stream, as ranges of `bytes` without their start codes.
+    static func annexB(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var units: [Range<Int>] = []
+        var start: Int?
+        var index = 0
+        let count = bytes.count
+        while index + 2 < count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                if let start {
+                    var end = index
+                    while end > start, bytes[end - 1] == 0 { end -= 1 }
+                    units.append(start..<end)
+                }
+                index += 3
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        if let start, start < count { units.append(start..<count) }
+        return units
+    }
+
+    /// Whether a unit is a parameter set, which sample buffers leave to their format description.
+    static func isParameterSet(_ first: UInt8, hevc: Bool) -> Bool {
+        hevc ? (32...34).contains(first >> 1 & 0x3F) : (7...8).contains(first & 0x1F)
+    }
+
+    /// Copies an Annex B picture into a block buffer as 4-byte length-prefixed units, leaving out parameter sets and access unit delimiters.
+    static func lengthPrefixed(_ bytes: UnsafeRawBufferPointer, hevc: Bool) -> CMBlockBuffer {
+        let units = annexB(bytes).filter { range in
+            guard !range.isEmpty else { return false }
+            let first = bytes[range.lowerBound]
+            let delimiter = hevc ? first >> 1 & 0x3F == 35 : first & 0x1F == 9
+            return !isParameterSet(first, hevc: hevc) && !delimiter
+        }
+        let block = CMBlockBuffer(capacity: units.reduce(0) { $0 + 4 + $1.count })
+        var at = 0
+        for range in units {
+            let length = UInt32(range.count).bigEndian
+            withUnsafeBytes(of: length) { (block.bytes + at).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+            (block.bytes + at + 4).copyMemory(from: bytes.baseAddress! + range.lowerBound, byteCount: range.count)
+            at += 4 + range.count
+        }
+        return block
+    }
+
+    /// The format description of an encoder's out-of-band parameter sets (Annex B), for length-prefixed samples of 4-byte lengths.
+    static func formatDescription(parameterSets: Data, hevc: Bool) -> CMFormatDescription? {
+        parameterSets.withUnsafeBytes { bytes -> CMFormatDescription? in
+            let units = annexB(bytes).map { Data(bytes[$0]) }.filter { !$0.isEmpty }
+            let kept = units.filter { unit in
+                hevc ? [32, 33, 34, 39].contains(unit[unit.startIndex] >> 1 & 0x3F) : isParameterSet(unit[unit.startIndex], hevc: false)
+            }
+            var description: CMFormatDescription?
+            let pointers = kept.map { unit -> UnsafePointer<UInt8> in
+                let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: unit.count)
+                unit.copyBytes(to: copy, count: unit.count)
+                return UnsafePointer(copy)
+            }
+            defer { for pointer in pointers { pointer.deallocate() } }
+            let sizes = kept.map(\.count)
+            let status =
+                hevc
+                ? CMVideoFormatDescriptionCreateFromHEVCParameterSets(
+                    allocator: nil, parameterSetCount: kept.count, parameterSetPointers: pointers, parameterSetSizes: sizes, nalUnitHeaderLength: 4,
+                    extensions: nil, formatDescriptionOut: &description)
+                : CMVideoFormatDescriptionCreateFromH264ParameterSets(
+                    allocator: nil, parameterSetCount: kept.count, parameterSetPointers: pointers, parameterSetSizes: sizes, nalUnitHeaderLength: 4,
+                    formatDescriptionOut: &description)
+            return status == noErr ? description : nil
+        }
+    }
+}
