@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CoreImage", targets: ["CoreImage", "_Testing_CoreImage"]),
         .library(name: "Photos", targets: ["Photos"]),
         .library(name: "VideoToolbox", targets: ["VideoToolbox"]),
+        .library(name: "MediaToolbox", targets: ["MediaToolbox"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "MobileCoreServices", targets: ["MobileCoreServices"]),
         .library(name: "CoreServices", targets: ["CoreServices"]),
@@ -108,6 +109,8 @@ let package = Package(
         // Video Toolbox: compression and decompression sessions over the movie engine's encoders and
         // decoders, pixel transfer and rotation, and the compression property keys output settings are written with.
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "FrameProcessing", "MovieEngine"]),
+        // Media Toolbox: the audio processing taps an audio mix's tracks are processed through.
+        .target(name: "MediaToolbox", dependencies: ["CoreMedia", "CoreAudioTypes"]),
         // libvips (Debian's libvips42), Core Image's renderer and Image I/O's TIFF and GIF codec, loaded by its soname at first use (CVips.h).
         .target(name: "CVips", dependencies: ["CLibraryLoading"]),
         // Core Image: images as recipes, filters, and contexts that render them with libvips; and
@@ -152,7 +155,7 @@ let package = Package(
         .target(
             name: "AVFoundation",
             dependencies: [
-                "AVFAudio", "AudioToolbox", "Combine",
+                "AVFAudio", "AudioToolbox", "Combine", "MediaToolbox",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
                 "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
             ]),
@@ -209,6 +212,7 @@ let package = Package(
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "VideoToolboxTests", dependencies: ["VideoToolbox"]),
+        .testTarget(name: "MediaToolboxTests", dependencies: ["MediaToolbox"]),
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
