@@ -5,13 +5,15 @@
 // Apple's Foundation holds, lives in FoundationNetworking on Linux: it comes too, as the resource
 // loader's requests are `URLRequest`s. Uniform Type Identifiers comes as Apple's headers bring
 // it: file types and `UTType` name the same formats. Audio Toolbox comes as AVFAudio's headers bring
-// it: audio queues, which voice code records and plays with.
+// it: audio queues, which voice code records and plays with. Media Toolbox's audio processing
+// taps come as AVAudioMix.h brings them: an audio mix's parameters carry one.
 @_exported import Foundation
 @_exported import FoundationNetworking
 @_exported import CoreGraphics
 @_exported import CoreMedia
 @_exported import AVFAudio
 @_exported import AudioToolbox
+@_exported import MediaToolbox
 @_exported import CoreVideo
 @_exported import ImageIO
 @_exported import CoreImage

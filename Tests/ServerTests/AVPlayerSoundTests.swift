@@ -1,3 +1,4 @@
+import AppleStyleCode
 import CaptureTestSupport
 import CPulse
 import XCTest
@@ -152,6 +153,35 @@ final class AVPlayerSoundTests: CaptureTestCase {
         let start = sound.startIndex
         let first = peak(sound[(start + 12_000)..<(start + 36_000)]), second = peak(sound[(start + 60_000)..<(start + 84_000)])
         XCTAssertEqual(second / first, 0.5, accuracy: 0.05, "half the volume from 1 s")
+    }
+
+    func testAnItemsTapProcessesWhatIsPlayed() throws {
+        let plain = heard(try play(rate: 1, algorithm: .spectral))
+        let meter = LevelMeterTap(gain: 0.5)
+        let halved = heard(try play(rate: 1, algorithm: .spectral) { track in meter.audioMix(for: track)! })
+        guard plain.count > 60_000, halved.count > 60_000 else { return XCTFail("too little was heard: \(plain.count), \(halved.count)") }
+        let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.max() ?? 0) }
+        let first = peak(plain[(plain.startIndex + 12_000)..<(plain.startIndex + 60_000)])
+        let second = peak(halved[(halved.startIndex + 12_000)..<(halved.startIndex + 60_000)])
+        XCTAssertEqual(second / first, 0.5, accuracy: 0.05, "the tap halves what the player plays")
+        XCTAssertEqual(meter.format.mSampleRate, 48_000)
+        XCTAssertGreaterThan(meter.frames, 80_000, "the tap saw the whole tone")
+        XCTAssertTrue(waitUntil { meter.events.last == "unprepare" || meter.events.last == "finalize" }, "\(meter.events)")
+        XCTAssertEqual(Array(meter.events.prefix(4)), ["init", "prepare", "process", "unprepare"])
+    }
+
+    func testReplacingTheItemUnpreparesItsTap() throws {
+        let meter = LevelMeterTap(gain: 1)
+        let item = AVPlayerItem(url: tone)
+        item.audioMix = meter.audioMix(for: item.asset.tracks(withMediaType: .audio)[0])
+        let player = AVPlayer(playerItem: item)
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        player.play()
+        XCTAssertTrue(waitUntil(timeout: 10) { meter.events.contains("process") }, "\(meter.events)")
+        player.replaceCurrentItem(with: AVPlayerItem(url: tone))
+        XCTAssertTrue(waitUntil(timeout: 10) { meter.events.contains("unprepare") }, "\(meter.events)")
+        XCTAssertEqual(Array(meter.events.prefix(4)), ["init", "prepare", "process", "unprepare"])
+        player.pause()
     }
 
     func testTimeDomainOutsideItsRangeIsSilentButTimeGoesOn() throws {

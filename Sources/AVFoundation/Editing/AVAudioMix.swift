@@ -1,4 +1,5 @@
 import CoreMedia
+import MediaToolbox
 import Foundation
 
 /// An object that manages the input parameters for mixing audio tracks: each track's volume over time.
@@ -57,6 +58,7 @@ open class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @un
         var trackID: CMPersistentTrackID = kCMPersistentTrackID_Invalid
         var ramps: [Ramp] = []
         var algorithm: AVAudioTimePitchAlgorithm?
+        var tap: MTAudioProcessingTap?
     }
     let state: LockedValue<State>
 
@@ -76,6 +78,9 @@ open class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @un
 
     /// How the track's sound is stretched at other rates; nil leaves it to the player item or export.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? { state.withLock { $0.algorithm } }
+
+    /// The audio processing tap the track's sound goes through, where the mix applies.
+    open var audioTapProcessor: MTAudioProcessingTap? { state.withLock { $0.tap } }
 
     /// Finds the ramp that holds a time: its start and end volumes and its time range; false when none does.
     open func getVolumeRamp(
@@ -135,6 +140,12 @@ open class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @uncheck
     open override var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? {
         get { state.withLock { $0.algorithm } }
         set { state.withLock { $0.algorithm = newValue } }
+    }
+
+    /// The audio processing tap the track's sound goes through, where the mix applies.
+    open override var audioTapProcessor: MTAudioProcessingTap? {
+        get { state.withLock { $0.tap } }
+        set { state.withLock { $0.tap = newValue } }
     }
 
     /// Sets the volume from a time on.

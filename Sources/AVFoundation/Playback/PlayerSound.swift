@@ -1,6 +1,7 @@
 import CaptureDevices
 import CoreMedia
 import Foundation
+import MediaToolbox
 import MovieEngine
 import Synchronization
 
@@ -24,6 +25,8 @@ final class PlayerSound: @unchecked Sendable {
     private let gain: @Sendable () -> Float
     /// The track's volume changes in the item's audio mix, as (start, end, start volume, end volume) in seconds.
     private let ramps: [(Double, Double, Float, Float)]
+    /// The track's audio processing tap in the item's audio mix.
+    private let tap: MTAudioProcessingTap?
     private let stopped = Atomic(false)
 
     /// Why the last sound could not be played, for the command line to say.
@@ -33,9 +36,9 @@ final class PlayerSound: @unchecked Sendable {
         asset: AVAsset, track: AVAssetTrack, from: CMTime, end: CMTime, rate: Double, algorithm: AVAudioTimePitchAlgorithm, mix: AVAudioMix?,
         gain: @escaping @Sendable () -> Float
     ) {
-        ramps =
-            mix?.inputParameters.first { $0.trackID == track.trackID }?.state.withLock { $0.ramps }
-            .map { ($0.timeRange.start.seconds, $0.timeRange.end.seconds, $0.start, $0.end) } ?? []
+        let parameters = mix?.inputParameters.first { $0.trackID == track.trackID }
+        ramps = parameters?.state.withLock { $0.ramps }.map { ($0.timeRange.start.seconds, $0.timeRange.end.seconds, $0.start, $0.end) } ?? []
+        tap = parameters?.audioTapProcessor
         self.asset = asset
         self.track = track
         self.from = from
@@ -93,6 +96,10 @@ final class PlayerSound: @unchecked Sendable {
             if stretcher == nil { return }
         }
         var scratch = [Float](repeating: 0, count: 4096 * channels)
+        // The tap sees the sound as it is played, at the output's rate, before or after the volume as it asked.
+        let tapRunner = tap.flatMap { AudioTapRunner(tap: $0, sampleRate: Double(sampleRate), channels: channels, maxFrames: 4096) }
+        defer { tapRunner?.stop() }
+        let firstFrame = Int((from.seconds * Double(sampleRate)).rounded())
         var skip = -1  // samples before the start time, counted at the first block
         var played = 0  // frames written, which tell the item time of the next
         let start = from.seconds, step = rate / Double(sampleRate)
@@ -100,6 +107,7 @@ final class PlayerSound: @unchecked Sendable {
         func play(_ samples: UnsafeMutableBufferPointer<Float>) -> Bool {
             let level = gain()
             let frames = samples.count / channels
+            if let tapRunner, !tapRunner.tap.isPostEffects { tapRunner.process(samples, at: firstFrame + played) }
             if ramps.isEmpty {
                 if level != 1 { for index in samples.indices { samples[index] *= level } }
             } else {
@@ -108,6 +116,7 @@ final class PlayerSound: @unchecked Sendable {
                     for channel in 0..<channels { samples[frame * channels + channel] *= volume }
                 }
             }
+            if let tapRunner, tapRunner.tap.isPostEffects { tapRunner.process(samples, at: firstFrame + played) }
             played += frames
             do { try output.write(UnsafeBufferPointer(samples)) } catch { return false }
             return !isStopped

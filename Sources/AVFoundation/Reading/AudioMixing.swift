@@ -16,6 +16,9 @@ final class AudioMixing {
         var pending: [Float] = []
         var first = 0
         var ended = false
+        /// The track's audio processing tap, with a block of scratch it processes in place.
+        var tap: AudioTapRunner?
+        var tapped: [Float] = []
         init(reader: AVAssetReader, output: AVAssetReaderTrackOutput, trackID: CMPersistentTrackID) {
             self.reader = reader
             self.output = output
@@ -67,7 +70,12 @@ final class AudioMixing {
             output.audioTimePitchAlgorithm = algorithm
             reader.add(output)
             guard reader.startReading() else { throw reader.error ?? AVError(.failedToLoadMediaData) }
-            sources.append(Source(reader: reader, output: output, trackID: track.trackID))
+            let source = Source(reader: reader, output: output, trackID: track.trackID)
+            if let tap = mix?.inputParameters.first(where: { $0.trackID == track.trackID })?.audioTapProcessor {
+                source.tap = AudioTapRunner(tap: tap, sampleRate: Double(rate), channels: channels, maxFrames: blockFrames)
+                source.tapped = [Float](repeating: 0, count: blockFrames * channels)
+            }
+            sources.append(source)
         }
         self.sources = sources
         position = timeRange.start.isNumeric ? Int((timeRange.start.seconds * Double(rate)).rounded()) : 0
@@ -76,7 +84,12 @@ final class AudioMixing {
         mixed = [Float](repeating: 0, count: blockFrames * channels)
     }
 
-    deinit { for source in sources { source.reader.cancelReading() } }
+    deinit {
+        for source in sources {
+            source.reader.cancelReading()
+            source.tap?.stop()
+        }
+    }
 
     /// Reads a source until its pending samples reach `frame` or it ends.
     private func fill(_ source: Source, to frame: Int) throws {
@@ -102,22 +115,48 @@ final class AudioMixing {
     func next() throws -> CMSampleBuffer? {
         var frames = blockFrames
         if let end { frames = min(frames, end - position) }
-        guard frames > 0 else { return nil }
+        guard frames > 0 else {
+            for source in sources { source.tap?.stop() }
+            return nil
+        }
         for source in sources { try fill(source, to: position + frames) }
         // The mix ends where the longest track ends.
         let available = sources.map { $0.first + $0.pending.count / channels - position }.max() ?? 0
         if sources.allSatisfy(\.ended) { frames = min(frames, available) }
-        guard frames > 0 else { return nil }
+        guard frames > 0 else {
+            for source in sources { source.tap?.stop() }
+            return nil
+        }
         for index in 0..<(frames * channels) { mixed[index] = 0 }
         for source in sources {
             let offset = position - source.first
             let ramps = self.ramps[source.trackID] ?? []
-            source.pending.withUnsafeBufferPointer { pending in
+            if let tap = source.tap {
+                // The track's block through its tap: before the volume (pre-effects) or after it (post-effects).
+                let post = tap.tap.isPostEffects
+                source.pending.withUnsafeBufferPointer { pending in
+                    for frame in 0..<frames {
+                        let at = (offset + frame) * channels
+                        let inside = at >= 0 && at + channels <= pending.count
+                        let gain = !post || ramps.isEmpty ? 1 : AVAudioMixInputParameters.volume(at: Double(position + frame) / Double(rate), ramps: ramps)
+                        for channel in 0..<channels { source.tapped[frame * channels + channel] = inside ? pending[at + channel] * gain : 0 }
+                    }
+                }
+                source.tapped.withUnsafeMutableBufferPointer { tapped in
+                    tap.process(UnsafeMutableBufferPointer(rebasing: tapped[0..<(frames * channels)]), at: position)
+                }
                 for frame in 0..<frames {
-                    let at = (offset + frame) * channels
-                    guard at >= 0, at + channels <= pending.count else { continue }
-                    let gain = ramps.isEmpty ? 1 : AVAudioMixInputParameters.volume(at: Double(position + frame) / Double(rate), ramps: ramps)
-                    for channel in 0..<channels { mixed[frame * channels + channel] += pending[at + channel] * gain }
+                    let gain = post || ramps.isEmpty ? 1 : AVAudioMixInputParameters.volume(at: Double(position + frame) / Double(rate), ramps: ramps)
+                    for channel in 0..<channels { mixed[frame * channels + channel] += source.tapped[frame * channels + channel] * gain }
+                }
+            } else {
+                source.pending.withUnsafeBufferPointer { pending in
+                    for frame in 0..<frames {
+                        let at = (offset + frame) * channels
+                        guard at >= 0, at + channels <= pending.count else { continue }
+                        let gain = ramps.isEmpty ? 1 : AVAudioMixInputParameters.volume(at: Double(position + frame) / Double(rate), ramps: ramps)
+                        for channel in 0..<channels { mixed[frame * channels + channel] += pending[at + channel] * gain }
+                    }
                 }
             }
             // Samples before the next block are done with.
