@@ -38,6 +38,7 @@ if arguments.first == "cameras-child" {
 }
 if runs("frames") { try FrameBenchmark.run() }
 if runs("encode") { try EncodeBenchmark.run() }
+if runs("vtcodec") { try CodecSessionBenchmark.run() }
 if chosen.contains("v4l2") { try V4L2Benchmark.run(seconds: secondsPerCase) }
 if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }

@@ -4,6 +4,7 @@ import Foundation
 public let kCMFormatDescriptionBridgeError_InvalidParameter: OSStatus = -12712
 
 /// Creates an H.264 format description from sequence and picture parameter sets (without start codes).
+@discardableResult
 public func CMVideoFormatDescriptionCreateFromH264ParameterSets(
     allocator: CFAllocator?, parameterSetCount: Int,
     parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,

@@ -2,6 +2,7 @@ import Foundation
 
 /// Creates an HEVC format description from video, sequence and picture parameter sets (and any
 /// SEI units to keep with them), each without start codes, building the `hvcC` box a decoder is configured by.
+@discardableResult
 public func CMVideoFormatDescriptionCreateFromHEVCParameterSets(
     allocator: CFAllocator?, parameterSetCount: Int, parameterSetPointers: UnsafePointer<UnsafePointer<UInt8>>,
     parameterSetSizes: UnsafePointer<Int>, nalUnitHeaderLength: Int32, extensions: CFDictionary?,

@@ -86,6 +86,7 @@ private func parameterSet(
 
 /// Returns a parameter set that an H.264 format description contains: its sequence parameter
 /// sets, then its picture parameter sets, without start codes.
+@discardableResult
 public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
     _ videoDesc: CMFormatDescription, parameterSetIndex: Int, parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
     parameterSetSizeOut: UnsafeMutablePointer<Int>?, parameterSetCountOut: UnsafeMutablePointer<Int>?,
@@ -98,6 +99,7 @@ public func CMVideoFormatDescriptionGetH264ParameterSetAtIndex(
 
 /// Returns a parameter set contained in an HEVC (H.265) format description: its video,
 /// sequence and picture parameter sets (and any SEI units its configuration carries), in order.
+@discardableResult
 public func CMVideoFormatDescriptionGetHEVCParameterSetAtIndex(
     _ videoDesc: CMFormatDescription, parameterSetIndex: Int, parameterSetPointerOut: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
     parameterSetSizeOut: UnsafeMutablePointer<Int>?, parameterSetCountOut: UnsafeMutablePointer<Int>?,

@@ -297,6 +297,7 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
 /// Creates a session that compresses frames of a size into `codecType` (`kCMVideoCodecType_H264` or
 /// `kCMVideoCodecType_HEVC`), calling `outputCallback` with each compressed frame; pass nil to give
 /// each frame a handler of its own instead.
+@discardableResult
 public func VTCompressionSessionCreate(
     allocator: CFAllocator?, width: Int32, height: Int32, codecType: CMVideoCodecType, encoderSpecification: CFDictionary?,
     imageBufferAttributes sourceImageBufferAttributes: CFDictionary?, compressedDataAllocator: CFAllocator?,
@@ -321,6 +322,7 @@ public func VTCompressionSessionCreate(
 }
 
 /// Gives a frame to a compression session; its output goes to the session's output callback with `sourceFrameRefcon`.
+@discardableResult
 public func VTCompressionSessionEncodeFrame(
     _ session: VTCompressionSession, imageBuffer: CVImageBuffer, presentationTimeStamp: CMTime, duration: CMTime, frameProperties: CFDictionary?,
     sourceFrameRefcon: UnsafeMutableRawPointer?, infoFlagsOut: UnsafeMutablePointer<VTEncodeInfoFlags>?
@@ -332,6 +334,7 @@ public func VTCompressionSessionEncodeFrame(
 }
 
 /// Gives a frame to a compression session made without an output callback; `outputHandler` receives its output.
+@discardableResult
 public func VTCompressionSessionEncodeFrame(
     _ session: VTCompressionSession, imageBuffer: CVImageBuffer, presentationTimeStamp: CMTime, duration: CMTime, frameProperties: CFDictionary?,
     infoFlagsOut: UnsafeMutablePointer<VTEncodeInfoFlags>?, outputHandler: @escaping VTCompressionOutputHandler
@@ -343,9 +346,11 @@ public func VTCompressionSessionEncodeFrame(
 }
 
 /// Makes the encoder ready before the first frame, so that the first frame is not slowed by it.
+@discardableResult
 public func VTCompressionSessionPrepareToEncodeFrames(_ session: VTCompressionSession) -> OSStatus { session.prepareToEncode() }
 
 /// Outputs every frame given up to a time (here: every frame given), before returning.
+@discardableResult
 public func VTCompressionSessionCompleteFrames(_ session: VTCompressionSession, untilPresentationTimeStamp completeUntilPresentationTimeStamp: CMTime)
     -> OSStatus
 {

@@ -300,6 +300,7 @@ private func outputRequest(_ attributes: CFDictionary?) -> (format: OSType, size
 
 /// Creates a session that decodes frames of a format description (H.264 or HEVC), calling the
 /// record's callback with each decoded frame; pass nil to give each frame a handler of its own instead.
+@discardableResult
 public func VTDecompressionSessionCreate(
     allocator: CFAllocator?, formatDescription videoFormatDescription: CMVideoFormatDescription, decoderSpecification videoDecoderSpecification: CFDictionary?,
     imageBufferAttributes destinationImageBufferAttributes: CFDictionary?, outputCallback: UnsafePointer<VTDecompressionOutputCallbackRecord>?,
@@ -317,6 +318,7 @@ public func VTDecompressionSessionCreate(
 }
 
 /// Creates a session that decodes frames of a format description, each frame with its own output handler.
+@discardableResult
 public func VTDecompressionSessionCreate(
     allocator: CFAllocator?, formatDescription videoFormatDescription: CMVideoFormatDescription, decoderSpecification videoDecoderSpecification: CFDictionary?,
     imageBufferAttributes destinationImageBufferAttributes: CFDictionary?, decompressionSessionOut: UnsafeMutablePointer<VTDecompressionSession?>
@@ -327,6 +329,7 @@ public func VTDecompressionSessionCreate(
 }
 
 /// Decodes a frame; its picture goes to the session's output callback with `sourceFrameRefCon`.
+@discardableResult
 public func VTDecompressionSessionDecodeFrame(
     _ session: VTDecompressionSession, sampleBuffer: CMSampleBuffer, flags decodeFlags: VTDecodeFrameFlags,
     frameRefcon sourceFrameRefCon: UnsafeMutableRawPointer?,
@@ -337,6 +340,7 @@ public func VTDecompressionSessionDecodeFrame(
 }
 
 /// Decodes a frame of a session made without an output callback; `outputHandler` receives its picture.
+@discardableResult
 public func VTDecompressionSessionDecodeFrame(
     _ session: VTDecompressionSession, sampleBuffer: CMSampleBuffer, flags decodeFlags: VTDecodeFrameFlags,
     infoFlagsOut: UnsafeMutablePointer<VTDecodeInfoFlags>?,
@@ -347,9 +351,11 @@ public func VTDecompressionSessionDecodeFrame(
 }
 
 /// Waits for every frame being decoded to be output (here: outputs every frame the decoder holds).
+@discardableResult
 public func VTDecompressionSessionWaitForAsynchronousFrames(_ session: VTDecompressionSession) -> OSStatus { session.finishFrames() }
 
 /// Outputs the frames the decoder holds for display order.
+@discardableResult
 public func VTDecompressionSessionFinishDelayedFrames(_ session: VTDecompressionSession) -> OSStatus { session.finishFrames() }
 
 /// Whether the session can decode frames of another format description: the same codec and configuration.

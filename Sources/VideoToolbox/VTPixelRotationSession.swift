@@ -99,12 +99,14 @@ public final class VTPixelRotationSession: VTPropertySession, @unchecked Sendabl
 }
 
 /// Creates a session for rotating images between pixel buffers.
+@discardableResult
 public func VTPixelRotationSessionCreate(allocator: CFAllocator?, pixelRotationSessionOut: UnsafeMutablePointer<VTPixelRotationSession?>) -> OSStatus {
     pixelRotationSessionOut.pointee = VTPixelRotationSession()
     return noErr
 }
 
 /// Rotates and flips an image from one pixel buffer into another, whose size is the turned image's.
+@discardableResult
 public func VTPixelRotationSessionRotateImage(_ session: VTPixelRotationSession, from sourceBuffer: CVPixelBuffer, to destinationBuffer: CVPixelBuffer)
     -> OSStatus
 {

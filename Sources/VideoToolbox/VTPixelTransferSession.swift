@@ -146,6 +146,7 @@ public final class VTPixelTransferSession: VTPropertySession, @unchecked Sendabl
 }
 
 /// Creates a session for transferring images between pixel buffers.
+@discardableResult
 public func VTPixelTransferSessionCreate(allocator: CFAllocator?, pixelTransferSessionOut: UnsafeMutablePointer<VTPixelTransferSession?>) -> OSStatus {
     pixelTransferSessionOut.pointee = VTPixelTransferSession()
     return noErr
@@ -153,6 +154,7 @@ public func VTPixelTransferSessionCreate(allocator: CFAllocator?, pixelTransferS
 
 /// Copies and converts an image from one pixel buffer to another: by default the whole source,
 /// scaled to the whole destination; the destination takes the source's colour attachments.
+@discardableResult
 public func VTPixelTransferSessionTransferImage(_ session: VTPixelTransferSession, from sourceBuffer: CVPixelBuffer, to destinationBuffer: CVPixelBuffer)
     -> OSStatus
 {

@@ -15,12 +15,14 @@ protocol VTPropertySession: AnyObject {
 }
 
 /// Sets a property on a Video Toolbox session.
+@discardableResult
 public func VTSessionSetProperty(_ session: VTSession, key: CFString, value: CFTypeRef?) -> OSStatus {
     guard let session = session as? VTPropertySession else { return kVTParameterErr }
     return session.setProperty(key as String, value)
 }
 
 /// Sets several properties on a Video Toolbox session at once, stopping at the first it refuses.
+@discardableResult
 public func VTSessionSetProperties(_ session: VTSession, propertyDictionary: CFDictionary) -> OSStatus {
     guard let session = session as? VTPropertySession else { return kVTParameterErr }
     for case (let key as String, let value) in propertyDictionary as NSDictionary {
@@ -32,6 +34,7 @@ public func VTSessionSetProperties(_ session: VTSession, propertyDictionary: CFD
 
 /// Copies a property's value from a Video Toolbox session into `valueOut`, which points to an
 /// optional `CFTypeRef` (the caller owns the value).
+@discardableResult
 public func VTSessionCopyProperty(_ session: VTSession, key: CFString, allocator: CFAllocator?, valueOut: UnsafeMutableRawPointer?) -> OSStatus {
     guard let session = session as? VTPropertySession, let valueOut else { return kVTParameterErr }
     guard let value = session.property(key as String) else { return kVTPropertyNotSupportedErr }
@@ -40,6 +43,7 @@ public func VTSessionCopyProperty(_ session: VTSession, key: CFString, allocator
 }
 
 /// Copies the dictionary of a session's properties, each with what it takes.
+@discardableResult
 public func VTSessionCopySupportedPropertyDictionary(_ session: VTSession, supportedPropertyDictionaryOut: UnsafeMutablePointer<CFDictionary?>) -> OSStatus {
     guard let session = session as? VTPropertySession else { return kVTParameterErr }
     supportedPropertyDictionaryOut.pointee = session.supportedProperties as NSDictionary

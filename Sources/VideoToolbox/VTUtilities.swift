@@ -5,6 +5,7 @@ import FrameProcessing
 
 /// Creates an image from a pixel buffer: a BGRA buffer is read where it is (the image keeps the
 /// buffer), other formats are converted to BGRA first (libyuv).
+@discardableResult
 public func VTCreateCGImageFromCVPixelBuffer(_ pixelBuffer: CVPixelBuffer, options: CFDictionary?, imageOut: UnsafeMutablePointer<CGImage?>) -> OSStatus {
     var bgra = pixelBuffer
     if pixelBuffer.pixelFormatType != kCVPixelFormatType_32BGRA {

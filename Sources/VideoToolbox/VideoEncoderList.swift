@@ -24,6 +24,7 @@ enum VideoEncoderList {
 }
 
 /// Copies the list of the encoders present: a dictionary for each, with its codec type, identifier and names.
+@discardableResult
 public func VTCopyVideoEncoderList(_ options: CFDictionary?, listOfVideoEncodersOut: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     let present = VideoEncoderList.all.filter { MovieEncoder.isAvailable($0.ffmpegName) }
     listOfVideoEncodersOut.pointee =

@@ -40,7 +40,7 @@ public final class H264StreamSender: @unchecked Sendable {
     @discardableResult
     public func encode(_ pixelBuffer: CVPixelBuffer, at time: CMTime, forceKeyFrame: Bool = false) -> OSStatus {
         guard let session else { return kVTInvalidSessionErr }
-        let properties: CFDictionary? = forceKeyFrame ? [kVTEncodeFrameOptionKey_ForceKeyFrame: kCFBooleanTrue] as CFDictionary : nil
+        let properties: CFDictionary? = forceKeyFrame ? [kVTEncodeFrameOptionKey_ForceKeyFrame: true] as CFDictionary : nil
         var flags = VTEncodeInfoFlags()
         return VTCompressionSessionEncodeFrame(
             session, imageBuffer: pixelBuffer, presentationTimeStamp: time, duration: .invalid, frameProperties: properties,
