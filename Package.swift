@@ -255,8 +255,8 @@ let package = Package(
         .target(
             name: "AppleStyleCode",
             dependencies: [
-                "AVFoundation", "AudioToolbox", "Photos", "VideoToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices", "Combine",
-                "UniformTypeIdentifiers",
+                "AVFoundation", "AudioToolbox", "Photos", "VideoToolbox", "MediaToolbox", "CoreImage", "ImageIO", "MobileCoreServices", "CoreServices",
+                "Combine", "UniformTypeIdentifiers",
             ],
             path: "Tests/AppleStyleCode"),
         .testTarget(

@@ -7,23 +7,7 @@ enum NALUnits {
     /// The units of an Annex B stream, as ranges of `bytes` without their start codes.
     static func annexB(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
         var units: [Range<Int>] = []
-        var start: Int?
-        var index = 0
-        let count = bytes.count
-        while index + 2 < count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                if let start {
-                    var end = index
-                    while end > start, bytes[end - 1] == 0 { end -= 1 }
-                    units.append(start..<end)
-                }
-                index += 3
-                start = index
-            } else {
-                index += 1
-            }
-        }
-        if let start, start < count { units.append(start..<count) }
+        forEachUnit(in: bytes) { units.append($0) }
         return units
     }
 
@@ -32,17 +16,45 @@ enum NALUnits {
         hevc ? (32...34).contains(first >> 1 & 0x3F) : (7...8).contains(first & 0x1F)
     }
 
-    /// Copies an Annex B picture into a block buffer as 4-byte length-prefixed units, leaving out parameter sets and access unit delimiters.
-    static func lengthPrefixed(_ bytes: UnsafeRawBufferPointer, hevc: Bool) -> CMBlockBuffer {
-        let units = annexB(bytes).filter { range in
-            guard !range.isEmpty else { return false }
-            let first = bytes[range.lowerBound]
-            let delimiter = hevc ? first >> 1 & 0x3F == 35 : first & 0x1F == 9
-            return !isParameterSet(first, hevc: hevc) && !delimiter
+    /// Calls `body` with each unit of an Annex B stream (its range in `bytes`, without its start
+    /// code), in one pass and without collecting them.
+    static func forEachUnit(in bytes: UnsafeRawBufferPointer, _ body: (Range<Int>) -> Void) {
+        var start: Int?
+        var index = 0
+        let count = bytes.count
+        while index + 2 < count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                if let start {
+                    var end = index
+                    while end > start, bytes[end - 1] == 0 { end -= 1 }
+                    body(start..<end)
+                }
+                index += 3
+                start = index
+            } else {
+                index += 1
+            }
         }
-        let block = CMBlockBuffer(capacity: units.reduce(0) { $0 + 4 + $1.count })
+        if let start, start < count { body(start..<count) }
+    }
+
+    /// Whether a sample buffer carries a unit: not a parameter set or an access unit delimiter.
+    private static func isCarried(_ first: UInt8, hevc: Bool) -> Bool {
+        let delimiter = hevc ? first >> 1 & 0x3F == 35 : first & 0x1F == 9
+        return !isParameterSet(first, hevc: hevc) && !delimiter
+    }
+
+    /// Copies an Annex B picture into a block buffer as 4-byte length-prefixed units, leaving out
+    /// parameter sets and access unit delimiters: one pass to size it, one to fill it.
+    static func lengthPrefixed(_ bytes: UnsafeRawBufferPointer, hevc: Bool) -> CMBlockBuffer {
+        var size = 0
+        forEachUnit(in: bytes) { range in
+            if !range.isEmpty, isCarried(bytes[range.lowerBound], hevc: hevc) { size += 4 + range.count }
+        }
+        let block = CMBlockBuffer(capacity: size)
         var at = 0
-        for range in units {
+        forEachUnit(in: bytes) { range in
+            guard !range.isEmpty, isCarried(bytes[range.lowerBound], hevc: hevc) else { return }
             let length = UInt32(range.count).bigEndian
             withUnsafeBytes(of: length) { (block.bytes + at).copyMemory(from: $0.baseAddress!, byteCount: 4) }
             (block.bytes + at + 4).copyMemory(from: bytes.baseAddress! + range.lowerBound, byteCount: range.count)

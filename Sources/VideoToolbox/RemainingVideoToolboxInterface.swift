@@ -1,23 +1,30 @@
 // The parts of Apple's VideoToolbox that LinuxAVFoundation does not offer yet, and why.
 //
-// `import VideoToolbox` gives the compression property keys and values that output settings are
-// written with (AVAssetWriter encodes through FFmpeg, AVAssetReader decodes through it), pixel
+// `import VideoToolbox` gives compression and decompression sessions (H.264 and HEVC through
+// FFmpeg), the compression property keys and values that output settings are written with, pixel
 // transfer and rotation sessions, images from pixel buffers, sessions' properties and Apple's
 // error codes. A name
 // followed by a star stands for every name that starts so. `scripts/parity.py` counts them
 // against Apple's headers (Parity/VideoToolbox.md).
 
-// Codec sessions, not built yet (AVAssetWriter and AVAssetReader encode and decode instead):
-//     VTCompressionSession*, VTCompressionOutput*, VTEncodeInfoFlags, kVTEncodeFrame*, kVTCompressionPreset*,
-//     VTDecompressionSession*, VTDecompressionOutput*, VTDecompressionMulti*, VTDecodeFrame*, VTDecodeInfo*,
-//     kVTDecodeFrame*, kVTDecompressionProperty*, kVTDecompressionResolution*, VTSessionCopySerializableProperties,
+// What the codec sessions do not have yet: the compression presets, multi-image (MV-HEVC) output, the
+//     decoder's properties beyond real time and its pool, reduced-resolution decoding, serializable properties,
+//     the encoder list's other keys and per-encoder property lists, the encoder's sample attachments, multipass
+//     encoding and its frame silos, frame options besides forcing a keyframe, the multi-image and tagged-buffer
+//     decode forms, the black pixel buffer:
+//     kVTCompressionPreset*, VTCompressionSessionEncodeMultiImageFrame*, VTCompressionSessionBeginPass,
+//     VTCompressionSessionEndPass, VTCompressionSessionGetTimeRangesForNextPass, VTCompressionOutputCallbackRecord,
+//     VTDecompressionMulti*, VTDecompressionSessionSetMultiImageCallback, VTDecompressionSessionDecodeFrameWithOptions*,
+//     VTDecompressionSessionCopyBlackPixelBuffer, VTDecompressionSessionGetTypeID, VTCompressionSessionGetTypeID,
+//     VTDecodeFrame*, kVTDecodeFrame*, kVTDecompressionProperty*, kVTDecompressionResolution*, VTSessionCopySerializableProperties,
 //     kVTPropertyType_EnumerationOrNumber*, kVTPropertyTypeKey_*,
 //     kVTPropertyReadWriteStatus*, kVTPropertySupportedValue*, kVTPropertyDocumentation*, kVTPropertyShouldBeSerialized*,
-//     kVTVideoEncoder*, kVTVideoDecoder*, VTCopyVideoEncoderList, VTCopySupportedPropertyDictionaryForEncoder,
-//     kVTSampleAttachment*, kVTMultiPass*, VTMultiPass*, VTFrameSilo*, kVTFrameSilo*, kVTUnlimitedFrameDelayCount
-// Compression properties the writer's settings do not reach yet: kVTCompressionProperty* (the ones not
-//     declared in VTCompressionProperties.swift), kVTProfileLevel* (the writer takes AVVideoProfileLevelKey's
-//     values instead), kVTH264Entropy*, kVTQPModulation*, kVTHDRPerFrame*, kVTAlphaChannel*; HDR10+ metadata
+//     kVTVideoEncoder*, kVTVideoDecoder*, VTCopySupportedPropertyDictionaryForEncoder, kVTEncodeFrameOptionKey*,
+//     kVTSampleAttachment*, kVTMultiPass*, VTMultiPass*, VTFrameSilo*, kVTFrameSilo*, kVTCompressionPropertyKey*,
+//     kVTProfileLevel*, kVTH264Entropy*
+// Compression properties neither the writer's settings nor the sessions reach yet: kVTCompressionProperty* (the
+//     ones not declared in VTCompressionProperties.swift), kVTProfileLevel* (the levels not declared there),
+//     kVTQPModulation*, kVTHDRPerFrame*, kVTAlphaChannel*; HDR10+ metadata
 //     generation and SDR range preservation (the encoders here write SDR): VTHDRPerFrameMetadataGeneration*,
 //     kVTHDRMetadataInsertionMode_RequestSDRRangePreservation
 // Pixel transfer properties beyond the scaling mode and real time (the destination's colour tags, ICC profile,

@@ -225,7 +225,10 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
     private func drain(_ encoder: VideoFrameEncoder, _ state: inout State, into outputs: inout [Output]) throws(MovieEncoderError) {
         let hevc = state.properties.hevc
         let description = state.formatDescription
-        var pending = state.pending
+        // Taken out of the state rather than copied, so that removing a frame does not copy the table.
+        var pending: [Int64: PendingFrame] = [:]
+        swap(&pending, &state.pending)
+        defer { swap(&pending, &state.pending) }
         try encoder.receive { packet in
             guard let frame = pending.removeValue(forKey: packet.presentationMicroseconds) else { return }
             let block = NALUnits.lengthPrefixed(packet.bytes, hevc: hevc)
@@ -254,7 +257,6 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
             }
             outputs.append(Output(status: noErr, flags: [], sampleBuffer: sample, destination: frame.destination))
         }
-        state.pending = pending
     }
 
     /// Delivers outputs in order, with no lock held.
