@@ -21,7 +21,11 @@
 //     kVTPropertyReadWriteStatus*, kVTPropertySupportedValue*, kVTPropertyDocumentation*, kVTPropertyShouldBeSerialized*,
 //     kVTVideoEncoder*, kVTVideoDecoder*, VTCopySupportedPropertyDictionaryForEncoder, kVTEncodeFrameOptionKey*,
 //     kVTSampleAttachment*, kVTMultiPass*, VTMultiPass*, VTFrameSilo*, kVTFrameSilo*, kVTCompressionPropertyKey*,
-//     kVTProfileLevel*, kVTH264Entropy*
+//     kVTProfileLevel*, kVTH264Entropy*, VTCompressionSessionOptionFlags, VTDecompressionOutputMultiImageCallback,
+//     VTDecompressionSessionDecodeFrameWithMultiImageCapableOutputHandler
+// C names Swift spells as overloads (Apple's Swift interface has the overload only, as here):
+//     VTCompressionSessionEncodeFrameWithOutputHandler (VTCompressionSessionEncodeFrame(_:...:outputHandler:)),
+//     VTDecompressionSessionDecodeFrameWithOutputHandler (VTDecompressionSessionDecodeFrame(_:...:outputHandler:))
 // Compression properties neither the writer's settings nor the sessions reach yet: kVTCompressionProperty* (the
 //     ones not declared in VTCompressionProperties.swift), kVTProfileLevel* (the levels not declared there),
 //     kVTQPModulation*, kVTHDRPerFrame*, kVTAlphaChannel*; HDR10+ metadata
