@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs the test targets of Apple's API on the virtual devices, on movie files and on sound files under
+# Runs the test targets of Apple's API on the virtual devices, on movie files, on sound files and on codec sessions under
 # ThreadSanitizer (a build of its own in .build-tsan) and fails on any report. scripts/tsan-suppressions.txt names the pools' reuse of
 # buffers, which the sanitizer cannot see is ordered (the file says why it is).
 # usage: scripts/tsan.sh [extra swift test arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build-flags.sh
-targets="CaptureTests\.|MediaTests\.|AVFAudioTests\.|CombineTests\."
+targets="CaptureTests\.|MediaTests\.|AVFAudioTests\.|CombineTests\.|VideoToolboxTests\.|MediaToolboxTests\."
 # Tests that assert frame rates are left out (among them those that check a slow consumer leaves
 # a data output its 30 fps): the sanitizer slows the frame path several times over, and the code
 # they cover runs in the targets' other tests. So are the face detection tests: dlib's detector,

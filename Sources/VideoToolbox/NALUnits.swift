@@ -44,14 +44,17 @@ enum NALUnits {
         return !isParameterSet(first, hevc: hevc) && !delimiter
     }
 
-    /// Copies an Annex B picture into a block buffer as 4-byte length-prefixed units, leaving out
-    /// parameter sets and access unit delimiters: one pass to size it, one to fill it.
-    static func lengthPrefixed(_ bytes: UnsafeRawBufferPointer, hevc: Bool) -> CMBlockBuffer {
+    /// The bytes an Annex B picture takes as 4-byte length-prefixed units, without parameter sets and access unit delimiters.
+    static func lengthPrefixedSize(_ bytes: UnsafeRawBufferPointer, hevc: Bool) -> Int {
         var size = 0
         forEachUnit(in: bytes) { range in
             if !range.isEmpty, isCarried(bytes[range.lowerBound], hevc: hevc) { size += 4 + range.count }
         }
-        let block = CMBlockBuffer(capacity: size)
+        return size
+    }
+
+    /// Writes an Annex B picture into `block` (of `lengthPrefixedSize` bytes) as 4-byte length-prefixed units.
+    static func writeLengthPrefixed(_ bytes: UnsafeRawBufferPointer, hevc: Bool, into block: CMBlockBuffer) {
         var at = 0
         forEachUnit(in: bytes) { range in
             guard !range.isEmpty, isCarried(bytes[range.lowerBound], hevc: hevc) else { return }
@@ -60,7 +63,6 @@ enum NALUnits {
             (block.bytes + at + 4).copyMemory(from: bytes.baseAddress! + range.lowerBound, byteCount: range.count)
             at += 4 + range.count
         }
-        return block
     }
 
     /// The format description of an encoder's out-of-band parameter sets (Annex B), for length-prefixed samples of 4-byte lengths.

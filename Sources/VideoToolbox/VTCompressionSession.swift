@@ -51,6 +51,10 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
         var lastMicroseconds = Int64.min
         var pool: CVPixelBufferPool?
         var conversionPool: CVPixelBufferPool?
+        /// The sample buffers outputs are made in, reused once their clients let go of them.
+        let samples = CompressedSamplePool()
+        /// Outputs gathered under the lock and delivered after it, kept between frames.
+        var spareOutputs: [Output] = []
         var invalidated = false
     }
 
@@ -166,6 +170,7 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
         infoFlags?.pointee = []
         var outputs: [Output] = []
         let status = state.withLock { state -> OSStatus in
+            swap(&outputs, &state.spareOutputs)
             if state.needsNewEncoder, state.encoder != nil {
                 finishEncoder(&state, into: &outputs)
                 state.needsNewEncoder = false
@@ -190,7 +195,7 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
             }
             return noErr
         }
-        deliver(outputs)
+        deliver(&outputs)
         return status
     }
 
@@ -214,10 +219,11 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
         var outputs: [Output] = []
         let status = state.withLock { state -> OSStatus in
             if state.invalidated { return kVTInvalidSessionErr }
+            swap(&outputs, &state.spareOutputs)
             finishEncoder(&state, into: &outputs)
             return noErr
         }
-        deliver(outputs)
+        deliver(&outputs)
         return status
     }
 
@@ -229,43 +235,37 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
         var pending: [Int64: PendingFrame] = [:]
         swap(&pending, &state.pending)
         defer { swap(&pending, &state.pending) }
+        let samples = state.samples
         try encoder.receive { packet in
             guard let frame = pending.removeValue(forKey: packet.presentationMicroseconds) else { return }
-            let block = NALUnits.lengthPrefixed(packet.bytes, hevc: hevc)
+            let sample = samples.sampleBuffer(
+                size: NALUnits.lengthPrefixedSize(packet.bytes, hevc: hevc), keyFrame: packet.isKeyFrame, disposable: packet.isDisposable)
+            NALUnits.writeLengthPrefixed(packet.bytes, hevc: hevc, into: sample.dataBufferStorage!)
             let scale = frame.presentationTime.timescale
             let decodeTime =
                 packet.decodeMicroseconds == packet.presentationMicroseconds
                 ? frame.presentationTime
                 : CMTime(value: packet.decodeMicroseconds, timescale: 1_000_000).convertScale(scale, method: .roundTowardNegativeInfinity)
-            var timing = CMSampleTimingInfo(duration: frame.duration, presentationTimeStamp: frame.presentationTime, decodeTimeStamp: decodeTime)
-            var size = block.length
-            var sample: CMSampleBuffer?
-            CMSampleBufferCreate(
-                allocator: nil, dataBuffer: block, dataReady: true, makeDataReadyCallback: nil, refcon: nil, formatDescription: description,
-                sampleCount: 1, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleSizeEntryCount: 1, sampleSizeArray: &size,
-                sampleBufferOut: &sample)
-            if let sample, let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: true) as? CMSampleAttachmentsArray,
-                let first = attachments.dictionaries.first
-            {
-                if !packet.isKeyFrame {
-                    first.setObject(kCFBooleanTrue as NSNumber, forKey: kCMSampleAttachmentKey_NotSync)
-                    first.setObject(kCFBooleanTrue as NSNumber, forKey: kCMSampleAttachmentKey_DependsOnOthers)
-                } else {
-                    first.setObject(kCFBooleanFalse as NSNumber, forKey: kCMSampleAttachmentKey_DependsOnOthers)
-                }
-                if packet.isDisposable { first.setObject(kCFBooleanFalse as NSNumber, forKey: kCMSampleAttachmentKey_IsDependedOnByOthers) }
-            }
+            sample.timing = CMSampleTimingInfo(duration: frame.duration, presentationTimeStamp: frame.presentationTime, decodeTimeStamp: decodeTime)
+            sample.formatDescriptionStorage = description
+            sample.sampleCount = 1
+            sample.sampleSize = sample.dataBufferStorage!.length
             outputs.append(Output(status: noErr, flags: [], sampleBuffer: sample, destination: frame.destination))
         }
     }
 
-    /// Delivers outputs in order, with no lock held.
-    private func deliver(_ outputs: [Output]) {
+    /// Delivers outputs in order, with no lock held, then keeps the emptied array for the next frame.
+    private func deliver(_ outputs: inout [Output]) {
         for output in outputs {
             switch output.destination {
             case .callback(let frameRefcon): callback?(refcon, frameRefcon, output.status, output.flags, output.sampleBuffer)
             case .handler(let handler): handler(output.status, output.flags, output.sampleBuffer)
             }
+        }
+        // Emptied here, so that the session no longer holds the sample buffers the client may let go of.
+        outputs.removeAll(keepingCapacity: true)
+        state.withLock { state in
+            if state.spareOutputs.capacity < outputs.capacity { swap(&state.spareOutputs, &outputs) }
         }
     }
 

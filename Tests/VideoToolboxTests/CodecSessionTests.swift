@@ -88,13 +88,13 @@ final class CodecSessionTests: XCTestCase {
         return collected.all
     }
 
-    private func isKeyFrame(_ sample: CMSampleBuffer) -> Bool {
+    private static func isKeyFrame(_ sample: CMSampleBuffer) -> Bool {
         let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) as? [[CFString: Any]]
         return (attachments?.first?[kCMSampleAttachmentKey_NotSync] as? Bool) != true
     }
 
     /// The NAL unit types of a length-prefixed sample (H.264's or HEVC's header), checking the lengths add up.
-    private func unitTypes(_ sample: CMSampleBuffer, hevc: Bool) throws -> [Int] {
+    private static func unitTypes(_ sample: CMSampleBuffer, hevc: Bool) throws -> [Int] {
         let block = try XCTUnwrap(CMSampleBufferGetDataBuffer(sample))
         let bytes = [UInt8](try block.dataBytes())
         var at = 0, types: [Int] = []
@@ -136,7 +136,7 @@ final class CodecSessionTests: XCTestCase {
         defer { VTCompressionSessionInvalidate(session) }
         let samples = try encode(session, count: 30, smooth: true)
         XCTAssertEqual(samples.count, 30)
-        XCTAssertTrue(isKeyFrame(samples[0]))
+        XCTAssertTrue(Self.isKeyFrame(samples[0]))
         // Parameter sets are in the format description, not the samples; lengths are 4 bytes.
         let description = try XCTUnwrap(CMSampleBufferGetFormatDescription(samples[0]))
         var count = 0, headerLength: Int32 = 0
@@ -148,9 +148,9 @@ final class CodecSessionTests: XCTestCase {
         XCTAssertEqual(headerLength, 4)
         XCTAssertEqual(CMVideoFormatDescriptionGetDimensions(description).width, Int32(width))
         for sample in samples {
-            let types = try unitTypes(sample, hevc: false)
+            let types = try Self.unitTypes(sample, hevc: false)
             XCTAssertFalse(types.contains(7) || types.contains(8), "parameter sets in a sample: \(types)")
-            XCTAssertTrue(types.contains(isKeyFrame(sample) ? 5 : 1), "\(types)")
+            XCTAssertTrue(types.contains(Self.isKeyFrame(sample) ? 5 : 1), "\(types)")
             XCTAssertLessThanOrEqual(CMSampleBufferGetDecodeTimeStamp(sample), CMSampleBufferGetPresentationTimeStamp(sample))
         }
         // Frames were reordered (B-frames), and decode times rise in output order.
@@ -182,14 +182,36 @@ final class CodecSessionTests: XCTestCase {
         let samples = try encode(session, count: 40, forced: [17], smooth: true, step: 1)
         XCTAssertEqual(samples.count, 40)
         // Without reordering every frame comes out in order, the decode time its presentation time.
-        let keys = samples.enumerated().filter { isKeyFrame($0.element) }.map(\.offset)
+        let keys = samples.enumerated().filter { Self.isKeyFrame($0.element) }.map(\.offset)
         XCTAssertTrue(keys.contains(0) && keys.contains(17), "keyframes at \(keys)")
         for (a, b) in zip(keys, keys.dropFirst() + [40]) { XCTAssertLessThanOrEqual(b - a, 12, "keyframes at \(keys)") }
         for sample in samples {
             XCTAssertEqual(CMSampleBufferGetDecodeTimeStamp(sample), CMSampleBufferGetPresentationTimeStamp(sample))
             let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false) as? [[CFString: Any]]
-            XCTAssertEqual(attachments?.first?[kCMSampleAttachmentKey_DependsOnOthers] as? Bool, !isKeyFrame(sample))
+            XCTAssertEqual(attachments?.first?[kCMSampleAttachmentKey_DependsOnOthers] as? Bool, !Self.isKeyFrame(sample))
         }
+    }
+
+    func testReusedSampleBuffersSayWhatTheirFrameIs() throws {
+        // A client that lets each sample buffer go, as a packetiser does: the session reuses them,
+        // and each still says whether it is a keyframe as its units do.
+        let session = try makeEncoder(properties: [kVTCompressionPropertyKey_MaxKeyFrameInterval: 7, kVTCompressionPropertyKey_AllowFrameReordering: false])
+        defer { VTCompressionSessionInvalidate(session) }
+        let seen = Collected<(marked: Bool, types: [Int], time: CMTime)>()
+        for index in 0..<40 {
+            VTCompressionSessionEncodeFrame(
+                session, imageBuffer: try frame(index, smooth: true), presentationTimeStamp: CMTime(value: CMTimeValue(index), timescale: 30),
+                duration: CMTime(value: 1, timescale: 30), frameProperties: nil, infoFlagsOut: nil
+            ) { _, _, sample in
+                guard let sample, let types = try? Self.unitTypes(sample, hevc: false) else { return }
+                seen.append((Self.isKeyFrame(sample), types, CMSampleBufferGetPresentationTimeStamp(sample)))
+            }
+        }
+        VTCompressionSessionCompleteFrames(session, untilPresentationTimeStamp: .invalid)
+        let frames = seen.all
+        XCTAssertEqual(frames.map(\.time), (0..<40).map { CMTime(value: CMTimeValue($0), timescale: 30) })
+        for frame in frames { XCTAssertEqual(frame.marked, frame.types.contains(5), "at \(frame.time.value): \(frame.types)") }
+        XCTAssertGreaterThanOrEqual(frames.filter(\.marked).count, 6)
     }
 
     func testTheAverageBitRateIsKeptOverTenSeconds() throws {
@@ -247,7 +269,7 @@ final class CodecSessionTests: XCTestCase {
                 nalUnitHeaderLengthOut: nil), noErr)
         XCTAssertGreaterThanOrEqual(count, 3)
         XCTAssertEqual(CMVideoFormatDescriptionGetDimensions(description).height, Int32(height))
-        for sample in samples { XCTAssertFalse(try unitTypes(sample, hevc: true).contains { (32...34).contains($0) }) }
+        for sample in samples { XCTAssertFalse(try Self.unitTypes(sample, hevc: true).contains { (32...34).contains($0) }) }
         let pictures = try decode(samples, description: description, attributes: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
         XCTAssertEqual(pictures.count, 12)
         XCTAssertEqual(pictures.first.map { CVPixelBufferGetPixelFormatType($0.1) }, kCVPixelFormatType_32BGRA)
