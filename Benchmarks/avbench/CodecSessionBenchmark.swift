@@ -122,6 +122,11 @@ enum CodecSessionBenchmark {
         )
         print(String(format: "  ffmpeg -f null:         %.1f frames/s (%.2f s, CPU %.2f s)", ffmpegDecodeFPS, ffmpegDecodeSeconds, ffmpegDecodeCPU))
         print(String(format: "  ratio (VTDecompressionSession / ffmpeg): %.2fx throughput", oursDecodeFPS / ffmpegDecodeFPS))
+        print(
+            String(
+                format:
+                    "  heap allocations a frame in steady state, decoding synchronously for a client that lets each picture go (the callback form): %.1f, of which FFmpeg's decoder and converter: %.1f",
+                decodeAllocations(samples.all, description: description), try decoderAllocations(samples.all, description: description)))
     }
 
     /// Heap allocations a frame of a session whose callback counts the bytes and lets each sample buffer go, in steady state.
@@ -150,6 +155,45 @@ enum CodecSessionBenchmark {
             VTCompressionSessionEncodeFrame(
                 session, imageBuffer: buffers[index % buffers.count], presentationTimeStamp: CMTime(value: CMTimeValue(index), timescale: 30),
                 duration: CMTime(value: 1, timescale: 30), frameProperties: nil, sourceFrameRefcon: nil, infoFlagsOut: nil)
+        }
+        return Double(avbench_allocation_count() - allocations0) / Double(count - count / 2)
+    }
+
+    /// Heap allocations a frame of a decompression session whose callback counts the pictures and lets each go, in steady state.
+    private static func decodeAllocations(_ samples: [CMSampleBuffer], description: CMFormatDescription) -> Double {
+        let counted = LockedCounter()
+        var record = VTDecompressionOutputCallbackRecord(
+            decompressionOutputCallback: { refcon, _, _, _, image, _, _ in
+                guard let refcon, image != nil else { return }
+                Unmanaged<LockedCounter>.fromOpaque(refcon).takeUnretainedValue().increment()
+            }, decompressionOutputRefCon: Unmanaged.passUnretained(counted).toOpaque())
+        var made: VTDecompressionSession?
+        VTDecompressionSessionCreate(
+            allocator: nil, formatDescription: description, decoderSpecification: nil, imageBufferAttributes: nil, outputCallback: &record,
+            decompressionSessionOut: &made)
+        guard let session = made else { return .nan }
+        defer { VTDecompressionSessionInvalidate(session) }
+        let count = min(240, samples.count)
+        var allocations0: UInt64 = 0
+        for index in 0..<count {
+            if index == count / 2 { allocations0 = avbench_allocation_count() }
+            VTDecompressionSessionDecodeFrame(session, sampleBuffer: samples[index], flags: [], frameRefcon: nil, infoFlagsOut: nil)
+        }
+        return Double(avbench_allocation_count() - allocations0) / Double(count - count / 2)
+    }
+
+    /// Heap allocations a frame of the movie engine's decoder alone, converting each picture into one buffer, in steady state.
+    private static func decoderAllocations(_ samples: [CMSampleBuffer], description: CMFormatDescription) throws -> Double {
+        let configuration = description.extensionAtoms["avcC"] ?? Data()
+        let decoder = try MovieDecoder(codecName: "h264", configuration: configuration, width: width, height: height, frameThreads: false)
+        guard let picture = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange) else { return .nan }
+        let count = min(240, samples.count)
+        var allocations0: UInt64 = 0
+        for index in 0..<count {
+            if index == count / 2 { allocations0 = avbench_allocation_count() }
+            guard let block = samples[index].dataBuffer else { continue }
+            _ = decoder.send(bytes: UnsafeRawBufferPointer(start: block.bytes, count: block.length), microseconds: Int64(index) * 33_333, keyFrame: false)
+            while case .frame = decoder.receive() { _ = decoder.convertPicture(into: picture, format: .nv12VideoRange) }
         }
         return Double(avbench_allocation_count() - allocations0) / Double(count - count / 2)
     }

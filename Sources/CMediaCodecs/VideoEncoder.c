@@ -15,8 +15,34 @@ struct cmc_video_encoder {
     struct SwsContext *scaler;
     int scaler_source_format;
     AVPacket *packet;
+    AVFrame *frame;          // the picture handed to the encoder, emptied and reused from one to the next
+    /// Packets' memory, reused once the caller is done with a packet (for encoders that let the
+    /// caller allocate it, as libx264 does): grown when a packet needs more.
+    AVBufferPool *packets;
+    int packet_capacity;
     int x264;
 };
+
+/// Gives an encoder a packet's memory from the encoder's pool.
+static int get_packet_buffer(AVCodecContext *ctx, AVPacket *packet, int flags) {
+    (void)flags;
+    cmc_video_encoder *e = ctx->opaque;
+    int needed = packet->size + AV_INPUT_BUFFER_PADDING_SIZE;
+    if (packet->size < 0 || needed < packet->size) return AVERROR(EINVAL);
+    if (!e->packets || e->packet_capacity < needed) {
+        // Buffers of the old pool still held go back to it and are freed with it.
+        av_buffer_pool_uninit(&e->packets);
+        int capacity = needed > e->packet_capacity * 2 ? needed : e->packet_capacity * 2;
+        e->packets = av_buffer_pool_init((size_t)capacity, NULL);
+        if (!e->packets) return AVERROR(ENOMEM);
+        e->packet_capacity = capacity;
+    }
+    packet->buf = av_buffer_pool_get(e->packets);
+    if (!packet->buf) return AVERROR(ENOMEM);
+    packet->data = packet->buf->data;
+    memset(packet->data + packet->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+    return 0;
+}
 
 AVCodecContext *cmc_video_encoder_context(cmc_video_encoder *e) { return e->context; }
 
@@ -46,7 +72,12 @@ cmc_video_encoder *cmc_video_encoder_open(const cmc_video_encoder_config *c, int
     if (!e) { *error = AVERROR(ENOMEM); return NULL; }
     AVCodecContext *ctx = e->context = avcodec_alloc_context3(codec);
     e->packet = av_packet_alloc();
-    if (!ctx || !e->packet) { cmc_video_encoder_free(e); *error = AVERROR(ENOMEM); return NULL; }
+    e->frame = av_frame_alloc();
+    if (!ctx || !e->packet || !e->frame) { cmc_video_encoder_free(e); *error = AVERROR(ENOMEM); return NULL; }
+    if (codec->capabilities & AV_CODEC_CAP_DR1) {
+        ctx->opaque = e;
+        ctx->get_encode_buffer = get_packet_buffer;
+    }
     ctx->width = c->width;
     ctx->height = c->height;
     for (const enum AVPixelFormat *f = codec->pix_fmts; f && *f != AV_PIX_FMT_NONE; f++) {
@@ -119,6 +150,8 @@ void cmc_video_encoder_free(cmc_video_encoder *e) {
     avcodec_free_context(&e->context);
     sws_freeContext(e->scaler);
     av_packet_free(&e->packet);
+    av_frame_free(&e->frame);
+    av_buffer_pool_uninit(&e->packets);
     av_free(e);
 }
 
@@ -183,8 +216,8 @@ int cmc_video_encoder_send(cmc_video_encoder *e, const uint8_t *y, int y_stride,
         return err == AVERROR_EOF ? 0 : err;
     }
     AVCodecContext *ctx = e->context;
-    AVFrame *frame = av_frame_alloc();
-    if (!frame) { if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
+    AVFrame *frame = e->frame;
+    av_frame_unref(frame);
     frame->width = ctx->width;
     frame->height = ctx->height;
     frame->color_range = ctx->color_range;
@@ -193,7 +226,7 @@ int cmc_video_encoder_send(cmc_video_encoder *e, const uint8_t *y, int y_stride,
         // The encoder takes another depth or chroma layout, or the picture is R'G'B': a conversion the format forces.
         err = convert_frame(e, frame, y, y_stride, uv, uv_stride, input);
         if (release) release(opaque, (uint8_t *)y);
-        if (err < 0) { av_frame_free(&frame); return err; }
+        if (err < 0) { av_frame_unref(frame); return err; }
     } else if (e->takes_nv12) {
         frame->format = AV_PIX_FMT_NV12;
         frame->data[0] = (uint8_t *)y;
@@ -203,11 +236,11 @@ int cmc_video_encoder_send(cmc_video_encoder *e, const uint8_t *y, int y_stride,
         // The frame's memory belongs to the caller: a reference that releases it, so the encoder need not copy it.
         size_t span = (size_t)(uv > y ? (uv - y) + (size_t)uv_stride * ((ctx->height + 1) / 2) : (size_t)y_stride * ctx->height);
         frame->buf[0] = av_buffer_create((uint8_t *)y, span, release, opaque, AV_BUFFER_FLAG_READONLY);
-        if (!frame->buf[0]) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
+        if (!frame->buf[0]) { av_frame_unref(frame); if (release) release(opaque, (uint8_t *)y); return AVERROR(ENOMEM); }
     } else {
         // The encoder reads planar chroma: split the interleaved plane, a copy the format forces.
         frame->format = AV_PIX_FMT_YUV420P;
-        if ((err = av_frame_get_buffer(frame, 0)) < 0) { av_frame_free(&frame); if (release) release(opaque, (uint8_t *)y); return err; }
+        if ((err = av_frame_get_buffer(frame, 0)) < 0) { av_frame_unref(frame); if (release) release(opaque, (uint8_t *)y); return err; }
         for (int row = 0; row < frame->height; row++) memcpy(frame->data[0] + row * frame->linesize[0], y + (size_t)row * y_stride, frame->width);
         for (int row = 0; row < (frame->height + 1) / 2; row++) {
             const uint8_t *pair = uv + (size_t)row * uv_stride;
@@ -219,7 +252,8 @@ int cmc_video_encoder_send(cmc_video_encoder *e, const uint8_t *y, int y_stride,
     frame->pts = pts_us;
     if (keyframe) frame->pict_type = AV_PICTURE_TYPE_I;
     err = avcodec_send_frame(ctx, frame);
-    av_frame_free(&frame);
+    // The encoder holds references of its own to what it keeps.
+    av_frame_unref(frame);
     return err;
 }
 

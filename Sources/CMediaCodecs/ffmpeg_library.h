@@ -24,6 +24,9 @@
     F(av_audio_fifo_size) \
     F(av_audio_fifo_write) \
     F(av_buffer_create) \
+    F(av_buffer_pool_get) \
+    F(av_buffer_pool_init) \
+    F(av_buffer_pool_uninit) \
     F(av_channel_layout_copy) \
     F(av_channel_layout_default) \
     F(av_channel_layout_from_mask) \
@@ -142,6 +145,9 @@ void cmc_ffmpeg_take_log(void);
 #define av_audio_fifo_size cmc_ffmpeg.av_audio_fifo_size
 #define av_audio_fifo_write cmc_ffmpeg.av_audio_fifo_write
 #define av_buffer_create cmc_ffmpeg.av_buffer_create
+#define av_buffer_pool_get cmc_ffmpeg.av_buffer_pool_get
+#define av_buffer_pool_init cmc_ffmpeg.av_buffer_pool_init
+#define av_buffer_pool_uninit cmc_ffmpeg.av_buffer_pool_uninit
 #define av_channel_layout_copy cmc_ffmpeg.av_channel_layout_copy
 #define av_channel_layout_default cmc_ffmpeg.av_channel_layout_default
 #define av_channel_layout_from_mask cmc_ffmpeg.av_channel_layout_from_mask

@@ -159,6 +159,19 @@ struct CompressionProperties: Equatable {
         }
     }
 
+    /// The pixel aspect ratio and clean aperture the output's format description carries.
+    var geometry: ImageGeometry {
+        var dictionary: [String: Any] = [:]
+        if let aspect = pixelAspectRatio {
+            dictionary[kCVImageBufferPixelAspectRatioKey as String] = [
+                kCVImageBufferPixelAspectRatioHorizontalSpacingKey as String: aspect["h"] ?? 1,
+                kCVImageBufferPixelAspectRatioVerticalSpacingKey as String: aspect["v"] ?? 1,
+            ]
+        }
+        if let aperture = cleanAperture { dictionary[kCVImageBufferCleanApertureKey as String] = aperture }
+        return ImageGeometry(dictionary)
+    }
+
     /// The settings the encoder is opened with.
     func encoderSettings(width: Int, height: Int) -> VideoFrameEncoder.Settings {
         var settings = VideoFrameEncoder.Settings(width: width, height: height)

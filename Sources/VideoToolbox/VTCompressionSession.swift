@@ -127,10 +127,17 @@ public final class VTCompressionSession: VTPropertySession, @unchecked Sendable 
             let encoder = try VideoFrameEncoder(settings: settings)
             let sets = encoder.parameterSets
             if sets != state.parameterSets || state.formatDescription == nil {
-                guard let description = NALUnits.formatDescription(parameterSets: sets, hevc: state.properties.hevc) else {
+                guard let made = NALUnits.formatDescription(parameterSets: sets, hevc: state.properties.hevc) else {
                     return kVTVideoEncoderMalfunctionErr
                 }
-                state.formatDescription = description
+                // The pixel aspect ratio and clean aperture asked for are the description's extensions, as Apple's encoders put them.
+                let geometry = state.properties.geometry
+                state.formatDescription =
+                    geometry == ImageGeometry()
+                    ? made
+                    : CMFormatDescription(
+                        video: made.mediaSubTypeCode, width: made.videoDimensions.width, height: made.videoDimensions.height,
+                        extensionAtoms: made.extensionAtoms, geometry: geometry)
                 state.parameterSets = sets
             }
             state.encoder = encoder

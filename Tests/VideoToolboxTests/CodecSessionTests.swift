@@ -214,6 +214,27 @@ final class CodecSessionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(frames.filter(\.marked).count, 6)
     }
 
+    func testThePixelAspectRatioAndCleanApertureReachTheFormatDescription() throws {
+        let session = try makeEncoder(properties: [
+            kVTCompressionPropertyKey_PixelAspectRatio: [
+                kCVImageBufferPixelAspectRatioHorizontalSpacingKey: 4, kCVImageBufferPixelAspectRatioVerticalSpacingKey: 3,
+            ],
+            kVTCompressionPropertyKey_CleanAperture: [
+                kCVImageBufferCleanApertureWidthKey: 300, kCVImageBufferCleanApertureHeightKey: 220,
+                kCVImageBufferCleanApertureHorizontalOffsetKey: 0, kCVImageBufferCleanApertureVerticalOffsetKey: 0,
+            ],
+        ])
+        defer { VTCompressionSessionInvalidate(session) }
+        let samples = try encode(session, count: 2, smooth: true)
+        let description = try XCTUnwrap(samples.first.flatMap { CMSampleBufferGetFormatDescription($0) })
+        let aspect = CMFormatDescriptionGetExtension(description, extensionKey: kCMFormatDescriptionExtension_PixelAspectRatio) as? [String: Any]
+        XCTAssertEqual((aspect?[kCVImageBufferPixelAspectRatioHorizontalSpacingKey as String] as? NSNumber)?.intValue, 4)
+        XCTAssertEqual((aspect?[kCVImageBufferPixelAspectRatioVerticalSpacingKey as String] as? NSNumber)?.intValue, 3)
+        let aperture = CMFormatDescriptionGetExtension(description, extensionKey: kCMFormatDescriptionExtension_CleanAperture) as? [String: Any]
+        XCTAssertEqual((aperture?[kCVImageBufferCleanApertureWidthKey as String] as? NSNumber)?.doubleValue, 300)
+        XCTAssertEqual((aperture?[kCVImageBufferCleanApertureHeightKey as String] as? NSNumber)?.doubleValue, 220)
+    }
+
     func testTheAverageBitRateIsKeptOverTenSeconds() throws {
         let session = try makeEncoder(properties: [
             kVTCompressionPropertyKey_AverageBitRate: 400_000, kVTCompressionPropertyKey_ExpectedFrameRate: 30,
