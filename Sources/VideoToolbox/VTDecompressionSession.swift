@@ -189,10 +189,7 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
                 var flags: VTDecodeInfoFlags = frame.asynchronous ? [.asynchronous] : []
                 guard frame.output else {
                     flags.insert(.frameDropped)
-                    outputs.append(
-                        Output(
-                            status: noErr, flags: flags, image: nil, presentationTime: frame.presentationTime, duration: frame.duration,
-                            destination: frame.destination))
+                    outputs.append(Self.dropped(frame, flags: flags))
                     continue
                 }
                 let info = decoder.pictureInfo
@@ -207,10 +204,7 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
                 // A picture the pool cannot give a buffer for is dropped, as a real-time decoder drops what it cannot keep.
                 guard let image = state.pool?.dequeue() else {
                     flags.insert(.frameDropped)
-                    outputs.append(
-                        Output(
-                            status: noErr, flags: flags, image: nil, presentationTime: frame.presentationTime, duration: frame.duration,
-                            destination: frame.destination))
+                    outputs.append(Self.dropped(frame, flags: flags))
                     continue
                 }
                 let converted = decoder.convertPicture(into: image, format: format)
@@ -231,6 +225,11 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
         }
     }
 
+    /// The output of a frame that was decoded and not output.
+    private static func dropped(_ frame: PendingFrame, flags: VTDecodeInfoFlags) -> Output {
+        Output(status: noErr, flags: flags, image: nil, presentationTime: frame.presentationTime, duration: frame.duration, destination: frame.destination)
+    }
+
     /// Outputs every frame the decoder holds; the decoder starts again at the next keyframe.
     func finishFrames() -> OSStatus {
         var outputs: [Output] = []
@@ -239,12 +238,7 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
             guard let decoder = state.decoder else { return noErr }
             decoder.sendEnd()
             let status = receive(decoder, &state, into: &outputs)
-            for (_, frame) in state.pending.sorted(by: { $0.key < $1.key }) {
-                outputs.append(
-                    Output(
-                        status: noErr, flags: [.frameDropped], image: nil, presentationTime: frame.presentationTime, duration: frame.duration,
-                        destination: frame.destination))
-            }
+            for (_, frame) in state.pending.sorted(by: { $0.key < $1.key }) { outputs.append(Self.dropped(frame, flags: [.frameDropped])) }
             state.pending.removeAll()
             state.decoder = nil
             return status
