@@ -67,6 +67,7 @@ static struct {
     void (*set_int)(vips *image, const char *name, int value);
     void (*set_array_int)(vips *image, const char *name, const int *array, int n);
     int (*arrayjoin)(vips **in, vips **out, int n, ...);
+    int (*divide)(vips *left, vips *right, vips **out, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -138,6 +139,7 @@ static void load(void) {
     FIND(set_int, "vips_image_set_int")
     FIND(set_array_int, "vips_image_set_array_int")
     FIND(arrayjoin, "vips_arrayjoin")
+    FIND(divide, "vips_divide")
 #undef FIND
     if (lib.init("avfoundation") != 0) {
         snprintf(problem, sizeof problem, "libvips could not start: %s", lib.error_buffer());
@@ -667,5 +669,130 @@ cvips_image *cvips_multiply_pixels(cvips_image *image, const float *factors, int
     vips *out = NULL;
     int result = lib.multiply(image, by, &out, NULL);
     lib.object_unref(by);
+    return made(result, out);
+}
+
+/// The B, G and R bands of an image (one image of three bands) and its alpha (one band).
+static int split_colour(vips *image, vips **colour, vips **alpha) {
+    *colour = NULL;
+    *alpha = NULL;
+    int result = lib.extract_band(image, colour, 0, "n", 3, NULL);
+    if (result == 0) result = lib.extract_band(image, alpha, 3, NULL);
+    return result;
+}
+
+/// Joins three colour bands and an alpha band back into one image.
+static int join_colour(vips *colour, vips *alpha, vips **out) { return lib.bandjoin2(colour, alpha, out, NULL); }
+
+cvips_image *cvips_colour_matrix_linear(cvips_image *image, const double matrix[9], const float to_linear[1024], const unsigned char from_linear[16384]) {
+    // Colours not premultiplied and rounded to 8 bits, made linear through `to_linear` (256
+    // entries of B, G, R and A, A as a fraction), mixed by `matrix` (B, G, R rows and columns),
+    // scaled to 0-4095 and brought back through `from_linear` (4096 entries of B, G, R, A), then
+    // premultiplied again.
+    vips *forward = lib.new_from_memory(to_linear, 1024 * sizeof(float), 256, 1, 4, FLOAT);
+    vips *backward = lib.new_from_memory(from_linear, 16384, 4096, 1, 4, UCHAR);
+    if (!forward || !backward) {
+        if (forward) lib.object_unref(forward);
+        if (backward) lib.object_unref(backward);
+        return NULL;
+    }
+    double m[16] = {matrix[0], matrix[1], matrix[2], 0, matrix[3], matrix[4], matrix[5], 0, matrix[6], matrix[7], matrix[8], 0, 0, 0, 0, 1};
+    double scale[4] = {4095, 4095, 4095, 4095}, offset[4] = {0.5, 0.5, 0.5, 0.5};
+    vips *plain = NULL, *linear = NULL, *mixed = NULL, *scaled = NULL, *twelve = NULL, *encoded = NULL, *out = NULL;
+    vips *mm = lib.new_matrix_from_array(4, 4, m, 16);
+    cvips_image *eight = NULL;
+    int result = mm ? lib.unpremultiply(image, &plain, NULL) : -1;
+    if (result == 0) result = (eight = cvips_to_uchar(plain)) ? 0 : -1;
+    if (result == 0) result = lib.maplut(eight, &linear, forward, NULL);
+    if (result == 0) result = lib.recomb(linear, &mixed, mm, NULL);
+    if (result == 0) result = lib.linear(mixed, &scaled, scale, offset, 4, NULL);
+    if (result == 0) result = lib.cast(scaled, &twelve, 2 /* USHORT, clipped */, NULL);
+    if (result == 0) result = lib.maplut(twelve, &encoded, backward, NULL);
+    if (result == 0) result = lib.premultiply(encoded, &out, NULL);
+    vips *temporaries[] = {plain, eight, linear, mixed, scaled, twelve, encoded, mm, forward, backward};
+    for (size_t index = 0; index < sizeof temporaries / sizeof temporaries[0]; index++)
+        if (temporaries[index]) lib.object_unref(temporaries[index]);
+    return made(result, out);
+}
+
+cvips_image *cvips_vibrance(cvips_image *image, double amount) {
+    // On colours not premultiplied: with the mean m, the largest x and the smallest n of B, G and R,
+    // and the saturation (x - n) / x, each colour c becomes m + (c - m) (1 + amount (1 - saturation)):
+    // the less saturated a pixel, the more its saturation changes; greys and fully saturated colours keep theirs.
+    vips *plain = NULL, *colour = NULL, *alpha = NULL, *bands[3] = {NULL, NULL, NULL}, *mean = NULL, *largest = NULL, *smallest = NULL;
+    vips *negative_small = NULL, *range = NULL, *guarded = NULL, *saturation = NULL, *factor = NULL, *factor3 = NULL, *mean3 = NULL;
+    vips *negative_mean3 = NULL, *offset = NULL, *scaled = NULL, *moved = NULL, *joined = NULL, *out = NULL;
+    double third[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    vips *averaging = lib.new_matrix_from_array(3, 1, third, 3);
+    int result = averaging ? lib.unpremultiply(image, &plain, NULL) : -1;
+    if (result == 0) result = split_colour(plain, &colour, &alpha);
+    for (int band = 0; band < 3 && result == 0; band++) result = lib.extract_band(colour, &bands[band], band, NULL);
+    if (result == 0) result = lib.recomb(colour, &mean, averaging, NULL);
+    if (result == 0) result = lib.bandrank(bands, &largest, 3, "index", 2, NULL);
+    if (result == 0) result = lib.bandrank(bands, &smallest, 3, "index", 0, NULL);
+    double minus = -1, zero = 0, one = 1, tiny = 1e-6, factor_a = -amount, factor_b = 1 + amount;
+    if (result == 0) result = lib.linear(smallest, &negative_small, &minus, &zero, 1, NULL);
+    if (result == 0) result = lib.add(largest, negative_small, &range, NULL);
+    // Black has no saturation: its largest is raised a hair, so that 0 / 0 is 0.
+    if (result == 0) result = lib.linear(largest, &guarded, &one, &tiny, 1, NULL);
+    if (result == 0) result = lib.divide(range, guarded, &saturation, NULL);
+    // 1 + amount (1 - s) = (1 + amount) - amount s.
+    if (result == 0) result = lib.linear(saturation, &factor, &factor_a, &factor_b, 1, NULL);
+    if (result == 0) {
+        vips *three[3] = {factor, factor, factor};
+        result = lib.bandjoin(three, &factor3, 3, NULL);
+    }
+    if (result == 0) {
+        vips *three[3] = {mean, mean, mean};
+        result = lib.bandjoin(three, &mean3, 3, NULL);
+    }
+    double minus3[3] = {-1, -1, -1}, zero3[3] = {0, 0, 0};
+    if (result == 0) result = lib.linear(mean3, &negative_mean3, minus3, zero3, 3, NULL);
+    if (result == 0) result = lib.add(colour, negative_mean3, &offset, NULL);
+    if (result == 0) result = lib.multiply(offset, factor3, &scaled, NULL);
+    if (result == 0) result = lib.add(mean3, scaled, &moved, NULL);
+    if (result == 0) result = join_colour(moved, alpha, &joined);
+    if (result == 0) result = lib.premultiply(joined, &out, NULL);
+    vips *temporaries[] = {plain, colour, alpha, bands[0], bands[1], bands[2], mean, largest, smallest, negative_small, range, guarded, saturation,
+                           factor, factor3, mean3, negative_mean3, offset, scaled, moved, joined, averaging};
+    for (size_t index = 0; index < sizeof temporaries / sizeof temporaries[0]; index++)
+        if (temporaries[index]) lib.object_unref(temporaries[index]);
+    return made(result, out);
+}
+
+cvips_image *cvips_shadows_highlights(cvips_image *image, double sigma, double shadows, double highlights) {
+    // Each pixel's colours multiplied by a gain from the luma around it, b (Rec. 709 of the colours
+    // not premultiplied, 0-1, blurred by `sigma` when it is above 0): 1 + shadows (1 - b)² -
+    // (1 - highlights) b² / 2. Shadows lift dark surroundings (up to twice as bright), a highlight
+    // amount below 1 lowers bright ones (down to half); the image's detail within them is kept.
+    double luma[4] = {0.0722 / 255, 0.7152 / 255, 0.2126 / 255, 0};
+    vips *plain = NULL, *colour = NULL, *alpha = NULL, *base = NULL, *blurred = NULL, *dark = NULL, *dark2 = NULL, *bright2 = NULL;
+    vips *lift = NULL, *lower = NULL, *gain = NULL, *gain3 = NULL, *out = NULL;
+    vips *weights = lib.new_matrix_from_array(4, 1, luma, 4);
+    int result = weights ? lib.unpremultiply(image, &plain, NULL) : -1;
+    if (result == 0) result = lib.recomb(plain, &base, weights, NULL);
+    if (result == 0 && sigma > 0) result = lib.gaussblur(base, &blurred, sigma, "min_ampl", 0.011, NULL);
+    vips *b = blurred ? blurred : base;
+    double minus = -1, one = 1, zero = 0, s = shadows, h = -(1 - highlights) / 2;
+    if (result == 0) result = lib.linear(b, &dark, &minus, &one, 1, NULL);
+    if (result == 0) result = lib.multiply(dark, dark, &dark2, NULL);
+    if (result == 0) result = lib.multiply(b, b, &bright2, NULL);
+    if (result == 0) result = lib.linear(dark2, &lift, &s, &one, 1, NULL);
+    if (result == 0) result = lib.linear(bright2, &lower, &h, &zero, 1, NULL);
+    if (result == 0) result = lib.add(lift, lower, &gain, NULL);
+    if (result == 0) {
+        // Premultiplied colours take the gain as they are; alpha keeps a gain of 1.
+        vips *ones = NULL;
+        result = lib.linear(gain, &ones, &zero, &one, 1, NULL);
+        if (result == 0) {
+            vips *four[4] = {gain, gain, gain, ones};
+            result = lib.bandjoin(four, &gain3, 4, NULL);
+        }
+        if (ones) lib.object_unref(ones);
+    }
+    if (result == 0) result = lib.multiply(image, gain3, &out, NULL);
+    vips *temporaries[] = {plain, colour, alpha, base, blurred, dark, dark2, bright2, lift, lower, gain, gain3, weights};
+    for (size_t index = 0; index < sizeof temporaries / sizeof temporaries[0]; index++)
+        if (temporaries[index]) lib.object_unref(temporaries[index]);
     return made(result, out);
 }

@@ -34,8 +34,7 @@
 // Filters, by Apple's categories:
 //   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
 //     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
-//   colour adjustment: CIHighlightShadowAdjust, CITemperatureAndTint, CIVibrance,
-//     CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
+//   colour adjustment: CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
 //   colour effect: CIColorMap, CIColorPosterize, CIThermal, CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
 //   compositing: CIDivideBlendMode, CISubtractBlendMode, CILinearBurnBlendMode,
 //     CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode, CIVividLightBlendMode,

@@ -94,6 +94,16 @@ cvips_image *cvips_map(cvips_image *image, const float *coordinates, int width, 
 /// in float; the factors must outlive the image.
 cvips_image *cvips_multiply_pixels(cvips_image *image, const float *factors, int width, int height);
 
+/// Mixes the colours in linear light: made linear through `to_linear` (256 entries of B, G, R and A
+/// interleaved, A as a fraction), mixed by a 3x3 matrix over B, G and R, and brought back through
+/// `from_linear` (4096 entries of B, G, R and A interleaved, indexed by the value times 4095).
+cvips_image *cvips_colour_matrix_linear(cvips_image *image, const double matrix[9], const float to_linear[1024], const unsigned char from_linear[16384]);
+/// Raises (amount above 0) or lowers the saturation of the less saturated colours more than of the saturated ones.
+cvips_image *cvips_vibrance(cvips_image *image, double amount);
+/// Lifts shadows and lowers highlights by a gain from the luma around each pixel (blurred by `sigma` when above 0).
+cvips_image *cvips_shadows_highlights(cvips_image *image, double sigma, double shadows, double highlights);
+
+
 /// Evaluates the image into `destination`: `height` rows of `row_bytes`, each starting with the
 /// image's row packed (8-bit images only). 0 on success.
 int cvips_write(cvips_image *image, void *destination, size_t row_bytes);

@@ -413,3 +413,33 @@ public protocol CIQRCodeGenerator: CIFilterProtocol {
     /// The QR code correction level: L, M, Q, or H.
     var correctionLevel: String { get set }
 }
+
+/// The properties you use to configure a temperature and tint filter.
+public protocol CITemperatureAndTint: CIFilterProtocol {
+    /// The image to adjust.
+    var inputImage: CIImage? { get set }
+    /// The temperature in kelvin (x) and tint (y) of the light the image's white was taken under.
+    var neutral: CIVector { get set }
+    /// The temperature (x) and tint (y) that white is adapted to.
+    var targetNeutral: CIVector { get set }
+}
+
+/// The properties you use to configure a vibrance filter.
+public protocol CIVibrance: CIFilterProtocol {
+    /// The image to adjust.
+    var inputImage: CIImage? { get set }
+    /// How much the less saturated colours change, from -1 to 1: 0 unchanged.
+    var amount: Float { get set }
+}
+
+/// The properties you use to configure a highlight and shadow adjust filter.
+public protocol CIHighlightShadowAdjust: CIFilterProtocol {
+    /// The image to adjust.
+    var inputImage: CIImage? { get set }
+    /// The radius of the surroundings each pixel's brightness is taken from: 0 the pixel alone.
+    var radius: Float { get set }
+    /// How much the shadows are lifted, from -1 to 1: 0 unchanged.
+    var shadowAmount: Float { get set }
+    /// How much of the highlights is kept, from 0 to 1: 1 unchanged.
+    var highlightAmount: Float { get set }
+}

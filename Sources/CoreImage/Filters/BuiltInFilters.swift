@@ -14,7 +14,7 @@ extension FilterDefinition {
             + reductionFilters.map { ($0.name, $0) } + blurAndMorphologyFilters.map { ($0.name, $0) }
             + toneCurveFilters.map { ($0.name, $0) } + mixingFilters.map { ($0.name, $0) } + componentFilters.map { ($0.name, $0) }
             + convolutionFilters.map { ($0.name, $0) } + tileAndPatternFilters.map { ($0.name, $0) }
-            + stylizeFilters.map { ($0.name, $0) })
+            + stylizeFilters.map { ($0.name, $0) } + colorAdjustmentFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

@@ -47,6 +47,12 @@ extension CIFilter {
     public class func photoEffectTransfer() -> CIFilter & CIPhotoEffect { ImageOnlyFilter(definition: FilterDefinition.builtIn["CIPhotoEffectTransfer"]!) }
     /// Darkens an image toward its edges.
     public class func vignette() -> CIFilter & CIVignette { VignetteFilter(definition: .vignette) }
+    /// Adapts an image's white from one temperature and tint to another.
+    public class func temperatureAndTint() -> CIFilter & CITemperatureAndTint { TemperatureAndTintFilter(definition: .temperatureAndTint) }
+    /// Changes the saturation of an image's less saturated colours more than of its saturated ones.
+    public class func vibrance() -> CIFilter & CIVibrance { VibranceFilter(definition: .vibrance) }
+    /// Lifts an image's shadows and lowers its highlights.
+    public class func highlightShadowAdjust() -> CIFilter & CIHighlightShadowAdjust { HighlightShadowAdjustFilter(definition: .highlightShadowAdjust) }
     /// Draws a quadrilateral of an image into an upright rectangle.
     public class func perspectiveCorrection() -> CIFilter & CIPerspectiveCorrection { PerspectiveFilter(definition: .perspectiveCorrection) }
     /// Draws an image into a quadrilateral, as if seen from another place.

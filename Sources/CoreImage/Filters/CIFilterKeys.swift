@@ -64,6 +64,8 @@ public let kCIAttributeTypeDistance = "CIAttributeTypeDistance"
 public let kCIAttributeTypeAngle = "CIAttributeTypeAngle"
 /// An input that is a position.
 public let kCIAttributeTypePosition = "CIAttributeTypePosition"
+/// An attribute type: a two-dimensional offset.
+public let kCIAttributeTypeOffset = "CIAttributeTypeOffset"
 /// An input that is a rectangle.
 public let kCIAttributeTypeRectangle = "CIAttributeTypeRectangle"
 /// An input that is an affine transform.

@@ -347,3 +347,36 @@ final class PerspectiveFilter: TypedFilter, CIPerspectiveCorrection, CIPerspecti
         set { setValue(NSNumber(value: newValue), forKey: "inputCrop") }
     }
 }
+
+final class TemperatureAndTintFilter: TypedFilter, CITemperatureAndTint, @unchecked Sendable {
+    var neutral: CIVector {
+        get { vector("inputNeutral") }
+        set { setValue(newValue, forKey: "inputNeutral") }
+    }
+    var targetNeutral: CIVector {
+        get { vector("inputTargetNeutral") }
+        set { setValue(newValue, forKey: "inputTargetNeutral") }
+    }
+}
+
+final class VibranceFilter: TypedFilter, CIVibrance, @unchecked Sendable {
+    var amount: Float {
+        get { float(kCIInputAmountKey) }
+        set { setFloat(newValue, kCIInputAmountKey) }
+    }
+}
+
+final class HighlightShadowAdjustFilter: TypedFilter, CIHighlightShadowAdjust, @unchecked Sendable {
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
+    var shadowAmount: Float {
+        get { float("inputShadowAmount") }
+        set { setFloat(newValue, "inputShadowAmount") }
+    }
+    var highlightAmount: Float {
+        get { float("inputHighlightAmount") }
+        set { setFloat(newValue, "inputHighlightAmount") }
+    }
+}

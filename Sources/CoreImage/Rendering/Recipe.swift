@@ -56,6 +56,12 @@ indirect enum Recipe: @unchecked Sendable {
     /// An image's colour bands each multiplied by a factor that depends on the point (`shade`'s);
     /// alpha is kept.
     case shade(Recipe, Shading)
+    /// An image's colours mixed by a 3x3 matrix over B, G and R in linear light (not premultiplied); alpha kept.
+    case linearMix(Recipe, [Double])
+    /// An image whose less saturated colours are made more (amount above 0) or less saturated.
+    case vibrance(Recipe, amount: Double)
+    /// An image with its shadows lifted and its highlights lowered by the luma around each pixel, blurred by `sigma`.
+    case shadowsHighlights(Recipe, sigma: Double, shadows: Double, highlights: Double)
 
     /// The region of the plane the recipe's pixels cover (infinite for colours and clamped images).
     var extent: CGRect {
@@ -91,7 +97,7 @@ indirect enum Recipe: @unchecked Sendable {
         case .areaAverage(_, let rect):
             let whole = PixelRegion(covering: rect)
             return whole.isEmpty ? .null : CGRect(x: whole.x, y: whole.y, width: 1, height: 1)
-        case .shade(let inner, _): return inner.extent
+        case .shade(let inner, _), .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _): return inner.extent
         }
     }
 
@@ -111,6 +117,7 @@ indirect enum Recipe: @unchecked Sendable {
             // by side, or apart, leave transparent corners in the rectangle around them.
             return top.isOpaque && bottom.isOpaque && (top.extent.contains(bottom.extent) || bottom.extent.contains(top.extent))
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
+        case .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _): return inner.isOpaque
         case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked, .pixellate:
             return false
         case .tile(let inner): return inner.isOpaque
@@ -124,6 +131,24 @@ indirect enum Recipe: @unchecked Sendable {
 
 /// A curve for each band, as an 8-bit lookup table: 256 entries for each of B, G, R, A,
 /// interleaved, made from functions on a 0-1 scale.
+/// The sRGB transfer function's tables for mixing colours in linear light: 256 entries each of B,
+/// G, R and A into linear light (A as a fraction), and 4096 back (indexed by the linear value times 4095).
+enum LinearLight {
+    /// sRGB's encoded value to linear light.
+    static func decode(_ value: Double) -> Double { value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4) }
+    /// Linear light to sRGB's encoded value.
+    static func encode(_ value: Double) -> Double { value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055 }
+
+    static let toLinear: [Float] = (0..<256).flatMap { entry -> [Float] in
+        let linear = Float(decode(Double(entry) / 255))
+        return [linear, linear, linear, Float(entry) / 255]
+    }
+    static let fromLinear: [UInt8] = (0..<4096).flatMap { entry -> [UInt8] in
+        let encoded = UInt8((encode(Double(entry) / 4095) * 255).rounded())
+        return [encoded, encoded, encoded, UInt8((Double(entry) / 4095 * 255).rounded())]
+    }
+}
+
 struct Curves: Equatable, Sendable {
     /// The table, entry i of band b at 4 i + b.
     var table: [UInt8]

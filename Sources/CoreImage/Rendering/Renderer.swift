@@ -212,6 +212,24 @@ final class RenderPass {
             return try projected(inner, inverse: inverse, extent: extent, in: region)
         case .shade(let inner, let shading):
             return try shaded(inner, shading, in: region)
+        case .linearMix(let inner, let matrix):
+            return try image(inner, in: region).then { source in
+                matrix.withUnsafeBufferPointer { m in
+                    LinearLight.toLinear.withUnsafeBufferPointer { forward in
+                        LinearLight.fromLinear.withUnsafeBufferPointer { backward in
+                            cvips_colour_matrix_linear(source, m.baseAddress, forward.baseAddress, backward.baseAddress)
+                        }
+                    }
+                }
+            }
+        case .vibrance(let inner, let amount):
+            return try image(inner, in: region).then { cvips_vibrance($0, amount) }
+        case .shadowsHighlights(let inner, let sigma, let shadows, let highlights):
+            // The luma around each pixel reaches a blur's width beyond the region.
+            let margin = sigma > 0 ? Int(Recipe.blurReach(sigma)) : 0
+            let adjusted = try image(inner, in: region.outset(by: margin)).then { cvips_shadows_highlights($0, sigma, shadows, highlights) }
+            guard margin > 0 else { return adjusted }
+            return try adjusted.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
         case .clamp(let inner):
             let extent = PixelRegion(covering: inner.extent)
             guard !extent.isEmpty else { return try transparent(region) }
