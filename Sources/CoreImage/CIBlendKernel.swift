@@ -31,8 +31,8 @@ open class CIBlendKernel: NSObject, @unchecked Sendable {
         switch operation {
         case .over: return foreground.composited(over: background)
         case .under: return background.composited(over: foreground)
-        case .mode(let mode): return foreground.derived(.blend(foreground.recipe, background.recipe, mode))
-        case .swapped(let mode): return foreground.derived(.blend(background.recipe, foreground.recipe, mode))
+        case .mode(let mode): return foreground.derived(Recipe.blending(foreground.recipe, background.recipe, mode))
+        case .swapped(let mode): return foreground.derived(Recipe.blending(background.recipe, foreground.recipe, mode))
         }
     }
 

@@ -79,6 +79,41 @@ final class CIBlendModeTests: XCTestCase {
         assertClose(try rendered("CIAdditionCompositing"), (0..<4).map { min(1, s[$0] + b[$0]) }, "addition: the sum")
     }
 
+    func testMultiplyingByAnOpaqueColourIsTheProductOfBandsEitherWayRound() throws {
+        // An opaque picture multiplied by an opaque colour of its extent: each band the product, whichever is the background.
+        let picture = CIImage(cvPixelBuffer: Pictures.quadrants(width: 16, height: 16))
+        let tint = CIImage(color: CIColor(red: 0.8, green: 0.5, blue: 0.25)).cropped(to: picture.extent)
+        for (image, background) in [(picture, tint), (tint, picture)] {
+            let filter = CIFilter.multiplyBlendMode()
+            filter.inputImage = image
+            filter.backgroundImage = background
+            let output = try XCTUnwrap(filter.outputImage)
+            XCTAssertEqual(output.extent, picture.extent)
+            let rendered = try XCTUnwrap(Pictures.render(output))
+            XCTAssertTrue(Pictures.pixel(rendered, x: 2, y: 2).isClose(to: Pictures.RGBA(r: 204, g: 0, b: 0, a: 255), tolerance: 1), "red")
+            XCTAssertTrue(Pictures.pixel(rendered, x: 12, y: 2).isClose(to: Pictures.RGBA(r: 0, g: 128, b: 0, a: 255), tolerance: 1), "green")
+            XCTAssertTrue(Pictures.pixel(rendered, x: 12, y: 12).isClose(to: Pictures.RGBA(r: 204, g: 128, b: 64, a: 255), tolerance: 1), "white")
+        }
+    }
+
+    func testATranslucentImageMultipliedOverAnOpaqueColourFollowsTheFormula() throws {
+        // W3C: co = cs (1 - ab) + cb (1 - as) + as ab Cs Cb, premultiplied cs and cb, unpremultiplied Cs and Cb.
+        let source = Pictures.RGBA(r: 100, g: 50, b: 0, a: 128)
+        let tint = (r: 0.8, g: 0.5, b: 0.25)
+        let image = CIImage(cvPixelBuffer: Pictures.solid(source, width: 8, height: 8))
+        let filter = CIFilter.multiplyBlendMode()
+        filter.inputImage = image
+        filter.backgroundImage = CIImage(color: CIColor(red: tint.r, green: tint.g, blue: tint.b)).cropped(to: image.extent)
+        let got = Pictures.pixel(try XCTUnwrap(Pictures.render(try XCTUnwrap(filter.outputImage))), x: 3, y: 3)
+        let alpha = Double(source.a) / 255
+        func band(_ premultiplied: Int, _ backdrop: Double) -> Int {
+            let cs = Double(premultiplied) / 255
+            return Int(((cs * 0 + backdrop * (1 - alpha) + alpha * 1 * (cs / alpha) * backdrop) * 255).rounded())
+        }
+        let want = Pictures.RGBA(r: band(source.r, tint.r), g: band(source.g, tint.g), b: band(source.b, tint.b), a: 255)
+        XCTAssertTrue(got.isClose(to: want, tolerance: 1), "\(got), want \(want)")
+    }
+
     func testTheModesDifferAndAreListedAsCompositeOperations() throws {
         let outputs = try separable.map { try rendered($0.0) }
         XCTAssertEqual(Set(outputs.map { $0.map { Int(($0 * 255).rounded()) } }).count, separable.count, "every mode gives its own colour")

@@ -175,7 +175,7 @@ extension FilterDefinition {
             inputs: [.image(), .image(kCIInputBackgroundImageKey, "Background Image")]
         ) { inputs in
             guard let image = inputs.image(kCIInputImageKey), let background = inputs.image(kCIInputBackgroundImageKey) else { return nil }
-            return image.derived(.blend(image.recipe, background.recipe, mode))
+            return image.derived(Recipe.blending(image.recipe, background.recipe, mode))
         }
     }
 

@@ -19,8 +19,7 @@ extension FilterDefinition {
         let radius = inputs.number(kCIInputRadiusKey) ?? 2.5, intensity = inputs.number(kCIInputIntensityKey) ?? 0.5
         guard radius.isFinite, radius > 0, intensity.isFinite, intensity != 0 else { return image }
         let extent = image.extent
-        let blurred = Recipe.blur(extent.isInfinite ? image.recipe : .clamp(image.recipe), sigma: radius)
-        let sharpened = Recipe.mix(image.recipe, blurred, a: 1 + intensity, b: -intensity)
+        let sharpened = Recipe.unsharp(image.recipe, sigma: radius, amount: intensity)
         return image.derived(extent.isInfinite ? sharpened : .crop(sharpened, extent))
     }
 }

@@ -47,3 +47,34 @@ extension Recipe {
         return .recombine(self, matrix.values)
     }
 }
+
+extension Recipe {
+    /// An opaque constant colour's B, G, R, where it covers a region: a colour, or a colour cropped to a rectangle around the region.
+    func opaqueColour(covering region: PixelRegion) -> (b: Double, g: Double, r: Double)? {
+        switch self {
+        case .color(let b, let g, let r, let a) where a >= 1: return (b, g, r)
+        case .crop(.color(let b, let g, let r, let a), let rect) where a >= 1 && region.intersection(rect.standardized) == region: return (b, g, r)
+        default: return nil
+        }
+    }
+
+    /// An opaque constant colour's B, G, R over `extent`: a colour, or a colour cropped to exactly that extent.
+    private func opaqueColour(over extent: CGRect) -> (b: Double, g: Double, r: Double)? {
+        switch self {
+        case .color(let b, let g, let r, let a) where a >= 1 && extent.isInfinite: return (b, g, r)
+        case .crop(.color(let b, let g, let r, let a), let rect) where a >= 1 && rect.standardized == extent: return (b, g, r)
+        default: return nil
+        }
+    }
+
+    /// `top` blended over `bottom` in `mode`; a multiply of an opaque image by an opaque colour of
+    /// the same extent is a product of bands, made a colour matrix (which fuses with the ones around it).
+    static func blending(_ top: Recipe, _ bottom: Recipe, _ mode: BlendMode) -> Recipe {
+        guard mode == .multiply else { return .blend(top, bottom, mode) }
+        for (image, colour) in [(top, bottom), (bottom, top)] {
+            guard image.isOpaque, let (b, g, r) = colour.opaqueColour(over: image.extent) else { continue }
+            return image.recombined(ColorMatrix(rows: [[b, 0, 0, 0], [0, g, 0, 0], [0, 0, r, 0], [0, 0, 0, 1]]))
+        }
+        return .blend(top, bottom, mode)
+    }
+}

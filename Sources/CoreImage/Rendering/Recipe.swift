@@ -56,6 +56,9 @@ indirect enum Recipe: @unchecked Sendable {
     /// An image's colour bands each multiplied by a factor that depends on the point (`shade`'s);
     /// alpha is kept.
     case shade(Recipe, Shading)
+    /// An unsharp mask: the image plus `amount` times its difference from its Gaussian blur of
+    /// standard deviation `sigma` (the blur of the image clamped at its edges), the image rendered once for both.
+    case unsharp(Recipe, sigma: Double, amount: Double)
     /// An image's colours mixed by a 3x3 matrix over B, G and R in linear light (not premultiplied); alpha kept.
     case linearMix(Recipe, [Double])
     /// An image whose less saturated colours are made more (amount above 0) or less saturated.
@@ -97,7 +100,8 @@ indirect enum Recipe: @unchecked Sendable {
         case .areaAverage(_, let rect):
             let whole = PixelRegion(covering: rect)
             return whole.isEmpty ? .null : CGRect(x: whole.x, y: whole.y, width: 1, height: 1)
-        case .shade(let inner, _), .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _): return inner.extent
+        case .shade(let inner, _), .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _), .unsharp(let inner, _, _):
+            return inner.extent
         }
     }
 
@@ -118,7 +122,11 @@ indirect enum Recipe: @unchecked Sendable {
             return top.isOpaque && bottom.isOpaque && (top.extent.contains(bottom.extent) || bottom.extent.contains(top.extent))
         case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
         case .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _): return inner.isOpaque
-        case .empty, .blur, .recombine, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked, .pixellate:
+        // Alpha is (1 + amount) a - amount blur(a): 1 where the image, clamped at its edges, is opaque.
+        case .unsharp(let inner, _, _): return inner.isOpaque
+        // A colour matrix whose alpha row keeps alpha keeps an opaque image opaque.
+        case .recombine(let inner, let values): return values.count == 16 && Array(values[12..<16]) == [0, 0, 0, 1] && inner.isOpaque
+        case .empty, .blur, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked, .pixellate:
             return false
         case .tile(let inner): return inner.isOpaque
         }

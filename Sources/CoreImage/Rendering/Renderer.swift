@@ -149,6 +149,21 @@ final class RenderPass {
                 try under.then { cvips_over_area(over.pointer, $0, Int32(reach.x - region.x), Int32(region.maxY - reach.maxY)) }
             }
         case .blend(let top, let bottom, let mode):
+            // Multiplying by an opaque colour that covers the region, either way round, is for each
+            // band c of the other image (premultiplied, alpha a, 0-255) colour (c + 255 - a), opaque:
+            // a colour matrix and a constant, rather than a blend.
+            if mode == .multiply {
+                for (colour, other) in [(bottom, top), (top, bottom)] {
+                    guard let (b, g, r) = colour.opaqueColour(covering: region) else { continue }
+                    let matrix = [b, 0, 0, -b, 0, g, 0, -g, 0, 0, r, -r, 0, 0, 0, 0]
+                    let mixed = try image(other, in: region).then { source in matrix.withUnsafeBufferPointer { cvips_recombine(source, $0.baseAddress) } }
+                    return try mixed.then { source in
+                        [1.0, 1, 1, 1].withUnsafeBufferPointer { a in
+                            [255 * b, 255 * g, 255 * r, 255].withUnsafeBufferPointer { cvips_linear(source, a.baseAddress, $0.baseAddress) }
+                        }
+                    }
+                }
+            }
             let over = try image(top, in: region), under = try image(bottom, in: region)
             return try withExtendedLifetime(under) { try over.then { cvips_blend($0, under.pointer, mode.rawValue) } }
         case .tile(let inner):
@@ -222,6 +237,14 @@ final class RenderPass {
                     }
                 }
             }
+        case .unsharp(let inner, let sigma, let amount):
+            // The image rendered once, over the region and the blur's reach, for both the image and its blur.
+            let margin = Int(Recipe.blurReach(sigma))
+            let wide = try image(inner.extent.isInfinite ? inner : .clamp(inner), in: region.outset(by: margin))
+            let (w, h) = (Int32(region.width), Int32(region.height))
+            let blurred = try wide.then { cvips_blur($0, sigma) }.then { cvips_embed($0, Int32(-margin), Int32(-margin), w, h, 0) }
+            let sharp = try wide.then { cvips_embed($0, Int32(-margin), Int32(-margin), w, h, 0) }
+            return try withExtendedLifetime(blurred) { try sharp.then { cvips_mix($0, blurred.pointer, 1 + amount, -amount) } }
         case .vibrance(let inner, let amount):
             return try image(inner, in: region).then { cvips_vibrance($0, amount) }
         case .shadowsHighlights(let inner, let sigma, let shadows, let highlights):
