@@ -46,6 +46,7 @@ if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
 if runs("images") { try ImageBenchmark.run(seconds: secondsPerCase) }
 if runs("coreimage") { try CoreImageBenchmark.run() }
 if runs("coreimagechain") { try CoreImageChainBenchmark.run() }
+if runs("photopanel") { try CoreImagePhotoPanelBenchmark.run() }
 // Thumbnails make a 10-minute movie the first time: only when asked for.
 if chosen.contains("thumbnails") { try ThumbnailBenchmark.run() }
 // Timed metadata makes a 10-minute stream the first time: only when asked for.
