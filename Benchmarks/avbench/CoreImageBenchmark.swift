@@ -16,13 +16,9 @@ enum CoreImageBenchmark {
         print("")
         print("== Core Image: 1920x1080 BGRA frame of the virtual scene, \(rounds) renders per case, wall time per render ==")
         let (width, height) = (1920, 1080)
-        guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_32BGRA),
-            let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA),
+        guard let frame = sceneFrame(width: width, height: height),
             let half = CVPixelBuffer(width: width / 2, height: height / 2, pixelFormatType: kCVPixelFormatType_32BGRA)
         else { return }
-        renderer.render(
-            into: frame,
-            SceneFrameParameters(frameNumber: 30, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
         if let problem = cvips_load() { return print("  (libvips cannot be loaded: \(String(cString: problem)))") }
         let context = CIContext()
 

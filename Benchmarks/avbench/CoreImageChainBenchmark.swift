@@ -16,13 +16,9 @@ enum CoreImageChainBenchmark {
         print("")
         print("== Core Image: a photo editor's chain on a 4032x3024 picture, \(rounds) renders per case, wall time per render ==")
         let (width, height, side) = (4032, 3024, 3024)
-        guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_32BGRA),
-            let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA),
+        guard let frame = sceneFrame(width: width, height: height),
             let half = CVPixelBuffer(width: side / 2, height: side / 2, pixelFormatType: kCVPixelFormatType_32BGRA)
         else { return }
-        renderer.render(
-            into: frame,
-            SceneFrameParameters(frameNumber: 30, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
         if let problem = cvips_load() { return print("  (libvips cannot be loaded: \(String(cString: problem)))") }
         let context = CIContext()
         let exposure = pow(2, 0.5 / 2.2), tint = (r: 0.95, g: 0.9, b: 0.8)

@@ -17,13 +17,9 @@ enum CoreImagePhotoPanelBenchmark {
         print("")
         print("== Core Image: a photo editor's panel on a 4032x3024 picture, \(rounds) renders per case, wall time per render ==")
         let (width, height, side) = (4032, 3024, 3024)
-        guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_32BGRA),
-            let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA),
+        guard let frame = sceneFrame(width: width, height: height),
             let half = CVPixelBuffer(width: side / 2, height: side / 2, pixelFormatType: kCVPixelFormatType_32BGRA)
         else { return }
-        renderer.render(
-            into: frame,
-            SceneFrameParameters(frameNumber: 30, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
         if let problem = cvips_load() { return print("  (libvips cannot be loaded: \(String(cString: problem)))") }
         let context = CIContext()
         let crop = CGRect(x: (width - side) / 2, y: 0, width: side, height: side)
@@ -54,20 +50,13 @@ enum CoreImagePhotoPanelBenchmark {
 
         // The same operations on libvips directly.
         let exposure = pow(2, 0.5 / 2.2)
-        let temperature = temperatureMatrix()
+        // The filter's own matrix and transfer tables, which a direct caller would compute the same way.
+        guard let neutral = WhitePoint(temperature: 7000, tint: 0), let target = WhitePoint(temperature: 6500, tint: 0) else { return }
+        let temperature = WhitePoint.bgrOrder(WhitePoint.adaptation(from: neutral, to: target))
+        let (toLinear, fromLinear) = (LinearLight.toLinear, LinearLight.fromLinear)
         let bytes = frame.planes[0].bytesPerRow * height
         let out = UnsafeMutableRawPointer.allocate(byteCount: side / 2 * side / 2 * 4, alignment: 64)
         defer { out.deallocate() }
-        let toLinear: [Float] = (0..<256).flatMap { entry -> [Float] in
-            let v = Double(entry) / 255
-            let linear = Float(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4))
-            return [linear, linear, linear, Float(v)]
-        }
-        let fromLinear: [UInt8] = (0..<4096).flatMap { entry -> [UInt8] in
-            let v = Double(entry) / 4095
-            let encoded = UInt8(((v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055) * 255).rounded())
-            return [encoded, encoded, encoded, UInt8((v * 255).rounded())]
-        }
         let direct = median {
             guard let source = cvips_from_memory(frame.planes[0].baseAddress, bytes, Int32(frame.planes[0].bytesPerRow / 4), Int32(height), 0) else { return }
             let exposed = [exposure, exposure, exposure, 1.0].withUnsafeBufferPointer { a in
@@ -147,26 +136,5 @@ enum CoreImagePhotoPanelBenchmark {
         } else {
             print("  (Pillow is not installed: apt-get install python3-pil)")
         }
-    }
-
-    /// The temperature filter's matrix over B, G, R, as the filter computes it, taken from its output on three pure colours.
-    private static func temperatureMatrix() -> [Double] {
-        // Read back through the public filter: the matrix maps linear B, G, R; the panel's direct
-        // run needs the same numbers, which the filter keeps internal, so they are measured here.
-        let context = CIContext()
-        var columns: [[Double]] = []
-        for colour in [CIColor(red: 0, green: 0, blue: 1), CIColor(red: 0, green: 1, blue: 0), CIColor(red: 1, green: 0, blue: 0)] {
-            let image = CIImage(color: colour).cropped(to: CGRect(x: 0, y: 0, width: 1, height: 1))
-                .applyingFilter("CITemperatureAndTint", parameters: ["inputNeutral": CIVector(x: 7000, y: 0), "inputTargetNeutral": CIVector(x: 6500, y: 0)])
-            var pixel = [UInt8](repeating: 0, count: 4)
-            context.render(image, toBitmap: &pixel, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .BGRA8, colorSpace: nil)
-            columns.append(
-                pixel.prefix(3).map { v in
-                    let e = Double(v) / 255
-                    return e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4)
-                })
-        }
-        // Row r, column c: output band r of input band c (B, G, R).
-        return (0..<3).flatMap { row in (0..<3).map { column in columns[column][row] } }
     }
 }

@@ -1,4 +1,17 @@
+import CaptureDevices
+import CoreVideo
 import Foundation
+import FrameProcessing
+
+/// A BGRA picture of the virtual scene (frame 30), the Core Image benchmarks' input.
+func sceneFrame(width: Int, height: Int) -> CVPixelBuffer? {
+    guard let renderer = SceneRenderer(width: width, height: height, pixelFormat: kCVPixelFormatType_32BGRA),
+        let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
+    else { return nil }
+    renderer.render(
+        into: frame, SceneFrameParameters(frameNumber: 30, seconds: 1, zoom: 1, brightness: 1, colourGains: (1, 1, 1), defocus: 0, image: nil))
+    return frame
+}
 
 /// Runs a Python peer (a Pillow chain) in its own process and reads the one figure it prints: its
 /// median milliseconds; nil when Python or the library it imports is missing, or it printed none.

@@ -4,7 +4,7 @@ import Foundation
 import MovieEngine
 
 /// A compression session's properties as set through `VTSessionSetProperty`, and the encoder settings they come to.
-struct CompressionProperties: Equatable {
+struct CompressionProperties {
     var hevc = false
     var realTime: Bool?
     var prioritizeSpeed = false
@@ -25,10 +25,6 @@ struct CompressionProperties: Equatable {
     var pixelAspectRatio: [String: Int]?
     var cleanAperture: [String: Double]?
     var entropyMode: String?
-
-    static func == (a: CompressionProperties, b: CompressionProperties) -> Bool {
-        a.encoderSettings(width: 2, height: 2) == b.encoderSettings(width: 2, height: 2) && a.cleanAperture == b.cleanAperture && a.realTime == b.realTime
-    }
 
     /// Reads a number from a property value.
     private static func number(_ value: Any?) -> Double? {

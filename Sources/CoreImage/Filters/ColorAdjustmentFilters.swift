@@ -55,16 +55,16 @@ extension FilterDefinition {
 }
 
 /// A white of a colour temperature in kelvin and a tint, and the adaptation from one white to another.
-struct WhitePoint: Equatable {
+package struct WhitePoint: Equatable {
     /// The white's CIE XYZ, with Y 1.
     var xyz: (x: Double, y: Double, z: Double)
 
-    static func == (a: WhitePoint, b: WhitePoint) -> Bool { a.xyz == b.xyz }
+    package static func == (a: WhitePoint, b: WhitePoint) -> Bool { a.xyz == b.xyz }
 
     /// The white of a temperature (1667 K to 25000 K, clamped) on the CIE daylight locus from 4000 K
     /// and the Planckian locus below (Kim et al.'s cubic fit), moved by `tint` across the locus in
     /// CIE 1960 (u, v), towards green above 0 (100 of tint is 0.01 of distance); nil for numbers that are not finite.
-    init?(temperature: Double, tint: Double) {
+    package init?(temperature: Double, tint: Double) {
         guard temperature.isFinite, tint.isFinite else { return nil }
         let t = min(25_000, max(1_667, temperature))
         let (u, v) = Self.locus(t)
@@ -102,7 +102,7 @@ struct WhitePoint: Equatable {
         return (4 * x / d, 6 * y / d)
     }
 
-    typealias Matrix = [Double]  // 3x3, row-major, over R, G, B
+    package typealias Matrix = [Double]  // 3x3, row-major, over R, G, B
 
     static let identity: Matrix = [1, 0, 0, 0, 1, 0, 0, 0, 1]
     private static let bradford: Matrix = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296]
@@ -131,7 +131,7 @@ struct WhitePoint: Equatable {
     }
 
     /// The linear sRGB matrix that takes the white `from` to the white `to` (Bradford's cone space).
-    static func adaptation(from: WhitePoint, to: WhitePoint) -> Matrix {
+    package static func adaptation(from: WhitePoint, to: WhitePoint) -> Matrix {
         func cone(_ white: WhitePoint) -> [Double] {
             (0..<3).map { row in bradford[row * 3] * white.xyz.x + bradford[row * 3 + 1] * white.xyz.y + bradford[row * 3 + 2] * white.xyz.z }
         }
@@ -142,7 +142,7 @@ struct WhitePoint: Equatable {
     }
 
     /// An R, G, B matrix over B, G, R, as the renderer's pixels are laid out.
-    static func bgrOrder(_ m: Matrix) -> [Double] {
+    package static func bgrOrder(_ m: Matrix) -> [Double] {
         let order = [2, 1, 0]
         return (0..<9).map { index in m[order[index / 3] * 3 + order[index % 3]] }
     }

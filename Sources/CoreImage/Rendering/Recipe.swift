@@ -141,17 +141,17 @@ indirect enum Recipe: @unchecked Sendable {
 /// interleaved, made from functions on a 0-1 scale.
 /// The sRGB transfer function's tables for mixing colours in linear light: 256 entries each of B,
 /// G, R and A into linear light (A as a fraction), and 4096 back (indexed by the linear value times 4095).
-enum LinearLight {
+package enum LinearLight {
     /// sRGB's encoded value to linear light.
-    static func decode(_ value: Double) -> Double { value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4) }
+    package static func decode(_ value: Double) -> Double { value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4) }
     /// Linear light to sRGB's encoded value.
-    static func encode(_ value: Double) -> Double { value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055 }
+    package static func encode(_ value: Double) -> Double { value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055 }
 
-    static let toLinear: [Float] = (0..<256).flatMap { entry -> [Float] in
+    package static let toLinear: [Float] = (0..<256).flatMap { entry -> [Float] in
         let linear = Float(decode(Double(entry) / 255))
         return [linear, linear, linear, Float(entry) / 255]
     }
-    static let fromLinear: [UInt8] = (0..<4096).flatMap { entry -> [UInt8] in
+    package static let fromLinear: [UInt8] = (0..<4096).flatMap { entry -> [UInt8] in
         let encoded = UInt8((encode(Double(entry) / 4095) * 255).rounded())
         return [encoded, encoded, encoded, UInt8((Double(entry) / 4095 * 255).rounded())]
     }
