@@ -1,7 +1,9 @@
 // An audio processing tap as equaliser and visualiser code writes one: a class that makes an
 // MTAudioProcessingTap with C-style callbacks, its own instance as the client information kept in
-// the tap's storage, the source sound pulled in the process callback, metered, and scaled by a
-// gain; attached to a track through an audio mix's input parameters. It imports AVFoundation alone.
+// the tap's storage (retained by the tap and released in its finalize callback, since a player may
+// unprepare the tap after its maker has let go of it), the source sound pulled in the process
+// callback, metered, and scaled by a gain; attached to a track through an audio mix's input
+// parameters. It imports AVFoundation alone.
 import AVFoundation
 
 /// Meters a track's sound and scales it by a gain, through an audio processing tap.
@@ -38,10 +40,13 @@ public final class LevelMeterTap: @unchecked Sendable {
     /// Makes the tap to put in `AVMutableAudioMixInputParameters.audioTapProcessor`, after the mix's effects.
     public func makeTap() -> MTAudioProcessingTap? {
         var callbacks = MTAudioProcessingTapCallbacks(
-            version: kMTAudioProcessingTapCallbacksVersion_0, clientInfo: UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()),
+            version: kMTAudioProcessingTapCallbacksVersion_0, clientInfo: UnsafeMutableRawPointer(Unmanaged.passRetained(self).toOpaque()),
             init: tapInit, finalize: tapFinalize, prepare: tapPrepare, unprepare: tapUnprepare, process: tapProcess)
         var tap: MTAudioProcessingTap?
-        guard MTAudioProcessingTapCreate(kCFAllocatorDefault, &callbacks, kMTAudioProcessingTapCreationFlag_PostEffects, &tap) == noErr else { return nil }
+        guard MTAudioProcessingTapCreate(kCFAllocatorDefault, &callbacks, kMTAudioProcessingTapCreationFlag_PostEffects, &tap) == noErr else {
+            Unmanaged.passUnretained(self).release()
+            return nil
+        }
         return tap
     }
 
@@ -65,7 +70,11 @@ private let tapInit: MTAudioProcessingTapInitCallback = { tap, clientInfo, tapSt
     if let clientInfo { Unmanaged<LevelMeterTap>.fromOpaque(clientInfo).takeUnretainedValue().record("init") }
 }
 
-private let tapFinalize: MTAudioProcessingTapFinalizeCallback = { tap in meter(tap).record("finalize") }
+private let tapFinalize: MTAudioProcessingTapFinalizeCallback = { tap in
+    let owner = Unmanaged<LevelMeterTap>.fromOpaque(MTAudioProcessingTapGetStorage(tap))
+    owner.takeUnretainedValue().record("finalize")
+    owner.release()
+}
 
 private let tapPrepare: MTAudioProcessingTapPrepareCallback = { tap, maxFrames, processingFormat in
     meter(tap).record("prepare")

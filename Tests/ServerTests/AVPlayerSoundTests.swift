@@ -166,7 +166,7 @@ final class AVPlayerSoundTests: CaptureTestCase {
         XCTAssertEqual(second / first, 0.5, accuracy: 0.05, "the tap halves what the player plays")
         XCTAssertEqual(meter.format.mSampleRate, 48_000)
         XCTAssertGreaterThan(meter.frames, 80_000, "the tap saw the whole tone")
-        XCTAssertTrue(waitUntil { meter.events.last == "unprepare" || meter.events.last == "finalize" }, "\(meter.events)")
+        XCTAssertTrue(waitUntil(timeout: 10) { meter.events.last == "unprepare" || meter.events.last == "finalize" }, "\(meter.events)")
         XCTAssertEqual(Array(meter.events.prefix(4)), ["init", "prepare", "process", "unprepare"])
     }
 
@@ -181,6 +181,22 @@ final class AVPlayerSoundTests: CaptureTestCase {
         player.replaceCurrentItem(with: AVPlayerItem(url: tone))
         XCTAssertTrue(waitUntil(timeout: 10) { meter.events.contains("unprepare") }, "\(meter.events)")
         XCTAssertEqual(Array(meter.events.prefix(4)), ["init", "prepare", "process", "unprepare"])
+        player.pause()
+    }
+
+    func testASeekHandsTheTapToTheSoundThatFollows() throws {
+        let meter = LevelMeterTap(gain: 1)
+        let item = AVPlayerItem(url: tone)
+        item.audioMix = meter.audioMix(for: item.asset.tracks(withMediaType: .audio)[0])
+        let player = AVPlayer(playerItem: item)
+        XCTAssertTrue(waitUntil { item.status == .readyToPlay })
+        player.play()
+        XCTAssertTrue(waitUntil(timeout: 10) { meter.events.contains("process") }, "\(meter.events)")
+        // The sound after the seek starts while the one before is still letting go of the tap.
+        let before = meter.events.count
+        player.seek(to: CMTime(value: 1, timescale: 10))
+        XCTAssertTrue(
+            waitUntil(timeout: 10) { Array(meter.events.dropFirst(before).prefix(3)) == ["unprepare", "prepare", "process"] }, "\(meter.events)")
         player.pause()
     }
 

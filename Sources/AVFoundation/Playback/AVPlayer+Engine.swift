@@ -68,7 +68,7 @@ extension AVPlayer {
             return (item, effective, time, state.sound, oldSound, old != effective, state.moves)
         }
         plan.oldSound?.stop()
-        plan.newSound?.start()
+        plan.newSound?.start(after: plan.oldSound)
         if let item = plan.item {
             for output in renderingOutputs(of: item) { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, move: plan.move) }
         }

@@ -28,6 +28,9 @@ final class PlayerSound: @unchecked Sendable {
     /// The track's audio processing tap in the item's audio mix.
     private let tap: MTAudioProcessingTap?
     private let stopped = Atomic(false)
+    /// Left once this sound has let go of its tap: its thread ended, or it never ran.
+    private let finished = DispatchGroup()
+    private let hasFinished = Atomic(false)
 
     /// Why the last sound could not be played, for the command line to say.
     static let lastProblem = LockedValue<String?>(nil)
@@ -46,6 +49,7 @@ final class PlayerSound: @unchecked Sendable {
         self.rate = rate
         self.algorithm = algorithm
         self.gain = gain
+        finished.enter()
     }
 
     /// Whether an algorithm plays sound at a rate (the AV Foundation Programming Guide's ranges).
@@ -53,14 +57,25 @@ final class PlayerSound: @unchecked Sendable {
         rate > 0 && algorithm.rateRange.contains(rate)
     }
 
-    func start() {
-        guard !isStopped, Self.plays(rate: rate, algorithm: algorithm), end > from else { return }
-        let thread = Thread { [self] in run() }
+    /// Starts playing; with a tap, once `previous` (the sound this one replaces) has let go of it.
+    func start(after previous: PlayerSound?) {
+        guard !isStopped, Self.plays(rate: rate, algorithm: algorithm), end > from else { return finish() }
+        let waitFor = tap == nil ? nil : previous
+        let thread = Thread { [self] in
+            defer { finish() }
+            // A tap is prepared by one pipeline at a time: the sound replaced unprepares it first.
+            _ = waitFor?.finished.wait(timeout: .now() + 5)
+            run()
+        }
         thread.name = "AVPlayer sound"
         thread.start()
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
+
+    private func finish() {
+        if !hasFinished.exchange(true, ordering: .acquiringAndReleasing) { finished.leave() }
+    }
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
@@ -159,6 +174,8 @@ final class PlayerSound: @unchecked Sendable {
             stretcher.finish()
             if !drainStretcher(stretcher) { output.flush(); return }
         }
+        // The tap has processed its last block: it is unprepared now, not after the sink plays out.
+        tapRunner?.stop()
         output.drain()
     }
 }
