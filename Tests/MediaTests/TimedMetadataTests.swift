@@ -137,6 +137,19 @@ final class TimedMetadataTests: CaptureTestCase {
         player.update(jumped: true)
         queue.sync {}
         XCTAssertEqual(listener.titles, ["Opening"], "nothing flushed or given again")
+        // Nor is it once time has moved on: the item becoming ready late, on a loaded machine, while the clock runs.
+        player.rate = 1
+        pass(0.2, clock: clock, player: player, queue: queue)
+        // The engine, held up, has not yet followed the clock's last step when the update comes.
+        let held = DispatchSemaphore(value: 0)
+        player.engine.async { held.wait() }
+        clock.advance(by: CMTime(value: 5_000_000, timescale: 1_000_000_000))
+        player.update(jumped: true, timeJumped: false)
+        held.signal()
+        player.engine.sync {}
+        queue.sync {}
+        XCTAssertEqual(listener.titles, ["Opening"], "nothing flushed or given again where time has run to")
+        player.rate = 0
         player.seek(to: CMTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
         queue.sync {}
         XCTAssertEqual(listener.titles, ["Opening", "|", "Última canción"], "flushed, then the group holding 3 s")

@@ -70,7 +70,9 @@ extension AVPlayer {
         plan.oldSound?.stop()
         plan.newSound?.start(after: plan.oldSound)
         if let item = plan.item {
-            for output in renderingOutputs(of: item) { output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, move: plan.move) }
+            for output in renderingOutputs(of: item) {
+                output.playerMoved(time: plan.time, rate: plan.rate, jumped: jumped, timeJumped: timeJumped ?? jumped, move: plan.move)
+            }
         }
         if plan.startedOrStopped || (timeJumped ?? jumped) { firePeriodicObservers(at: plan.time) }
         notify(changed)
@@ -113,7 +115,7 @@ extension AVPlayer {
             state.moves += 1
             return item.state.withLock { (AVPlayerItem.clamped($0.clock.now, $0), $0.clock.rate, state.moves) }
         }
-        output.playerMoved(time: time, rate: rate, jumped: true, move: move)
+        output.playerMoved(time: time, rate: rate, jumped: true, timeJumped: true, move: move)
     }
 
     /// On the engine queue: reports crossed boundaries, due periodic times and the item's end, and

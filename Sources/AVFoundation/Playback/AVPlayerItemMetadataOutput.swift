@@ -105,7 +105,7 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         timeline.withLock { $0 = Timeline() }
     }
 
-    override func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {
+    override func playerMoved(time: CMTime, rate: Double, jumped: Bool, timeJumped: Bool, move: Int) {
         guard let item else { return }
         let (load, flush, current) = timeline.withLock { timeline -> (Bool, Bool, [Entry]) in
             guard move > timeline.move else { return (false, false, []) }
@@ -116,7 +116,8 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
                 load = true
             }
             defer { timeline.position = time }
-            guard jumped, timeline.position != time else { return (load, false, []) }
+            // The media restarting where they were (the item becoming ready while time runs) is no jump.
+            guard timeJumped, timeline.position != time else { return (load, false, []) }
             let flush = timeline.delivered
             let current = Self.entries(timeline.entries, currentAt: time)
             timeline.delivered = timeline.delivered || !current.isEmpty

@@ -57,9 +57,11 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
         attached.withLock { $0.item = nil }
     }
 
-    /// The item's time moved: a new time (`jumped`) or a new rate (0 while paused); `move` counts
-    /// the player's updates, so a move older than one already followed is left alone.
-    func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {}
+    /// The item's time moved: the media start again from `time` (`jumped`; `timeJumped` when the
+    /// time itself jumped, a seek or a new item, rather than the media restarting where they were)
+    /// or a new rate (0 while paused); `move` counts the player's updates, so a move older than one
+    /// already followed is left alone.
+    func playerMoved(time: CMTime, rate: Double, jumped: Bool, timeJumped: Bool, move: Int) {}
 
     /// Waits until the output has media for the item's current time, at most `timeout` seconds.
     func waitForMedia(timeout: Double) {}

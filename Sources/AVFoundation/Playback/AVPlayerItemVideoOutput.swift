@@ -104,7 +104,7 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         }
     }
 
-    override func playerMoved(time: CMTime, rate: Double, jumped: Bool, move: Int) {
+    override func playerMoved(time: CMTime, rate: Double, jumped: Bool, timeJumped: Bool, move: Int) {
         guard let item, let track = item.assetTracks(.video).first else { return }
         // Under the lock from the decision to the swap, so feeds are made in the order of the moves.
         let (feed, old) = following.withLock { following -> (PictureFeed?, PictureFeed?) in
