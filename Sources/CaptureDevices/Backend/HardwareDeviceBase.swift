@@ -41,15 +41,24 @@ package class HardwareDeviceBase: @unchecked Sendable {
         flags.withLock { $0.eventSink }?.device(descriptor.uniqueID, didReport: event)
     }
 
-    /// The device appeared again, or went away.
-    package func setConnected(_ connected: Bool) {
+    /// The device appeared again, or went away (its media server still there).
+    package func setConnected(_ connected: Bool) { setConnected(connected, serverLost: false) }
+
+    /// The device appeared again, or went away; with its media server (`serverLost`), a stream
+    /// it was running ends with the server's loss (`mediaServicesWereReset`) before it goes, as
+    /// the stream itself would have said had it noticed first.
+    package func setConnected(_ connected: Bool, serverLost: Bool) {
         let changed = flags.withLock { flags -> Bool in
             defer { flags.connected = connected }
             if !connected, flags.connected { flags.disconnectedAt = CMClock.hostTimeNanoseconds() }
             return flags.connected != connected
         }
         guard changed else { return }
-        if !connected { stop() }
+        if !connected {
+            let streaming = stream.withLock { $0.running }
+            stop()
+            if serverLost, streaming { report(.runtimeError(code: -11819)) }
+        }
         report(connected ? .reconnected : .disconnected)
     }
 

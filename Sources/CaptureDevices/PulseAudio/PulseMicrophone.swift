@@ -153,9 +153,11 @@ package enum PulseDiscovery {
         let (time, cached) = lastLookup.withLock { $0 }
         var present = cached
         var found: [cpulse_source] = []
+        var serverLost = false
         if now - time > 1_000_000_000 {
             var sources = [cpulse_source](repeating: cpulse_source(), count: 64)
             let count = Int(cpulse_list_sources(&sources, 64, 500))
+            serverLost = count < 0
             found = count > 0 ? sources.prefix(min(count, 64)).filter { $0.is_monitor == 0 || includesMonitors } : []
             // The server's default source first.
             found.sort { $0.is_default > $1.is_default }
@@ -176,7 +178,7 @@ package enum PulseDiscovery {
             }
             return present.compactMap { name in known.first { $0.sourceName == name } } + known.filter { !present.contains($0.sourceName) }
         }
-        for (microphone, connected) in changes { microphone.setConnected(connected) }
+        for (microphone, connected) in changes { microphone.setConnected(connected, serverLost: serverLost) }
         return result
     }
 
