@@ -1,4 +1,5 @@
 import XCTest
+import AVFAudio
 @testable import AVFoundation
 import AppleStyleCode
 import CaptureTestSupport
@@ -36,11 +37,10 @@ final class AppleStyleCodeTests: XCTestCase {
         try camera.configure()
         camera.session.startRunning()
         defer { camera.session.stopRunning() }
-        // The movie begins 1.5 s before the still: wait until the camera has given two seconds of
-        // frames (not two seconds of a loaded machine's time, in which it may have given fewer).
-        let back = try XCTUnwrap(AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .back)?.backend as? VirtualCamera)
-        let start = back.framesHandedOver
-        XCTAssertTrue(waitUntil(timeout: 30) { back.framesHandedOver >= start + 60 })
+        // The movie begins 1.5 s before the still: wait until the output holds that much (not
+        // until the camera has given so many frames: on a loaded machine the output may have
+        // dropped the first while it set its ring up).
+        XCTAssertTrue(waitUntil(timeout: 30) { camera.photoOutput.livePhotoKeptSeconds >= 1.7 }, "\(camera.photoOutput.livePhotoKeptSeconds) s kept")
         let finished = expectation(description: "saved")
         let box = ResultBox()
         camera.takeLivePhoto { result in
@@ -678,10 +678,17 @@ final class LoopAndReverbTests: XCTestCase {
         let exporter = ReverbExporter(sound: sound)
         let exported = try exporter.export(frames: 24_000)
         XCTAssertGreaterThan(rms(exported[12_000..<24_000]), 0.005, "the hall rings on after the burst")
-        let live = try XCTUnwrap(try exporter.listen(frames: 26_000, timeout: 10))
-        XCTAssertEqual(live.latencyFrames, 512, "live, the reverb runs a cycle behind")
-        let difference = zip(live.samples.dropFirst(live.latencyFrames), exported).map { abs($0 - $1) }.max() ?? 1
-        XCTAssertLessThan(difference, 1e-5, "the export is what was heard")
+        // A busy machine can make the effect's worker late for a cycle, which real time shows as a
+        // short cycle and the export never does: such a run is heard again, up to 8 times.
+        for attempt in 1...8 {
+            let late = EffectPipeline.lateCycles.load(ordering: .relaxed)
+            let live = try XCTUnwrap(try exporter.listen(frames: 26_000, timeout: 10))
+            if EffectPipeline.lateCycles.load(ordering: .relaxed) != late, attempt < 8 { continue }
+            XCTAssertEqual(live.latencyFrames, 512, "live, the reverb runs a cycle behind")
+            let difference = zip(live.samples.dropFirst(live.latencyFrames), exported).map { abs($0 - $1) }.max() ?? 1
+            XCTAssertLessThan(difference, 1e-5, "the export is what was heard (attempt \(attempt))")
+            break
+        }
     }
 }
 

@@ -291,9 +291,11 @@ nonisolated(unsafe) private var retainedSessions: [AVCaptureSession] = []
 
 /// Gives a child process lock files of its own, so that parallel children do not contend for a device's lock.
 private func isolateLockFiles() {
-    let directory = "/tmp/linuxavfoundation-exit-\(getpid())"
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("linuxavfoundation-exit-\(getpid())").path
     mkdir(directory, 0o700)
+    // The configuration locks live in the runtime folder when there is one, else the temporary one.
     setenv("TMPDIR", directory, 1)
+    setenv("XDG_RUNTIME_DIR", directory, 1)
 }
 
 @Suite("Asset writer misuse")

@@ -13,9 +13,12 @@ final class ScreenInputTests: CaptureTestCase {
         private var sizes: [(Int, Int)] = []
         private var times: [Double] = []
         private var last: CVPixelBuffer?
+        /// Frames captured before this host time are from before the last reset, and left out.
+        private var since = -Double.infinity
 
         func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
             guard let picture = CMSampleBufferGetImageBuffer(sampleBuffer) else { return }
+            guard sampleBuffer.presentationTimeStamp.seconds > lock.withLock({ since }) else { return }
             // A copy, so that the frame goes back to its pool.
             var copy: CVPixelBuffer?
             CVPixelBufferCreate(nil, CVPixelBufferGetWidth(picture), CVPixelBufferGetHeight(picture), kCVPixelFormatType_32BGRA, nil, &copy)
@@ -36,7 +39,11 @@ final class ScreenInputTests: CaptureTestCase {
             }
         }
 
-        func reset() { lock.withLock { (sizes, times, last) = ([], [], nil) } }
+        /// Forgets the frames so far; frames still on their way, captured before now, are left out too.
+        func reset() {
+            let now = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+            lock.withLock { (sizes, times, last, since) = ([], [], nil, now) }
+        }
         var count: Int { lock.withLock { sizes.count } }
         var lastSize: (Int, Int)? { lock.withLock { sizes.last } }
         var presentationTimes: [Double] { lock.withLock { times } }

@@ -21,18 +21,29 @@ final class PrivatePulseServer {
         try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         chmod(runtime.path, 0o700)
         socket = runtime.appendingPathComponent("pulse/native").path
+        // The socket last: once it appears, the sink and the source are there (a loaded machine
+        // can take a while between the lines).
         let script = """
-            load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
             load-module module-null-sink sink_name=testsink rate=48000 channels=2 norewinds=1
             load-module module-sine-source source_name=sine1k frequency=1000 rate=48000
             set-default-source sine1k
             set-default-sink testsink
+            load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
             """
         try? script.write(to: folder.appendingPathComponent("test.pa"), atomically: true, encoding: .utf8)
         guard start() else { stop(); return nil }
         setenv("PULSE_SERVER", "unix:\(socket)", 1)
         setenv("PULSE_COOKIE", home.appendingPathComponent("cookie").path, 1)
-        PulseDiscovery.refresh()
+        // Up once discovery lists its source: a lookup waits half a second at most, which a loaded
+        // machine can take to answer, and is remembered for a second.
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            PulseDiscovery.refresh()
+            if PulseDiscovery.microphones().contains(where: { $0.sourceName == "sine1k" && $0.isConnected }) { return }
+            usleep(100_000)
+        } while Date() < deadline
+        stop()
+        return nil
     }
 
     /// Starts the daemon; whether its socket appeared.

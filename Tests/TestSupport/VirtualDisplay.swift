@@ -18,26 +18,45 @@ public final class VirtualDisplay {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
             throw Failure(description: "Xvfb is not installed: scripts/install-deps.sh --with-servers")
         }
-        // A display number no other server holds.
-        var number = 90 + Int(getpid() % 400)
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
-            number += 1
-        }
-        name = ":\(number)"
+        // Xvfb picks a display number no other server holds and writes it to its output
+        // (-displayfd), so that displays started at once by parallel tests never collide.
+        let numberOut = Pipe()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        process.arguments = [name, "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
-        process.standardOutput = FileHandle.nullDevice
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+        process.standardOutput = numberOut
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"), Date() < deadline, process.isRunning {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        guard process.isRunning, FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else {
+        let told = DisplayNumber()
+        let reader = numberOut.fileHandleForReading
+        Thread {
+            var text = ""
+            while !text.contains("\n") {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            told.set(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }.start()
+        guard told.wait(seconds: 10), let number = told.value, process.isRunning,
+            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+        else {
             process.terminate()
-            throw Failure(description: "Xvfb did not start on \(name)")
+            name = ""
+            throw Failure(description: "Xvfb did not start")
         }
+        name = ":\(number)"
+    }
+
+    /// The display number Xvfb writes, handed from the thread that reads it.
+    private final class DisplayNumber: @unchecked Sendable {
+        private let told = DispatchSemaphore(value: 0)
+        private(set) var value: Int?
+        func set(_ number: Int?) {
+            value = number
+            told.signal()
+        }
+        func wait(seconds: Double) -> Bool { told.wait(timeout: .now() + seconds) == .success }
     }
 
     deinit { stop() }

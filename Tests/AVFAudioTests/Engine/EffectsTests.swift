@@ -79,7 +79,23 @@ final class EffectsTests: XCTestCase {
         // The same graph running in real time (no sound server: the host clock paces it), heard through a tap.
         setenv("PULSE_SERVER", "unix:/nonexistent/pulse", 1)
         defer { unsetenv("PULSE_SERVER") }
-        reverb.wetDryMix = 50
+        // A busy machine can make the effect's worker late for a cycle, which real time shows as a
+        // short cycle and offline rendering never does: such a run is heard again, up to 8 times.
+        for attempt in 1...8 {
+            let late = EffectPipeline.lateCycles.load(ordering: .relaxed)
+            let (online, latency) = try listenToAReverbLive(burst, frames: 24_576)
+            if EffectPipeline.lateCycles.load(ordering: .relaxed) != late, attempt < 8 { continue }
+            XCTAssertEqual(latency, 512, "a cycle's latency in real time")
+            XCTAssertEqual(online.prefix(latency).map(abs).max(), 0, "the first cycle is silence")
+            let largest = zip(online.dropFirst(latency), wet.prefix(24_576 - latency)).map { abs($0 - $1) }.max() ?? 1
+            XCTAssertLessThan(largest, 1e-5, "rendered offline, the same sound as in real time a cycle later (attempt \(attempt))")
+            break
+        }
+    }
+
+    /// A burst played through a large hall reverb by an engine in real time: the first `frames` the
+    /// main mixer's tap heard, and the reverb's latency in frames while it ran.
+    private func listenToAReverbLive(_ burst: AVAudioPCMBuffer, frames: Int) throws -> ([Float], Int) {
         let engine = AVAudioEngine()
         let player = AVAudioPlayerNode()
         let live = AVAudioUnitReverb()
@@ -95,16 +111,12 @@ final class EffectsTests: XCTestCase {
         player.scheduleBuffer(burst)
         player.play()
         try engine.start()
-        XCTAssertTrue(waitUntil(timeout: 10) { lock.withLock { heard.count } >= 24_576 })
+        XCTAssertTrue(waitUntil(timeout: 10) { lock.withLock { heard.count } >= frames })
         // In real time FFmpeg's filters run on a worker a cycle behind the render thread: the unit says so.
         let latency = Int((live.latency * 48_000).rounded())
-        XCTAssertEqual(latency, 512, "a cycle's latency in real time")
         engine.stop()
         XCTAssertEqual(live.latency, 0, "none once stopped")
-        let online = lock.withLock { Array(heard.prefix(24_576)) }
-        XCTAssertEqual(online.prefix(latency).map(abs).max(), 0, "the first cycle is silence")
-        let largest = zip(online.dropFirst(latency), wet.prefix(24_576 - latency)).map { abs($0 - $1) }.max() ?? 1
-        XCTAssertLessThan(largest, 1e-5, "rendered offline, the same sound as in real time a cycle later")
+        return (lock.withLock { Array(heard.prefix(frames)) }, latency)
     }
 
     func testADelayEchoesAtItsTimeSofterByItsFeedback() throws {

@@ -165,6 +165,7 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         } else if pipeline.backlog >= 2 * frames {
             // The worker fell behind and caught up: back to a cycle's latency.
             pipeline.discard(pipeline.backlog - frames)
+            EffectPipeline.lateCycles.add(1, ordering: .relaxed)
         }
         var pulls = 0
         while credit >= 1, pulls < 64 {
@@ -180,6 +181,7 @@ open class AVAudioUnit: AVAudioNode, @unchecked Sendable {
         let made = pipeline.take(into: buffer, frames: frames)
         if made < frames {
             for channel in 0..<Int(buffer.format.channelCount) { (buffer.floatChannelData![channel] + made).initialize(repeating: 0, count: frames - made) }
+            if !(self is AVAudioUnitTimeEffect) { EffectPipeline.lateCycles.add(1, ordering: .relaxed) }
         }
         return made > 0
     }

@@ -15,7 +15,11 @@ import Synchronization
 /// Thread ownership: `feed`, `wake`, `take` and `backlog` on the renderer; the graph on the
 /// worker thread, which rebuilds it when the unit's parameters change. `stop` from the renderer
 /// or a configuring thread; the worker ends by itself (the renderer never waits for it).
-final class EffectPipeline: @unchecked Sendable {
+package final class EffectPipeline: @unchecked Sendable {
+    /// The cycles an effect's output came short or was cut back because its worker was late, in
+    /// this process so far: real-time output that differs from an offline render for that reason.
+    package static let lateCycles = Atomic<Int>(0)
+
     private let input: SampleRing
     private let output: SampleRing
     private let work = DispatchSemaphore(value: 0)

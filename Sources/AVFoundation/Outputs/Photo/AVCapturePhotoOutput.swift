@@ -119,6 +119,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             }
         }
     }
+    /// The seconds of video the Live Photo ring holds (none while Live Photo capture is off).
+    package var livePhotoKeptSeconds: Double { state.withLock { $0.livePhotoRing }?.keptVideoSeconds ?? 0 }
+
     /// Whether Live Photo capture is paused: movies end where the suspension began.
     open var isLivePhotoCaptureSuspended: Bool {
         get { state.withLock { $0.isLivePhotoCaptureSuspended } }

@@ -191,6 +191,15 @@ package final class LivePhotoRing: @unchecked Sendable {
     }
 
     /// The frames and samples captured from `start` to `end`, with the frames pinned.
+    /// The seconds between the oldest and the newest frame the ring holds.
+    package var keptVideoSeconds: Double {
+        kept.withLock { kept in
+            let times = kept.video?.slots.map(\.time).filter(\.isNumeric) ?? []
+            guard let first = times.min(), let last = times.max() else { return 0 }
+            return (last - first).seconds
+        }
+    }
+
     func clip(from start: CMTime, to end: CMTime) -> Clip {
         kept.withLock { kept in
             var frames: [(CVPixelBuffer, CMTime)] = []
