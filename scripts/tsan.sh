@@ -2,7 +2,8 @@
 # Runs the test targets of Apple's API on the virtual devices, on movie files, on sound files and on codec sessions under
 # ThreadSanitizer (a build of its own in .build-tsan) and fails on any report. scripts/tsan-suppressions.txt names the pools' reuse of
 # buffers, which the sanitizer cannot see is ordered (the file says why it is).
-# usage: scripts/tsan.sh [extra swift test arguments]
+# A class a process, four at a time (scripts/run-tests.sh): the sanitizer makes the tests CPU-bound.
+# usage: scripts/tsan.sh [extra scripts/run-tests.sh arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build-flags.sh
@@ -18,4 +19,4 @@ rates+="|testASlowDrawerMissesFramesWithoutSlowingTheSessionsOutputs|FaceDetecti
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${debug_flags[@]}"
 # exitcode: a run with any report fails even when every test passed.
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt exitcode=66 halt_on_error=0"
-swift test --skip-build --sanitize=thread --scratch-path .build-tsan "${debug_flags[@]}" --filter "$targets" --skip "$rates" "$@"
+bash scripts/run-tests.sh --bundle .build-tsan/debug/LinuxAVFoundationPackageTests.xctest --jobs 4 --filter "$targets" --skip "$rates" "$@"
