@@ -136,7 +136,7 @@ let package = Package(
         // Rubber Band and SoundTouch (the one importer of FFmpeg's and the stretchers' shims).
         .target(
             name: "MovieEngine",
-            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CaptureDevices", "CMediaCodecs", "CTimePitch", "CID3Tags"]),
+            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CMediaCodecs", "CTimePitch", "CID3Tags"]),
 
         // espeak-ng (Debian's libespeak-ng1), AVSpeechSynthesizer's voices, loaded by its soname at the first speech (CSpeech.h).
         .target(name: "CSpeech", dependencies: ["CLibraryLoading"]),
@@ -184,7 +184,7 @@ let package = Package(
         .executableTarget(
             name: "avcapture",
             dependencies: [
-                "AVFoundation", "Photos", "LiveView", "VideoToolbox", "MovieEngine", "UniformTypeIdentifiers",
+                "AVFoundation", "Photos", "LiveView", "VideoToolbox", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,5 +1,5 @@
 import CMediaCodecs
-import CaptureDevices
+import CoreVideo
 
 /// FFmpeg's own messages go where the device libraries' go (`LibraryLog`): nowhere unless
 /// `LINUXAVFOUNDATION_LOG` asks for them. Failures reach the client as `AVError`s.

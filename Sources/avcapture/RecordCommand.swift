@@ -1,7 +1,6 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
-import MovieEngine
 import VideoToolbox
 
 /// `avcapture record`: records a movie from a camera and a microphone.
@@ -125,7 +124,7 @@ struct Record: ParsableCommand {
         session.addOutput(movie)
         let codecType = AVVideoCodecType(rawValue: codec == "hevc" ? "hvc1" : codec == "h264" ? "avc1" : codec)
         guard movie.availableVideoCodecTypes.contains(codecType) else {
-            if let problem = FFmpegLibraries.problem { throw CommandFailure("Cannot record: \(problem).") }
+            if let problem = AVCaptureMovieFileOutput.encodingLibrariesProblem { throw CommandFailure("Cannot record: \(problem).") }
             throw CommandFailure("Cannot encode \(codec) here; available: \(movie.availableVideoCodecTypes.map(\.rawValue).joined(separator: ", ")).")
         }
         if let connection = movie.connection(with: .video) {

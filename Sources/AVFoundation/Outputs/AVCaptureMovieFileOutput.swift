@@ -1,5 +1,6 @@
 import CaptureDevices
 import Foundation
+import MovieEngine
 
 /// An output that records video and audio to a QuickTime or MPEG-4 movie file.
 ///
@@ -34,6 +35,10 @@ open class AVCaptureMovieFileOutput: AVCaptureFileOutput, @unchecked Sendable {
 
     /// The video codecs this machine can record.
     open var availableVideoCodecTypes: [AVVideoCodecType] { ValidatedSettings.availableVideoCodecs }
+
+    /// Why no movie can be recorded here (FFmpeg's libraries could not be loaded), or nil: what
+    /// the command line tells when `availableVideoCodecTypes` lacks the codec asked for.
+    package static var encodingLibrariesProblem: String? { FFmpegLibraries.problem }
 
     /// The settings a connection's media is recorded with.
     open func outputSettings(for connection: AVCaptureConnection) -> [String: Any] {

@@ -1,5 +1,4 @@
 import CMediaCodecs
-import CaptureDevices
 import CoreMedia
 import CoreVideo
 import Foundation

@@ -1,5 +1,3 @@
-import CALSA
-import CPipeWire
 import Foundation
 
 /// Where the system libraries' own messages go.
@@ -32,12 +30,6 @@ package enum LibraryLog {
     /// The level in force: from `LINUXAVFOUNDATION_LOG`, read once.
     package static let level = Level(environment: ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_LOG"])
 
-    /// Installs the handlers of the device libraries; called before any of them is first used.
-    package static let installed: Void = {
-        cpw_set_log_handler(level == nil ? nil : pipeWireHandler, level?.rawValue ?? 0)
-        calsa_set_log_handler(level == nil ? nil : alsaHandler)
-    }()
-
     /// Writes one message from `library` when `severity` is within the level in force.
     package static func write(library: String, severity: Int32, message: UnsafePointer<CChar>?) {
         guard let level, severity <= level.rawValue, let message else { return }
@@ -45,6 +37,3 @@ package enum LibraryLog {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
-
-private let pipeWireHandler: cpw_log_handler = { LibraryLog.write(library: "pipewire", severity: $0, message: $1) }
-private let alsaHandler: calsa_log_handler = { LibraryLog.write(library: "alsa", severity: $0, message: $1) }
