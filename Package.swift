@@ -45,12 +45,12 @@ let package = Package(
         // libasound is loaded by its soname when ALSA is first asked for devices (alsa_library.h).
         .target(name: "CALSA", dependencies: ["CLibraryLoading"]),
         // libpulse is loaded by its soname when a PulseAudio server is first asked for (pulse_library.h).
-        .target(name: "CPulse"),
+        .target(name: "CPulse", dependencies: ["CLibraryLoading"]),
         // libpipewire is loaded by its soname when a PipeWire server is first asked for (pipewire_library.h);
         // its headers (Debian's libpipewire-0.3-dev) are found through links in Sources/CPipeWire/system.
         .target(name: "CPipeWire", dependencies: ["CLibraryLoading"], cSettings: [.headerSearchPath("system")]),
         // FFmpeg, loaded by its sonames when a movie is first opened or written (ffmpeg_library.h).
-        .target(name: "CMediaCodecs"),
+        .target(name: "CMediaCodecs", dependencies: ["CLibraryLoading"]),
         // ZXing-C++ 3 (built by scripts/build-zxing.sh; Debian packages only 1.4).
         .systemLibrary(name: "CZXing", path: "Sources/CZXing", pkgConfig: "zxing"),
         // dlib's face detector and landmark model (Debian's libdlib-dev, libdlib-data), in C++ behind a C interface.

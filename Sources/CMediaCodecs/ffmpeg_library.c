@@ -2,10 +2,9 @@
 #define CMC_FFMPEG_LOADING
 #include "ffmpeg_library.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 
 struct cmc_ffmpeg_functions cmc_ffmpeg;
 
@@ -15,30 +14,27 @@ static char problem[512];
 
 #define CMC_STRING(x) #x
 #define CMC_SONAME(name, major) "lib" name ".so." CMC_STRING(major)
+#define CMC_PACKAGE(name, major) "lib" name CMC_STRING(major)
 
 static void load(void) {
-    // The sonames of the versions the shims were compiled against.
-    static const char *const sonames[] = {
-        CMC_SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR), CMC_SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR),
-        CMC_SONAME("swscale", LIBSWSCALE_VERSION_MAJOR), CMC_SONAME("swresample", LIBSWRESAMPLE_VERSION_MAJOR),
-        CMC_SONAME("avutil", LIBAVUTIL_VERSION_MAJOR),
+    // The sonames of the versions the shims were compiled against, and Debian's packages of them.
+    static const char *const libraries[][2] = {
+        { CMC_SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR), CMC_PACKAGE("avformat", LIBAVFORMAT_VERSION_MAJOR) },
+        { CMC_SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR), CMC_PACKAGE("avcodec", LIBAVCODEC_VERSION_MAJOR) },
+        { CMC_SONAME("swscale", LIBSWSCALE_VERSION_MAJOR), CMC_PACKAGE("swscale", LIBSWSCALE_VERSION_MAJOR) },
+        { CMC_SONAME("swresample", LIBSWRESAMPLE_VERSION_MAJOR), CMC_PACKAGE("swresample", LIBSWRESAMPLE_VERSION_MAJOR) },
+        { CMC_SONAME("avutil", LIBAVUTIL_VERSION_MAJOR), CMC_PACKAGE("avutil", LIBAVUTIL_VERSION_MAJOR) },
     };
-    enum { count = sizeof sonames / sizeof *sonames };
+    enum { count = sizeof libraries / sizeof *libraries };
     void *handles[count];
     for (int index = 0; index < count; ++index) {
-        handles[index] = dlopen(sonames[index], RTLD_NOW | RTLD_LOCAL);
-        if (!handles[index]) {
-            snprintf(problem, sizeof problem, "FFmpeg could not be loaded: %s (Debian's libavformat, libavcodec, libswscale and libswresample)", dlerror());
+        if (!(handles[index] = cll_open(libraries[index][0], libraries[index][1], problem, sizeof problem))) {
             status = AVERROR(ENOSYS);
             return;
         }
     }
 #define CMC_FIND(name)                                                                                     \
-    for (int index = 0; index < count && !cmc_ffmpeg.name; ++index) {                                      \
-        *(void **)&cmc_ffmpeg.name = dlsym(handles[index], #name);                                         \
-    }                                                                                                      \
-    if (!cmc_ffmpeg.name) {                                                                                \
-        snprintf(problem, sizeof problem, "FFmpeg's libraries have no %s: not the version this was built for", #name); \
+    if (!cll_find_in(handles, count, #name, (void **)&cmc_ffmpeg.name, problem, sizeof problem)) {         \
         status = AVERROR(ENOSYS);                                                                          \
         return;                                                                                            \
     }

@@ -2,7 +2,7 @@
 #include "filter_library.h"
 #include "CMediaCodecs.h"
 #include "ffmpeg_library.h"
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -18,31 +18,34 @@ static void load(void) {
         snprintf(problem, sizeof problem, "%s", cmc_media_library_problem());
         return;
     }
-    const char *soname = "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR);
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(problem, sizeof problem, "FFmpeg's filters could not be loaded: %s (Debian's libavfilter)", dlerror());
+    void *libraries[2] = {
+        cll_open("libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR), "libavfilter" AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR), problem, sizeof problem),
+        NULL,
+    };
+    if (!libraries[0]) {
         status = AVERROR(ENOSYS);
         return;
     }
-    void *util = dlopen("libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    #define FIND(field, from, name)                                                                                  \
-    if (!(*(void **)&fl.field = dlsym(from, name))) {                                                            \
-        snprintf(problem, sizeof problem, "FFmpeg's filters have no %s: not the version this was built for", name); \
+    // av_strdup is libavutil's, loaded already with FFmpeg's other libraries.
+    char ignored[256];
+    libraries[1] = cll_open("libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), "libavutil" AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), ignored, sizeof ignored);
+    int count = libraries[1] ? 2 : 1;
+#define FIND(field, name)                                                                                            \
+    if (!cll_find_in(libraries, count, name, (void **)&fl.field, problem, sizeof problem)) {                        \
         status = AVERROR(ENOSYS);                                                                                \
         return;                                                                                                  \
     }
-    FIND(graph_alloc, library, "avfilter_graph_alloc")
-    FIND(graph_free, library, "avfilter_graph_free")
-    FIND(graph_create_filter, library, "avfilter_graph_create_filter")
-    FIND(get_by_name, library, "avfilter_get_by_name")
-    FIND(graph_parse_ptr, library, "avfilter_graph_parse_ptr")
-    FIND(graph_config, library, "avfilter_graph_config")
-    FIND(inout_alloc, library, "avfilter_inout_alloc")
-    FIND(inout_free, library, "avfilter_inout_free")
-    FIND(buffersrc_add_frame_flags, library, "av_buffersrc_add_frame_flags")
-    FIND(buffersink_get_frame, library, "av_buffersink_get_frame")
-    FIND(strdup, util ? util : library, "av_strdup")
+    FIND(graph_alloc, "avfilter_graph_alloc")
+    FIND(graph_free, "avfilter_graph_free")
+    FIND(graph_create_filter, "avfilter_graph_create_filter")
+    FIND(get_by_name, "avfilter_get_by_name")
+    FIND(graph_parse_ptr, "avfilter_graph_parse_ptr")
+    FIND(graph_config, "avfilter_graph_config")
+    FIND(inout_alloc, "avfilter_inout_alloc")
+    FIND(inout_free, "avfilter_inout_free")
+    FIND(buffersrc_add_frame_flags, "av_buffersrc_add_frame_flags")
+    FIND(buffersink_get_frame, "av_buffersink_get_frame")
+    FIND(strdup, "av_strdup")
 #undef FIND
 }
 

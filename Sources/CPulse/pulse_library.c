@@ -2,9 +2,8 @@
 #define CPULSE_LOADING
 #include "pulse_library.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
-#include <stdio.h>
 
 struct cpulse_functions cpulse_library;
 
@@ -13,21 +12,14 @@ static int status;
 static char problem[512];
 
 static void load(void) {
-    void *handles[] = { dlopen("libpulse-simple.so.0", RTLD_NOW | RTLD_LOCAL), dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL) };
-    enum { count = sizeof handles / sizeof *handles };
-    for (int index = 0; index < count; ++index) {
-        if (!handles[index]) {
-            snprintf(problem, sizeof problem, "PulseAudio's client library could not be loaded: %s (Debian's libpulse0)", dlerror());
-            status = -1;
-            return;
-        }
+    void *handles[2] = { cll_open("libpulse-simple.so.0", "libpulse0", problem, sizeof problem), NULL };
+    if (handles[0]) handles[1] = cll_open("libpulse.so.0", "libpulse0", problem, sizeof problem);
+    if (!handles[1]) {
+        status = -1;
+        return;
     }
 #define CPULSE_FIND(name)                                                                                   \
-    for (int index = 0; index < count && !cpulse_library.name; ++index) {                                  \
-        *(void **)&cpulse_library.name = dlsym(handles[index], #name);                                     \
-    }                                                                                                      \
-    if (!cpulse_library.name) {                                                                            \
-        snprintf(problem, sizeof problem, "PulseAudio's client library has no %s", #name);                 \
+    if (!cll_find_in(handles, 2, #name, (void **)&cpulse_library.name, problem, sizeof problem)) {         \
         status = -1;                                                                                       \
         return;                                                                                            \
     }
