@@ -136,7 +136,7 @@ let package = Package(
         // Rubber Band and SoundTouch (the one importer of FFmpeg's and the stretchers' shims).
         .target(
             name: "MovieEngine",
-            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CMediaCodecs", "CTimePitch", "CID3Tags"]),
+            dependencies: ["CoreGraphics", "CoreMedia", "CoreVideo", "FrameProcessing", "CMediaCodecs", "CTimePitch", "CID3Tags", "CObjectCreation"]),
 
         // espeak-ng (Debian's libespeak-ng1), AVSpeechSynthesizer's voices, loaded by its soname at the first speech (CSpeech.h).
         .target(name: "CSpeech", dependencies: ["CLibraryLoading"]),
@@ -157,7 +157,7 @@ let package = Package(
             dependencies: [
                 "AVFAudio", "AudioToolbox", "Combine", "MediaToolbox",
                 "CoreGraphics", "_Testing_CoreGraphics", "QuartzCore", "ImageIO", "CoreImage", "_Testing_CoreImage", "CoreMedia", "CoreVideo",
-                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers", "CObjectCreation",
+                "FrameProcessing", "CaptureDevices", "MovieEngine", "UniformTypeIdentifiers",
             ]),
 
         // The part of PhotoKit capture apps save with; the library is the user's XDG folders. It

@@ -1,6 +1,7 @@
 import CaptureTestSupport
 import XCTest
 @testable import AVFoundation
+import MovieEngine
 import TestSupport
 
 /// `customVideoCompositorClass`: the class is made with its own `init()` as Apple's engine makes
@@ -25,6 +26,10 @@ final class CustomCompositorTests: XCTestCase {
     class Plain {}
 
     func testAnInstanceIsMadeFromAClassObjectAsObjectiveCMakesIt() throws {
+        XCTAssertNotNil(
+            ObjectCreation.initializerSlot,
+            "the toolchain's class metadata layout moved: init()'s entry in a class's method table can no longer be found (Sources/MovieEngine/ObjectCreation.swift says what it assumes)"
+        )
         let defaulted = try XCTUnwrap(ObjectCreation.instance(of: Defaulted.self) as? Defaulted)
         XCTAssertEqual(defaulted.words, ["made", "by", "init"], "stored properties are initialised")
         XCTAssertEqual(defaulted.count, 3)

@@ -2,6 +2,7 @@ import CoreGraphics
 import CoreImage
 import CoreMedia
 import Foundation
+import MovieEngine
 import Synchronization
 
 /// A video composition's custom compositor at work: one instance of the app's class (made with

@@ -8,7 +8,12 @@ import Foundation
 /// subclass's `init()` still has its entry in the class's table of methods, at the place
 /// `NSObject`'s has. That place is found once by comparing `NSObject`'s table with those of two
 /// subclasses that override only `init()`, and the entry is called with Swift's convention.
-enum ObjectCreation {
+///
+/// What it assumes of the toolchain, which `CustomCompositorTests` checks on every run: Swift's
+/// class metadata on Linux (no Objective-C runtime) has the class's size and address point as two
+/// 32-bit words four pointers in, its method table from the eighth pointer on, and an allocating
+/// initializer that takes the class object in the Swift context register and returns +1.
+package enum ObjectCreation {
     /// Two subclasses whose tables differ from each other only in `init()` (each has its own);
     /// from `NSObject`'s they differ there and in entries a subclass in another module cannot
     /// share, which are the same in both.
@@ -21,7 +26,7 @@ enum ObjectCreation {
 
     /// Where `init()`'s entry is in a class's metadata, in pointers from its address point; nil
     /// when the two tables do not differ in exactly one place.
-    private static let initializerSlot: Int? = {
+    package static let initializerSlot: Int? = {
         // Linux class metadata: kind, superclass, flags, instance size, then the class's size and
         // address point (two 32-bit words), description, ivar destroyer, and then the methods.
         let base = unsafeBitCast(NSObject.self as AnyClass, to: UnsafePointer<UnsafeRawPointer?>.self)
@@ -38,7 +43,7 @@ enum ObjectCreation {
     }()
 
     /// A new instance of `type`, made by its `init()`; nil when `type` is not an `NSObject` subclass.
-    static func instance(of type: AnyClass) -> NSObject? {
+    package static func instance(of type: AnyClass) -> NSObject? {
         guard type is NSObject.Type, let slot = initializerSlot else { return nil }
         let metadata = unsafeBitCast(type, to: UnsafePointer<UnsafeRawPointer?>.self)
         guard let initializer = metadata[slot], let object = coc_call_allocating_init(initializer, UnsafeRawPointer(metadata)) else { return nil }
