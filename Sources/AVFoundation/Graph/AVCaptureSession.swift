@@ -388,32 +388,11 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
                 connection.output != nil && connection.inputPorts.contains { $0.input === input }
             }
             var configuration: VideoStreamConfiguration?
-            var targets: [DeviceRoute.Target] = []
+            var targets: [DeviceRoute.Target]
             var conversions: [DeviceRoute.Conversion] = []
             if device.mediaType == .video {
-                if snapshot.preset != .inputPriority, let index = snapshot.preset.formatIndex(for: device) {
-                    device.setActiveFormat(index: index, byClient: false)
-                }
-                let format = device.activeFormat
-                let plan = StreamPlan.video(
-                    format: .init(width: Int(format.dimensions.width), height: Int(format.dimensions.height)),
-                    nativePixelFormat: format.backing.pixelFormat, photoPreset: snapshot.preset == .photo,
-                    connections: connections.map { .init(demand: $0.output!.demand, orientation: $0.pixelOrientation) })
-                conversions = plan.conversions.map { planned in
-                    let conversion = DeviceRoute.Conversion(
-                        pixelFormat: planned.pixelFormat, orientation: planned.orientation,
-                        size: planned.size.map { ($0.width, $0.height) })
-                    conversion.capacity = planned.capacity
-                    return conversion
-                }
-                targets = zip(connections, plan.conversionIndices).map { .init(connection: $0, output: $0.output!, conversion: $1) }
-                let duration = device.activeVideoMinFrameDuration.convertScale(1_000_000_000, method: .default).value
-                configuration = VideoStreamConfiguration(
-                    width: plan.size.width, height: plan.size.height, pixelFormat: plan.pixelFormat,
-                    frameDurationNanoseconds: duration, bufferCount: plan.bufferCount, isPaced: !deliversFramesUnpaced)
-                configuration?.sourceCode = format.backing.sourceCode
-                let exact = device.activeVideoMinFrameDuration
-                if exact.isNumeric { configuration?.frameDurationFraction = (exact.value, exact.timescale) }
+                let plan = VideoRoutePlan.plan(device: device, connections: connections, preset: snapshot.preset, paced: !deliversFramesUnpaced)
+                (configuration, targets, conversions) = (plan.configuration, plan.targets, plan.conversions)
             } else {
                 targets = connections.map { .init(connection: $0, output: $0.output!, conversion: -1) }
             }

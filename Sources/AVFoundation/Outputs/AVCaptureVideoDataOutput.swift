@@ -120,7 +120,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
 
     private var deliveredSize: (Int, Int)? {
         guard let device = connection(with: .video)?.sourceDevice else { return nil }
-        if session?.sessionPreset == .photo { return (852, 640) }
+        if session?.sessionPreset == .photo { return (StreamPlan.photoPreviewSize.width, StreamPlan.photoPreviewSize.height) }
         return (Int(device.activeFormat.dimensions.width), Int(device.activeFormat.dimensions.height))
     }
 
