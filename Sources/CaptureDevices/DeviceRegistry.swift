@@ -44,24 +44,23 @@ package enum DeviceRegistry {
     /// devices), `hardware` (only real ones), or unset (real ones first, then the virtual ones).
     package static var policy: String { ProcessInfo.processInfo.environment["LINUXAVFOUNDATION_DEVICES"] ?? "all" }
 
-    /// Every device, in the order `default(for:)` prefers them: V4L2 cameras, PipeWire cameras,
-    /// the sound server's sources (its default first), sound cards read directly, then the
-    /// virtual devices.
+    /// The hardware backends, in the order `default(for:)` prefers their devices: V4L2 cameras,
+    /// PipeWire cameras, the sound server's sources (its default first), sound cards read directly.
+    package static let discoveries: [any DeviceDiscovery.Type] = [V4L2Discovery.self, PipeWireDiscovery.self, PulseDiscovery.self, ALSADiscovery.self]
+
+    /// Every device, in the order `default(for:)` prefers them: the hardware backends' in
+    /// `discoveries`' order, then the virtual devices.
     package static var backends: [CaptureDeviceBackend] {
         let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera] + extraVirtualCameras + [virtualMicrophone]
         if policy == "virtual" { return virtual }
-        let hardware: [CaptureDeviceBackend] =
-            V4L2Discovery.cameras() + PipeWireDiscovery.cameras() + PulseDiscovery.microphones()
-            + ALSADiscovery.microphones()
+        let hardware = discoveries.flatMap { $0.devices() }
         return policy == "hardware" ? hardware : hardware + virtual
     }
 
     /// Calls `listener` after hardware devices appear or disappear.
     package static func addHotplugListener(_ listener: @escaping @Sendable () -> Void) {
         guard policy != "virtual" else { return }
-        V4L2Discovery.addListener(listener)
-        PipeWireDiscovery.addListener(listener)
-        PulseDiscovery.addListener(listener)
+        for discovery in discoveries { discovery.addListener(listener) }
     }
 }
 
