@@ -9,6 +9,8 @@
 #   --serial     everything in one process, as `swift test` runs it
 #   --filter RE  only the tests (Module.Class/testName, or a Swift Testing test's name) RE matches
 #   --skip RE    not the tests RE matches
+#   --fast       the fast tier: the targets of Apple's types and the units, no server, camera
+#                stream or process of their own (about a minute of work; CI's first test stage)
 #   --bundle B   the test bundle B (default: the debug build's), such as ThreadSanitizer's
 #   other arguments go to `swift test`, as do all with --serial
 set -euo pipefail
@@ -22,6 +24,9 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --skip) skip=$2; shift 2 ;;
+    --fast)
+        filter='^(UnitTests|CoreMediaTests|CoreVideoTests|CoreGraphicsTests|CoreImageTests|ImageIOTests|CombineTests|VideoToolboxTests|MediaToolboxTests|PhotosTests|AVFAudioTests)\.'
+        shift ;;
     --bundle) bundle=$(realpath "$2"); shift 2 ;;
     --serial) shift; exec swift test --skip-build "${debug_flags[@]}" "$@" ;;
     *) exec swift test --skip-build "${debug_flags[@]}" "$@" ;;
