@@ -53,8 +53,11 @@ final class AppleStyleCodeTests: XCTestCase {
         XCTAssertEqual(result.callbacks, ["willBegin", "photo", "movieRecorded", "movieWritten", "finished"])
         XCTAssertEqual(result.orientation, .up)
         XCTAssertTrue(result.hadDepth, "the virtual back camera delivers depth")
-        XCTAssertEqual(result.movieDuration, 3, accuracy: 0.3)
-        XCTAssertEqual(result.photoDisplayTime, 1.5, accuracy: 0.2)
+        // 1.5 s after the still (the movie waits for those frames), and 1.5 s before it, less
+        // the start of that stretch if a loaded machine made the camera skip frames then.
+        XCTAssertEqual(result.movieDuration - result.photoDisplayTime, 1.5, accuracy: 0.2, "after the still")
+        XCTAssertEqual(result.photoDisplayTime, 1.5, accuracy: 0.5, "before the still")
+        XCTAssertEqual(result.movieDuration, 3, accuracy: 0.6)
         let saved = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent("Pictures").path).sorted()
         XCTAssertEqual(saved.count, 2, "\(saved)")
         XCTAssertEqual(saved.map { ($0 as NSString).pathExtension }, ["heic", "mov"])

@@ -109,22 +109,8 @@ final class StreamingServer {
         guard listens else { throw XCTSkip("\(command[0]) did not listen on port \(port) within 10 s; see \(folder.path)") }
     }
 
-    /// Whether a socket on this machine listens on the server's port, as /proc/net lists them
-    /// (a TCP socket in the LISTEN state, or a bound UDP socket).
-    private var listens: Bool {
-        let tables = udp ? ["/proc/net/udp", "/proc/net/udp6"] : ["/proc/net/tcp", "/proc/net/tcp6"]
-        let local = String(format: ":%04X", port)
-        for table in tables {
-            // Read to the end: /proc's tables are longer than the first page String(contentsOfFile:) reads.
-            guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile(), let text = String(data: data, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: " ")
-                guard fields.count > 3, fields[1].hasSuffix(local) else { continue }
-                if udp || fields[3] == "0A" { return true }
-            }
-        }
-        return false
-    }
+    /// Whether a socket on this machine listens on the server's port.
+    private var listens: Bool { isListening(onLoopbackPort: port, udp: udp) }
 
     /// Stops the server as a crash would leave its clients: the connection simply goes.
     func stop() {

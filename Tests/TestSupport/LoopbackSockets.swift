@@ -110,3 +110,21 @@ public func exchangeOnLoopback(port: Int, request: String, seconds: Double = 10)
     }
     return (String(decoding: answer, as: UTF8.self), firstByte)
 }
+
+/// Whether a socket on this machine listens on `port`, as /proc/net lists them (a TCP socket in
+/// the LISTEN state, or a bound UDP socket): a server is ready without a client taking its one
+/// connection to find out.
+public func isListening(onLoopbackPort port: Int, udp: Bool = false) -> Bool {
+    let tables = udp ? ["/proc/net/udp", "/proc/net/udp6"] : ["/proc/net/tcp", "/proc/net/tcp6"]
+    let local = String(format: ":%04X", port)
+    for table in tables {
+        // Read to the end: /proc's tables are longer than the first page String(contentsOfFile:) reads.
+        guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile(), let text = String(data: data, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, fields[1].hasSuffix(local) else { continue }
+            if udp || fields[3] == "0A" { return true }
+        }
+    }
+    return false
+}

@@ -19,7 +19,7 @@ final class StreamCommandTests: XCTestCase {
         listener.standardError = FileHandle.nullDevice
         try listener.run()
         defer { if listener.isRunning { listener.terminate() } }
-        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertTrue(waitUntil(timeout: 10) { isListening(onLoopbackPort: port) }, "ffmpeg's RTSP listener is up")
         let result = try AVCaptureTool.run(["stream", "rtsp://127.0.0.1:\(port)/live", "--seconds", "2", "--format", "640x480@30"])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.standardError.contains("Streaming Virtual"), result.standardError)
