@@ -3,8 +3,8 @@
 # own, several at a time, the longest first by the times the last run kept, then the Swift Testing
 # suites beside them. Each process has its own temporary and runtime folders, so the device
 # configuration locks (`lockForConfiguration` is exclusive across processes), scratch files and
-# private servers' sockets of one class never meet another's. A failing or crashing class's whole
-# output is printed; the counts and the wall time come last.
+# private servers' sockets of one class never meet another's. A failing, crashing or hanging (20
+# minutes) class's whole output is printed; the counts and the wall time come last.
 #   --jobs N     processes at a time (default 3 per core: most tests wait on frames and servers)
 #   --serial     everything in one process, as `swift test` runs it
 #   --filter RE  only the tests (Module.Class/testName, or a Swift Testing test's name) RE matches
@@ -68,7 +68,9 @@ run_one() {
     else
         arguments=("$(awk -v class="$name" '$1 == class { print $2 }' "$work/arguments")")
     fi
-    TMPDIR=$folder XDG_RUNTIME_DIR=$folder "$bundle" "${arguments[@]}" > "$work/logs/$name.log" 2>&1 < /dev/null || status=$?
+    # A process that hangs is ended after 20 minutes (exit status 124), its output kept.
+    TMPDIR=$folder XDG_RUNTIME_DIR=$folder timeout --kill-after=10 1200 "$bundle" "${arguments[@]}" > "$work/logs/$name.log" 2>&1 < /dev/null ||
+        status=$?
     # Swift Testing says 69 (EX_UNAVAILABLE) when a filter chose none of its tests.
     if [ "$name" = swift-testing ] && [ -n "$filter$skip" ] && [ "$status" = 69 ]; then status=0; fi
     local seconds
