@@ -21,8 +21,8 @@ fuzzer() {
     local name=$1 binary=$build/$1-fuzzer sources includes
     case "$name" in
     movie-reader)
-        sources=(Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c)
-        includes=(-I Sources/CMediaCodecs/include)
+        sources=(Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c Sources/CLibraryLoading/*.c)
+        includes=(-I Sources/CMediaCodecs/include -I Sources/CLibraryLoading/include)
         ;;
     timed-id3)
         sources=(Fuzz/TimedID3Fuzzer.c Sources/CID3Tags/*.c Sources/CLibraryLoading/*.c)
@@ -34,7 +34,7 @@ fuzzer() {
         ;;
     esac
     local stale=false source
-    for source in "${sources[@]}" Sources/CMediaCodecs/*.h Sources/CMediaCodecs/include/*.h Sources/CID3Tags/include/*.h; do
+    for source in "${sources[@]}" Sources/CMediaCodecs/*.h Sources/CMediaCodecs/include/*.h Sources/CID3Tags/include/*.h Sources/CLibraryLoading/include/*.h; do
         [ -x "$binary" ] && [ ! "$source" -nt "$binary" ] || stale=true
     done
     if $stale; then
