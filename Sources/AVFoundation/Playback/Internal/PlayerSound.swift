@@ -52,6 +52,9 @@ final class PlayerSound: @unchecked Sendable {
         finished.enter()
     }
 
+    // A group left as many times as it was entered may be let go of.
+    deinit { finish() }
+
     /// Whether an algorithm plays sound at a rate (the AV Foundation Programming Guide's ranges).
     static func plays(rate: Double, algorithm: AVAudioTimePitchAlgorithm) -> Bool {
         rate > 0 && algorithm.rateRange.contains(rate)
