@@ -247,8 +247,9 @@ let package = Package(
             dependencies: [
                 "LiveView", "AVFoundation", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]),
         // Capture code in Apple's spelling that imports AVFoundation alone, and tests of what it computes; and one
         // file per module (ModuleContents) that imports that module alone and uses what Apple's brings.

@@ -1,6 +1,5 @@
 import AVFoundation
 import Foundation
-import HummingbirdWSClient
 @testable import LiveView
 import NIOCore
 import XCTest

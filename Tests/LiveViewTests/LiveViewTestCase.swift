@@ -3,9 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import HummingbirdWSClient
 @testable import LiveView
-import Logging
 import NIOCore
 import XCTest
 
@@ -128,17 +126,12 @@ class LiveViewTestCase: XCTestCase {
     /// Watches `/frames` on `port` until `frames` frames arrived or `seconds` passed.
     static func watch(port: Int, frames count: Int, seconds: Double = 10, query: String = "") async throws -> Received {
         let collected = ReceivedBox()
-        try await WebSocketClient.connect(
-            url: "ws://127.0.0.1:\(port)/frames\(query)", configuration: .init(maxFrameSize: 1 << 24),
-            logger: Logger(label: "viewer")
-        ) { inbound, outbound, _ in
+        try await FrameViewer.connect(port: port, uri: "/frames\(query)") { messages, replies in
             let deadline = ContinuousClock.now + .seconds(seconds)
-            var iterator = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-            while ContinuousClock.now < deadline, collected.frameCount < count, let message = try await iterator.next() {
+            while ContinuousClock.now < deadline, collected.frameCount < count, let message = try await messages.next() {
                 collected.add(message)
-                if case .binary = message { try await outbound.write(.text(FrameMessage.acknowledgement)) }
+                if case .binary = message { try await replies.write(FrameMessage.acknowledgement) }
             }
-            try await outbound.close(.normalClosure, reason: nil)
         }
         return collected.value
     }
@@ -150,7 +143,7 @@ final class ReceivedBox: @unchecked Sendable {
     private var received = LiveViewTestCase.Received()
     var value: LiveViewTestCase.Received { lock.lock(); defer { lock.unlock() }; return received }
     var frameCount: Int { value.frames.count }
-    func add(_ message: WebSocketMessage) {
+    func add(_ message: FrameViewer.Message) {
         lock.lock(); defer { lock.unlock() }
         switch message {
         case .text(let text): received.states.append(text)
