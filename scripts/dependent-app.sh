@@ -10,7 +10,9 @@
 # against Apple's SDK (with the same warning).
 #
 #   scripts/dependent-app.sh           resolve the graph (seconds): what CI runs
-#   scripts/dependent-app.sh --build   build the app and run it: devices listed, one frame captured (CI)
+#   scripts/dependent-app.sh --build   build the app and the examples (Examples/) against the tagged
+#                                      clone, run the app (devices listed, one frame captured) and
+#                                      the examples (scripts/examples.sh --built): CI
 set -euo pipefail
 project=$(cd "$(dirname "$0")/.." && pwd)
 # No flag in Package.swift that SwiftPM refuses to dependents, wherever the package is fetched from
@@ -27,28 +29,31 @@ git clone -q "$project" "$work/LinuxAVFoundation"
 version=$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' "$project/CHANGELOG.md" | head -1)
 # The committed state under the release's tag (moved onto it if the release was tagged earlier).
 git -C "$work/LinuxAVFoundation" tag -f "$version" >/dev/null
+# The app's package is the examples' (Examples/), depending by version instead of by path, with
+# two targets of its own: the examples are built once, in the app's build, and run by CI from it.
 mkdir -p "$work/app/Sources/app" "$work/app/Sources/OlderSpelling"
-cat > "$work/app/Package.swift" <<MANIFEST
-// swift-tools-version:6.0
-import PackageDescription
+cp -R "$project/Examples/Sources/." "$work/app/Sources/"
+sed 's|\.package(name: "LinuxAVFoundation", path: "\.\.")|.package(url: "file://'"$work"'/LinuxAVFoundation", .upToNextMinor(from: "'"$version"'"))|' \
+    "$project/Examples/Package.swift" >"$work/app/Package.swift"
+grep -q "upToNextMinor" "$work/app/Package.swift" \
+    || { echo "dependent-app.sh: Examples/Package.swift no longer names its dependency as this script expects" >&2; exit 1; }
+cat >>"$work/app/Package.swift" <<'MANIFEST'
 
-let package = Package(
-    name: "app",
-    dependencies: [.package(url: "file://$work/LinuxAVFoundation", .upToNextMinor(from: "$version"))],
-    targets: [
-        .target(
-            name: "OlderSpelling", dependencies: [.product(name: "AVFoundation", package: "LinuxAVFoundation")],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
-        .executableTarget(
-            name: "app",
-            dependencies: [
-                "OlderSpelling",
-                .product(name: "AVFoundation", package: "LinuxAVFoundation"), .product(name: "AVFAudio", package: "LinuxAVFoundation"),
-                .product(name: "CoreImage", package: "LinuxAVFoundation"), .product(name: "ImageIO", package: "LinuxAVFoundation"),
-                .product(name: "Photos", package: "LinuxAVFoundation"), .product(name: "Combine", package: "LinuxAVFoundation"),
-            ])
-    ]
-)
+// The app: a compositor in the older SDKs' spelling (Swift 5 mode), and a program that imports
+// the modules an app does.
+package.targets += [
+    .target(
+        name: "OlderSpelling", dependencies: [.product(name: "AVFoundation", package: "LinuxAVFoundation")],
+        swiftSettings: [.swiftLanguageMode(.v5)]),
+    .executableTarget(
+        name: "app",
+        dependencies: [
+            "OlderSpelling",
+            .product(name: "AVFoundation", package: "LinuxAVFoundation"), .product(name: "AVFAudio", package: "LinuxAVFoundation"),
+            .product(name: "CoreImage", package: "LinuxAVFoundation"), .product(name: "ImageIO", package: "LinuxAVFoundation"),
+            .product(name: "Photos", package: "LinuxAVFoundation"), .product(name: "Combine", package: "LinuxAVFoundation"),
+        ]),
+]
 MANIFEST
 cat > "$work/app/Sources/OlderSpelling/OlderSpellingCompositor.swift" <<'SOURCE'
 import AVFoundation
@@ -113,8 +118,10 @@ cd "$work/app"
 if [ "${1:-}" = --build ]; then
     started=$SECONDS
     swift build
-    echo "dependent-app.sh: the app built in $((SECONDS - started)) s (debug, from nothing)"
+    echo "dependent-app.sh: the app and the examples built in $((SECONDS - started)) s (debug, from nothing)"
     LINUXAVFOUNDATION_DEVICES=virtual "$(swift build --show-bin-path)/app"
+    # The examples, from this build, run and checked as scripts/examples.sh does.
+    bash "$project/scripts/examples.sh" --built "$(swift build --show-bin-path)"
 else
     swift package show-dependencies --format flatlist >/dev/null
     echo "dependent-app.sh: an app depending on LinuxAVFoundation .upToNextMinor(from: \"$version\") resolves (no unsafe build flags)"
