@@ -116,7 +116,8 @@ open class CaptureTestCase: XCTestCase {
     public var outputsCaughtUp: @Sendable () -> Bool = { true }
 
     /// Moves `manualClock` on by `seconds`, a frame of `camera` (the back camera by default) at a
-    /// time, waiting after each until the camera has handed the frame to every output and the
+    /// time. After each frame it waits, as a test clock's owner does, until every device on the
+    /// clock is parked on it again (the camera has handed the frame to every output) and the
     /// outputs have caught up (`outputsCaughtUp`): time passes for the capture graph as it would on
     /// a camera, never faster than the machine handles it.
     public func pass(
@@ -129,14 +130,17 @@ open class CaptureTestCase: XCTestCase {
         for _ in 0..<Int((seconds / frame.seconds).rounded()) {
             let before = virtual.framesHandedOver
             manualClock.advance(by: frame)
+            XCTAssertTrue(manualClock.waitUntilSettled(), "the devices park on the clock again", file: file, line: line)
             XCTAssertTrue(waitUntil { virtual.framesHandedOver > before }, "the camera hands over each frame", file: file, line: line)
             XCTAssertTrue(waitUntil(outputsCaughtUp), "the outputs catch up with each frame", file: file, line: line)
         }
     }
 
     /// Waits until `condition` holds, passing `manualClock`'s time a frame of `camera` at a time
-    /// while it does not (see `pass`) and giving what each frame starts a moment to finish; false
-    /// when `frames` frames did not make it hold.
+    /// while it does not (see `pass`). After each frame it waits for what the frame started,
+    /// without a fixed sleep: until the sessions' outputs have no work in flight (deliveries,
+    /// searches, photos being made), then for what they posted to the main queue; false when
+    /// `frames` frames did not make it hold.
     @discardableResult
     public func advanceUntil(
         frames: Int = 300, frame: CMTime = CMTime(value: 1, timescale: 30), camera: AVCaptureDevice? = nil,
@@ -145,7 +149,11 @@ open class CaptureTestCase: XCTestCase {
         for _ in 0..<frames {
             if condition() { return true }
             pass(frame.seconds, frame: frame, camera: camera, file: file, line: line)
-            if waitUntil(timeout: 0.05, condition) { return true }
+            let sessions = self.sessions
+            XCTAssertTrue(
+                waitUntil(timeout: 60) { !sessions.contains(where: \.outputsHaveWorkInFlight) }, "the outputs finish what the frame started", file: file,
+                line: line)
+            drainMainQueue()
         }
         return condition()
     }

@@ -104,6 +104,45 @@ final class VirtualClockTests: CaptureTestCase {
         session.stopRunning()
     }
 
+    /// The handshake of a test clock: the clock is settled once every device streaming on it is
+    /// parked on a time still to come, so that its owner waits for exactly the work the time it
+    /// passed started, and no longer.
+    func testTheClockIsSettledOnceEveryDeviceIsParkedOnIt() throws {
+        let clock = VirtualClock.manual()
+        XCTAssertTrue(clock.isSettled, "nothing streams on a new clock")
+        guard let camera = backCamera.backend as? VirtualCamera else { return XCTFail("the back camera is virtual") }
+        let (session, _) = try session(on: clock)
+        XCTAssertTrue(clock.waitUntilSettled(timeout: 10), "the camera parks on the clock, waiting for its first frame's time")
+        for _ in 0..<5 {
+            let before = camera.framesHandedOver
+            clock.advance(by: frame)
+            XCTAssertTrue(clock.waitUntilSettled(timeout: 10))
+            XCTAssertEqual(camera.framesHandedOver, before + 1, "settled means the frame the time brought is handed over, with no wait after")
+        }
+        session.stopRunning()
+        XCTAssertTrue(clock.waitUntilSettled(timeout: 10), "a stopped camera leaves the clock")
+        clock.advance(by: frame)
+        XCTAssertTrue(clock.isSettled, "time passing on a clock no device streams on settles at once")
+    }
+
+    /// The outputs' half of the handshake: an output is busy from the frame it is handed until its
+    /// delegate returns, so that a test waits for the delegate rather than for a fixed time.
+    func testAnOutputHasWorkInFlightUntilItsDelegateReturns() throws {
+        let clock = VirtualClock.manual()
+        let (session, collector) = try session(on: clock)
+        XCTAssertTrue(clock.waitUntilSettled(timeout: 10))
+        XCTAssertFalse(session.outputsHaveWorkInFlight, "nothing handed over yet")
+        let held = DispatchSemaphore(value: 0)
+        collector.queue.async { held.wait() }
+        clock.advance(by: frame)
+        XCTAssertTrue(clock.waitUntilSettled(timeout: 10))
+        XCTAssertTrue(session.outputsHaveWorkInFlight, "the frame waits for a delegate queue that is held")
+        held.signal()
+        XCTAssertTrue(waitUntil(timeout: 10) { !session.outputsHaveWorkInFlight }, "done once the delegate has had it")
+        XCTAssertEqual(collector.frames.count, 1)
+        session.stopRunning()
+    }
+
     func testResettingTheDeviceReturnsItToTheHostClock() {
         backCamera.virtualScene!.clock = .manual()
         XCTAssertTrue(backCamera.virtualScene!.clock.isManuallyAdvanced)

@@ -29,6 +29,10 @@ open class AVCaptureOutput: NSObject, @unchecked Sendable {
     /// The output left its session: drop anything waiting for the client.
     func didDetach() {}
 
+    /// Whether the output is still working on samples it was given (delivering them, searching
+    /// them, processing a photo from them); a test clock waits for this before it looks.
+    package var hasWorkInFlight: Bool { false }
+
     override init() { super.init() }
 
     /// The output's connections.

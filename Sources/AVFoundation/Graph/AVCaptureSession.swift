@@ -70,6 +70,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
     open var inputs: [AVCaptureInput] { model.withLock { $0.inputs } }
     /// The session's outputs (a preview layer's connection point is not one).
     open var outputs: [AVCaptureOutput] { model.withLock { $0.outputs.filter { !($0 is PreviewLayerOutput) } } }
+
+    /// Whether any of the session's outputs is still working on samples it was given.
+    package var outputsHaveWorkInFlight: Bool { outputs.contains { $0.hasWorkInFlight } }
     /// The session's connections.
     open var connections: [AVCaptureConnection] { model.withLock { $0.connections } }
 

@@ -59,6 +59,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     override var demand: OutputDemand { OutputDemand(audio: 1, orientation: .unsupported) }
 
     override func didDetach() { delivery.flush() }
+    package override var hasWorkInFlight: Bool { !delivery.isIdle }
 
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         guard isAttached else { return }

@@ -148,6 +148,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     override func didDetach() { detection.clear() }
+    package override var hasWorkInFlight: Bool { detection.hasWorkInFlight }
     override func sessionRunningDidChange(_ running: Bool) { if !running { detection.clear() } }
 
     /// Hands a detection's objects to every open sequence, and to the delegate on its queue unless

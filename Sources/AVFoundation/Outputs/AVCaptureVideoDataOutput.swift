@@ -188,6 +188,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     }
 
     override func didDetach() { delivery.flush() }
+    package override var hasWorkInFlight: Bool { !delivery.isIdle }
 
     override func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
         guard isAttached else { return }

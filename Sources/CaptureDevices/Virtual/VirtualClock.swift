@@ -10,8 +10,11 @@ import Foundation
 public final class VirtualClock: @unchecked Sendable {
     /// The clock itself: the host clock, or a manual one.
     public let clock: CMClock
-    /// Wakes the devices sleeping on a manual clock when it moves.
+    /// Wakes the devices sleeping on a manual clock when it moves, and whoever waits for them to park.
     private let condition = NSCondition()
+    /// Producer threads streaming on the clock, and the deadlines of those parked on it (guarded by `condition`).
+    private var producers = 0
+    private var parkedDeadlines: [Int64] = []
 
     private init(clock: CMClock) {
         self.clock = clock
@@ -40,6 +43,51 @@ public final class VirtualClock: @unchecked Sendable {
     /// The clock's time now, in nanoseconds.
     package var nanoseconds: Int64 { clock.nanoseconds }
 
+    /// Whether every device streaming on the clock is parked on it: each has done the work of the
+    /// time the clock passed and waits for a later time. Always true of the host clock.
+    public var isSettled: Bool {
+        guard isManuallyAdvanced else { return true }
+        return condition.withLock { settled }
+    }
+
+    /// Waits until every device streaming on a manual clock is parked on it, as a test clock's
+    /// owner waits before it moves time on or looks at what the time produced; false after
+    /// `timeout` seconds without that.
+    @discardableResult
+    public func waitUntilSettled(timeout: TimeInterval = 30) -> Bool {
+        guard isManuallyAdvanced else { return true }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !settled {
+            // Parking and leaving broadcast; the clock's own advance only ever unsettles it.
+            guard Date() < deadline else { return false }
+            _ = condition.wait(until: deadline)
+        }
+        return true
+    }
+
+    /// Whether every producer is parked on a time still to come (call with `condition` held).
+    private var settled: Bool {
+        let now = clock.nanoseconds
+        return parkedDeadlines.lazy.filter { $0 > now }.count == producers
+    }
+
+    /// Counts a producer thread as streaming on the clock until `leave()`.
+    package func join() {
+        guard isManuallyAdvanced else { return }
+        condition.withLock { producers += 1 }
+    }
+
+    /// Counts a producer thread out, once it stops streaming.
+    package func leave() {
+        guard isManuallyAdvanced else { return }
+        condition.withLock {
+            producers -= 1
+            condition.broadcast()
+        }
+    }
+
     /// Sleeps until the clock reaches `deadline` (nanoseconds); returns false, early, once
     /// `running` says the caller should stop (checked at least every 20 ms while a manual clock
     /// waits to be advanced).
@@ -50,6 +98,10 @@ public final class VirtualClock: @unchecked Sendable {
         }
         condition.lock()
         defer { condition.unlock() }
+        guard clock.nanoseconds < deadline else { return true }
+        parkedDeadlines.append(deadline)
+        condition.broadcast()
+        defer { parkedDeadlines.remove(at: parkedDeadlines.firstIndex(of: deadline)!) }
         while clock.nanoseconds < deadline {
             guard running() else { return false }
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.02))

@@ -52,7 +52,12 @@ package class VirtualDeviceBase: HardwareDeviceBase, VirtualSceneDevice, @unchec
         if let token {
             let clock = scene.clock
             origin.withLock { $0 = (clock, clock.nanoseconds) }
-            spawnProducer(token: token, name: name) { [self] token in produce(thread: token) }
+            // A producer counts on a manual clock from now on, so that its owner waits for its first frame.
+            clock.join()
+            spawnProducer(token: token, name: name) { [self] token in
+                produce(thread: token)
+                clock.leave()
+            }
         }
         return generation
     }

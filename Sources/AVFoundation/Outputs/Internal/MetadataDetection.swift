@@ -28,6 +28,7 @@ final class MetadataDetection: @unchecked Sendable {
         var framesSkipped = 0
         var nanosecondsSearching: Int64 = 0
         var threadStarted = false
+        var searching = false
         var stopped = false
     }
     private let mailbox = LockedValue(Mailbox())
@@ -90,6 +91,11 @@ final class MetadataDetection: @unchecked Sendable {
         mailbox.withLock { ($0.framesSearched, $0.framesSkipped, Double($0.nanosecondsSearching) / 1e9) }
     }
 
+    /// Whether a frame waits for the detector, the detector is searching one, or its objects are being delivered.
+    var hasWorkInFlight: Bool {
+        mailbox.withLock { $0.frame != nil || $0.searching } || delivering.load(ordering: .acquiring)
+    }
+
     /// Marks a delivery under way; false when the last one has not finished.
     func beginDelivery() -> Bool { delivering.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
     /// Marks the delivery under way finished.
@@ -107,12 +113,15 @@ final class MetadataDetection: @unchecked Sendable {
                 if box.stopped { return .some(nil) }
                 guard let frame = box.frame, let connection = box.connection else { return nil }
                 box.frame = nil
+                box.searching = true
                 return Job(
                     frame: frame, connection: connection, symbologies: box.symbologies, faces: box.detectsFaces,
                     rectOfInterest: box.rectOfInterest, maximumCodes: box.maximumCodes)
             }
             guard let job else { continue }
             guard let job else { return }
+            // Searched and handed on (or passed over): no longer in flight, whichever way the pass ends.
+            defer { mailbox.withLock { $0.searching = false } }
             guard let image = job.frame.imageBufferStorage else { continue }
             let width = CGFloat(image.width), height = CGFloat(image.height)
             let rect = job.rectOfInterest

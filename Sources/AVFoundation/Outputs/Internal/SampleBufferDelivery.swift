@@ -95,6 +95,9 @@ final class SampleBufferDelivery: @unchecked Sendable {
         }
     }
 
+    /// Whether no sample or drop report waits for the client and the client is not handling one.
+    var isIdle: Bool { state.withLock { $0.pendingCount == 0 && $0.dropCount == 0 && !$0.busy } }
+
     /// Offers a sample from a device's thread; returns whether it will be delivered.
     @discardableResult
     func offer(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) -> Bool {

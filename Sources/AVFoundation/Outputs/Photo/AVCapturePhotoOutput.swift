@@ -419,6 +419,9 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
+    /// Photos being made from frames they have (a capture still waiting for its frame waits for time, not work).
+    package override var hasWorkInFlight: Bool { state.withLock { $0.inProcessing > 0 } }
+
     /// Tells the coordinators the readiness may have changed.
     private func readinessMayHaveChanged() {
         for coordinator in state.withLock({ $0.coordinators.compactMap(\.coordinator) }) { coordinator.readinessMayHaveChanged() }
