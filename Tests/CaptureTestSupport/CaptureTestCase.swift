@@ -136,19 +136,42 @@ open class CaptureTestCase: XCTestCase {
         }
     }
 
+    /// Moves `manualClock` on by `seconds` in steps of `step`, waiting after each until every
+    /// device on the clock is parked on it again and the outputs have caught up
+    /// (`outputsCaughtUp`): time for sessions without a camera, such as a microphone's.
+    public func passTime(
+        _ seconds: Double, step: CMTime = CMTime(value: 1, timescale: 30), file: StaticString = #filePath, line: UInt = #line
+    ) {
+        for _ in 0..<Int((seconds / step.seconds).rounded()) {
+            manualClock.advance(by: step)
+            XCTAssertTrue(manualClock.waitUntilSettled(), "the devices park on the clock again", file: file, line: line)
+            XCTAssertTrue(waitUntil(outputsCaughtUp), "the outputs catch up with each step", file: file, line: line)
+        }
+    }
+
     /// Waits until `condition` holds, passing `manualClock`'s time a frame of `camera` at a time
-    /// while it does not (see `pass`). After each frame it waits for what the frame started,
-    /// without a fixed sleep: until the sessions' outputs have no work in flight (deliveries,
-    /// searches, photos being made), then for what they posted to the main queue; false when
+    /// (by default a frame of the camera's active rate) while it does not (see `pass`). After each
+    /// frame it waits for what the frame started, without a fixed sleep: until the sessions'
+    /// outputs have no work in flight (deliveries, searches, photos being made), then for what
+    /// they posted to the main queue; false when
     /// `frames` frames did not make it hold.
     @discardableResult
     public func advanceUntil(
-        frames: Int = 300, frame: CMTime = CMTime(value: 1, timescale: 30), camera: AVCaptureDevice? = nil,
+        frames: Int = 300, frame: CMTime? = nil, camera: AVCaptureDevice? = nil,
         file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
     ) -> Bool {
         for _ in 0..<frames {
             if condition() { return true }
-            pass(frame.seconds, frame: frame, camera: camera, file: file, line: line)
+            let device = camera ?? backCamera
+            if camera != nil || device.backend.imaging.current.isStreaming {
+                // A frame of the camera's own rate unless told otherwise.
+                let frame = frame ?? device.activeVideoMinFrameDuration
+                pass(frame.seconds, frame: frame, camera: camera, file: file, line: line)
+            } else {
+                // A session without a camera (a microphone's) moves by time alone.
+                let step = frame ?? CMTime(value: 1, timescale: 30)
+                passTime(step.seconds, step: step, file: file, line: line)
+            }
             let sessions = self.sessions
             XCTAssertTrue(
                 waitUntil(timeout: 60) { !sessions.contains(where: \.outputsHaveWorkInFlight) }, "the outputs finish what the frame started", file: file,

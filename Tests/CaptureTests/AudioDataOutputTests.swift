@@ -14,8 +14,9 @@ final class AudioDataOutputTests: CaptureTestCase {
     func testAudioIsInterleaved16BitPCMAt44100HzContiguousAndInOrder() throws {
         let collector = FrameCollector()
         let (session, _) = try makeAudioSession(collector: collector)
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.audioBuffers.count >= 20 })
+        XCTAssertTrue(advanceUntil { collector.audioBuffers.count >= 20 })
         session.stopRunning()
         let buffers = collector.audioBuffers
         let asbd = try XCTUnwrap(CMAudioFormatDescriptionGetStreamBasicDescription(buffers[0].formatDescription!)?.pointee)
@@ -51,8 +52,9 @@ final class AudioDataOutputTests: CaptureTestCase {
         session.addInput(try AVCaptureDeviceInput(device: backCamera))
         session.addOutput(video)
         session.commitConfiguration()
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.audioBuffers.count >= 5 && collector.frames.count >= 5 })
+        XCTAssertTrue(advanceUntil { collector.audioBuffers.count >= 5 && collector.frames.count >= 5 })
         session.stopRunning()
         let audioStart = collector.audioBuffers[0].presentationTimeStamp, videoStart = collector.frames[0].presentationTime
         XCTAssertLessThan(abs((audioStart - videoStart).seconds), 0.1, "streams started together are stamped on one clock")
@@ -65,13 +67,15 @@ final class AudioDataOutputTests: CaptureTestCase {
         let (session, output) = try makeAudioSession(collector: collector)
         let channel = try XCTUnwrap(output.connections.first?.audioChannels.first)
         microphone.virtualScene!.toneAmplitude = 0.5
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.audioBufferCount >= 10 })
+        XCTAssertTrue(advanceUntil { collector.audioBufferCount >= 10 })
         XCTAssertLessThan(channel.averagePowerLevel, 0)
         XCTAssertGreaterThan(channel.averagePowerLevel, -20, "a tone at half scale averages a few dB below -6 dBFS")
         XCTAssertEqual(channel.peakHoldLevel, -6, accuracy: 1.5, "its peaks reach half scale")
         microphone.virtualScene!.toneAmplitude = 0
-        spin(1.3)
+        passTime(1.3)
+        XCTAssertTrue(waitUntil { !session.outputsHaveWorkInFlight })
         XCTAssertLessThan(channel.averagePowerLevel, -100, "silence")
         XCTAssertLessThan(channel.peakHoldLevel, -100, "the peak is held about a second, then falls")
         XCTAssertGreaterThan(collector.audioBufferCount, 60, "audio kept flowing")
@@ -90,6 +94,7 @@ final class AudioDataOutputTests: CaptureTestCase {
                 lock.lock(); times.append(sampleBuffer.presentationTimeStamp); if marked { discontinuities += 1 }; lock.unlock()
             }
         }
+        // A delegate slower than real time: this test keeps the host clock.
         let slow = Slow()
         let session = AVCaptureSession()
         sessions.append(session)

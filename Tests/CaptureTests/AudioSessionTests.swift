@@ -18,14 +18,16 @@ final class AudioSessionTests: CaptureTestCase {
         super.tearDown()
     }
 
-    /// Captures about `seconds` of audio from `device`.
+    /// Captures `seconds` of the virtual microphone's time from `device`, on the manual clock.
     func record(_ device: AVCaptureDevice, seconds: TimeInterval = 1) throws -> (buffers: [CMSampleBuffer], count: Int) {
         let collector = FrameCollector()
         // Keeping every buffer would starve the microphone's pool: keep the first few.
         collector.audioBuffersToKeep = 20
         let (session, _) = try makeAudioSession(microphone: device, collector: collector)
+        try XCTUnwrap(device.virtualScene).clock = manualClock
         session.startRunning()
-        spin(seconds)
+        passTime(seconds)
+        XCTAssertTrue(waitUntil { !session.outputsHaveWorkInFlight }, "every buffer reached the delegate")
         session.stopRunning()
         return (collector.audioBuffers, collector.audioBufferCount)
     }

@@ -32,8 +32,9 @@ final class ColourTests: CaptureTestCase {
                     ))
             }
             let (session, _) = try makeVideoSession(preset: preset, collector: collector)
+            useManualClock()
             session.startRunning()
-            XCTAssertTrue(waitUntil { !seen.values.isEmpty })
+            XCTAssertTrue(advanceUntil { !seen.values.isEmpty })
             session.stopRunning()
             // The camera goes back to the next session's preset only once this one lets it go.
             session.inputs.forEach(session.removeInput)
@@ -115,12 +116,14 @@ final class ColourTests: CaptureTestCase {
             session.addInput(try AVCaptureDeviceInput(device: backCamera))
             let movie = AVCaptureMovieFileOutput()
             session.addOutput(movie)
+            useManualClock()
+            outputsCaughtUp = { movie.samplesWaitingToBeWritten == 0 }
             session.startRunning()
             let url = folder.appendingPathComponent("\(space).mov")
             let done = RecordingDone()
             movie.maxRecordedDuration = CMTime(value: 1, timescale: 2)
             movie.startRecording(to: url, recordingDelegate: done)
-            XCTAssertTrue(waitUntil(timeout: 10) { done.finished })
+            XCTAssertTrue(advanceUntil { done.finished })
             session.stopRunning()
             session.inputs.forEach(session.removeInput)
             let video = try XCTUnwrap(MediaProbe.probe(url)?.video)

@@ -30,8 +30,9 @@ final class LiveStreamOutputTests: CaptureTestCase {
         }
     }
 
-    /// A running session from the virtual back camera (640x480) and microphone to a live stream output.
-    private func streamingSession(collector: FrameCollector? = nil) throws -> AVCaptureLiveStreamOutput {
+    /// A running session from the virtual back camera (640x480) and microphone to a live stream
+    /// output; on the manual clock when `manualClock` is true, where time waits for the stream.
+    private func streamingSession(collector: FrameCollector? = nil, manualClock: Bool = false) throws -> AVCaptureLiveStreamOutput {
         let session = AVCaptureSession()
         sessions.append(session)
         session.sessionPreset = .vga640x480
@@ -45,19 +46,24 @@ final class LiveStreamOutputTests: CaptureTestCase {
         let output = AVCaptureLiveStreamOutput()
         XCTAssertTrue(session.canAddOutput(output))
         session.addOutput(output)
+        if manualClock {
+            useManualClock()
+            outputsCaughtUp = { output.samplesWaitingToBeSent == 0 }
+        }
         session.startRunning()
         return output
     }
 
-    /// Streams to `url` for `seconds`, stops, and returns the delegate's events once the stream has finished.
-    private func stream(to url: URL, for seconds: TimeInterval, output: AVCaptureLiveStreamOutput? = nil) throws -> Events {
-        let output = try output ?? streamingSession()
+    /// Streams `seconds` of the manual clock's time to `url`, stops, and returns the delegate's
+    /// events once the stream has finished.
+    private func stream(to url: URL, for seconds: TimeInterval) throws -> Events {
+        let output = try streamingSession(manualClock: true)
         let events = Events()
         output.startStreaming(to: url, delegate: events)
-        XCTAssertTrue(waitUntil(timeout: 10) { events.has("start") }, "the first frames reach \(url)")
+        XCTAssertTrue(advanceUntil { events.has("start") }, "the first frames reach \(url)")
         XCTAssertTrue(output.isStreaming)
         XCTAssertEqual(output.streamURL, url)
-        spin(seconds)
+        pass(seconds)
         output.stopStreaming()
         XCTAssertTrue(waitUntil(timeout: 10) { events.has("finish") })
         XCTAssertNil(events.finishError, "stopped by the client")

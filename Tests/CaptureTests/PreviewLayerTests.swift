@@ -95,8 +95,9 @@ final class PreviewLayerTests: CaptureTestCase {
         XCTAssertTrue(connection.isVideoMirrored, "the front camera's preview is mirrored by default")
         XCTAssertEqual(layer.videoGravity, .resizeAspect)
         XCTAssertFalse(layer.isPreviewing)
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { layer.isPreviewing })
+        XCTAssertTrue(advanceUntil(camera: frontCamera) { layer.isPreviewing })
 
         let unconnected = AVCaptureVideoPreviewLayer(sessionWithNoConnection: session)
         XCTAssertNil(unconnected.connection)
@@ -144,6 +145,7 @@ final class PreviewLayerTests: CaptureTestCase {
         session.addOutput(frames)
         let layer = AVCaptureVideoPreviewLayer(session: session)
         let drawn = Recorder<Int>()
+        // A viewer slower than real time: this test keeps the host clock.
         layer.setPreviewFrameHandler(
             { buffer in
                 Thread.sleep(forTimeInterval: 0.25)  // a viewer that takes a quarter of a second a frame
@@ -165,16 +167,19 @@ final class PreviewLayerTests: CaptureTestCase {
         let layer = AVCaptureVideoPreviewLayer(session: session)
         layer.frame = CGRect(x: 0, y: 0, width: 320, height: 240)
         let kept = Recorder<CVPixelBuffer>()
-        layer.setPreviewFrameHandler({ kept.append($0) }, queue: DispatchQueue(label: "hoarder"))
+        let hoarder = DispatchQueue(label: "hoarder")
+        layer.setPreviewFrameHandler({ kept.append($0) }, queue: hoarder)
+        useManualClock()
         session.startRunning()
-        spin(1)
+        XCTAssertTrue(advanceUntil { kept.values.count >= PreviewFrameRenderer.poolSize })
+        pass(1)
+        hoarder.sync {}
         XCTAssertEqual(kept.values.count, PreviewFrameRenderer.poolSize, "a drawer holding every frame gets the pool's worth and no more")
         layer.setPreviewFrameHandler(nil)
         kept.removeAll()
         let counted = Recorder<Int>()
         layer.setPreviewFrameHandler({ counted.append(CVPixelBufferGetWidth($0)) }, queue: DispatchQueue(label: "viewer"))
-        spin(1)
+        XCTAssertTrue(advanceUntil { counted.values.count > 15 }, "frames flow again once the held ones are let go")
         layer.setPreviewFrameHandler(nil)
-        XCTAssertGreaterThan(counted.values.count, 15, "frames flow again once the held ones are let go")
     }
 }

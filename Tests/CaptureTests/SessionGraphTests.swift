@@ -155,6 +155,7 @@ final class SessionGraphTests: CaptureTestCase {
         sessions.append(session)
         session.sessionPreset = .cif352x288
         session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        useManualClock()
         session.startRunning()
         let output = AVCaptureVideoDataOutput()
         output.setSampleBufferDelegate(collector, queue: collector.queue)
@@ -162,23 +163,26 @@ final class SessionGraphTests: CaptureTestCase {
         session.beginConfiguration()
         session.addOutput(output)
         session.commitConfiguration()
-        spin(0.3)
+        passTime(0.3)
+        drainMainQueue()
         XCTAssertEqual(collector.frames.count, 0, "an inner commit applies nothing")
         session.commitConfiguration()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 3 }, "the outermost commit applies the change while running")
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 3 }, "the outermost commit applies the change while running")
     }
 
     func testADisabledConnectionCarriesNoFrames() throws {
         let collector = FrameCollector()
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
         output.connection(with: .video)?.isEnabled = false
+        useManualClock()
         session.startRunning()
         XCTAssertFalse(output.connection(with: .video)!.isActive)
-        spin(0.4)
+        passTime(0.4)
+        XCTAssertTrue(waitUntil { !session.outputsHaveWorkInFlight })
         XCTAssertEqual(collector.frames.count, 0)
         output.connection(with: .video)?.isEnabled = true
         XCTAssertTrue(output.connection(with: .video)!.isActive)
-        XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 2 })
     }
 }
 

@@ -17,10 +17,11 @@ final class VirtualSceneTests: CaptureTestCase {
         collector.measures = true
         let (session, _) = try makeVideoSession(preset: .vga640x480, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
         backCamera.virtualScene!.showImage(image)
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 3 && !self.backCamera.isAdjustingFocus })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 3 && !self.backCamera.isAdjustingFocus })
         let settled = collector.frames.count
-        XCTAssertTrue(waitUntil { collector.frames.count >= settled + 2 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= settled + 2 })
         let shown = try XCTUnwrap(collector.frames.last?.meanBGR)
         // libyuv's bilinear column filter weighs with 127/128, so scaled colours come out up to 1/128 darker.
         XCTAssertEqual(shown.0, 0xE0, accuracy: 4)
@@ -28,7 +29,7 @@ final class VirtualSceneTests: CaptureTestCase {
         XCTAssertEqual(shown.2, 0x20, accuracy: 3)
         backCamera.virtualScene!.showGeneratedScene()
         let count = collector.frames.count
-        XCTAssertTrue(waitUntil { collector.frames.count >= count + 2 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= count + 2 })
         XCTAssertNotEqual(collector.frames.last!.meanBGR!.0, 0xE0, accuracy: 20, "the generated scene is back")
         session.stopRunning()
     }
@@ -39,8 +40,9 @@ final class VirtualSceneTests: CaptureTestCase {
         let lock = NSLock()
         collector.onFrame = { sample in lock.withLock { if images.count < 2, let copy = sample.imageBuffer.flatMap(TestImages.copy) { images.append(copy) } } }
         let (session, _) = try makeVideoSession(preset: .cif352x288, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { lock.withLock { images.count == 2 } })
+        XCTAssertTrue(advanceUntil { lock.withLock { images.count == 2 } })
         session.stopRunning()
         let (a, b) = lock.withLock { (images[0], images[1]) }
         let size = CVPixelBufferGetDataSize(a)
@@ -62,14 +64,15 @@ final class VirtualSceneTests: CaptureTestCase {
             translucent.value = count
         }
         let (session, _) = try makeVideoSession(preset: .vga640x480, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
+        useManualClock()
         session.startRunning()
         // The lens at its nearest: the scene, metres away, is blurred.
         try backCamera.lockForConfiguration()
         backCamera.setFocusModeLocked(lensPosition: 0)
         backCamera.unlockForConfiguration()
-        XCTAssertTrue(waitUntil { !self.backCamera.isAdjustingFocus })
+        XCTAssertTrue(advanceUntil { !self.backCamera.isAdjustingFocus })
         let seen = collector.frames.count
-        XCTAssertTrue(waitUntil { collector.frames.count > seen + 2 })
+        XCTAssertTrue(advanceUntil { collector.frames.count > seen + 2 })
         XCTAssertEqual(translucent.value, 0, "a camera's pixels have alpha 255: \(translucent.value) had less")
     }
 
@@ -79,8 +82,9 @@ final class VirtualSceneTests: CaptureTestCase {
         let (session, output) = try makeVideoSession(preset: .photo, pixelFormat: kCVPixelFormatType_32BGRA, collector: collector)
         XCTAssertEqual(backCamera.activeFormat.formatDescription.dimensions, CMVideoDimensions(width: 3264, height: 2448))
         XCTAssertEqual(attributeInt(output.videoSettings[kCVPixelBufferWidthKey as String]), 852)
+        useManualClock()
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 2 })
+        XCTAssertTrue(advanceUntil { collector.frames.count >= 2 })
         session.stopRunning()
         XCTAssertTrue(collector.frames.allSatisfy { $0.width == 852 && $0.height == 640 })
     }

@@ -78,6 +78,9 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     /// Bytes handed to the network since the output was created.
     open var bytesSent: Int64 { counters.bytesSent.load(ordering: .relaxed) }
 
+    /// Samples handed to the stream and not yet encoded and sent; a test clock waits on it.
+    package var samplesWaitingToBeSent: Int { current.job?.samplesWaiting ?? 0 }
+
     /// The URL schemes the output publishes to, with the container each carries.
     public static let supportedURLSchemes: [String: String] = ["rtmp": "flv", "rtmps": "flv", "srt": "mpegts", "udp": "mpegts", "rtsp": "rtsp"]
 
