@@ -25,8 +25,10 @@ final class AudioSessionTests: CaptureTestCase {
         collector.audioBuffersToKeep = 20
         let (session, _) = try makeAudioSession(microphone: device, collector: collector)
         try XCTUnwrap(device.virtualScene).clock = manualClock
+        // Time waits for the delegate, 5 ms at a time, so that no buffer waits for a free one.
+        outputsCaughtUp = { !session.outputsHaveWorkInFlight }
         session.startRunning()
-        passTime(seconds)
+        passTime(seconds, step: CMTime(value: 1, timescale: 200))
         XCTAssertTrue(waitUntil { !session.outputsHaveWorkInFlight }, "every buffer reached the delegate")
         session.stopRunning()
         return (collector.audioBuffers, collector.audioBufferCount)
