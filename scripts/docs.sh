@@ -18,7 +18,8 @@ if [ "${1:-}" = --preview ]; then
   preview=${2:-AVFoundation}
   modules=("$preview")
 fi
-for module in "${modules[@]}"; do swift build --target "$module" "${debug_flags[@]}"; done
+# One build of every module (nothing to do after the tests' build), or of the one previewed.
+if [ -n "$preview" ]; then swift build --target "$preview" "${debug_flags[@]}"; else swift build "${debug_flags[@]}"; fi
 built=$(swift build --show-bin-path)
 # The modules' C dependencies, as the compiler found them: SwiftPM's generated module maps and
 # the shims' own, and the headers of the system libraries they include.
@@ -28,20 +29,42 @@ for include in Sources/C*/include; do args+=(-Xcc "-I$include"); done
 for package in libpipewire-0.3 cairo; do
   for flag in $(pkg-config --cflags-only-I "$package"); do args+=(-Xcc "$flag"); done
 done
-archives=()
-for module in "${modules[@]}"; do
-  graphs=.build/docs/symbol-graphs/$module
+mode=convert
+[ -n "$preview" ] && mode=preview
+# One module's symbol graph and catalog, into its archive.
+document() {
+  local module=$1 graphs=.build/docs/symbol-graphs/$1
   rm -rf "$graphs" && mkdir -p "$graphs"
   swift symbolgraph-extract -module-name "$module" -I "$built/Modules" -target "$(uname -m)-unknown-linux-gnu" \
     -minimum-access-level public -output-dir "$graphs" "${args[@]}"
-  mode=convert
-  [ -n "$preview" ] && mode=preview
   rm -rf ".build/docs/$module.doccarchive"
   docc "$mode" "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name "$module" --fallback-bundle-identifier "org.linuxavfoundation.$module" \
     --output-path ".build/docs/$module.doccarchive" --warnings-as-errors
-  archives+=(".build/docs/$module.doccarchive")
+}
+archives=()
+for module in "${modules[@]}"; do archives+=(".build/docs/$module.doccarchive"); done
+if [ -n "$preview" ]; then
+  document "$preview"
+  exit 0
+fi
+# The modules a few at a time (the tools wait on the disk about as long as they compute), each
+# one's output kept and printed in order; any failure fails the whole.
+mkdir -p .build/docs/logs
+failed=()
+for ((first = 0; first < ${#modules[@]}; first += 3)); do
+  pids=()
+  for module in "${modules[@]:first:3}"; do
+    document "$module" >".build/docs/logs/$module.log" 2>&1 &
+    pids+=($!)
+  done
+  for index in "${!pids[@]}"; do
+    module=${modules[first + index]}
+    wait "${pids[index]}" || failed+=("$module")
+    cat ".build/docs/logs/$module.log"
+  done
 done
+[ ${#failed[@]} -eq 0 ] || { echo "docs.sh: the documentation of ${failed[*]} failed (above)" >&2; exit 1; }
 rm -rf .build/docs/LinuxAVFoundation.doccarchive
 docc merge "${archives[@]}" --synthesized-landing-page-name LinuxAVFoundation \
   --output-path .build/docs/LinuxAVFoundation.doccarchive
