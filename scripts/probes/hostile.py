@@ -7,7 +7,7 @@ standard streams. Each probe passes or fails with what it saw; the last line cou
 
 usage: hostile.py AVCAPTURE
 """
-import collections, json, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.request, zlib
+import collections, concurrent.futures, json, os, random, re, shutil, signal, socket, struct, subprocess, sys, tempfile, threading, time, urllib.request, zlib
 
 AVCAPTURE = os.path.abspath(sys.argv[1])
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -391,18 +391,23 @@ def survive(path, label):
         check(code == 0 or output.strip(), f"{label} {arguments[0]}: failed without a word")
 
 
+def survive_all(paths):
+    """`survive` for each of `paths`, four at a time (play waits out its second): the first failure is raised."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        for future in [pool.submit(survive, path, os.path.basename(path)) for path in paths]:
+            future.result()
+
+
 @probe("damaged movies through export, thumbnail and play: an error with a message, never a crash")
 def _():
-    for path in damaged_movies():
-        survive(path, os.path.basename(path))
+    survive_all(damaged_movies())
 
 
 @probe("every movie the fuzzing kept through export, thumbnail and play")
 def _():
     corpus = os.path.join(ROOT, "Fuzz", "corpus", "movie-reader")
     names = sorted(os.listdir(corpus))
-    for name in names:
-        survive(os.path.join(corpus, name), name)
+    survive_all([os.path.join(corpus, name) for name in names])
     return f"{len(names)} movies"
 
 
@@ -414,15 +419,26 @@ def _():
     pipeline = subprocess.run(["/bin/sh", "-c", f'"$0" record "$1" --seconds 2 --preset low --no-audio | head -1', AVCAPTURE, path],
                               capture_output=True, text=True, env=ENV, timeout=60)
     check(ffprobe_packets(path) > 20, f"the movie behind the pipe: {ffprobe_packets(path)} pictures")
-    status_file = os.path.join(WORK, "status")
-    for arguments in (["preview", "--port", "0", "--seconds", "1"], ["scan", "--seconds", "1"], ["stream", "--hls", os.path.join(WORK, "closed-hls"), "--seconds", "2"]):
-        for redirect in (">&-", "2>&-", ">&- 2>&-"):
-            subprocess.run(["/bin/sh", "-c", f'"$0" "$@" {redirect}; echo "exit $?" > "{status_file}"', AVCAPTURE, *arguments],
-                           env=ENV, timeout=60, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            status = open(status_file).read().strip()
-            check(status == "exit 0", f"{arguments[0]} {redirect}: {status}")
-            if arguments[0] == "stream":
-                subprocess.run(["rm", "-rf", os.path.join(WORK, "closed-hls")])
+
+    def closed(case):
+        # Each case in a process of its own, with its own status file and HLS folder: three at a time.
+        index, (arguments, redirect) = case
+        status_file = os.path.join(WORK, f"status-{index}")
+        arguments = [argument.replace("closed-hls", f"closed-hls-{index}") for argument in arguments]
+        subprocess.run(["/bin/sh", "-c", f'"$0" "$@" {redirect}; echo "exit $?" > "{status_file}"', AVCAPTURE, *arguments],
+                       env=ENV, timeout=60, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        status = open(status_file).read().strip()
+        check(status == "exit 0", f"{arguments[0]} {redirect}: {status}")
+        if arguments[0] == "stream":
+            subprocess.run(["rm", "-rf", os.path.join(WORK, f"closed-hls-{index}")])
+
+    cases = [(arguments, redirect)
+             for arguments in (["preview", "--port", "0", "--seconds", "1"], ["scan", "--seconds", "1"],
+                               ["stream", "--hls", os.path.join(WORK, "closed-hls"), "--seconds", "2"])
+             for redirect in (">&-", "2>&-", ">&- 2>&-")]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        for future in [pool.submit(closed, case) for case in enumerate(cases)]:
+            future.result()
 
 
 passed = sum(1 for _, ok, _ in results if ok)
