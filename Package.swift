@@ -24,6 +24,21 @@ let package = Package(
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
+    // The engines an app can leave out, on by default: without one, its C++ is not compiled, its
+    // Debian packages are not needed to build, and what it does reports that it is not available.
+    traits: [
+        .trait(
+            name: "FaceDetection",
+            description:
+                "Faces in AVCaptureMetadataOutput, and turned and sharpened retries when reading codes in still pictures, through dlib (Debian's libdlib-dev)."
+        ),
+        .trait(
+            name: "VoiceProcessing",
+            description:
+                "AVAudioEngine's voice processing (echo cancellation, noise suppression, gain), through WebRTC's audio processing (Debian's libwebrtc-audio-processing-dev)."
+        ),
+        .default(enabledTraits: ["FaceDetection", "VoiceProcessing"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
@@ -57,8 +72,11 @@ let package = Package(
         // dlib's detectors are header templates compiled here: unoptimised they run 20 to 50 times
         // slower, too slow for a camera's frames even in a debug build, so these two are always optimised.
         // libdlib and BLAS are loaded by their sonames when the first detector is made (dlib_library.c).
-        .target(name: "CFaceDetection", dependencies: ["CLibraryLoading"]),
-        .target(name: "CPictureFilters"),
+        .target(
+            name: "CFaceDetection", dependencies: ["CLibraryLoading"],
+            cSettings: [.define("LAVF_FACE_DETECTION", .when(traits: ["FaceDetection"]))],
+            cxxSettings: [.define("LAVF_FACE_DETECTION", .when(traits: ["FaceDetection"]))]),
+        .target(name: "CPictureFilters", cxxSettings: [.define("LAVF_FACE_DETECTION", .when(traits: ["FaceDetection"]))]),
         // Rubber Band and SoundTouch, for sound played or scaled at another rate with its pitch kept,
         // loaded by their sonames when the first stretcher is made (time_pitch_library.c).
         .target(name: "CTimePitch", dependencies: ["CLibraryLoading"]),
@@ -68,7 +86,10 @@ let package = Package(
         // Sources/CVoiceProcessing/system, and its defines are those of its pkg-config file.
         .target(
             name: "CVoiceProcessing", dependencies: ["CLibraryLoading"],
-            cxxSettings: [.headerSearchPath("system"), .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD")]),
+            cxxSettings: [
+                .headerSearchPath("system"), .define("WEBRTC_POSIX"), .define("WEBRTC_AUDIO_PROCESSING_ONLY_BUILD"),
+                .define("LAVF_VOICE_PROCESSING", .when(traits: ["VoiceProcessing"])),
+            ]),
         // libxcb with its shared memory and XFixes extensions (Debian's libxcb1, libxcb-shm0, libxcb-xfixes0),
         // the X11 screen's pictures, loaded by their sonames when a screen is first opened (CScreenCapture.h).
         .target(name: "CScreenCapture", dependencies: ["CLibraryLoading"]),

@@ -3,7 +3,8 @@
 # temporary folder, tags the clone with CHANGELOG.md's newest version, and makes a throwaway app
 # that depends on it as the README says, `.package(url: "file://...", .upToNextMinor(from:
 # VERSION))`, and imports AVFoundation, AVFAudio, Combine, CoreImage,
-# ImageIO and Photos (Combine brings OpenCombine, a package of its own, into the app's graph). SwiftPM refuses a versioned dependency any of whose product targets has
+# ImageIO and Photos (Combine brings OpenCombine, a package of its own, into the app's graph),
+# without the package's default traits (`traits: []`: no dlib, no WebRTC). SwiftPM refuses a versioned dependency any of whose product targets has
 # unsafe build flags; this finds that when it resolves the app's package graph. A second target,
 # in the Swift 5 language mode, holds a compositor in the older SDKs' spelling ([String: Any]
 # attribute dictionaries), as most published compositors are written: it must build, as it does
@@ -33,7 +34,10 @@ git -C "$work/LinuxAVFoundation" tag -f "$version" >/dev/null
 # two targets of its own: the examples are built once, in the app's build, and run by CI from it.
 mkdir -p "$work/app/Sources/app" "$work/app/Sources/OlderSpelling"
 cp -R "$project/Examples/Sources/." "$work/app/Sources/"
-sed 's|\.package(name: "LinuxAVFoundation", path: "\.\.")|.package(url: "file://'"$work"'/LinuxAVFoundation", .upToNextMinor(from: "'"$version"'"))|' \
+# Without the package's default traits (faces, voice processing), as an app that needs neither
+# depends on it: the build without dlib's and WebRTC's C++ is proved here, the default one by the tests.
+sed -e 's|\.package(name: "LinuxAVFoundation", path: "\.\.")|.package(url: "file://'"$work"'/LinuxAVFoundation", .upToNextMinor(from: "'"$version"'"), traits: [])|' \
+    -e '1s|swift-tools-version:6\.0|swift-tools-version:6.1|' \
     "$project/Examples/Package.swift" >"$work/app/Package.swift"
 grep -q "upToNextMinor" "$work/app/Package.swift" \
     || { echo "dependent-app.sh: Examples/Package.swift no longer names its dependency as this script expects" >&2; exit 1; }
@@ -108,6 +112,22 @@ guard frames.taken.wait(timeout: .now() + 30) == .success, let size = frames.siz
 session.stopRunning()
 watching.cancel()
 guard running == [false, true, false] else { fatalError("publisher(for: \\.isRunning) gave \(running)") }
+// Built without the FaceDetection trait: codes, but no faces, are offered.
+let metadata = AVCaptureMetadataOutput()
+session.addOutput(metadata)
+guard metadata.availableMetadataObjectTypes.contains(.qr), !metadata.availableMetadataObjectTypes.contains(.face) else {
+    fatalError("without the FaceDetection trait the metadata output offers \(metadata.availableMetadataObjectTypes)")
+}
+print("without the default traits: codes offered, faces not")
+// Built without the VoiceProcessing trait: turning it on is refused, saying why.
+do {
+    try AVAudioEngine().inputNode.setVoiceProcessingEnabled(true)
+    fatalError("voice processing turned on without the VoiceProcessing trait")
+} catch {
+    let reason = (error as NSError).localizedDescription
+    guard reason.contains("VoiceProcessing trait") else { fatalError("voice processing refused for another reason: \(reason)") }
+    print("without the default traits: voice processing refused (\(reason))")
+}
 print("running, as published: \(running)")
 let image = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 8, height: 8))
 let compositor: any AVVideoCompositing = OlderSpellingCompositor()

@@ -4,8 +4,11 @@
 # one frame from a video data output, builds it from nothing in debug and in release, and prints
 # the build times, the binary's size, the shared libraries it is linked against, and those mapped
 # once it has captured a frame (the rest of the package's libraries load only when used).
-#   scripts/dependent-cost.sh     (about five minutes on two cores; not part of CI)
+#   scripts/dependent-cost.sh              with the package's default traits (about five minutes on two cores; not part of CI)
+#   scripts/dependent-cost.sh --no-traits  without them (no faces, no voice processing: `traits: []`)
 set -euo pipefail
+traits=""
+[ "${1:-}" = --no-traits ] && traits=", traits: []"
 project=$(cd "$(dirname "$0")/.." && pwd)
 bash "$project/scripts/install-deps.sh"
 work=$(mktemp -d)
@@ -15,12 +18,12 @@ version=$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' "$project/CHANGELOG.md" | head 
 git -C "$work/LinuxAVFoundation" tag -f "$version" >/dev/null
 mkdir -p "$work/app/Sources/app"
 cat > "$work/app/Package.swift" <<MANIFEST
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
     name: "app",
-    dependencies: [.package(url: "file://$work/LinuxAVFoundation", .upToNextMinor(from: "$version"))],
+    dependencies: [.package(url: "file://$work/LinuxAVFoundation", .upToNextMinor(from: "$version")$traits)],
     targets: [.executableTarget(name: "app", dependencies: [.product(name: "AVFoundation", package: "LinuxAVFoundation")])]
 )
 MANIFEST

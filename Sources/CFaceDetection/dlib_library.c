@@ -10,6 +10,8 @@
 // not a run.
 #include "CFaceDetection.h"
 
+#if LAVF_FACE_DETECTION
+
 #include "CLibraryLoading.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -136,3 +138,7 @@ void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int 
              double *vt, const int *ldvt, double *work, const int *lwork, int *iwork, int *info) {
     CFD_CALL(dgesdd)(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, iwork, info);
 }
+
+#else
+const char *cfd_load(void) { return "LinuxAVFoundation was built without its FaceDetection trait, which brings dlib"; }
+#endif

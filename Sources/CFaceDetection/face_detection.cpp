@@ -2,6 +2,7 @@
 // pictures are read in place.
 #include "CFaceDetection.h"
 
+#if LAVF_FACE_DETECTION
 #include <dlib/image_processing.h>
 #include <dlib/image_processing/correlation_tracker.h>
 #include <dlib/image_processing/frontal_face_detector.h>
@@ -198,3 +199,19 @@ extern "C" double cfd_tracker_update(cfd_tracker *tracker, const uint8_t *grey, 
         return -1;
     }
 }
+
+#else
+// Built without the FaceDetection trait: no detector or tracker can be made (cfd_load says why).
+extern "C" cfd_detector *cfd_detector_new(void) { return nullptr; }
+extern "C" void cfd_detector_free(cfd_detector *) {}
+extern "C" int cfd_detector_load_landmarks(cfd_detector *, const char *, char *, size_t) { return -1; }
+extern "C" int cfd_detect(cfd_detector *, const uint8_t *, int, int, int, double, cfd_face *, int) { return -1; }
+extern "C" int cfd_detect_upsampled(cfd_detector *, const uint8_t *, int, int, int, double, int, cfd_face *, int) { return -1; }
+extern "C" int cfd_measure_angles(cfd_detector *, const uint8_t *, int, int, int, double, double, double, double, double *, double *) {
+    return -1;
+}
+extern "C" cfd_tracker *cfd_tracker_new(void) { return nullptr; }
+extern "C" void cfd_tracker_free(cfd_tracker *) {}
+extern "C" int cfd_tracker_start(cfd_tracker *, const uint8_t *, int, int, int, double, double, double, double) { return -1; }
+extern "C" double cfd_tracker_update(cfd_tracker *, const uint8_t *, int, int, int, double *, double *, double *, double *) { return -1; }
+#endif

@@ -1,6 +1,7 @@
 // dlib's interpolation and Gaussian blur behind a C interface; pictures are read and written in place.
 #include "CPictureFilters.h"
 
+#if LAVF_FACE_DETECTION
 #include <dlib/image_transforms.h>
 
 #include <algorithm>
@@ -61,3 +62,9 @@ extern "C" int cpf_sharpen_grey(const uint8_t *pixels, int width, int height, in
         return -1;
     }
 }
+
+#else
+// Built without the FaceDetection trait, which brings dlib: no filter runs.
+extern "C" int cpf_rotate_grey(const uint8_t *, int, int, int, double, uint8_t, uint8_t *, int, int) { return -1; }
+extern "C" int cpf_sharpen_grey(const uint8_t *, int, int, int, double, double, uint8_t *) { return -1; }
+#endif

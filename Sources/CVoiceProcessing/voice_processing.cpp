@@ -3,6 +3,7 @@
 #include "CVoiceProcessing.h"
 #include "CLibraryLoading.h"
 
+#if LAVF_VOICE_PROCESSING
 #include <webrtc/modules/audio_processing/include/audio_processing.h>
 
 #include <mutex>
@@ -88,3 +89,13 @@ extern "C" int cvp_capture(cvp_processor *processor, float *const *channels, int
     if (module->echo_cancellation()->is_enabled()) module->set_stream_delay_ms(delay_ms < 0 ? 0 : delay_ms > 500 ? 500 : delay_ms);
     return module->ProcessStream(channels, processor->capture, processor->capture, channels);
 }
+
+#else
+// Built without the VoiceProcessing trait, which brings WebRTC's audio processing: no processor can be made.
+extern "C" const char *cvp_problem(void) { return "LinuxAVFoundation was built without its VoiceProcessing trait, which brings WebRTC's audio processing"; }
+extern "C" cvp_processor *cvp_open(int, int, int, int) { return nullptr; }
+extern "C" void cvp_free(cvp_processor *) {}
+extern "C" void cvp_configure(cvp_processor *, int, int, int) {}
+extern "C" int cvp_render(cvp_processor *, const float *const *) { return -1; }
+extern "C" int cvp_capture(cvp_processor *, float *const *, int) { return -1; }
+#endif

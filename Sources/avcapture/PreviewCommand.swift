@@ -71,7 +71,13 @@ struct Preview: ParsableCommand, Sendable {
         let layer = AVCaptureVideoPreviewLayer(session: session)
         layer.videoGravity = videoGravity
         session.commitConfiguration()
-        if session.outputs.contains(metadata) { metadata.metadataObjectTypes = detected }
+        if session.outputs.contains(metadata) {
+            if let missing = detected.first(where: { !metadata.availableMetadataObjectTypes.contains($0) }) {
+                throw CommandFailure(
+                    "this avcapture cannot find \(missing == .face ? "faces: it was built without the FaceDetection trait" : missing.rawValue).")
+            }
+            metadata.metadataObjectTypes = detected
+        }
         let dimensions = camera.activeFormat.formatDescription.dimensions
         let bounds = try view.layerSize(default: CGSize(width: CGFloat(dimensions.width), height: CGFloat(dimensions.height)))
         layer.frame = CGRect(origin: .zero, size: bounds)

@@ -87,8 +87,15 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
                 connection.inputPorts.contains { port in (port.input as? AVCaptureDeviceInput)?.device.hasMediaType(.video) == true }
             })
         else { return [] }
-        return CodeSymbology.allCases.map { AVMetadataObject.ObjectType(rawValue: $0.rawValue) } + [.face]
+        return CodeSymbology.allCases.map { AVMetadataObject.ObjectType(rawValue: $0.rawValue) } + Self.faceTypes
     }
+
+    /// Faces, when the package is built with its FaceDetection trait (dlib).
+    #if FaceDetection
+        private static let faceTypes: [AVMetadataObject.ObjectType] = [.face]
+    #else
+        private static let faceTypes: [AVMetadataObject.ObjectType] = []
+    #endif
 
     /// The object types to detect; empty (the default) detects nothing. Setting a type not in
     /// `availableMetadataObjectTypes` raises, as on Apple's platforms.
