@@ -120,8 +120,9 @@ guard metadata.availableMetadataObjectTypes.contains(.qr), !metadata.availableMe
 }
 print("without the default traits: codes offered, faces not")
 // Built without the VoiceProcessing trait: turning it on is refused, saying why.
+let engine = AVAudioEngine()
 do {
-    try AVAudioEngine().inputNode.setVoiceProcessingEnabled(true)
+    try engine.inputNode.setVoiceProcessingEnabled(true)
     fatalError("voice processing turned on without the VoiceProcessing trait")
 } catch {
     let reason = (error as NSError).localizedDescription
