@@ -62,12 +62,14 @@ else
   swift build -c release --product avcapture "${release_flags[@]}"
 fi
 # The manual page is written by swift-argument-parser's generate-manual from the binary's own
-# description of its commands and options, so it is always the binary's.
-swift build -c release --product generate-manual "${release_flags[@]}"
+# description of its commands and options, so it is always the binary's. The tool runs once, so
+# it is built in debug: after the project's own debug build, only its few files.
+swift build --product generate-manual "${debug_flags[@]}"
+generate_manual=$(swift build --show-bin-path)/generate-manual
 work=$(mktemp -d)
 trap 'rm -rf "$work" "${partials[@]}"' EXIT
 date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
-.build/release/generate-manual "$built/avcapture" --date "$date" --output-directory "$work"
+"$generate_manual" "$built/avcapture" --date "$date" --output-directory "$work"
 "$built/avcapture" --generate-completion-script bash >"$work/avcapture.bash"
 "$built/avcapture" --generate-completion-script zsh >"$work/_avcapture"
 "$built/avcapture" --generate-completion-script fish >"$work/avcapture.fish"
