@@ -5,7 +5,7 @@ import Synchronization
 
 /// Glass-to-receiver latency of a live stream over loopback RTMP (nginx's RTMP module) and SRT
 /// (srt-live-transmit relaying), at 1280x720 30 fps and 3 Mbit/s with x264 veryfast and zero
-/// latency tuning: `AVCaptureLiveStreamOutput` on the virtual camera, next to `ffmpeg` publishing
+/// latency tuning: `LiveStreamOutput` on the virtual camera, next to `ffmpeg` publishing
 /// the same picture fed to it at 30 fps with the same settings. The picture turns from black to
 /// white (and back) at a known time; a receiving `ffmpeg` decodes the stream from the server and
 /// the time it shows the change is the latency (including the wait for the next frame, up to
@@ -58,7 +58,7 @@ enum StreamLatencyBenchmark {
                     format: "  %@ %@: median %.0f ms, p95 %.0f ms (%d of %d changes seen)", name, label, sorted[sorted.count / 2] * 1000,
                     sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))] * 1000, values.count, transitions)
             }
-            print(line("AVCaptureLiveStreamOutput", ours))
+            print(line("LiveStreamOutput", ours))
             print(line("ffmpeg -f rawvideo -i - ... \(name == "RTMP" ? "-f flv" : "-f mpegts")", theirs))
             if !ours.isEmpty, !theirs.isEmpty {
                 print(String(format: "  %@ ratio, ours to ffmpeg's median: %.2fx", name, ours.sorted()[ours.count / 2] / theirs.sorted()[theirs.count / 2]))
@@ -94,10 +94,10 @@ enum StreamLatencyBenchmark {
         return latencies
     }
 
-    /// AVCaptureLiveStreamOutput on the virtual back camera (video only), its scene a black or white picture.
+    /// LiveStreamOutput on the virtual back camera (video only), its scene a black or white picture.
     final class OurPublisher: Publisher, @unchecked Sendable {
         let session = AVCaptureSession()
-        let output = AVCaptureLiveStreamOutput()
+        let output = LiveStreamOutput()
         let watcher: Thread
 
         init(url: URL, showWhite: Switch) throws {
@@ -138,8 +138,8 @@ enum StreamLatencyBenchmark {
             virtualCamera.virtualScene!.showGeneratedScene()
         }
 
-        final class Quiet: AVCaptureLiveStreamOutputDelegate {
-            func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
+        final class Quiet: LiveStreamOutputDelegate {
+            func liveStreamOutput(_ output: LiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
                 if let error { print("  the stream ended: \(error.localizedDescription)") }
             }
         }

@@ -34,7 +34,7 @@ struct Stream: ParsableCommand {
         case (.some, .some): throw ValidationError("Give a URL or --hls FOLDER, not both.")
         case (let url?, nil):
             guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
-                AVCaptureLiveStreamOutput.supportedURLSchemes[scheme] != nil, parsed.host != nil
+                LiveStreamOutput.supportedURLSchemes[scheme] != nil, parsed.host != nil
             else {
                 throw ValidationError("\(url) is not an rtmp://, rtmps://, srt://, rtsp:// or udp:// URL with a host.")
             }
@@ -56,7 +56,7 @@ struct Stream: ParsableCommand {
         session.beginConfiguration()
         let camera = try CameraChoice.addCamera(video, preset: nil, format: format, to: session, preferring: FormatChoice.encoderPixelFormats)
         let microphoneName = try addMicrophone(to: session)?.localizedName
-        let output = AVCaptureLiveStreamOutput()
+        let output = LiveStreamOutput()
         session.addOutput(output)
         if let bitrate { output.videoBitRate = bitrate }
         output.reconnectsAutomatically = !noReconnect
@@ -176,27 +176,27 @@ extension Stream {
 }
 
 /// Follows a live stream's delegate callbacks.
-final class StreamProgress: AVCaptureLiveStreamOutputDelegate, @unchecked Sendable {
+final class StreamProgress: LiveStreamOutputDelegate, @unchecked Sendable {
     private let progress = LockedValue<(finished: Bool, failure: Error?, current: String)>((false, nil, "connecting"))
 
     var isFinished: Bool { progress.withLock { $0.finished } }
     var error: Error? { progress.withLock { $0.failure } }
     var state: String { progress.withLock { $0.current } }
 
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {
+    func liveStreamOutput(_ output: LiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {
         progress.withLock { $0.current = "streaming" }
     }
 
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
+    func liveStreamOutput(_ output: LiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
         progress.withLock { $0.current = "reconnecting" }
         StandardStreams.err("avcapture stream: \(error.localizedDescription); trying again.\n")
     }
 
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) {
+    func liveStreamOutput(_ output: LiveStreamOutput, didReconnectTo url: URL) {
         progress.withLock { $0.current = "streaming" }
     }
 
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
+    func liveStreamOutput(_ output: LiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
         progress.withLock {
             $0.finished = true; $0.failure = error
         }

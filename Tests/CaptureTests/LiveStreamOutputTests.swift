@@ -3,28 +3,28 @@ import XCTest
 @testable import AVFoundation
 import TestSupport
 
-/// AVCaptureLiveStreamOutput against real servers from Debian on loopback: RTMP (nginx's RTMP
+/// LiveStreamOutput against real servers from Debian on loopback: RTMP (nginx's RTMP
 /// module), SRT (srt-live-transmit) and RTSP (ffmpeg listening), what they receive read back with
 /// ffprobe; a server that dies mid-stream and comes back; a server that is not there.
 final class LiveStreamOutputTests: CaptureTestCase {
     /// Records the delegate's calls.
-    final class Events: AVCaptureLiveStreamOutputDelegate, @unchecked Sendable {
+    final class Events: LiveStreamOutputDelegate, @unchecked Sendable {
         let lock = NSLock()
         private(set) var names: [String] = []
         private(set) var finishError: Error?
         private(set) var lossError: Error?
         func add(_ name: String) { lock.withLock { names.append(name) } }
         func has(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
-        func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {
+        func liveStreamOutput(_ output: LiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {
             XCTAssertEqual(Set(connections.map(\.mediaType)), [.video, .audio])
             add("start")
         }
-        func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
+        func liveStreamOutput(_ output: LiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {
             lock.withLock { lossError = error }
             add("lost")
         }
-        func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) { add("reconnect") }
-        func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
+        func liveStreamOutput(_ output: LiveStreamOutput, didReconnectTo url: URL) { add("reconnect") }
+        func liveStreamOutput(_ output: LiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?) {
             lock.withLock { finishError = error }
             add("finish")
         }
@@ -32,7 +32,7 @@ final class LiveStreamOutputTests: CaptureTestCase {
 
     /// A running session from the virtual back camera (640x480) and microphone to a live stream
     /// output; on the manual clock when `manualClock` is true, where time waits for the stream.
-    private func streamingSession(collector: FrameCollector? = nil, manualClock: Bool = false) throws -> AVCaptureLiveStreamOutput {
+    private func streamingSession(collector: FrameCollector? = nil, manualClock: Bool = false) throws -> LiveStreamOutput {
         let session = AVCaptureSession()
         sessions.append(session)
         session.sessionPreset = .vga640x480
@@ -43,7 +43,7 @@ final class LiveStreamOutputTests: CaptureTestCase {
             video.setSampleBufferDelegate(collector, queue: collector.queue)
             session.addOutput(video)
         }
-        let output = AVCaptureLiveStreamOutput()
+        let output = LiveStreamOutput()
         XCTAssertTrue(session.canAddOutput(output))
         session.addOutput(output)
         if manualClock {

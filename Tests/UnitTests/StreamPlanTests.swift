@@ -82,7 +82,7 @@ final class StreamPlanTests: XCTestCase {
         XCTAssertTrue(AVCapturePhotoOutput().demand.fullSizeStills)
         XCTAssertEqual(AVCaptureMovieFileOutput().demand.heldFrames, 4)
         XCTAssertEqual(AVCaptureMovieFileOutput().demand.maximumConnections(for: .audio), 1)
-        XCTAssertEqual(AVCaptureLiveStreamOutput().demand.heldFrames, 0)
+        XCTAssertEqual(LiveStreamOutput().demand.heldFrames, 0)
         let output = AVCaptureVideoDataOutput()
         output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: bgra]
         XCTAssertEqual(output.demand.pixelFormat, bgra)

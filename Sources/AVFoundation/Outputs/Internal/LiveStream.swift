@@ -8,10 +8,10 @@ import MovieEngine
 ///
 /// Thread ownership: as its job's; the sender (writer) thread alone touches the network.
 final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
-    let delegate: AVCaptureLiveStreamOutputDelegate
-    private let output: AVCaptureLiveStreamOutput
+    let delegate: LiveStreamOutputDelegate
+    private let output: LiveStreamOutput
     private let muxer: String
-    private let settings: AVCaptureLiveStreamOutput.Settings
+    private let settings: LiveStreamOutput.Settings
 
     // The sender thread's own state.
     private var encoder: MovieEncoder?
@@ -29,8 +29,8 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     static let longestPause = 8.0
 
     init(
-        output: AVCaptureLiveStreamOutput, url: URL, muxer: String, delegate: AVCaptureLiveStreamOutputDelegate, connections: [AVCaptureConnection],
-        settings: AVCaptureLiveStreamOutput.Settings
+        output: LiveStreamOutput, url: URL, muxer: String, delegate: LiveStreamOutputDelegate, connections: [AVCaptureConnection],
+        settings: LiveStreamOutput.Settings
     ) {
         self.output = output
         self.muxer = muxer
@@ -46,7 +46,7 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
 
     // MARK: Any thread
 
-    private func toDelegate(_ body: @escaping @Sendable (AVCaptureLiveStreamOutputDelegate, AVCaptureLiveStreamOutput) -> Void) {
+    private func toDelegate(_ body: @escaping @Sendable (LiveStreamOutputDelegate, LiveStreamOutput) -> Void) {
         let client = UncheckedSendable((delegate, output))
         output.delegateQueue.async { body(client.value.0, client.value.1) }
     }

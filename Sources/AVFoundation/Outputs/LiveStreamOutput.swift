@@ -3,24 +3,24 @@ import MovieEngine
 import Synchronization
 
 /// Methods a live stream output calls as its stream starts, loses and regains its server, and ends (Linux).
-public protocol AVCaptureLiveStreamOutputDelegate: AnyObject {
+public protocol LiveStreamOutputDelegate: AnyObject {
     /// Tells the delegate that the first frames reached the server.
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection])
+    func liveStreamOutput(_ output: LiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection])
     /// Tells the delegate that the server went away or refused the stream; the output tries again.
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error)
+    func liveStreamOutput(_ output: LiveStreamOutput, didLoseConnectionTo url: URL, error: Error)
     /// Tells the delegate that the stream reached the server again after losing it.
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL)
+    func liveStreamOutput(_ output: LiveStreamOutput, didReconnectTo url: URL)
     /// Tells the delegate that the stream ended: `error` is nil when it was stopped, an `AVError` otherwise.
-    func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?)
+    func liveStreamOutput(_ output: LiveStreamOutput, didFinishStreamingTo url: URL, from connections: [AVCaptureConnection], error: Error?)
 }
 
-extension AVCaptureLiveStreamOutputDelegate {
+extension LiveStreamOutputDelegate {
     /// Does nothing by default.
-    public func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {}
+    public func liveStreamOutput(_ output: LiveStreamOutput, didStartStreamingTo url: URL, from connections: [AVCaptureConnection]) {}
     /// Does nothing by default.
-    public func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {}
+    public func liveStreamOutput(_ output: LiveStreamOutput, didLoseConnectionTo url: URL, error: Error) {}
     /// Does nothing by default.
-    public func liveStreamOutput(_ output: AVCaptureLiveStreamOutput, didReconnectTo url: URL) {}
+    public func liveStreamOutput(_ output: LiveStreamOutput, didReconnectTo url: URL) {}
 }
 
 /// A capture output that publishes a session's video and audio live, as H.264 and AAC, to the
@@ -33,7 +33,7 @@ extension AVCaptureLiveStreamOutputDelegate {
 /// memory stays bounded. When the server goes away, the output tries again with growing pauses
 /// (half a second, doubling to eight) without stopping the session, and starts the new
 /// connection with a keyframe.
-open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
+open class LiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     struct Settings: Sendable {
         var videoBitRate = 0
         var reconnectsAutomatically = true
@@ -41,7 +41,7 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     }
     private let settings = LockedValue(Settings())
     private let current = EncodingJobSlot<LiveStream>()
-    let delegateQueue = DispatchQueue(label: "AVCaptureLiveStreamOutput delegate")
+    let delegateQueue = DispatchQueue(label: "LiveStreamOutput delegate")
     let counters = LiveStreamCounters()
 
     /// Creates a live stream output.
@@ -87,7 +87,7 @@ open class AVCaptureLiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     /// Starts publishing to `url`; the delegate hears when the first frames reach the server, and
     /// when the stream ends. A URL of a scheme the output does not publish to, or a session that is
     /// not running, ends the stream at once with an error.
-    open func startStreaming(to url: URL, delegate: AVCaptureLiveStreamOutputDelegate) {
+    open func startStreaming(to url: URL, delegate: LiveStreamOutputDelegate) {
         // The first frames must not wait for FFmpeg to load: it is loaded before the stream starts.
         FFmpegLibraries.load()
         let connections = self.connections
