@@ -431,6 +431,15 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private func process(_ request: PhotoRequest) {
         state.withLock { $0.inProcessing += 1 }
         readinessMayHaveChanged()
+        // A Live Photo's movie is cut from the ring as soon as the ring holds it, not once the
+        // still is made: a still that takes longer than the ring keeps must not lose the movie's start.
+        let reservation: LivePhotoClipReservation? = {
+            guard request.settings.livePhotoMovieFileURL != nil, let frame = request.frame, frame.imageBufferStorage != nil,
+                let ring = state.withLock({ $0.livePhotoRing })
+            else { return nil }
+            let half = CMTime(seconds: Self.livePhotoHalfSpan, preferredTimescale: 1_000_000)
+            return LivePhotoClipReservation(ring, from: frame.presentationTimeStamp - half, to: frame.presentationTimeStamp + half)
+        }()
         processing.async { [self] in
             defer {
                 state.withLock { $0.inProcessing -= 1 }
@@ -508,9 +517,10 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 timestamp: frame.presentationTimeStamp,
                 resolvedSettings: resolved)
             delegate.photoOutput(self, didFinishProcessingPhoto: photo, error: failure)
-            if let ring, let url = request.settings.livePhotoMovieFileURL {
-                finishLivePhoto(ring, at: frame.presentationTimeStamp, to: url, delegate: delegate, resolved: resolved, stillError: failure)
+            if ring != nil, let reservation, let url = request.settings.livePhotoMovieFileURL {
+                finishLivePhoto(reservation, at: frame.presentationTimeStamp, to: url, delegate: delegate, resolved: resolved, stillError: failure)
             } else {
+                reservation?.whenCut { $0.release() }
                 delegate.photoOutput(self, didFinishCaptureFor: resolved, error: failure)
             }
         }
@@ -558,34 +568,32 @@ open class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return depth.converting(toDepthDataType: type)
     }
 
-    /// Waits until the ring holds the frames after the still (on the camera's clock: the camera has
-    /// delivered a frame at or after the movie's end, or Live Photo capture was suspended), then
-    /// writes the Live Photo's movie and tells the delegate, on the Live Photo queue (stills taken
-    /// meanwhile are not held up). A camera that stops delivering does not hold the movie back for
-    /// long: it is written from what the ring holds ten seconds after its end was due.
+    /// Waits until the reservation's clip is cut (the ring held the frames after the still, on the
+    /// camera's clock, or Live Photo capture was suspended), then writes the Live Photo's movie and
+    /// tells the delegate, on the Live Photo queue (stills taken meanwhile are not held up). A
+    /// camera that stops delivering does not hold the movie back for long: it is written from what
+    /// the ring holds ten seconds after its end was due.
     private func finishLivePhoto(
-        _ ring: LivePhotoRing, at stillTime: CMTime, to url: URL, delegate: AVCapturePhotoCaptureDelegate,
+        _ reservation: LivePhotoClipReservation, at stillTime: CMTime, to url: URL, delegate: AVCapturePhotoCaptureDelegate,
         resolved: AVCaptureResolvedPhotoSettings, stillError: Error?
     ) {
-        let half = CMTime(seconds: Self.livePhotoHalfSpan, preferredTimescale: 1_000_000)
-        let end = stillTime + half
+        let end = stillTime + CMTime(seconds: Self.livePhotoHalfSpan, preferredTimescale: 1_000_000)
         let job = LivePhotoJob(delegate: delegate, resolved: resolved)
-        let finish = OnceOnly { [self] in
-            let clip = ring.clip(from: stillTime - half, to: end)
-            defer { clip.release() }
-            job.delegate.photoOutput(self, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: job.resolved)
-            var error: Error?
-            var timing = (duration: CMTime.invalid, photoDisplayTime: CMTime.invalid)
-            do { timing = try LivePhotoMovie.write(clip, to: url, stillTime: stillTime) } catch let failure { error = failure }
-            job.delegate.photoOutput(
-                self, didFinishProcessingLivePhotoToMovieFileAt: url, duration: timing.duration, photoDisplayTime: timing.photoDisplayTime,
-                resolvedSettings: job.resolved, error: error)
-            job.delegate.photoOutput(self, didFinishCaptureFor: job.resolved, error: stillError ?? error)
+        reservation.whenCut { [self, livePhotoMovies] clip in
+            livePhotoMovies.async { [self] in
+                defer { clip.release() }
+                job.delegate.photoOutput(self, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: job.resolved)
+                var error: Error?
+                var timing = (duration: CMTime.invalid, photoDisplayTime: CMTime.invalid)
+                do { timing = try LivePhotoMovie.write(clip, to: url, stillTime: stillTime) } catch let failure { error = failure }
+                job.delegate.photoOutput(
+                    self, didFinishProcessingLivePhotoToMovieFileAt: url, duration: timing.duration, photoDisplayTime: timing.photoDisplayTime,
+                    resolvedSettings: job.resolved, error: error)
+                job.delegate.photoOutput(self, didFinishCaptureFor: job.resolved, error: stillError ?? error)
+            }
         }
-        // The ring keeps only a weak reference, so a wait that never ends does not keep the ring.
-        ring.whenHolding(through: end) { [weak finish, livePhotoMovies] in livePhotoMovies.async { [weak finish] in finish?.run() } }
         let backstop = max(0, (end - CMClockGetTime(CMClockGetHostTimeClock())).seconds) + 10
-        livePhotoMovies.asyncAfter(deadline: .now() + backstop) { finish.run() }
+        livePhotoMovies.asyncAfter(deadline: .now() + backstop) { reservation.cut() }
     }
 
     // MARK: Session hooks
