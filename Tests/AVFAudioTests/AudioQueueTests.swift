@@ -217,6 +217,46 @@ final class AudioQueueTests: XCTestCase {
         }
     }
 
+    /// Apple's immediate disposal: once `AudioQueueDispose(_:true)` returns, no callback runs, not
+    /// even one already waiting on the application's dispatch queue (its buffer is gone).
+    func testNoCallbackRunsOnceTheQueueIsDisposedOfImmediately() throws {
+        setenv("LINUXAVFOUNDATION_DEVICES", "virtual", 1)
+        defer { unsetenv("LINUXAVFOUNDATION_DEVICES") }
+        final class Calls: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+        }
+        let calls = Calls()
+        let callbacks = DispatchQueue(label: "held callbacks")
+        var format = pcm(rate: 48000, channels: 1)
+        var made: AudioQueueRef?
+        XCTAssertEqual(
+            AudioQueueNewInputWithDispatchQueue(&made, &format, 0, callbacks) { _, buffer, _, _, _ in
+                _ = buffer.pointee.mAudioData.load(as: Int16.self)
+                calls.lock.withLock { calls.count += 1 }
+            }, noErr)
+        let queue = try XCTUnwrap(made)
+        for _ in 0..<4 {
+            var buffer: AudioQueueBufferRef?
+            AudioQueueAllocateBuffer(queue, 960, &buffer)  // 10 ms
+            AudioQueueEnqueueBuffer(queue, try XCTUnwrap(buffer), 0, nil)
+        }
+        // The application's queue is busy: the filled buffers' callbacks wait on it.
+        let held = DispatchSemaphore(value: 0)
+        callbacks.async { held.wait() }
+        XCTAssertEqual(AudioQueueStart(queue, nil), noErr)
+        var stamp = AudioTimeStamp()
+        XCTAssertTrue(
+            waitUntil(timeout: 10) {
+                AudioQueueGetCurrentTime(queue, nil, &stamp, nil)
+                return stamp.mSampleTime >= 4 * 480
+            }, "the four buffers are filled")
+        AudioQueueDispose(queue, true)
+        held.signal()
+        callbacks.sync {}
+        XCTAssertEqual(calls.lock.withLock { calls.count }, 0, "no callback after disposal")
+    }
+
     /// The virtual microphone's 440 Hz tone (mono, 16-bit, 48 kHz) recorded in the queue's own
     /// format, 16-bit stereo at 16 kHz: both channels carry the tone at its pitch, and the
     /// application's mute makes them silent.

@@ -31,6 +31,8 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
     /// Buffers filled (recording) or played (playing), waiting for their callback, with the sample time of their first frame.
     private var finished: [(buffer: AudioQueueBufferRef, sampleTime: Double)] = []
     private var running = false, paused = false, draining = false, disposed = false
+    /// The threads running a callback handed to the application's run loop or dispatch queue.
+    private var callbackThreads: [pthread_t] = []
     private var volume: Float = 1
     /// Frames recorded into buffers, or played, since the queue was created.
     private var frames: Double = 0
@@ -236,6 +238,9 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
             // The queue's thread is between callbacks or waiting: wait for it to leave, unless
             // this is that thread, disposing of its queue from a callback.
             if Thread.current !== thread { while threadRunning { condition.wait() } }
+            // A callback already on the application's queue or run loop may be running: the buffers
+            // stay until it returns, unless this is its thread (a callback disposing of its queue).
+            while callbackThreads.contains(where: { pthread_equal($0, pthread_self()) == 0 }) { condition.wait() }
             defer { allocated.removeAll() }
             return allocated
         }
@@ -435,7 +440,9 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
             if let runLoop {
                 nonisolated(unsafe) let (proc, userData, buffer) = (proc, userData, buffer)
                 let taken = stamp
-                runLoop.perform {
+                runLoop.perform { [self] in
+                    guard beginCallback() else { return }
+                    defer { endCallback() }
                     var stamp = taken
                     proc(userData, queue, buffer, &stamp, 0, nil)
                 }
@@ -445,20 +452,48 @@ final class AudioQueueObject: CaptureSampleSink, @unchecked Sendable {
         case .outputProc(let proc, let userData):
             if let runLoop {
                 nonisolated(unsafe) let (proc, userData, buffer) = (proc, userData, buffer)
-                runLoop.perform { proc(userData, queue, buffer) }
+                runLoop.perform { [self] in
+                    guard beginCallback() else { return }
+                    defer { endCallback() }
+                    proc(userData, queue, buffer)
+                }
             } else {
                 proc(userData, queue, buffer)
             }
         case .inputBlock(let block, let dispatchQueue):
             nonisolated(unsafe) let (block, buffer) = (block, buffer)
             let taken = stamp
-            dispatchQueue.async {
+            dispatchQueue.async { [self] in
+                guard beginCallback() else { return }
+                defer { endCallback() }
                 var stamp = taken
                 block(queue, buffer, &stamp, 0, nil)
             }
         case .outputBlock(let block, let dispatchQueue):
             nonisolated(unsafe) let (block, buffer) = (block, buffer)
-            dispatchQueue.async { block(queue, buffer) }
+            dispatchQueue.async { [self] in
+                guard beginCallback() else { return }
+                defer { endCallback() }
+                block(queue, buffer)
+            }
+        }
+    }
+
+    /// Starts a callback on the application's queue or run loop; false, so that it is not made,
+    /// once the queue is disposed of (its buffers are gone).
+    private func beginCallback() -> Bool {
+        condition.withLock {
+            guard !disposed else { return false }
+            callbackThreads.append(pthread_self())
+            return true
+        }
+    }
+
+    /// Ends a callback `beginCallback` started.
+    private func endCallback() {
+        condition.withLock {
+            if let index = callbackThreads.firstIndex(where: { pthread_equal($0, pthread_self()) != 0 }) { callbackThreads.remove(at: index) }
+            condition.broadcast()
         }
     }
 }
