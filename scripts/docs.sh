@@ -2,7 +2,8 @@
 # Builds the documentation of every Apple-named module the package offers: each module's DocC
 # catalog (Sources/MODULE/MODULE.docc) with every public symbol's doc comment, through the
 # toolchain's docc, warnings as errors, into .build/docs/MODULE.doccarchive; then combines them
-# into one site, .build/docs/LinuxAVFoundation.doccarchive.
+# into one site, .build/docs/LinuxAVFoundation.doccarchive; and checks that no underscored plumbing is
+# public (scripts/underscored-names.py).
 # usage: scripts/docs.sh [--preview [MODULE]]   (--preview serves one module's catalog, AVFoundation
 # unless named, at http://localhost:8080)
 set -euo pipefail
@@ -34,9 +35,11 @@ mode=convert
 # One module's symbol graph and catalog, into its archive.
 document() {
   local module=$1 graphs=.build/docs/symbol-graphs/$1
-  rm -rf "$graphs" && mkdir -p "$graphs"
+  rm -rf "$graphs" && mkdir -p "$graphs" .build/docs/api
   swift symbolgraph-extract -module-name "$module" -I "$built/Modules" -target "$(uname -m)-unknown-linux-gnu" \
     -minimum-access-level public -output-dir "$graphs" "${args[@]}"
+  swift-api-digester -dump-sdk -module "$module" -I "$built/Modules" -target "$(uname -m)-unknown-linux-gnu" \
+    "${args[@]}" -o ".build/docs/api/$module.json"
   rm -rf ".build/docs/$module.doccarchive"
   docc "$mode" "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name "$module" --fallback-bundle-identifier "org.linuxavfoundation.$module" \
@@ -65,6 +68,10 @@ for ((first = 0; first < ${#modules[@]}; first += 3)); do
   done
 done
 [ ${#failed[@]} -eq 0 ] || { echo "docs.sh: the documentation of ${failed[*]} failed (above)" >&2; exit 1; }
+# No underscored plumbing in the public API but what has to be there (each with its reason).
+dumps=()
+for module in "${modules[@]}"; do dumps+=(".build/docs/api/$module.json"); done
+python3 scripts/underscored-names.py "${dumps[@]}"
 rm -rf .build/docs/LinuxAVFoundation.doccarchive
 docc merge "${archives[@]}" --synthesized-landing-page-name LinuxAVFoundation \
   --output-path .build/docs/LinuxAVFoundation.doccarchive

@@ -1,3 +1,4 @@
+@_spi(Plumbing) import CoreVideo
 import Foundation
 import Synchronization
 
@@ -11,7 +12,7 @@ public let kCMAttachmentMode_ShouldPropagate: CMAttachmentMode = 1
 /// An object that carries attachments: keyed values that travel with it.
 public protocol CMAttachmentBearer: AnyObject {
     /// The bearer's attachments; use `CMGetAttachment` and `CMSetAttachment`.
-    var _attachmentStorage: CMAttachmentStorage { get }
+    @_spi(Plumbing) var _attachmentStorage: CMAttachmentStorage { get }
 }
 
 // Pixel buffers carry attachments too (colour, for one), as Core Video buffers do.

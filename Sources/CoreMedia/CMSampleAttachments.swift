@@ -1,3 +1,4 @@
+@_spi(Plumbing) import CoreVideo
 import Foundation
 
 /// The attachment key that marks a sample as not a sync sample (not a keyframe), in the sample's

@@ -1,3 +1,4 @@
+@_spi(Plumbing) import CoreVideo
 import Foundation
 import Synchronization
 
@@ -66,7 +67,7 @@ public final class CMSampleBuffer: CMAttachmentBearer, @unchecked Sendable, Cust
     /// The presentation time after edits, when it was set apart from the presentation time.
     package var outputPresentationTime: CMTime?
     /// The buffer's attachments.
-    public let _attachmentStorage = CMAttachmentStorage()
+    @_spi(Plumbing) public let _attachmentStorage = CMAttachmentStorage()
     /// Each sample's attachments, made when first asked for.
     package let sampleAttachments = Mutex<CMSampleAttachmentsArray?>(nil)
 

@@ -4,7 +4,7 @@ import Foundation
 // Core Media, so that pixel buffers carry attachments of their own, as CVBuffers do.
 
 /// The attachments of one bearer. Thread-safe; reused without allocation by pooled buffers.
-public final class CMAttachmentStorage: @unchecked Sendable {
+@_spi(Plumbing) public final class CMAttachmentStorage: @unchecked Sendable {
     private struct Entry {
         var key: NSString
         var value: AnyObject

@@ -37,7 +37,7 @@ public final class CVPixelBuffer: @unchecked Sendable {
     /// The number of bytes the buffer's memory spans.
     package let dataSize: Int
     /// The buffer's attachments, such as its colour; use `CVBufferSetAttachment` and `CVBufferCopyAttachment`.
-    public let _attachmentStorage = CMAttachmentStorage()
+    @_spi(Plumbing) public let _attachmentStorage = CMAttachmentStorage()
 
     private let storage: UnsafeMutableRawPointer?
     private let release: (@Sendable () -> Void)?

@@ -1,5 +1,5 @@
-import CoreMedia
-import CoreVideo
+@_spi(Plumbing) import CoreMedia
+@_spi(Plumbing) import CoreVideo
 import Foundation
 
 /// Sample buffers for compressed frames, each with its block buffer and sample attachments,

@@ -1,5 +1,5 @@
 import CoreMedia
-import CoreVideo
+@_spi(Plumbing) import CoreVideo
 import FrameProcessing
 import Foundation
 

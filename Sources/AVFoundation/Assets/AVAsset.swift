@@ -226,7 +226,6 @@ open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AssetTr
 /// A key for `AVURLAsset`'s options: whether the asset should give precise duration and timing.
 public let AVURLAssetPreferPreciseDurationAndTimingKey = "AVURLAssetPreferPreciseDurationAndTimingKey"
 
-/// An asset that models media at a URL.
 /// What gives every asset its `tracks` and `tracks(withMediaType:)`: declared apart from the class, so that a composition's
 /// list can be of its own track type, as Apple's Objective-C declarations make it (a Swift class
 /// cannot override an array property with an array of a subclass).
@@ -239,6 +238,7 @@ extension _AssetTrackList where Self: AVAsset {
     public func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] { tracks.filter { $0.mediaType == mediaType } }
 }
 
+/// An asset that models media at a URL.
 open class AVURLAsset: AVAsset, @unchecked Sendable {
     /// The URL of the asset's media.
     public let url: URL

@@ -10,7 +10,7 @@ extension AVCaptureDevice {
     /// sensor gives is level and both angles are 0. Observe them with `observe(_:options:changeHandler:)`.
     public final class RotationCoordinator: NSObject, _KeyValueObservable, @unchecked Sendable {
         /// The registry of the coordinator's observations.
-        public let _observations = KeyValueObservationRegistry()
+        @_spi(Plumbing) public let _observations = KeyValueObservationRegistry()
         private struct Subjects {
             weak var device: AVCaptureDevice?
             weak var previewLayer: CALayer?

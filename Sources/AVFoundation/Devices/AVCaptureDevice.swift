@@ -22,7 +22,7 @@ open class AVCaptureDevice: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// The device's formats, in the backend's order.
     public var formats: [Format] { core.formats }
     /// The registry of the device's key-value observations.
-    public var _observations: KeyValueObservationRegistry { core.observations }
+    @_spi(Plumbing) public var _observations: KeyValueObservationRegistry { core.observations }
 
     /// Whether two objects stand for the same device.
     open override func isEqual(_ object: Any?) -> Bool {

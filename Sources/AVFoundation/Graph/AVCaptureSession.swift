@@ -10,7 +10,7 @@ import Foundation
 /// platforms. Notifications are posted on the main thread.
 open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// The registry of the session's key-value observations.
-    public let _observations = KeyValueObservationRegistry()
+    @_spi(Plumbing) public let _observations = KeyValueObservationRegistry()
 
     struct Model {
         var inputs: [AVCaptureInput] = []

@@ -95,11 +95,11 @@ public final class NSKeyValueObservation: NSObject, @unchecked Sendable {
 /// device makes over time (focus, exposure, white balance settling; zoom ramps).
 public protocol _KeyValueObservable: AnyObject {
     /// The registry of the object's observations.
-    var _observations: KeyValueObservationRegistry { get }
+    @_spi(Plumbing) var _observations: KeyValueObservationRegistry { get }
 }
 
 /// The observations of one object. Thread-safe.
-public final class KeyValueObservationRegistry: @unchecked Sendable {
+@_spi(Plumbing) public final class KeyValueObservationRegistry: @unchecked Sendable {
     private struct Entry {
         var keyPath: AnyKeyPath
         var fire: () -> Void

@@ -37,7 +37,7 @@ extension AVCaptureFileOutputRecordingDelegate {
 /// themselves, with an error whose `AVErrorRecordingSuccessfullyFinishedKey` is true.
 open class AVCaptureFileOutput: AVCaptureOutput, _KeyValueObservable, @unchecked Sendable {
     /// The observations of the output's recording state (`isRecording`, `isRecordingPaused`, `outputFileURL`).
-    public let _observations = KeyValueObservationRegistry()
+    @_spi(Plumbing) public let _observations = KeyValueObservationRegistry()
     private let current = EncodingJobSlot<Recording>()
     private let limits = LockedValue(Limits())
     let delegateQueue = DispatchQueue(label: "AVCaptureFileOutput delegate")

@@ -61,7 +61,7 @@ open class AVPlayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     public static let rateDidChangeNotification = NSNotification.Name("AVPlayerRateDidChangeNotification")
 
     /// The registry of the player's key-value observations.
-    public let _observations = KeyValueObservationRegistry()
+    @_spi(Plumbing) public let _observations = KeyValueObservationRegistry()
 
     struct State {
         var allowsExternalPlayback = true

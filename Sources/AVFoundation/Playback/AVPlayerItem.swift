@@ -32,7 +32,7 @@ open class AVPlayerItem: NSObject, _KeyValueObservable, @unchecked Sendable {
     public static let newErrorLogEntryNotification = NSNotification.Name("AVPlayerItemNewErrorLogEntryNotification")
 
     /// The registry of the item's key-value observations.
-    public let _observations = KeyValueObservationRegistry()
+    @_spi(Plumbing) public let _observations = KeyValueObservationRegistry()
 
     /// The asset the item presents.
     public let asset: AVAsset

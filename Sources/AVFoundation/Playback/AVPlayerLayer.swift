@@ -18,7 +18,7 @@ import QuartzCore
 /// own queue, and handed to the drawer's.
 open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
     /// The registry of the layer's key-value observations.
-    public let _observations = KeyValueObservationRegistry()
+    @_spi(Plumbing) public let _observations = KeyValueObservationRegistry()
 
     /// How often the layer looks for a new picture: a 60 Hz display's refresh.
     static let refreshInterval = 1.0 / 60

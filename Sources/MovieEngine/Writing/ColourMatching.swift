@@ -1,5 +1,5 @@
 import CMediaCodecs
-import CoreVideo
+@_spi(Plumbing) import CoreVideo
 import Foundation
 
 /// Converts frames tagged with other colour primaries or another transfer function than a
