@@ -40,6 +40,7 @@ def underscored(node, module, path, found):
         and name.startswith("_")
         and not name.startswith("__derived")
         and not node.get("spi_group_names")
+        and not node.get("isInternal")  # package access
         and node.get("moduleName") == module
     ):
         found.append(f"{module} {'/'.join(path + [name])}")

@@ -61,9 +61,9 @@ enum ScanBenchmark {
                 metadata.rectOfInterest = rect
                 Thread.sleep(forTimeInterval: 0.5)
                 receiver.reset()
-                let before = metadata.detectionStatistics
+                let before = metadata.linuxDetectionStatistics
                 Thread.sleep(forTimeInterval: seconds)
-                let after = metadata.detectionStatistics
+                let after = metadata.linuxDetectionStatistics
                 let searched = after.framesSearched - before.framesSearched
                 let ms = searched > 0 ? (after.secondsSearching - before.secondsSearching) / Double(searched) * 1000 : 0
                 return (Double(receiver.frames) / seconds, Double(receiver.codes) / seconds, Double(receiver.calls) / seconds, receiver.latencies.sorted(), ms)
@@ -124,9 +124,9 @@ enum ScanBenchmark {
         metadata.metadataObjectTypes = [.face]
         Thread.sleep(forTimeInterval: 3)  // the landmark model loads
         receiver.reset()
-        let before = metadata.detectionStatistics
+        let before = metadata.linuxDetectionStatistics
         Thread.sleep(forTimeInterval: seconds)
-        let after = metadata.detectionStatistics
+        let after = metadata.linuxDetectionStatistics
         let searched = after.framesSearched - before.framesSearched
         let ms = searched > 0 ? (after.secondsSearching - before.secondsSearching) / Double(searched) * 1000 : 0
         print(

@@ -86,7 +86,7 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
 
     /// Hands the preview layer's frames to `handler`.
     func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue) {
-        layer.setPreviewFrameHandler(handler, queue: queue, allowingJPEGSamples: true)
+        layer.setLinuxPreviewFrameHandler(handler, queue: queue, allowingJPEGSamples: true)
     }
 
     /// The state the page shows.

@@ -32,7 +32,7 @@ final class MetadataOverlay: @unchecked Sendable {
 
     init(output: AVCaptureMetadataOutput, layer: AVCaptureVideoPreviewLayer) {
         self.layer = layer
-        let detections = output.metadataObjectSequence()
+        let detections = output.linuxMetadataObjectSequence()
         watching.withLock {
             $0 = Task { [weak self] in
                 for await objects in detections {

@@ -53,7 +53,7 @@ final class PlayerViewControls: LiveViewContent, @unchecked Sendable {
 
     /// Hands the player layer's pictures to `handler`.
     func setFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue) {
-        layer.setPreviewFrameHandler(handler, queue: queue, allowingJPEGSamples: true)
+        layer.setLinuxPreviewFrameHandler(handler, queue: queue, allowingJPEGSamples: true)
     }
 
     /// The state the page shows.

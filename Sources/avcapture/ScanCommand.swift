@@ -98,7 +98,7 @@ struct Scan: ParsableCommand {
                 let result = Result<[AVMetadataMachineReadableCodeObject], any Error> {
                     let data = try InputFile.read(names[index])
                     do {
-                        return try AVCaptureMetadataOutput.machineReadableCodes(inImageData: data, types: types, maximumCount: maxCodes)
+                        return try AVCaptureMetadataOutput.linuxMachineReadableCodes(inImageData: data, types: types, maximumCount: maxCodes)
                     } catch {
                         throw CommandFailure("\(names[index]): \(error.localizedDescription).")
                     }
@@ -138,7 +138,7 @@ struct Scan: ParsableCommand {
         let printer = CodePrinter { code in self.line(code, corners: true) }
         output.setMetadataObjectsDelegate(printer, queue: DispatchQueue(label: "avcapture.scan"))
         output.metadataObjectTypes = try chosenTypes()
-        output.maximumMachineReadableCodeCount = maxCodes
+        output.linuxMaximumMachineReadableCodeCount = maxCodes
         if let region = try regionOfInterest() { output.rectOfInterest = region }
         session.commitConfiguration()
         StandardStreams.err("Scanning with \(camera.localizedName)\(seconds > 0 ? " for \(seconds) s" : ""); Ctrl-C to stop.\n")
@@ -148,7 +148,7 @@ struct Scan: ParsableCommand {
             RunLoop.main.run(until: Date().addingTimeInterval(0.2))
         }
         session.stopRunning()
-        let statistics = output.detectionStatistics
+        let statistics = output.linuxDetectionStatistics
         StandardStreams.err(
             String(
                 format: "searched %d frames (%.1f ms each), skipped %d for newer ones\n", statistics.framesSearched,

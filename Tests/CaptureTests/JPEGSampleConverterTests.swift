@@ -88,7 +88,8 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         let layer = AVCaptureVideoPreviewLayer(session: session)
         layer.frame = CGRect(x: 0, y: 0, width: 640, height: 480)
         let formats = Recorder<OSType>()
-        layer.setPreviewFrameHandler({ formats.append(CVPixelBufferGetPixelFormatType($0)) }, queue: DispatchQueue(label: "encoder"), allowingJPEGSamples: true)
+        layer.setLinuxPreviewFrameHandler(
+            { formats.append(CVPixelBufferGetPixelFormatType($0)) }, queue: DispatchQueue(label: "encoder"), allowingJPEGSamples: true)
         session.startRunning()
         XCTAssertTrue(waitUntil { formats.values.count >= 5 })
         let sourceIsJPEGs = (session.inputs.first as? AVCaptureDeviceInput)?.device.activeFormat.formatDescription.mediaSubType.rawValue
@@ -102,10 +103,10 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         XCTAssertEqual(Set(formats.values.suffix(3)), [kCVPixelFormatType_32BGRA])
         // The public handler always gets BGRA.
         layer.frame = CGRect(x: 0, y: 0, width: 640, height: 480)
-        layer.setPreviewFrameHandler { formats.append(CVPixelBufferGetPixelFormatType($0)) }
+        layer.setLinuxPreviewFrameHandler { formats.append(CVPixelBufferGetPixelFormatType($0)) }
         formats.removeAll()
         XCTAssertTrue(waitUntil { formats.values.count >= 5 })
         XCTAssertEqual(Set(formats.values.suffix(3)), [kCVPixelFormatType_32BGRA])
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
     }
 }

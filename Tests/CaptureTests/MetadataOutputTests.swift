@@ -82,7 +82,7 @@ final class MetadataOutputTests: CaptureTestCase {
         session.startRunning()
         pass(0.6)
         XCTAssertEqual(receiver.calls.values.count, 0, "eighteen frames with a code in view, and no call")
-        XCTAssertEqual(output.detectionStatistics.framesSearched, 0)
+        XCTAssertEqual(output.linuxDetectionStatistics.framesSearched, 0)
     }
 
     func testEverySymbologyIsReadThroughTheCameraWithItsCorners() throws {
@@ -222,9 +222,9 @@ final class MetadataOutputTests: CaptureTestCase {
         scene.removeCode(id)
         XCTAssertTrue(advanceUntil { receiver.calls.values.last?.isEmpty == true })
         let count = receiver.calls.values.count
-        let searched = output.detectionStatistics.framesSearched
+        let searched = output.linuxDetectionStatistics.framesSearched
         // Frames without the code go on being searched; none of them is reported.
-        XCTAssertTrue(advanceUntil { output.detectionStatistics.framesSearched >= searched + 5 })
+        XCTAssertTrue(advanceUntil { output.linuxDetectionStatistics.framesSearched >= searched + 5 })
         XCTAssertEqual(receiver.calls.values.count, count, "no further calls while nothing is in view")
     }
 
@@ -232,7 +232,7 @@ final class MetadataOutputTests: CaptureTestCase {
     /// all hear of the same code; a sequence alone keeps detection running.
     func testSequencesHearTheObjectsBesideTheDelegate() async throws {
         let (_, output) = try metadataSession([.qr])
-        let first = output.metadataObjectSequence(), second = output.metadataObjectSequence()
+        let first = output.linuxMetadataObjectSequence(), second = output.linuxMetadataObjectSequence()
         try scene.placeCode(.qr, payload: "beside", center: CGPoint(x: 0.5, y: 0.5), width: 0.3)
         func firstCode(in sequence: AsyncStream<[AVMetadataObject]>) async -> String? {
             for await objects in sequence {
@@ -245,7 +245,7 @@ final class MetadataOutputTests: CaptureTestCase {
         XCTAssertEqual(b, "beside")
         XCTAssertTrue(waitUntil(timeout: 5) { receiver.codes.first?.stringValue == "beside" }, "the delegate hears too")
         output.setMetadataObjectsDelegate(nil, queue: nil)
-        let alone = await firstCode(in: output.metadataObjectSequence())
+        let alone = await firstCode(in: output.linuxMetadataObjectSequence())
         XCTAssertEqual(alone, "beside", "a sequence alone keeps detection running")
     }
 
@@ -257,10 +257,10 @@ final class MetadataOutputTests: CaptureTestCase {
                 .qr, payload: "code \(index)", center: CGPoint(x: 0.18 + 0.32 * CGFloat(index % 3), y: 0.4 + 0.35 * CGFloat(index / 3)), width: 0.2)
         }
         XCTAssertTrue(advanceUntil { receiver.codes.count == 4 })
-        let searched = output.detectionStatistics.framesSearched
-        XCTAssertTrue(advanceUntil { output.detectionStatistics.framesSearched >= searched + 5 })
+        let searched = output.linuxDetectionStatistics.framesSearched
+        XCTAssertTrue(advanceUntil { output.linuxDetectionStatistics.framesSearched >= searched + 5 })
         XCTAssertEqual(receiver.calls.values.map(\.count).max(), 4, "five more frames searched, never more than four codes")
-        output.maximumMachineReadableCodeCount = 6
+        output.linuxMaximumMachineReadableCodeCount = 6
         XCTAssertTrue(advanceUntil { receiver.codes.count == 6 })
     }
 
@@ -283,12 +283,12 @@ final class MetadataOutputTests: CaptureTestCase {
         try scene.placeCode(.pdf417, payload: "busy scene", center: CGPoint(x: 0.7, y: 0.7), width: 0.45, rotation: 0.2)
         pass(0.5)
         XCTAssertTrue(waitUntil(timeout: 10) { receiver.calls.values.count == 1 }, "the objects reach the delegate, which holds on")
-        let searched = output.detectionStatistics.framesSearched
+        let searched = output.linuxDetectionStatistics.framesSearched
         collector.reset()
         pass(2)
         XCTAssertEqual(collector.frames.count, 60, "the video data output has every frame of the 2 s while the metadata delegate holds on")
         XCTAssertTrue(collector.drops.isEmpty, "and drops nothing: \(collector.drops.count)")
-        XCTAssertTrue(waitUntil { output.detectionStatistics.framesSearched > searched }, "the detector goes on searching the newest frames")
+        XCTAssertTrue(waitUntil { output.linuxDetectionStatistics.framesSearched > searched }, "the detector goes on searching the newest frames")
         XCTAssertEqual(receiver.calls.values.count, 1, "a delegate still busy misses objects rather than queueing them")
     }
 

@@ -116,7 +116,7 @@ final class PreviewLayerTests: CaptureTestCase {
         let layer = AVCaptureVideoPreviewLayer(session: session)
         layer.frame = CGRect(x: 0, y: 0, width: 320, height: 320)
         session.startRunning()
-        var frames = layer.previewFrames.makeAsyncIterator()
+        var frames = layer.linuxPreviewFrames.makeAsyncIterator()
         let first = await frames.next()
         let fit = try XCTUnwrap(first)
         XCTAssertEqual(CVPixelBufferGetPixelFormatType(fit), kCVPixelFormatType_32BGRA)
@@ -146,14 +146,14 @@ final class PreviewLayerTests: CaptureTestCase {
         let layer = AVCaptureVideoPreviewLayer(session: session)
         let drawn = Recorder<Int>()
         // A viewer slower than real time: this test keeps the host clock.
-        layer.setPreviewFrameHandler(
+        layer.setLinuxPreviewFrameHandler(
             { buffer in
                 Thread.sleep(forTimeInterval: 0.25)  // a viewer that takes a quarter of a second a frame
                 drawn.append(CVPixelBufferGetWidth(buffer))
             }, queue: DispatchQueue(label: "slow viewer"))
         session.startRunning()
         spin(2)
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
         XCTAssertGreaterThan(sizes.values.count, 45, "the data output kept its 30 fps: \(sizes.values.count) frames in 2 s")
         XCTAssertLessThan(drawn.values.count, 10, "the slow viewer drew only what it could")
         XCTAssertGreaterThan(drawn.values.count, 3)
@@ -168,18 +168,18 @@ final class PreviewLayerTests: CaptureTestCase {
         layer.frame = CGRect(x: 0, y: 0, width: 320, height: 240)
         let kept = Recorder<CVPixelBuffer>()
         let hoarder = DispatchQueue(label: "hoarder")
-        layer.setPreviewFrameHandler({ kept.append($0) }, queue: hoarder)
+        layer.setLinuxPreviewFrameHandler({ kept.append($0) }, queue: hoarder)
         useManualClock()
         session.startRunning()
         XCTAssertTrue(advanceUntil { kept.values.count >= PreviewFrameRenderer.poolSize })
         pass(1)
         hoarder.sync {}
         XCTAssertEqual(kept.values.count, PreviewFrameRenderer.poolSize, "a drawer holding every frame gets the pool's worth and no more")
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
         kept.removeAll()
         let counted = Recorder<Int>()
-        layer.setPreviewFrameHandler({ counted.append(CVPixelBufferGetWidth($0)) }, queue: DispatchQueue(label: "viewer"))
+        layer.setLinuxPreviewFrameHandler({ counted.append(CVPixelBufferGetWidth($0)) }, queue: DispatchQueue(label: "viewer"))
         XCTAssertTrue(advanceUntil { counted.values.count > 15 }, "frames flow again once the held ones are let go")
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
     }
 }

@@ -266,7 +266,7 @@ final class VideoDataOutputTests: CaptureTestCase {
     func testFramesAsAnAsyncSequence() async throws {
         let collector = FrameCollector()
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
-        let stream = output.sampleBuffers(bufferingNewest: 2)
+        let stream = output.linuxSampleBuffers(bufferingNewest: 2)
         session.startRunning()
         var times: [CMTime] = []
         for await sample in stream {

@@ -107,7 +107,7 @@ final class VirtualSceneTests: CaptureTestCase {
         session.addInput(try AVCaptureDeviceInput(device: microphone))
         let output = AVCaptureAudioDataOutput()
         session.addOutput(output)
-        let stream = output.sampleBuffers()
+        let stream = output.linuxSampleBuffers()
         session.startRunning()
         var total = 0
         for await sample in stream {

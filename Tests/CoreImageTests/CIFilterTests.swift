@@ -251,7 +251,7 @@ final class QRCodeGeneratorTests: XCTestCase {
         let shown = code.transformed(by: CGAffineTransform(scaleX: 8, y: 8)).composited(over: CIImage(color: .white)).cropped(
             to: code.extent.applying(CGAffineTransform(scaleX: 8, y: 8)).insetBy(dx: -32, dy: -32))
         let png = try XCTUnwrap(context.pngRepresentation(of: shown, format: .RGBA8, colorSpace: CGColorSpaceCreateDeviceRGB()))
-        let read = try AVCaptureMetadataOutput.machineReadableCodes(inImageData: png, types: [.qr])
+        let read = try AVCaptureMetadataOutput.linuxMachineReadableCodes(inImageData: png, types: [.qr])
         XCTAssertEqual(read.first?.stringValue, "https://example.com/linux")
         generator.correctionLevel = "H"
         XCTAssertGreaterThan(try XCTUnwrap(generator.outputImage).extent.width, code.extent.width, "more correction, more modules")

@@ -179,14 +179,14 @@ final class V4L2CameraTests: CaptureTestCase {
             layer.frame = CGRect(x: 0, y: 0, width: 1280, height: 720)
             let encoded = LockedBox<(OSType, Data)?>(nil)
             let encoder = JPEGEncoder()
-            layer.setPreviewFrameHandler(
+            layer.setLinuxPreviewFrameHandler(
                 { frame in
                     if let jpeg = encoder.encode(frame, quality: 95) { encoded.value = (CVPixelBufferGetPixelFormatType(frame), jpeg) }
                 }, queue: DispatchQueue(label: "live view"), allowingJPEGSamples: true)
             session.startRunning()
             XCTAssertTrue(waitUntil(timeout: 20) { encoded.value != nil })
             session.stopRunning()
-            layer.setPreviewFrameHandler(nil)
+            layer.setLinuxPreviewFrameHandler(nil)
             session.inputs.forEach(session.removeInput)
             let (format, jpeg) = try XCTUnwrap(encoded.value)
             XCTAssertEqual(format, expected, "colorspace \(value)")

@@ -71,7 +71,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let drawn = Recorder<Int>()
         let last = LockedBox<CVPixelBuffer?>(nil)
         let lateness = Recorder<Double>()
-        layer.setPreviewFrameHandler(
+        layer.setLinuxPreviewFrameHandler(
             { frame in
                 let value = (CVBufferCopyAttachment(frame, kCVBufferTimeValueKey, nil) as? NSNumber)?.int64Value ?? 0
                 let scale = (CVBufferCopyAttachment(frame, kCVBufferTimeScaleKey, nil) as? NSNumber)?.int32Value ?? 1
@@ -82,7 +82,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         player.play()
         spin(1.5)
         player.pause()
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
         XCTAssertEqual(Double(drawn.values.count), 45, accuracy: 6, "every picture of 30 fps, once each")
         let fit = try XCTUnwrap(last.value)
         XCTAssertEqual(CVPixelBufferGetPixelFormatType(fit), kCVPixelFormatType_32BGRA)
@@ -99,7 +99,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         XCTAssertEqual(filledRect.minX, -320.0 / 3, accuracy: 1e-9)
         XCTAssertEqual(filledRect.width, 2560.0 / 3, accuracy: 1e-9)
         XCTAssertEqual([filledRect.minY, filledRect.height], [0, 640], "aspect fill: 4:3 over the square, overflowing left and right")
-        var frames = layer.previewFrames.makeAsyncIterator()
+        var frames = layer.linuxPreviewFrames.makeAsyncIterator()
         let seeked = expectation(description: "seek")
         player.seek(to: CMTime(value: 2, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { _ in seeked.fulfill() }
         wait(for: [seeked], timeout: 5)
@@ -132,7 +132,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let player = AVPlayer(playerItem: item)
         let layer = AVPlayerLayer(player: player)
         layer.frame = CGRect(x: 0, y: 0, width: 480, height: 640)
-        var frames = layer.previewFrames.makeAsyncIterator()
+        var frames = layer.linuxPreviewFrames.makeAsyncIterator()
         let frame = try XCTUnwrap(waitForFrame(&frames))
         // A quarter turn clockwise: the picture stands 240x320, scaled to fill the portrait layer; its left half is now on top.
         XCTAssertEqual([CVPixelBufferGetWidth(frame), CVPixelBufferGetHeight(frame)], [480, 640])
@@ -149,7 +149,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let layer = AVPlayerLayer(player: player)
         XCTAssertTrue(first.outputs.isEmpty, "the layer's output is none of the item's")
         let colours = Recorder<String>()
-        layer.setPreviewFrameHandler(
+        layer.setLinuxPreviewFrameHandler(
             { frame in
                 let c = AVPlayerLayerTests.colour(frame, x: 160, y: 120)
                 colours.append(AVPlayerLayerTests.isRed(c) ? "red" : AVPlayerLayerTests.isBlue(c) ? "blue" : "other")
@@ -158,7 +158,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         player.play()
         XCTAssertTrue(waitUntil(timeout: 4) { player.currentItem === second && colours.values.last == "blue" }, "the second item's pictures")
         player.pause()
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
         let seen = colours.values
         XCTAssertEqual(seen.first, "red")
         XCTAssertFalse(seen.contains("other"), "\(seen)")
@@ -174,7 +174,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let player = AVPlayer(playerItem: item)
         let layer = AVPlayerLayer(player: player)
         let drawn = Recorder<Int>()
-        layer.setPreviewFrameHandler(
+        layer.setLinuxPreviewFrameHandler(
             { frame in
                 Thread.sleep(forTimeInterval: 0.25)  // a drawer that takes a quarter of a second a picture
                 drawn.append(CVPixelBufferGetWidth(frame))
@@ -186,7 +186,7 @@ final class AVPlayerLayerTests: CaptureTestCase {
         let elapsed = Date().timeIntervalSince(started)
         XCTAssertEqual(player.currentTime().seconds, elapsed, accuracy: 0.05, "the player keeps the host clock")
         player.pause()
-        layer.setPreviewFrameHandler(nil)
+        layer.setLinuxPreviewFrameHandler(nil)
         XCTAssertLessThan(drawn.values.count, 11, "the slow drawer drew only what it could")
         XCTAssertGreaterThan(drawn.values.count, 4)
     }

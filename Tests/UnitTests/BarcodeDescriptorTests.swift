@@ -32,7 +32,7 @@ final class BarcodeDescriptorTests: XCTestCase {
     func testAQRCodeCarriesItsVersionMaskLevelAndCodewords() throws {
         let payload = "https://example.com/descriptor?q=1"
         let bitmap = try CodeBitmap(.qr, payload: payload)
-        let code = try XCTUnwrap(AVCaptureMetadataOutput.machineReadableCodes(inImageData: picture(bitmap, scale: 4), types: [.qr]).first)
+        let code = try XCTUnwrap(AVCaptureMetadataOutput.linuxMachineReadableCodes(inImageData: picture(bitmap, scale: 4), types: [.qr]).first)
         let descriptor = try XCTUnwrap(code.descriptor as? CIQRCodeDescriptor, "\(String(describing: code.descriptor))")
         // A version v symbol is 17 + 4v modules a side.
         XCTAssertEqual(descriptor.symbolVersion, (Int(bitmap.symbolBounds.width) - 17) / 4)
@@ -51,7 +51,7 @@ final class BarcodeDescriptorTests: XCTestCase {
 
     func testADataMatrixCodeCarriesItsSizeAndASCIICodewords() throws {
         let bitmap = try CodeBitmap(.dataMatrix, payload: "Data Matrix 2026")
-        let code = try XCTUnwrap(AVCaptureMetadataOutput.machineReadableCodes(inImageData: picture(bitmap, scale: 5), types: [.dataMatrix]).first)
+        let code = try XCTUnwrap(AVCaptureMetadataOutput.linuxMachineReadableCodes(inImageData: picture(bitmap, scale: 5), types: [.dataMatrix]).first)
         let descriptor = try XCTUnwrap(code.descriptor as? CIDataMatrixCodeDescriptor)
         XCTAssertEqual(descriptor.rowCount, Int(bitmap.symbolBounds.height))
         XCTAssertEqual(descriptor.columnCount, Int(bitmap.symbolBounds.width))
@@ -63,7 +63,7 @@ final class BarcodeDescriptorTests: XCTestCase {
 
     func testOneDimensionalCodesHaveNoDescriptor() throws {
         let bitmap = try CodeBitmap(.ean13, payload: "4006381333931")
-        let code = try XCTUnwrap(AVCaptureMetadataOutput.machineReadableCodes(inImageData: picture(bitmap, scale: 3), types: [.ean13]).first)
+        let code = try XCTUnwrap(AVCaptureMetadataOutput.linuxMachineReadableCodes(inImageData: picture(bitmap, scale: 3), types: [.ean13]).first)
         XCTAssertNil(code.descriptor)
     }
 

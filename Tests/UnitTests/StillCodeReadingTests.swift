@@ -99,7 +99,7 @@ final class StillCodeReadingTests: XCTestCase {
         let plane = image.planes[0]
         var pgm = Data("P5\n\(width) \(height)\n255\n".utf8)
         for y in 0..<height { pgm.append(Data(bytes: plane.baseAddress + y * plane.bytesPerRow, count: width)) }
-        let codes = try AVCaptureMetadataOutput.machineReadableCodes(inImageData: pgm, types: [.code128])
+        let codes = try AVCaptureMetadataOutput.linuxMachineReadableCodes(inImageData: pgm, types: [.code128])
         XCTAssertEqual(codes.map(\.stringValue), ["Code 128 text"])
         let found = centre(try XCTUnwrap(codes.first).corners)
         XCTAssertEqual(found.x, 0.5, accuracy: 0.04)

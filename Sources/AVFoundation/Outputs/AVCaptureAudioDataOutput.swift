@@ -52,7 +52,7 @@ open class AVCaptureAudioDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     open var sampleBufferCallbackQueue: DispatchQueue? { settings.withLock { $0.queue } }
 
     /// The output's samples as an async sequence that keeps at most `limit` waiting buffers.
-    public func sampleBuffers(bufferingNewest limit: Int = 16) -> AsyncStream<CMSampleBuffer> {
+    public func linuxSampleBuffers(bufferingNewest limit: Int = 16) -> AsyncStream<CMSampleBuffer> {
         streams.makeStream(bufferingNewest: limit)
     }
 

@@ -32,7 +32,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
     private let settings = LockedValue(Settings())
     private let detection = MetadataDetection()
-    /// The sequences of `metadataObjectSequence()` now open, by number.
+    /// The sequences of `linuxMetadataObjectSequence()` now open, by number.
     private let observers = LockedValue<(next: Int, open: [Int: AsyncStream<[AVMetadataObject]>.Continuation])>((0, [:]))
 
     /// Creates a metadata output that detects nothing until `metadataObjectTypes` is set.
@@ -59,7 +59,7 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     /// The objects each detection finds, as a sequence beside the delegate (Linux): any number of
     /// sequences may be open at once, none replaces the delegate, and each holds only the newest
     /// objects while its reader is busy. Detection runs while a delegate or a sequence listens.
-    public func metadataObjectSequence() -> AsyncStream<[AVMetadataObject]> {
+    public func linuxMetadataObjectSequence() -> AsyncStream<[AVMetadataObject]> {
         let (stream, continuation) = AsyncStream<[AVMetadataObject]>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let number = observers.withLock { observers in
             defer { observers.next += 1 }
@@ -127,17 +127,17 @@ open class AVCaptureMetadataOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// The most machine-readable codes reported for one frame: 4, as on Apple's platforms, unless raised (Linux).
-    public var maximumMachineReadableCodeCount: Int {
+    public var linuxMaximumMachineReadableCodeCount: Int {
         get { settings.withLock { $0.maximumCodes } }
         set {
-            if newValue < 1 { ProgrammingError.invalidArgument("maximumMachineReadableCodeCount must be at least 1; got \(newValue)") }
+            if newValue < 1 { ProgrammingError.invalidArgument("linuxMaximumMachineReadableCodeCount must be at least 1; got \(newValue)") }
             settings.withLock { $0.maximumCodes = newValue }
             updateDetection()
         }
     }
 
     /// How detection went so far (Linux): frames searched, frames skipped for newer ones, and the time searching took.
-    public var detectionStatistics: (framesSearched: Int, framesSkipped: Int, secondsSearching: Double) { detection.statistics }
+    public var linuxDetectionStatistics: (framesSearched: Int, framesSkipped: Int, secondsSearching: Double) { detection.statistics }
 
     private func updateDetection() {
         let (types, rect, maximum) = settings.withLock { ($0.types, $0.rectOfInterest, $0.maximumCodes) }
@@ -181,7 +181,7 @@ extension AVCaptureMetadataOutput {
     /// corners normalized to the picture (Linux). The output's reader looks first; where it finds
     /// nothing, the picture is looked at again thresholded at one level, at half size, sharpened,
     /// and turned either way. Throws when the picture cannot be read.
-    public static func machineReadableCodes(
+    public static func linuxMachineReadableCodes(
         inImageData data: Data, types: [AVMetadataObject.ObjectType],
         maximumCount: Int = 4
     ) throws -> [AVMetadataMachineReadableCodeObject] {

@@ -175,7 +175,7 @@ open class AVCaptureVideoDataOutput: AVCaptureOutput, SampleBufferDeliveryClient
     ///
     /// The sequence receives the same frames as the delegate, alongside it; it ends when the
     /// task iterating it is cancelled or when another sequence is asked for.
-    public func sampleBuffers(bufferingNewest limit: Int = 1) -> AsyncStream<CMSampleBuffer> {
+    public func linuxSampleBuffers(bufferingNewest limit: Int = 1) -> AsyncStream<CMSampleBuffer> {
         streams.makeStream(bufferingNewest: limit)
     }
 

@@ -9,8 +9,8 @@ import QuartzCore
 /// Linux has no compositor to draw into, so the layer is what Apple's is to an app's code (its
 /// player, gravity, video rect, readiness and displayed picture) plus the companion the capture
 /// preview layer has: the picture the layer shows, turned by the track's preferred transform and
-/// scaled for the layer's bounds and gravity, handed to whoever draws it (`previewFrames`,
-/// `setPreviewFrameHandler(_:queue:)`). The layer takes the current item's pictures as a 60 Hz
+/// scaled for the layer's bounds and gravity, handed to whoever draws it (`linuxPreviewFrames`,
+/// `setLinuxPreviewFrameHandler(_:queue:)`). The layer takes the current item's pictures as a 60 Hz
 /// display would, through a video output of its own that follows the player from item to item;
 /// a slow drawer misses pictures and never slows the player.
 ///
@@ -168,19 +168,19 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
     /// track's preferred transform, scaled for the bounds and gravity, the host time it was due
     /// attached under `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`); a picture arriving while
     /// the last is still being handled is skipped. Pass nil to stop.
-    public func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
+    public func setLinuxPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
         drawers.setHandler(handler, queue: queue)
     }
 
-    /// Calls `handler` as `setPreviewFrameHandler(_:queue:)` does; a frame the layer shows upright
+    /// Calls `handler` as `setLinuxPreviewFrameHandler(_:queue:)` does; a frame the layer shows upright
     /// at its own size that is BT.601 Y'CbCr comes as JPEG's own samples, full-range planar 4:2:0
     /// ('f420'), for an encoder to take with no trip through R'G'B'.
-    package func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool) {
+    package func setLinuxPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool) {
         drawers.setHandler(handler, queue: queue, allowingJPEGSamples: allowingJPEGSamples)
     }
 
     /// The pictures as the layer shows them, newest first served: a slow reader sees the newest, never a backlog.
-    public var previewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
+    public var linuxPreviewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
 
     // MARK: Taking and drawing pictures
 

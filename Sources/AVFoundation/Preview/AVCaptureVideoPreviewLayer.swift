@@ -6,7 +6,7 @@ import Foundation
 /// Linux has no compositor to draw into, so the layer is what Apple's is to an app's code (its
 /// session, connection, gravity, geometry and coordinate conversions) plus a Linux companion that
 /// hands the newest frame, turned, mirrored and scaled for the layer's bounds and gravity, to
-/// whoever draws it (`previewFrames`, `setPreviewFrameHandler(_:queue:)`). A slow drawer misses
+/// whoever draws it (`linuxPreviewFrames`, `setLinuxPreviewFrameHandler(_:queue:)`). A slow drawer misses
 /// frames; it never slows the session or its other outputs.
 open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     private struct State {
@@ -139,19 +139,19 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     /// and scaled for the bounds and gravity, its capture time on the host clock attached under
     /// `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`); a frame arriving while the last is
     /// still being handled is skipped. Pass nil to stop.
-    public func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
+    public func setLinuxPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue = .main) {
         drawers.setHandler(handler, queue: queue)
     }
 
-    /// Calls `handler` as `setPreviewFrameHandler(_:queue:)` does; a frame the layer shows upright
+    /// Calls `handler` as `setLinuxPreviewFrameHandler(_:queue:)` does; a frame the layer shows upright
     /// at its own size that is BT.601 Y'CbCr comes as JPEG's own samples, full-range planar 4:2:0
     /// ('f420'), for an encoder to take with no trip through R'G'B'.
-    package func setPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool) {
+    package func setLinuxPreviewFrameHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool) {
         drawers.setHandler(handler, queue: queue, allowingJPEGSamples: allowingJPEGSamples)
     }
 
     /// The frames as the layer shows them, newest first served: a slow reader sees the newest frame, never a backlog.
-    public var previewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
+    public var linuxPreviewFrames: AsyncStream<CVPixelBuffer> { drawers.frames }
 
     /// A new camera frame: drawn for the viewers unless the last one is still being drawn.
     func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {

@@ -67,5 +67,5 @@ extension ProcessInfo {
     }
 
     /// The reasons of the activities under way, in no order (Linux only: Apple's apps cannot read them back).
-    public var activeActivityReasons: [String] { Self.activities.withLock { $0.values.map(\.reason) } }
+    public var linuxActiveActivityReasons: [String] { Self.activities.withLock { $0.values.map(\.reason) } }
 }
