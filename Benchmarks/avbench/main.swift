@@ -36,6 +36,10 @@ if arguments.first == "cameras-child" {
     try ManyCamerasBenchmark.runChild(arguments: arguments)
     exit(0)
 }
+if arguments.first == "facestart-child", arguments.count > 1 {
+    try FaceStartBenchmark.runChild(picture: arguments[1])
+    exit(0)
+}
 if runs("frames") { try FrameBenchmark.run() }
 if runs("encode") { try EncodeBenchmark.run() }
 if runs("vtcodec") { try CodecSessionBenchmark.run() }
@@ -56,6 +60,7 @@ if runs("photo") { try PhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("livephoto") { try LivePhotoBenchmark.run(seconds: secondsPerCase) }
 if runs("scan") { try ScanBenchmark.run(seconds: secondsPerCase) }
 if runs("faces") { try FaceRecallBenchmark.run() }
+if runs("facestart") { try FaceStartBenchmark.run() }
 if runs("scancorpus") { try ScanCorpusBenchmark.run() }
 if runs("startup") { try StartupBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }

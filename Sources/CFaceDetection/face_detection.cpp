@@ -11,8 +11,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <string>
 
 namespace cfd {
 /// An 8-bit grey picture in memory the caller owns, as dlib's generic image interface reads it
@@ -31,9 +34,23 @@ namespace dlib {
 template <> struct image_traits<cfd::grey_view> { typedef unsigned char pixel_type; };
 }  // namespace dlib
 
+namespace {
+/// dlib's detector as it ships, read once per process (it is decoded from text, about 0.2 s);
+/// each detector is a copy, as a detector's scanner keeps scratch state of its own.
+const dlib::frontal_face_detector &prototype() {
+    static const dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
+    return detector;
+}
+
+/// The landmark models loaded, by path: one copy per process (about 100 MB and 0.6 s to read),
+/// shared by every detector, as a shape predictor is only read when used.
+std::mutex models_lock;
+std::map<std::string, std::shared_ptr<const dlib::shape_predictor>> models;
+}  // namespace
+
 struct cfd_detector {
-    dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
-    std::unique_ptr<dlib::shape_predictor> landmarks;
+    dlib::frontal_face_detector detector = prototype();
+    std::shared_ptr<const dlib::shape_predictor> landmarks;
     std::vector<std::pair<double, dlib::rectangle>> found;
 };
 
@@ -50,13 +67,20 @@ extern "C" void cfd_detector_free(cfd_detector *detector) { delete detector; }
 
 extern "C" int cfd_detector_load_landmarks(cfd_detector *detector, const char *path, char *message, size_t message_size) {
     try {
-        auto model = std::make_unique<dlib::shape_predictor>();
-        dlib::deserialize(path) >> *model;
-        if (model->num_parts() != 68) {
-            std::snprintf(message, message_size, "%s has %lu landmarks, not 68", path, (unsigned long)model->num_parts());
-            return -1;
+        // Held while reading, so that detectors made at once read a model once.
+        const std::lock_guard<std::mutex> held(models_lock);
+        std::shared_ptr<const dlib::shape_predictor> &shared = models[path];
+        if (!shared) {
+            auto model = std::make_shared<dlib::shape_predictor>();
+            dlib::deserialize(path) >> *model;
+            if (model->num_parts() != 68) {
+                std::snprintf(message, message_size, "%s has %lu landmarks, not 68", path, (unsigned long)model->num_parts());
+                models.erase(path);
+                return -1;
+            }
+            shared = std::move(model);
         }
-        detector->landmarks = std::move(model);
+        detector->landmarks = shared;
         return 0;
     } catch (const std::exception &error) {
         std::snprintf(message, message_size, "%s", error.what());

@@ -113,6 +113,70 @@ final class FaceDetectionTests: CaptureTestCase {
         }
     }
 
+    /// The faces `follower` reports in `image` at `time`, once the search that frame began (if any) has ended.
+    private func faces(_ follower: FaceFollower, in image: CVPixelBuffer, at time: Double) -> [FollowedFace] {
+        let faces = follower.follow(image, time: time)
+        XCTAssertTrue(waitUntil(timeout: 30) { !follower.isSearching }, "a search ends")
+        return faces
+    }
+
+    func testWhileNothingIsFollowedACoarseSearchFindsALargeFaceOnTheNextFrame() throws {
+        let follower = try XCTUnwrap(FaceFollower(landmarkModelPath: nil))
+        follower.detectionInterval = 0.5
+        // Her face is a sixth of the frame wide (220 pixels of 1280): 110 pixels in a 640-wide search.
+        let (image, placed) = try frame(astronautsAt: [CGPoint(x: 0.5, y: 0.95)], width: 1, time: 1)
+        XCTAssertEqual(placed[0].width, 220, accuracy: 2)
+        XCTAssertEqual(faces(follower, in: image, at: 1), [], "the first frame begins a search")
+        let found = faces(follower, in: image, at: 1 + 1.0 / 30)
+        XCTAssertEqual(found.count, 1, "the next frame has her face")
+        XCTAssertEqual(found.first.map { abs($0.bounds.midX - placed[0].midX) < 20 }, true, "\(found) \(placed)")
+        XCTAssertEqual(follower.coarseSearches, 1, "found by a coarse search")
+        XCTAssertEqual(follower.searchesFinished, 1)
+    }
+
+    func testAFaceTooSmallForTheCoarseSearchIsFoundByTheFullSearchThatFollowsAtOnce() throws {
+        let follower = try XCTUnwrap(FaceFollower(landmarkModelPath: nil))
+        follower.detectionInterval = 0.5
+        // 64 pixels wide, a twentieth of the frame: 32 in a coarse search, under dlib's 80-pixel window.
+        let (image, placed) = try frame(astronautsAt: [CGPoint(x: 0.3, y: 0.4)], width: 512.0 / 88 / 20, time: 1)
+        XCTAssertEqual(faces(follower, in: image, at: 1), [])
+        XCTAssertEqual(faces(follower, in: image, at: 1 + 1.0 / 30), [], "the coarse search found nothing")
+        XCTAssertEqual(follower.searchesFinished, 2, "and the full search began on the next frame, not after the interval")
+        let found = faces(follower, in: image, at: 1 + 2.0 / 30)
+        XCTAssertEqual(found.count, 1, "the third frame has her face")
+        XCTAssertEqual(found.first.map { abs($0.bounds.midX - placed[0].midX) < 8 }, true, "\(found) \(placed)")
+        XCTAssertEqual(follower.coarseSearches, 1)
+        for frame in 3..<30 { _ = faces(follower, in: image, at: 1 + Double(frame) / 30) }
+        XCTAssertEqual(follower.coarseSearches, 1, "no coarse search while a face is followed")
+    }
+
+    func testFacesAreFollowedWhileTheLandmarkModelLoadsAndHaveAnglesOnceItHas() throws {
+        let model = FaceDetector.landmarkModelPath
+        guard FileManager.default.fileExists(atPath: model) else { throw XCTSkip("\(model) is not installed (Debian's libdlib-data)") }
+        // The model loads when the test lets it.
+        let loadNow = DispatchSemaphore(value: 0)
+        let follower = try XCTUnwrap(
+            FaceFollower(landmarkModelPath: model) { path in
+                loadNow.wait()
+                return FaceDetector(landmarkModelPath: path)
+            })
+        defer { loadNow.signal() }
+        XCTAssertTrue(follower.isPreparing)
+        let (image, _) = try frame(astronautsAt: [CGPoint(x: 0.5, y: 0.95)], width: 1, time: 1)
+        _ = faces(follower, in: image, at: 1)
+        let early = faces(follower, in: image, at: 1 + 1.0 / 30)
+        XCTAssertEqual(early.count, 1, "found while the model loads")
+        XCTAssertNil(early.first?.roll, "with no angles yet")
+        XCTAssertTrue(follower.isPreparing)
+        loadNow.signal()
+        XCTAssertTrue(waitUntil(timeout: 120) { !follower.isPreparing }, "the model loads")
+        let later = faces(follower, in: image, at: 1 + 2.0 / 30)
+        XCTAssertEqual(later.count, 1)
+        XCTAssertEqual(later.first?.id, early.first?.id, "the same face")
+        let roll = try XCTUnwrap(later.first?.roll, "with its angles now")
+        XCTAssertLessThan(min(roll, 360 - roll), 8, "her eyes are nearly level: \(roll)")
+    }
+
     func testTheFollowerKeepsEachFaceItsIdentityAsTheyMoveAndGivesAReturningFaceANewOne() throws {
         let follower = try XCTUnwrap(FaceFollower(landmarkModelPath: nil))
         follower.detectionInterval = 0.5
@@ -211,6 +275,27 @@ final class FaceDetectionTests: CaptureTestCase {
         try scene.placePicture(contentsOf: url, center: center, width: 0.9)
         XCTAssertTrue(advanceUntil { !receiver.faces.isEmpty })
         XCTAssertNotEqual(receiver.faces.first?.faceID, face.faceID, "back after a while: a new face")
+    }
+
+    func testAFaceThatAppearsIsReportedOnTheNextFrameAndOnEveryFrameWhileItStays() throws {
+        useManualClock()
+        let output = try metadataSession([.face])
+        XCTAssertTrue(advanceUntil { !backCamera.isAdjustingFocus }, "the camera focuses after starting")
+        let searched = output.linuxDetectionStatistics.framesSearched
+        try scene.placePicture(contentsOf: try picture("astronaut.png"), center: CGPoint(x: 0.5, y: 0.62), width: 0.9)
+        var firstWithFace: Int?
+        for frame in 1...30 {
+            XCTAssertFalse(advanceUntil(frames: 1) { false })
+            XCTAssertEqual(output.linuxDetectionStatistics.framesSearched - searched, frame, "each frame searched")
+            if firstWithFace == nil, !receiver.faces.isEmpty { firstWithFace = frame }
+        }
+        // Nothing followed, a coarse search begins every detection interval (0.2 s, 6 frames) and
+        // finds her; the frame after it reports her.
+        let first = try XCTUnwrap(firstWithFace, "her face is reported")
+        XCTAssertLessThanOrEqual(first, 7, "within the interval and a frame")
+        let withFace = receiver.calls.values.filter { $0.contains { $0 is AVMetadataFaceObject } }
+        XCTAssertEqual(withFace.count, 31 - first, "and so is every frame after")
+        XCTAssertTrue(receiver.faces.first?.hasRollAngle == true, "with her angles: the model loaded as the output was configured")
     }
 
     func testATurnedFaceHasItsRollAndCodesAndFacesComeTogether() throws {

@@ -27,11 +27,13 @@ typedef struct cfd_face {
     double roll, yaw;
 } cfd_face;
 
-/// A detector; NULL when dlib cannot make one (out of memory).
+/// A detector; NULL when dlib cannot make one (out of memory). The first one made in a process
+/// reads dlib's detector (about 0.2 s); the others copy it.
 cfd_detector *cfd_detector_new(void);
 void cfd_detector_free(cfd_detector *detector);
 
-/// Loads dlib's 68-point landmark model from `path`; 0 on success, otherwise the reason is copied into `message`.
+/// Loads dlib's 68-point landmark model from `path`, once per process and path (detectors share
+/// it); 0 on success, otherwise the reason is copied into `message`. Any thread.
 int cfd_detector_load_landmarks(cfd_detector *detector, const char *path, char *message, size_t message_size);
 
 /// Finds faces in an 8-bit grey picture; returns how many were written into `faces` (at most

@@ -21,6 +21,12 @@ package struct FollowedFace: Sendable, Equatable {
 /// correlation tracker, which costs about a millisecond a face; roll and yaw are measured on the
 /// box followed every `anglesEvery` frames.
 ///
+/// While no face is followed, each search begins with a coarse one (`FaceDetector.coarseSearchWidth`
+/// wide, an eighth of the time): a face an eighth of the frame wide or more is found within a
+/// frame or two of appearing, smaller ones by the full search that follows at once. The landmark
+/// model loads on a thread of its own (`isPreparing`): faces are followed from the first frame,
+/// their angles given once it has loaded.
+///
 /// A search's faces are matched with the faces followed when the search began: a face it finds
 /// again is set back on the detector's box (moved on by what the tracker saw since), a new one
 /// gets a new identity, and one it misses `missesAllowed` times in a row is let go, as is one the
@@ -73,8 +79,15 @@ package final class FaceFollower: @unchecked Sendable {
         }
     }
 
-    private let measurer: FaceDetector
+    /// The detector measuring angles, once its landmark model has loaded; then taken by `measurer`.
+    private let loadedMeasurer = Mutex<FaceDetector?>(nil)
+    private let loadingLandmarks = Atomic<Bool>(false)
+    private var measurer: FaceDetector?
     private let worker: FaceSearchWorker
+    /// Whether the search under way is a coarse one.
+    private var searchIsCoarse = false
+    /// Whether a full search is due as soon as the worker is free: a coarse one found nothing.
+    private var fullSearchDue = false
     private let luma = LumaReader()
     private var tracks: [Track] = []
     private var nextID = 1
@@ -88,15 +101,33 @@ package final class FaceFollower: @unchecked Sendable {
     private var frameSize = CGSize.zero
 
     /// A follower measuring roll and yaw with the landmark model at `landmarkModelPath` (nil for
-    /// none; loading it takes about a second); nil when dlib cannot make a detector.
-    package init?(landmarkModelPath: String? = FaceDetector.landmarkModelPath) {
-        guard let measurer = FaceDetector(landmarkModelPath: landmarkModelPath), let worker = FaceSearchWorker() else { return nil }
-        self.measurer = measurer
+    /// none; it loads on a thread of its own, the first time in a process in about half a second,
+    /// through `loadingLandmarks`); nil when dlib cannot make a detector.
+    package init?(
+        landmarkModelPath: String? = FaceDetector.landmarkModelPath,
+        loadingLandmarks load: @escaping @Sendable (String) -> FaceDetector? = { FaceDetector(landmarkModelPath: $0) }
+    ) {
+        guard let worker = FaceSearchWorker() else { return nil }
         self.worker = worker
+        guard let landmarkModelPath else { return }
+        loadingLandmarks.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            let measurer = load(landmarkModelPath)
+            loadedMeasurer.withLock { $0 = measurer?.hasLandmarks == true ? measurer : nil }
+            loadingLandmarks.store(false, ordering: .releasing)
+        }
+        thread.name = "Face landmarks"
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     deinit { worker.stop() }
 
+    /// Whether the landmark model is still loading: until it has, faces come without angles.
+    package var isPreparing: Bool { loadingLandmarks.load(ordering: .acquiring) }
+
+    /// Coarse searches begun since the follower was made.
+    package private(set) var coarseSearches = 0
     /// Searches finished since the follower was made.
     package var searchesFinished: Int { worker.searchesFinished }
     /// Whether a search is under way.
@@ -122,21 +153,31 @@ package final class FaceFollower: @unchecked Sendable {
         tracks.removeAll { track in
             track.lostFrames > lostFramesAllowed || !frame.contains(CGPoint(x: track.bounds.midX, y: track.bounds.midY))
         }
-        if let found = worker.takeFaces(), sizeAtSearch == frame.size { reconcile(found, plane: plane) }
-        if !worker.isBusy, time - lastSearch >= detectionInterval || time < lastSearch {
-            if worker.search(plane, region: region) {
-                lastSearch = time
+        if let found = worker.takeFaces(), sizeAtSearch == frame.size {
+            reconcile(found, plane: plane)
+            fullSearchDue = searchIsCoarse && tracks.isEmpty
+        }
+        if !worker.isBusy, fullSearchDue || time - lastSearch >= detectionInterval || time < lastSearch {
+            // Nothing followed: a coarse look first, so that a face in view is found at once.
+            let coarse = !fullSearchDue && tracks.isEmpty
+            let width = coarse ? FaceDetector.coarseSearchWidth : FaceDetector.searchWidth
+            if worker.search(plane, region: region, searchWidth: width) {
+                if !fullSearchDue { lastSearch = time }
+                fullSearchDue = false
+                searchIsCoarse = coarse
+                if coarse { coarseSearches += 1 }
                 sizeAtSearch = frame.size
                 boundsAtSearch = Dictionary(uniqueKeysWithValues: tracks.map { ($0.id, $0.bounds) })
             }
         }
+        if measurer == nil, !tracks.isEmpty { measurer = loadedMeasurer.withLock { $0 } }
         let area = region ?? frame
         frameNumber &+= 1
         return tracks.compactMap { track in
             guard area.contains(CGPoint(x: track.bounds.midX, y: track.bounds.midY)) else { return nil }
             // The landmarks cost about as much as the tracker: each face's angles are measured every few frames.
             if track.angles == nil || (frameNumber &+ track.id) % anglesEvery == 0 {
-                track.angles = measurer.angles(of: track.bounds, in: plane) ?? track.angles
+                track.angles = measurer?.angles(of: track.bounds, in: plane) ?? track.angles
             }
             return FollowedFace(id: track.id, bounds: track.bounds, roll: track.angles?.roll, yaw: track.angles?.yaw)
         }
@@ -147,6 +188,7 @@ package final class FaceFollower: @unchecked Sendable {
         tracks.removeAll()
         boundsAtSearch.removeAll()
         sizeAtSearch = nil
+        fullSearchDue = false
     }
 
     /// Matches a finished search's faces with the faces followed when it began.
@@ -203,7 +245,8 @@ final class FaceSearchWorker: @unchecked Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     private let detector: FaceDetector
-    private var buffer: CVPixelBuffer?
+    /// The pictures searched, by search width: reused, so that searches make none once warm.
+    private var buffers: [Int: CVPixelBuffer] = [:]
 
     init?() {
         guard let detector = FaceDetector(landmarkModelPath: nil) else { return nil }
@@ -214,10 +257,12 @@ final class FaceSearchWorker: @unchecked Sendable {
     var searchesFinished: Int { state.withLock { $0.finished } }
     var secondsSearching: Double { state.withLock { Double($0.nanoseconds) / 1e9 } }
 
-    /// Starts a search of `plane`'s `region`; false when one is under way or the region is too small.
-    func search(_ plane: GreyPlane, region: CGRect?) -> Bool {
-        guard !isBusy, let picture = FaceSearchPicture(plane, region: region, searchWidth: FaceDetector.searchWidth, reusing: buffer) else { return false }
-        buffer = picture.buffer
+    /// Starts a search of `plane`'s `region` at `searchWidth`; false when one is under way or the region is too small.
+    func search(_ plane: GreyPlane, region: CGRect?, searchWidth: Int) -> Bool {
+        guard !isBusy, let picture = FaceSearchPicture(plane, region: region, searchWidth: searchWidth, reusing: buffers[searchWidth]) else {
+            return false
+        }
+        buffers[searchWidth] = picture.buffer
         let start = state.withLock { state -> Bool in
             state.job = picture
             state.busy = true

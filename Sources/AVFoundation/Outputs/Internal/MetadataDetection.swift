@@ -30,6 +30,10 @@ final class MetadataDetection: @unchecked Sendable {
         var threadStarted = false
         var searching = false
         var stopped = false
+        /// The face follower, made off the detector's thread as soon as faces are asked for.
+        var follower: FaceFollower?
+        var makingFollower = false
+        var followerUnavailable = false
     }
     private let mailbox = LockedValue(Mailbox())
     private let wake = DispatchSemaphore(value: 0)
@@ -48,14 +52,29 @@ final class MetadataDetection: @unchecked Sendable {
         wake.signal()
     }
 
-    /// Sets what to look for and where; no symbologies and no faces means no detection.
+    /// Sets what to look for and where; no symbologies and no faces means no detection. Asking
+    /// for faces the first time starts making the follower (dlib's detector and landmark model,
+    /// about a second the first time in a process) on a thread of its own, so that frames are
+    /// searched for faces as soon as it is ready and the detector's thread never waits for it.
     func configure(symbologies: Set<CodeSymbology>, faces: Bool, rectOfInterest: CGRect, maximumCodes: Int) {
-        mailbox.withLock { box in
+        let makeFollower = mailbox.withLock { box -> Bool in
             box.symbologies = symbologies
             box.detectsFaces = faces
             box.rectOfInterest = rectOfInterest
             box.maximumCodes = maximumCodes
             if symbologies.isEmpty && !faces { box.frame = nil }
+            guard faces, box.follower == nil, !box.makingFollower, !box.followerUnavailable else { return false }
+            box.makingFollower = true
+            return true
+        }
+        guard makeFollower else { return }
+        DispatchQueue.global(qos: .userInitiated).async { [mailbox] in
+            let follower = FaceFollower()
+            mailbox.withLock { box in
+                box.follower = follower
+                box.makingFollower = false
+                box.followerUnavailable = follower == nil
+            }
         }
     }
 
@@ -91,9 +110,12 @@ final class MetadataDetection: @unchecked Sendable {
         mailbox.withLock { ($0.framesSearched, $0.framesSkipped, Double($0.nanosecondsSearching) / 1e9) }
     }
 
-    /// Whether a frame waits for the detector, the detector is searching one, or its objects are being delivered.
+    /// Whether a frame waits for the detector, the detector is searching one, the face follower is
+    /// being made, loading its landmarks or searching, or objects are being delivered.
     var hasWorkInFlight: Bool {
-        mailbox.withLock { $0.frame != nil || $0.searching } || delivering.load(ordering: .acquiring)
+        mailbox.withLock { box in
+            box.frame != nil || box.searching || box.makingFollower || (box.follower.map { $0.isPreparing || $0.isSearching } ?? false)
+        } || delivering.load(ordering: .acquiring)
     }
 
     /// Marks a delivery under way; false when the last one has not finished.
@@ -105,7 +127,6 @@ final class MetadataDetection: @unchecked Sendable {
 
     private func run() {
         var reader: CodeReader?
-        var faceFollower: FaceFollower?
         var lastHadObjects = false
         while true {
             wake.wait()
@@ -116,7 +137,7 @@ final class MetadataDetection: @unchecked Sendable {
                 box.searching = true
                 return Job(
                     frame: frame, connection: connection, symbologies: box.symbologies, faces: box.detectsFaces,
-                    rectOfInterest: box.rectOfInterest, maximumCodes: box.maximumCodes)
+                    follower: box.follower, rectOfInterest: box.rectOfInterest, maximumCodes: box.maximumCodes)
             }
             guard let job else { continue }
             guard let job else { return }
@@ -140,11 +161,10 @@ final class MetadataDetection: @unchecked Sendable {
             var faces: [FollowedFace] = []
             let time = job.frame.presentationTimeStamp, duration = job.frame.duration
             if job.faces {
-                // The landmark model takes about a second to load: once, on this thread.
-                if faceFollower == nil { faceFollower = FaceFollower() }
-                faces = faceFollower?.follow(image, region: region, time: time.seconds) ?? []
+                // No faces until the follower is made (configure began making it).
+                faces = job.follower?.follow(image, region: region, time: time.seconds) ?? []
             } else {
-                faceFollower?.forget()
+                job.follower?.forget()
             }
             let elapsed = CMClock.hostTimeNanoseconds() - start
             mailbox.withLock { box in
@@ -174,6 +194,8 @@ final class MetadataDetection: @unchecked Sendable {
         let connection: AVCaptureConnection
         let symbologies: Set<CodeSymbology>
         let faces: Bool
+        /// Followed on this thread only.
+        let follower: FaceFollower?
         let rectOfInterest: CGRect
         let maximumCodes: Int
     }
