@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(name: "MediaToolboxTests", dependencies: ["MediaToolbox"]),
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
-        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "TestSupport"]),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "UniformTypeIdentifiers", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.
         .target(

@@ -186,5 +186,22 @@ nonisolated(unsafe) public let kCGImagePropertyGIFHasGlobalColorMap: CFString = 
 nonisolated(unsafe) public let kCGImagePropertyGIFCanvasPixelWidth: CFString = "CanvasPixelWidth"
 /// The height of the main image, in pixels.
 nonisolated(unsafe) public let kCGImagePropertyGIFCanvasPixelHeight: CFString = "CanvasPixelHeight"
+/// An array of dictionaries with the delay of each frame of the animation.
+nonisolated(unsafe) public let kCGImagePropertyGIFFrameInfoArray: CFString = "FrameInfo"
+
+/// A dictionary of properties that are specific to the WebP format.
+nonisolated(unsafe) public let kCGImagePropertyWebPDictionary: CFString = "{WebP}"
+/// The number of times to repeat an animated sequence (0 for ever).
+nonisolated(unsafe) public let kCGImagePropertyWebPLoopCount: CFString = "LoopCount"
+/// The amount of time, in seconds, to wait before displaying the next image, never less than 0.1 seconds.
+nonisolated(unsafe) public let kCGImagePropertyWebPDelayTime: CFString = "DelayTime"
+/// The amount of time, in seconds, to wait before displaying the next image, as the file says.
+nonisolated(unsafe) public let kCGImagePropertyWebPUnclampedDelayTime: CFString = "UnclampedDelayTime"
+/// An array of dictionaries with the delay of each frame of the animation.
+nonisolated(unsafe) public let kCGImagePropertyWebPFrameInfoArray: CFString = "FrameInfo"
+/// The width of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyWebPCanvasPixelWidth: CFString = "CanvasPixelWidth"
+/// The height of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyWebPCanvasPixelHeight: CFString = "CanvasPixelHeight"
 /// The size of the image file, in bytes.
 nonisolated(unsafe) public let kCGImagePropertyFileSize: CFString = "FileSize"

@@ -2,8 +2,9 @@ import CoreVideo
 import Foundation
 import FrameProcessing
 
-/// An opaque type that reads image data from a URL or data: JPEG, PNG, HEIC, TIFF and GIF pictures,
-/// decoded with libjpeg-turbo, libpng, libheif and libvips, the EXIF of JPEG and HEIC files read with libexif.
+/// An opaque type that reads image data from a URL or data: JPEG, PNG, HEIC, TIFF, GIF and WebP
+/// pictures, decoded with libjpeg-turbo, libpng, libheif and libvips (with libwebp), the EXIF of
+/// JPEG and HEIC files read with libexif.
 ///
 /// Immutable and thread-safe; each image made from it is decoded again.
 public final class CGImageSource: @unchecked Sendable {
@@ -12,8 +13,8 @@ public final class CGImageSource: @unchecked Sendable {
     private struct Contents {
         var data: Data
         var kind: PictureDecoder.Kind?
-        /// A GIF's frames or a TIFF's pages: how many, how often a GIF loops (nil when it says
-        /// nothing), and each frame's delay in seconds; one picture for the other kinds.
+        /// A GIF's or a WebP's frames or a TIFF's pages: how many, how often an animation loops (nil
+        /// when it says nothing), and each frame's delay in seconds; one picture for the other kinds.
         var pages: (count: Int, loop: Int?, delays: [Double])
         var isFinal: Bool
 
@@ -21,7 +22,7 @@ public final class CGImageSource: @unchecked Sendable {
             self.data = data
             kind = PictureDecoder.kind(of: data)
             switch kind {
-            case .gif?, .tiff?: pages = LibvipsPictures.pages(of: data) ?? (1, nil, [])
+            case .gif?, .tiff?, .webp?: pages = LibvipsPictures.pages(of: data) ?? (1, nil, [])
             case nil: pages = (0, nil, [])
             default: pages = (1, nil, [])
             }
@@ -86,6 +87,7 @@ public final class CGImageSource: @unchecked Sendable {
         case .heic?: "public.heic"
         case .tiff?: "public.tiff"
         case .gif?: "com.compuserve.gif"
+        case .webp?: "org.webmproject.webp"
         }
     }
 
@@ -102,7 +104,7 @@ public final class CGImageSource: @unchecked Sendable {
     func decodedImage(at index: Int = 0) -> CGImage? {
         let (data, kind, count) = contents.withLock { ($0.data, $0.kind, $0.pages.count) }
         guard kind != nil, index >= 0, index < count else { return nil }
-        if kind == .tiff || kind == .gif {
+        if kind == .tiff || kind == .gif || kind == .webp {
             guard let (frame, hasAlpha) = LibvipsPictures.decode(data, page: index) else { return nil }
             return frame.bgraImage(opaque: !hasAlpha)
         }
@@ -110,14 +112,33 @@ public final class CGImageSource: @unchecked Sendable {
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
-    /// The properties of the source as a whole: its file size, and a GIF's loop count and canvas.
+    /// The dictionary an animation's properties go in: a GIF's or a WebP's.
+    private static func animationDictionary(_ kind: PictureDecoder.Kind?) -> CFString? {
+        switch kind {
+        case .gif?: kCGImagePropertyGIFDictionary
+        case .webp?: kCGImagePropertyWebPDictionary
+        default: nil
+        }
+    }
+
+    /// A frame's delays under Apple's keys: the clamped one never under a tenth of a second, as
+    /// browsers play them; the unclamped one as the file says. (GIF and WebP spell the keys alike.)
+    private static func delays(_ delay: Double) -> [String: Any] {
+        [kCGImagePropertyGIFDelayTime as String: max(0.1, delay), kCGImagePropertyGIFUnclampedDelayTime as String: delay]
+    }
+
+    /// The properties of the source as a whole: its file size, and an animation's loop count,
+    /// canvas and each frame's delays.
     func containerProperties() -> [String: Any] {
         let (data, kind, pages) = contents.withLock { ($0.data, $0.kind, $0.pages) }
         var properties: [String: Any] = [kCGImagePropertyFileSize as String: data.count]
-        if kind == .gif, let (width, height, _) = LibvipsPictures.size(of: data) {
-            var gif: [String: Any] = [kCGImagePropertyGIFCanvasPixelWidth as String: width, kCGImagePropertyGIFCanvasPixelHeight as String: height]
-            if let loop = pages.loop { gif[kCGImagePropertyGIFLoopCount as String] = loop }
-            properties[kCGImagePropertyGIFDictionary as String] = gif
+        if let key = Self.animationDictionary(kind), let (width, height, _) = LibvipsPictures.size(of: data) {
+            var animation: [String: Any] = [
+                kCGImagePropertyGIFCanvasPixelWidth as String: width, kCGImagePropertyGIFCanvasPixelHeight as String: height,
+                kCGImagePropertyGIFFrameInfoArray as String: pages.delays.map { Self.delays($0) as NSDictionary },
+            ]
+            if let loop = pages.loop { animation[kCGImagePropertyGIFLoopCount as String] = loop }
+            properties[key as String] = animation
         }
         return properties
     }
@@ -127,17 +148,13 @@ public final class CGImageSource: @unchecked Sendable {
         let (data, kind, pages) = contents.withLock { ($0.data, $0.kind, $0.pages) }
         guard kind != nil, index >= 0, index < pages.count else { return nil }
         var properties: [String: Any] = [:]
-        if kind == .tiff || kind == .gif {
+        if kind == .tiff || kind == .gif || kind == .webp {
             guard let (width, height, hasAlpha) = LibvipsPictures.size(of: data, page: index) else { return nil }
             properties[kCGImagePropertyPixelWidth] = width
             properties[kCGImagePropertyPixelHeight] = height
             properties[kCGImagePropertyHasAlpha] = hasAlpha
-            if kind == .gif, index < pages.delays.count {
-                // Apple's clamped delay is never under a tenth of a second; the unclamped one is the file's.
-                let delay = pages.delays[index]
-                properties[kCGImagePropertyGIFDictionary as String] = [
-                    kCGImagePropertyGIFDelayTime as String: max(0.1, delay), kCGImagePropertyGIFUnclampedDelayTime as String: delay,
-                ]
+            if let key = Self.animationDictionary(kind), index < pages.delays.count {
+                properties[key as String] = Self.delays(pages.delays[index])
             }
         } else {
             guard let size = PictureDecoder.size(of: data) else { return nil }
@@ -238,9 +255,11 @@ public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.type
 public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { isrc.pages.count }
 
 /// The uniform type identifiers image sources read.
-public func CGImageSourceCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
+public func CGImageSourceCopyTypeIdentifiers() -> CFArray {
+    ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif", "org.webmproject.webp"]
+}
 
-/// The properties of the source as a whole: its file size, and a GIF's loop count and canvas size.
+/// The properties of the source as a whole: its file size, and an animated GIF's or WebP's loop count, canvas size and frames' delays.
 public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { isrc.containerProperties() as NSDictionary }
 
 /// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF, EXIF and GPS dictionaries.

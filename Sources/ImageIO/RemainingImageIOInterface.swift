@@ -12,6 +12,9 @@
 // file's LoopCount and canvas size, and written from several images with their delays and
 // CGImageDestinationSetProperties' loop count (for ever when none is given); CGAnimateImageAtURLWithBlock
 // and CGAnimateImageDataWithBlock hand a GIF's frames to a block on the main queue, each when due.
+// WebP pictures, still and animated, read through libvips (libwebp) with their frames, delays, loop
+// count and canvas under kCGImagePropertyWebPDictionary (Apple's Image I/O writes no WebP either);
+// an animation's kCGImagePropertyGIFFrameInfoArray (or WebP's) with each frame's delays.
 // Incremental sources (CGImageSourceCreateIncremental, CGImageSourceUpdateData and
 // UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): an image is given once its data
 // is whole (Apple's also draw the part that has arrived); a truncated TIFF or GIF is an error.
@@ -30,8 +33,7 @@
 // Property keys of dictionaries not read or written yet (sources give the photo output's tags): kCGImagePropertyExif*,
 //     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC*, kCGImagePropertyDNG*,
 //     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyAPNG*, kCGImagePropertyGIFImageColorMap,
-//     kCGImagePropertyGIFFrameInfoArray,
-//     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyWebP*, kCGImagePropertyJFIF*, kCGImagePropertyOpenEXR*,
+//     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyJFIF*, kCGImagePropertyOpenEXR*,
 //     kCGImagePropertyTGA*, CGImagePropertyTGACompression, kCGImagePropertyAVIS*, kCGImageProperty8BIM*, kCGImagePropertyRaw*,
 //     kCGImagePropertyGroup*, kCGImagePropertyBC*, kCGImagePropertyColorModel*, kCGImagePropertyFile*, kCGImagePropertyImage*,
 //     kCGImagePropertyIs*, kCGImagePropertyASTC*, kCGImagePropertyPVR* (GPU texture encodings), kCGImagePropertyBytesPerRow, kCGImagePropertyEncoder, kCGImagePropertyHeight, kCGImagePropertyWidth,

@@ -17,6 +17,7 @@ extension Declaration {
         type("public.png", ["public.image"], extensions: ["png"], mime: ["image/png"]),
         type("public.tiff", ["public.image"], extensions: ["tiff", "tif"], mime: ["image/tiff"]),
         type("com.compuserve.gif", ["public.image"], extensions: ["gif"], mime: ["image/gif"]),
+        type("org.webmproject.webp", ["public.image"], extensions: ["webp"], mime: ["image/webp"]),
         type("public.heif-standard", ["public.image"], extensions: ["heif", "hif"], mime: ["image/heif"]),
         type("public.heic", ["public.heif-standard"], extensions: ["heic"], mime: ["image/heic"]),
         type("public.audiovisual-content", ["public.data", "public.content"]),
@@ -58,6 +59,8 @@ extension UTType {
     public static let tiff = declared("public.tiff")
     /// A type that represents a GIF image.
     public static let gif = declared("com.compuserve.gif")
+    /// A type that represents a WebP image.
+    public static let webP = declared("org.webmproject.webp")
     /// A type that represents High Efficiency Image File Format images.
     public static let heif = declared("public.heif-standard")
     /// A type that represents High Efficiency Image Coding images.

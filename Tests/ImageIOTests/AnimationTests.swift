@@ -2,6 +2,7 @@ import CoreGraphics
 import Foundation
 import ImageIO
 import TestSupport
+import UniformTypeIdentifiers
 import XCTest
 
 /// Animated GIFs: written frame by frame with their delays and loop count, read back frame by frame
@@ -83,6 +84,72 @@ final class AnimationTests: XCTestCase {
             let frame = try XCTUnwrap(gif(CGImageSourceCopyPropertiesAtIndex(source, index, nil), at: index))
             XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyGIFUnclampedDelayTime as String] as? Double), 0.25, accuracy: 0.011, "frame \(index)")
         }
+    }
+
+    func testAnAnimatedWebPIsReadFrameByFrameWithItsDelaysAndLoopCount() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("animation-webp-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Red, green and blue frames as PNGs, made into a lossless WebP by FFmpeg (libwebp), five frames a second, looped twice.
+        for (index, frame) in [try solid(1, 0, 0), try solid(0, 1, 0), try solid(0, 0, 1)].enumerated() {
+            let url = folder.appendingPathComponent("frame\(index).png")
+            let destination = try XCTUnwrap(CGImageDestinationCreateWithURL(url as CFURL, "public.png" as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, frame, nil)
+            XCTAssertTrue(CGImageDestinationFinalize(destination))
+        }
+        let file = folder.appendingPathComponent("colours.webp")
+        let made = runTool(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-framerate", "5", "-i", folder.appendingPathComponent("frame%d.png").path, "-c:v", "libwebp_anim", "-lossless", "1", "-loop",
+                "2", "-y", file.path,
+            ])
+        XCTAssertNotNil(made, "ffmpeg wrote the WebP")
+        let source = try XCTUnwrap(CGImageSourceCreateWithURL(file as CFURL, nil))
+        XCTAssertEqual(CGImageSourceGetType(source) as String?, "org.webmproject.webp")
+        XCTAssertEqual(CGImageSourceGetCount(source), 3)
+        let properties = try XCTUnwrap(CGImageSourceCopyProperties(source, nil) as? [String: Any])
+        let whole = try XCTUnwrap(properties[kCGImagePropertyWebPDictionary as String] as? [String: Any])
+        XCTAssertNil(properties[kCGImagePropertyGIFDictionary as String], "a WebP's properties are under WebP's key")
+        XCTAssertEqual(whole[kCGImagePropertyWebPLoopCount as String] as? Int, 2)
+        XCTAssertEqual(whole[kCGImagePropertyWebPCanvasPixelWidth as String] as? Int, 16)
+        XCTAssertEqual(whole[kCGImagePropertyWebPCanvasPixelHeight as String] as? Int, 8)
+        let frames = try XCTUnwrap(whole[kCGImagePropertyWebPFrameInfoArray as String] as? [NSDictionary])
+        XCTAssertEqual(frames.count, 3)
+        for (index, expected) in [[255, 0, 0], [0, 255, 0], [0, 0, 255]].enumerated() {
+            let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, index, nil), "frame \(index)")
+            XCTAssertEqual([image.width, image.height], [16, 8])
+            XCTAssertEqual(try colour(image), expected, "lossless, frame \(index)")
+            let frame = try XCTUnwrap(
+                (CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [String: Any])?[kCGImagePropertyWebPDictionary as String] as? [String: Any])
+            XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyWebPUnclampedDelayTime as String] as? Double), 0.2, accuracy: 0.001, "frame \(index)")
+            XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyWebPDelayTime as String] as? Double), 0.2, accuracy: 0.001, "frame \(index)")
+            XCTAssertEqual(try XCTUnwrap(frames[index][kCGImagePropertyWebPDelayTime as String] as? Double), 0.2, accuracy: 0.001, "frame \(index)")
+        }
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(source, 3, nil), "no fourth frame")
+        XCTAssertTrue((CGImageSourceCopyTypeIdentifiers() as? [String])?.contains("org.webmproject.webp") == true)
+        XCTAssertEqual(UTType.webP.preferredFilenameExtension, "webp")
+        XCTAssertEqual(UTType(filenameExtension: "webp"), .webP)
+    }
+
+    func testAStillWebPIsOnePictureWithItsSizeAndNoDelay() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("still-webp-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("still.webp")
+        let made = runTool(
+            "/usr/bin/ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "color=c=0x00ff00:size=40x30", "-frames:v", "1", "-c:v", "libwebp", "-lossless", "1", "-y", file.path])
+        XCTAssertNotNil(made, "ffmpeg wrote the WebP")
+        let source = try XCTUnwrap(CGImageSourceCreateWithURL(file as CFURL, nil))
+        XCTAssertEqual(CGImageSourceGetCount(source), 1)
+        let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any])
+        XCTAssertEqual(properties[kCGImagePropertyPixelWidth as String] as? Int, 40)
+        XCTAssertEqual(properties[kCGImagePropertyPixelHeight as String] as? Int, 30)
+        XCTAssertNil((properties[kCGImagePropertyWebPDictionary as String] as? [String: Any])?[kCGImagePropertyWebPDelayTime as String], "a still has no delay")
+        let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        // FFmpeg's colour source is Y'CbCr: green comes back within a step or two.
+        for (value, want) in zip(try colour(image), [0, 255, 0]) { XCTAssertEqual(value, want, accuracy: 2) }
     }
 
     func testAStillGIFIsOneFrameAndOtherTypesTakeTheFirstImage() throws {

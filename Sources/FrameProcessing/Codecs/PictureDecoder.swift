@@ -8,7 +8,7 @@ import Foundation
 package enum PictureDecoder {
     /// The file types a picture's first bytes say.
     package enum Kind: Sendable {
-        case jpeg, png, heic, tiff, gif
+        case jpeg, png, heic, tiff, gif, webp
     }
 
     /// Why a picture cannot be decoded.
@@ -31,6 +31,7 @@ package enum PictureDecoder {
         }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if head.starts(with: Array("GIF8".utf8)) { return .gif }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return .webp }
         return nil
     }
 
@@ -85,7 +86,7 @@ package enum PictureDecoder {
         case .jpeg: return (try jpeg(data), false)
         case .png: return try png(data)
         case .heic: return try heic(data)
-        case .tiff, .gif, nil: throw Failure(description: "not a JPEG, PNG or HEIC picture")
+        case .tiff, .gif, .webp, nil: throw Failure(description: "not a JPEG, PNG or HEIC picture")
         }
     }
 
