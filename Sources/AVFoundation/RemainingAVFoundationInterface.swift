@@ -121,8 +121,8 @@
 // MARK: Classes and protocols not here
 // (A name followed by a star stands for every name that starts so; `scripts/parity.py` counts them, Parity/AVFoundation.md.)
 
-// Capture, not built yet: several cameras at once and depth streams with synchronized delivery (AVCaptureMultiCamSession,
-//     AVCaptureDepthDataOutput*, AVCaptureDataOutputSynchronizer*, AVCaptureSynchronized*), audio file and audio preview outputs
+// Capture, not built yet: depth streams and synchronized delivery of several outputs' data
+//     (AVCaptureDepthDataOutput*, AVCaptureDataOutputSynchronizer*, AVCaptureSynchronized*), audio file and audio preview outputs
 //     (AVCaptureAudioFileOutput, AVCaptureAudioPreviewOutput, AVCaptureFileOutputDelegate), bracketed stills
 //     (AVCaptureBracketedStillImageSettings, AVCaptureAutoExposureBracketedStillImageSettings,
 //     AVCaptureManualExposureBracketedStillImageSettings, AVCapturePhotoBracketSettings), device input sources

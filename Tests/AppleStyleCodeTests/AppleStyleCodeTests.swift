@@ -99,6 +99,30 @@ final class AppleStyleCodeTests: XCTestCase {
         }
     }
 
+    func testAPictureInPictureCameraRunsBothCamerasInTheLargestFormatsTheBudgetAllows() throws {
+        // Room for a little more than one 1280x720 camera at 30 frames a second.
+        MultiCamBudget.pixelsPerSecond = 1280 * 720 * 30 * 1.2
+        defer {
+            MultiCamBudget.reset()
+            for device in DeviceDirectory.all { device.resetToDefaults() }
+        }
+        let camera = MultiCamPictureInPicture()
+        try camera.configure()
+        XCTAssertEqual(camera.session.sessionPreset, .inputPriority)
+        XCTAssertLessThanOrEqual(camera.session.hardwareCost, 1)
+        XCTAssertEqual(camera.backPreviewLayer.connection?.inputPorts.first?.input, camera.session.inputs.first)
+        camera.session.startRunning()
+        defer { camera.session.stopRunning() }
+        XCTAssertTrue(camera.session.isRunning)
+        XCTAssertTrue(
+            waitUntil(timeout: 30) { (camera.framesByPosition[.back]?.count ?? 0) >= 3 && (camera.framesByPosition[.front]?.count ?? 0) >= 3 },
+            "both cameras deliver: \(camera.framesByPosition)")
+        // Half the budget at most each: 960x540 of the back camera's formats, 640x480 of the front's.
+        XCTAssertEqual(camera.framesByPosition[.back]?.size, CGSize(width: 960, height: 540))
+        XCTAssertEqual(camera.framesByPosition[.front]?.size, CGSize(width: 640, height: 480))
+        XCTAssertEqual(camera.frontPreviewLayer.connection?.isVideoMirrored, true)
+    }
+
     func testATapOnAnUprightFilledPreviewFocusesWhereTheFingerWas() throws {
         for (position, mirrored) in [(AVCaptureDevice.Position.back, false), (.front, true)] {
             let preview = TapToFocusPreview()

@@ -110,6 +110,24 @@ extension AVCaptureDevice {
             }
             return result
         }
+
+        /// Sets of capture devices that you can use simultaneously in a multi-camera session: every
+        /// set of two or more of the session's cameras whose smallest multi-camera formats the
+        /// machine can take at once (`AVCaptureMultiCamSession.hardwareCost` at most 1.0).
+        public var supportedMultiCamDeviceSets: [Set<AVCaptureDevice>] {
+            // Each camera's cheapest format, at its highest frame rate.
+            let cameras = devices.filter { $0.hasMediaType(.video) }.prefix(12).compactMap { device -> (AVCaptureDevice, Double)? in
+                device.formats.filter(\.isMultiCamSupported).map { MultiCamBudget.pixelsPerSecond(of: $0) }.min().map { (device, $0) }
+            }
+            guard cameras.count >= 2 else { return [] }
+            var sets: [Set<AVCaptureDevice>] = []
+            for mask in 1..<(1 << cameras.count) where mask.nonzeroBitCount >= 2 {
+                let members = cameras.indices.filter { mask & (1 << $0) != 0 }
+                guard members.reduce(0, { $0 + cameras[$1].1 }) <= MultiCamBudget.pixelsPerSecond else { continue }
+                sets.append(Set(members.map { cameras[$0].0 }))
+            }
+            return sets
+        }
     }
 
     /// Whether the application may capture a media type.

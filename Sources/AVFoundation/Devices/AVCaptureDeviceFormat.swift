@@ -74,6 +74,11 @@ extension AVCaptureDevice {
         public var videoFieldOfView: Float { backing.fieldOfView }
         /// Whether the sensor bins pixels in this format.
         public var isVideoBinned: Bool { backing.isBinned }
+        /// Whether a multi-camera session can use the format: at its highest frame rate it takes
+        /// at most half of what the machine sustains, so that another camera can stream beside it.
+        public var isMultiCamSupported: Bool {
+            mediaType == .video && MultiCamBudget.pixelsPerSecond(of: self) <= MultiCamBudget.pixelsPerSecond / 2
+        }
         /// Whether the format supports any video stabilisation.
         public var isVideoStabilizationSupported: Bool { backing.supportsStabilization }
         /// Whether the format supports a stabilisation mode.

@@ -80,7 +80,10 @@ open class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Whether media flows through the connection.
     public var isEnabled: Bool {
         get { enabled.load(ordering: .relaxed) }
-        set { enabled.store(newValue, ordering: .relaxed) }
+        set {
+            guard enabled.exchange(newValue, ordering: .relaxed) != newValue else { return }
+            output?.session?.connectionEnablingDidChange()
+        }
     }
 
     /// Whether media is flowing now: the connection is enabled, its session runs and its source is connected.

@@ -31,7 +31,13 @@ open class AVCaptureInput: NSObject, @unchecked Sendable {
         /// Whether the port provides media.
         public var isEnabled: Bool {
             get { enabled.withLock { $0 } }
-            set { enabled.withLock { $0 = newValue } }
+            set {
+                let changed = enabled.withLock { enabled -> Bool in
+                    defer { enabled = newValue }
+                    return enabled != newValue
+                }
+                if changed { owner?.session?.connectionEnablingDidChange() }
+            }
         }
         /// The clock the port's timestamps are on: the host clock.
         public var clock: CMClock? { CMClockGetHostTimeClock() }
@@ -68,6 +74,28 @@ open class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
         ports = [Port(input: self, mediaType: device.mediaType)]
         // A camera's frames also feed metadata outputs, through a port of its own, as on Apple's platforms.
         if device.mediaType == .video { ports.append(Port(input: self, mediaType: .metadataObject)) }
+    }
+
+    /// A time value that overrides the device's active minimum frame duration for this input: a
+    /// lower frame rate lowers a multi-camera session's `hardwareCost`. Invalid (the default) uses the device's own.
+    public var videoMinFrameDurationOverride: CMTime {
+        get { frameDurationOverride.withLock { $0 } }
+        set {
+            frameDurationOverride.withLock { $0 = newValue }
+            session?.outputConfigurationDidChange()
+        }
+    }
+    private let frameDurationOverride = LockedValue(CMTime.invalid)
+
+    /// The input's ports for a media type (nil for any) from a source device of a type (nil for
+    /// any) and at a position (`.unspecified` for any): the camera's own, as it is no composite of others.
+    public func ports(
+        for mediaType: AVMediaType?, sourceDeviceType: AVCaptureDevice.DeviceType?, sourceDevicePosition: AVCaptureDevice.Position
+    ) -> [AVCaptureInput.Port] {
+        guard sourceDeviceType == nil || sourceDeviceType == device.deviceType,
+            sourceDevicePosition == .unspecified || sourceDevicePosition == device.position
+        else { return [] }
+        return ports.filter { mediaType == nil || $0.mediaType == mediaType }
     }
 
     /// Creates an input for a device, or returns `nil` and an error, as Objective-C code does.

@@ -384,17 +384,21 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             guard let device = input.capturedDevice else { continue }
             let key = device.uniqueID
             guard live[key] == nil else { continue }
-            let previous = routes[key]
-            let route = previous?.route ?? DeviceRoute(device: device)
-            device.attach(to: self)
             let connections = snapshot.connections.filter { connection in
                 connection.output != nil && connection.inputPorts.contains { $0.input === input }
             }
+            // A multi-camera session's camera with no enabled connection stops, and the others go on.
+            if stopsCamerasWithoutEnabledConnections, device.mediaType == .video, !connections.contains(where: Self.carriesMedia) { continue }
+            let previous = routes[key]
+            let route = previous?.route ?? DeviceRoute(device: device)
+            device.attach(to: self)
             var configuration: VideoStreamConfiguration?
             var targets: [DeviceRoute.Target]
             var conversions: [DeviceRoute.Conversion] = []
             if device.mediaType == .video {
-                let plan = VideoRoutePlan.plan(device: device, connections: connections, preset: snapshot.preset, paced: !deliversFramesUnpaced)
+                let plan = VideoRoutePlan.plan(
+                    device: device, connections: connections, preset: snapshot.preset, paced: !deliversFramesUnpaced,
+                    frameDurationOverride: (input as? AVCaptureDeviceInput)?.videoMinFrameDurationOverride ?? .invalid)
                 (configuration, targets, conversions) = (plan.configuration, plan.targets, plan.conversions)
             } else {
                 targets = connections.map { .init(connection: $0, output: $0.output!, conversion: -1) }
@@ -436,6 +440,20 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
         case .unsupportedConfiguration(let what):
             return AVError(.unknown, userInfo: [AVErrorDeviceKey: device, NSLocalizedDescriptionKey: "The device cannot stream \(what)."])
         }
+    }
+
+    /// Whether a camera none of whose connections is enabled stops streaming (a multi-camera session's rule).
+    var stopsCamerasWithoutEnabledConnections: Bool { false }
+
+    /// Whether a connection carries media: it and all its input ports are enabled.
+    static func carriesMedia(_ connection: AVCaptureConnection) -> Bool {
+        connection.isEnabled && connection.inputPorts.allSatisfy(\.isEnabled)
+    }
+
+    /// A connection or an input port was enabled or disabled: a multi-camera session starts or stops its cameras to match.
+    func connectionEnablingDidChange() {
+        guard stopsCamerasWithoutEnabledConnections else { return }
+        outputConfigurationDidChange()
     }
 
     // MARK: Devices reporting back

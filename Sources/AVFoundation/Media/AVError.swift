@@ -73,6 +73,8 @@ public struct AVError: CustomNSError, Hashable, @unchecked Sendable {
         case fileTypeDoesNotSupportSampleReferences = -11854
         case undecodableMediaData = -11855
         case recordingAlreadyInProgress = -11859
+        case sessionHardwareCostOverage = -11872
+        case unsupportedDeviceActiveFormat = -11873
     }
 
     /// The error's code.

@@ -13,8 +13,12 @@ struct VideoRoutePlan {
     var conversions: [DeviceRoute.Conversion]
 
     /// Plans `device`'s route for `connections` (each with an output): the preset's format is made
-    /// active first, unless the preset is `.inputPriority`; `paced` streams at the frame rate.
-    static func plan(device: AVCaptureDevice, connections: [AVCaptureConnection], preset: AVCaptureSession.Preset, paced: Bool) -> VideoRoutePlan {
+    /// active first, unless the preset is `.inputPriority`; `paced` streams at the frame rate, the
+    /// device's own or `frameDurationOverride` when that is a positive time.
+    static func plan(
+        device: AVCaptureDevice, connections: [AVCaptureConnection], preset: AVCaptureSession.Preset, paced: Bool,
+        frameDurationOverride: CMTime = .invalid
+    ) -> VideoRoutePlan {
         if preset != .inputPriority, let index = preset.formatIndex(for: device) {
             device.setActiveFormat(index: index, byClient: false)
         }
@@ -30,12 +34,12 @@ struct VideoRoutePlan {
             return conversion
         }
         let targets = zip(connections, plan.conversionIndices).map { DeviceRoute.Target(connection: $0, output: $0.output!, conversion: $1) }
-        let duration = device.activeVideoMinFrameDuration.convertScale(1_000_000_000, method: .default).value
+        let exact = frameDurationOverride.isNumeric && frameDurationOverride.seconds > 0 ? frameDurationOverride : device.activeVideoMinFrameDuration
+        let duration = exact.convertScale(1_000_000_000, method: .default).value
         var configuration = VideoStreamConfiguration(
             width: plan.size.width, height: plan.size.height, pixelFormat: plan.pixelFormat,
             frameDurationNanoseconds: duration, bufferCount: plan.bufferCount, isPaced: paced)
         configuration.sourceCode = format.backing.sourceCode
-        let exact = device.activeVideoMinFrameDuration
         if exact.isNumeric { configuration.frameDurationFraction = (exact.value, exact.timescale) }
         return VideoRoutePlan(configuration: configuration, targets: targets, conversions: conversions)
     }
