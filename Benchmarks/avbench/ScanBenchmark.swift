@@ -28,8 +28,13 @@ enum ScanBenchmark {
         func reset() { lock.lock(); codes = 0; calls = 0; latencies = []; frames = 0; lock.unlock() }
     }
 
-    /// A running session from the virtual camera to a video data output and a metadata output, both feeding `receiver`.
-    static func runningSession(preset: AVCaptureSession.Preset, receiver: Receiver) throws -> (AVCaptureSession, AVCaptureMetadataOutput) {
+    /// A running session from the virtual camera to a video data output and a metadata output,
+    /// both feeding `receiver`, the metadata output looking for `types` from the start.
+    static func runningSession(
+        preset: AVCaptureSession.Preset,
+        receiver: some AVCaptureVideoDataOutputSampleBufferDelegate & AVCaptureMetadataOutputObjectsDelegate,
+        types: [AVMetadataObject.ObjectType] = []
+    ) throws -> (AVCaptureSession, AVCaptureMetadataOutput) {
         let session = AVCaptureSession()
         session.sessionPreset = preset
         session.addInput(try AVCaptureDeviceInput(device: virtualCamera))
@@ -39,6 +44,7 @@ enum ScanBenchmark {
         let metadata = AVCaptureMetadataOutput()
         session.addOutput(metadata)
         metadata.setMetadataObjectsDelegate(receiver, queue: DispatchQueue(label: "metadata"))
+        metadata.metadataObjectTypes = types
         session.startRunning()
         return (session, metadata)
     }
