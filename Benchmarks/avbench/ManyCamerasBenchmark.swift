@@ -9,6 +9,9 @@ import TestSupport
 /// running N pipelines that do the same (`videotestsrc is-live=true ! x264enc` with the same
 /// preset, tuning, bit rate and keyframe interval `! mp4mux ! filesink`). Both are measured from
 /// outside as whole processes: CPU per camera-second, frames missing from the files, peak memory.
+/// The virtual cameras are recorded once more through one `AVCaptureMultiCamSession` (explicit
+/// connections, 1280x720 chosen as each camera's format), which refuses to start what costs more
+/// than its hardware budget and says so.
 /// With a private PipeWire stack (`scripts/bench.sh cameras` starts one and names it in
 /// `AVBENCH_PIPEWIRE_STACK`), the same again with N PipeWire test cameras created on it, next
 /// to `pipewiresrc ! videoconvert ! x264enc ! mp4mux` pipelines; the server's CPU, which makes
@@ -61,6 +64,11 @@ enum ManyCamerasBenchmark {
             if case .pipeWire = source { child.append("pipewire") }
             let ours = measure(child, stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
             print(line("avcapture sessions", count, ours, seconds))
+            if case .virtual = source, count >= 2 {
+                let multi = measure(
+                    child + ["multicam"], stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("multi-\($0).mov") }, seconds: seconds)
+                print(line("one multi-camera session", count, multi, seconds) + (multi.refusal.map { " (\($0))" } ?? ""))
+            }
             guard gstreamer else { continue }
             var pipeline: [String] = ["/usr/bin/gst-launch-1.0", "-q", "-e"]
             for index in 1...count {
@@ -87,6 +95,8 @@ enum ManyCamerasBenchmark {
     struct Result {
         var cpu = 0.0, peakMegabytes = 0.0
         var frames: [Int] = []
+        /// Why the child recorded nothing, when it said.
+        var refusal: String?
     }
 
     static func line(_ name: String, _ count: Int, _ result: Result, _ seconds: Double) -> String {
@@ -102,7 +112,8 @@ enum ManyCamerasBenchmark {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
+        let said = Pipe()
+        process.standardOutput = said
         process.standardError = FileHandle.nullDevice
         let cpuBefore = childCPUSeconds()
         var result = Result()
@@ -124,6 +135,8 @@ enum ManyCamerasBenchmark {
             usleep(200_000)
         }
         process.waitUntilExit()
+        let line = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if !line.isEmpty { result.refusal = line }
         result.cpu = childCPUSeconds() - cpuBefore
         result.frames = files.map { file in
             MediaProbe.videoPacketCount(file) ?? 0
@@ -137,6 +150,7 @@ enum ManyCamerasBenchmark {
         guard arguments.count >= 4, let count = Int(arguments[1]), let seconds = Double(arguments[2]) else { return }
         let folder = URL(fileURLWithPath: arguments[3])
         let pipeWire = arguments.count > 4 && arguments[4] == "pipewire"
+        if arguments.count > 4, arguments[4] == "multicam" { return try recordInOneMultiCamSession(count: count, seconds: seconds, folder: folder) }
         if pipeWire {
             // The registry finds the server's cameras a moment after it starts.
             let deadline = Date().addingTimeInterval(5)
@@ -206,5 +220,55 @@ enum ManyCamerasBenchmark {
             while finished < sessions.count, finish.done.wait(timeout: .now() + 10) == .success { finished += 1 }
         }
         for (session, _) in sessions { session.stopRunning() }
+    }
+
+    /// The child's other way: virtual:camera:1...count in one multi-camera session, each camera
+    /// joined to its own movie file output; prints the session's refusal when it does not start.
+    static func recordInOneMultiCamSession(count: Int, seconds: Double, folder: URL) throws {
+        final class Finish: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+            let done = DispatchSemaphore(value: 0)
+            func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection], error: Error?) {
+                done.signal()
+            }
+        }
+        let session = AVCaptureMultiCamSession()
+        session.beginConfiguration()
+        var movies: [AVCaptureMovieFileOutput] = []
+        for index in 1...count {
+            guard let camera = AVCaptureDevice(uniqueID: "virtual:camera:\(index)"),
+                let format = camera.formats.first(where: {
+                    $0.formatDescription.dimensions == CMVideoDimensions(width: 1280, height: 720) && $0.videoSupportedFrameRateRanges[0].maxFrameRate == 30
+                })
+            else { return }
+            try camera.lockForConfiguration()
+            camera.activeFormat = format
+            camera.unlockForConfiguration()
+            let input = try AVCaptureDeviceInput(device: camera)
+            session.addInputWithNoConnections(input)
+            let movie = AVCaptureMovieFileOutput()
+            movie.maxRecordedDuration = CMTime(seconds: seconds, preferredTimescale: 1000)
+            session.addOutputWithNoConnections(movie)
+            let connection = AVCaptureConnection(inputPorts: input.ports(for: .video, sourceDeviceType: nil, sourceDevicePosition: .unspecified), output: movie)
+            session.addConnection(connection)
+            movie.setOutputSettings(
+                [
+                    AVVideoCodecKey: AVVideoCodecType.h264,
+                    AVVideoCompressionPropertiesKey: [kVTCompressionPropertyKey_PrioritizeEncodingSpeedOverQuality as String: true],
+                ],
+                for: connection)
+            movies.append(movie)
+        }
+        session.commitConfiguration()
+        session.startRunning()
+        guard session.isRunning else {
+            print(String(format: "not started: hardware cost %.2f", session.hardwareCost))
+            return
+        }
+        let finish = Finish()
+        for (index, movie) in movies.enumerated() {
+            movie.startRecording(to: folder.appendingPathComponent("multi-\(index + 1).mov"), recordingDelegate: finish)
+        }
+        for _ in movies { _ = finish.done.wait(timeout: .now() + seconds + 20) }
+        session.stopRunning()
     }
 }
