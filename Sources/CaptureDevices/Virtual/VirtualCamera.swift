@@ -14,6 +14,12 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
     /// Time spent rendering, in nanoseconds, and frames rendered, for benchmarks.
     package let renderStatistics = RenderStatistics()
     private let handedOver = Atomic<Int64>(0)
+    private let skipped = Atomic<Int64>(0)
+
+    /// The frame times a paced camera has passed over since it was made, having fallen further
+    /// behind than it catches up (a machine too busy to render at the rate): with the frames it
+    /// delivered and dropped, they account for every frame time of its rate.
+    package var frameTimesSkipped: Int64 { skipped.load(ordering: .acquiring) }
 
     /// How many frames the camera has handed to its session since it was made; a frame counts once
     /// every output has been given it, so a test that moves a manual clock knows the frame is handled.
@@ -95,7 +101,10 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                 // with their own times; after a long one (more than a fifth of a second, or the
                 // frames the pool holds) the camera skips ahead rather than burst.
                 let catchUp = Int64(max(2, min(config.bufferCount / 2, Int(200_000_000 / frameDuration))))
-                if now > deadline + catchUp * frameDuration { deadline = now }
+                if now > deadline + catchUp * frameDuration {
+                    skipped.add((now - deadline) / frameDuration, ordering: .releasing)
+                    deadline = now
+                }
                 guard clock.sleep(untilNanoseconds: deadline, while: { currentGeneration(token: token) != nil }) else { continue }
             } else {
                 deadline = clock.nanoseconds
