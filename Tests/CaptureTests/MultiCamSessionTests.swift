@@ -170,6 +170,19 @@ final class MultiCamSessionTests: CaptureTestCase {
         // A camera with no enabled connection costs nothing.
         backConnection.isEnabled = false
         XCTAssertEqual(session.hardwareCost, 1.0 / 3, accuracy: 1e-4)
+
+        // Running, a change that takes the cost over budget stops the session, saying why.
+        backConnection.isEnabled = true
+        XCTAssertTrue(session.isRunning)
+        let stopped = expectation(forNotification: AVCaptureSession.runtimeErrorNotification, object: session) { notification in
+            (notification.userInfo?[AVCaptureSessionErrorKey] as? AVError)?.code == .sessionHardwareCostOverage
+        }
+        backInput.videoMinFrameDurationOverride = .invalid
+        XCTAssertEqual(session.hardwareCost, 4.0 / 3, accuracy: 1e-4)
+        wait(for: [stopped], timeout: 10)
+        XCTAssertFalse(session.isRunning)
+        XCTAssertFalse(backCamera.backend.imaging.current.isStreaming)
+        XCTAssertFalse(frontCamera.backend.imaging.current.isStreaming)
     }
 
     func testFormatsAndDeviceSetsFollowTheBudget() {

@@ -38,21 +38,17 @@ open class AVCaptureMultiCamSession: AVCaptureSession, @unchecked Sendable {
         Float(streamingCameras().reduce(0) { $0 + $1.pixelsPerSecond * Double(max(1, $1.connections)) } / MultiCamBudget.pixelsPerSecond)
     }
 
-    /// Starts the flow of media, unless the cameras' formats cost more than the machine has: then
-    /// the session stays stopped and posts `runtimeErrorNotification` with `sessionHardwareCostOverage`.
-    open override func startRunning() {
-        guard !isRunning else { return }
-        if hardwareCost > 1 {
-            let error = AVError(
-                .sessionHardwareCostOverage,
-                userInfo: [
-                    NSLocalizedDescriptionKey:
-                        "The session's cameras need \(String(format: "%.2f", hardwareCost)) of the machine's capture budget: choose smaller formats or lower frame rates."
-                ])
-            MainThreadPoster.post(.AVCaptureSessionRuntimeError, object: self, userInfo: [AVCaptureSessionErrorKey: error])
-            return
-        }
-        super.startRunning()
+    /// The cameras' formats cost more than the machine has: the session does not start, or stops
+    /// if it runs, and posts `runtimeErrorNotification` with `sessionHardwareCostOverage`.
+    override func configurationRefusal() -> AVError? {
+        let cost = hardwareCost
+        guard cost > 1 else { return nil }
+        return AVError(
+            .sessionHardwareCostOverage,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "The session's cameras need \(String(format: "%.2f", cost)) of the machine's capture budget: choose smaller formats or lower frame rates."
+            ])
     }
 
     override var stopsCamerasWithoutEnabledConnections: Bool { true }

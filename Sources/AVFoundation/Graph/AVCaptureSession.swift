@@ -378,6 +378,8 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             return model
         }
         defer { model.withLock { $0.isApplying = false } }
+        // A configuration the session cannot run (a multi-camera session over its budget) stops it.
+        if snapshot.isRunning, let refusal = configurationRefusal() { return [refusal] }
         var live: [String: (route: DeviceRoute, configuration: VideoStreamConfiguration?, generation: Int)] = [:]
         var errors: [AVError] = []
         for input in snapshot.inputs {
@@ -441,6 +443,9 @@ open class AVCaptureSession: NSObject, _KeyValueObservable, @unchecked Sendable 
             return AVError(.unknown, userInfo: [AVErrorDeviceKey: device, NSLocalizedDescriptionKey: "The device cannot stream \(what)."])
         }
     }
+
+    /// Why the session cannot run its configuration, if it cannot; checked whenever a running session applies its graph.
+    func configurationRefusal() -> AVError? { nil }
 
     /// Whether a camera none of whose connections is enabled stops streaming (a multi-camera session's rule).
     var stopsCamerasWithoutEnabledConnections: Bool { false }
