@@ -136,8 +136,7 @@ package final class X11Screen: HardwareDeviceBase, CaptureDeviceBackend, @unchec
             let frameDuration = max(1_000_000, config.frameDurationNanoseconds)
             deadline += frameDuration
             let now = CMClock.hostTimeNanoseconds()
-            // Far behind: skip ahead by whole frame times, so that frames keep the times of the rate.
-            if now > deadline + 4 * frameDuration { deadline += (now - deadline) / frameDuration * frameDuration }
+            if now > deadline + 4 * frameDuration { deadline = now }
             // Sleeps in short steps, so that a stop is heard within 20 ms.
             while CMClock.hostTimeNanoseconds() < deadline, currentGeneration(token: token) != nil {
                 usleep(UInt32(min(20_000, max(1, (deadline - CMClock.hostTimeNanoseconds()) / 1000))))

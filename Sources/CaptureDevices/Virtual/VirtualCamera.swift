@@ -99,13 +99,11 @@ package final class VirtualCamera: VirtualDeviceBase, CaptureDeviceBackend, @unc
                 // A sensor keeps its pace while the thread that renders is held up, as a driver's
                 // queue of buffers holds frames: frames a short stall delayed are rendered at once
                 // with their own times; after a long one (more than a fifth of a second, or the
-                // frames the pool holds) the camera skips ahead rather than burst, by whole frame
-                // times, so that its frames keep the times of its rate.
+                // frames the pool holds) the camera skips ahead rather than burst.
                 let catchUp = Int64(max(2, min(config.bufferCount / 2, Int(200_000_000 / frameDuration))))
                 if now > deadline + catchUp * frameDuration {
-                    let passed = (now - deadline) / frameDuration
-                    skipped.add(passed, ordering: .releasing)
-                    deadline += passed * frameDuration
+                    skipped.add((now - deadline) / frameDuration, ordering: .releasing)
+                    deadline = now
                 }
                 guard clock.sleep(untilNanoseconds: deadline, while: { currentGeneration(token: token) != nil }) else { continue }
             } else {
