@@ -359,8 +359,18 @@ final class AppleStyleCodeTests: XCTestCase {
         recorder.record(to: url, seconds: 2)
         XCTAssertNil(recorder.recordingError)
         let facts = runTool(
-            "/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,r_frame_rate", "-of", "csv=p=0", url.path])
-        XCTAssertEqual(String(decoding: facts ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "400,300,15/1")
+            "/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", url.path])
+        XCTAssertEqual(String(decoding: facts ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), "400,300")
+        // The frames' own times, not ffprobe's guess of a rate from them: never closer than the
+        // 15 a second asked (a busy machine may pass frame times over, never add them).
+        let packets = runTool(
+            "/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", url.path])
+        let times = String(decoding: packets ?? Data(), as: UTF8.self).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            .sorted()
+        XCTAssertGreaterThan(times.count, 1, "frames in the movie")
+        XCTAssertLessThanOrEqual(times.count, 31, "at most 15 frames a second for 2 s")
+        let closest = zip(times.dropFirst(), times).map { $0 - $1 }.min() ?? 0
+        XCTAssertGreaterThanOrEqual(closest, 1.0 / 15 - 0.002, "frames no closer than a fifteenth of a second")
         let duration = runTool("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
         XCTAssertEqual(Double(String(decoding: duration ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 2, accuracy: 0.2)
     }

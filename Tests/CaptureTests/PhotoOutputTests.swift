@@ -350,6 +350,8 @@ final class PhotoFileTests: CaptureTestCase {
         session.addOutput(movie)
         session.addOutput(photos)
         useManualClock()
+        // Time waits for the encoder, as a machine fast enough for the camera would keep up with it.
+        outputsCaughtUp = { movie.samplesWaitingToBeWritten == 0 }
         session.startRunning()
         XCTAssertTrue(advanceUntil { photos.maxPhotoDimensions.width > 0 })
         let url = makeScratchFolder().appendingPathComponent("while-recording.mov")

@@ -91,8 +91,9 @@ final class PipeWireCameraTests: CaptureTestCase {
             }
             let times = frames.map(\.presentationTime)
             XCTAssertTrue(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "timestamps increase")
-            let spacing = (times.last! - times.first!).seconds / Double(times.count - 1)
-            XCTAssertEqual(spacing, 1.0 / 30, accuracy: 0.004, "frames are 1/30 s apart")
+            // A busy machine may lose a frame (a gap of two frame times); most gaps are one.
+            let gaps = zip(times.dropFirst(), times).map { ($0 - $1).seconds }.sorted()
+            XCTAssertEqual(gaps[gaps.count / 2], 1.0 / 30, accuracy: 0.004, "frames are 1/30 s apart")
             XCTAssertGreaterThan(times.first!, started, "capture times are on the host clock")
             for frame in frames {
                 XCTAssertLessThan((frame.callbackEnd - frame.presentationTime).seconds, 0.25, "a frame arrives within moments of its capture")
