@@ -42,7 +42,10 @@ enum PixelTransferBenchmark {
                 Int32(d[0].bytesPerRow), d[1].baseAddress.assumingMemoryBound(to: UInt8.self), Int32(d[1].bytesPerRow), 1280, 720)
         }
         print(String(format: "  VTPixelTransferSessionTransferImage: %.2f ms CPU per frame, %.3f heap allocations per frame", ours.cpu, ours.allocations))
-        print(String(format: "  libyuv directly (ARGBScale box, ARGBToNV12): %.2f ms CPU per frame", theirs.cpu))
+        print(
+            String(
+                format: "  libyuv directly (ARGBScale box, ARGBToNV12): %.2f ms CPU per frame, %.3f heap allocations per frame", theirs.cpu, theirs.allocations)
+        )
         print(String(format: "  ours / libyuv %.2fx", ours.cpu / theirs.cpu))
     }
 }

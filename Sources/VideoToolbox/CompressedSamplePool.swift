@@ -20,7 +20,7 @@ final class CompressedSamplePool {
     /// `DependsOnOthers` on frames that are not keyframes, `IsDependedOnByOthers` false on those no frame refers to.
     func sampleBuffer(size: Int, keyFrame: Bool, disposable: Bool) -> CMSampleBuffer {
         let mark = UInt8(keyFrame ? 1 : 0) | UInt8(disposable ? 2 : 0)
-        let (sample, index) = shell(size: size)
+        let (sample, index) = shell(size: size, mark: mark)
         // One sample, which the attachments array has a dictionary for.
         sample.sampleCount = 1
         if index.map({ marks[$0] != mark }) ?? true {
@@ -30,29 +30,43 @@ final class CompressedSamplePool {
         return sample
     }
 
+    /// The attachments' values, made once rather than bridged for every frame.
+    private static let yes = kCFBooleanTrue as NSNumber, no = kCFBooleanFalse as NSNumber
+
     private static func mark(_ sample: CMSampleBuffer, keyFrame: Bool, disposable: Bool) {
         guard let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: true) as? CMSampleAttachmentsArray,
             let first = attachments.dictionaries.first
         else { return }
         if keyFrame {
             first.removeObject(forKey: kCMSampleAttachmentKey_NotSync)
-            first.setObject(kCFBooleanFalse as NSNumber, forKey: kCMSampleAttachmentKey_DependsOnOthers)
+            first.setObject(no, forKey: kCMSampleAttachmentKey_DependsOnOthers)
         } else {
-            first.setObject(kCFBooleanTrue as NSNumber, forKey: kCMSampleAttachmentKey_NotSync)
-            first.setObject(kCFBooleanTrue as NSNumber, forKey: kCMSampleAttachmentKey_DependsOnOthers)
+            first.setObject(yes, forKey: kCMSampleAttachmentKey_NotSync)
+            first.setObject(yes, forKey: kCMSampleAttachmentKey_DependsOnOthers)
         }
         if disposable {
-            first.setObject(kCFBooleanFalse as NSNumber, forKey: kCMSampleAttachmentKey_IsDependedOnByOthers)
+            first.setObject(no, forKey: kCMSampleAttachmentKey_IsDependedOnByOthers)
         } else {
             first.removeObject(forKey: kCMSampleAttachmentKey_IsDependedOnByOthers)
         }
     }
 
-    /// A free shell with room for `size` bytes and its index in the pool, or a new one (with no index when the pool is full).
-    private func shell(size: Int) -> (CMSampleBuffer, Int?) {
-        for index in shells.indices where isOnlyReferencedByPool(&shells[index]) {
+    /// A free shell with room for `size` bytes and its index in the pool, or a new one (with no index
+    /// when the pool is full). A free shell already marked `mark` is taken first, and a new one is
+    /// made before a free one is marked again, so that keyframes and the frames between them each
+    /// settle on shells of their own and no attachment is rewritten a frame.
+    private func shell(size: Int, mark: UInt8) -> (CMSampleBuffer, Int?) {
+        var chosen: Int?, firstFree: Int?
+        for index in shells.indices where isOnlyReferencedByPool(&shells[index]) && shells[index].isValid {
+            if marks[index] == mark {
+                chosen = index
+                break
+            }
+            if firstFree == nil { firstFree = index }
+        }
+        if chosen == nil, shells.count >= limit { chosen = firstFree }
+        if let index = chosen {
             let shell = shells[index]
-            guard shell.isValid else { continue }
             let reusable = shell.dataBufferStorage.map { $0.capacity >= size } ?? false && isKnownUniquelyReferenced(&shell.dataBufferStorage)
             if reusable {
                 shell.dataBufferStorage!.length = size

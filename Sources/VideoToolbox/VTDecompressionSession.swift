@@ -63,6 +63,8 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
         var pool: CVPixelBufferPool?
         var realTime = false
         var invalidated = false
+        /// An emptied outputs array kept from one frame to the next, so that a frame allocates none.
+        var spareOutputs: [Output] = []
     }
 
     let formatDescription: CMFormatDescription
@@ -147,6 +149,7 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
         var outputs: [Output] = []
         let status = state.withLock { state -> OSStatus in
             if state.invalidated { return kVTInvalidSessionErr }
+            swap(&outputs, &state.spareOutputs)
             guard let block = CMSampleBufferGetDataBuffer(sampleBuffer), block.length > 0 else { return kVTParameterErr }
             if state.decoder == nil {
                 do {
@@ -173,7 +176,7 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
             }
             return receive(decoder, &state, into: &outputs)
         }
-        deliver(outputs)
+        deliver(&outputs)
         return status
     }
 
@@ -243,12 +246,12 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
             state.decoder = nil
             return status
         }
-        deliver(outputs)
+        deliver(&outputs)
         return status
     }
 
-    /// Delivers outputs in order, with no lock held.
-    private func deliver(_ outputs: [Output]) {
+    /// Delivers outputs in order, with no lock held, then keeps the emptied array for the next frame.
+    private func deliver(_ outputs: inout [Output]) {
         for output in outputs {
             switch output.destination {
             case .callback(let frameRefcon):
@@ -257,6 +260,11 @@ public final class VTDecompressionSession: VTPropertySession, @unchecked Sendabl
             case .handler(let handler):
                 handler(output.status, output.flags, output.image, output.presentationTime, output.duration)
             }
+        }
+        // Emptied here, so that the session no longer holds the pictures the client may let go of.
+        outputs.removeAll(keepingCapacity: true)
+        state.withLock { state in
+            if state.spareOutputs.capacity < outputs.capacity { swap(&state.spareOutputs, &outputs) }
         }
     }
 
