@@ -126,7 +126,7 @@ let package = Package(
         .target(name: "CoreAudioTypes", dependencies: ["CCoreAudioTypes"]),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "CoreAudioTypes"]),
         // Image I/O: image sources and destinations over the photo codecs (TIFF and GIF through libvips), and the property keys of photo metadata.
-        .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing", "CVips"]),
+        .target(name: "ImageIO", dependencies: ["CoreVideo", "FrameProcessing", "CVips", "CMediaCodecs"]),
         // Video Toolbox: compression and decompression sessions over the movie engine's encoders and
         // decoders, pixel transfer and rotation, and the compression property keys output settings are written with.
         .target(name: "VideoToolbox", dependencies: ["CoreMedia", "CoreVideo", "CoreGraphics", "FrameProcessing", "MovieEngine"]),

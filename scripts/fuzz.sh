@@ -3,6 +3,7 @@
 # starting from each target's kept corpus, and merges what it finds that is new into it:
 #   movie-reader  FFmpeg's demuxers and decoders behind MovieReader.c (every movie the library opens)
 #   timed-id3     libid3tag behind id3_tags.c (the timed metadata of MPEG-TS and HLS streams)
+#   animated-png  FFmpeg's APNG demuxer and decoder behind AnimatedPNG.c (Image I/O's animated PNGs)
 # usage: scripts/fuzz.sh [--target NAME] [seconds]   fuzz for a while (default 600) and keep new inputs
 #        scripts/fuzz.sh --replay                     run every kept input of every target once (CI): fails on a crash or hang
 #        scripts/fuzz.sh --seed                       make the movie reader's starting corpus with the ffmpeg command
@@ -24,12 +25,16 @@ fuzzer() {
         sources=(Fuzz/MovieReaderFuzzer.c Sources/CMediaCodecs/*.c Sources/CLibraryLoading/*.c)
         includes=(-I Sources/CMediaCodecs/include -I Sources/CLibraryLoading/include)
         ;;
+    animated-png)
+        sources=(Fuzz/AnimatedPNGFuzzer.c Sources/CMediaCodecs/*.c Sources/CLibraryLoading/*.c)
+        includes=(-I Sources/CMediaCodecs/include -I Sources/CLibraryLoading/include)
+        ;;
     timed-id3)
         sources=(Fuzz/TimedID3Fuzzer.c Sources/CID3Tags/*.c Sources/CLibraryLoading/*.c)
         includes=(-I Sources/CID3Tags/include -I Sources/CLibraryLoading/include)
         ;;
     *)
-        echo "fuzz.sh: no target $name; the targets are movie-reader and timed-id3" >&2
+        echo "fuzz.sh: no target $name; the targets are movie-reader, timed-id3 and animated-png" >&2
         exit 2
         ;;
     esac
@@ -63,7 +68,7 @@ case "${1:-600}" in
     ls -l "$corpus"
     ;;
 --replay)
-    for name in movie-reader timed-id3; do
+    for name in movie-reader timed-id3 animated-png; do
         binary=$(fuzzer "$name")
         inputs=(Fuzz/corpus/"$name"/*)
         "$binary" -timeout=20 -rss_limit_mb=4096 "${inputs[@]}" 2>&1 | tail -3

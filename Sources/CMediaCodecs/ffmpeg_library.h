@@ -100,6 +100,7 @@
     F(avformat_new_stream) \
     F(avformat_open_input) \
     F(avformat_write_header) \
+    F(av_find_input_format) \
     F(avio_alloc_context) \
     F(avio_closep) \
     F(avio_context_free) \
@@ -242,6 +243,7 @@ void cmc_ffmpeg_take_log(void);
 #define sws_getCoefficients cmc_ffmpeg.sws_getCoefficients
 #define sws_freeContext cmc_ffmpeg.sws_freeContext
 #define sws_scale cmc_ffmpeg.sws_scale
+#define av_find_input_format cmc_ffmpeg.av_find_input_format
 #endif
 
 #endif

@@ -46,7 +46,7 @@ public final class CGImageDestination: @unchecked Sendable {
         guard !finalized, let image = images.first?.image else { return false }
         finalized = true
         let bytes: Data?
-        if type == "com.compuserve.gif", images.count > 1 {
+        if type == "com.compuserve.gif" || type == "public.png", images.count > 1 {
             bytes = animation()
         } else {
             bytes = Self.bgraFrame(of: image).flatMap { encode($0) }
@@ -83,21 +83,25 @@ public final class CGImageDestination: @unchecked Sendable {
         }
     }
 
-    /// The images as an animated GIF: each shown for its GIF dictionary's delay (the unclamped one
-    /// when given; a tenth of a second when neither is), looped as the file's properties say (for
-    /// ever when they say nothing).
+    /// The images as an animated GIF or PNG: each shown for its GIF or PNG dictionary's delay (the
+    /// unclamped one when given; a tenth of a second when neither is), looped as the file's
+    /// properties say (for ever when they say nothing).
     private func animation() -> Data? {
         func number(_ dictionary: [String: Any]?, _ key: CFString) -> Double? {
             (dictionary?[key as String] as? Double) ?? (dictionary?[key as String] as? NSNumber)?.doubleValue
         }
         let frames = images.compactMap { Self.bgraFrame(of: $0.image) }
         guard frames.count == images.count else { return nil }
+        // GIF, APNG and WebP spell their keys alike, each in its own dictionary.
+        let dictionary = type == "public.png" ? kCGImagePropertyPNGDictionary : kCGImagePropertyGIFDictionary
         let delays = images.map { entry -> Double in
-            let gif = entry.properties[kCGImagePropertyGIFDictionary as String] as? [String: Any]
-            return number(gif, kCGImagePropertyGIFUnclampedDelayTime) ?? number(gif, kCGImagePropertyGIFDelayTime) ?? 0.1
+            let animation = entry.properties[dictionary as String] as? [String: Any]
+            return number(animation, kCGImagePropertyGIFUnclampedDelayTime) ?? number(animation, kCGImagePropertyGIFDelayTime) ?? 0.1
         }
-        let loop = number(fileProperties[kCGImagePropertyGIFDictionary as String] as? [String: Any], kCGImagePropertyGIFLoopCount) ?? 0
-        return LibvipsPictures.encodeAnimation(frames, delays: delays, loop: loop.isFinite ? Int(loop) : 0)
+        let loop = number(fileProperties[dictionary as String] as? [String: Any], kCGImagePropertyGIFLoopCount) ?? 0
+        let plays = loop.isFinite ? Int(max(0, min(65535, loop))) : 0
+        if type == "public.png" { return AnimatedPNG.encode(frames, delays: delays, loop: plays) }
+        return LibvipsPictures.encodeAnimation(frames, delays: delays, loop: plays)
     }
 
     /// The image's pixels as an opaque BGRA frame, drawn through a bitmap context (over white where transparent).

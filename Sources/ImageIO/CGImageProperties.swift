@@ -189,6 +189,19 @@ nonisolated(unsafe) public let kCGImagePropertyGIFCanvasPixelHeight: CFString = 
 /// An array of dictionaries with the delay of each frame of the animation.
 nonisolated(unsafe) public let kCGImagePropertyGIFFrameInfoArray: CFString = "FrameInfo"
 
+/// The number of times that an animated PNG should play through its frames before stopping (0 for ever).
+nonisolated(unsafe) public let kCGImagePropertyAPNGLoopCount: CFString = "LoopCount"
+/// The number of seconds to wait before displaying the next image in an animated sequence, never less than 50 milliseconds.
+nonisolated(unsafe) public let kCGImagePropertyAPNGDelayTime: CFString = "DelayTime"
+/// The number of seconds to wait before displaying the next image in an animated sequence, as the file says.
+nonisolated(unsafe) public let kCGImagePropertyAPNGUnclampedDelayTime: CFString = "UnclampedDelayTime"
+/// An array of dictionaries that contain timing information for the image sequence.
+nonisolated(unsafe) public let kCGImagePropertyAPNGFrameInfoArray: CFString = "FrameInfo"
+/// The width of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyAPNGCanvasPixelWidth: CFString = "CanvasPixelWidth"
+/// The height of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyAPNGCanvasPixelHeight: CFString = "CanvasPixelHeight"
+
 /// A dictionary of properties that are specific to the WebP format.
 nonisolated(unsafe) public let kCGImagePropertyWebPDictionary: CFString = "{WebP}"
 /// The number of times to repeat an animated sequence (0 for ever).

@@ -23,6 +23,7 @@ public final class CGImageSource: @unchecked Sendable {
             kind = PictureDecoder.kind(of: data)
             switch kind {
             case .gif?, .tiff?, .webp?: pages = LibvipsPictures.pages(of: data) ?? (1, nil, [])
+            case .png?: pages = AnimatedPNG.pages(of: data).map { ($0.count, $0.loop, $0.delays) } ?? (1, nil, [])
             case nil: pages = (0, nil, [])
             default: pages = (1, nil, [])
             }
@@ -100,10 +101,14 @@ public final class CGImageSource: @unchecked Sendable {
         }
     }
 
-    /// The picture at an index (a GIF's frame, a TIFF's page) decoded as an image over its decoded frame's memory.
+    /// The picture at an index (a GIF's, a WebP's or an animated PNG's frame, a TIFF's page) decoded as an image over its decoded frame's memory.
     func decodedImage(at index: Int = 0) -> CGImage? {
-        let (data, kind, count) = contents.withLock { ($0.data, $0.kind, $0.pages.count) }
+        let (data, kind, count, animated) = contents.withLock { ($0.data, $0.kind, $0.pages.count, !$0.pages.delays.isEmpty) }
         guard kind != nil, index >= 0, index < count else { return nil }
+        if kind == .png, animated {
+            // Composed on the canvas by FFmpeg; an APNG's frames may be transparent.
+            return AnimatedPNG.decode(data, page: index)?.bgraImage(opaque: false)
+        }
         if kind == .tiff || kind == .gif || kind == .webp {
             guard let (frame, hasAlpha) = LibvipsPictures.decode(data, page: index) else { return nil }
             return frame.bgraImage(opaque: !hasAlpha)
@@ -112,19 +117,27 @@ public final class CGImageSource: @unchecked Sendable {
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
-    /// The dictionary an animation's properties go in: a GIF's or a WebP's.
-    private static func animationDictionary(_ kind: PictureDecoder.Kind?) -> CFString? {
+    /// The dictionary an animation's properties go in: a GIF's, a WebP's or an animated PNG's.
+    private static func animationDictionary(_ kind: PictureDecoder.Kind?, animated: Bool) -> CFString? {
         switch kind {
         case .gif?: kCGImagePropertyGIFDictionary
         case .webp?: kCGImagePropertyWebPDictionary
+        case .png? where animated: kCGImagePropertyPNGDictionary
         default: nil
         }
     }
 
-    /// A frame's delays under Apple's keys: the clamped one never under a tenth of a second, as
-    /// browsers play them; the unclamped one as the file says. (GIF and WebP spell the keys alike.)
-    private static func delays(_ delay: Double) -> [String: Any] {
-        [kCGImagePropertyGIFDelayTime as String: max(0.1, delay), kCGImagePropertyGIFUnclampedDelayTime as String: delay]
+    /// A frame's delays under Apple's keys: the clamped one never under a tenth of a second (50
+    /// milliseconds for an animated PNG), as browsers play them; the unclamped one as the file says.
+    /// (GIF, WebP and APNG spell the keys alike.)
+    private static func delays(_ delay: Double, kind: PictureDecoder.Kind?) -> [String: Any] {
+        [kCGImagePropertyGIFDelayTime as String: max(kind == .png ? 0.05 : 0.1, delay), kCGImagePropertyGIFUnclampedDelayTime as String: delay]
+    }
+
+    /// The canvas of a source's pictures.
+    private static func canvas(_ data: Data, kind: PictureDecoder.Kind?) -> (width: Int, height: Int)? {
+        if kind == .png { return PictureDecoder.size(of: data) }
+        return LibvipsPictures.size(of: data).map { ($0.width, $0.height) }
     }
 
     /// The properties of the source as a whole: its file size, and an animation's loop count,
@@ -132,10 +145,10 @@ public final class CGImageSource: @unchecked Sendable {
     func containerProperties() -> [String: Any] {
         let (data, kind, pages) = contents.withLock { ($0.data, $0.kind, $0.pages) }
         var properties: [String: Any] = [kCGImagePropertyFileSize as String: data.count]
-        if let key = Self.animationDictionary(kind), let (width, height, _) = LibvipsPictures.size(of: data) {
+        if let key = Self.animationDictionary(kind, animated: !pages.delays.isEmpty), let (width, height) = Self.canvas(data, kind: kind) {
             var animation: [String: Any] = [
                 kCGImagePropertyGIFCanvasPixelWidth as String: width, kCGImagePropertyGIFCanvasPixelHeight as String: height,
-                kCGImagePropertyGIFFrameInfoArray as String: pages.delays.map { Self.delays($0) as NSDictionary },
+                kCGImagePropertyGIFFrameInfoArray as String: pages.delays.map { Self.delays($0, kind: kind) as NSDictionary },
             ]
             if let loop = pages.loop { animation[kCGImagePropertyGIFLoopCount as String] = loop }
             properties[key as String] = animation
@@ -153,13 +166,16 @@ public final class CGImageSource: @unchecked Sendable {
             properties[kCGImagePropertyPixelWidth] = width
             properties[kCGImagePropertyPixelHeight] = height
             properties[kCGImagePropertyHasAlpha] = hasAlpha
-            if let key = Self.animationDictionary(kind), index < pages.delays.count {
-                properties[key as String] = Self.delays(pages.delays[index])
+            if let key = Self.animationDictionary(kind, animated: true), index < pages.delays.count {
+                properties[key as String] = Self.delays(pages.delays[index], kind: kind)
             }
         } else {
             guard let size = PictureDecoder.size(of: data) else { return nil }
             properties[kCGImagePropertyPixelWidth] = size.width
             properties[kCGImagePropertyPixelHeight] = size.height
+            if kind == .png, index < pages.delays.count {
+                properties[kCGImagePropertyPNGDictionary as String] = Self.delays(pages.delays[index], kind: kind)
+            }
         }
         properties[kCGImagePropertyDepth] = 8
         properties[kCGImagePropertyColorModel] = kCGImagePropertyColorModelRGB as String

@@ -14,25 +14,29 @@
 // and CGAnimateImageDataWithBlock hand a GIF's frames to a block on the main queue, each when due.
 // WebP pictures, still and animated, read through libvips (libwebp) with their frames, delays, loop
 // count and canvas under kCGImagePropertyWebPDictionary (Apple's Image I/O writes no WebP either);
-// an animation's kCGImagePropertyGIFFrameInfoArray (or WebP's) with each frame's delays.
+// an animation's kCGImagePropertyGIFFrameInfoArray (or WebP's) with each frame's delays. Animated
+// PNGs (APNG) read and written through FFmpeg: frames composed on the canvas, each frame's
+// kCGImagePropertyAPNGDelayTime (never under 50 milliseconds) and UnclampedDelayTime, the file's
+// LoopCount, canvas and FrameInfo array under kCGImagePropertyPNGDictionary; several images given
+// to a PNG destination become an APNG, as on Apple's platforms.
 // Incremental sources (CGImageSourceCreateIncremental, CGImageSourceUpdateData and
 // UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): an image is given once its data
 // is whole (Apple's also draw the part that has arrived); a truncated TIFF or GIF is an error.
 
-// Sources: animated PNGs (APNG) and HEIF image sequences; a GIF's colour maps; a HEIC's other
+// Sources: HEIF image sequences; a GIF's colour maps; a HEIC's other
 //     pictures and its depth; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
 //     makes one from the image); auxiliary images (CGImageSourceCopyAuxiliaryDataInfoAtIndex, depth
 //     and mattes); EXIF tags beyond the photo output's; images of the part of an incremental
 //     source's data that has arrived; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
-// Destinations: several images in one file other than animated GIFs (multi-page TIFFs, APNG, HEIF
-//     sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
+// Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
+//     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo; kCGImageDestinationImageMaxPixelSize
 
 // Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`
 // counts them, Parity/ImageIO.md):
 // Property keys of dictionaries not read or written yet (sources give the photo output's tags): kCGImagePropertyExif*,
 //     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC*, kCGImagePropertyDNG*,
-//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyAPNG*, kCGImagePropertyGIFImageColorMap,
+//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyGIFImageColorMap,
 //     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyJFIF*, kCGImagePropertyOpenEXR*,
 //     kCGImagePropertyTGA*, CGImagePropertyTGACompression, kCGImagePropertyAVIS*, kCGImageProperty8BIM*, kCGImagePropertyRaw*,
 //     kCGImagePropertyGroup*, kCGImagePropertyBC*, kCGImagePropertyColorModel*, kCGImagePropertyFile*, kCGImagePropertyImage*,

@@ -144,4 +144,5 @@ int cmc_error_no_space(void);
 #include "CAudioCoding.h"
 #include "CVideoFiltering.h"
 #include "CVideoCoding.h"
+#include "CAnimatedPNG.h"
 #endif
