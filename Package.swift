@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MobileCoreServices", targets: ["MobileCoreServices"]),
         .library(name: "CoreServices", targets: ["CoreServices"]),
         .library(name: "Combine", targets: ["Combine"]),
+        .library(name: "LinuxAVFoundationWindow", targets: ["LinuxAVFoundationWindow"]),
         .library(name: "CaptureDevices", targets: ["CaptureDevices"]),
         .executable(name: "avcapture", targets: ["avcapture"]),
     ],
@@ -93,6 +94,8 @@ let package = Package(
         // libxcb with its shared memory and XFixes extensions (Debian's libxcb1, libxcb-shm0, libxcb-xfixes0),
         // the X11 screen's pictures, loaded by their sonames when a screen is first opened (CScreenCapture.h).
         .target(name: "CScreenCapture", dependencies: ["CLibraryLoading"]),
+        // SDL 2 (Debian's libsdl2-2.0-0, which FFmpeg's player brings), the desktop window's drawing, loaded by its soname when the first window opens (CVideoWindow.h).
+        .target(name: "CVideoWindow", dependencies: ["CLibraryLoading"]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
@@ -199,13 +202,16 @@ let package = Package(
             // The page's HTML, CSS and JavaScript, assembled when a server starts (LiveViewPage).
             resources: [.copy("Page")]),
 
+        // Windows on the Linux desktop for the player and preview layers (Linux), drawn with SDL 2.
+        .target(name: "LinuxAVFoundationWindow", dependencies: ["AVFoundation", "CoreVideo", "CVideoWindow"]),
+
         // The command-line tool. The project's release builds link the Swift runtime and Foundation
         // into it (scripts/build-flags.sh): resolving their symbols across shared libraries was a
         // third of a one-picture scan's start (16 ms against zbarimg's 10.4; 10.3 ms linked in).
         .executableTarget(
             name: "avcapture",
             dependencies: [
-                "AVFoundation", "Photos", "LiveView", "VideoToolbox", "UniformTypeIdentifiers",
+                "AVFoundation", "Photos", "LiveView", "LinuxAVFoundationWindow", "VideoToolbox", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -237,6 +243,7 @@ let package = Package(
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "UniformTypeIdentifiers", "TestSupport"]),
+        .testTarget(name: "LinuxAVFoundationWindowTests", dependencies: ["LinuxAVFoundationWindow", "AVFoundation", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.
         .target(

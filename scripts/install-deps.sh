@@ -18,6 +18,9 @@ lean+=(libvips42)
 # espeak-ng and its voices, AVSpeechSynthesizer's speech: the library only (its shim declares the
 # functions it calls).
 lean+=(libespeak-ng1)
+# SDL 2, the desktop windows' drawing (LinuxVideoWindow, `avcapture play`): the library only (its
+# shim declares the functions it calls); FFmpeg's player brings it too.
+lean+=(libsdl2-2.0-0)
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   # Real servers for the tests: a private PulseAudio daemon, sox for tones, exiftool and heif-info
   # to read the photos back, and a private

@@ -1,20 +1,24 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import LinuxAVFoundationWindow
 import LiveView
 
 /// `avcapture play`: plays a movie through AVPlayer, its sound to the sound server.
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a movie: its sound to the sound server, its pictures decoded in time and counted.",
+        abstract: "Play a movie: its pictures in a window (where there is a display), its sound to the sound server.",
         discussion: """
             --rate plays faster or slower (0.5 is half speed, 2 twice as fast; negative plays backwards). \
             --pitch says how sound at other rates is played (the AV Foundation Programming Guide's table): spectral (1/32x to 32x, pitch kept, \
             Rubber Band), timeDomain (0.5x to 2x, pitch kept, SoundTouch), varispeed (1/32x to 32x, pitch follows \
             the speed) or lowQualityZeroLatency (snaps to 0.5, 0.667, 0.8, 1, 1.25, 1.5 or 2). Outside an \
             algorithm's range, and backwards, the sound is silent. With no sound server the movie plays silently \
-            on the host clock. Ctrl-C stops. With --preview, the pictures are shown on a page in any browser, which \
+            on the host clock. Where there is a display (DISPLAY or WAYLAND_DISPLAY), the pictures are shown in a \
+            window: space plays and pauses, the left and right arrows seek 5 s, the up and down arrows set the volume, f fills \
+            the screen, q, escape or closing the window stops. --no-window, or no display, decodes the pictures in time and \
+            counts them without showing them. Ctrl-C stops. With --preview, the pictures are shown on a page in any browser, which \
             plays, pauses, seeks and sets the rate, pitch algorithm, volume and gravity; it serves until Ctrl-C or --seconds.
             """)
 
@@ -26,6 +30,7 @@ struct Play: ParsableCommand {
     @Option(help: "Stop after this many seconds; by default at the movie's end (with --preview, at Ctrl-C).", transform: DurationOption.positiveSeconds)
     var seconds: Double?
     @Flag(help: "Show the pictures on a page in a browser: open the printed address.") var preview = false
+    @Flag(name: .customLong("no-window"), help: "Do not show the pictures in a window, even where there is a display.") var noWindow = false
     @OptionGroup var view: LiveViewOptions
 
     static let algorithms: [String: AVAudioTimePitchAlgorithm] = [
@@ -77,6 +82,23 @@ struct Play: ParsableCommand {
         let stopSignals = StopSignals.handle(on: .global()) { ended.signal() }
         defer { withExtendedLifetime(stopSignals) {} }
 
+        // The pictures in a window where there is a display; closing it ends the playing.
+        var window: LinuxPlayerWindow?
+        if !noWindow {
+            if !LinuxVideoWindow.hasDisplay {
+                say("No display (DISPLAY and WAYLAND_DISPLAY are not set): playing without a window.")
+            } else {
+                do {
+                    let size = Self.windowSize(for: item)
+                    window = try LinuxPlayerWindow(player: player, title: url.lastPathComponent, width: size.width, height: size.height)
+                    window?.setCloseHandler { ended.signal() }
+                } catch {
+                    say("\(error) Playing without a window.")
+                }
+            }
+        }
+        defer { window?.close() }
+
         let began = Date()
         player.rate = rate
         // Pictures are asked for as a 60 Hz display would ask: the ones due are shown, the ones passed over dropped.
@@ -95,6 +117,7 @@ struct Play: ParsableCommand {
         }
         let finished = player.currentTime().seconds
         player.pause()
+        let shown = window?.window.statistics
         if terminal { StandardStreams.err("\r\u{1B}[K") }
         // A movie whose pictures cannot be decoded shows none however long it plays.
         if pictures == 0, !item.asset.tracks(withMediaType: .video).isEmpty, abs(finished - startTime) >= 0.5 {
@@ -110,10 +133,22 @@ struct Play: ParsableCommand {
         } else {
             sound = "played to the sound server"
         }
+        let windowed = shown.map { String(format: " (%d shown in the window, %d dropped)", $0.shown, $0.dropped) } ?? ""
         print(
             String(
-                format: "Played %@ from %.2f to %.2f s in %.2f s at %gx; %d pictures; sound %@.",
-                file, startTime, finished, Date().timeIntervalSince(began), rate, pictures, sound))
+                format: "Played %@ from %.2f to %.2f s in %.2f s at %gx; %d pictures%@; sound %@.",
+                file, startTime, finished, Date().timeIntervalSince(began), rate, pictures, windowed, sound))
+    }
+
+    /// A window's size for a movie: its pictures as the track's preferred transform shows them, no
+    /// larger than 1280 x 720 (keeping their shape), 640 x 360 for a movie of sound only.
+    static func windowSize(for item: AVPlayerItem) -> (width: Int, height: Int) {
+        guard let track = item.asset.tracks(withMediaType: .video).first else { return (640, 360) }
+        let shown = CGRect(origin: .zero, size: track.naturalSize).applying(track.preferredTransform)
+        let (width, height) = (abs(shown.width), abs(shown.height))
+        guard width >= 1, height >= 1, width.isFinite, height.isFinite else { return (640, 360) }
+        let scale = min(1, 1280 / width, 720 / height)
+        return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
     }
 
     /// Plays on the live view's page through an AVPlayerLayer until Ctrl-C or `--seconds`.

@@ -1,5 +1,6 @@
-import XCTest
 import Foundation
+import TestSupport
+import XCTest
 
 /// `avcapture play FILE [--rate R] [--pitch ALGORITHM] [--start S] [--volume V]`.
 final class PlayCommandTests: XCTestCase {
@@ -34,6 +35,32 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertEqual(backwards.to, 0, accuracy: 0.01)
         XCTAssertEqual(backwards.took, 0.375, accuracy: 0.2)
         XCTAssertTrue(back.standardOutput.contains("silent at -4.0x"), "backwards is silent: \(back.output)")
+    }
+
+    func testShowsThePicturesInAWindowWhereThereIsADisplayAndSaysWhenThereIsNone() throws {
+        let url = try movie(in: AVCaptureTool.folder("play-window"))
+        let display: VirtualDisplay
+        do { display = try VirtualDisplay(width: 640, height: 480) } catch {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
+            throw XCTSkip("\(error)")
+        }
+        defer { display.stop() }
+        let shown = try AVCaptureTool.run(["play", url.path], environment: ["DISPLAY": display.name, "WAYLAND_DISPLAY": ""])
+        XCTAssertEqual(shown.status, 0, shown.output)
+        let played = try XCTUnwrap(figures(shown.standardOutput), shown.output)
+        let words = shown.standardOutput.split(separator: " ").map(String.init)
+        let inWindow = try XCTUnwrap(
+            words.firstIndex(of: "shown").flatMap { Int(words[$0 - 1].trimmingCharacters(in: CharacterSet(charactersIn: "("))) }, shown.output)
+        XCTAssertGreaterThan(inWindow, played.pictures / 2, "the pictures are drawn in the window: \(shown.output)")
+
+        let hidden = try AVCaptureTool.run(["play", url.path, "--no-window"], environment: ["DISPLAY": display.name])
+        XCTAssertEqual(hidden.status, 0, hidden.output)
+        XCTAssertFalse(hidden.standardOutput.contains("shown in the window"), hidden.output)
+
+        let headless = try AVCaptureTool.run(["play", url.path, "--seconds", "1"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        XCTAssertEqual(headless.status, 0, headless.output)
+        XCTAssertTrue(headless.output.contains("No display"), headless.output)
+        XCTAssertGreaterThan(try XCTUnwrap(figures(headless.standardOutput), headless.output).pictures, 20, "played on without a window")
     }
 
     func testRefusesWhatItCannotPlayInOneLine() throws {
