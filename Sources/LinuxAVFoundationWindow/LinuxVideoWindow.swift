@@ -151,6 +151,13 @@ public final class LinuxVideoWindow: @unchecked Sendable {
         setHandler { [weak self] picture in self?.state.withLock { $0.host }?.offer(picture) }
     }
 
+    /// Draws over each picture before it is shown: `draw` gets a context over the picture whose
+    /// origin is its top left (the layer's coordinates, in pixels) and the picture's size, on the
+    /// window's own thread; nil stops.
+    public func setOverlay(_ draw: (@Sendable (CGContext, CGSize) -> Void)?) {
+        state.withLock { $0.host }?.overlay.withLock { $0 = draw }
+    }
+
     /// Calls `handler` on `queue` with each event of the window; nil stops.
     public func setEventHandler(_ handler: (@Sendable (Event) -> Void)?, queue: DispatchQueue = .main) {
         state.withLock {

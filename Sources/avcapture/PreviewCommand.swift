@@ -1,6 +1,7 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import LinuxAVFoundationWindow
 import LiveView
 
 /// `avcapture preview`: serves the camera live to a page in any browser, with tap to focus and the
@@ -8,9 +9,10 @@ import LiveView
 struct Preview: ParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "preview",
-        abstract: "Show the camera live in a browser: open the printed address; click to focus and expose there.",
+        abstract: "Show the camera live in a browser (or, with --window, in a window): click to focus and expose there.",
         discussion:
-            "Listens on 127.0.0.1 only, unless --listen names another address; then every request needs the access token (--token, or one generated and printed)."
+            "Listens on 127.0.0.1 only, unless --listen names another address; then every request needs the access token (--token, or one generated and printed). "
+            + "With --window, the camera is shown in a window on the desktop instead, with what --detect finds outlined; q, escape or closing the window stops."
     )
 
     @Option(help: "The unique ID of the camera (see `avcapture devices`).") var device: String?
@@ -22,6 +24,7 @@ struct Preview: ParsableCommand, Sendable {
     @Option(help: "Where photos and movies taken from the page are saved.") var saveTo: String = "."
     @Option(help: "Stop after this many seconds; by default run until Ctrl-C.", transform: DurationOption.positiveSeconds) var seconds: Double?
     @Option(help: "What to find and draw on the page: codes, faces, both (codes,faces) or none.") var detect: String = "codes"
+    @Flag(help: "Show the camera in a window on the desktop instead of serving a page.") var window = false
 
     /// The metadata object types `--detect` names.
     private func detectedTypes() throws -> [AVMetadataObject.ObjectType] {
@@ -81,6 +84,10 @@ struct Preview: ParsableCommand, Sendable {
         let dimensions = camera.activeFormat.formatDescription.dimensions
         let bounds = try view.layerSize(default: CGSize(width: CGFloat(dimensions.width), height: CGFloat(dimensions.height)))
         layer.frame = CGRect(origin: .zero, size: bounds)
+        if window {
+            return try await PreviewWindow.show(
+                session: session, camera: camera, layer: layer, metadata: session.outputs.contains(metadata) ? metadata : nil, seconds: seconds)
+        }
 
         let server = LiveViewServer(
             session: session, previewLayer: layer, photoOutput: session.outputs.contains(photos) ? photos : nil,

@@ -108,6 +108,27 @@ final class LinuxVideoWindowTests: XCTestCase {
         assertColour(pixel(pixels, width: 320, 160, 225), [0xC0, 0x30, 0x20], "filled: no band below")
     }
 
+    func testAnOverlayIsDrawnOverEachPictureInTheLayersCoordinates() throws {
+        let (window, _, player) = try playInWindow(try movie("0xC03020", width: 320, height: 240), width: 320, height: 240, gravity: .resizeAspect)
+        defer {
+            player.pause()
+            window.close()
+        }
+        window.setOverlay { context, size in
+            XCTAssertEqual(size, CGSize(width: 320, height: 240))
+            context.setFillColor(red: 0, green: 1, blue: 0, alpha: 1)
+            context.fill(CGRect(x: 10, y: 20, width: 40, height: 30))  // from the top left, as a layer's coordinates
+        }
+        XCTAssertTrue(waitForPictures(window))
+        let pixels = try screen(width: 320, height: 240)
+        assertColour(pixel(pixels, width: 320, 30, 35), [0, 255, 0], "inside the overlay's rectangle")
+        assertColour(pixel(pixels, width: 320, 30, 205), [0xC0, 0x30, 0x20], "the picture where the rectangle would be if y went up")
+        assertColour(pixel(pixels, width: 320, 160, 120), [0xC0, 0x30, 0x20], "the picture elsewhere")
+        window.setOverlay(nil)
+        XCTAssertTrue(waitForPictures(window))
+        assertColour(pixel(try screen(width: 320, height: 240), width: 320, 30, 35), [0xC0, 0x30, 0x20], "no overlay once it is taken away")
+    }
+
     func testTheLayerFollowsTheWindowsSizeAndEventsAreReported() throws {
         let (window, layer, player) = try playInWindow(try movie("0x2060C0", width: 320, height: 160), width: 320, height: 240, gravity: .resizeAspect)
         defer {

@@ -1,5 +1,6 @@
-import XCTest
 import Foundation
+import TestSupport
+import XCTest
 
 /// `avcapture preview`, as users run it: its page in a real headless Chromium, and its options.
 final class PreviewCommandTests: XCTestCase {
@@ -40,6 +41,45 @@ final class PreviewCommandTests: XCTestCase {
         XCTAssertEqual(results["torch"] as? Bool, false, "the torch stayed off: \(results)")
         XCTAssertGreaterThanOrEqual(results["ownPageFrames"] as? Int ?? 0, 10, "the page itself still shows frames: \(results)")
         XCTAssertEqual((results["ownPageErrors"] as? [Any])?.count, 0, "\(results)")
+    }
+
+    func testWithWindowTheCameraIsShownInAWindowAndAClickFocusesThere() throws {
+        let display: VirtualDisplay
+        do { display = try VirtualDisplay(width: 800, height: 600) } catch {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
+            throw XCTSkip("\(error)")
+        }
+        defer { display.stop() }
+        // A user's click once the window is up, a third of the way across and a quarter down.
+        let clicked = DispatchSemaphore(value: 0)
+        let name = display.name
+        Thread {
+            defer { clicked.signal() }
+            for _ in 0..<100 {
+                if let found = runTool("/usr/bin/env", ["DISPLAY=\(name)", "xdotool", "search", "--name", "^avcapture preview"]),
+                    let window = String(decoding: found, as: UTF8.self).split(separator: "\n").first
+                {
+                    Thread.sleep(forTimeInterval: 0.3)
+                    _ = runTool("/usr/bin/env", ["DISPLAY=\(name)", "xdotool", "mousemove", "--window", String(window), "320", "90", "click", "1"])
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }.start()
+        let result = try AVCaptureTool.run(
+            ["preview", "--window", "--seconds", "4", "--detect", "none", "--preset", "640x480"], environment: ["DISPLAY": display.name, "WAYLAND_DISPLAY": ""])
+        clicked.wait()
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.standardOutput.contains("in a window"), result.output)
+        // 320, 90 in a 640 x 480 window of the upright back camera: half across, three sixteenths down.
+        XCTAssertTrue(result.standardOutput.contains("Focus and exposure at (0.50, 0.19)."), result.output)
+        let words = result.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        let shown = try XCTUnwrap(words.firstIndex(of: "pictures").flatMap { Int(words[$0 - 1]) }, result.output)
+        XCTAssertGreaterThan(shown, 30, "pictures drawn in the window: \(result.output)")
+
+        let none = try AVCaptureTool.run(["preview", "--window", "--seconds", "1"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        XCTAssertNotEqual(none.status, 0)
+        XCTAssertTrue(none.standardError.contains("There is no display"), none.output)
     }
 
     func testBadOptionsAreRefusedBeforeAnythingStarts() throws {
