@@ -40,6 +40,7 @@ enum {
     SDL_RENDERER_ACCELERATED = 0x2,
     SDL_RENDERER_PRESENTVSYNC = 0x4,
     SDL_TEXTUREACCESS_STREAMING = 1,
+    SDL_BLENDMODE_BLEND = 1,
 };
 /// B, G, R, A in memory on a little-endian machine.
 #define SDL_PIXELFORMAT_ARGB8888 0x16362004u
@@ -52,12 +53,14 @@ enum {
     F(SDL_Window *, SDL_CreateWindow, (const char *title, int x, int y, int w, int h, uint32_t flags)) \
     F(void, SDL_DestroyWindow, (SDL_Window *window)) \
     F(uint32_t, SDL_GetWindowID, (SDL_Window *window)) \
+    F(void, SDL_SetWindowTitle, (SDL_Window *window, const char *title)) \
     F(int, SDL_SetWindowFullscreen, (SDL_Window *window, uint32_t flags)) \
     F(SDL_Renderer *, SDL_CreateRenderer, (SDL_Window *window, int index, uint32_t flags)) \
     F(void, SDL_DestroyRenderer, (SDL_Renderer *renderer)) \
     F(int, SDL_GetRendererOutputSize, (SDL_Renderer *renderer, int *w, int *h)) \
     F(SDL_Texture *, SDL_CreateTexture, (SDL_Renderer *renderer, uint32_t format, int access, int w, int h)) \
     F(void, SDL_DestroyTexture, (SDL_Texture *texture)) \
+    F(int, SDL_SetTextureBlendMode, (SDL_Texture *texture, int mode)) \
     F(int, SDL_UpdateTexture, (SDL_Texture *texture, const SDL_Rect *rect, const void *pixels, int pitch)) \
     F(int, SDL_SetRenderDrawColor, (SDL_Renderer *renderer, uint8_t r, uint8_t g, uint8_t b, uint8_t a)) \
     F(int, SDL_RenderClear, (SDL_Renderer *renderer)) \

@@ -35,6 +35,9 @@ struct cvw_window {
     SDL_Texture *texture;
     int texture_width, texture_height;
     int picture_width, picture_height;   // the last picture shown; 0 before the first
+    SDL_Texture *overlay;                // drawn over the picture, blended; NULL for none
+    int overlay_width, overlay_height;   // the texture's size
+    int overlay_shown_width, overlay_shown_height;  // the part of it that holds the overlay; 0 for none
     uint32_t identifier;
     int fullscreen;
 };
@@ -126,6 +129,10 @@ static int draw(cvw_window *window) {
         SDL_Rect target = {(width - shown_width) / 2, (height - shown_height) / 2, shown_width, shown_height};
         result = sdl.SDL_RenderCopy(window->renderer, window->texture, &source, &target) == 0 ? 0 : -1;
     }
+    if (window->overlay && window->overlay_shown_width > 0) {
+        SDL_Rect area = {0, 0, window->overlay_shown_width, window->overlay_shown_height};
+        if (sdl.SDL_RenderCopy(window->renderer, window->overlay, &area, &area) != 0) result = -1;
+    }
     sdl.SDL_RenderPresent(window->renderer);
     return result;
 }
@@ -148,6 +155,30 @@ int cvw_present_bgra(cvw_window *window, const uint8_t *pixels, int stride, int 
 }
 
 int cvw_present_again(cvw_window *window) { return draw(window); }
+
+int cvw_set_overlay(cvw_window *window, const uint8_t *pixels, int stride, int width, int height) {
+    if (!pixels) {
+        window->overlay_shown_width = window->overlay_shown_height = 0;
+        return 0;
+    }
+    if (width <= 0 || height <= 0 || stride < width * 4) return -1;
+    if (!window->overlay || width > window->overlay_width || height > window->overlay_height) {
+        if (window->overlay) sdl.SDL_DestroyTexture(window->overlay);
+        window->overlay = sdl.SDL_CreateTexture(window->renderer, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STREAMING, width, height);
+        window->overlay_width = window->overlay ? width : 0;
+        window->overlay_height = window->overlay ? height : 0;
+        window->overlay_shown_width = window->overlay_shown_height = 0;
+        if (!window->overlay) return -1;
+        sdl.SDL_SetTextureBlendMode(window->overlay, SDL_BLENDMODE_BLEND);
+    }
+    SDL_Rect area = {0, 0, width, height};
+    if (sdl.SDL_UpdateTexture(window->overlay, &area, pixels, stride) != 0) return -1;
+    window->overlay_shown_width = width;
+    window->overlay_shown_height = height;
+    return 0;
+}
+
+void cvw_set_title(cvw_window *window, const char *title) { sdl.SDL_SetWindowTitle(window->window, title ? title : ""); }
 
 void cvw_set_fullscreen(cvw_window *window, int on) {
     if (sdl.SDL_SetWindowFullscreen(window->window, on ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) == 0) window->fullscreen = on != 0;
@@ -215,6 +246,7 @@ void cvw_close(cvw_window *window) {
         if (windows[index] == window) windows[index] = NULL;
     }
     if (window->texture) sdl.SDL_DestroyTexture(window->texture);
+    if (window->overlay) sdl.SDL_DestroyTexture(window->overlay);
     sdl.SDL_DestroyRenderer(window->renderer);
     sdl.SDL_DestroyWindow(window->window);
     free(window);

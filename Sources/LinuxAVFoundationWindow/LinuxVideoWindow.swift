@@ -70,6 +70,7 @@ public final class LinuxVideoWindow: @unchecked Sendable {
         /// The window's pictures once it is closed: its counts stay readable.
         var closedHost: WindowHost?
         var size: CGSize
+        var title: String
         var fullScreen = false
         var layer: CALayer?
         var detach: (() -> Void)?
@@ -84,7 +85,7 @@ public final class LinuxVideoWindow: @unchecked Sendable {
     /// the desktop chooses when nil), black until a layer is shown in it.
     public init(title: String, width: Int, height: Int, x: Int? = nil, y: Int? = nil) throws {
         guard Self.hasDisplay else { throw Failure.noDisplay }
-        state = LockedValue(State(size: CGSize(width: width, height: height)))
+        state = LockedValue(State(size: CGSize(width: width, height: height), title: title))
         let events: @Sendable (cvw_event) -> Void = { [weak self] event in self?.received(event) }
         let opened = WindowThread.shared.performAndWait { () -> Result<WindowHost, Failure> in
             var problem = [CChar](repeating: 0, count: 512)
@@ -125,6 +126,20 @@ public final class LinuxVideoWindow: @unchecked Sendable {
         }
     }
 
+    /// The window's title, as the desktop shows it.
+    public var title: String {
+        get { state.withLock { $0.title } }
+        set {
+            guard
+                let host = state.withLock({ state -> WindowHost? in
+                    state.title = newValue
+                    return state.host
+                })
+            else { return }
+            WindowThread.shared.perform { cvw_set_title(host.window, newValue) }
+        }
+    }
+
     /// Pictures drawn in the window, and pictures dropped because a newer one arrived before they could be drawn.
     public var statistics: (shown: Int, dropped: Int) { state.withLock { $0.host ?? $0.closedHost }?.counts ?? (0, 0) }
 
@@ -151,11 +166,19 @@ public final class LinuxVideoWindow: @unchecked Sendable {
         setHandler { [weak self] picture in self?.state.withLock { $0.host }?.offer(picture) }
     }
 
-    /// Draws over each picture before it is shown: `draw` gets a context over the picture whose
-    /// origin is its top left (the layer's coordinates, in pixels) and the picture's size, on the
-    /// window's own thread; nil stops.
+    /// Draws over the pictures: `draw` gets a transparent context of the window's size whose origin
+    /// is its top left (the layer's coordinates, in pixels), on the window's own thread, before each
+    /// picture is shown and when `setNeedsDisplay()` asks; what it draws is blended over the picture,
+    /// which is never written to. Nil stops.
     public func setOverlay(_ draw: (@Sendable (CGContext, CGSize) -> Void)?) {
         state.withLock { $0.host }?.overlay.withLock { $0 = draw }
+        setNeedsDisplay()
+    }
+
+    /// Draws the window again soon: the overlay afresh over the picture shown last (a paused player's).
+    public func setNeedsDisplay() {
+        guard let host = state.withLock({ $0.host }) else { return }
+        WindowThread.shared.perform { host.redraw() }
     }
 
     /// Calls `handler` on `queue` with each event of the window; nil stops.

@@ -20,10 +20,8 @@ final class WindowHost: @unchecked Sendable {
     private let mailbox = LockedValue(Mailbox())
     /// Called on the window thread with each event for the window.
     let onEvent: @Sendable (cvw_event) -> Void
-    /// Draws over each picture before it is shown, in the picture's pixels with the origin at its top left.
+    /// Draws over each picture, in the window's pixels with the origin at its top left.
     let overlay = LockedValue<(@Sendable (CGContext, CGSize) -> Void)?>(nil)
-    /// Bitmap contexts over the pictures' memory, made once per buffer of the layer's pool (the window thread's).
-    private var contexts: [UnsafeMutableRawPointer: CGContext] = [:]
 
     init(window: OpaquePointer, onEvent: @escaping @Sendable (cvw_event) -> Void) {
         self.window = window
@@ -43,7 +41,7 @@ final class WindowHost: @unchecked Sendable {
     /// Pictures shown and pictures dropped because a newer one came before they could be.
     var counts: (shown: Int, dropped: Int) { mailbox.withLock { ($0.shown, $0.dropped) } }
 
-    /// Shows the picture waiting, if one is (on the window thread).
+    /// Shows the picture waiting, if one is (on the window thread), under the overlay drawn afresh.
     func presentWaitingPicture() {
         guard
             let picture = mailbox.withLock({ mailbox -> CVPixelBuffer? in
@@ -51,37 +49,65 @@ final class WindowHost: @unchecked Sendable {
                 return mailbox.picture
             })
         else { return }
-        let draw = overlay.withLock { $0 }
-        let access: CVPixelBufferLockFlags = draw == nil ? .readOnly : []
-        CVPixelBufferLockBaseAddress(picture, access)
-        defer { CVPixelBufferUnlockBaseAddress(picture, access) }
+        CVPixelBufferLockBaseAddress(picture, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(picture, .readOnly) }
         guard CVPixelBufferGetPixelFormatType(picture) == kCVPixelFormatType_32BGRA, let base = CVPixelBufferGetBaseAddress(picture) else { return }
-        if let draw, let context = context(base, CVPixelBufferGetWidth(picture), CVPixelBufferGetHeight(picture), CVPixelBufferGetBytesPerRow(picture)) {
-            let height = CGFloat(CVPixelBufferGetHeight(picture))
-            context.saveGState()
-            // The layer's coordinates: the origin at the top left, y down.
-            context.translateBy(x: 0, y: height)
-            context.scaleBy(x: 1, y: -1)
-            draw(context, CGSize(width: CGFloat(CVPixelBufferGetWidth(picture)), height: height))
-            context.restoreGState()
-            context.flush()
-        }
+        refreshOverlay()
         let presented = cvw_present_bgra(
             window, base.assumingMemoryBound(to: UInt8.self), Int32(CVPixelBufferGetBytesPerRow(picture)), Int32(CVPixelBufferGetWidth(picture)),
             Int32(CVPixelBufferGetHeight(picture)))
         if presented == 0 { mailbox.withLock { $0.shown += 1 } }
     }
 
-    /// A bitmap context over a picture's memory: the one made for that memory before when its
-    /// size is the same, so that drawing over the layer's pooled pictures makes no context a picture.
-    private func context(_ base: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ bytesPerRow: Int) -> CGContext? {
-        if let made = contexts[base], made.width == width, made.height == height, made.bytesPerRow == bytesPerRow { return made }
-        if contexts.count >= 8 { contexts.removeAll() }
-        let made = CGContext(
-            data: base, width: width, height: height, bitsPerComponent: 8, bytesPerRow: bytesPerRow, space: CGColorSpaceCreateDeviceRGB(),
-            bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue)
-        contexts[base] = made
-        return made
+    /// Draws the overlay afresh over the last picture and shows it (on the window thread).
+    func redraw() {
+        refreshOverlay()
+        cvw_present_again(window)
+    }
+
+    /// The overlay's own bitmap, the window's size, and a context over it (the window thread's).
+    private var overlayBitmap: (buffer: CVPixelBuffer, context: CGContext)?
+    private var hasOverlay = false
+
+    /// Draws the overlay into its bitmap (cleared to transparent) and hands it to the window; the
+    /// layer's pictures are never written to.
+    private func refreshOverlay() {
+        guard let draw = overlay.withLock({ $0 }) else {
+            if hasOverlay { cvw_set_overlay(window, nil, 0, 0, 0) }
+            hasOverlay = false
+            return
+        }
+        var (drawnWidth, drawnHeight): (Int32, Int32) = (0, 0)
+        cvw_drawable_size(window, &drawnWidth, &drawnHeight)
+        let (width, height) = (Int(drawnWidth), Int(drawnHeight))
+        guard width > 0, height > 0 else { return }
+        if overlayBitmap.map({ CVPixelBufferGetWidth($0.buffer) != width || CVPixelBufferGetHeight($0.buffer) != height }) ?? true {
+            overlayBitmap = nil
+            guard let buffer = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA) else { return }
+            CVPixelBufferLockBaseAddress(buffer, [])
+            defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
+            guard
+                let context = CGContext(
+                    data: CVPixelBufferGetBaseAddress(buffer), width: width, height: height, bitsPerComponent: 8,
+                    bytesPerRow: CVPixelBufferGetBytesPerRow(buffer), space: CGColorSpaceCreateDeviceRGB(),
+                    bitmapInfo: CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedFirst.rawValue)
+            else { return }
+            overlayBitmap = (buffer, context)
+        }
+        guard let (buffer, context) = overlayBitmap else { return }
+        CVPixelBufferLockBaseAddress(buffer, [])
+        defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
+        guard let base = CVPixelBufferGetBaseAddress(buffer) else { return }
+        let stride = CVPixelBufferGetBytesPerRow(buffer)
+        memset(base, 0, stride * height)
+        context.saveGState()
+        // The layer's coordinates: the origin at the top left, y down.
+        context.translateBy(x: 0, y: CGFloat(height))
+        context.scaleBy(x: 1, y: -1)
+        draw(context, CGSize(width: width, height: height))
+        context.restoreGState()
+        context.flush()
+        hasOverlay = cvw_set_overlay(window, base.assumingMemoryBound(to: UInt8.self), Int32(stride), Int32(width), Int32(height)) == 0
     }
 
     /// Answers an event (on the window thread): an expose is drawn again; the rest go to the owner.

@@ -48,6 +48,18 @@ final class AVPlayerSoundTests: CaptureTestCase {
             }.start()
         }
 
+        /// Waits until the last `seconds` recorded are quiet (what was played has played out of the
+        /// server, however late a busy machine makes it), at most `timeout` seconds.
+        func waitForQuiet(seconds: Double = 0.4, timeout: Double = 10) {
+            let needed = Int(seconds * 48_000)
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                let quiet = lock.withLock { samples.count >= needed && samples.suffix(needed).allSatisfy { abs(Int($0)) <= 1000 } }
+                if quiet { return }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+
         func stop() -> [Int16] {
             lock.withLock { running = false }
             done.wait()
@@ -57,15 +69,29 @@ final class AVPlayerSoundTests: CaptureTestCase {
 
     private func frequency(_ samples: ArraySlice<Int16>) -> Double { ToneAnalysis.frequency(samples, rate: 48_000) }
 
-    /// The 10 ms stretches louder than a quiet floor, one after another: what was played, without
-    /// the silences a starved server puts between them on a busy machine (those are the machine's,
-    /// not the player's; nothing played is lost to them).
+    /// The 10 ms stretches louder than a quiet floor.
+    private func loudWindows(_ samples: [Int16]) -> [Int] {
+        stride(from: 0, to: samples.count - 480, by: 480).filter { start in samples[start..<(start + 480)].map { abs(Int($0)) }.max() ?? 0 > 1000 }
+    }
+
+    /// The samples from the first to the last 10 ms stretch louder than a quiet floor.
     private func heard(_ samples: [Int16]) -> ArraySlice<Int16> {
-        let window = 480
-        let loud = stride(from: 0, to: samples.count - window, by: window).filter { start in
-            samples[start..<(start + window)].map { abs(Int($0)) }.max() ?? 0 > 1000
-        }
-        return ArraySlice(loud.flatMap { samples[$0..<($0 + window)] })
+        let loud = loudWindows(samples)
+        guard let first = loud.first, let last = loud.last else { return [] }
+        return samples[first..<(last + 480)]
+    }
+
+    /// Checks that what was played lasted `seconds`: on a busy machine a starved server may put
+    /// silence between stretches of sound (the span grows) or the player may pass over sound to
+    /// keep its clock (the sound heard shrinks), never both, so the span is at least `seconds` and
+    /// the sound heard at most `seconds`, each within `accuracy`.
+    private func assertLasts(
+        _ samples: [Int16], _ seconds: Double, accuracy: Double, _ message: String = "", file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let loud = loudWindows(samples)
+        let span = Double((loud.last ?? 0) + 480 - (loud.first ?? 0)) / 48_000, sounding = Double(loud.count * 480) / 48_000
+        XCTAssertGreaterThanOrEqual(span, seconds - accuracy, "from the first sound to the last: \(message)", file: file, line: line)
+        XCTAssertLessThanOrEqual(sounding, seconds + accuracy, "sound heard: \(message)", file: file, line: line)
     }
 
     /// Plays a 2-second 1 kHz tone at a rate with an algorithm; what the sink heard.
@@ -81,7 +107,7 @@ final class AVPlayerSoundTests: CaptureTestCase {
         let ended = expectation(forNotification: .AVPlayerItemDidPlayToEndTime, object: item)
         player.rate = rate
         wait(for: [ended], timeout: 2 / Double(rate) + 5)
-        spin(0.5)
+        recording.waitForQuiet()
         XCTAssertNil(PlayerSound.lastProblem.withLock { $0 }, "the server took the sound")
         return recording.stop()
     }
@@ -94,45 +120,48 @@ final class AVPlayerSoundTests: CaptureTestCase {
         spin(0.3)
         XCTAssertTrue(player.play())
         XCTAssertTrue(waitUntil(timeout: 10) { !player.isPlaying }, "the player reaches the end")
-        spin(0.5)
+        recording.waitForQuiet()
         return recording.stop()
     }
 
     func testAnAudioPlayerPlaysToTheServerFasterAtTheSamePitchAndPanned() throws {
-        let fast = heard(
-            try playWithAudioPlayer {
-                $0.enableRate = true
-                $0.rate = 2
-            })
-        XCTAssertEqual(Double(fast.count) / 48_000, 1, accuracy: 0.25, "two seconds played in one")
+        let fastRecording = try playWithAudioPlayer {
+            $0.enableRate = true
+            $0.rate = 2
+        }
+        let fast = heard(fastRecording)
+        assertLasts(fastRecording, 1, accuracy: 0.25, "two seconds played in one")
         XCTAssertEqual(frequency(fast), 1000, accuracy: 15, "still 1 kHz")
         let right = heard(try playWithAudioPlayer { $0.pan = 1 })
         XCTAssertEqual(right.count, 0, "panned right, the left channel hears nothing")
-        let left = heard(try playWithAudioPlayer { $0.pan = -1 })
-        XCTAssertEqual(Double(left.count) / 48_000, 2, accuracy: 0.25)
+        assertLasts(try playWithAudioPlayer { $0.pan = -1 }, 2, accuracy: 0.25)
     }
 
     func testSpectralAtHalfSpeedLastsTwiceAsLongAtTheSamePitch() throws {
-        let sound = heard(try play(rate: 0.5, algorithm: .spectral))
-        XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25, "twice as long")
+        let recording = try play(rate: 0.5, algorithm: .spectral)
+        let sound = heard(recording)
+        assertLasts(recording, 4, accuracy: 0.25, "twice as long")
         XCTAssertEqual(frequency(sound), 1000, accuracy: 15, "still 1 kHz")
     }
 
     func testTimeDomainAtHalfSpeedKeepsThePitch() throws {
-        let sound = heard(try play(rate: 0.5, algorithm: .timeDomain))
-        XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25)
+        let recording = try play(rate: 0.5, algorithm: .timeDomain)
+        let sound = heard(recording)
+        assertLasts(recording, 4, accuracy: 0.25)
         XCTAssertEqual(frequency(sound), 1000, accuracy: 15)
     }
 
     func testVarispeedAtHalfSpeedPlaysAnOctaveLower() throws {
-        let sound = heard(try play(rate: 0.5, algorithm: .varispeed))
-        XCTAssertEqual(Double(sound.count) / 48_000, 4, accuracy: 0.25)
+        let recording = try play(rate: 0.5, algorithm: .varispeed)
+        let sound = heard(recording)
+        assertLasts(recording, 4, accuracy: 0.25)
         XCTAssertEqual(frequency(sound), 500, accuracy: 8, "no pitch correction: 500 Hz")
     }
 
     func testNormalSpeedPlaysTheToneAsRecordedAndVolumeScalesIt() throws {
-        let full = heard(try play(rate: 1, algorithm: .spectral))
-        XCTAssertEqual(Double(full.count) / 48_000, 2, accuracy: 0.2)
+        let recording = try play(rate: 1, algorithm: .spectral)
+        let full = heard(recording)
+        assertLasts(recording, 2, accuracy: 0.2)
         XCTAssertEqual(frequency(full), 1000, accuracy: 15)
         let half = heard(try play(rate: 1, algorithm: .spectral, volume: 0.5))
         let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.sorted()[samples.count * 99 / 100]) }
@@ -140,15 +169,15 @@ final class AVPlayerSoundTests: CaptureTestCase {
     }
 
     func testTheItemsAudioMixSetsTheVolumeOverTime() throws {
-        let sound = heard(
-            try play(rate: 1, algorithm: .spectral) { track in
-                let parameters = AVMutableAudioMixInputParameters(track: track)
-                parameters.setVolume(0.5, at: CMTime(value: 1, timescale: 1))
-                let mix = AVMutableAudioMix()
-                mix.inputParameters = [parameters]
-                return mix
-            })
-        XCTAssertEqual(Double(sound.count) / 48_000, 2, accuracy: 0.2)
+        let recording = try play(rate: 1, algorithm: .spectral) { track in
+            let parameters = AVMutableAudioMixInputParameters(track: track)
+            parameters.setVolume(0.5, at: CMTime(value: 1, timescale: 1))
+            let mix = AVMutableAudioMix()
+            mix.inputParameters = [parameters]
+            return mix
+        }
+        let sound = heard(recording)
+        assertLasts(recording, 2, accuracy: 0.2)
         guard sound.count > 90_000 else { return }
         let peak = { (samples: ArraySlice<Int16>) in Double(samples.map { abs(Int($0)) }.max() ?? 0) }
         let start = sound.startIndex

@@ -43,8 +43,14 @@ void cvw_drawable_size(cvw_window *window, int *width, int *height);
 /// Draws a picture (`width` x `height` B, G, R, A, rows `stride` bytes apart) centred in the window
 /// over black, scaled down to fit when larger, and shows it; 0, or -1 when SDL refused.
 int cvw_present_bgra(cvw_window *window, const uint8_t *pixels, int stride, int width, int height);
-/// Shows the last picture again (after an expose), or black before the first.
+/// Sets what is drawn over every picture from now on: `width` x `height` premultiplied B, G, R, A
+/// (transparent where the picture shows through), rows `stride` bytes apart, placed at the window's
+/// top left; NULL `pixels` draws nothing over the pictures. 0, or -1 when SDL refused.
+int cvw_set_overlay(cvw_window *window, const uint8_t *pixels, int stride, int width, int height);
+/// Shows the last picture again (after an expose, or with a new overlay), or black before the first.
 int cvw_present_again(cvw_window *window);
+/// Sets the window's title.
+void cvw_set_title(cvw_window *window, const char *title);
 /// Makes the window fill the screen, or gives it back its size.
 void cvw_set_fullscreen(cvw_window *window, int on);
 /// Whether the window fills the screen.
