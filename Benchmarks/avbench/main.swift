@@ -78,6 +78,7 @@ if runs("renderthread") { try RenderThreadBenchmark.run() }
 // Input latency starts a private PulseAudio server: only when asked for.
 if chosen.contains("inputlatency") { try InputLatencyBenchmark.run() }
 if runs("play") { try PlayBenchmark.run() }
+if runs("window") { try WindowBenchmark.run() }
 // Many cameras at once takes a minute or more and both cores: only when asked for.
 if chosen.contains("cameras") { try ManyCamerasBenchmark.run(seconds: secondsPerCase != 4 ? secondsPerCase : 10) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

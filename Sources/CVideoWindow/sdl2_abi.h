@@ -8,6 +8,11 @@ typedef struct SDL_Window SDL_Window;
 typedef struct SDL_Renderer SDL_Renderer;
 typedef struct SDL_Texture SDL_Texture;
 typedef struct SDL_Rect { int x, y, w, h; } SDL_Rect;
+typedef struct SDL_RendererInfo {
+    const char *name;
+    uint32_t flags, num_texture_formats, texture_formats[16];
+    int max_texture_width, max_texture_height;
+} SDL_RendererInfo;
 
 /// SDL_WindowEvent, SDL_KeyboardEvent, SDL_MouseButtonEvent and SDL_UserEvent as laid out in SDL_Event (56 bytes).
 typedef union SDL_Event {
@@ -37,6 +42,7 @@ enum {
     SDL_WINDOW_SHOWN = 0x4,
     SDL_WINDOW_RESIZABLE = 0x20,
     SDL_WINDOWPOS_UNDEFINED = 0x1FFF0000,
+    SDL_RENDERER_SOFTWARE = 0x1,
     SDL_RENDERER_ACCELERATED = 0x2,
     SDL_RENDERER_PRESENTVSYNC = 0x4,
     SDL_TEXTUREACCESS_STREAMING = 1,
@@ -50,6 +56,7 @@ enum {
     F(void, SDL_QuitSubSystem, (uint32_t flags)) \
     F(const char *, SDL_GetError, (void)) \
     F(int, SDL_SetHint, (const char *name, const char *value)) \
+    F(int, SDL_GetDisplayUsableBounds, (int index, SDL_Rect *rect)) \
     F(SDL_Window *, SDL_CreateWindow, (const char *title, int x, int y, int w, int h, uint32_t flags)) \
     F(void, SDL_DestroyWindow, (SDL_Window *window)) \
     F(uint32_t, SDL_GetWindowID, (SDL_Window *window)) \
@@ -57,6 +64,8 @@ enum {
     F(int, SDL_SetWindowFullscreen, (SDL_Window *window, uint32_t flags)) \
     F(SDL_Renderer *, SDL_CreateRenderer, (SDL_Window *window, int index, uint32_t flags)) \
     F(void, SDL_DestroyRenderer, (SDL_Renderer *renderer)) \
+    F(int, SDL_GetRendererInfo, (SDL_Renderer *renderer, SDL_RendererInfo *info)) \
+    F(void *, SDL_GL_GetProcAddress, (const char *name)) \
     F(int, SDL_GetRendererOutputSize, (SDL_Renderer *renderer, int *w, int *h)) \
     F(SDL_Texture *, SDL_CreateTexture, (SDL_Renderer *renderer, uint32_t format, int access, int w, int h)) \
     F(void, SDL_DestroyTexture, (SDL_Texture *texture)) \

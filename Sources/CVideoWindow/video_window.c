@@ -53,30 +53,69 @@ static cvw_window *window_with_id(uint32_t identifier) {
     return NULL;
 }
 
-cvw_window *cvw_open(const char *title, int width, int height, int x, int y, char *problem, size_t problem_size) {
+/// Whether a renderer draws through OpenGL that the CPU rasterises (Mesa's llvmpipe or softpipe,
+/// as on a machine without a GPU or on Xvfb): SDL's own software renderer is several times cheaper then.
+static int is_rasterised_by_the_cpu(SDL_Renderer *renderer) {
+    SDL_RendererInfo info;
+    if (sdl.SDL_GetRendererInfo(renderer, &info) != 0 || !info.name || strncmp(info.name, "opengl", 6) != 0) return 0;
+    typedef const unsigned char *(*get_string)(unsigned int name);
+    get_string gl_get_string = (get_string)sdl.SDL_GL_GetProcAddress("glGetString");
+    const char *renderer_name = gl_get_string ? (const char *)gl_get_string(0x1F01 /* GL_RENDERER */) : NULL;
+    return renderer_name && (strstr(renderer_name, "llvmpipe") || strstr(renderer_name, "softpipe") || strstr(renderer_name, "Software"));
+}
+
+/// Loads SDL and opens the display when no window has; 0, or -1 with why in `problem`.
+static int start(char *problem, size_t problem_size) {
     const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     if ((!x11 || !*x11) && (!wayland || !*wayland)) {
         snprintf(problem, problem_size, "no display: neither DISPLAY nor WAYLAND_DISPLAY is set");
-        return NULL;
-    }
-    if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
-        snprintf(problem, problem_size, "a window of %d x %d pixels cannot be made", width, height);
-        return NULL;
+        return -1;
     }
     pthread_once(&once, load);
     if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
         snprintf(problem, problem_size, "%s", load_problem);
-        return NULL;
+        return -1;
     }
     if (!started) {
         // The program's own Ctrl-C handling stays; SDL would turn the signal into a quit event.
         sdl.SDL_SetHint("SDL_NO_SIGNAL_HANDLERS", "1");
         if (sdl.SDL_Init(SDL_INIT_VIDEO) != 0) {
             snprintf(problem, problem_size, "the display cannot be opened: %s", sdl.SDL_GetError());
-            return NULL;
+            return -1;
         }
         __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
     }
+    return 0;
+}
+
+/// Lets go of the display when no window holds it.
+static void stop_when_unused(void) {
+    for (int index = 0; index < MAXIMUM_WINDOWS; index++) {
+        if (windows[index]) return;
+    }
+    // The next window opens on the display the environment names then (and a display that goes
+    // away takes nothing with it).
+    __atomic_store_n(&started, 0, __ATOMIC_RELEASE);
+    sdl.SDL_QuitSubSystem(SDL_INIT_VIDEO);
+}
+
+int cvw_usable_screen_size(int *width, int *height, char *problem, size_t problem_size) {
+    if (start(problem, problem_size) != 0) return -1;
+    SDL_Rect area = {0, 0, 0, 0};
+    int result = sdl.SDL_GetDisplayUsableBounds(0, &area);
+    if (result != 0) snprintf(problem, problem_size, "the screen's size is not known: %s", sdl.SDL_GetError());
+    *width = area.w;
+    *height = area.h;
+    stop_when_unused();
+    return result == 0 ? 0 : -1;
+}
+
+cvw_window *cvw_open(const char *title, int width, int height, int x, int y, char *problem, size_t problem_size) {
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
+        snprintf(problem, problem_size, "a window of %d x %d pixels cannot be made", width, height);
+        return NULL;
+    }
+    if (start(problem, problem_size) != 0) return NULL;
     int slot = -1;
     for (int index = 0; index < MAXIMUM_WINDOWS && slot < 0; index++) {
         if (!windows[index]) slot = index;
@@ -84,6 +123,7 @@ cvw_window *cvw_open(const char *title, int width, int height, int x, int y, cha
     cvw_window *made = slot >= 0 ? calloc(1, sizeof *made) : NULL;
     if (!made) {
         snprintf(problem, problem_size, slot < 0 ? "more than %d windows are open" : "out of memory", MAXIMUM_WINDOWS);
+        stop_when_unused();
         return NULL;
     }
     made->window = sdl.SDL_CreateWindow(title ? title : "", x < 0 ? SDL_WINDOWPOS_UNDEFINED : x, y < 0 ? SDL_WINDOWPOS_UNDEFINED : y, width, height,
@@ -91,12 +131,21 @@ cvw_window *cvw_open(const char *title, int width, int height, int x, int y, cha
     if (made->window) {
         // Synchronised with the display where it can be (no tearing); drawn by the CPU where there is no GPU.
         made->renderer = sdl.SDL_CreateRenderer(made->window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+        if (made->renderer && is_rasterised_by_the_cpu(made->renderer)) {
+            sdl.SDL_DestroyRenderer(made->renderer);
+            made->renderer = NULL;
+            // The window's own surface, put on the screen with XShm, rather than one SDL would
+            // present through the same CPU-rasterised OpenGL.
+            sdl.SDL_SetHint("SDL_FRAMEBUFFER_ACCELERATION", "0");
+        }
+        if (!made->renderer) made->renderer = sdl.SDL_CreateRenderer(made->window, -1, SDL_RENDERER_SOFTWARE);
         if (!made->renderer) made->renderer = sdl.SDL_CreateRenderer(made->window, -1, 0);
     }
     if (!made->window || !made->renderer) {
         snprintf(problem, problem_size, "the window cannot be made: %s", sdl.SDL_GetError());
         if (made->window) sdl.SDL_DestroyWindow(made->window);
         free(made);
+        stop_when_unused();
         return NULL;
     }
     made->identifier = sdl.SDL_GetWindowID(made->window);
@@ -106,6 +155,11 @@ cvw_window *cvw_open(const char *title, int width, int height, int x, int y, cha
 }
 
 uint32_t cvw_window_id(const cvw_window *window) { return window->identifier; }
+
+const char *cvw_renderer_name(cvw_window *window) {
+    SDL_RendererInfo info;
+    return sdl.SDL_GetRendererInfo(window->renderer, &info) == 0 && info.name ? info.name : "";
+}
 
 void cvw_drawable_size(cvw_window *window, int *width, int *height) {
     if (sdl.SDL_GetRendererOutputSize(window->renderer, width, height) != 0) *width = *height = 0;
@@ -250,12 +304,5 @@ void cvw_close(cvw_window *window) {
     sdl.SDL_DestroyRenderer(window->renderer);
     sdl.SDL_DestroyWindow(window->window);
     free(window);
-    int open = 0;
-    for (int index = 0; index < MAXIMUM_WINDOWS; index++) open += windows[index] != NULL;
-    if (!open) {
-        // No window holds the display now: let go of it, so that the next window opens on the
-        // display the environment names then (and a display that goes away takes nothing with it).
-        __atomic_store_n(&started, 0, __ATOMIC_RELEASE);
-        sdl.SDL_QuitSubSystem(SDL_INIT_VIDEO);
-    }
+    stop_when_unused();
 }

@@ -30,6 +30,9 @@ public final class LinuxPlayerWindow: @unchecked Sendable {
         var closeHandler: (@Sendable () -> Void)?
         var controlsUntil = Date.distantPast
         var title = ""
+        /// Whether the controls' overlay is set on the window (only while they are shown, so that a
+        /// playing movie's pictures are drawn without one).
+        var overlaySet = false
     }
     private let state = LockedValue(State())
     private let ticker: DispatchSourceTimer
@@ -46,12 +49,12 @@ public final class LinuxPlayerWindow: @unchecked Sendable {
         playerLayer.videoGravity = videoGravity
         ticker = DispatchSource.makeTimerSource(queue: queue)
         window.show(playerLayer)
-        window.setOverlay { [weak self] context, size in self?.drawControls(in: context, size: size) }
         window.setEventHandler({ [weak self] event in self?.handle(event) }, queue: queue)
         // Four times a second: the time in the title, and the controls drawn again while the picture stands still.
         ticker.schedule(deadline: .now(), repeating: 0.25)
         ticker.setEventHandler { [weak self] in self?.tick() }
         ticker.resume()
+        updateOverlay()
     }
 
     deinit {
@@ -73,8 +76,22 @@ public final class LinuxPlayerWindow: @unchecked Sendable {
         state.withLock { $0.closeHandler }?()
     }
 
+    /// Sets the controls' overlay on the window while they are shown, and takes it away when not.
+    private func updateOverlay() {
+        let shown = controlsAreShown
+        let changed = state.withLock { state -> Bool in
+            defer { state.overlaySet = shown }
+            return state.overlaySet != shown
+        }
+        guard changed else { return }
+        if shown {
+            window.setOverlay { [weak self] context, size in self?.drawControls(in: context, size: size) }
+        } else {
+            window.setOverlay(nil)
+        }
+    }
+
     private func drawControls(in context: CGContext, size: CGSize) {
-        guard controlsAreShown else { return }
         let duration = player.currentItem?.duration.seconds ?? 0
         let played = duration > 0 && duration.isFinite ? player.currentTime().seconds / duration : 0
         PlayerControlsLayout(size: size).draw(in: context, playing: player.rate != 0, played: played, volume: Double(player.volume))
@@ -87,8 +104,9 @@ public final class LinuxPlayerWindow: @unchecked Sendable {
             return state.title != title
         }
         if changed { window.title = title }
-        // While paused no new picture comes to draw them over.
-        if player.rate == 0 || state.withLock({ $0.controlsUntil }) > Date().addingTimeInterval(-0.5) { window.setNeedsDisplay() }
+        updateOverlay()
+        // While paused no new picture comes to draw the controls over.
+        if player.rate == 0 { window.setNeedsDisplay() }
     }
 
     /// A time as minutes and seconds (hours too when there are any); "--:--" when unknown.
@@ -101,6 +119,7 @@ public final class LinuxPlayerWindow: @unchecked Sendable {
 
     private func showControls() {
         state.withLock { $0.controlsUntil = Date().addingTimeInterval(Self.controlsInterval) }
+        updateOverlay()
         window.setNeedsDisplay()
     }
 
@@ -150,6 +169,7 @@ public final class LinuxPlayerWindow: @unchecked Sendable {
             return
         }
         if case .key = event { showControls() }
+        updateOverlay()
         window.setNeedsDisplay()
     }
 }

@@ -65,6 +65,20 @@ public final class LinuxVideoWindow: @unchecked Sendable {
         return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
+    /// The size of the screen's area windows may take (without the desktop's panels), in pixels.
+    public static func usableScreenSize() throws -> CGSize {
+        guard hasDisplay else { throw Failure.noDisplay }
+        let measured = WindowThread.shared.performAndWait { () -> Result<CGSize, Failure> in
+            var problem = [CChar](repeating: 0, count: 512)
+            var (width, height): (Int32, Int32) = (0, 0)
+            guard cvw_usable_screen_size(&width, &height, &problem, 512) == 0 else {
+                return .failure(.unavailable(String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            }
+            return .success(CGSize(width: Int(width), height: Int(height)))
+        }
+        return try measured.get()
+    }
+
     private struct State {
         var host: WindowHost?
         /// The window's pictures once it is closed: its counts stay readable.
@@ -124,6 +138,14 @@ public final class LinuxVideoWindow: @unchecked Sendable {
             state.withLock { $0.fullScreen = newValue }
             WindowThread.shared.perform { cvw_set_fullscreen(host.window, newValue ? 1 : 0) }
         }
+    }
+
+    /// The name of the renderer that draws the window: SDL's "opengl" or "opengles2" where a GPU
+    /// draws it, "software" where the CPU does (also where OpenGL itself would be rasterised by the
+    /// CPU, as on Xvfb, where SDL's own software renderer is cheaper); empty once closed.
+    public var rendererName: String {
+        guard let host = state.withLock({ $0.host }) else { return "" }
+        return WindowThread.shared.performAndWait { String(cString: cvw_renderer_name(host.window)) }
     }
 
     /// The window's title, as the desktop shows it.

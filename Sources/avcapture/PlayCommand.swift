@@ -141,13 +141,15 @@ struct Play: ParsableCommand {
     }
 
     /// A window's size for a movie: its pictures as the track's preferred transform shows them, no
-    /// larger than 1280 x 720 (keeping their shape), 640 x 360 for a movie of sound only.
+    /// larger than the screen's area for windows (keeping their shape; 1280 x 720 when that is not
+    /// known), 640 x 360 for a movie of sound only.
     static func windowSize(for item: AVPlayerItem) -> (width: Int, height: Int) {
         guard let track = item.asset.tracks(withMediaType: .video).first else { return (640, 360) }
         let shown = CGRect(origin: .zero, size: track.naturalSize).applying(track.preferredTransform)
         let (width, height) = (abs(shown.width), abs(shown.height))
         guard width >= 1, height >= 1, width.isFinite, height.isFinite else { return (640, 360) }
-        let scale = min(1, 1280 / width, 720 / height)
+        let screen = (try? LinuxVideoWindow.usableScreenSize()).flatMap { $0.width >= 64 && $0.height >= 64 ? $0 : nil } ?? CGSize(width: 1280, height: 720)
+        let scale = min(1, screen.width / width, screen.height / height)
         return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
     }
 

@@ -36,6 +36,11 @@ typedef struct cvw_event {
 /// Opens a resizable window of `width` x `height` at `x`, `y` (negative: where the desktop puts it)
 /// titled `title`; NULL when there is no display or SDL is missing, with why in `problem`.
 cvw_window *cvw_open(const char *title, int width, int height, int x, int y, char *problem, size_t problem_size);
+/// The size of the first screen's area that windows may take (without the desktop's panels), into
+/// `*width` and `*height`; 0, or -1 when there is no display (with why in `problem`).
+int cvw_usable_screen_size(int *width, int *height, char *problem, size_t problem_size);
+/// The name of SDL's renderer that draws the window ("opengl", "opengles2", "software", ...).
+const char *cvw_renderer_name(cvw_window *window);
 /// The window's identifier, as events carry it.
 uint32_t cvw_window_id(const cvw_window *window);
 /// The window's drawable size in pixels.
