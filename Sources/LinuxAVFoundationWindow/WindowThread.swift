@@ -17,11 +17,14 @@ final class WindowThread: @unchecked Sendable {
     private let jobArrived = DispatchSemaphore(value: 0)
     /// The open windows by identifier (the thread's alone).
     private var hosts: [UInt32: WindowHost] = [:]
+    /// The thread itself.
+    private var thread: Thread?
 
     private init() {
         let thread = Thread { [unowned self] in loop() }
         thread.name = "LinuxVideoWindow"
         thread.qualityOfService = .userInteractive
+        self.thread = thread
         thread.start()
     }
 
@@ -32,8 +35,9 @@ final class WindowThread: @unchecked Sendable {
         cvw_wake()
     }
 
-    /// Runs `job` on the window thread and returns its result.
+    /// Runs `job` on the window thread and returns its result (at once when called there, as from an overlay).
     func performAndWait<Result>(_ job: @escaping () -> Result) -> Result {
+        if Thread.current === thread { return job() }
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result?
         perform {
