@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(name: "MediaToolboxTests", dependencies: ["MediaToolbox"]),
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
-        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "UniformTypeIdentifiers", "TestSupport"]),
+        .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "UniformTypeIdentifiers", "TestSupport", "CTurboJPEG"]),
         .testTarget(name: "LinuxAVFoundationWindowTests", dependencies: ["LinuxAVFoundationWindow", "AVFoundation", "TestSupport"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.

@@ -12,32 +12,23 @@ enum AnimatedPNG {
     /// An animated PNG's frame count, how often it plays (0 for ever) and each frame's delay in
     /// seconds, from its `acTL` and `fcTL` chunks; nil for a still PNG or data that is not a PNG.
     static func pages(of data: Data) -> (count: Int, loop: Int, delays: [Double])? {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard data.count > 8, data.prefix(8).elementsEqual(signature) else { return nil }
-        return data.withUnsafeBytes { bytes -> (Int, Int, [Double])? in
-            func number(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
-            var at = 8, plays: Int?, delays: [Double] = []
-            while at + 12 <= bytes.count {
-                let length = number(at, 4), type = number(at + 4, 4), body = at + 8
-                guard length >= 0, length <= bytes.count - body - 4 else { break }
-                switch type {
-                case 0x6163_544C where length >= 8:  // acTL: frames and plays, before the first IDAT
-                    plays = number(body + 4, 4)
-                case 0x6663_544C where length >= 26 && delays.count < maximumFrames:  // fcTL: a frame's delay as a fraction
-                    let numerator = number(body + 20, 2), denominator = number(body + 22, 2)
-                    delays.append(Double(numerator) / Double(denominator == 0 ? 100 : denominator))
-                case 0x4944_4154 where plays == nil:  // IDAT before any acTL: a still picture
-                    return nil
-                case 0x4945_4E44:  // IEND
-                    at = bytes.count
-                    continue
-                default: break
-                }
-                at = body + length + 4
+        var plays: Int?, delays: [Double] = [], still = false
+        let isPNG = PNGChunks.walk(data) { type, body in
+            switch type {
+            case PNGChunks.animationControl where body.count >= 8:  // frames and plays, before the first IDAT
+                plays = Int(PNGChunks.number(body, 4, 4))
+            case PNGChunks.frameControl where body.count >= 26 && delays.count < maximumFrames:  // a frame's delay as a fraction
+                let numerator = Double(PNGChunks.number(body, 20, 2)), denominator = Double(PNGChunks.number(body, 22, 2))
+                delays.append(numerator / (denominator == 0 ? 100 : denominator))
+            case PNGChunks.imageData where plays == nil:  // IDAT before any acTL: a still picture
+                still = true
+                return false
+            default: break
             }
-            guard let plays, !delays.isEmpty else { return nil }
-            return (delays.count, plays, delays)
+            return true
         }
+        guard isPNG, !still, let plays, !delays.isEmpty else { return nil }
+        return (delays.count, plays, delays)
     }
 
     /// Frame `page` of an animated PNG composed on its canvas, as a premultiplied BGRA frame; nil

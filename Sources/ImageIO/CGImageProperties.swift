@@ -189,6 +189,52 @@ nonisolated(unsafe) public let kCGImagePropertyGIFCanvasPixelHeight: CFString = 
 /// An array of dictionaries with the delay of each frame of the animation.
 nonisolated(unsafe) public let kCGImagePropertyGIFFrameInfoArray: CFString = "FrameInfo"
 
+/// The gamma value of a PNG image (its gAMA chunk, as a fraction).
+nonisolated(unsafe) public let kCGImagePropertyPNGGamma: CFString = "Gamma"
+/// The interlace type of a PNG image: 0 for none, 1 for Adam7.
+nonisolated(unsafe) public let kCGImagePropertyPNGInterlaceType: CFString = "InterlaceType"
+/// The horizontal pixels per meter of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGXPixelsPerMeter: CFString = "XPixelsPerMeter"
+/// The vertical pixels per meter of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGYPixelsPerMeter: CFString = "YPixelsPerMeter"
+/// The sRGB rendering intent of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGsRGBIntent: CFString = "sRGBIntent"
+/// The chromaticities of a PNG image: the white point's and the primaries' x and y.
+nonisolated(unsafe) public let kCGImagePropertyPNGChromaticities: CFString = "Chromaticities"
+/// The author of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGAuthor: CFString = "Author"
+/// The copyright of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGCopyright: CFString = "Copyright"
+/// The time a PNG image was created.
+nonisolated(unsafe) public let kCGImagePropertyPNGCreationTime: CFString = "CreationTime"
+/// The description of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGDescription: CFString = "Description"
+/// The time a PNG image was last modified.
+nonisolated(unsafe) public let kCGImagePropertyPNGModificationTime: CFString = "ModificationTime"
+/// The software that made a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGSoftware: CFString = "Software"
+/// The title of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGTitle: CFString = "Title"
+/// A comment on a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGComment: CFString = "Comment"
+/// The legal disclaimer of a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGDisclaimer: CFString = "Disclaimer"
+/// The device that made a PNG image.
+nonisolated(unsafe) public let kCGImagePropertyPNGSource: CFString = "Source"
+/// A warning about a PNG image's content.
+nonisolated(unsafe) public let kCGImagePropertyPNGWarning: CFString = "Warning"
+
+/// The version of a JPEG's JFIF segment, as its major and minor digits.
+nonisolated(unsafe) public let kCGImagePropertyJFIFVersion: CFString = "JFIFVersion"
+/// The horizontal density of a JPEG's JFIF segment.
+nonisolated(unsafe) public let kCGImagePropertyJFIFXDensity: CFString = "XDensity"
+/// The vertical density of a JPEG's JFIF segment.
+nonisolated(unsafe) public let kCGImagePropertyJFIFYDensity: CFString = "YDensity"
+/// The unit of a JFIF segment's densities: 0 for an aspect ratio, 1 for dots per inch, 2 for dots per centimeter.
+nonisolated(unsafe) public let kCGImagePropertyJFIFDensityUnit: CFString = "DensityUnit"
+/// Whether a JPEG image is progressive.
+nonisolated(unsafe) public let kCGImagePropertyJFIFIsProgressive: CFString = "IsProgressive"
+
 /// The number of times that an animated PNG should play through its frames before stopping (0 for ever).
 nonisolated(unsafe) public let kCGImagePropertyAPNGLoopCount: CFString = "LoopCount"
 /// The number of seconds to wait before displaying the next image in an animated sequence, never less than 50 milliseconds.

@@ -151,6 +151,7 @@ public final class CGImageSource: @unchecked Sendable {
                 kCGImagePropertyGIFFrameInfoArray as String: pages.delays.map { Self.delays($0, kind: kind) as NSDictionary },
             ]
             if let loop = pages.loop { animation[kCGImagePropertyGIFLoopCount as String] = loop }
+            if kind == .gif, let global = PictureHeaders.gifHasGlobalColorMap(data) { animation[kCGImagePropertyGIFHasGlobalColorMap as String] = global }
             properties[key as String] = animation
         }
         return properties
@@ -173,8 +174,17 @@ public final class CGImageSource: @unchecked Sendable {
             guard let size = PictureDecoder.size(of: data) else { return nil }
             properties[kCGImagePropertyPixelWidth] = size.width
             properties[kCGImagePropertyPixelHeight] = size.height
-            if kind == .png, index < pages.delays.count {
-                properties[kCGImagePropertyPNGDictionary as String] = Self.delays(pages.delays[index], kind: kind)
+            if kind == .png {
+                // The file's chunks, and an animated PNG's frame delays beside them.
+                let (png, dpi) = PictureHeaders.png(data)
+                let delays = index < pages.delays.count ? Self.delays(pages.delays[index], kind: kind) : [:]
+                properties[kCGImagePropertyPNGDictionary as String] = png.merging(delays) { $1 }
+                if let dpi { (properties[kCGImagePropertyDPIWidth], properties[kCGImagePropertyDPIHeight]) = (dpi.0, dpi.1) }
+            }
+            if kind == .jpeg {
+                let (jfif, dpi) = PictureHeaders.jfif(data)
+                if let jfif { properties[kCGImagePropertyJFIFDictionary as String] = jfif }
+                if let dpi { (properties[kCGImagePropertyDPIWidth], properties[kCGImagePropertyDPIHeight]) = (dpi.0, dpi.1) }
             }
         }
         properties[kCGImagePropertyDepth] = 8

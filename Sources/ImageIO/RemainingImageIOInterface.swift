@@ -18,7 +18,11 @@
 // PNGs (APNG) read and written through FFmpeg: frames composed on the canvas, each frame's
 // kCGImagePropertyAPNGDelayTime (never under 50 milliseconds) and UnclampedDelayTime, the file's
 // LoopCount, canvas and FrameInfo array under kCGImagePropertyPNGDictionary; several images given
-// to a PNG destination become an APNG, as on Apple's platforms.
+// to a PNG destination become an APNG, as on Apple's platforms. A PNG's chunks under
+// kCGImagePropertyPNGDictionary (interlacing, pixels per metre and DPIWidth/DPIHeight, gamma, sRGB
+// intent, chromaticities, tEXt and uncompressed iTXt text), a JPEG's JFIF segment under
+// kCGImagePropertyJFIFDictionary (version, densities and their unit, whether progressive), and a
+// GIF's kCGImagePropertyGIFHasGlobalColorMap.
 // Incremental sources (CGImageSourceCreateIncremental, CGImageSourceUpdateData and
 // UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): an image is given once its data
 // is whole (Apple's also draw the part that has arrived); a truncated TIFF or GIF is an error.
@@ -36,8 +40,9 @@
 // counts them, Parity/ImageIO.md):
 // Property keys of dictionaries not read or written yet (sources give the photo output's tags): kCGImagePropertyExif*,
 //     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC*, kCGImagePropertyDNG*,
-//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG*, kCGImagePropertyGIFImageColorMap,
-//     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyJFIF*, kCGImagePropertyOpenEXR*,
+//     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG* (compressed text, the compression filter, transparency),
+//     kCGImagePropertyGIFImageColorMap,
+//     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyOpenEXR*,
 //     kCGImagePropertyTGA*, CGImagePropertyTGACompression, kCGImagePropertyAVIS*, kCGImageProperty8BIM*, kCGImagePropertyRaw*,
 //     kCGImagePropertyGroup*, kCGImagePropertyBC*, kCGImagePropertyColorModel*, kCGImagePropertyFile*, kCGImagePropertyImage*,
 //     kCGImagePropertyIs*, kCGImagePropertyASTC*, kCGImagePropertyPVR* (GPU texture encodings), kCGImagePropertyBytesPerRow, kCGImagePropertyEncoder, kCGImagePropertyHeight, kCGImagePropertyWidth,
