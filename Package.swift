@@ -268,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["AVFoundation", "AppleStyleCode", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport", "CaptureTestSupport"]),
-        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport"]),
+        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport", "ImageIO", "CoreGraphics"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(
             name: "LiveViewTests",

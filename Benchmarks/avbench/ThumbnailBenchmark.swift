@@ -87,5 +87,40 @@ enum ThumbnailBenchmark {
         if let thumbnailer, let oursKeyframe {
             print(String(format: "  ratio ours --keyframe per process/ffmpegthumbnailer (both the keyframe before): %.2fx", oursKeyframe / thumbnailer))
         }
+        clips(of: movie, tool: tool, folder: folder)
+    }
+
+    /// A 3-second clip from 125 s at 10 pictures a second, fitted into 480x480, as an animated GIF:
+    /// `avcapture thumbnail --gif` against ffmpeg's GIF of the same clip (its own palette per file,
+    /// as `-vf fps,scale` gives it), whole processes, wall time and size.
+    static func clips(of movie: URL, tool: String, folder: URL) {
+        print("A 3 s clip at 10 pictures a second, fitted into 480x480, as an animated GIF, whole processes, wall time:")
+        func timed(_ name: String, _ command: String, _ arguments: [String], output: URL) -> Double? {
+            guard FileManager.default.isExecutableFile(atPath: command) else {
+                print("  \(name): \(command) is not there")
+                return nil
+            }
+            var best = Double.infinity
+            for _ in 0..<3 {
+                try? FileManager.default.removeItem(at: output)
+                let start = now()
+                guard runTool(command, arguments) != nil else {
+                    print("  \(name) failed")
+                    return nil
+                }
+                best = min(best, now() - start)
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
+            print(String(format: "  %@: %.0f ms (best of 3), %d KB", name, best * 1000, size / 1024))
+            return best
+        }
+        let ours = folder.appendingPathComponent("clip-ours.gif"), theirs = folder.appendingPathComponent("clip-ffmpeg.gif")
+        let oursTime = timed(
+            "avcapture thumbnail --gif", tool,
+            ["thumbnail", movie.path, ours.path, "--gif", "--at", "125", "--seconds", "3", "--fps", "10", "--size", "480x480"], output: ours)
+        let ffmpegTime = timed(
+            "ffmpeg -ss 125 -t 3 -vf fps=10,scale=480:-2", "/usr/bin/ffmpeg",
+            ["-v", "error", "-y", "-ss", "125", "-t", "3", "-i", movie.path, "-vf", "fps=10,scale=480:-2", "-loop", "0", theirs.path], output: theirs)
+        if let oursTime, let ffmpegTime { print(String(format: "  ratio ours/ffmpeg: %.2fx wall time", oursTime / ffmpegTime)) }
     }
 }

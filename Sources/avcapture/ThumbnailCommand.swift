@@ -13,7 +13,9 @@ struct Thumbnail: ParsableCommand {
             upright as the movie is played. Without --at, \
             the middle of the movie. --size fits the picture (each picture of a sheet) into a box, keeping its shape. \
             --sheet lays the pictures at several --at times, or at --count times spread over the movie, in a grid. \
-            The output's extension gives its type: .jpg, .png or .heic. An existing file is never overwritten.
+            The output's extension gives its type: .jpg, .png or .heic. An existing file is never overwritten. \
+            --gif writes a clip instead, as an animated .gif (or .png): from --at (the start by default) for \
+            --seconds at --fps pictures a second, fitted into --size (480x480 by default), looping for ever.
             """)
 
     @Argument(help: "The movie to read.") var input: String
@@ -23,6 +25,9 @@ struct Thumbnail: ParsableCommand {
     @Flag(help: "Lay the pictures out in a grid, a contact sheet.") var sheet = false
     @Option(help: "With --sheet and no --at, how many pictures, spread evenly over the movie (2 to 100).") var count: Int?
     @Flag(help: "Take the keyframe at or before each time instead of the exact frame: faster, as ffmpegthumbnailer does.") var keyframe = false
+    @Flag(help: "Write a clip as an animated .gif or .png: from --at for --seconds at --fps.") var gif = false
+    @Option(help: "With --gif, how long the clip is, in seconds (up to 60).") var seconds: Double = 3
+    @Option(help: "With --gif, pictures a second (1 to 50).") var fps: Double = 10
 
     static let types: [String: String] = ["jpg": "public.jpeg", "jpeg": "public.jpeg", "png": "public.png", "heic": "public.heic"]
 
@@ -55,6 +60,13 @@ struct Thumbnail: ParsableCommand {
         if times.count > 1, !sheet { throw ValidationError("Several --at times make a contact sheet: add --sheet, or write one time per file.") }
         if sheet, times.count > 100 { throw ValidationError("A contact sheet has at most 100 pictures.") }
         let type = URL(fileURLWithPath: output).pathExtension.lowercased()
+        if gif {
+            if !["gif", "png"].contains(type) { throw ValidationError("--gif writes a .gif or .png animation, not \(output).") }
+            if sheet || count != nil || keyframe || times.count > 1 { throw ValidationError("--gif takes one --at, and no --sheet, --count or --keyframe.") }
+            guard seconds > 0, seconds <= 60 else { throw ValidationError("--seconds is from 0 to 60, not \(seconds).") }
+            guard fps >= 1, fps <= 50 else { throw ValidationError("--fps is from 1 to 50, not \(fps).") }
+            return
+        }
         if Self.types[type] == nil { throw ValidationError("\(output) is not a .jpg, .png or .heic file.") }
     }
 
@@ -72,6 +84,7 @@ struct Thumbnail: ParsableCommand {
         }
         guard !asset.tracks(withMediaType: .video).isEmpty else { throw CommandFailure("\(input) has no pictures.") }
         let duration = asset.duration.isNumeric ? asset.duration.seconds : 0
+        if gif { return try writeClip(asset, duration: duration) }
         var seconds = try times()
         if seconds.isEmpty {
             let pictures = sheet ? count ?? 9 : 1
@@ -109,6 +122,26 @@ struct Thumbnail: ParsableCommand {
         guard CGImageDestinationFinalize(destination) else { throw CommandFailure("The picture could not be encoded as \(type).") }
         try NewFile.write(data as Data, to: output)
         print("\(output): \(picture.width)x\(picture.height)\(sheet ? ", \(images.count) pictures" : String(format: " at %.3f s", shown.seconds))")
+    }
+
+    /// Writes the clip `--gif` asks for.
+    private func writeClip(_ asset: AVAsset, duration: Double) throws {
+        let start = try times().first ?? 0
+        guard start < duration else { throw CommandFailure(String(format: "--at %g is past the movie's end at %.3f s.", start, duration)) }
+        let track = asset.tracks(withMediaType: .video)[0]
+        let pictures: [CGImage]
+        do {
+            pictures = try ThumbnailClip.pictures(
+                of: asset, track: track, start: start, seconds: seconds, rate: fps, box: try box() ?? CGSize(width: 480, height: 480))
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("The clip could not be read: \(error.localizedDescription)")
+        }
+        guard let first = pictures.first else { throw CommandFailure("No picture is shown from \(start) s.") }
+        let type = URL(fileURLWithPath: output).pathExtension.lowercased() == "png" ? "public.png" : "com.compuserve.gif"
+        try NewFile.write(try ThumbnailClip.animation(pictures, type: type, delay: 1 / fps), to: output)
+        print(String(format: "%@: %dx%d, %d pictures from %.3f s at %g a second", output, first.width, first.height, pictures.count, start, fps))
     }
 
     /// The pictures in a grid, as many columns as rows or one more, on black.

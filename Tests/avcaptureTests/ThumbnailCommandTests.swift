@@ -1,4 +1,6 @@
+import CoreGraphics
 import Foundation
+import ImageIO
 import TestSupport
 import XCTest
 
@@ -25,6 +27,46 @@ final class ThumbnailCommandTests: XCTestCase {
         let middle = try AVCaptureTool.run(["thumbnail", source.path, heic.path])
         XCTAssertEqual(middle.status, 0, middle.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: heic.path))
+    }
+
+    func testAClipIsAnAnimationOfThePicturesShownAtItsTicks() throws {
+        let folder = AVCaptureTool.folder("thumbnail-clip")
+        // Ten pictures a second whose red is six times the picture's number: the picture shown at a time says which it is.
+        let movie = folder.appendingPathComponent("counting.mp4")
+        XCTAssertNotNil(
+            runTool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "color=c=black:s=64x48:r=10:d=4,format=rgb24,geq=r='N*6':g=0:b=0", "-c:v", "libx264", "-qp", "0",
+                    "-pix_fmt", "yuv444p", "-y", movie.path,
+                ]))
+        for (name, type) in [("clip.gif", "com.compuserve.gif"), ("clip.png", "public.png")] {
+            let output = folder.appendingPathComponent(name)
+            let result = try AVCaptureTool.run(["thumbnail", movie.path, output.path, "--gif", "--at", "1", "--seconds", "2", "--fps", "5"])
+            XCTAssertEqual(result.status, 0, result.output)
+            XCTAssertTrue(result.standardOutput.contains("10 pictures from 1.000 s at 5 a second"), result.output)
+            let source = try XCTUnwrap(CGImageSourceCreateWithURL(output as CFURL, nil))
+            XCTAssertEqual(CGImageSourceGetType(source) as String?, type)
+            XCTAssertEqual(CGImageSourceGetCount(source), 10)
+            let dictionary = type == "public.png" ? kCGImagePropertyPNGDictionary : kCGImagePropertyGIFDictionary
+            let whole = try XCTUnwrap((CGImageSourceCopyProperties(source, nil) as? [String: Any])?[dictionary as String] as? [String: Any])
+            XCTAssertEqual(whole[kCGImagePropertyGIFLoopCount as String] as? Int, 0, "looping for ever")
+            for index in 0..<10 {
+                let frame = try XCTUnwrap((CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [String: Any])?[dictionary as String] as? [String: Any])
+                XCTAssertEqual(try XCTUnwrap(frame[kCGImagePropertyGIFUnclampedDelayTime as String] as? Double), 0.2, accuracy: 0.001)
+                // The tick at 1 + index / 5 s shows picture 10 + 2 * index.
+                let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, index, nil))
+                let pixels = try XCTUnwrap(image.dataProvider?.data) as Data
+                let red = Int(image.byteOrderInfo == .order32Little ? pixels[2] : pixels[0])
+                XCTAssertEqual(red, (10 + 2 * index) * 6, accuracy: 4, "\(name), picture \(index)")
+            }
+        }
+        let refused = try AVCaptureTool.run(["thumbnail", movie.path, folder.appendingPathComponent("clip.jpg").path, "--gif"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.standardError.contains("--gif writes a .gif or .png"), refused.output)
+        let tooFast = try AVCaptureTool.run(["thumbnail", movie.path, folder.appendingPathComponent("fast.gif").path, "--gif", "--fps", "500"])
+        XCTAssertNotEqual(tooFast.status, 0)
+        XCTAssertTrue(tooFast.standardError.contains("--fps"), tooFast.output)
     }
 
     func testItRefusesWhatItCannotDoAndOverwritesNothing() throws {
