@@ -74,7 +74,13 @@ public final class CGImageDestination: @unchecked Sendable {
         switch type {
         case "public.jpeg":
             guard let jpeg = JPEGEncoder().encode(frame, quality: Int32(max(1, (unit * 100).rounded()))) else { return nil }
-            return exif.flatMap { jpeg.insertingJPEGExif($0) } ?? jpeg
+            let withExif = exif.flatMap { jpeg.insertingJPEGExif($0) } ?? jpeg
+            // The IPTC dictionary given goes into an IPTC record, as Apple's Image I/O writes it.
+            guard
+                let iptc = metadata[kCGImagePropertyIPTCDictionary] as? [String: Any]
+                    ?? (metadata[kCGImagePropertyIPTCDictionary] as? NSDictionary)?.stringKeyed
+            else { return withExif }
+            return IPTCProperties.inserting(iptc, intoJPEG: withExif)
         case "public.png": return PNGEncoder().encode(frame, exif: exif)
         case "public.heic": return try? HEICEncoder().encode(frame, quality: Int((unit * 100).rounded()), preset: "medium", exif: exif)
         case "public.tiff": return LibvipsPictures.encode(frame, suffix: ".tif", opaque: true)

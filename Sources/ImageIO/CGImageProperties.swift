@@ -264,3 +264,72 @@ nonisolated(unsafe) public let kCGImagePropertyWebPCanvasPixelWidth: CFString = 
 nonisolated(unsafe) public let kCGImagePropertyWebPCanvasPixelHeight: CFString = "CanvasPixelHeight"
 /// The size of the image file, in bytes.
 nonisolated(unsafe) public let kCGImagePropertyFileSize: CFString = "FileSize"
+
+// MARK: IPTC dictionary keys
+
+/// A dictionary of IPTC properties.
+nonisolated(unsafe) public let kCGImagePropertyIPTCDictionary: CFString = "{IPTC}"
+/// The name of the object, a shorthand reference for it.
+nonisolated(unsafe) public let kCGImagePropertyIPTCObjectName: CFString = "ObjectName"
+/// The status of the object, as its provider says.
+nonisolated(unsafe) public let kCGImagePropertyIPTCEditStatus: CFString = "EditStatus"
+/// The editorial urgency of the content, from 1 (most urgent) to 8.
+nonisolated(unsafe) public let kCGImagePropertyIPTCUrgency: CFString = "Urgency"
+/// The subject of the object, as a category code.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCategory: CFString = "Category"
+/// Further categories of the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCSupplementalCategory: CFString = "SupplementalCategory"
+/// An identifier of the object's recurring content.
+nonisolated(unsafe) public let kCGImagePropertyIPTCFixtureIdentifier: CFString = "FixtureIdentifier"
+/// Keywords that describe the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCKeywords: CFString = "Keywords"
+/// The earliest date the object may be used.
+nonisolated(unsafe) public let kCGImagePropertyIPTCReleaseDate: CFString = "ReleaseDate"
+/// The earliest time the object may be used.
+nonisolated(unsafe) public let kCGImagePropertyIPTCReleaseTime: CFString = "ReleaseTime"
+/// Instructions on how to use the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCSpecialInstructions: CFString = "SpecialInstructions"
+/// The date the intellectual content of the object was created.
+nonisolated(unsafe) public let kCGImagePropertyIPTCDateCreated: CFString = "DateCreated"
+/// The time the intellectual content of the object was created.
+nonisolated(unsafe) public let kCGImagePropertyIPTCTimeCreated: CFString = "TimeCreated"
+/// The date the digital representation of the object was created.
+nonisolated(unsafe) public let kCGImagePropertyIPTCDigitalCreationDate: CFString = "DigitalCreationDate"
+/// The time the digital representation of the object was created.
+nonisolated(unsafe) public let kCGImagePropertyIPTCDigitalCreationTime: CFString = "DigitalCreationTime"
+/// The program that made the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCOriginatingProgram: CFString = "OriginatingProgram"
+/// The version of the program that made the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCProgramVersion: CFString = "ProgramVersion"
+/// The names of the people who made the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCByline: CFString = "Byline"
+/// The titles of the people who made the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCBylineTitle: CFString = "BylineTitle"
+/// The city where the object was made.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCity: CFString = "City"
+/// The place within the city where the object was made.
+nonisolated(unsafe) public let kCGImagePropertyIPTCSubLocation: CFString = "SubLocation"
+/// The province or state where the object was made.
+nonisolated(unsafe) public let kCGImagePropertyIPTCProvinceState: CFString = "Province/State"
+/// The code of the country where the object was made.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCountryPrimaryLocationCode: CFString = "Country/PrimaryLocationCode"
+/// The name of the country where the object was made.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCountryPrimaryLocationName: CFString = "Country/PrimaryLocationName"
+/// A reference that identifies where the object came from, for transmission.
+nonisolated(unsafe) public let kCGImagePropertyIPTCOriginalTransmissionReference: CFString = "OriginalTransmissionReference"
+/// A synopsis of the object's contents.
+nonisolated(unsafe) public let kCGImagePropertyIPTCHeadline: CFString = "Headline"
+/// The provider of the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCredit: CFString = "Credit"
+/// The original owner of the object's intellectual content.
+nonisolated(unsafe) public let kCGImagePropertyIPTCSource: CFString = "Source"
+/// A copyright notice for the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCopyrightNotice: CFString = "CopyrightNotice"
+/// The people to contact for more information about the object.
+nonisolated(unsafe) public let kCGImagePropertyIPTCContact: CFString = "Contact"
+/// A description of the object's contents.
+nonisolated(unsafe) public let kCGImagePropertyIPTCCaptionAbstract: CFString = "Caption/Abstract"
+/// The people who wrote or edited the description.
+nonisolated(unsafe) public let kCGImagePropertyIPTCWriterEditor: CFString = "Writer/Editor"
+/// The language of the object's text.
+nonisolated(unsafe) public let kCGImagePropertyIPTCLanguageIdentifier: CFString = "LanguageIdentifier"

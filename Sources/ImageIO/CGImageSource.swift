@@ -184,6 +184,7 @@ public final class CGImageSource: @unchecked Sendable {
             if kind == .jpeg {
                 let (jfif, dpi) = PictureHeaders.jfif(data)
                 if let jfif { properties[kCGImagePropertyJFIFDictionary as String] = jfif }
+                if let iptc = IPTCProperties.properties(ofJPEG: data) { properties[kCGImagePropertyIPTCDictionary as String] = iptc }
                 if let dpi { (properties[kCGImagePropertyDPIWidth], properties[kCGImagePropertyDPIHeight]) = (dpi.0, dpi.1) }
             }
         }

@@ -22,7 +22,9 @@
 // kCGImagePropertyPNGDictionary (interlacing, pixels per metre and DPIWidth/DPIHeight, gamma, sRGB
 // intent, chromaticities, tEXt and uncompressed iTXt text), a JPEG's JFIF segment under
 // kCGImagePropertyJFIFDictionary (version, densities and their unit, whether progressive), and a
-// GIF's kCGImagePropertyGIFHasGlobalColorMap.
+// GIF's kCGImagePropertyGIFHasGlobalColorMap. A JPEG's IPTC-IIM record under
+// kCGImagePropertyIPTCDictionary (record 2's datasets Apple names, repeatable ones as arrays), read
+// and, from a destination's IPTC dictionary, written in UTF-8.
 // Incremental sources (CGImageSourceCreateIncremental, CGImageSourceUpdateData and
 // UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): an image is given once its data
 // is whole (Apple's also draw the part that has arrived); a truncated TIFF or GIF is an error.
@@ -39,7 +41,8 @@
 // Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`
 // counts them, Parity/ImageIO.md):
 // Property keys of dictionaries not read or written yet (sources give the photo output's tags): kCGImagePropertyExif*,
-//     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC*, kCGImagePropertyDNG*,
+//     kCGImagePropertyExifAux*, kCGImagePropertyGPS*, kCGImagePropertyTIFF*, kCGImagePropertyIPTC* (the contact info,
+//     extension and rights keys, star rating, image type and orientation; IPTC in TIFF, PNG and HEIC files), kCGImagePropertyDNG*,
 //     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG* (compressed text, the compression filter, transparency),
 //     kCGImagePropertyGIFImageColorMap,
 //     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyOpenEXR*,

@@ -108,6 +108,54 @@ final class HeaderDictionaryTests: XCTestCase {
         XCTAssertEqual(plainJFIF[kCGImagePropertyJFIFIsProgressive as String] as? Bool, false)
     }
 
+    func testAJPEGsIPTCRecordIsItsIPTCDictionary() throws {
+        let url = try picture("iptc.jpg", type: "public.jpeg")
+        XCTAssertNil(try properties(url)[kCGImagePropertyIPTCDictionary as String], "no IPTC record yet")
+        try exiftool([
+            "-IPTC:CodedCharacterSet=UTF8", "-IPTC:Keywords=harbour", "-IPTC:Keywords=boats", "-IPTC:By-line=Ann Example",
+            "-IPTC:Caption-Abstract=Boats at dawn",
+            "-IPTC:City=Bergen", "-IPTC:Country-PrimaryLocationName=Norway", "-IPTC:ObjectName=Harbour", "-IPTC:CopyrightNotice=(c) Ann",
+            "-IPTC:Headline=Båter ved daggry", url.path,
+        ])
+        let iptc = try XCTUnwrap(try properties(url)[kCGImagePropertyIPTCDictionary as String] as? [String: Any])
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCKeywords as String] as? [String], ["harbour", "boats"], "a repeated dataset is an array")
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCByline as String] as? [String], ["Ann Example"])
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCCaptionAbstract as String] as? String, "Boats at dawn")
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCCity as String] as? String, "Bergen")
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCCountryPrimaryLocationName as String] as? String, "Norway")
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCObjectName as String] as? String, "Harbour")
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCCopyrightNotice as String] as? String, "(c) Ann")
+        XCTAssertEqual(iptc[kCGImagePropertyIPTCHeadline as String] as? String, "Båter ved daggry", "UTF-8, as the record's character set says")
+    }
+
+    func testAnIPTCDictionaryGivenToAJPEGDestinationIsWrittenAsExiftoolReadsIt() throws {
+        try XCTSkipUnless(isInstalled("/usr/bin/exiftool"), "exiftool is needed: scripts/install-deps.sh --with-servers")
+        let context = try XCTUnwrap(
+            CGContext(
+                data: nil, width: 16, height: 8, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
+        let url = folder.appendingPathComponent("written.jpg")
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithURL(url as CFURL, "public.jpeg" as CFString, 1, nil))
+        let iptc: [CFString: Any] = [
+            kCGImagePropertyIPTCCaptionAbstract: "Fjord at noon", kCGImagePropertyIPTCKeywords: ["fjord", "noon"], kCGImagePropertyIPTCByline: ["Bjørn"],
+        ]
+        CGImageDestinationAddImage(
+            destination, try XCTUnwrap(context.makeImage()),
+            [kCGImagePropertyIPTCDictionary: iptc, kCGImagePropertyOrientation: 6] as CFDictionary)
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        // exiftool, reading on its own, finds the record (and the EXIF orientation beside it).
+        let facts = String(
+            decoding: try XCTUnwrap(
+                runTool(
+                    "/usr/bin/exiftool",
+                    ["-s3", "-charset", "iptc=UTF8", "-IPTC:Caption-Abstract", "-IPTC:Keywords", "-IPTC:By-line", "-EXIF:Orientation#", url.path])),
+            as: UTF8.self)
+        XCTAssertEqual(facts.split(separator: "\n").map(String.init), ["Fjord at noon", "fjord, noon", "Bjørn", "6"])
+        let read = try XCTUnwrap(try properties(url)[kCGImagePropertyIPTCDictionary as String] as? [String: Any])
+        XCTAssertEqual(read[kCGImagePropertyIPTCKeywords as String] as? [String], ["fjord", "noon"])
+        XCTAssertEqual(read[kCGImagePropertyIPTCByline as String] as? [String], ["Bjørn"])
+    }
+
     func testAGIFSaysWhetherItHasAGlobalColourTable() throws {
         // FFmpeg's GIF has one; a GIF of one pixel written by hand has only a local one.
         let withTable = folder.appendingPathComponent("global.gif")
