@@ -91,8 +91,9 @@ enum ThumbnailBenchmark {
     }
 
     /// A 3-second clip from 125 s at 10 pictures a second, fitted into 480x480, as an animated GIF:
-    /// `avcapture thumbnail --gif` against ffmpeg's GIF of the same clip (its own palette per file,
-    /// as `-vf fps,scale` gives it), whole processes, wall time and size.
+    /// `avcapture thumbnail --gif` (a palette for each picture, libimagequant's) against ffmpeg's GIF
+    /// of the same clip, with its fixed palette (`-vf fps,scale`) and with a palette made for the
+    /// clip (palettegen, paletteuse), whole processes, wall time and size.
     static func clips(of movie: URL, tool: String, folder: URL) {
         print("A 3 s clip at 10 pictures a second, fitted into 480x480, as an animated GIF, whole processes, wall time:")
         func timed(_ name: String, _ command: String, _ arguments: [String], output: URL) -> Double? {
@@ -121,6 +122,15 @@ enum ThumbnailBenchmark {
         let ffmpegTime = timed(
             "ffmpeg -ss 125 -t 3 -vf fps=10,scale=480:-2", "/usr/bin/ffmpeg",
             ["-v", "error", "-y", "-ss", "125", "-t", "3", "-i", movie.path, "-vf", "fps=10,scale=480:-2", "-loop", "0", theirs.path], output: theirs)
-        if let oursTime, let ffmpegTime { print(String(format: "  ratio ours/ffmpeg: %.2fx wall time", oursTime / ffmpegTime)) }
+        // ffmpeg's own palette for the clip (palettegen, paletteuse), as ours is made for each picture by libimagequant.
+        let paletted = folder.appendingPathComponent("clip-ffmpeg-palette.gif")
+        let palettedTime = timed(
+            "ffmpeg ... palettegen,paletteuse", "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-ss", "125", "-t", "3", "-i", movie.path, "-vf", "fps=10,scale=480:-2,split[a][b];[a]palettegen[p];[b][p]paletteuse",
+                "-loop", "0", paletted.path,
+            ], output: paletted)
+        if let oursTime, let ffmpegTime { print(String(format: "  ratio ours/ffmpeg (its fixed palette): %.2fx wall time", oursTime / ffmpegTime)) }
+        if let oursTime, let palettedTime { print(String(format: "  ratio ours/ffmpeg (its palette for the clip): %.2fx wall time", oursTime / palettedTime)) }
     }
 }
