@@ -22,14 +22,19 @@ static int read_memory(void *opaque, uint8_t *buffer, int size) {
     return (int)count;
 }
 
+/// Moves a position in `size` bytes as FFmpeg's seek callbacks ask (AVSEEK_SIZE answers the size).
+static int64_t seek_within(size_t *position, size_t size, int64_t offset, int whence) {
+    if (whence & AVSEEK_SIZE) return (int64_t)size;
+    int64_t base = (whence & ~AVSEEK_FORCE) == SEEK_CUR ? (int64_t)*position : (whence & ~AVSEEK_FORCE) == SEEK_END ? (int64_t)size : 0;
+    int64_t target = base + offset;
+    if (target < 0 || target > (int64_t)size) return AVERROR(EINVAL);
+    *position = (size_t)target;
+    return target;
+}
+
 static int64_t seek_memory(void *opaque, int64_t offset, int whence) {
     memory_file *file = opaque;
-    if (whence & AVSEEK_SIZE) return (int64_t)file->size;
-    int64_t base = (whence & ~AVSEEK_FORCE) == SEEK_CUR ? (int64_t)file->position : (whence & ~AVSEEK_FORCE) == SEEK_END ? (int64_t)file->size : 0;
-    int64_t target = base + offset;
-    if (target < 0 || target > (int64_t)file->size) return AVERROR(EINVAL);
-    file->position = (size_t)target;
-    return target;
+    return seek_within(&file->position, file->size, offset, whence);
 }
 
 /// A file written in memory, which the muxer may seek back in (to count the frames in `acTL`).
@@ -58,12 +63,7 @@ static int write_memory(void *opaque, uint8_t *buffer, int size) {
 
 static int64_t seek_output(void *opaque, int64_t offset, int whence) {
     memory_output *file = opaque;
-    if (whence & AVSEEK_SIZE) return (int64_t)file->size;
-    int64_t base = (whence & ~AVSEEK_FORCE) == SEEK_CUR ? (int64_t)file->position : (whence & ~AVSEEK_FORCE) == SEEK_END ? (int64_t)file->size : 0;
-    int64_t target = base + offset;
-    if (target < 0 || target > (int64_t)file->size) return AVERROR(EINVAL);
-    file->position = (size_t)target;
-    return target;
+    return seek_within(&file->position, file->size, offset, whence);
 }
 
 /// Converts a decoded frame (any of the PNG decoder's formats) into premultiplied BGRA.

@@ -6,30 +6,7 @@ import XCTest
 
 /// The player window's controls, driven as a user drives them (xdotool's clicks and keys on an Xvfb
 /// display) and read back from the screen and the player.
-final class LinuxPlayerWindowTests: XCTestCase {
-    private var display: VirtualDisplay!
-    private var savedDisplay: String?
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        try XCTSkipUnless(isInstalled("/usr/bin/ffmpeg") && isInstalled("/usr/bin/xdotool"), "ffmpeg and xdotool are needed")
-        do { display = try VirtualDisplay(width: 640, height: 480) } catch {
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
-            throw XCTSkip("\(error)")
-        }
-        savedDisplay = ProcessInfo.processInfo.environment["DISPLAY"]
-        setenv("DISPLAY", display.name, 1)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("player-window-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        display?.stop()
-        if let savedDisplay { setenv("DISPLAY", savedDisplay, 1) } else { unsetenv("DISPLAY") }
-        if let folder { try? FileManager.default.removeItem(at: folder) }
-        super.tearDown()
-    }
-
+final class LinuxPlayerWindowTests: WindowTestCase {
     /// The screen's pixel at (x, y), R, G, B.
     private func pixel(_ x: Int, _ y: Int) throws -> [Int] {
         let grabbed = try XCTUnwrap(

@@ -7,30 +7,7 @@ import XCTest
 /// Windows on an X server of their own (Xvfb): what a window shows is read back from the screen
 /// with FFmpeg's X11 grabber and compared with the pictures that should be there (a movie of one
 /// colour, placed as the layer's gravity says); sizes, keys and clicks come from xdotool as a user's would.
-final class LinuxVideoWindowTests: XCTestCase {
-    private var display: VirtualDisplay!
-    private var savedDisplay: String?
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        try XCTSkipUnless(isInstalled("/usr/bin/ffmpeg") && isInstalled("/usr/bin/xdotool"), "ffmpeg and xdotool are needed")
-        do { display = try VirtualDisplay(width: 640, height: 480) } catch {
-            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
-            throw XCTSkip("\(error)")
-        }
-        savedDisplay = ProcessInfo.processInfo.environment["DISPLAY"]
-        setenv("DISPLAY", display.name, 1)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        display?.stop()
-        if let savedDisplay { setenv("DISPLAY", savedDisplay, 1) } else { unsetenv("DISPLAY") }
-        if let folder { try? FileManager.default.removeItem(at: folder) }
-        super.tearDown()
-    }
-
+final class LinuxVideoWindowTests: WindowTestCase {
     /// A movie of one colour, `width` x `height`, lasting `seconds`.
     private func movie(_ colour: String, width: Int, height: Int, seconds: Int = 20) throws -> URL {
         let url = folder.appendingPathComponent("\(colour)-\(width)x\(height).mp4")

@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A test with an X server of its own (Xvfb, 640 x 480) named by `DISPLAY` while it runs, and a
+/// scratch folder; skipped where ffmpeg or xdotool is missing (failed in CI, where they must be).
+class WindowTestCase: XCTestCase {
+    /// The test's X server.
+    var display: VirtualDisplay!
+    /// A folder of the test's own, removed afterwards.
+    var folder: URL!
+    private var savedDisplay: String?
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(isInstalled("/usr/bin/ffmpeg") && isInstalled("/usr/bin/xdotool"), "ffmpeg and xdotool are needed")
+        do { display = try VirtualDisplay(width: 640, height: 480) } catch {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
+            throw XCTSkip("\(error)")
+        }
+        savedDisplay = ProcessInfo.processInfo.environment["DISPLAY"]
+        setenv("DISPLAY", display.name, 1)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        display?.stop()
+        if let savedDisplay { setenv("DISPLAY", savedDisplay, 1) } else { unsetenv("DISPLAY") }
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+        super.tearDown()
+    }
+}
