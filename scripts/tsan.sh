@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build-flags.sh
-targets="CaptureTests\.|MediaTests\.|AVFAudioTests\.|CombineTests\.|VideoToolboxTests\.|MediaToolboxTests\."
+targets="CaptureTests\.|MediaTests\.|AVFAudioTests\.|CombineTests\.|VideoToolboxTests\.|MediaToolboxTests\.|LinuxAVFoundationWindowTests\."
 # Tests that assert frame rates are left out (among them those that check a slow consumer leaves
 # a data output its 30 fps): the sanitizer slows the frame path several times over, and the code
 # they cover runs in the targets' other tests. So are the face detection tests: dlib's detector,
