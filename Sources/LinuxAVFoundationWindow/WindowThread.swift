@@ -60,8 +60,10 @@ final class WindowThread: @unchecked Sendable {
     private func loop() {
         var event = cvw_event()
         while true {
+            // Taken whole when there are any; an empty queue (most wakes: a picture) costs no copy.
             let pending = lock.withLock { () -> [() -> Void] in
-                defer { jobs.removeAll(keepingCapacity: true) }
+                guard !jobs.isEmpty else { return [] }
+                defer { jobs = [] }
                 return jobs
             }
             for job in pending { job() }
