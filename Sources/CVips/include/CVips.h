@@ -129,4 +129,6 @@ int cvips_encode_animation(const void *const *frames, int count, int width, int 
 #ifdef __cplusplus
 }
 #endif
+
+#include "CVipsPixelMath.h"
 #endif

@@ -65,6 +65,8 @@ indirect enum Recipe: @unchecked Sendable {
     case vibrance(Recipe, amount: Double)
     /// An image with its shadows lifted and its highlights lowered by the luma around each pixel, blurred by `sigma`.
     case shadowsHighlights(Recipe, sigma: Double, shadows: Double, highlights: Double)
+    /// Pixels a formula of pixel arithmetic makes (a generator's, a blend's, a distortion's).
+    case computed(Computation)
 
     /// The region of the plane the recipe's pixels cover (infinite for colours and clamped images).
     var extent: CGRect {
@@ -102,6 +104,7 @@ indirect enum Recipe: @unchecked Sendable {
             return whole.isEmpty ? .null : CGRect(x: whole.x, y: whole.y, width: 1, height: 1)
         case .shade(let inner, _), .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _), .unsharp(let inner, _, _):
             return inner.extent
+        case .computed(let computation): return computation.extent
         }
     }
 
@@ -129,6 +132,7 @@ indirect enum Recipe: @unchecked Sendable {
         case .empty, .blur, .lanczos, .project, .blend, .mix, .areaAverage, .convolve, .rank, .curves, .componentExtreme, .masked, .pixellate:
             return false
         case .tile(let inner): return inner.isOpaque
+        case .computed(let computation): return computation.isOpaque
         }
     }
 

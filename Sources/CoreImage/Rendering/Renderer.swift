@@ -253,6 +253,11 @@ final class RenderPass {
             let adjusted = try image(inner, in: region.outset(by: margin)).then { cvips_shadows_highlights($0, sigma, shadows, highlights) }
             guard margin > 0 else { return adjusted }
             return try adjusted.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
+        case .computed(let computation):
+            let inside = region.intersection(computation.extent)
+            guard !inside.isEmpty else { return try transparent(region) }
+            let pixels = try computation.formula(ComputationContext(region: inside, pass: self))
+            return try place(pixels.image, at: inside, in: region)
         case .clamp(let inner):
             let extent = PixelRegion(covering: inner.extent)
             guard !extent.isEmpty else { return try transparent(region) }

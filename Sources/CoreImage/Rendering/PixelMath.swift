@@ -1,0 +1,164 @@
+import CVips
+import Foundation
+
+/// Float pixels of any number of bands as a node of a libvips pipeline, combined with operators
+/// as a formula is written: `(a + b) * 0.5`, `min(x, 1)`, `where(x < y, a, b)`. Each operation
+/// adds a node; libvips evaluates the formula region by region, on its threads, when the image is
+/// written out, so no loop over pixels runs here.
+///
+/// Where one operand has one band and the other several, the one band is used for each.
+struct Pixels {
+    let image: VipsImage
+
+    init(_ image: VipsImage) { self.image = image }
+
+    /// Pixels of one operation on this image's.
+    private func then(_ operation: (OpaquePointer) -> OpaquePointer?) throws -> Pixels { Pixels(try image.then(operation)) }
+
+    /// Pixels of one operation on two images'.
+    private static func combine(_ left: Pixels, _ right: Pixels, _ operation: cvips_binary_operation) throws -> Pixels {
+        try withExtendedLifetime(right.image) { try left.then { cvips_binary($0, right.image.pointer, Int32(operation.rawValue)) } }
+    }
+
+    /// The number of bands.
+    var bandCount: Int { Int(cvips_band_count(image.pointer)) }
+
+    /// Pixels of two bands, the plane's x and y at each pixel's centre, over a region.
+    static func coordinates(of region: PixelRegion) throws -> Pixels {
+        Pixels(try VipsImage(cvips_coordinates(Int32(region.width), Int32(region.height), Double(region.x) + 0.5, Double(region.maxY) - 0.5)))
+    }
+
+    /// Pixels of the same values everywhere over a region.
+    static func constant(_ values: [Double], over region: PixelRegion) throws -> Pixels {
+        Pixels(try VipsImage(values.withUnsafeBufferPointer { cvips_constant(Int32(region.width), Int32(region.height), $0.baseAddress, Int32(values.count)) }))
+    }
+
+    /// `count` bands from `first`.
+    func bands(_ first: Int, _ count: Int = 1) throws -> Pixels { try then { cvips_bands($0, Int32(first), Int32(count)) } }
+
+    /// The bands of several images, one after another.
+    static func joined(_ parts: [Pixels]) throws -> Pixels {
+        let pointers: [OpaquePointer?] = parts.map { $0.image.pointer }
+        return try withExtendedLifetime(parts.map(\.image)) {
+            Pixels(try VipsImage(pointers.withUnsafeBufferPointer { cvips_join_bands($0.baseAddress, Int32(parts.count)) }))
+        }
+    }
+
+    /// Each band times `a` plus `b`: one value for all bands, or one for each.
+    func scaled(_ a: [Double], plus b: [Double]) throws -> Pixels {
+        let count = max(a.count, b.count)
+        let a = a.count == count ? a : Array(repeating: a[0], count: count), b = b.count == count ? b : Array(repeating: b[0], count: count)
+        return try then { source in
+            a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { cvips_scale_offset(source, a.baseAddress, $0.baseAddress, Int32(count)) } }
+        }
+    }
+
+    /// One band: at each pixel the smallest (0), a middle, or the largest of the bands.
+    func rankOfBands(_ index: Int) throws -> Pixels { try then { cvips_band_rank($0, Int32(index)) } }
+
+    /// Bands made of weighted sums of these bands: `matrix` has a row of weights for each band made.
+    func weighed(_ matrix: [[Double]]) throws -> Pixels {
+        let flat = matrix.flatMap { $0 }
+        return try then { source in flat.withUnsafeBufferPointer { cvips_weigh_bands(source, $0.baseAddress, Int32(matrix.count), Int32(matrix[0].count)) } }
+    }
+
+    /// These pixels sampled bilinearly where `coordinates` (two bands: x and y in these pixels,
+    /// the first pixel's centre at 0, 0) say; 0 outside.
+    func sampled(at coordinates: Pixels) throws -> Pixels {
+        try withExtendedLifetime(coordinates.image) { try then { cvips_sample($0, coordinates.image.pointer) } }
+    }
+
+    /// B, G, R, A (0-255) with its colour divided by its alpha.
+    func unpremultiplied() throws -> Pixels { try then { cvips_premultiplied($0, 0) } }
+    /// B, G, R, A (0-255) with its colour multiplied by its alpha.
+    func premultiplied() throws -> Pixels { try then { cvips_premultiplied($0, 1) } }
+
+    /// The `width` x `height` window whose top-left pixel is at (`x`, `y`) in these pixels (rows downwards); 0 beyond them.
+    func window(x: Int, y: Int, width: Int, height: Int) throws -> Pixels {
+        try then { cvips_embed($0, Int32(-x), Int32(-y), Int32(width), Int32(height), 0) }
+    }
+
+    /// Each `across` x `down` block replaced by its mean.
+    func blockMeans(across: Int, down: Int) throws -> Pixels { try then { cvips_block_means($0, Int32(across), Int32(down)) } }
+
+    /// The smallest and largest value of each band, computed now.
+    func extremes() throws -> (minimum: [Double], maximum: [Double]) {
+        let count = bandCount
+        var minimum = [Double](repeating: 0, count: count), maximum = minimum
+        guard cvips_extremes(image.pointer, Int32(count), &minimum, &maximum) == 0 else {
+            throw RenderingError(description: "the image's extremes could not be found: \(String(cString: cvips_error()))")
+        }
+        return (minimum, maximum)
+    }
+
+    static func + (left: Pixels, right: Pixels) throws -> Pixels { try combine(left, right, CVIPS_ADD) }
+    static func - (left: Pixels, right: Pixels) throws -> Pixels { try combine(left, right, CVIPS_SUBTRACT) }
+    static func * (left: Pixels, right: Pixels) throws -> Pixels { try combine(left, right, CVIPS_MULTIPLY) }
+    static func / (left: Pixels, right: Pixels) throws -> Pixels { try combine(left, right, CVIPS_DIVIDE) }
+    static func + (left: Pixels, right: Double) throws -> Pixels { try left.scaled([1], plus: [right]) }
+    static func + (left: Double, right: Pixels) throws -> Pixels { try right.scaled([1], plus: [left]) }
+    static func - (left: Pixels, right: Double) throws -> Pixels { try left.scaled([1], plus: [-right]) }
+    static func - (left: Double, right: Pixels) throws -> Pixels { try right.scaled([-1], plus: [left]) }
+    static func * (left: Pixels, right: Double) throws -> Pixels { try left.scaled([right], plus: [0]) }
+    static func * (left: Double, right: Pixels) throws -> Pixels { try right.scaled([left], plus: [0]) }
+    static func / (left: Pixels, right: Double) throws -> Pixels { try left.scaled([1 / right], plus: [0]) }
+    static func / (left: Double, right: Pixels) throws -> Pixels { try (right * 0 + left) / right }
+    /// 1 where the left is less than the right, else 0.
+    static func < (left: Pixels, right: Pixels) throws -> Pixels { try combine(left, right, CVIPS_LESS) }
+    /// 1 where the left is less than a value, else 0.
+    static func < (left: Pixels, right: Double) throws -> Pixels { try (left - right).isNegative() }
+    /// 1 where the left is more than a value, else 0.
+    static func > (left: Pixels, right: Double) throws -> Pixels { try (right - left).isNegative() }
+
+    /// 1 where below 0, else 0.
+    private func isNegative() throws -> Pixels {
+        let zero = try self * 0
+        return try self < zero
+    }
+}
+
+/// The larger of two pixels' values, band by band.
+func max(_ left: Pixels, _ right: Pixels) throws -> Pixels {
+    try withExtendedLifetime(right.image) { Pixels(try left.image.then { cvips_binary($0, right.image.pointer, Int32(CVIPS_MAXIMUM.rawValue)) }) }
+}
+/// The smaller of two pixels' values, band by band.
+func min(_ left: Pixels, _ right: Pixels) throws -> Pixels {
+    try withExtendedLifetime(right.image) { Pixels(try left.image.then { cvips_binary($0, right.image.pointer, Int32(CVIPS_MINIMUM.rawValue)) }) }
+}
+/// Values held between two bounds.
+func clamp(_ value: Pixels, _ low: Double, _ high: Double) throws -> Pixels {
+    let zero = try value * 0
+    return try min(max(value, zero + low), zero + high)
+}
+/// The left raised to the right.
+func pow(_ left: Pixels, _ right: Pixels) throws -> Pixels {
+    try withExtendedLifetime(right.image) { Pixels(try left.image.then { cvips_binary($0, right.image.pointer, Int32(CVIPS_POWER.rawValue)) }) }
+}
+/// The angle of (x, y) from the x axis, in radians from 0 to 2π.
+func atan2(_ y: Pixels, _ x: Pixels) throws -> Pixels {
+    try withExtendedLifetime(x.image) { Pixels(try y.image.then { cvips_binary($0, x.image.pointer, Int32(CVIPS_ATAN2.rawValue)) }) }
+}
+/// A function of each value.
+private func unary(_ value: Pixels, _ operation: cvips_unary_operation) throws -> Pixels {
+    Pixels(try value.image.then { cvips_unary($0, Int32(operation.rawValue)) })
+}
+/// The sine of each value, in radians.
+func sin(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_SIN) }
+/// The cosine of each value, in radians.
+func cos(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_COS) }
+/// The square root of each value.
+func sqrt(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_SQRT) }
+/// The magnitude of each value.
+func abs(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_ABS) }
+/// Each value rounded down.
+func floor(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_FLOOR) }
+/// e raised to each value.
+func exp(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_EXP) }
+/// `then` where the condition is not 0, `otherwise` where it is.
+func choose(_ condition: Pixels, _ then: Pixels, _ otherwise: Pixels) throws -> Pixels {
+    try withExtendedLifetime((then.image, otherwise.image)) {
+        Pixels(try condition.image.then { cvips_choose($0, then.image.pointer, otherwise.image.pointer) })
+    }
+}
+/// `a` where `t` is 0, `b` where it is 1, in proportion between.
+func mix(_ a: Pixels, _ b: Pixels, _ t: Pixels) throws -> Pixels { try a + (b - a) * t }
