@@ -17,6 +17,8 @@ open class CIBlendKernel: NSObject, @unchecked Sendable {
         case mode(BlendMode)
         /// A blend mode with the images' roles swapped: the background as the source.
         case swapped(BlendMode)
+        /// A blend mode or operator computed by its formula, with the foreground as the source.
+        case computed(ComputedBlend)
     }
 
     private let operation: Operation
@@ -33,6 +35,7 @@ open class CIBlendKernel: NSObject, @unchecked Sendable {
         case .under: return background.composited(over: foreground)
         case .mode(let mode): return foreground.derived(Recipe.blending(foreground.recipe, background.recipe, mode))
         case .swapped(let mode): return foreground.derived(Recipe.blending(background.recipe, foreground.recipe, mode))
+        case .computed(let blend): return foreground.derived(blend.recipe(foreground.recipe, background.recipe))
         }
     }
 
@@ -83,4 +86,30 @@ open class CIBlendKernel: NSObject, @unchecked Sendable {
     open class var difference: CIBlendKernel { CIBlendKernel(.mode(.difference)) }
     /// A blend kernel like the difference, with lower contrast.
     open class var exclusion: CIBlendKernel { CIBlendKernel(.mode(.exclusion)) }
+    /// A blend kernel that subtracts the foreground color from the background color.
+    open class var subtract: CIBlendKernel { CIBlendKernel(.computed(.subtract)) }
+    /// A blend kernel that divides the background color by the foreground color.
+    open class var divide: CIBlendKernel { CIBlendKernel(.computed(.divide)) }
+    /// A blend kernel that darkens the background by the sum of the two colors less one.
+    open class var linearBurn: CIBlendKernel { CIBlendKernel(.computed(.linearBurn)) }
+    /// A blend kernel that brightens the background by adding the foreground color.
+    open class var linearDodge: CIBlendKernel { CIBlendKernel(.computed(.linearDodge)) }
+    /// A blend kernel that burns or dodges linearly, depending on the foreground color.
+    open class var linearLight: CIBlendKernel { CIBlendKernel(.computed(.linearLight)) }
+    /// A blend kernel that keeps the darker or the lighter color, depending on the foreground color.
+    open class var pinLight: CIBlendKernel { CIBlendKernel(.computed(.pinLight)) }
+    /// A blend kernel that burns or dodges by contrast, depending on the foreground color.
+    open class var vividLight: CIBlendKernel { CIBlendKernel(.computed(.vividLight)) }
+    /// A blend kernel that takes the foreground's hue with the background's saturation and luminosity.
+    open class var hue: CIBlendKernel { CIBlendKernel(.computed(.hue)) }
+    /// A blend kernel that takes the foreground's saturation with the background's hue and luminosity.
+    open class var saturation: CIBlendKernel { CIBlendKernel(.computed(.saturation)) }
+    /// A blend kernel that takes the foreground's hue and saturation with the background's luminosity.
+    open class var color: CIBlendKernel { CIBlendKernel(.computed(.color)) }
+    /// A blend kernel that takes the foreground's luminosity with the background's hue and saturation.
+    open class var luminosity: CIBlendKernel { CIBlendKernel(.computed(.luminosity)) }
+    /// A blend kernel that keeps the larger of each component, alpha included.
+    open class var componentMax: CIBlendKernel { CIBlendKernel(.computed(.componentMax)) }
+    /// A blend kernel that keeps the smaller of each component, alpha included.
+    open class var componentMin: CIBlendKernel { CIBlendKernel(.computed(.componentMin)) }
 }

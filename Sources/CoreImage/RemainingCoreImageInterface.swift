@@ -26,45 +26,46 @@
 // CIConvolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms, CIAffineClamp, CIAffineTile
 // (a turned image tiles by its bounding box), CICheckerboardGenerator and CIStripesGenerator (hard
 // edges whatever the sharpness), CIPixellate, CIMotionBlur, CISharpenLuminance,
-// CIConstantColorGenerator, CIQRCodeGenerator, and their typed forms through
+// CIConstantColorGenerator, CIQRCodeGenerator; by formulas of pixel arithmetic on libvips (PixelMath.swift):
+// CIDivideBlendMode, CISubtractBlendMode, CILinearBurnBlendMode, CILinearDodgeBlendMode, CILinearLightBlendMode,
+// CIPinLightBlendMode, CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode
+// and CILuminosityBlendMode, CIMaximumCompositing, CIMinimumCompositing, CILinearGradient, CISmoothLinearGradient,
+// CIRadialGradient, CIGaussianGradient, CIRandomGenerator, CIRoundedRectangleGenerator, CIAreaMaximum, CIAreaMinimum,
+// CIAreaMinMax, CIAreaMinMaxRed, CIRowAverage, CIColumnAverage, CIColorPosterize, CIDotScreen, CILineScreen,
+// CICircularScreen, CITwirlDistortion, CIVortexDistortion, CIPinchDistortion, CIBumpDistortion, CIHoleDistortion,
+// CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
-// the compositing operators and the separable blend modes, with apply(foreground:background:).
+// the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
+// linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
 //
 // Still to come:
 // Filters, by Apple's categories:
 //   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
 //     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
 //   colour adjustment: CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
-//   colour effect: CIColorMap, CIColorPosterize, CIThermal, CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
-//   compositing: CIDivideBlendMode, CISubtractBlendMode, CILinearBurnBlendMode,
-//     CILinearDodgeBlendMode, CILinearLightBlendMode, CIPinLightBlendMode, CIVividLightBlendMode,
-//     the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode and
-//     CILuminosityBlendMode, CIMaximumCompositing, CIMinimumCompositing;
-//   distortion: CIBumpDistortion and its linear form, CICircleSplashDistortion, CICircularWrap,
-//     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge, CIHoleDistortion,
-//     CILightTunnel, CINinePartStretched, CINinePartTiled, CIPinchDistortion, CIStretchCrop,
-//     CITorusLensDistortion, CITwirlDistortion, CIVortexDistortion;
+//   colour effect: CIColorMap, CIThermal, CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
+//   distortion: CIBumpDistortionLinear, CICircularWrap,
+//     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge,
+//     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
+//     CITorusLensDistortion;
 //   generators: Aztec, PDF417, Code 128 and attributed-text generators,
-//     CILenticularHaloGenerator, CIRandomGenerator, CIRoundedRectangleGenerator, CIStarShineGenerator,
-//     CISunbeamsGenerator, CITextImageGenerator; gradients (Gaussian, linear,
-//     radial, smooth linear, hue-saturation-value);
+//     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator, CITextImageGenerator;
+//     CIHueSaturationValueGradient;
 //   geometry: CIBicubicScaleTransform, CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*,
 //     CIPerspectiveTransformWithExtent, CIStraightenFilter;
-//   halftone: CICircularScreen, CICMYKHalftone, CIDotScreen, CIHatchedScreen, CILineScreen;
-//   reduction: CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaMinMaxRed, CIAreaHistogram,
-//     CIHistogramDisplayFilter, CIRowAverage, CIColumnAverage, CIKMeans, CIAreaLogarithmicHistogram;
-//   stylize: CIBloom, CIGloom, CIComicEffect, CICrystallize, CIEdges, CIEdgeWork, CIHeightFieldFromMask,
+//   halftone: CICMYKHalftone, CIHatchedScreen;
+//   reduction: CIAreaHistogram, CIHistogramDisplayFilter, CIKMeans, CIAreaLogarithmicHistogram,
+//     CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIAreaBoundsRed;
+//   stylize: CIComicEffect, CICrystallize, CIEdgeWork, CIHeightFieldFromMask,
 //     CIHexagonalPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
-//     CIShadedMaterial, CIVignetteEffect, CIBlendWithRedMask, CIBlendWithBlueMask;
+//     CIShadedMaterial, CIBlendWithRedMask, CIBlendWithBlueMask;
 //   tile: CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
 //     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
 //     CITwelvefoldReflectedTile;
 //   transition: CIAccordionFoldTransition, CIBarsSwipeTransition, CICopyMachineTransition,
 //     CIDisintegrateWithMaskTransition, CIFlashTransition, CIModTransition,
 //     CIPageCurlTransition and its shadowed form, CIRippleTransition, CISwipeTransition.
-// CIBlendKernel: the non-separable kernels (hue, saturation, color, luminosity), subtract, divide,
-//     linearBurn, linearDodge, vividLight, linearLight, pinLight, hardMix, darkerColor, lighterColor,
-//     clear, source, destination, exclusiveOr, componentMin, componentMax.
+// CIBlendKernel: hardMix, darkerColor, lighterColor, clear, source, destination, exclusiveOr.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, the portrait and depth filters).

@@ -33,6 +33,54 @@ final class CIBlendModeTests: XCTestCase {
         ("CIExclusionBlendMode", { b, s in b + s - 2 * b * s }),
     ]
 
+    /// The separable modes computed by formula (Adobe's PDF reference and the W3C's names): the backdrop b, the source s.
+    let computedSeparable: [(String, Blend)] = [
+        ("CIDivideBlendMode", { b, s in s <= 0 ? 1 : min(1, b / s) }), ("CISubtractBlendMode", { b, s in max(0, b - s) }),
+        ("CILinearBurnBlendMode", { b, s in max(0, b + s - 1) }), ("CILinearDodgeBlendMode", { b, s in min(1, b + s) }),
+        ("CILinearLightBlendMode", { b, s in min(1, max(0, b + 2 * s - 1)) }),
+        ("CIPinLightBlendMode", { b, s in s < 0.5 ? min(b, 2 * s) : max(b, 2 * s - 1) }),
+        ("CIVividLightBlendMode", { b, s in s < 0.5 ? (s == 0 ? 0 : max(0, 1 - (1 - b) / (2 * s))) : (s == 1 ? 1 : min(1, b / (2 * (1 - s)))) }),
+    ]
+
+    /// The W3C's non-separable helpers over (r, g, b).
+    typealias RGB = (r: Double, g: Double, b: Double)
+    static func lum(_ c: RGB) -> Double { 0.3 * c.r + 0.59 * c.g + 0.11 * c.b }
+    static func clipColor(_ c: RGB) -> RGB {
+        let l = lum(c), n = min(c.r, c.g, c.b), x = max(c.r, c.g, c.b)
+        var c = c
+        if n < 0 { c = (l + (c.r - l) * l / (l - n), l + (c.g - l) * l / (l - n), l + (c.b - l) * l / (l - n)) }
+        if x > 1 { c = (l + (c.r - l) * (1 - l) / (x - l), l + (c.g - l) * (1 - l) / (x - l), l + (c.b - l) * (1 - l) / (x - l)) }
+        return c
+    }
+    static func setLum(_ c: RGB, _ l: Double) -> RGB {
+        let d = l - lum(c)
+        return clipColor((c.r + d, c.g + d, c.b + d))
+    }
+    static func sat(_ c: RGB) -> Double { max(c.r, c.g, c.b) - min(c.r, c.g, c.b) }
+    static func setSat(_ c: RGB, _ s: Double) -> RGB {
+        // The W3C's procedure: the largest band to s, the smallest to 0, the middle in proportion.
+        var bands = [c.r, c.g, c.b]
+        let order = bands.indices.sorted { bands[$0] < bands[$1] }
+        let (low, mid, high) = (order[0], order[1], order[2])
+        if bands[high] > bands[low] {
+            bands[mid] = (bands[mid] - bands[low]) * s / (bands[high] - bands[low])
+            bands[high] = s
+        } else {
+            bands[mid] = 0
+            bands[high] = 0
+        }
+        bands[low] = 0
+        return (bands[0], bands[1], bands[2])
+    }
+
+    /// Premultiplied R, G, B, A of a non-separable mode, B(Cb, Cs) on whole colours.
+    private func expectedNonSeparable(_ blend: (RGB, RGB) -> RGB) -> [Double] {
+        let cs: RGB = (source.r, source.g, source.b), cb: RGB = (backdrop.r, backdrop.g, backdrop.b)
+        let mixed = blend(cb, cs), s = [cs.r, cs.g, cs.b], b = [cb.r, cb.g, cb.b], m = [mixed.r, mixed.g, mixed.b]
+        let colours = (0..<3).map { (1 - backdrop.a) * source.a * s[$0] + (1 - source.a) * backdrop.a * b[$0] + source.a * backdrop.a * m[$0] }
+        return colours + [source.a + backdrop.a - source.a * backdrop.a]
+    }
+
     /// The filter's output over a 16-pixel square, as premultiplied R, G, B, A on a 0-1 scale.
     private func rendered(_ name: String) throws -> [Double] {
         let top = CIImage(color: CIColor(red: source.r, green: source.g, blue: source.b, alpha: source.a)).cropped(
@@ -66,6 +114,39 @@ final class CIBlendModeTests: XCTestCase {
         for (name, blend) in separable {
             assertClose(try rendered(name), expected(blend), name)
         }
+    }
+
+    func testTheLinearPinVividDivideAndSubtractModesFollowTheirFormulas() throws {
+        for (name, blend) in computedSeparable {
+            assertClose(try rendered(name), expected(blend), name)
+        }
+    }
+
+    func testTheNonSeparableModesFollowTheW3CFormulas() throws {
+        let modes: [(String, (RGB, RGB) -> RGB)] = [
+            ("CIHueBlendMode", { b, s in Self.setLum(Self.setSat(s, Self.sat(b)), Self.lum(b)) }),
+            ("CISaturationBlendMode", { b, s in Self.setLum(Self.setSat(b, Self.sat(s)), Self.lum(b)) }),
+            ("CIColorBlendMode", { b, s in Self.setLum(s, Self.lum(b)) }),
+            ("CILuminosityBlendMode", { b, s in Self.setLum(b, Self.lum(s)) }),
+        ]
+        for (name, blend) in modes { assertClose(try rendered(name), expectedNonSeparable(blend), name) }
+        // A colour far from grey taken to a light luminosity leaves 0-1 and is clipped back along the line to its grey.
+        let clipped = Self.setLum((1, 0, 0), 0.9)
+        XCTAssertLessThanOrEqual(max(clipped.r, clipped.g, clipped.b), 1 + 1e-9)
+        let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+        let light = CIImage(color: CIColor(red: 0.9, green: 0.9, blue: 0.9)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+        var pixel = [UInt8](repeating: 0, count: 4)
+        let output = try XCTUnwrap(applying(CIFilter.colorBlendMode(), red, over: light))
+        context.render(output, toBitmap: &pixel, rowBytes: 4, bounds: CGRect(x: 1, y: 1, width: 1, height: 1), format: .RGBA8, colorSpace: nil)
+        let want = [clipped.r, clipped.g, clipped.b].map { Int(($0 * 255).rounded()) }
+        for band in 0..<3 { XCTAssertEqual(Int(pixel[band]), want[band], accuracy: 2, "\(pixel) against \(want)") }
+    }
+
+    func testMaximumAndMinimumCompositingKeepTheLargerAndSmallerPremultipliedComponent() throws {
+        let s = [source.r, source.g, source.b].map { $0 * source.a } + [source.a]
+        let b = [backdrop.r, backdrop.g, backdrop.b].map { $0 * backdrop.a } + [backdrop.a]
+        assertClose(try rendered("CIMaximumCompositing"), (0..<4).map { max(s[$0], b[$0]) }, "maximum")
+        assertClose(try rendered("CIMinimumCompositing"), (0..<4).map { min(s[$0], b[$0]) }, "minimum")
     }
 
     func testThePorterDuffOperatorsAndAdditionFollowTheirFormulas() throws {
@@ -115,10 +196,13 @@ final class CIBlendModeTests: XCTestCase {
     }
 
     func testTheModesDifferAndAreListedAsCompositeOperations() throws {
-        let outputs = try separable.map { try rendered($0.0) }
-        XCTAssertEqual(Set(outputs.map { $0.map { Int(($0 * 255).rounded()) } }).count, separable.count, "every mode gives its own colour")
+        let modes = separable + computedSeparable
+        let outputs = try modes.map { try rendered($0.0) }
+        XCTAssertEqual(Set(outputs.map { $0.map { Int(($0 * 255).rounded()) } }).count, modes.count, "every mode gives its own colour")
         let listed = Set(CIFilter.filterNames(inCategory: kCICategoryCompositeOperation))
-        for name in separable.map(\.0) + ["CISourceInCompositing", "CISourceOutCompositing", "CISourceAtopCompositing", "CIAdditionCompositing"] {
+        for name in modes.map(\.0) + [
+            "CIHueBlendMode", "CIMaximumCompositing", "CISourceInCompositing", "CISourceOutCompositing", "CISourceAtopCompositing", "CIAdditionCompositing",
+        ] {
             XCTAssertTrue(listed.contains(name), name)
         }
     }
@@ -130,7 +214,10 @@ final class CIBlendModeTests: XCTestCase {
             CIFilter.multiplyBlendMode(), CIFilter.screenBlendMode(), CIFilter.overlayBlendMode(), CIFilter.darkenBlendMode(),
             CIFilter.lightenBlendMode(), CIFilter.colorDodgeBlendMode(), CIFilter.colorBurnBlendMode(), CIFilter.hardLightBlendMode(),
             CIFilter.softLightBlendMode(), CIFilter.differenceBlendMode(), CIFilter.exclusionBlendMode(), CIFilter.additionCompositing(),
-            CIFilter.sourceInCompositing(), CIFilter.sourceOutCompositing(), CIFilter.sourceAtopCompositing(),
+            CIFilter.sourceInCompositing(), CIFilter.sourceOutCompositing(), CIFilter.sourceAtopCompositing(), CIFilter.divideBlendMode(),
+            CIFilter.subtractBlendMode(), CIFilter.linearBurnBlendMode(), CIFilter.linearDodgeBlendMode(), CIFilter.linearLightBlendMode(),
+            CIFilter.pinLightBlendMode(), CIFilter.vividLightBlendMode(), CIFilter.hueBlendMode(), CIFilter.saturationBlendMode(),
+            CIFilter.colorBlendMode(), CIFilter.luminosityBlendMode(), CIFilter.maximumCompositing(), CIFilter.minimumCompositing(),
         ]
         for filter in filters {
             XCTAssertNil(filter.outputImage, "\(filter.name): no images, no output")
@@ -151,4 +238,11 @@ final class CIBlendModeTests: XCTestCase {
         XCTAssertEqual(at(6), [255, 0, 255, 255])
         XCTAssertEqual(at(10), [0, 0, 255, 255])
     }
+}
+
+/// A compositing filter's output for an image over a background.
+func applying(_ filter: CIFilter & CICompositeOperation, _ image: CIImage, over background: CIImage) -> CIImage? {
+    filter.inputImage = image
+    filter.backgroundImage = background
+    return filter.outputImage
 }

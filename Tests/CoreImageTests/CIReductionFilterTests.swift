@@ -63,6 +63,69 @@ final class CIReductionFilterTests: XCTestCase {
         XCTAssertEqual(byName.outputImage?.extent, .null)
         byName.setValue(CIVector(x: 0, y: 0, z: .nan, w: 10), forKey: kCIInputExtentKey)
         XCTAssertEqual(byName.outputImage?.extent, .null)
-        XCTAssertEqual(CIFilter.filterNames(inCategory: kCICategoryReduction), ["CIAreaAverage"])
+        XCTAssertEqual(
+            Set(CIFilter.filterNames(inCategory: kCICategoryReduction)),
+            ["CIAreaAverage", "CIAreaMaximum", "CIAreaMinimum", "CIAreaMinMax", "CIAreaMinMaxRed", "CIRowAverage", "CIColumnAverage"])
+    }
+
+    /// A ramp: red 4 x, green 4 y (from the bottom), blue 0, opaque.
+    let ramp = CIImage(cvPixelBuffer: Pictures.ramp(width: 64, height: 48))
+
+    private func reduced(_ filter: CIFilter & CIAreaReductionFilter, _ rect: CGRect) throws -> CIImage {
+        filter.inputImage = ramp
+        filter.extent = rect
+        return try XCTUnwrap(filter.outputImage)
+    }
+
+    func testTheExtremesAreTheLargestAndSmallestOfEachBandInTheExtent() throws {
+        let rect = CGRect(x: 10, y: 5, width: 20, height: 10)
+        // Red runs 4 x over x 10-29, green 4 y over y 5-14.
+        let maximum = try reduced(CIFilter.areaMaximum(), rect), minimum = try reduced(CIFilter.areaMinimum(), rect)
+        XCTAssertEqual(maximum.extent, CGRect(x: 10, y: 5, width: 1, height: 1))
+        XCTAssertEqual(pixel(maximum), [116, 56, 0, 255])
+        XCTAssertEqual(pixel(minimum), [40, 20, 0, 255])
+        let both = try reduced(CIFilter.areaMinMax(), rect)
+        XCTAssertEqual(both.extent, CGRect(x: 10, y: 5, width: 2, height: 1), "two pixels: the smallest, then the largest")
+        XCTAssertEqual(Pictures.value(both, x: 10, y: 5, context: context), [40, 20, 0, 255])
+        XCTAssertEqual(Pictures.value(both, x: 11, y: 5, context: context), [116, 56, 0, 255])
+        let red = try reduced(CIFilter.areaMinMaxRed(), rect)
+        XCTAssertEqual(Array(pixel(red)[0..<2]), [40, 116], "red's smallest in red, its largest in green")
+        // Beyond the frame the image is transparent: the smallest of every band is 0 there.
+        XCTAssertEqual(pixel(try reduced(CIFilter.areaMinimum(), CGRect(x: 50, y: 10, width: 30, height: 5))), [0, 0, 0, 0])
+        XCTAssertEqual(pixel(try reduced(CIFilter.areaMaximum(), CGRect(x: 50, y: 10, width: 30, height: 5))), [252, 56, 0, 255])
+    }
+
+    func testRowAndColumnAveragesAreEachLinesMean() throws {
+        let rows = try reduced(CIFilter.rowAverage(), CGRect(x: 0, y: 2, width: 64, height: 4))
+        XCTAssertEqual(rows.extent, CGRect(x: 0, y: 2, width: 1, height: 4), "a pixel a row")
+        for y in 2..<6 {
+            let got = Pictures.value(rows, x: 0, y: y, context: context)
+            XCTAssertEqual(got[0], 126, accuracy: 1, "red's mean over a row: 4 x 31.5")
+            XCTAssertEqual(got[1], Double(4 * y), accuracy: 0.5, "the row's own green")
+        }
+        let columns = try reduced(CIFilter.columnAverage(), CGRect(x: 3, y: 0, width: 8, height: 48))
+        XCTAssertEqual(columns.extent, CGRect(x: 3, y: 0, width: 8, height: 1), "a pixel a column")
+        for x in 3..<11 {
+            let got = Pictures.value(columns, x: x, y: 0, context: context)
+            XCTAssertEqual(got[0], Double(4 * x), accuracy: 0.5, "the column's own red")
+            XCTAssertEqual(got[1], 94, accuracy: 1, "green's mean over a column: 4 x 23.5")
+        }
+        // Rows half outside the frame: the mean over the whole row, transparent beyond the frame.
+        let half = try reduced(CIFilter.rowAverage(), CGRect(x: 32, y: 0, width: 64, height: 2))
+        let got = Pictures.value(half, x: 32, y: 1, context: context)
+        XCTAssertEqual(got[0], 95, accuracy: 1, "4 x 47.5, halved")
+        XCTAssertEqual(got[3], 127.5, accuracy: 1)
+    }
+
+    func testAReductionOverAHugeRegionOfAnEndlessImageFailsRatherThanReadingIt() throws {
+        let filter = CIFilter.areaMaximum()
+        filter.inputImage = CIImage(color: CIColor(red: 1, green: 0, blue: 0))
+        filter.extent = CGRect(x: 0, y: 0, width: 1_000_000, height: 1_000_000)
+        var bytes = [UInt8](repeating: 9, count: 4)
+        context.render(
+            try XCTUnwrap(filter.outputImage), toBitmap: &bytes, rowBytes: 4, bounds: CGRect(x: 0, y: 0, width: 1, height: 1), format: .RGBA8, colorSpace: nil)
+        XCTAssertNotNil(CIContext.lastRenderingProblem, "a clear error")
+        filter.extent = CGRect(x: 0, y: 0, width: 100, height: 100)
+        XCTAssertEqual(pixel(try XCTUnwrap(filter.outputImage)), [255, 0, 0, 255], "a region it can read")
     }
 }

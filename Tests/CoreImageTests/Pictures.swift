@@ -57,6 +57,30 @@ enum Pictures {
         return frame
     }
 
+    /// A BGRA frame whose red is 4 x and green 4 y at the pixel x across and y up from the bottom:
+    /// a plane in which bilinear sampling at any point (X, Y) of Core Image's coordinates gives red
+    /// 4 (X - 0.5) and green 4 (Y - 0.5) exactly.
+    static func ramp(width: Int = 64, height: Int = 48) -> CVPixelBuffer {
+        var buffer: CVPixelBuffer?
+        CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_32BGRA, nil, &buffer)
+        let frame = buffer!
+        let base = CVPixelBufferGetBaseAddress(frame)!.assumingMemoryBound(to: UInt8.self)
+        for row in 0..<height {
+            for x in 0..<width {
+                let pixel = base + row * CVPixelBufferGetBytesPerRow(frame) + x * 4
+                (pixel[0], pixel[1], pixel[2], pixel[3]) = (0, UInt8(4 * (height - 1 - row)), UInt8(4 * x), 255)
+            }
+        }
+        return frame
+    }
+
+    /// The R, G, B, A (0-255) of one pixel of an image, at (`x`, `y`) in Core Image's coordinates.
+    static func value(_ image: CIImage, x: Int, y: Int, context: CIContext = CIContext()) -> [Double] {
+        var bytes = [UInt8](repeating: 0, count: 4)
+        context.render(image, toBitmap: &bytes, rowBytes: 4, bounds: CGRect(x: x, y: y, width: 1, height: 1), format: .RGBA8, colorSpace: nil)
+        return bytes.map(Double.init)
+    }
+
     /// The pixel at (`x`, `y`) of an image, top row 0, whatever its 32-bit layout.
     static func pixel(_ image: CGImage, x: Int, y: Int) -> RGBA {
         let data = image.dataProvider!.data! as Data

@@ -14,7 +14,9 @@ extension FilterDefinition {
             + reductionFilters.map { ($0.name, $0) } + blurAndMorphologyFilters.map { ($0.name, $0) }
             + toneCurveFilters.map { ($0.name, $0) } + mixingFilters.map { ($0.name, $0) } + componentFilters.map { ($0.name, $0) }
             + convolutionFilters.map { ($0.name, $0) } + tileAndPatternFilters.map { ($0.name, $0) }
-            + stylizeFilters.map { ($0.name, $0) } + colorAdjustmentFilters.map { ($0.name, $0) })
+            + stylizeFilters.map { ($0.name, $0) } + colorAdjustmentFilters.map { ($0.name, $0) } + computedBlendModes.map { ($0.name, $0) }
+            + gradientFilters.map { ($0.name, $0) } + halftoneFilters.map { ($0.name, $0) } + distortionFilters.map { ($0.name, $0) }
+            + glowAndEdgeFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -179,8 +181,29 @@ extension FilterDefinition {
         }
     }
 
+    /// The blend modes and compositing operators computed by formula, by Apple's names.
+    static let computedBlendNames: [(String, String, ComputedBlend)] = [
+        ("CIDivideBlendMode", "Divide Blend Mode", .divide), ("CISubtractBlendMode", "Subtract Blend Mode", .subtract),
+        ("CILinearBurnBlendMode", "Linear Burn Blend Mode", .linearBurn), ("CILinearDodgeBlendMode", "Linear Dodge Blend Mode", .linearDodge),
+        ("CILinearLightBlendMode", "Linear Light Blend Mode", .linearLight), ("CIPinLightBlendMode", "Pin Light Blend Mode", .pinLight),
+        ("CIVividLightBlendMode", "Vivid Light Blend Mode", .vividLight), ("CIHueBlendMode", "Hue Blend Mode", .hue),
+        ("CISaturationBlendMode", "Saturation Blend Mode", .saturation), ("CIColorBlendMode", "Color Blend Mode", .color),
+        ("CILuminosityBlendMode", "Luminosity Blend Mode", .luminosity), ("CIMaximumCompositing", "Maximum", .componentMax),
+        ("CIMinimumCompositing", "Minimum", .componentMin),
+    ]
+
+    static let computedBlendModes: [FilterDefinition] = computedBlendNames.map { name, displayName, blend in
+        FilterDefinition(
+            name: name, displayName: displayName, categories: [kCICategoryCompositeOperation] + everyday,
+            inputs: [.image(), .image(kCIInputBackgroundImageKey, "Background Image")]
+        ) { inputs in
+            guard let image = inputs.image(kCIInputImageKey), let background = inputs.image(kCIInputBackgroundImageKey) else { return nil }
+            return image.derived(blend.recipe(image.recipe, background.recipe))
+        }
+    }
+
     /// The blend mode or compositing operator of this name.
-    static func blendMode(_ name: String) -> FilterDefinition { blendModes.first { $0.name == name }! }
+    static func blendMode(_ name: String) -> FilterDefinition { (blendModes + computedBlendModes).first { $0.name == name }! }
 
     /// The built-in filter of this name, one the package defines.
     static func named(_ name: String) -> FilterDefinition { builtIn[name]! }

@@ -177,4 +177,84 @@ extension CIFilter {
     public class func sourceOutCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISourceOutCompositing")) }
     /// Places the input image over the background image, inside the background's shape.
     public class func sourceAtopCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISourceAtopCompositing")) }
+    /// Divides the background image's colours by the input image's.
+    public class func divideBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIDivideBlendMode")) }
+    /// Subtracts the input image's colours from the background image's.
+    public class func subtractBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISubtractBlendMode")) }
+    /// Darkens the background image by the sum of the two images' colours less one.
+    public class func linearBurnBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CILinearBurnBlendMode")) }
+    /// Brightens the background image by adding the input image's colours.
+    public class func linearDodgeBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CILinearDodgeBlendMode")) }
+    /// Burns or dodges the background image linearly, depending on the input image's colours.
+    public class func linearLightBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CILinearLightBlendMode")) }
+    /// Replaces the background image's colours, depending on the input image's.
+    public class func pinLightBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIPinLightBlendMode")) }
+    /// Burns or dodges the background image's colours by contrast, depending on the input image's.
+    public class func vividLightBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIVividLightBlendMode")) }
+    /// Uses the background image's luminance and saturation with the input image's hue.
+    public class func hueBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIHueBlendMode")) }
+    /// Uses the background image's luminance and hue with the input image's saturation.
+    public class func saturationBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CISaturationBlendMode")) }
+    /// Uses the background image's luminance with the input image's hue and saturation.
+    public class func colorBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIColorBlendMode")) }
+    /// Uses the background image's hue and saturation with the input image's luminance.
+    public class func luminosityBlendMode() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CILuminosityBlendMode")) }
+    /// Keeps the larger of the two images' values, component by component.
+    public class func maximumCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIMaximumCompositing")) }
+    /// Keeps the smaller of the two images' values, component by component.
+    public class func minimumCompositing() -> CIFilter & CICompositeOperation { CompositeFilter(definition: .blendMode("CIMinimumCompositing")) }
+    /// Generates a gradient that varies along a line between two points.
+    public class func linearGradient() -> CIFilter & CILinearGradient { ComputedTypedFilter(definition: .named("CILinearGradient")) }
+    /// Generates a gradient that varies smoothly along a line between two points.
+    public class func smoothLinearGradient() -> CIFilter & CISmoothLinearGradient { ComputedTypedFilter(definition: .named("CISmoothLinearGradient")) }
+    /// Generates a gradient that varies radially between two circles.
+    public class func radialGradient() -> CIFilter & CIRadialGradient { ComputedTypedFilter(definition: .named("CIRadialGradient")) }
+    /// Generates a gradient that varies from one color to another by a Gaussian distribution.
+    public class func gaussianGradient() -> CIFilter & CIGaussianGradient { ComputedTypedFilter(definition: .named("CIGaussianGradient")) }
+    /// Generates an image of infinite extent whose pixel values are random.
+    public class func randomGenerator() -> CIFilter & CIRandomGenerator { ComputedTypedFilter(definition: .named("CIRandomGenerator")) }
+    /// Generates a rounded rectangle of a color.
+    public class func roundedRectangleGenerator() -> CIFilter & CIRoundedRectangleGenerator {
+        ComputedTypedFilter(definition: .named("CIRoundedRectangleGenerator"))
+    }
+    /// Calculates the maximum color components of a specified area of the image.
+    public class func areaMaximum() -> CIFilter & CIAreaMaximum { ComputedTypedFilter(definition: .named("CIAreaMaximum")) }
+    /// Calculates the minimum color component values for a specified area of the image.
+    public class func areaMinimum() -> CIFilter & CIAreaMinimum { ComputedTypedFilter(definition: .named("CIAreaMinimum")) }
+    /// Calculates minimum and maximum color components for a specified area of the image.
+    public class func areaMinMax() -> CIFilter & CIAreaMinMax { ComputedTypedFilter(definition: .named("CIAreaMinMax")) }
+    /// Calculates the minimum and maximum red component value.
+    public class func areaMinMaxRed() -> CIFilter & CIAreaMinMaxRed { ComputedTypedFilter(definition: .named("CIAreaMinMaxRed")) }
+    /// Calculates the average color for each row of a specified area of the image.
+    public class func rowAverage() -> CIFilter & CIRowAverage { ComputedTypedFilter(definition: .named("CIRowAverage")) }
+    /// Calculates the average color for each column of a specified area of the image.
+    public class func columnAverage() -> CIFilter & CIColumnAverage { ComputedTypedFilter(definition: .named("CIColumnAverage")) }
+    /// Flattens colors to a number of brightness levels.
+    public class func colorPosterize() -> CIFilter & CIColorPosterize { ComputedTypedFilter(definition: .named("CIColorPosterize")) }
+    /// Simulates the dot pattern of a halftone screen.
+    public class func dotScreen() -> CIFilter & CIDotScreen { ComputedTypedFilter(definition: .named("CIDotScreen")) }
+    /// Simulates the line pattern of a halftone screen.
+    public class func lineScreen() -> CIFilter & CILineScreen { ComputedTypedFilter(definition: .named("CILineScreen")) }
+    /// Simulates a circular halftone screen.
+    public class func circularScreen() -> CIFilter & CICircularScreen { ComputedTypedFilter(definition: .named("CICircularScreen")) }
+    /// Rotates pixels around a point to give a twirling effect.
+    public class func twirlDistortion() -> CIFilter & CITwirlDistortion { ComputedTypedFilter(definition: .named("CITwirlDistortion")) }
+    /// Rotates pixels around a point to simulate a vortex.
+    public class func vortexDistortion() -> CIFilter & CIVortexDistortion { ComputedTypedFilter(definition: .named("CIVortexDistortion")) }
+    /// Creates a rectangular area that pinches source pixels inward.
+    public class func pinchDistortion() -> CIFilter & CIPinchDistortion { ComputedTypedFilter(definition: .named("CIPinchDistortion")) }
+    /// Creates a bump that originates at a specified point in the image.
+    public class func bumpDistortion() -> CIFilter & CIBumpDistortion { ComputedTypedFilter(definition: .named("CIBumpDistortion")) }
+    /// Creates a circular area that pushes the image pixels outward.
+    public class func holeDistortion() -> CIFilter & CIHoleDistortion { ComputedTypedFilter(definition: .named("CIHoleDistortion")) }
+    /// Distorts the pixels starting at the circumference of a circle and emanating outward.
+    public class func circleSplashDistortion() -> CIFilter & CICircleSplashDistortion { ComputedTypedFilter(definition: .named("CICircleSplashDistortion")) }
+    /// Softens edges and applies a pleasant glow to an image.
+    public class func bloom() -> CIFilter & CIBloom { ComputedTypedFilter(definition: .named("CIBloom")) }
+    /// Dulls the highlights of an image.
+    public class func gloom() -> CIFilter & CIGloom { ComputedTypedFilter(definition: .named("CIGloom")) }
+    /// Finds all edges in an image and displays them in color.
+    public class func edges() -> CIFilter & CIEdges { ComputedTypedFilter(definition: .named("CIEdges")) }
+    /// Gradually darkens a specified area of an image.
+    public class func vignetteEffect() -> CIFilter & CIVignetteEffect { ComputedTypedFilter(definition: .named("CIVignetteEffect")) }
 }

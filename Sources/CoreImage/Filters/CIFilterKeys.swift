@@ -127,3 +127,12 @@ public let kCICategoryTileEffect = "CICategoryTileEffect"
 public let kCIInputWidthKey = "inputWidth"
 /// A key for the sharpness of a pattern's edges.
 public let kCIInputSharpnessKey = "inputSharpness"
+
+/// A filter category: filters that generate a gradient.
+public let kCICategoryGradient = "CICategoryGradient"
+/// A filter category: filters that distort an image's geometry.
+public let kCICategoryDistortionEffect = "CICategoryDistortionEffect"
+/// A filter category: filters that simulate a halftone screen.
+public let kCICategoryHalftoneEffect = "CICategoryHalftoneEffect"
+/// A filter category: filters that can work with high dynamic range images.
+public let kCICategoryHighDynamicRange = "CICategoryHighDynamicRange"

@@ -23,11 +23,6 @@ extension FilterDefinition {
     /// Luma's weights for red, green and blue (Rec. 709), as the saturation matrix uses.
     private static let luma = [0.2126, 0.7152, 0.0722]
 
-    /// An input of a colour, with its default.
-    private static func colorInput(_ key: String, _ displayName: String, default value: CIColor) -> Input {
-        Input(key: key, className: "CIColor", defaultValue: value, type: kCIAttributeTypeColor, displayName: displayName)
-    }
-
     /// A colour's red, green and blue, or those of `fallback` when the input is missing.
     private static func rgb(_ inputs: FilterInputs, _ key: String, _ fallback: CIColor) -> [Double] {
         let color = inputs.color(key) ?? fallback

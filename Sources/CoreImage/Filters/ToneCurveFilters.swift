@@ -4,7 +4,9 @@ import Foundation
 extension FilterDefinition {
     /// The filters that pass each colour band through a curve: gamma, clamp, polynomial, the sRGB
     /// transfer functions and the tone curve.
-    static let toneCurveFilters: [FilterDefinition] = [gammaAdjust, colorClamp, colorPolynomial, linearToSRGBToneCurve, sRGBToneCurveToLinear, toneCurve]
+    static let toneCurveFilters: [FilterDefinition] = [
+        gammaAdjust, colorClamp, colorPolynomial, linearToSRGBToneCurve, sRGBToneCurveToLinear, toneCurve, colorPosterize,
+    ]
 
     private static let adjustment = [kCICategoryColorAdjustment, kCICategoryVideo, kCICategoryStillImage, kCICategoryInterlaced, kCICategoryBuiltIn]
 
@@ -20,6 +22,18 @@ extension FilterDefinition {
         return (0..<4).map { index in
             let value = Double(vector.value(at: index))
             return value.isFinite ? value : fallback[index]
+        }
+    }
+
+    static let colorPosterize = FilterDefinition(
+        name: "CIColorPosterize", displayName: "Color Posterize",
+        categories: [kCICategoryColorEffect, kCICategoryVideo, kCICategoryStillImage, kCICategoryInterlaced, kCICategoryNonSquarePixels, kCICategoryBuiltIn],
+        inputs: [.image(), .scalar("inputLevels", "Levels", default: 6, sliderMin: 2, sliderMax: 30)]
+    ) { inputs in
+        // Each colour band rounded to the nearest of `levels` values evenly spaced from 0 to 1.
+        curveFilter(inputs) { inputs in
+            let steps = max(1, (inputs.number("inputLevels") ?? 6).rounded() - 1)
+            return Curves(colours: { ($0 * steps).rounded() / steps })
         }
     }
 

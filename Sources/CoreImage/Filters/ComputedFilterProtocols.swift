@@ -1,0 +1,239 @@
+import CoreGraphics
+import Foundation
+
+// The properties of the gradients, generators, reductions, halftones, distortions and glows, as
+// `CoreImage.CIFilterBuiltins` declares them.
+
+/// The properties you use to configure a linear gradient filter.
+public protocol CILinearGradient: CIFilterProtocol {
+    /// The starting position of the gradient.
+    var point0: CGPoint { get set }
+    /// The ending position of the gradient.
+    var point1: CGPoint { get set }
+    /// The first color of the gradient.
+    var color0: CIColor { get set }
+    /// The second color of the gradient.
+    var color1: CIColor { get set }
+}
+
+/// The properties you use to configure a smooth linear gradient filter.
+public protocol CISmoothLinearGradient: CIFilterProtocol {
+    /// The starting position of the gradient.
+    var point0: CGPoint { get set }
+    /// The ending position of the gradient.
+    var point1: CGPoint { get set }
+    /// The first color of the gradient.
+    var color0: CIColor { get set }
+    /// The second color of the gradient.
+    var color1: CIColor { get set }
+}
+
+/// The properties you use to configure a radial gradient filter.
+public protocol CIRadialGradient: CIFilterProtocol {
+    /// The center of the gradient.
+    var center: CGPoint { get set }
+    /// The radius of the inner circle.
+    var radius0: Float { get set }
+    /// The radius of the outer circle.
+    var radius1: Float { get set }
+    /// The color of the inner circle.
+    var color0: CIColor { get set }
+    /// The color of the outer circle.
+    var color1: CIColor { get set }
+}
+
+/// The properties you use to configure a Gaussian gradient filter.
+public protocol CIGaussianGradient: CIFilterProtocol {
+    /// The center of the gradient.
+    var center: CGPoint { get set }
+    /// The color at the center.
+    var color0: CIColor { get set }
+    /// The color far from the center.
+    var color1: CIColor { get set }
+    /// The radius of the gradient.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a random generator filter.
+public protocol CIRandomGenerator: CIFilterProtocol {}
+
+/// The properties you use to configure a rounded rectangle generator filter.
+public protocol CIRoundedRectangleGenerator: CIFilterProtocol {
+    /// The rectangle to fill.
+    var extent: CGRect { get set }
+    /// The radius of the rounded corners.
+    var radius: Float { get set }
+    /// The color of the rectangle.
+    var color: CIColor { get set }
+}
+
+/// The properties you use to configure an area maximum filter.
+public protocol CIAreaMaximum: CIAreaReductionFilter {}
+/// The properties you use to configure an area minimum filter.
+public protocol CIAreaMinimum: CIAreaReductionFilter {}
+/// The properties you use to configure an area minimum and maximum filter.
+public protocol CIAreaMinMax: CIAreaReductionFilter {}
+/// The properties you use to configure an area minimum and maximum red filter.
+public protocol CIAreaMinMaxRed: CIAreaReductionFilter {}
+/// The properties you use to configure a row average filter.
+public protocol CIRowAverage: CIAreaReductionFilter {}
+/// The properties you use to configure a column average filter.
+public protocol CIColumnAverage: CIAreaReductionFilter {}
+
+/// The properties you use to configure a color posterize filter.
+public protocol CIColorPosterize: CIFilterProtocol {
+    /// The image to posterize.
+    var inputImage: CIImage? { get set }
+    /// The number of brightness levels for each color component.
+    var levels: Float { get set }
+}
+
+/// The properties you use to configure a dot screen filter.
+public protocol CIDotScreen: CIFilterProtocol {
+    /// The image to screen.
+    var inputImage: CIImage? { get set }
+    /// The center of the pattern.
+    var center: CGPoint { get set }
+    /// The angle of the pattern, in radians.
+    var angle: Float { get set }
+    /// The distance between dots, in pixels.
+    var width: Float { get set }
+    /// The sharpness of the pattern: 1 is hard-edged.
+    var sharpness: Float { get set }
+}
+
+/// The properties you use to configure a line screen filter.
+public protocol CILineScreen: CIFilterProtocol {
+    /// The image to screen.
+    var inputImage: CIImage? { get set }
+    /// The center of the pattern.
+    var center: CGPoint { get set }
+    /// The angle of the pattern, in radians.
+    var angle: Float { get set }
+    /// The distance between lines, in pixels.
+    var width: Float { get set }
+    /// The sharpness of the pattern: 1 is hard-edged.
+    var sharpness: Float { get set }
+}
+
+/// The properties you use to configure a circular screen filter.
+public protocol CICircularScreen: CIFilterProtocol {
+    /// The image to screen.
+    var inputImage: CIImage? { get set }
+    /// The center of the circles.
+    var center: CGPoint { get set }
+    /// The distance between circles, in pixels.
+    var width: Float { get set }
+    /// The sharpness of the pattern: 1 is hard-edged.
+    var sharpness: Float { get set }
+}
+
+/// The properties you use to configure a twirl distortion filter.
+public protocol CITwirlDistortion: CIFilterProtocol {
+    /// The image to distort.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect.
+    var center: CGPoint { get set }
+    /// The radius of the effect.
+    var radius: Float { get set }
+    /// The rotation at the center, in radians.
+    var angle: Float { get set }
+}
+
+/// The properties you use to configure a vortex distortion filter.
+public protocol CIVortexDistortion: CIFilterProtocol {
+    /// The image to distort.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect.
+    var center: CGPoint { get set }
+    /// The radius of the effect.
+    var radius: Float { get set }
+    /// The rotation at the center, in radians.
+    var angle: Float { get set }
+}
+
+/// The properties you use to configure a pinch distortion filter.
+public protocol CIPinchDistortion: CIFilterProtocol {
+    /// The image to distort.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect.
+    var center: CGPoint { get set }
+    /// The radius of the effect.
+    var radius: Float { get set }
+    /// The amount of pinching.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a bump distortion filter.
+public protocol CIBumpDistortion: CIFilterProtocol {
+    /// The image to distort.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect.
+    var center: CGPoint { get set }
+    /// The radius of the effect.
+    var radius: Float { get set }
+    /// The amount of the bump: above 0 swells, below 0 shrinks.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a hole distortion filter.
+public protocol CIHoleDistortion: CIFilterProtocol {
+    /// The image to distort.
+    var inputImage: CIImage? { get set }
+    /// The center of the hole.
+    var center: CGPoint { get set }
+    /// The radius of the hole.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a circle splash distortion filter.
+public protocol CICircleSplashDistortion: CIFilterProtocol {
+    /// The image to distort.
+    var inputImage: CIImage? { get set }
+    /// The center of the circle.
+    var center: CGPoint { get set }
+    /// The radius of the circle.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a bloom filter.
+public protocol CIBloom: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The radius of the glow, in pixels.
+    var radius: Float { get set }
+    /// The intensity of the effect.
+    var intensity: Float { get set }
+}
+
+/// The properties you use to configure a gloom filter.
+public protocol CIGloom: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The radius of the effect, in pixels.
+    var radius: Float { get set }
+    /// The intensity of the effect.
+    var intensity: Float { get set }
+}
+
+/// The properties you use to configure an edges filter.
+public protocol CIEdges: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The intensity of the edges.
+    var intensity: Float { get set }
+}
+
+/// The properties you use to configure a vignette-effect filter.
+public protocol CIVignetteEffect: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect as x and y coordinates.
+    var center: CGPoint { get set }
+    /// The distance from the center of the effect.
+    var radius: Float { get set }
+    /// The intensity of the effect.
+    var intensity: Float { get set }
+    /// The falloff of the effect.
+    var falloff: Float { get set }
+}
