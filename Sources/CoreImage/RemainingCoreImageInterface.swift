@@ -26,7 +26,8 @@
 // CIConvolution3X3, 5X5, 7X7, 9Horizontal and 9Vertical and their RGB forms, CIAffineClamp, CIAffineTile
 // (a turned image tiles by its bounding box), CICheckerboardGenerator and CIStripesGenerator (hard
 // edges whatever the sharpness), CIPixellate, CIMotionBlur, CISharpenLuminance,
-// CIConstantColorGenerator, CIQRCodeGenerator; by formulas of pixel arithmetic on libvips (PixelMath.swift):
+// CIConstantColorGenerator, CIQRCodeGenerator, CIAztecCodeGenerator, CIPDF417BarcodeGenerator (its data columns, rows
+// and correction level; the widths, heights, aspect ratio and compaction are the writer's own), CICode128BarcodeGenerator; by formulas of pixel arithmetic on libvips (PixelMath.swift):
 // CIDivideBlendMode, CISubtractBlendMode, CILinearBurnBlendMode, CILinearDodgeBlendMode, CILinearLightBlendMode,
 // CIPinLightBlendMode, CIVividLightBlendMode, the non-separable CIHueBlendMode, CISaturationBlendMode, CIColorBlendMode
 // and CILuminosityBlendMode, CIMaximumCompositing, CIMinimumCompositing, CILinearGradient, CISmoothLinearGradient,
@@ -48,8 +49,8 @@
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
 //     CITorusLensDistortion;
-//   generators: Aztec, PDF417, Code 128 and attributed-text generators,
-//     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator, CITextImageGenerator;
+//   generators: CIBarcodeGenerator (from a descriptor's codewords), the text and attributed-text generators,
+//     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
 //     CIHueSaturationValueGradient;
 //   geometry: CIBicubicScaleTransform, CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*,
 //     CIPerspectiveTransformWithExtent, CIStraightenFilter;

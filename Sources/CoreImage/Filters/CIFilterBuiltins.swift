@@ -257,4 +257,10 @@ extension CIFilter {
     public class func edges() -> CIFilter & CIEdges { ComputedTypedFilter(definition: .named("CIEdges")) }
     /// Gradually darkens a specified area of an image.
     public class func vignetteEffect() -> CIFilter & CIVignetteEffect { ComputedTypedFilter(definition: .named("CIVignetteEffect")) }
+    /// Generates an Aztec code (two-dimensional barcode) from input data.
+    public class func aztecCodeGenerator() -> CIFilter & CIAztecCodeGenerator { BarcodeGeneratorFilter(definition: .aztecCodeGenerator) }
+    /// Generates a PDF417 code (two-dimensional barcode) from input data.
+    public class func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { BarcodeGeneratorFilter(definition: .pdf417BarcodeGenerator) }
+    /// Generates a Code 128 one-dimensional barcode from input data.
+    public class func code128BarcodeGenerator() -> CIFilter & CICode128BarcodeGenerator { BarcodeGeneratorFilter(definition: .code128BarcodeGenerator) }
 }

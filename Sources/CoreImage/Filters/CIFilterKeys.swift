@@ -136,3 +136,5 @@ public let kCICategoryDistortionEffect = "CICategoryDistortionEffect"
 public let kCICategoryHalftoneEffect = "CICategoryHalftoneEffect"
 /// A filter category: filters that can work with high dynamic range images.
 public let kCICategoryHighDynamicRange = "CICategoryHighDynamicRange"
+/// An integer attribute type.
+public let kCIAttributeTypeInteger = "CIAttributeTypeInteger"

@@ -237,3 +237,53 @@ public protocol CIVignetteEffect: CIFilterProtocol {
     /// The falloff of the effect.
     var falloff: Float { get set }
 }
+
+/// The properties you use to configure an Aztec code generator filter.
+public protocol CIAztecCodeGenerator: CIFilterProtocol {
+    /// The message to encode in the Aztec barcode.
+    var message: Data { get set }
+    /// The percentage of redundancy to add to the message data in the barcode encoding.
+    var correctionLevel: Float { get set }
+    /// The number of concentric squares encoding the barcode data; 0 chooses.
+    var layers: Float { get set }
+    /// A Boolean value that determines whether to use the compact or full-size Aztec barcode format.
+    var compactStyle: Float { get set }
+}
+
+/// The properties you use to configure a PDF417 barcode generator filter.
+public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
+    /// The message to encode in the PDF417 barcode.
+    var message: Data { get set }
+    /// The minimum width of the generated barcode in pixels.
+    var minWidth: Float { get set }
+    /// The maximum width of the generated barcode in pixels.
+    var maxWidth: Float { get set }
+    /// The minimum height of the generated barcode in pixels.
+    var minHeight: Float { get set }
+    /// The maximum height of the generated barcode in pixels.
+    var maxHeight: Float { get set }
+    /// The number of data columns in the generated barcode.
+    var dataColumns: Float { get set }
+    /// The number of rows in the generated barcode.
+    var rows: Float { get set }
+    /// The preferred aspect ratio of the generated barcode.
+    var preferredAspectRatio: Float { get set }
+    /// The compaction mode of the generated barcode.
+    var compactionMode: Float { get set }
+    /// A Boolean value that determines whether to omit redundant elements to make the generated barcode more compact.
+    var compactStyle: Float { get set }
+    /// The error correction level of the generated barcode, 0 to 8.
+    var correctionLevel: Float { get set }
+    /// A Boolean value that determines whether to include information about the compaction mode.
+    var alwaysSpecifyCompaction: Float { get set }
+}
+
+/// The properties you use to configure a Code 128 barcode generator filter.
+public protocol CICode128BarcodeGenerator: CIFilterProtocol {
+    /// The message to encode in the Code 128 barcode.
+    var message: Data { get set }
+    /// The number of pixels of added white space on each side of the barcode.
+    var quietSpace: Float { get set }
+    /// The height, in pixels, of the generated barcode.
+    var barcodeHeight: Float { get set }
+}

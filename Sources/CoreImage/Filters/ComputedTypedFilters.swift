@@ -81,3 +81,67 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
         set { setFloat(newValue, "inputLevels") }
     }
 }
+
+/// The typed form of the Aztec, PDF417 and Code 128 generators.
+final class BarcodeGeneratorFilter: CIFilter, CIAztecCodeGenerator, CIPDF417BarcodeGenerator, CICode128BarcodeGenerator, @unchecked Sendable {
+    var message: Data {
+        get { value(forKey: "inputMessage") as? Data ?? Data() }
+        set { setValue(newValue, forKey: "inputMessage") }
+    }
+    var correctionLevel: Float {
+        get { float("inputCorrectionLevel") }
+        set { setFloat(newValue, "inputCorrectionLevel") }
+    }
+    var layers: Float {
+        get { float("inputLayers") }
+        set { setFloat(newValue, "inputLayers") }
+    }
+    var compactStyle: Float {
+        get { float("inputCompactStyle") }
+        set { setFloat(newValue, "inputCompactStyle") }
+    }
+    var minWidth: Float {
+        get { float("inputMinWidth") }
+        set { setFloat(newValue, "inputMinWidth") }
+    }
+    var maxWidth: Float {
+        get { float("inputMaxWidth") }
+        set { setFloat(newValue, "inputMaxWidth") }
+    }
+    var minHeight: Float {
+        get { float("inputMinHeight") }
+        set { setFloat(newValue, "inputMinHeight") }
+    }
+    var maxHeight: Float {
+        get { float("inputMaxHeight") }
+        set { setFloat(newValue, "inputMaxHeight") }
+    }
+    var dataColumns: Float {
+        get { float("inputDataColumns") }
+        set { setFloat(newValue, "inputDataColumns") }
+    }
+    var rows: Float {
+        get { float("inputRows") }
+        set { setFloat(newValue, "inputRows") }
+    }
+    var preferredAspectRatio: Float {
+        get { float("inputPreferredAspectRatio") }
+        set { setFloat(newValue, "inputPreferredAspectRatio") }
+    }
+    var compactionMode: Float {
+        get { float("inputCompactionMode") }
+        set { setFloat(newValue, "inputCompactionMode") }
+    }
+    var alwaysSpecifyCompaction: Float {
+        get { float("inputAlwaysSpecifyCompaction") }
+        set { setFloat(newValue, "inputAlwaysSpecifyCompaction") }
+    }
+    var quietSpace: Float {
+        get { float("inputQuietSpace") }
+        set { setFloat(newValue, "inputQuietSpace") }
+    }
+    var barcodeHeight: Float {
+        get { float("inputBarcodeHeight") }
+        set { setFloat(newValue, "inputBarcodeHeight") }
+    }
+}

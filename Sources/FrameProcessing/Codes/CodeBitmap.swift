@@ -71,6 +71,24 @@ package struct CodeBitmap: Sendable {
         symbolBounds = CGRect(x: 0, y: 0, width: width, height: height)
     }
 
+    /// Draws `bytes` as a code of `symbology` with ZXing-C++'s creator options (such as
+    /// "ecLevel=23%, version=5"), one pixel a module, without a quiet zone: as Core Image's Aztec,
+    /// PDF417 and Code 128 generators take their messages. A one-dimensional code is one row high.
+    package init(_ symbology: CodeSymbology, message bytes: [UInt8], options: String?) throws(Failure) {
+        guard let format = symbology.creatorFormat else { throw Failure(description: "codes of \(symbology.rawValue) cannot be drawn") }
+        let isText = String(validating: bytes, as: UTF8.self) != nil
+        var (width, height, pixels) = try Self.draw(
+            format, options: options, bytes: bytes, asText: isText, quietZones: false, failure: "the message cannot be a \(symbology.rawValue) code")
+        if !symbology.isMatrix, height > 1 {
+            pixels = Array(pixels[0..<width])
+            height = 1
+        }
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        symbolBounds = CGRect(x: 0, y: 0, width: width, height: height)
+    }
+
     /// A code drawn by ZXing-C++'s writer as grey levels, one pixel a module.
     private static func draw(
         _ format: ZXing_BarcodeFormat, options text: String?, bytes: [UInt8], asText: Bool, quietZones: Bool, failure: String
