@@ -8,7 +8,7 @@
 #include <pthread.h>
 
 typedef void vips;  // VipsImage
-enum { FLOAT = 6 };  // VipsBandFormat
+enum { UCHAR = 0, FLOAT = 6, DOUBLE = 8 };  // VipsBandFormat
 // libvips's operation codes (VipsOperationMath, VipsOperationMath2, VipsOperationRelational, VipsOperationRound).
 enum { MATH_SIN = 0, MATH_COS = 1, MATH_LOG = 6, MATH_EXP = 8 };
 enum { MATH2_POW = 0, MATH2_ATAN2 = 2 };
@@ -44,6 +44,10 @@ static struct {
     int (*shrink)(vips *in, vips **out, double hshrink, double vshrink, ...);
     int (*min)(vips *in, double *out, ...);
     int (*max)(vips *in, double *out, ...);
+    int (*hist_find)(vips *in, vips **out, ...);
+    void *(*write_to_memory)(vips *in, size_t *size);
+    void (*free)(void *memory);
+    vips *(*new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -90,6 +94,10 @@ static void load(void) {
     FIND(shrink, "vips_shrink")
     FIND(min, "vips_min")
     FIND(max, "vips_max")
+    FIND(hist_find, "vips_hist_find")
+    FIND(write_to_memory, "vips_image_write_to_memory")
+    FIND(free, "g_free")
+    FIND(new_from_memory, "vips_image_new_from_memory")
 #undef FIND
 }
 
@@ -275,6 +283,35 @@ int cvips_extremes(cvips_image *image, int bands, double *minimum, double *maxim
         if (result != 0) return -1;
     }
     return 0;
+}
+
+int cvips_histogram(cvips_image *image, double counts[256]) {
+    if (!ready()) return -1;
+    vips *rounded = NULL, *bytes = NULL, *histogram = NULL, *floating = NULL;
+    double one = 1, half = 0.5;
+    int result = lib.linear((vips *)image, &rounded, &one, &half, 1, NULL);
+    if (result == 0) result = lib.cast(rounded, &bytes, UCHAR, NULL);
+    if (result == 0) result = lib.hist_find(bytes, &histogram, NULL);
+    if (result == 0) result = lib.cast(histogram, &floating, DOUBLE, NULL);
+    if (result == 0) {
+        size_t size = 0;
+        double *values = lib.write_to_memory(floating, &size);
+        if (values && size == 256 * sizeof(double)) {
+            for (int index = 0; index < 256; index++) counts[index] = values[index];
+        } else {
+            result = -1;
+        }
+        if (values) lib.free(values);
+    }
+    vips *temporaries[] = {rounded, bytes, histogram, floating};
+    for (size_t index = 0; index < 4; index++)
+        if (temporaries[index]) lib.object_unref(temporaries[index]);
+    return result;
+}
+
+cvips_image *cvips_float_image(const float *values, int width, int height, int bands) {
+    if (!ready()) return NULL;
+    return (cvips_image *)lib.new_from_memory(values, (size_t)width * (size_t)height * (size_t)bands * sizeof(float), width, height, bands, FLOAT);
 }
 
 int cvips_band_count(const cvips_image *image) {

@@ -34,7 +34,11 @@
 // CIRadialGradient, CIGaussianGradient, CIRandomGenerator, CIRoundedRectangleGenerator, CIAreaMaximum, CIAreaMinimum,
 // CIAreaMinMax, CIAreaMinMaxRed, CIRowAverage, CIColumnAverage, CIColorPosterize, CIDotScreen, CILineScreen,
 // CICircularScreen, CITwirlDistortion, CIVortexDistortion, CIPinchDistortion, CIBumpDistortion, CIHoleDistortion,
-// CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect; and their typed forms through
+// CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect, CIColorCube, CIColorCubeWithColorSpace (the
+// colour space taken as sRGB; inputExtrapolate not honoured: values outside 0-1 are clipped), CIColorCubesMixedWithMask,
+// CIColorMap, CIThermal and CIXRay (palettes of our own: Apple's are not published), CIColorThreshold,
+// CIColorThresholdOtsu, CIColorAbsoluteDifference, CIColorCrossPolynomial, CIDither, CIBlendWithRedMask,
+// CIBlendWithBlueMask; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
@@ -43,8 +47,7 @@
 // Filters, by Apple's categories:
 //   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
 //     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
-//   colour adjustment: CIColorCrossPolynomial, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask;
-//   colour effect: CIColorMap, CIThermal, CIXRay, CIDither, CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
+//   colour effect: CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
 //   distortion: CIBumpDistortionLinear, CICircularWrap,
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
@@ -59,7 +62,7 @@
 //     CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIAreaBoundsRed;
 //   stylize: CIComicEffect, CICrystallize, CIEdgeWork, CIHeightFieldFromMask,
 //     CIHexagonalPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
-//     CIShadedMaterial, CIBlendWithRedMask, CIBlendWithBlueMask;
+//     CIShadedMaterial;
 //   tile: CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
 //     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
 //     CITwelvefoldReflectedTile;

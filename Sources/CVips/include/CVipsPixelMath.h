@@ -72,6 +72,10 @@ cvips_image *cvips_premultiplied(cvips_image *image, int premultiply);
 cvips_image *cvips_block_means(cvips_image *image, int across, int down);
 /// The smallest and largest value of each of the image's first `bands` bands, computed now; 0 or -1.
 int cvips_extremes(cvips_image *image, int bands, double *minimum, double *maximum);
+/// The counts of each value 0-255 of a one-band image (rounded and clipped to 8 bits), computed now; 0 or -1.
+int cvips_histogram(cvips_image *image, double counts[256]);
+/// A `width` x `height` image of `bands` float bands over caller memory (rows packed), which must outlive it.
+cvips_image *cvips_float_image(const float *values, int width, int height, int bands);
 /// The number of the image's bands.
 int cvips_band_count(const cvips_image *image);
 

@@ -263,4 +263,36 @@ extension CIFilter {
     public class func pdf417BarcodeGenerator() -> CIFilter & CIPDF417BarcodeGenerator { BarcodeGeneratorFilter(definition: .pdf417BarcodeGenerator) }
     /// Generates a Code 128 one-dimensional barcode from input data.
     public class func code128BarcodeGenerator() -> CIFilter & CICode128BarcodeGenerator { BarcodeGeneratorFilter(definition: .code128BarcodeGenerator) }
+    /// Uses a three-dimensional color table to transform the source image pixels.
+    public class func colorCube() -> CIFilter & CIColorCube { ColorTableTypedFilter(definition: .named("CIColorCube")) }
+    /// Uses a three-dimensional color table in a color space to transform the source image pixels.
+    public class func colorCubeWithColorSpace() -> CIFilter & CIColorCubeWithColorSpace {
+        ColorTableTypedFilter(definition: .named("CIColorCubeWithColorSpace"))
+    }
+    /// Uses two three-dimensional color tables in a specified color space to transform the source image pixels.
+    public class func colorCubesMixedWithMask() -> CIFilter & CIColorCubesMixedWithMask {
+        ColorTableTypedFilter(definition: .named("CIColorCubesMixedWithMask"))
+    }
+    /// Changes colors based on an input gradient image's mapping.
+    public class func colorMap() -> CIFilter & CIColorMap { ColorTableTypedFilter(definition: .named("CIColorMap")) }
+    /// Alters the image to make it look like it was taken by a thermal camera.
+    public class func thermal() -> CIFilter & CIThermal { ColorTableTypedFilter(definition: .named("CIThermal")) }
+    /// Alters the image to make it look like an X-ray image.
+    public class func xRay() -> CIFilter & CIXRay { ColorTableTypedFilter(definition: .named("CIXRay")) }
+    /// Modifies the image so each color component becomes one or zero by a threshold.
+    public class func colorThreshold() -> CIFilter & CIColorThreshold { ColorTableTypedFilter(definition: .named("CIColorThreshold")) }
+    /// Modifies the image so each color component becomes one or zero by a threshold Otsu's method finds.
+    public class func colorThresholdOtsu() -> CIFilter & CIColorThresholdOtsu { ColorTableTypedFilter(definition: .named("CIColorThresholdOtsu")) }
+    /// Produces an image that is the absolute value of the color difference between two images.
+    public class func colorAbsoluteDifference() -> CIFilter & CIColorAbsoluteDifference {
+        ColorTableTypedFilter(definition: .named("CIColorAbsoluteDifference"))
+    }
+    /// Modifies the pixel values in an image by applying a set of polynomial cross-products.
+    public class func colorCrossPolynomial() -> CIFilter & CIColorCrossPolynomial { ColorTableTypedFilter(definition: .named("CIColorCrossPolynomial")) }
+    /// Adds noise to remove distortion.
+    public class func dither() -> CIFilter & CIDither { ColorTableTypedFilter(definition: .named("CIDither")) }
+    /// Blends two images by using a mask image's red channel.
+    public class func blendWithRedMask() -> CIFilter & CIBlendWithMask { MixingFilter(definition: .named("CIBlendWithRedMask")) }
+    /// Blends two images by using a mask image's blue channel.
+    public class func blendWithBlueMask() -> CIFilter & CIBlendWithMask { MixingFilter(definition: .named("CIBlendWithBlueMask")) }
 }

@@ -138,3 +138,5 @@ public let kCICategoryHalftoneEffect = "CICategoryHalftoneEffect"
 public let kCICategoryHighDynamicRange = "CICategoryHighDynamicRange"
 /// An integer attribute type.
 public let kCIAttributeTypeInteger = "CIAttributeTypeInteger"
+/// A count attribute type.
+public let kCIAttributeTypeCount = "CIAttributeTypeCount"

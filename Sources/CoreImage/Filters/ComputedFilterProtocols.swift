@@ -287,3 +287,107 @@ public protocol CICode128BarcodeGenerator: CIFilterProtocol {
     /// The height, in pixels, of the generated barcode.
     var barcodeHeight: Float { get set }
 }
+
+/// The properties you use to configure a color cube filter.
+public protocol CIColorCube: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The dimension of the color cube.
+    var cubeDimension: Float { get set }
+    /// Data containing a 3-dimensional color table of floating-point premultiplied RGBA values.
+    var cubeData: Data { get set }
+    /// A Boolean value that determines whether the cube's values are extrapolated beyond 0 to 1.
+    var extrapolate: Bool { get set }
+}
+
+/// The properties you use to configure a color cube with color space filter.
+public protocol CIColorCubeWithColorSpace: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The dimension of the color cube.
+    var cubeDimension: Float { get set }
+    /// Data containing a 3-dimensional color table of floating-point premultiplied RGBA values.
+    var cubeData: Data { get set }
+    /// A Boolean value that determines whether the cube's values are extrapolated beyond 0 to 1.
+    var extrapolate: Bool { get set }
+    /// The color space in which the cube's values are interpreted.
+    var colorSpace: CGColorSpace? { get set }
+}
+
+/// The properties you use to configure a color cubes mixed with mask filter.
+public protocol CIColorCubesMixedWithMask: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// A mask image that determines how to blend the two cubes.
+    var maskImage: CIImage? { get set }
+    /// The dimension of the color cubes.
+    var cubeDimension: Float { get set }
+    /// The color table used where the mask is black.
+    var cube0Data: Data { get set }
+    /// The color table used where the mask is white.
+    var cube1Data: Data { get set }
+    /// The color space in which the cubes' values are interpreted.
+    var colorSpace: CGColorSpace? { get set }
+}
+
+/// The properties you use to configure a color map filter.
+public protocol CIColorMap: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The image data from this image transforms the source image values.
+    var gradientImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a thermal filter.
+public protocol CIThermal: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure an X-ray filter.
+public protocol CIXRay: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a color threshold filter.
+public protocol CIColorThreshold: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The threshold value that determines whether a component becomes one or zero.
+    var threshold: Float { get set }
+}
+
+/// The properties you use to configure a color threshold Otsu filter.
+public protocol CIColorThresholdOtsu: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a color absolute difference filter.
+public protocol CIColorAbsoluteDifference: CIFilterProtocol {
+    /// The first image.
+    var inputImage: CIImage? { get set }
+    /// The second image.
+    var inputImage2: CIImage? { get set }
+}
+
+/// The properties you use to configure a color cross polynomial filter.
+public protocol CIColorCrossPolynomial: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// Polynomial coefficients for the red channel.
+    var redCoefficients: CIVector { get set }
+    /// Polynomial coefficients for the green channel.
+    var greenCoefficients: CIVector { get set }
+    /// Polynomial coefficients for the blue channel.
+    var blueCoefficients: CIVector { get set }
+}
+
+/// The properties you use to configure a dither filter.
+public protocol CIDither: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The intensity of the effect.
+    var intensity: Float { get set }
+}

@@ -145,3 +145,68 @@ final class BarcodeGeneratorFilter: CIFilter, CIAztecCodeGenerator, CIPDF417Barc
         set { setFloat(newValue, "inputBarcodeHeight") }
     }
 }
+
+/// The typed form of the colour tables and the band-by-band colour filters.
+final class ColorTableTypedFilter: TypedFilter, CIColorCube, CIColorCubeWithColorSpace, CIColorCubesMixedWithMask, CIColorMap, CIThermal, CIXRay,
+    CIColorThreshold, CIColorThresholdOtsu, CIColorAbsoluteDifference, CIColorCrossPolynomial, CIDither, @unchecked Sendable
+{
+    private func data(_ key: String) -> Data { value(forKey: key) as? Data ?? Data() }
+    private func image(_ key: String) -> CIImage? { value(forKey: key) as? CIImage }
+
+    var cubeDimension: Float {
+        get { float("inputCubeDimension") }
+        set { setFloat(newValue, "inputCubeDimension") }
+    }
+    var cubeData: Data {
+        get { data("inputCubeData") }
+        set { setValue(newValue, forKey: "inputCubeData") }
+    }
+    var cube0Data: Data {
+        get { data("inputCube0Data") }
+        set { setValue(newValue, forKey: "inputCube0Data") }
+    }
+    var cube1Data: Data {
+        get { data("inputCube1Data") }
+        set { setValue(newValue, forKey: "inputCube1Data") }
+    }
+    var extrapolate: Bool {
+        get { float("inputExtrapolate") != 0 }
+        set { setFloat(newValue ? 1 : 0, "inputExtrapolate") }
+    }
+    var colorSpace: CGColorSpace? {
+        get { value(forKey: "inputColorSpace").map { $0 as AnyObject } as? CGColorSpace }
+        set { setValue(newValue, forKey: "inputColorSpace") }
+    }
+    var maskImage: CIImage? {
+        get { image(kCIInputMaskImageKey) }
+        set { setValue(newValue, forKey: kCIInputMaskImageKey) }
+    }
+    var gradientImage: CIImage? {
+        get { image("inputGradientImage") }
+        set { setValue(newValue, forKey: "inputGradientImage") }
+    }
+    var inputImage2: CIImage? {
+        get { image("inputImage2") }
+        set { setValue(newValue, forKey: "inputImage2") }
+    }
+    var threshold: Float {
+        get { float("inputThreshold") }
+        set { setFloat(newValue, "inputThreshold") }
+    }
+    var redCoefficients: CIVector {
+        get { vector("inputRedCoefficients") }
+        set { setValue(newValue, forKey: "inputRedCoefficients") }
+    }
+    var greenCoefficients: CIVector {
+        get { vector("inputGreenCoefficients") }
+        set { setValue(newValue, forKey: "inputGreenCoefficients") }
+    }
+    var blueCoefficients: CIVector {
+        get { vector("inputBlueCoefficients") }
+        set { setValue(newValue, forKey: "inputBlueCoefficients") }
+    }
+    var intensity: Float {
+        get { float(kCIInputIntensityKey) }
+        set { setFloat(newValue, kCIInputIntensityKey) }
+    }
+}

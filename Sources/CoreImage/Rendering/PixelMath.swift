@@ -81,6 +81,20 @@ struct Pixels {
     /// Each `across` x `down` block replaced by its mean.
     func blockMeans(across: Int, down: Int) throws -> Pixels { try then { cvips_block_means($0, Int32(across), Int32(down)) } }
 
+    /// Pixels of float values in memory (`bands` a pixel, rows packed), which the caller keeps while the pixels are used.
+    static func floats(_ values: UnsafePointer<Float>, width: Int, height: Int, bands: Int) throws -> Pixels {
+        Pixels(try VipsImage(cvips_float_image(values, Int32(width), Int32(height), Int32(bands))))
+    }
+
+    /// How many pixels of a one-band image hold each value from 0 to 255 (rounded), computed now.
+    func histogram() throws -> [Double] {
+        var counts = [Double](repeating: 0, count: 256)
+        guard cvips_histogram(image.pointer, &counts) == 0 else {
+            throw RenderingError(description: "the image's histogram could not be found: \(String(cString: cvips_error()))")
+        }
+        return counts
+    }
+
     /// The smallest and largest value of each band, computed now.
     func extremes() throws -> (minimum: [Double], maximum: [Double]) {
         let count = bandCount
@@ -161,4 +175,4 @@ func choose(_ condition: Pixels, _ then: Pixels, _ otherwise: Pixels) throws -> 
     }
 }
 /// `a` where `t` is 0, `b` where it is 1, in proportion between.
-func mix(_ a: Pixels, _ b: Pixels, _ t: Pixels) throws -> Pixels { try a + (b - a) * t }
+func interpolate(_ a: Pixels, _ b: Pixels, _ t: Pixels) throws -> Pixels { try a + (b - a) * t }

@@ -76,6 +76,9 @@ final class RenderPass {
     /// The memory the pipeline reads, kept until the pass ends.
     private var kept: [AnyObject] = []
 
+    /// Keeps memory a pipeline of this pass reads (a lookup table) until the pass ends.
+    func keep(_ owner: AnyObject) { kept.append(owner) }
+
     /// Renders `recipe` over `region` into `destination` (8-bit B, G, R, A premultiplied, rows
     /// `bytesPerRow` apart, the region's top row first).
     static func render(_ recipe: Recipe, region: PixelRegion, into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws {
