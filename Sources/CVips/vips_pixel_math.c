@@ -45,6 +45,7 @@ static struct {
     int (*min)(vips *in, double *out, ...);
     int (*max)(vips *in, double *out, ...);
     int (*hist_find)(vips *in, vips **out, ...);
+    int (*resize)(vips *in, vips **out, double scale, ...);
     void *(*write_to_memory)(vips *in, size_t *size);
     void (*free)(void *memory);
     vips *(*new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
@@ -95,6 +96,7 @@ static void load(void) {
     FIND(min, "vips_min")
     FIND(max, "vips_max")
     FIND(hist_find, "vips_hist_find")
+    FIND(resize, "vips_resize")
     FIND(write_to_memory, "vips_image_write_to_memory")
     FIND(free, "g_free")
     FIND(new_from_memory, "vips_image_new_from_memory")
@@ -312,6 +314,13 @@ int cvips_histogram(cvips_image *image, double counts[256]) {
 cvips_image *cvips_float_image(const float *values, int width, int height, int bands) {
     if (!ready()) return NULL;
     return (cvips_image *)lib.new_from_memory(values, (size_t)width * (size_t)height * (size_t)bands * sizeof(float), width, height, bands, FLOAT);
+}
+
+cvips_image *cvips_resize_with(cvips_image *image, double x_scale, double y_scale, int kernel) {
+    if (!ready()) return NULL;
+    vips *out = NULL;
+    int result = lib.resize((vips *)image, &out, x_scale, "vscale", y_scale, "kernel", kernel, NULL);
+    return made(result, out);
 }
 
 int cvips_band_count(const cvips_image *image) {

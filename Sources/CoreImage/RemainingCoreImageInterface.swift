@@ -38,15 +38,16 @@
 // colour space taken as sRGB; inputExtrapolate not honoured: values outside 0-1 are clipped), CIColorCubesMixedWithMask,
 // CIColorMap, CIThermal and CIXRay (palettes of our own: Apple's are not published), CIColorThreshold,
 // CIColorThresholdOtsu, CIColorAbsoluteDifference, CIColorCrossPolynomial, CIDither, CIBlendWithRedMask,
-// CIBlendWithBlueMask; and their typed forms through
+// CIBlendWithBlueMask, CIMorphologyMaximum, CIMorphologyMinimum and CIMorphologyGradient (the exact disc, as the union of
+// its rectangles), CIStraightenFilter, CIBicubicScaleTransform (libvips's Catmull-Rom or Mitchell-Netravali kernel
+// for the B and C given: it has no other); and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur,
-//     CIMorphologyMaximum and CIMorphologyMinimum (circular), CIMorphologyGradient;
+//   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur;
 //   colour effect: CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
 //   distortion: CIBumpDistortionLinear, CICircularWrap,
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge,
@@ -55,8 +56,7 @@
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), the text and attributed-text generators,
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
 //     CIHueSaturationValueGradient;
-//   geometry: CIBicubicScaleTransform, CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*,
-//     CIPerspectiveTransformWithExtent, CIStraightenFilter;
+//   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;
 //   halftone: CICMYKHalftone, CIHatchedScreen;
 //   reduction: CIAreaHistogram, CIHistogramDisplayFilter, CIKMeans, CIAreaLogarithmicHistogram,
 //     CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIAreaBoundsRed;

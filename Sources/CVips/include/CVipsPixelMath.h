@@ -76,6 +76,9 @@ int cvips_extremes(cvips_image *image, int bands, double *minimum, double *maxim
 int cvips_histogram(cvips_image *image, double counts[256]);
 /// A `width` x `height` image of `bands` float bands over caller memory (rows packed), which must outlive it.
 cvips_image *cvips_float_image(const float *values, int width, int height, int bands);
+/// The image scaled by `x_scale` and `y_scale` with libvips's kernel `kernel` (a VipsKernel:
+/// 2 Catmull-Rom cubic, 3 Mitchell-Netravali cubic, 5 Lanczos-3).
+cvips_image *cvips_resize_with(cvips_image *image, double x_scale, double y_scale, int kernel);
 /// The number of the image's bands.
 int cvips_band_count(const cvips_image *image);
 

@@ -295,4 +295,14 @@ extension CIFilter {
     public class func blendWithRedMask() -> CIFilter & CIBlendWithMask { MixingFilter(definition: .named("CIBlendWithRedMask")) }
     /// Blends two images by using a mask image's blue channel.
     public class func blendWithBlueMask() -> CIFilter & CIBlendWithMask { MixingFilter(definition: .named("CIBlendWithBlueMask")) }
+    /// Blurs a circular area by finding the maximum value of pixels within a radius.
+    public class func morphologyMaximum() -> CIFilter & CIMorphologyMaximum { ComputedTypedFilter(definition: .named("CIMorphologyMaximum")) }
+    /// Blurs a circular area by finding the minimum value of pixels within a radius.
+    public class func morphologyMinimum() -> CIFilter & CIMorphologyMinimum { ComputedTypedFilter(definition: .named("CIMorphologyMinimum")) }
+    /// Detects edges by the difference between the maximum and minimum values within a radius.
+    public class func morphologyGradient() -> CIFilter & CIMorphologyGradient { ComputedTypedFilter(definition: .named("CIMorphologyGradient")) }
+    /// Rotates a source image by the specified angle in radians, scaled and cropped to fill its extent.
+    public class func straightenFilter() -> CIFilter & CIStraighten { ComputedTypedFilter(definition: .named("CIStraightenFilter")) }
+    /// Produces a high-quality, scaled version of a source image with a cubic kernel.
+    public class func bicubicScaleTransform() -> CIFilter & CIBicubicScaleTransform { ComputedTypedFilter(definition: .named("CIBicubicScaleTransform")) }
 }

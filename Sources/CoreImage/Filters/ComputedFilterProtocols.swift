@@ -391,3 +391,49 @@ public protocol CIDither: CIFilterProtocol {
     /// The intensity of the effect.
     var intensity: Float { get set }
 }
+
+/// The properties you use to configure a morphology maximum filter.
+public protocol CIMorphologyMaximum: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The radius of the circular area over which the maximum is found.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a morphology minimum filter.
+public protocol CIMorphologyMinimum: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The radius of the circular area over which the minimum is found.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a morphology gradient filter.
+public protocol CIMorphologyGradient: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The radius of the circular area over which the gradient is found.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a straighten filter.
+public protocol CIStraighten: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The angle, in radians, by which to rotate the image.
+    var angle: Float { get set }
+}
+
+/// The properties you use to configure a bicubic scale transform filter.
+public protocol CIBicubicScaleTransform: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The scaling factor to use on the image.
+    var scale: Float { get set }
+    /// The additional horizontal scaling factor to use on the image.
+    var aspectRatio: Float { get set }
+    /// The value of the B parameter of the cubic resampling function.
+    var parameterB: Float { get set }
+    /// The value of the C parameter of the cubic resampling function.
+    var parameterC: Float { get set }
+}

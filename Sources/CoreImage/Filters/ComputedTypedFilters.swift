@@ -7,6 +7,7 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIRandomGenerator, CIRoundedRectangleGenerator, CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaMinMaxRed, CIRowAverage,
     CIColumnAverage, CIColorPosterize, CIDotScreen, CILineScreen, CICircularScreen, CITwirlDistortion, CIVortexDistortion,
     CIPinchDistortion, CIBumpDistortion, CIHoleDistortion, CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect,
+    CIMorphologyMaximum, CIMorphologyMinimum, CIMorphologyGradient, CIStraighten, CIBicubicScaleTransform,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -75,6 +76,18 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var falloff: Float {
         get { float("inputFalloff") }
         set { setFloat(newValue, "inputFalloff") }
+    }
+    var aspectRatio: Float {
+        get { float(kCIInputAspectRatioKey) }
+        set { setFloat(newValue, kCIInputAspectRatioKey) }
+    }
+    var parameterB: Float {
+        get { float("inputB") }
+        set { setFloat(newValue, "inputB") }
+    }
+    var parameterC: Float {
+        get { float("inputC") }
+        set { setFloat(newValue, "inputC") }
     }
     var levels: Float {
         get { float("inputLevels") }

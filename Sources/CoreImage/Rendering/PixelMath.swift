@@ -20,6 +20,9 @@ struct Pixels {
         try withExtendedLifetime(right.image) { try left.then { cvips_binary($0, right.image.pointer, Int32(operation.rawValue)) } }
     }
 
+    /// The width and height in pixels.
+    var size: (width: Int, height: Int) { (Int(cvips_width(image.pointer)), Int(cvips_height(image.pointer))) }
+
     /// The number of bands.
     var bandCount: Int { Int(cvips_band_count(image.pointer)) }
 
@@ -77,6 +80,19 @@ struct Pixels {
     func window(x: Int, y: Int, width: Int, height: Int) throws -> Pixels {
         try then { cvips_embed($0, Int32(-x), Int32(-y), Int32(width), Int32(height), 0) }
     }
+
+    /// Each pixel replaced, band by band, by the largest (or smallest) value of the `width` x
+    /// `height` window centred on it (both odd); the size kept, 0 beyond the pixels.
+    func extreme(width: Int, height: Int, maximum: Bool) throws -> Pixels {
+        var result = self
+        // A rectangle's extreme is the extreme across, then down.
+        if width > 1 { result = try result.then { cvips_rank($0, Int32(width), 1, Int32(maximum ? width - 1 : 0)) } }
+        if height > 1 { result = try result.then { cvips_rank($0, 1, Int32(height), Int32(maximum ? height - 1 : 0)) } }
+        return result
+    }
+
+    /// These pixels scaled with a cubic kernel: Catmull-Rom's, or Mitchell and Netravali's.
+    func resizedCubic(x: Double, y: Double, mitchell: Bool) throws -> Pixels { try then { cvips_resize_with($0, x, y, mitchell ? 3 : 2) } }
 
     /// Each `across` x `down` block replaced by its mean.
     func blockMeans(across: Int, down: Int) throws -> Pixels { try then { cvips_block_means($0, Int32(across), Int32(down)) } }
