@@ -40,7 +40,8 @@
 // CIColorThresholdOtsu, CIColorAbsoluteDifference, CIColorCrossPolynomial, CIDither, CIBlendWithRedMask,
 // CIBlendWithBlueMask, CIMorphologyMaximum, CIMorphologyMinimum and CIMorphologyGradient (the exact disc, as the union of
 // its rectangles), CIStraightenFilter, CIBicubicScaleTransform (libvips's Catmull-Rom or Mitchell-Netravali kernel
-// for the B and C given: it has no other); and their typed forms through
+// for the B and C given: it has no other), CISwipeTransition, CICopyMachineTransition, CIBarsSwipeTransition,
+// CIDisintegrateWithMaskTransition; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
@@ -66,9 +67,8 @@
 //   tile: CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
 //     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
 //     CITwelvefoldReflectedTile;
-//   transition: CIAccordionFoldTransition, CIBarsSwipeTransition, CICopyMachineTransition,
-//     CIDisintegrateWithMaskTransition, CIFlashTransition, CIModTransition,
-//     CIPageCurlTransition and its shadowed form, CIRippleTransition, CISwipeTransition.
+//   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,
+//     CIPageCurlTransition and its shadowed form, CIRippleTransition.
 // CIBlendKernel: hardMix, darkerColor, lighterColor, clear, source, destination, exclusiveOr.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's

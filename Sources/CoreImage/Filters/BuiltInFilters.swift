@@ -18,7 +18,8 @@ extension FilterDefinition {
             + gradientFilters.map { ($0.name, $0) } + halftoneFilters.map { ($0.name, $0) } + distortionFilters.map { ($0.name, $0) }
             + glowAndEdgeFilters.map { ($0.name, $0) } + barcodeFilters.map { ($0.name, $0) }
             + colorTableFilters.map { ($0.name, $0) } + colorArithmeticFilters.map { ($0.name, $0) }
-            + morphologyFilters.map { ($0.name, $0) } + geometryFilters.map { ($0.name, $0) })
+            + morphologyFilters.map { ($0.name, $0) } + geometryFilters.map { ($0.name, $0) }
+            + transitionFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

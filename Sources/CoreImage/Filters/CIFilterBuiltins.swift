@@ -305,4 +305,14 @@ extension CIFilter {
     public class func straightenFilter() -> CIFilter & CIStraighten { ComputedTypedFilter(definition: .named("CIStraightenFilter")) }
     /// Produces a high-quality, scaled version of a source image with a cubic kernel.
     public class func bicubicScaleTransform() -> CIFilter & CIBicubicScaleTransform { ComputedTypedFilter(definition: .named("CIBicubicScaleTransform")) }
+    /// Transitions from one image to another by simulating a swiping action.
+    public class func swipeTransition() -> CIFilter & CISwipeTransition { TransitionTypedFilter(definition: .named("CISwipeTransition")) }
+    /// Transitions from one image to another by simulating the effect of a copy machine.
+    public class func copyMachineTransition() -> CIFilter & CICopyMachineTransition { TransitionTypedFilter(definition: .named("CICopyMachineTransition")) }
+    /// Transitions from one image to another by passing a bar over the source image.
+    public class func barsSwipeTransition() -> CIFilter & CIBarsSwipeTransition { TransitionTypedFilter(definition: .named("CIBarsSwipeTransition")) }
+    /// Transitions from one image to another using the shape defined by a mask.
+    public class func disintegrateWithMaskTransition() -> CIFilter & CIDisintegrateWithMaskTransition {
+        TransitionTypedFilter(definition: .named("CIDisintegrateWithMaskTransition"))
+    }
 }

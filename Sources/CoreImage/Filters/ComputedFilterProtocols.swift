@@ -437,3 +437,53 @@ public protocol CIBicubicScaleTransform: CIFilterProtocol {
     /// The value of the C parameter of the cubic resampling function.
     var parameterC: Float { get set }
 }
+
+/// The properties you use to configure a swipe transition filter.
+public protocol CISwipeTransition: CITransitionFilter {
+    /// The extent of the effect.
+    var extent: CGRect { get set }
+    /// The color of the swipe.
+    var color: CIColor { get set }
+    /// The angle, in radians, of the swipe.
+    var angle: Float { get set }
+    /// The width of the swipe.
+    var width: Float { get set }
+    /// The opacity of the swipe.
+    var opacity: Float { get set }
+}
+
+/// The properties you use to configure a copy machine transition filter.
+public protocol CICopyMachineTransition: CITransitionFilter {
+    /// A rectangle that defines the extent of the effect.
+    var extent: CGRect { get set }
+    /// The color of the copier light.
+    var color: CIColor { get set }
+    /// The angle, in radians, of the copier light.
+    var angle: Float { get set }
+    /// The width of the copier light.
+    var width: Float { get set }
+    /// The opacity of the copier light.
+    var opacity: Float { get set }
+}
+
+/// The properties you use to configure a bars swipe transition filter.
+public protocol CIBarsSwipeTransition: CITransitionFilter {
+    /// The angle, in radians, of the bars.
+    var angle: Float { get set }
+    /// The width of each bar.
+    var width: Float { get set }
+    /// The offset of one bar with respect to another.
+    var barOffset: Float { get set }
+}
+
+/// The properties you use to configure a disintegrate-with-mask transition filter.
+public protocol CIDisintegrateWithMaskTransition: CITransitionFilter {
+    /// An image that defines the shape to use when disintegrating from the source to the target image.
+    var maskImage: CIImage? { get set }
+    /// The radius of the shadow created by the mask.
+    var shadowRadius: Float { get set }
+    /// The density of the shadow created by the mask.
+    var shadowDensity: Float { get set }
+    /// The offset of the shadow created by the mask.
+    var shadowOffset: CGPoint { get set }
+}

@@ -223,3 +223,57 @@ final class ColorTableTypedFilter: TypedFilter, CIColorCube, CIColorCubeWithColo
         set { setFloat(newValue, kCIInputIntensityKey) }
     }
 }
+
+/// The typed form of the swipe, copy machine, bars swipe and disintegrate transitions.
+final class TransitionTypedFilter: TypedFilter, CISwipeTransition, CICopyMachineTransition, CIBarsSwipeTransition, CIDisintegrateWithMaskTransition,
+    @unchecked Sendable
+{
+    var targetImage: CIImage? {
+        get { value(forKey: kCIInputTargetImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputTargetImageKey) }
+    }
+    var maskImage: CIImage? {
+        get { value(forKey: kCIInputMaskImageKey) as? CIImage }
+        set { setValue(newValue, forKey: kCIInputMaskImageKey) }
+    }
+    var time: Float {
+        get { float(kCIInputTimeKey) }
+        set { setFloat(newValue, kCIInputTimeKey) }
+    }
+    var extent: CGRect {
+        get { vector(kCIInputExtentKey).cgRectValue }
+        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
+    }
+    var color: CIColor {
+        get { color(kCIInputColorKey) }
+        set { setValue(newValue, forKey: kCIInputColorKey) }
+    }
+    var angle: Float {
+        get { float(kCIInputAngleKey) }
+        set { setFloat(newValue, kCIInputAngleKey) }
+    }
+    var width: Float {
+        get { float(kCIInputWidthKey) }
+        set { setFloat(newValue, kCIInputWidthKey) }
+    }
+    var opacity: Float {
+        get { float("inputOpacity") }
+        set { setFloat(newValue, "inputOpacity") }
+    }
+    var barOffset: Float {
+        get { float("inputBarOffset") }
+        set { setFloat(newValue, "inputBarOffset") }
+    }
+    var shadowRadius: Float {
+        get { float("inputShadowRadius") }
+        set { setFloat(newValue, "inputShadowRadius") }
+    }
+    var shadowDensity: Float {
+        get { float("inputShadowDensity") }
+        set { setFloat(newValue, "inputShadowDensity") }
+    }
+    var shadowOffset: CGPoint {
+        get { CGPoint(x: vector("inputShadowOffset").x, y: vector("inputShadowOffset").y) }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputShadowOffset") }
+    }
+}
