@@ -41,7 +41,8 @@
 // CIBlendWithBlueMask, CIMorphologyMaximum, CIMorphologyMinimum and CIMorphologyGradient (the exact disc, as the union of
 // its rectangles), CIStraightenFilter, CIBicubicScaleTransform (libvips's Catmull-Rom or Mitchell-Netravali kernel
 // for the B and C given: it has no other), CISwipeTransition, CICopyMachineTransition, CIBarsSwipeTransition,
-// CIDisintegrateWithMaskTransition; and their typed forms through
+// CIDisintegrateWithMaskTransition, CIFourfoldTranslatedTile, CIFourfoldReflectedTile, CIParallelogramTile,
+// CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
@@ -64,9 +65,8 @@
 //   stylize: CIComicEffect, CICrystallize, CIEdgeWork, CIHeightFieldFromMask,
 //     CIHexagonalPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
 //     CIShadedMaterial;
-//   tile: CIEightfoldReflectedTile, CIFourfold*, CIGlideReflectedTile,
-//     CIKaleidoscope, CIOpTile, CIParallelogramTile, CIPerspectiveTile, CISixfold*, CITriangle*,
-//     CITwelvefoldReflectedTile;
+//   tile: CIOpTile, CIPerspectiveTile, CISixfoldReflectedTile, CISixfoldRotatedTile, CITriangleTile,
+//     CITriangleKaleidoscope, CITwelvefoldReflectedTile (the hexagonal and triangular lattices);
 //   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,
 //     CIPageCurlTransition and its shadowed form, CIRippleTransition.
 // CIBlendKernel: hardMix, darkerColor, lighterColor, clear, source, destination, exclusiveOr.

@@ -315,4 +315,18 @@ extension CIFilter {
     public class func disintegrateWithMaskTransition() -> CIFilter & CIDisintegrateWithMaskTransition {
         TransitionTypedFilter(definition: .named("CIDisintegrateWithMaskTransition"))
     }
+    /// Produces a tiled image from a source image by applying four translation operations.
+    public class func fourfoldTranslatedTile() -> CIFilter & CIFourfoldTranslatedTile { ComputedTypedFilter(definition: .named("CIFourfoldTranslatedTile")) }
+    /// Produces a tiled image from a source image by applying a four-way reflected symmetry.
+    public class func fourfoldReflectedTile() -> CIFilter & CIFourfoldReflectedTile { ComputedTypedFilter(definition: .named("CIFourfoldReflectedTile")) }
+    /// Warps an image by reflecting it in a parallelogram, and then tiles the result.
+    public class func parallelogramTile() -> CIFilter & CIParallelogramTile { ComputedTypedFilter(definition: .named("CIParallelogramTile")) }
+    /// Produces a tiled image from a source image by rotating the source image at increments of 90 degrees.
+    public class func fourfoldRotatedTile() -> CIFilter & CIFourfoldRotatedTile { ComputedTypedFilter(definition: .named("CIFourfoldRotatedTile")) }
+    /// Produces a tiled image from a source image by applying an eight-way reflected symmetry.
+    public class func eightfoldReflectedTile() -> CIFilter & CIEightfoldReflectedTile { ComputedTypedFilter(definition: .named("CIEightfoldReflectedTile")) }
+    /// Produces a tiled image from a source image by translating and smearing the image.
+    public class func glideReflectedTile() -> CIFilter & CIGlideReflectedTile { ComputedTypedFilter(definition: .named("CIGlideReflectedTile")) }
+    /// Produces a kaleidoscopic image from a source image by applying twelve-way symmetry.
+    public class func kaleidoscope() -> CIFilter & CIKaleidoscope { ComputedTypedFilter(definition: .named("CIKaleidoscope")) }
 }

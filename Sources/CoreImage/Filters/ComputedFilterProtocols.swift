@@ -487,3 +487,93 @@ public protocol CIDisintegrateWithMaskTransition: CITransitionFilter {
     /// The offset of the shadow created by the mask.
     var shadowOffset: CGPoint { get set }
 }
+
+/// The properties you use to configure a fourfold translated tile filter.
+public protocol CIFourfoldTranslatedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The primary angle for the repeating translated tile.
+    var acuteAngle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a fourfold reflected tile filter.
+public protocol CIFourfoldReflectedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The primary angle for the repeating reflected tile.
+    var acuteAngle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a parallelogram tile filter.
+public protocol CIParallelogramTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The primary angle for the repeating parallelogram tile.
+    var acuteAngle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a fourfold rotated tile filter.
+public protocol CIFourfoldRotatedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure an eightfold reflected tile filter.
+public protocol CIEightfoldReflectedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a glide reflected tile filter.
+public protocol CIGlideReflectedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a kaleidoscope filter.
+public protocol CIKaleidoscope: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The number of reflections in the pattern.
+    var count: Int { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the reflections.
+    var angle: Float { get set }
+}

@@ -7,7 +7,8 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIRandomGenerator, CIRoundedRectangleGenerator, CIAreaMaximum, CIAreaMinimum, CIAreaMinMax, CIAreaMinMaxRed, CIRowAverage,
     CIColumnAverage, CIColorPosterize, CIDotScreen, CILineScreen, CICircularScreen, CITwirlDistortion, CIVortexDistortion,
     CIPinchDistortion, CIBumpDistortion, CIHoleDistortion, CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect,
-    CIMorphologyMaximum, CIMorphologyMinimum, CIMorphologyGradient, CIStraighten, CIBicubicScaleTransform,
+    CIMorphologyMaximum, CIMorphologyMinimum, CIMorphologyGradient, CIStraighten, CIBicubicScaleTransform, CIFourfoldTranslatedTile,
+    CIFourfoldReflectedTile, CIParallelogramTile, CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -88,6 +89,14 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var parameterC: Float {
         get { float("inputC") }
         set { setFloat(newValue, "inputC") }
+    }
+    var acuteAngle: Float {
+        get { float("inputAcuteAngle") }
+        set { setFloat(newValue, "inputAcuteAngle") }
+    }
+    var count: Int {
+        get { Int(float("inputCount")) }
+        set { setValue(NSNumber(value: newValue), forKey: "inputCount") }
     }
     var levels: Float {
         get { float("inputLevels") }
