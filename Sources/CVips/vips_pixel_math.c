@@ -6,6 +6,8 @@
 #include "CLibraryLoading.h"
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef void vips;  // VipsImage
 enum { UCHAR = 0, FLOAT = 6, DOUBLE = 8 };  // VipsBandFormat
@@ -46,6 +48,9 @@ static struct {
     int (*max)(vips *in, double *out, ...);
     int (*hist_find)(vips *in, vips **out, ...);
     int (*resize)(vips *in, vips **out, double scale, ...);
+    int (*text)(vips **out, const char *text, ...);
+    int (*get_width)(const vips *image);
+    int (*get_height)(const vips *image);
     void *(*write_to_memory)(vips *in, size_t *size);
     void (*free)(void *memory);
     vips *(*new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
@@ -97,6 +102,9 @@ static void load(void) {
     FIND(max, "vips_max")
     FIND(hist_find, "vips_hist_find")
     FIND(resize, "vips_resize")
+    FIND(text, "vips_text")
+    FIND(get_width, "vips_image_get_width")
+    FIND(get_height, "vips_image_get_height")
     FIND(write_to_memory, "vips_image_write_to_memory")
     FIND(free, "g_free")
     FIND(new_from_memory, "vips_image_new_from_memory")
@@ -321,6 +329,28 @@ cvips_image *cvips_resize_with(cvips_image *image, double x_scale, double y_scal
     vips *out = NULL;
     int result = lib.resize((vips *)image, &out, x_scale, "vscale", y_scale, "kernel", kernel, NULL);
     return made(result, out);
+}
+
+int cvips_text(const char *markup, const char *font, int dpi, unsigned char **coverage, int *width, int *height) {
+    *coverage = NULL;
+    if (!ready()) return -1;
+    vips *drawn = NULL;
+    if (lib.text(&drawn, markup, "font", font, "dpi", dpi, NULL) != 0) return -1;
+    size_t size = 0;
+    unsigned char *bytes = lib.write_to_memory(drawn, &size);
+    int w = lib.get_width(drawn), h = lib.get_height(drawn);
+    lib.object_unref(drawn);
+    if (!bytes || size != (size_t)w * (size_t)h) {
+        if (bytes) lib.free(bytes);
+        return -1;
+    }
+    // Handed over in the C library's own memory, so that the caller frees it with free().
+    *coverage = malloc(size);
+    if (*coverage) memcpy(*coverage, bytes, size);
+    lib.free(bytes);
+    *width = w;
+    *height = h;
+    return *coverage ? 0 : -1;
 }
 
 int cvips_band_count(const cvips_image *image) {

@@ -42,7 +42,8 @@
 // its rectangles), CIStraightenFilter, CIBicubicScaleTransform (libvips's Catmull-Rom or Mitchell-Netravali kernel
 // for the B and C given: it has no other), CISwipeTransition, CICopyMachineTransition, CIBarsSwipeTransition,
 // CIDisintegrateWithMaskTransition, CIFourfoldTranslatedTile, CIFourfoldReflectedTile, CIParallelogramTile,
-// CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope; and their typed forms through
+// CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope, CITextImageGenerator (Pango
+// through libvips, the font by fontconfig's nearest match); and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
@@ -55,7 +56,7 @@
 //     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
 //     CITorusLensDistortion;
-//   generators: CIBarcodeGenerator (from a descriptor's codewords), the text and attributed-text generators,
+//   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
 //     CIHueSaturationValueGradient;
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;

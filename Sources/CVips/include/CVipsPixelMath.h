@@ -79,6 +79,10 @@ cvips_image *cvips_float_image(const float *values, int width, int height, int b
 /// The image scaled by `x_scale` and `y_scale` with libvips's kernel `kernel` (a VipsKernel:
 /// 2 Catmull-Rom cubic, 3 Mitchell-Netravali cubic, 5 Lanczos-3).
 cvips_image *cvips_resize_with(cvips_image *image, double x_scale, double y_scale, int kernel);
+/// `markup` (Pango's) drawn by libvips's text renderer in `font` (a Pango font description, "Sans
+/// 12") at `dpi`: into `*coverage` (malloc'd, the caller frees it) one byte a pixel, 0 to 255, of
+/// `*width` x `*height`; 0, or -1 when it cannot be drawn.
+int cvips_text(const char *markup, const char *font, int dpi, unsigned char **coverage, int *width, int *height);
 /// The number of the image's bands.
 int cvips_band_count(const cvips_image *image);
 

@@ -329,4 +329,6 @@ extension CIFilter {
     public class func glideReflectedTile() -> CIFilter & CIGlideReflectedTile { ComputedTypedFilter(definition: .named("CIGlideReflectedTile")) }
     /// Produces a kaleidoscopic image from a source image by applying twelve-way symmetry.
     public class func kaleidoscope() -> CIFilter & CIKaleidoscope { ComputedTypedFilter(definition: .named("CIKaleidoscope")) }
+    /// Generates a text image.
+    public class func textImageGenerator() -> CIFilter & CITextImageGenerator { TextImageGeneratorFilter(definition: .textImageGenerator) }
 }

@@ -577,3 +577,17 @@ public protocol CIKaleidoscope: CIFilterProtocol {
     /// The angle, in radians, of the reflections.
     var angle: Float { get set }
 }
+
+/// The properties you use to configure a text image generator filter.
+public protocol CITextImageGenerator: CIFilterProtocol {
+    /// The text to render.
+    var text: String { get set }
+    /// The name of the font to use for the generated text.
+    var fontName: String { get set }
+    /// The size of the font to use for the generated text.
+    var fontSize: Float { get set }
+    /// The scale of the font to use for the generated text.
+    var scaleFactor: Float { get set }
+    /// The padding, in points, around the generated text.
+    var padding: Float { get set }
+}

@@ -286,3 +286,27 @@ final class TransitionTypedFilter: TypedFilter, CISwipeTransition, CICopyMachine
         set { setValue(CIVector(cgPoint: newValue), forKey: "inputShadowOffset") }
     }
 }
+
+/// The typed form of the text image generator.
+final class TextImageGeneratorFilter: CIFilter, CITextImageGenerator, @unchecked Sendable {
+    var text: String {
+        get { value(forKey: "inputText") as? String ?? "" }
+        set { setValue(newValue, forKey: "inputText") }
+    }
+    var fontName: String {
+        get { value(forKey: "inputFontName") as? String ?? "" }
+        set { setValue(newValue, forKey: "inputFontName") }
+    }
+    var fontSize: Float {
+        get { float("inputFontSize") }
+        set { setFloat(newValue, "inputFontSize") }
+    }
+    var scaleFactor: Float {
+        get { float("inputScaleFactor") }
+        set { setFloat(newValue, "inputScaleFactor") }
+    }
+    var padding: Float {
+        get { float("inputPadding") }
+        set { setFloat(newValue, "inputPadding") }
+    }
+}
