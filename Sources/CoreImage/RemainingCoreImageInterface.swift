@@ -43,24 +43,23 @@
 // for the B and C given: it has no other), CISwipeTransition, CICopyMachineTransition, CIBarsSwipeTransition,
 // CIDisintegrateWithMaskTransition, CIFourfoldTranslatedTile, CIFourfoldReflectedTile, CIParallelogramTile,
 // CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope, CITextImageGenerator (Pango
-// through libvips, the font by fontconfig's nearest match); and their typed forms through
+// through libvips, the font by fontconfig's nearest match), CIHatchedScreen, CIHueSaturationValueGradient (its dither and
+// colour space not honoured), CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   blur: CIZoomBlur, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur;
+//   blur: CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur;
 //   colour effect: CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
-//   distortion: CIBumpDistortionLinear, CICircularWrap,
-//     CIDisplacementDistortion, CIDroste, CIGlassDistortion, CIGlassLozenge,
+//   distortion: CICircularWrap, CIDroste, CIGlassDistortion, CIGlassLozenge,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
 //     CITorusLensDistortion;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
-//     CIHueSaturationValueGradient;
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;
-//   halftone: CICMYKHalftone, CIHatchedScreen;
+//   halftone: CICMYKHalftone;
 //   reduction: CIAreaHistogram, CIHistogramDisplayFilter, CIKMeans, CIAreaLogarithmicHistogram,
 //     CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIAreaBoundsRed;
 //   stylize: CIComicEffect, CICrystallize, CIEdgeWork, CIHeightFieldFromMask,

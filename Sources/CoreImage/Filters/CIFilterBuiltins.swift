@@ -331,4 +331,16 @@ extension CIFilter {
     public class func kaleidoscope() -> CIFilter & CIKaleidoscope { ComputedTypedFilter(definition: .named("CIKaleidoscope")) }
     /// Generates a text image.
     public class func textImageGenerator() -> CIFilter & CITextImageGenerator { TextImageGeneratorFilter(definition: .textImageGenerator) }
+    /// Simulates the hatched pattern of a halftone screen.
+    public class func hatchedScreen() -> CIFilter & CIHatchedScreen { ComputedTypedFilter(definition: .named("CIHatchedScreen")) }
+    /// Generates a color wheel that shows hues and saturations for a specified value.
+    public class func hueSaturationValueGradient() -> CIFilter & CIHueSaturationValueGradient {
+        ComputedTypedFilter(definition: .named("CIHueSaturationValueGradient"))
+    }
+    /// Applies the values of a displacement image to move the input image's pixels.
+    public class func displacementDistortion() -> CIFilter & CIDisplacementDistortion { ComputedTypedFilter(definition: .named("CIDisplacementDistortion")) }
+    /// Creates a bump that originates from a linear portion of the image.
+    public class func bumpDistortionLinear() -> CIFilter & CIBumpDistortionLinear { ComputedTypedFilter(definition: .named("CIBumpDistortionLinear")) }
+    /// Simulates the effect of zooming the camera while capturing the image.
+    public class func zoomBlur() -> CIFilter & CIZoomBlur { ComputedTypedFilter(definition: .named("CIZoomBlur")) }
 }

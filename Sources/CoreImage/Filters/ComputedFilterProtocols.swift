@@ -591,3 +591,65 @@ public protocol CITextImageGenerator: CIFilterProtocol {
     /// The padding, in points, around the generated text.
     var padding: Float { get set }
 }
+
+/// The properties you use to configure a hatched screen filter.
+public protocol CIHatchedScreen: CIFilterProtocol {
+    /// The image to screen.
+    var inputImage: CIImage? { get set }
+    /// The center of the pattern.
+    var center: CGPoint { get set }
+    /// The angle of the pattern, in radians.
+    var angle: Float { get set }
+    /// The distance between lines, in pixels.
+    var width: Float { get set }
+    /// The sharpness of the pattern: 1 is hard-edged.
+    var sharpness: Float { get set }
+}
+
+/// The properties you use to configure a hue/saturation/value gradient filter.
+public protocol CIHueSaturationValueGradient: CIFilterProtocol {
+    /// The color value used to generate the color wheel.
+    var value: Float { get set }
+    /// The distance from the center of the effect.
+    var radius: Float { get set }
+    /// The softness of the generated color wheel.
+    var softness: Float { get set }
+    /// The dither amount of the generated color wheel.
+    var dither: Float { get set }
+    /// The color space of the generated color wheel.
+    var colorSpace: CGColorSpace? { get set }
+}
+
+/// The properties you use to configure a displacement distortion filter.
+public protocol CIDisplacementDistortion: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// An image whose grayscale values are applied to the input image.
+    var displacementImage: CIImage? { get set }
+    /// The amount of texturing of the resulting image.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a linear bump distortion filter.
+public protocol CIBumpDistortionLinear: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect.
+    var center: CGPoint { get set }
+    /// The radius of the effect.
+    var radius: Float { get set }
+    /// The angle, in radians, of the line around which the distortion occurs.
+    var angle: Float { get set }
+    /// The amount of the bump.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a zoom blur filter.
+public protocol CIZoomBlur: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The center of the effect.
+    var center: CGPoint { get set }
+    /// The zoom-in amount.
+    var amount: Float { get set }
+}

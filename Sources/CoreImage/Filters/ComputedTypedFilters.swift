@@ -9,6 +9,7 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIPinchDistortion, CIBumpDistortion, CIHoleDistortion, CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect,
     CIMorphologyMaximum, CIMorphologyMinimum, CIMorphologyGradient, CIStraighten, CIBicubicScaleTransform, CIFourfoldTranslatedTile,
     CIFourfoldReflectedTile, CIParallelogramTile, CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope,
+    CIHatchedScreen, CIHueSaturationValueGradient, CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -97,6 +98,30 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var count: Int {
         get { Int(float("inputCount")) }
         set { setValue(NSNumber(value: newValue), forKey: "inputCount") }
+    }
+    var value: Float {
+        get { float("inputValue") }
+        set { setFloat(newValue, "inputValue") }
+    }
+    var softness: Float {
+        get { float("inputSoftness") }
+        set { setFloat(newValue, "inputSoftness") }
+    }
+    var dither: Float {
+        get { float("inputDither") }
+        set { setFloat(newValue, "inputDither") }
+    }
+    var colorSpace: CGColorSpace? {
+        get { value(forKey: "inputColorSpace").map { $0 as AnyObject } as? CGColorSpace }
+        set { setValue(newValue, forKey: "inputColorSpace") }
+    }
+    var displacementImage: CIImage? {
+        get { value(forKey: "inputDisplacementImage") as? CIImage }
+        set { setValue(newValue, forKey: "inputDisplacementImage") }
+    }
+    var amount: Float {
+        get { float(kCIInputAmountKey) }
+        set { setFloat(newValue, kCIInputAmountKey) }
     }
     var levels: Float {
         get { float("inputLevels") }

@@ -3,15 +3,16 @@ import Foundation
 
 extension FilterDefinition {
     /// The halftone screens: an image's luma thresholded against a periodic pattern of dots,
-    /// lines or rings, in black and white.
-    static let halftoneFilters: [FilterDefinition] = [halftone(.dots), halftone(.lines), halftone(.rings)]
+    /// lines, rings or crossed lines, in black and white.
+    static let halftoneFilters: [FilterDefinition] = [halftone(.dots), halftone(.lines), halftone(.rings), halftone(.hatches)]
 
     /// The shape a halftone screen is made of.
     enum Screen {
-        case dots, lines, rings
+        case dots, lines, rings, hatches
 
-        var name: String { self == .dots ? "CIDotScreen" : self == .lines ? "CILineScreen" : "CICircularScreen" }
-        var displayName: String { self == .dots ? "Dot Screen" : self == .lines ? "Line Screen" : "Circular Screen" }
+        var name: String { ["CIDotScreen", "CILineScreen", "CICircularScreen", "CIHatchedScreen"][index] }
+        var displayName: String { ["Dot Screen", "Line Screen", "Circular Screen", "Hatched Screen"][index] }
+        private var index: Int { self == .dots ? 0 : self == .lines ? 1 : self == .rings ? 2 : 3 }
     }
 
     /// A halftone screen: at each pixel a threshold from the pattern (0 to 1, a period of `width`
@@ -53,6 +54,11 @@ extension FilterDefinition {
                             pattern = try (waves.bands(0) * waves.bands(1) + 1) * 0.5
                         case .lines:
                             pattern = try (cos(try offset.weighed([[-s * k, c * k]])) + 1) * 0.5
+                        case .hatches:
+                            // Lines along the angle and across it: the lighter threshold of the two, so that dark areas cross-hatch.
+                            let along = try (cos(try offset.weighed([[-s * k, c * k]])) + 1) * 0.5
+                            let across = try (cos(try offset.weighed([[c * k, s * k]])) + 1) * 0.5
+                            pattern = try min(along, across)
                         case .rings:
                             pattern = try (cos(try sqrt(try (offset * offset).weighed([[1, 1]])) * k) + 1) * 0.5
                         }

@@ -37,13 +37,28 @@ extension FilterDefinition {
         var hasAcuteAngle: Bool { self == .fourfoldTranslated || self == .fourfoldReflected || self == .parallelogram }
     }
 
+    /// The part of an image points of a region can reach, rendered once to be sampled many times.
+    struct SampleSource {
+        let pixels: Pixels?
+        let region: PixelRegion
+
+        init(_ recipe: Recipe, reaching reach: CGRect, _ context: ComputationContext) throws {
+            region = PixelRegion(covering: reach.insetBy(dx: -2, dy: -2)).intersection(recipe.extent)
+            pixels = region.isEmpty || !region.isRenderable ? nil : try context.pixels(recipe, in: region)
+        }
+
+        /// The image at points of the plane (two bands: x and y), bilinearly; transparent beyond what was rendered.
+        func sample(at points: Pixels) throws -> Pixels {
+            guard let pixels else { return try points.bands(0).scaled([0, 0, 0, 0], plus: [0, 0, 0, 0]) }
+            let index = try points.scaled([1, -1], plus: [-Double(region.x) - 0.5, Double(region.maxY) - 0.5])
+            return try pixels.sampled(at: index)
+        }
+    }
+
     /// The image sampled at points of the plane (two bands: x and y), the part of it they can
     /// reach rendered first; transparent where they fall outside it.
     static func sampled(_ recipe: Recipe, at points: Pixels, reaching reach: CGRect, _ context: ComputationContext) throws -> Pixels {
-        let source = PixelRegion(covering: reach.insetBy(dx: -2, dy: -2)).intersection(recipe.extent)
-        guard !source.isEmpty, source.isRenderable else { return try context.constant([0, 0, 0, 0]) }
-        let index = try points.scaled([1, -1], plus: [-Double(source.x) - 0.5, Double(source.maxY) - 0.5])
-        return try context.pixels(recipe, in: source).sampled(at: index)
+        try SampleSource(recipe, reaching: reach, context).sample(at: points)
     }
 
     /// 1 - |(s mod 2) - 1|: 0 to 1 and back, so that every other cell is a mirror image.
