@@ -353,6 +353,12 @@ int cvips_text(const char *markup, const char *font, int dpi, unsigned char **co
     return *coverage ? 0 : -1;
 }
 
+int cvips_extreme_position(cvips_image *image, int maximum, int *x, int *y) {
+    if (!ready()) return -1;
+    double value = 0;
+    return maximum ? lib.max((vips *)image, &value, "x", x, "y", y, NULL) : lib.min((vips *)image, &value, "x", x, "y", y, NULL);
+}
+
 int cvips_band_count(const cvips_image *image) {
     if (!ready()) return 0;
     return lib.get_bands((const vips *)image);

@@ -44,7 +44,8 @@
 // CIDisintegrateWithMaskTransition, CIFourfoldTranslatedTile, CIFourfoldReflectedTile, CIParallelogramTile,
 // CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope, CITextImageGenerator (Pango
 // through libvips, the font by fontconfig's nearest match), CIHatchedScreen, CIHueSaturationValueGradient (its dither and
-// colour space not honoured), CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur; and their typed forms through
+// colour space not honoured), CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
+// CIAreaLogarithmicHistogram, CIHistogramDisplayFilter, CIAreaMaximumAlpha, CIAreaMinimumAlpha; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
@@ -60,8 +61,7 @@
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;
 //   halftone: CICMYKHalftone;
-//   reduction: CIAreaHistogram, CIHistogramDisplayFilter, CIKMeans, CIAreaLogarithmicHistogram,
-//     CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIAreaBoundsRed;
+//   reduction: CIKMeans, CIAreaBoundsRed;
 //   stylize: CIComicEffect, CICrystallize, CIEdgeWork, CIHeightFieldFromMask,
 //     CIHexagonalPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
 //     CIShadedMaterial;

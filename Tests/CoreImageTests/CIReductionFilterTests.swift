@@ -65,7 +65,10 @@ final class CIReductionFilterTests: XCTestCase {
         XCTAssertEqual(byName.outputImage?.extent, .null)
         XCTAssertEqual(
             Set(CIFilter.filterNames(inCategory: kCICategoryReduction)),
-            ["CIAreaAverage", "CIAreaMaximum", "CIAreaMinimum", "CIAreaMinMax", "CIAreaMinMaxRed", "CIRowAverage", "CIColumnAverage"])
+            [
+                "CIAreaAverage", "CIAreaMaximum", "CIAreaMinimum", "CIAreaMinMax", "CIAreaMinMaxRed", "CIRowAverage", "CIColumnAverage", "CIAreaHistogram",
+                "CIAreaLogarithmicHistogram", "CIHistogramDisplayFilter", "CIAreaMaximumAlpha", "CIAreaMinimumAlpha",
+            ])
     }
 
     /// A ramp: red 4 x, green 4 y (from the bottom), blue 0, opaque.

@@ -83,6 +83,9 @@ cvips_image *cvips_resize_with(cvips_image *image, double x_scale, double y_scal
 /// 12") at `dpi`: into `*coverage` (malloc'd, the caller frees it) one byte a pixel, 0 to 255, of
 /// `*width` x `*height`; 0, or -1 when it cannot be drawn.
 int cvips_text(const char *markup, const char *font, int dpi, unsigned char **coverage, int *width, int *height);
+/// Where a one-band image is largest (`maximum`) or smallest: its first such pixel's column and
+/// row (rows downwards), computed now; 0 or -1.
+int cvips_extreme_position(cvips_image *image, int maximum, int *x, int *y);
 /// The number of the image's bands.
 int cvips_band_count(const cvips_image *image);
 

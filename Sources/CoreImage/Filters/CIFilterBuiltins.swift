@@ -343,4 +343,16 @@ extension CIFilter {
     public class func bumpDistortionLinear() -> CIFilter & CIBumpDistortionLinear { ComputedTypedFilter(definition: .named("CIBumpDistortionLinear")) }
     /// Simulates the effect of zooming the camera while capturing the image.
     public class func zoomBlur() -> CIFilter & CIZoomBlur { ComputedTypedFilter(definition: .named("CIZoomBlur")) }
+    /// Returns a histogram of a specified area of the image.
+    public class func areaHistogram() -> CIFilter & CIAreaHistogram { ComputedTypedFilter(definition: .named("CIAreaHistogram")) }
+    /// Returns a logarithmic histogram of a specified area of the image.
+    public class func areaLogarithmicHistogram() -> CIFilter & CIAreaLogarithmicHistogram {
+        ComputedTypedFilter(definition: .named("CIAreaLogarithmicHistogram"))
+    }
+    /// Generates a displayable histogram image from the output of the area histogram filter.
+    public class func histogramDisplay() -> CIFilter & CIHistogramDisplay { ComputedTypedFilter(definition: .named("CIHistogramDisplayFilter")) }
+    /// Finds the pixel with the highest alpha value.
+    public class func areaMaximumAlpha() -> CIFilter & CIAreaMaximumAlpha { ComputedTypedFilter(definition: .named("CIAreaMaximumAlpha")) }
+    /// Calculates the pixel within a specified area that has the smallest alpha value.
+    public class func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { ComputedTypedFilter(definition: .named("CIAreaMinimumAlpha")) }
 }

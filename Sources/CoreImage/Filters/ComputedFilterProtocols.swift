@@ -653,3 +653,40 @@ public protocol CIZoomBlur: CIFilterProtocol {
     /// The zoom-in amount.
     var amount: Float { get set }
 }
+
+/// The properties you use to configure an area histogram filter.
+public protocol CIAreaHistogram: CIAreaReductionFilter {
+    /// The scale value to use for the histogram values.
+    var scale: Float { get set }
+    /// The number of bins for the histogram.
+    var count: Int { get set }
+}
+
+/// The properties you use to configure an area logarithmic histogram filter.
+public protocol CIAreaLogarithmicHistogram: CIAreaReductionFilter {
+    /// The amount of the effect.
+    var scale: Float { get set }
+    /// The number of bins for the histogram.
+    var count: Int { get set }
+    /// The minimum of the range of color channel values to be in the logarithmic histogram image.
+    var minimumStop: Float { get set }
+    /// The maximum of the range of color channel values to be in the logarithmic histogram image.
+    var maximumStop: Float { get set }
+}
+
+/// The properties you use to configure a histogram display filter.
+public protocol CIHistogramDisplay: CIFilterProtocol {
+    /// The image to process: a histogram, as the area histogram makes.
+    var inputImage: CIImage? { get set }
+    /// The height of the displayable histogram image.
+    var height: Float { get set }
+    /// The fraction of the right portion of the histogram image to make lighter.
+    var highLimit: Float { get set }
+    /// The fraction of the left portion of the histogram image to make darker.
+    var lowLimit: Float { get set }
+}
+
+/// The properties you use to configure an area maximum alpha filter.
+public protocol CIAreaMaximumAlpha: CIAreaReductionFilter {}
+/// The properties you use to configure an area minimum alpha filter.
+public protocol CIAreaMinimumAlpha: CIAreaReductionFilter {}

@@ -9,7 +9,8 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIPinchDistortion, CIBumpDistortion, CIHoleDistortion, CICircleSplashDistortion, CIBloom, CIGloom, CIEdges, CIVignetteEffect,
     CIMorphologyMaximum, CIMorphologyMinimum, CIMorphologyGradient, CIStraighten, CIBicubicScaleTransform, CIFourfoldTranslatedTile,
     CIFourfoldReflectedTile, CIParallelogramTile, CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope,
-    CIHatchedScreen, CIHueSaturationValueGradient, CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur,
+    CIHatchedScreen, CIHueSaturationValueGradient, CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
+    CIAreaLogarithmicHistogram, CIHistogramDisplay, CIAreaMaximumAlpha, CIAreaMinimumAlpha,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -122,6 +123,26 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var amount: Float {
         get { float(kCIInputAmountKey) }
         set { setFloat(newValue, kCIInputAmountKey) }
+    }
+    var minimumStop: Float {
+        get { float("inputMinimumStop") }
+        set { setFloat(newValue, "inputMinimumStop") }
+    }
+    var maximumStop: Float {
+        get { float("inputMaximumStop") }
+        set { setFloat(newValue, "inputMaximumStop") }
+    }
+    var height: Float {
+        get { float("inputHeight") }
+        set { setFloat(newValue, "inputHeight") }
+    }
+    var highLimit: Float {
+        get { float("inputHighLimit") }
+        set { setFloat(newValue, "inputHighLimit") }
+    }
+    var lowLimit: Float {
+        get { float("inputLowLimit") }
+        set { setFloat(newValue, "inputLowLimit") }
     }
     var levels: Float {
         get { float("inputLevels") }

@@ -111,6 +111,15 @@ struct Pixels {
         return counts
     }
 
+    /// The column and row (rows downwards) of a one-band image's largest or smallest value, computed now.
+    func positionOfExtreme(maximum: Bool) throws -> (x: Int, y: Int) {
+        var x: Int32 = 0, y: Int32 = 0
+        guard cvips_extreme_position(image.pointer, maximum ? 1 : 0, &x, &y) == 0 else {
+            throw RenderingError(description: "the image's extreme could not be found: \(String(cString: cvips_error()))")
+        }
+        return (Int(x), Int(y))
+    }
+
     /// The smallest and largest value of each band, computed now.
     func extremes() throws -> (minimum: [Double], maximum: [Double]) {
         let count = bandCount
