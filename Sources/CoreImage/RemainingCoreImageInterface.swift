@@ -45,7 +45,8 @@
 // CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope, CITextImageGenerator (Pango
 // through libvips, the font by fontconfig's nearest match), CIHatchedScreen, CIHueSaturationValueGradient (its dither and
 // colour space not honoured), CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
-// CIAreaLogarithmicHistogram, CIHistogramDisplayFilter, CIAreaMaximumAlpha, CIAreaMinimumAlpha; and their typed forms through
+// CIAreaLogarithmicHistogram, CIHistogramDisplayFilter, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate,
+// CICrystallize; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
@@ -62,8 +63,7 @@
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;
 //   halftone: CICMYKHalftone;
 //   reduction: CIKMeans, CIAreaBoundsRed;
-//   stylize: CIComicEffect, CICrystallize, CIEdgeWork, CIHeightFieldFromMask,
-//     CIHexagonalPixellate, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
+//   stylize: CIComicEffect, CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
 //     CIShadedMaterial;
 //   tile: CIOpTile, CIPerspectiveTile, CISixfoldReflectedTile, CISixfoldRotatedTile, CITriangleTile,
 //     CITriangleKaleidoscope, CITwelvefoldReflectedTile (the hexagonal and triangular lattices);

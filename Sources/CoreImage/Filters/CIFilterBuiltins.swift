@@ -355,4 +355,8 @@ extension CIFilter {
     public class func areaMaximumAlpha() -> CIFilter & CIAreaMaximumAlpha { ComputedTypedFilter(definition: .named("CIAreaMaximumAlpha")) }
     /// Calculates the pixel within a specified area that has the smallest alpha value.
     public class func areaMinimumAlpha() -> CIFilter & CIAreaMinimumAlpha { ComputedTypedFilter(definition: .named("CIAreaMinimumAlpha")) }
+    /// Displays an image as colored hexagons whose color is an average of the pixels they replace.
+    public class func hexagonalPixellate() -> CIFilter & CIHexagonalPixellate { ComputedTypedFilter(definition: .named("CIHexagonalPixellate")) }
+    /// Creates polygon-shaped color blocks by aggregating source pixel-color values.
+    public class func crystallize() -> CIFilter & CICrystallize { ComputedTypedFilter(definition: .named("CICrystallize")) }
 }

@@ -690,3 +690,23 @@ public protocol CIHistogramDisplay: CIFilterProtocol {
 public protocol CIAreaMaximumAlpha: CIAreaReductionFilter {}
 /// The properties you use to configure an area minimum alpha filter.
 public protocol CIAreaMinimumAlpha: CIAreaReductionFilter {}
+
+/// The properties you use to configure a hexagonal pixelate filter.
+public protocol CIHexagonalPixellate: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the hexagonal pattern.
+    var center: CGPoint { get set }
+    /// The scale determines the size of the hexagons.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a crystallize filter.
+public protocol CICrystallize: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The radius determines how many pixels are used to create the effect.
+    var radius: Float { get set }
+    /// The center of the effect as x and y coordinates.
+    var center: CGPoint { get set }
+}
