@@ -46,14 +46,15 @@
 // through libvips, the font by fontconfig's nearest match), CIHatchedScreen, CIHueSaturationValueGradient (its dither and
 // colour space not honoured), CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
 // CIAreaLogarithmicHistogram, CIHistogramDisplayFilter, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate,
-// CICrystallize; and their typed forms through
+// CICrystallize, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight (its falloff the cosine off its axis
+// raised to ten times the concentration: Apple does not publish its own), CILineOverlay, CICMYKHalftone, CIComicEffect; and
+// their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   blur: CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur;
 //   colour effect: CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
 //   distortion: CICircularWrap, CIDroste, CIGlassDistortion, CIGlassLozenge,
 //     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
@@ -61,10 +62,8 @@
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;
-//   halftone: CICMYKHalftone;
 //   reduction: CIKMeans, CIAreaBoundsRed;
-//   stylize: CIComicEffect, CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CILineOverlay, CISpotColor, CISpotLight,
-//     CIShadedMaterial;
+//   stylize: CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CISpotColor, CIShadedMaterial;
 //   tile: CIOpTile, CIPerspectiveTile, CISixfoldReflectedTile, CISixfoldRotatedTile, CITriangleTile,
 //     CITriangleKaleidoscope, CITwelvefoldReflectedTile (the hexagonal and triangular lattices);
 //   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,

@@ -21,7 +21,8 @@ extension FilterDefinition {
             + morphologyFilters.map { ($0.name, $0) } + geometryFilters.map { ($0.name, $0) }
             + transitionFilters.map { ($0.name, $0) } + latticeTileFilters.map { ($0.name, $0) }
             + textFilters.map { ($0.name, $0) } + moreComputedFilters.map { ($0.name, $0) }
-            + histogramFilters.map { ($0.name, $0) } + cellFilters.map { ($0.name, $0) })
+            + histogramFilters.map { ($0.name, $0) } + cellFilters.map { ($0.name, $0) }
+            + lightAndLineFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

@@ -359,4 +359,18 @@ extension CIFilter {
     public class func hexagonalPixellate() -> CIFilter & CIHexagonalPixellate { ComputedTypedFilter(definition: .named("CIHexagonalPixellate")) }
     /// Creates polygon-shaped color blocks by aggregating source pixel-color values.
     public class func crystallize() -> CIFilter & CICrystallize { ComputedTypedFilter(definition: .named("CICrystallize")) }
+    /// Blurs an image by amounts a grayscale mask gives for each pixel.
+    public class func maskedVariableBlur() -> CIFilter & CIMaskedVariableBlur { ComputedTypedFilter(definition: .named("CIMaskedVariableBlur")) }
+    /// Reduces noise using a threshold value to define what is considered noise.
+    public class func noiseReduction() -> CIFilter & CINoiseReduction { ComputedTypedFilter(definition: .named("CINoiseReduction")) }
+    /// Applies a bokeh effect to an image.
+    public class func bokehBlur() -> CIFilter & CIBokehBlur { ComputedTypedFilter(definition: .named("CIBokehBlur")) }
+    /// Applies a directional spotlight effect to an image.
+    public class func spotLight() -> CIFilter & CISpotLight { ComputedTypedFilter(definition: .named("CISpotLight")) }
+    /// Creates a sketch that outlines the edges of an image in black.
+    public class func lineOverlay() -> CIFilter & CILineOverlay { ComputedTypedFilter(definition: .named("CILineOverlay")) }
+    /// Creates a color, halftoned rendition of the source image.
+    public class func cmykHalftone() -> CIFilter & CICMYKHalftone { ComputedTypedFilter(definition: .named("CICMYKHalftone")) }
+    /// Simulates a comic book drawing by outlining edges and applying a color halftone effect.
+    public class func comicEffect() -> CIFilter & CIComicEffect { ComputedTypedFilter(definition: .named("CIComicEffect")) }
 }

@@ -140,3 +140,5 @@ public let kCICategoryHighDynamicRange = "CICategoryHighDynamicRange"
 public let kCIAttributeTypeInteger = "CIAttributeTypeInteger"
 /// A count attribute type.
 public let kCIAttributeTypeCount = "CIAttributeTypeCount"
+/// A three-dimensional position attribute type.
+public let kCIAttributeTypePosition3 = "CIAttributeTypePosition3"

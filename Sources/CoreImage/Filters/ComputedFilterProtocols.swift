@@ -710,3 +710,93 @@ public protocol CICrystallize: CIFilterProtocol {
     /// The center of the effect as x and y coordinates.
     var center: CGPoint { get set }
 }
+
+/// The properties you use to configure a masked variable blur filter.
+public protocol CIMaskedVariableBlur: CIFilterProtocol {
+    /// The image to blur.
+    var inputImage: CIImage? { get set }
+    /// A grayscale mask that determines the blur radius at each pixel.
+    var mask: CIImage? { get set }
+    /// The distance from the center of the effect.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a noise reduction filter.
+public protocol CINoiseReduction: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The amount of noise reduction.
+    var noiseLevel: Float { get set }
+    /// The sharpness of the final image.
+    var sharpness: Float { get set }
+}
+
+/// The properties you use to configure a bokeh blur filter.
+public protocol CIBokehBlur: CIFilterProtocol {
+    /// The image to blur.
+    var inputImage: CIImage? { get set }
+    /// The radius of the blur.
+    var radius: Float { get set }
+    /// The amount of extra emphasis at the ring of the bokeh.
+    var ringAmount: Float { get set }
+    /// The radius of the extra emphasis at the ring of the bokeh.
+    var ringSize: Float { get set }
+    /// The softness of the bokeh effect.
+    var softness: Float { get set }
+}
+
+/// The properties you use to configure a spotlight filter.
+public protocol CISpotLight: CIFilterProtocol {
+    /// The image to light.
+    var inputImage: CIImage? { get set }
+    /// The x, y, and z position of the spotlight.
+    var lightPosition: CIVector { get set }
+    /// The x, y, and z position that the spotlight points at.
+    var lightPointsAt: CIVector { get set }
+    /// The brightness of the spotlight.
+    var brightness: Float { get set }
+    /// The spotlight size; the smaller the value, the more tightly focused the light beam.
+    var concentration: Float { get set }
+    /// The color of the spotlight.
+    var color: CIColor { get set }
+}
+
+/// The properties you use to configure a line overlay filter.
+public protocol CILineOverlay: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The noise level of the image used as a threshold when detecting edges.
+    var nrNoiseLevel: Float { get set }
+    /// The amount of sharpening done when removing noise in the image.
+    var nrSharpness: Float { get set }
+    /// The accentuation factor of the Sobel gradient information when tracing the edges of the image.
+    var edgeIntensity: Float { get set }
+    /// The threshold that determines which edges are drawn.
+    var threshold: Float { get set }
+    /// The amount of anti-aliasing to use on the edges produced by this filter.
+    var contrast: Float { get set }
+}
+
+/// The properties you use to configure a CMYK halftone filter.
+public protocol CICMYKHalftone: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The center of the halftone pattern.
+    var center: CGPoint { get set }
+    /// The distance between dots in the pattern.
+    var width: Float { get set }
+    /// The angle of the pattern, in radians.
+    var angle: Float { get set }
+    /// The sharpness of the pattern.
+    var sharpness: Float { get set }
+    /// The gray component replacement value.
+    var grayComponentReplacement: Float { get set }
+    /// The under color removal value.
+    var underColorRemoval: Float { get set }
+}
+
+/// The properties you use to configure a comic effect filter.
+public protocol CIComicEffect: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}

@@ -11,6 +11,7 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIFourfoldReflectedTile, CIParallelogramTile, CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope,
     CIHatchedScreen, CIHueSaturationValueGradient, CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
     CIAreaLogarithmicHistogram, CIHistogramDisplay, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate, CICrystallize,
+    CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight, CILineOverlay, CICMYKHalftone, CIComicEffect,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -143,6 +144,66 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var lowLimit: Float {
         get { float("inputLowLimit") }
         set { setFloat(newValue, "inputLowLimit") }
+    }
+    var mask: CIImage? {
+        get { value(forKey: "inputMask") as? CIImage }
+        set { setValue(newValue, forKey: "inputMask") }
+    }
+    var noiseLevel: Float {
+        get { float("inputNoiseLevel") }
+        set { setFloat(newValue, "inputNoiseLevel") }
+    }
+    var ringAmount: Float {
+        get { float("inputRingAmount") }
+        set { setFloat(newValue, "inputRingAmount") }
+    }
+    var ringSize: Float {
+        get { float("inputRingSize") }
+        set { setFloat(newValue, "inputRingSize") }
+    }
+    var lightPosition: CIVector {
+        get { vector("inputLightPosition") }
+        set { setValue(newValue, forKey: "inputLightPosition") }
+    }
+    var lightPointsAt: CIVector {
+        get { vector("inputLightPointsAt") }
+        set { setValue(newValue, forKey: "inputLightPointsAt") }
+    }
+    var brightness: Float {
+        get { float("inputBrightness") }
+        set { setFloat(newValue, "inputBrightness") }
+    }
+    var concentration: Float {
+        get { float("inputConcentration") }
+        set { setFloat(newValue, "inputConcentration") }
+    }
+    var nrNoiseLevel: Float {
+        get { float("inputNRNoiseLevel") }
+        set { setFloat(newValue, "inputNRNoiseLevel") }
+    }
+    var nrSharpness: Float {
+        get { float("inputNRSharpness") }
+        set { setFloat(newValue, "inputNRSharpness") }
+    }
+    var edgeIntensity: Float {
+        get { float("inputEdgeIntensity") }
+        set { setFloat(newValue, "inputEdgeIntensity") }
+    }
+    var threshold: Float {
+        get { float("inputThreshold") }
+        set { setFloat(newValue, "inputThreshold") }
+    }
+    var contrast: Float {
+        get { float(kCIInputContrastKey) }
+        set { setFloat(newValue, kCIInputContrastKey) }
+    }
+    var grayComponentReplacement: Float {
+        get { float("inputGCR") }
+        set { setFloat(newValue, "inputGCR") }
+    }
+    var underColorRemoval: Float {
+        get { float("inputUCR") }
+        set { setFloat(newValue, "inputUCR") }
     }
     var levels: Float {
         get { float("inputLevels") }

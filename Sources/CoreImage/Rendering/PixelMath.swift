@@ -193,6 +193,8 @@ func abs(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_ABS) }
 func floor(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_FLOOR) }
 /// e raised to each value.
 func exp(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_EXP) }
+/// The natural logarithm of each value.
+func log(_ value: Pixels) throws -> Pixels { try unary(value, CVIPS_LOG) }
 /// `then` where the condition is not 0, `otherwise` where it is.
 func choose(_ condition: Pixels, _ then: Pixels, _ otherwise: Pixels) throws -> Pixels {
     try withExtendedLifetime((then.image, otherwise.image)) {
