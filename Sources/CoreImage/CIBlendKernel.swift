@@ -112,4 +112,18 @@ open class CIBlendKernel: NSObject, @unchecked Sendable {
     open class var componentMax: CIBlendKernel { CIBlendKernel(.computed(.componentMax)) }
     /// A blend kernel that keeps the smaller of each component, alpha included.
     open class var componentMin: CIBlendKernel { CIBlendKernel(.computed(.componentMin)) }
+    /// A blend kernel that sets each component to 1 where the two sum to 1 or more, else 0.
+    open class var hardMix: CIBlendKernel { CIBlendKernel(.computed(.hardMix)) }
+    /// A blend kernel that keeps whichever color has the lower luminosity.
+    open class var darkerColor: CIBlendKernel { CIBlendKernel(.computed(.darkerColor)) }
+    /// A blend kernel that keeps whichever color has the higher luminosity.
+    open class var lighterColor: CIBlendKernel { CIBlendKernel(.computed(.lighterColor)) }
+    /// A blend kernel that gives a transparent result.
+    open class var clear: CIBlendKernel { CIBlendKernel(.computed(.clear)) }
+    /// A blend kernel that keeps the foreground alone.
+    open class var source: CIBlendKernel { CIBlendKernel(.computed(.source)) }
+    /// A blend kernel that keeps the background alone.
+    open class var destination: CIBlendKernel { CIBlendKernel(.computed(.destination)) }
+    /// A blend kernel that keeps each image where the other is not.
+    open class var exclusiveOr: CIBlendKernel { CIBlendKernel(.computed(.exclusiveOr)) }
 }

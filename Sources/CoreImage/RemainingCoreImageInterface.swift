@@ -47,11 +47,12 @@
 // colour space not honoured), CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
 // CIAreaLogarithmicHistogram, CIHistogramDisplayFilter, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate,
 // CICrystallize, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight (its falloff the cosine off its axis
-// raised to ten times the concentration: Apple does not publish its own), CILineOverlay, CICMYKHalftone, CIComicEffect; and
-// their typed forms through
+// raised to ten times the concentration: Apple does not publish its own), CILineOverlay, CICMYKHalftone, CIComicEffect,
+// CIPerspectiveTransformWithExtent; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
-// linearDodge, linearLight, pinLight, vividLight, componentMax and componentMin, with apply(foreground:background:).
+// linearDodge, linearLight, pinLight, vividLight, hardMix, darkerColor, lighterColor, componentMax, componentMin, clear,
+// source, destination and exclusiveOr, with apply(foreground:background:): every built-in kernel Apple lists.
 //
 // Still to come:
 // Filters, by Apple's categories:
@@ -61,14 +62,14 @@
 //     CITorusLensDistortion;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
-//   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrection*, CIPerspectiveTransformWithExtent;
+//   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
+//     CIKeystoneCorrectionVertical;
 //   reduction: CIKMeans, CIAreaBoundsRed;
 //   stylize: CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CISpotColor, CIShadedMaterial;
 //   tile: CIOpTile, CIPerspectiveTile, CISixfoldReflectedTile, CISixfoldRotatedTile, CITriangleTile,
 //     CITriangleKaleidoscope, CITwelvefoldReflectedTile (the hexagonal and triangular lattices);
 //   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,
 //     CIPageCurlTransition and its shadowed form, CIRippleTransition.
-// CIBlendKernel: hardMix, darkerColor, lighterColor, clear, source, destination, exclusiveOr.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, the portrait and depth filters).

@@ -55,3 +55,24 @@ final class CIGeometryFilterTests: XCTestCase {
         XCTAssertEqual(filter.outputImage?.extent, .null)
     }
 }
+
+/// The perspective transform of an extent other than the image's.
+final class CIPerspectiveWithExtentTests: XCTestCase {
+    func testTheExtentGivenIsDrawnIntoTheCornersTheImageMovingWithIt() throws {
+        let ramp = CIImage(cvPixelBuffer: Pictures.ramp(width: 64, height: 48))
+        let filter = CIFilter.perspectiveTransformWithExtent()
+        filter.inputImage = ramp
+        // The image's bottom-left quarter drawn into the image's whole rectangle: everything twice as large.
+        filter.extent = CGRect(x: 0, y: 0, width: 32, height: 24)
+        filter.bottomLeft = .zero
+        filter.bottomRight = CGPoint(x: 64, y: 0)
+        filter.topRight = CGPoint(x: 64, y: 48)
+        filter.topLeft = CGPoint(x: 0, y: 48)
+        let image = try XCTUnwrap(filter.outputImage)
+        XCTAssertEqual(image.extent, CGRect(x: 0, y: 0, width: 64, height: 48))
+        let value = Pictures.value(image, x: 40, y: 30)
+        // The pixel centre (40.5, 30.5) shows the image at (20.25, 15.25): red 4 (20.25 - 0.5), green 4 (15.25 - 0.5).
+        XCTAssertEqual(value[0], 79, accuracy: 1.5)
+        XCTAssertEqual(value[1], 59, accuracy: 1.5)
+    }
+}

@@ -105,3 +105,34 @@ final class CIGlowAndEdgeFilterTests: XCTestCase {
         XCTAssertEqual(seen.count, pairs.count, "each kernel its own colour")
     }
 }
+
+/// The blend kernels beyond the filters' modes: hard mix, darker and lighter colour, and Porter and Duff's clear, source, destination and exclusive or.
+final class CIMoreBlendKernelTests: XCTestCase {
+    let context = CIContext()
+
+    private func square(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) -> CIImage {
+        CIImage(color: CIColor(red: r, green: g, blue: b, alpha: a)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+    }
+
+    private func value(_ kernel: CIBlendKernel, _ top: CIImage, _ bottom: CIImage) throws -> [Double] {
+        Pictures.value(try XCTUnwrap(kernel.apply(foreground: top, background: bottom)), x: 1, y: 1, context: context)
+    }
+
+    func testHardMixAndTheColourChoices() throws {
+        XCTAssertEqual(try value(.hardMix, square(0.7, 0.2, 0.5), square(0.6, 0.3, 0.6)), [255, 0, 255, 255], "each band 1 where the sum reaches 1")
+        // Darker colour: the whole colour of lower luminosity (0.3 r + 0.59 g + 0.11 b), not band by band.
+        let (red, teal) = (square(0.9, 0.1, 0.1), square(0.1, 0.5, 0.6))
+        XCTAssertEqual(try value(.darkerColor, red, teal), [230, 26, 26, 255], "red's luminosity 0.30 is below teal's 0.36")
+        XCTAssertEqual(try value(.lighterColor, red, teal), [26, 128, 153, 255])
+    }
+
+    func testPorterAndDuffsClearSourceDestinationAndExclusiveOr() throws {
+        let (top, bottom) = (square(1, 0, 0, 0.5), square(0, 0, 1, 0.5))
+        XCTAssertEqual(try value(.clear, top, bottom), [0, 0, 0, 0])
+        XCTAssertEqual(try value(.source, top, bottom), [128, 0, 0, 128])
+        XCTAssertEqual(try value(.destination, top, bottom), [0, 0, 128, 128])
+        // S (1 - ab) + B (1 - as): a quarter of each, alpha a half.
+        let xor = try value(.exclusiveOr, top, bottom)
+        for (band, want) in [63.75, 0, 63.75, 127.5].enumerated() { XCTAssertEqual(xor[band], want, accuracy: 1, "\(xor)") }
+    }
+}

@@ -22,7 +22,8 @@ extension FilterDefinition {
             + transitionFilters.map { ($0.name, $0) } + latticeTileFilters.map { ($0.name, $0) }
             + textFilters.map { ($0.name, $0) } + moreComputedFilters.map { ($0.name, $0) }
             + histogramFilters.map { ($0.name, $0) } + cellFilters.map { ($0.name, $0) }
-            + lightAndLineFilters.map { ($0.name, $0) })
+            + lightAndLineFilters.map { ($0.name, $0) }
+            + [perspectiveTransformWithExtent].map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -357,6 +358,22 @@ extension FilterDefinition {
         guard let image = inputs.image(kCIInputImageKey) else { return nil }
         let e = image.extent
         guard !e.isInfinite, !e.isNull, e.width > 0, e.height > 0 else { return image }
+        let p = points(inputs)
+        guard let quad = Projection.squareTo(p[3], p[2], p[1], p[0]), let toSquare = square(to: e).inverted, let inverse = quad.after(toSquare).inverted
+        else { return .empty() }
+        return image.derived(.project(image.recipe, inverse: inverse, extent: bounds(p)))
+    }
+
+    static let perspectiveTransformWithExtent = FilterDefinition(
+        name: "CIPerspectiveTransformWithExtent", displayName: "Perspective Transform with Extent",
+        categories: [kCICategoryGeometryAdjustment] + everyday,
+        inputs: [.image(), .vector(kCIInputExtentKey, "Extent", default: CIVector(x: 0, y: 0, z: 300, w: 300), type: kCIAttributeTypeRectangle)] + corners
+    ) { inputs in
+        // The extent given (rather than the image's) drawn into the quadrilateral the corners
+        // make, the image moving with it.
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        let e = (inputs.vector(kCIInputExtentKey)?.cgRectValue ?? CGRect(x: 0, y: 0, width: 300, height: 300)).standardized
+        guard e.minX.isFinite, e.minY.isFinite, e.width.isFinite, e.height.isFinite, e.width > 0, e.height > 0 else { return .empty() }
         let p = points(inputs)
         guard let quad = Projection.squareTo(p[3], p[2], p[1], p[0]), let toSquare = square(to: e).inverted, let inverse = quad.after(toSquare).inverted
         else { return .empty() }

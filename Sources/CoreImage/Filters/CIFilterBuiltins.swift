@@ -373,4 +373,8 @@ extension CIFilter {
     public class func cmykHalftone() -> CIFilter & CICMYKHalftone { ComputedTypedFilter(definition: .named("CICMYKHalftone")) }
     /// Simulates a comic book drawing by outlining edges and applying a color halftone effect.
     public class func comicEffect() -> CIFilter & CIComicEffect { ComputedTypedFilter(definition: .named("CIComicEffect")) }
+    /// Alters the geometry of a rectangle of an image to simulate the observer changing viewing position.
+    public class func perspectiveTransformWithExtent() -> CIFilter & CIPerspectiveTransformWithExtent {
+        PerspectiveFilter(definition: .perspectiveTransformWithExtent)
+    }
 }

@@ -800,3 +800,9 @@ public protocol CIComicEffect: CIFilterProtocol {
     /// The image to process.
     var inputImage: CIImage? { get set }
 }
+
+/// The properties you use to configure a perspective transform with extent filter.
+public protocol CIPerspectiveTransformWithExtent: CIFourCoordinateGeometryFilter {
+    /// The rectangle that the corners map.
+    var extent: CGRect { get set }
+}

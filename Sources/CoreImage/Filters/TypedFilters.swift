@@ -319,7 +319,11 @@ final class VignetteFilter: TypedFilter, CIVignette, @unchecked Sendable {
     }
 }
 
-final class PerspectiveFilter: TypedFilter, CIPerspectiveCorrection, CIPerspectiveTransform, @unchecked Sendable {
+final class PerspectiveFilter: TypedFilter, CIPerspectiveCorrection, CIPerspectiveTransform, CIPerspectiveTransformWithExtent, @unchecked Sendable {
+    var extent: CGRect {
+        get { vector(kCIInputExtentKey).cgRectValue }
+        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
+    }
     private func point(_ key: String) -> CGPoint {
         let vector = vector(key)
         return CGPoint(x: vector.x, y: vector.y)

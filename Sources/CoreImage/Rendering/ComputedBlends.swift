@@ -35,6 +35,20 @@ enum ComputedBlend: Sendable, CaseIterable {
     case componentMax
     /// The smaller of each band, alpha included, premultiplied.
     case componentMin
+    /// Each band 1 where the two colours' bands sum to 1 or more, else 0.
+    case hardMix
+    /// The colour of lower luminosity, whole.
+    case darkerColor
+    /// The colour of higher luminosity, whole.
+    case lighterColor
+    /// Porter and Duff's clear: nothing.
+    case clear
+    /// Porter and Duff's source: the source alone.
+    case source
+    /// Porter and Duff's destination: the background alone.
+    case destination
+    /// Porter and Duff's exclusive or: each where the other is not.
+    case exclusiveOr
 
     /// The recipe of `source` blended over `background`.
     func recipe(_ source: Recipe, _ background: Recipe) -> Recipe {
@@ -45,6 +59,12 @@ enum ComputedBlend: Sendable, CaseIterable {
                 switch self {
                 case .componentMax: return try max(top, bottom)
                 case .componentMin: return try min(top, bottom)
+                case .clear: return try top * 0
+                case .source: return top
+                case .destination: return bottom
+                case .exclusiveOr:
+                    // S (1 - ab) + B (1 - as), alpha included.
+                    return try top * (1 - bottom.bands(3) / 255) + bottom * (1 - top.bands(3) / 255)
                 default: return try blended(top / 255, bottom / 255)
                 }
             })
@@ -80,7 +100,11 @@ enum ComputedBlend: Sendable, CaseIterable {
         case .saturation: return try Self.withLuminosity(try Self.withSaturation(cb, try Self.saturation(cs)), try Self.luminosity(cb))
         case .color: return try Self.withLuminosity(cs, try Self.luminosity(cb))
         case .luminosity: return try Self.withLuminosity(cb, try Self.luminosity(cs))
-        case .componentMax, .componentMin: return cb
+        case .hardMix: return try (try (cb + cs) > 0.999999) * 1
+        case .darkerColor, .lighterColor:
+            let sourceIsDarker = try Self.luminosity(cs) < Self.luminosity(cb)
+            return self == .darkerColor ? try choose(sourceIsDarker, cs, cb) : try choose(sourceIsDarker, cb, cs)
+        case .componentMax, .componentMin, .clear, .source, .destination, .exclusiveOr: return cb
         }
     }
 
