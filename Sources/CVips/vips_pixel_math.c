@@ -359,6 +359,19 @@ int cvips_extreme_position(cvips_image *image, int maximum, int *x, int *y) {
     return maximum ? lib.max((vips *)image, &value, "x", x, "y", y, NULL) : lib.min((vips *)image, &value, "x", x, "y", y, NULL);
 }
 
+int cvips_read_floats(cvips_image *image, float *values, size_t count) {
+    if (!ready()) return -1;
+    vips *floating = NULL;
+    if (lib.cast((vips *)image, &floating, FLOAT, NULL) != 0) return -1;
+    size_t size = 0;
+    float *computed = lib.write_to_memory(floating, &size);
+    lib.object_unref(floating);
+    int result = computed && size == count * sizeof(float) ? 0 : -1;
+    if (result == 0) memcpy(values, computed, size);
+    if (computed) lib.free(computed);
+    return result;
+}
+
 int cvips_band_count(const cvips_image *image) {
     if (!ready()) return 0;
     return lib.get_bands((const vips *)image);

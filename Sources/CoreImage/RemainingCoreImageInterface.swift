@@ -48,7 +48,8 @@
 // CIAreaLogarithmicHistogram, CIHistogramDisplayFilter, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate,
 // CICrystallize, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight (its falloff the cosine off its axis
 // raised to ten times the concentration: Apple does not publish its own), CILineOverlay, CICMYKHalftone, CIComicEffect,
-// CIPerspectiveTransformWithExtent; and their typed forms through
+// CIPerspectiveTransformWithExtent, CINinePartStretched, CINinePartTiled, CIPalettize, CIKMeans (clustering at most 64 x 64
+// of the extent's block means), CIDocumentEnhancer; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, hardMix, darkerColor, lighterColor, componentMax, componentMin, clear,
@@ -56,15 +57,15 @@
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   colour effect: CIPaletteCentroid, CIPalettize, CIDocumentEnhancer;
+//   colour effect: CIPaletteCentroid;
 //   distortion: CICircularWrap, CIDroste, CIGlassDistortion, CIGlassLozenge,
-//     CILightTunnel, CINinePartStretched, CINinePartTiled, CIStretchCrop,
+//     CILightTunnel, CIStretchCrop,
 //     CITorusLensDistortion;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
 //     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
 //     CIKeystoneCorrectionVertical;
-//   reduction: CIKMeans, CIAreaBoundsRed;
+//   reduction: CIAreaBoundsRed;
 //   stylize: CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CISpotColor, CIShadedMaterial;
 //   tile: CIOpTile, CIPerspectiveTile, CISixfoldReflectedTile, CISixfoldRotatedTile, CITriangleTile,
 //     CITriangleKaleidoscope, CITwelvefoldReflectedTile (the hexagonal and triangular lattices);

@@ -86,6 +86,9 @@ int cvips_text(const char *markup, const char *font, int dpi, unsigned char **co
 /// Where a one-band image is largest (`maximum`) or smallest: its first such pixel's column and
 /// row (rows downwards), computed now; 0 or -1.
 int cvips_extreme_position(cvips_image *image, int maximum, int *x, int *y);
+/// The image's values in float, computed now into `values` (`count` floats: width x height x
+/// bands, rows packed); 0, or -1 when it cannot be computed or holds another number of values.
+int cvips_read_floats(cvips_image *image, float *values, size_t count);
 /// The number of the image's bands.
 int cvips_band_count(const cvips_image *image);
 

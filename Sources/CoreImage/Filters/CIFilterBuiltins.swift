@@ -377,4 +377,14 @@ extension CIFilter {
     public class func perspectiveTransformWithExtent() -> CIFilter & CIPerspectiveTransformWithExtent {
         PerspectiveFilter(definition: .perspectiveTransformWithExtent)
     }
+    /// Distorts an image by stretching an image based on two input breakpoints.
+    public class func ninePartStretched() -> CIFilter & CINinePartStretched { ComputedTypedFilter(definition: .named("CINinePartStretched")) }
+    /// Distorts an image by tiling an image based on two input breakpoints.
+    public class func ninePartTiled() -> CIFilter & CINinePartTiled { ComputedTypedFilter(definition: .named("CINinePartTiled")) }
+    /// Replaces each color of an image with the nearest color of a palette.
+    public class func palettize() -> CIFilter & CIPalettize { ComputedTypedFilter(definition: .named("CIPalettize")) }
+    /// Produces a palette of the most common colors of an area of an image.
+    public class func kMeans() -> CIFilter & CIKMeans { ComputedTypedFilter(definition: .named("CIKMeans")) }
+    /// Enhances a document image by removing unwanted shadows, whitening the background, and enhancing contrast.
+    public class func documentEnhancer() -> CIFilter & CIDocumentEnhancer { ComputedTypedFilter(definition: .named("CIDocumentEnhancer")) }
 }

@@ -806,3 +806,59 @@ public protocol CIPerspectiveTransformWithExtent: CIFourCoordinateGeometryFilter
     /// The rectangle that the corners map.
     var extent: CGRect { get set }
 }
+
+/// The properties you use to configure a nine-part stretched filter.
+public protocol CINinePartStretched: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The lower-left corner of the image to retain before stretching begins.
+    var breakpoint0: CGPoint { get set }
+    /// The upper-right corner of the image to retain after stretching ends.
+    var breakpoint1: CGPoint { get set }
+    /// The amount of stretching, across and up.
+    var growAmount: CGPoint { get set }
+}
+
+/// The properties you use to configure a nine-part tiled filter.
+public protocol CINinePartTiled: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The lower-left corner of the image to retain before tiling begins.
+    var breakpoint0: CGPoint { get set }
+    /// The upper-right corner of the image to retain after tiling ends.
+    var breakpoint1: CGPoint { get set }
+    /// The amount of tiling, across and up.
+    var growAmount: CGPoint { get set }
+    /// A Boolean value that determines whether tiles are flipped vertically in alternate rows.
+    var flipYTiles: Bool { get set }
+}
+
+/// The properties you use to configure a palettize filter.
+public protocol CIPalettize: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The image whose pixels make up the palette.
+    var paletteImage: CIImage? { get set }
+    /// A Boolean value that specifies whether colors are compared perceptually.
+    var perceptual: Bool { get set }
+}
+
+/// The properties you use to configure a k-means filter.
+public protocol CIKMeans: CIAreaReductionFilter {
+    /// An image whose pixels seed the means.
+    var inputMeans: CIImage? { get set }
+    /// The number of means.
+    var count: Int { get set }
+    /// The number of passes to refine the means.
+    var passes: Float { get set }
+    /// A Boolean value that specifies whether colors are compared perceptually.
+    var perceptual: Bool { get set }
+}
+
+/// The properties you use to configure a document enhancer filter.
+public protocol CIDocumentEnhancer: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The amount of enhancement.
+    var amount: Float { get set }
+}

@@ -11,7 +11,8 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIFourfoldReflectedTile, CIParallelogramTile, CIFourfoldRotatedTile, CIEightfoldReflectedTile, CIGlideReflectedTile, CIKaleidoscope,
     CIHatchedScreen, CIHueSaturationValueGradient, CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
     CIAreaLogarithmicHistogram, CIHistogramDisplay, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate, CICrystallize,
-    CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight, CILineOverlay, CICMYKHalftone, CIComicEffect,
+    CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight, CILineOverlay, CICMYKHalftone, CIComicEffect, CINinePartStretched,
+    CINinePartTiled, CIPalettize, CIKMeans, CIDocumentEnhancer,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -204,6 +205,41 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var underColorRemoval: Float {
         get { float("inputUCR") }
         set { setFloat(newValue, "inputUCR") }
+    }
+    private func point(_ key: String, default fallback: CGPoint = .zero) -> CGPoint {
+        (value(forKey: key) as? CIVector).map { CGPoint(x: $0.x, y: $0.y) } ?? fallback
+    }
+    var breakpoint0: CGPoint {
+        get { point("inputBreakpoint0") }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputBreakpoint0") }
+    }
+    var breakpoint1: CGPoint {
+        get { point("inputBreakpoint1") }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputBreakpoint1") }
+    }
+    var growAmount: CGPoint {
+        get { point("inputGrowAmount") }
+        set { setValue(CIVector(cgPoint: newValue), forKey: "inputGrowAmount") }
+    }
+    var flipYTiles: Bool {
+        get { float("inputFlipYTiles") != 0 }
+        set { setFloat(newValue ? 1 : 0, "inputFlipYTiles") }
+    }
+    var paletteImage: CIImage? {
+        get { value(forKey: "inputPaletteImage") as? CIImage }
+        set { setValue(newValue, forKey: "inputPaletteImage") }
+    }
+    var perceptual: Bool {
+        get { float("inputPerceptual") != 0 }
+        set { setFloat(newValue ? 1 : 0, "inputPerceptual") }
+    }
+    var inputMeans: CIImage? {
+        get { value(forKey: "inputMeans") as? CIImage }
+        set { setValue(newValue, forKey: "inputMeans") }
+    }
+    var passes: Float {
+        get { float("inputPasses") }
+        set { setFloat(newValue, "inputPasses") }
     }
     var levels: Float {
         get { float("inputLevels") }

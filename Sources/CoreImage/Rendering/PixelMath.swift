@@ -120,6 +120,13 @@ struct Pixels {
         return (Int(x), Int(y))
     }
 
+    /// The pixels' values, computed now into `values` (`count` floats, rows packed).
+    static func read(_ pixels: Pixels, into values: UnsafeMutablePointer<Float>, count: Int) throws {
+        guard cvips_read_floats(pixels.image.pointer, values, count) == 0 else {
+            throw RenderingError(description: "the image's values could not be read: \(String(cString: cvips_error()))")
+        }
+    }
+
     /// The smallest and largest value of each band, computed now.
     func extremes() throws -> (minimum: [Double], maximum: [Double]) {
         let count = bandCount
