@@ -49,7 +49,8 @@
 // CICrystallize, CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight (its falloff the cosine off its axis
 // raised to ten times the concentration: Apple does not publish its own), CILineOverlay, CICMYKHalftone, CIComicEffect,
 // CIPerspectiveTransformWithExtent, CINinePartStretched, CINinePartTiled, CIPalettize, CIKMeans (clustering at most 64 x 64
-// of the extent's block means), CIDocumentEnhancer; and their typed forms through
+// of the extent's block means), CIDocumentEnhancer, CIConvertRGBtoLab, CIConvertLabToRGB, CILabDeltaE (CIE 1994),
+// CISobelGradients, CIColorCurves, CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, hardMix, darkerColor, lighterColor, componentMax, componentMin, clear,

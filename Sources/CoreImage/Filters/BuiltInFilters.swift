@@ -23,7 +23,8 @@ extension FilterDefinition {
             + textFilters.map { ($0.name, $0) } + moreComputedFilters.map { ($0.name, $0) }
             + histogramFilters.map { ($0.name, $0) } + cellFilters.map { ($0.name, $0) }
             + lightAndLineFilters.map { ($0.name, $0) }
-            + [perspectiveTransformWithExtent].map { ($0.name, $0) } + layoutAndPaletteFilters.map { ($0.name, $0) })
+            + [perspectiveTransformWithExtent].map { ($0.name, $0) } + layoutAndPaletteFilters.map { ($0.name, $0) }
+            + labAndShapeFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

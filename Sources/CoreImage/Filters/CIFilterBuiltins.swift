@@ -387,4 +387,22 @@ extension CIFilter {
     public class func kMeans() -> CIFilter & CIKMeans { ComputedTypedFilter(definition: .named("CIKMeans")) }
     /// Enhances a document image by removing unwanted shadows, whitening the background, and enhancing contrast.
     public class func documentEnhancer() -> CIFilter & CIDocumentEnhancer { ComputedTypedFilter(definition: .named("CIDocumentEnhancer")) }
+    /// Converts an image from RGB to CIE L*a*b* values.
+    public class func convertRGBtoLab() -> CIFilter & CIConvertLab { ComputedTypedFilter(definition: .named("CIConvertRGBtoLab")) }
+    /// Converts an image from CIE L*a*b* values to RGB.
+    public class func convertLabToRGB() -> CIFilter & CIConvertLab { ComputedTypedFilter(definition: .named("CIConvertLabToRGB")) }
+    /// Produces an image with the Lab ΔE difference values between two images.
+    public class func labDeltaE() -> CIFilter & CILabDeltaE { ComputedTypedFilter(definition: .named("CILabDeltaE")) }
+    /// Applies a multichannel 3 by 3 Sobel gradient filter to an image.
+    public class func sobelGradients() -> CIFilter & CISobelGradients { ComputedTypedFilter(definition: .named("CISobelGradients")) }
+    /// Modifies the colors of an image through a curve for each channel.
+    public class func colorCurves() -> CIFilter & CIColorCurves { ComputedTypedFilter(definition: .named("CIColorCurves")) }
+    /// Generates an image of a stroked rounded rectangle.
+    public class func roundedRectangleStrokeGenerator() -> CIFilter & CIRoundedRectangleStrokeGenerator {
+        ComputedTypedFilter(definition: .named("CIRoundedRectangleStrokeGenerator"))
+    }
+    /// Generates a blurred rectangle of a color.
+    public class func blurredRectangleGenerator() -> CIFilter & CIBlurredRectangleGenerator {
+        ComputedTypedFilter(definition: .named("CIBlurredRectangleGenerator"))
+    }
 }

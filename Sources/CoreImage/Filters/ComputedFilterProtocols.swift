@@ -862,3 +862,59 @@ public protocol CIDocumentEnhancer: CIFilterProtocol {
     /// The amount of enhancement.
     var amount: Float { get set }
 }
+
+/// The properties you use to configure a conversion between RGB and CIE L*a*b*.
+public protocol CIConvertLab: CIFilterProtocol {
+    /// The image to convert.
+    var inputImage: CIImage? { get set }
+    /// A Boolean value that determines whether the L*a*b* values are normalized to 0 to 1.
+    var normalize: Bool { get set }
+}
+
+/// The properties you use to configure a Lab ΔE filter.
+public protocol CILabDeltaE: CIFilterProtocol {
+    /// The first image.
+    var inputImage: CIImage? { get set }
+    /// The second image.
+    var image2: CIImage? { get set }
+}
+
+/// The properties you use to configure a Sobel gradients filter.
+public protocol CISobelGradients: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a color curves filter.
+public protocol CIColorCurves: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// Data containing the red, green and blue float values of the curves.
+    var curvesData: Data { get set }
+    /// The input values the curves data spans.
+    var curvesDomain: CIVector { get set }
+    /// The color space in which the curves apply.
+    var colorSpace: CGColorSpace? { get set }
+}
+
+/// The properties you use to configure a rounded rectangle stroke generator filter.
+public protocol CIRoundedRectangleStrokeGenerator: CIFilterProtocol {
+    /// The rectangle to stroke.
+    var extent: CGRect { get set }
+    /// The radius of the rounded corners.
+    var radius: Float { get set }
+    /// The color of the stroke.
+    var color: CIColor { get set }
+    /// The width of the stroke.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a blurred rectangle generator filter.
+public protocol CIBlurredRectangleGenerator: CIFilterProtocol {
+    /// The rectangle to fill.
+    var extent: CGRect { get set }
+    /// The standard deviation of the blur.
+    var sigma: Float { get set }
+    /// The color of the rectangle.
+    var color: CIColor { get set }
+}

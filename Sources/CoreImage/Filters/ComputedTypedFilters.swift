@@ -12,7 +12,8 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIHatchedScreen, CIHueSaturationValueGradient, CIDisplacementDistortion, CIBumpDistortionLinear, CIZoomBlur, CIAreaHistogram,
     CIAreaLogarithmicHistogram, CIHistogramDisplay, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate, CICrystallize,
     CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight, CILineOverlay, CICMYKHalftone, CIComicEffect, CINinePartStretched,
-    CINinePartTiled, CIPalettize, CIKMeans, CIDocumentEnhancer,
+    CINinePartTiled, CIPalettize, CIKMeans, CIDocumentEnhancer, CIConvertLab, CILabDeltaE, CISobelGradients, CIColorCurves,
+    CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -240,6 +241,26 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var passes: Float {
         get { float("inputPasses") }
         set { setFloat(newValue, "inputPasses") }
+    }
+    var normalize: Bool {
+        get { float("inputNormalize") != 0 }
+        set { setFloat(newValue ? 1 : 0, "inputNormalize") }
+    }
+    var image2: CIImage? {
+        get { value(forKey: "inputImage2") as? CIImage }
+        set { setValue(newValue, forKey: "inputImage2") }
+    }
+    var curvesData: Data {
+        get { value(forKey: "inputCurvesData") as? Data ?? Data() }
+        set { setValue(newValue, forKey: "inputCurvesData") }
+    }
+    var curvesDomain: CIVector {
+        get { vector("inputCurvesDomain") }
+        set { setValue(newValue, forKey: "inputCurvesDomain") }
+    }
+    var sigma: Float {
+        get { float("inputSigma") }
+        set { setFloat(newValue, "inputSigma") }
     }
     var levels: Float {
         get { float("inputLevels") }
