@@ -33,6 +33,12 @@ open class CIContext: NSObject, @unchecked Sendable {
     public static var lastRenderingProblem: String? { problem.withLock { $0 } }
     private static let problem = LockedValue<String?>(nil)
 
+    /// Frees any cached data the context holds: rendering keeps none beyond one conversion buffer, which this lets go.
+    open func clearCaches() { conversion.withLock { $0 = nil } }
+
+    /// Runs the garbage collector to reclaim resources the context no longer needs: the same as clearing its caches.
+    open func reclaimResources() { clearCaches() }
+
     // MARK: Rendering
 
     /// Creates a Quartz 2D image from a region of a Core Image image (8-bit B, G, R, A, premultiplied, sRGB).
@@ -111,6 +117,16 @@ open class CIContext: NSObject, @unchecked Sendable {
         let region = PixelRegion(covering: bounds)
         guard rowBytes >= region.width * 4 else { return }
         _ = render(image.recipe.recombined(layout.order), region: region, into: data, bytesPerRow: rowBytes)
+    }
+
+    /// Renders the region from the origin of a bitmap's size into it, in a format: BGRA8, RGBA8
+    /// or ARGB8; why it could not be, or nil.
+    func bitmapRenderingProblem(
+        _ image: CIImage, into data: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int, height: Int, format: CIFormat
+    ) -> String? {
+        guard let layout = format.layout else { return "bitmaps of format \(format.rawValue) cannot be rendered into" }
+        let region = PixelRegion(x: 0, y: 0, width: width, height: height)
+        return render(image.recipe.recombined(layout.order), region: region, into: data, bytesPerRow: bytesPerRow) ? nil : Self.lastRenderingProblem
     }
 
     /// Whether a region is one rendering makes at once: 1 to 16384 pixels a side (at most a

@@ -59,6 +59,35 @@ open class CIImage: NSObject, @unchecked Sendable {
         self.init(cvPixelBuffer: imageBuffer, options: options)
     }
 
+    /// Initializes an image object with bitmap data: 8-bit premultiplied BGRA8, RGBA8 or ARGB8
+    /// pixels, rows `bytesPerRow` apart, the top row first (an empty image for other formats or too little data).
+    public convenience init(bitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
+        let (width, height) = (Int(size.width), Int(size.height))
+        // Where each of B, G, R, A is among a pixel's four bytes.
+        let places: [Int]?
+        switch format {
+        case .BGRA8: places = [0, 1, 2, 3]
+        case .RGBA8: places = [2, 1, 0, 3]
+        case .ARGB8: places = [3, 2, 1, 0]
+        default: places = nil
+        }
+        guard let places, width > 0, height > 0, bytesPerRow >= width * 4, data.count >= bytesPerRow * (height - 1) + width * 4 else {
+            self.init(recipe: .empty)
+            return
+        }
+        let pixels = OwnedPixels(width: width, height: height) { memory in
+            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                for row in 0..<height {
+                    for x in 0..<width {
+                        let from = row * bytesPerRow + x * 4, to = (row * width + x) * 4
+                        for band in 0..<4 { memory[to + band] = raw[from + places[band]] }
+                    }
+                }
+            }
+        }
+        self.init(recipe: .pixels(pixels.source(width: width, height: height)))
+    }
+
     /// Initializes an image object with a Quartz 2D image.
     public convenience init(cgImage image: CGImage) {
         self.init(cgImage: image, options: nil)
@@ -210,6 +239,40 @@ open class CIImage: NSObject, @unchecked Sendable {
         case .left: turn = CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
         }
         return CGAffineTransform(translationX: -extent.minX, y: -extent.minY).concatenating(turn)
+    }
+
+    /// Returns a new image that multiplies the image's colors by its alpha (the image taken as not premultiplied).
+    open func premultiplyingAlpha() -> CIImage { derived(Self.alphaChanged(recipe, multiply: true)) }
+
+    /// Returns a new image that divides the image's colors by its alpha (0 where alpha is).
+    open func unpremultiplyingAlpha() -> CIImage { derived(Self.alphaChanged(recipe, multiply: false)) }
+
+    /// Returns a new image with alpha 1 within a rectangle and 0 outside it, the colors kept.
+    open func settingAlphaOne(in extent: CGRect) -> CIImage {
+        let inner = recipe, area = extent.standardized.intersection(recipe.extent)
+        return derived(
+            .computed(
+                Computation(extent: area, isOpaque: true) { context in
+                    let pixels = try context.pixels(inner)
+                    return try Pixels.joined([try pixels.bands(0, 3), try context.constant([255])])
+                }))
+    }
+
+    /// Returns a new image that marks a point to keep an intermediate result (rendering keeps none: the same image).
+    open func insertingIntermediate() -> CIImage { self }
+
+    /// Returns a new image that marks a point to keep an intermediate result, cached or not (rendering keeps none: the same image).
+    open func insertingIntermediate(cache: Bool) -> CIImage { self }
+
+    /// A recipe's colours multiplied by its alpha, or divided by it.
+    private static func alphaChanged(_ inner: Recipe, multiply: Bool) -> Recipe {
+        .computed(
+            Computation(extent: inner.extent, isOpaque: inner.isOpaque) { context in
+                let pixels = try context.pixels(inner)
+                let alpha = try pixels.bands(3) / 255
+                let colour = multiply ? try pixels.bands(0, 3) * alpha : try min(try pixels.bands(0, 3) / alpha, try alpha * 0 + 255)
+                return try Pixels.joined([colour, try pixels.bands(3)])
+            })
     }
 
     /// Returns a new image created by applying a filter to the original image with the

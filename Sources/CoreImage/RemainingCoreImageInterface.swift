@@ -51,7 +51,10 @@
 // CIPerspectiveTransformWithExtent, CINinePartStretched, CINinePartTiled, CIPalettize, CIKMeans (clustering at most 64 x 64
 // of the extent's block means), CIDocumentEnhancer, CIConvertRGBtoLab, CIConvertLabToRGB, CILabDeltaE (CIE 1994),
 // CISobelGradients, CIColorCurves, CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator; and their typed forms through
-// `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIBlendKernel's built-in kernels for
+// `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
+// and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
+// prepareRender, clearCaches(), reclaimResources(); CIImage(bitmapData:bytesPerRow:size:format:colorSpace:),
+// premultiplyingAlpha(), unpremultiplyingAlpha(), settingAlphaOne(in:), insertingIntermediate(). CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, hardMix, darkerColor, lighterColor, componentMax, componentMin, clear,
 // source, destination and exclusiveOr, with apply(foreground:background:): every built-in kernel Apple lists.
@@ -77,11 +80,9 @@
 //     models (CIDepthBlurEffect, CIPersonSegmentation, the portrait and depth filters).
 // Still to come beside filters: custom CIFilter subclasses registered by name (CIFilter.registerName);
 // CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
-//     read from files), init(bitmapData:bytesPerRow:size:format:colorSpace:),
-//     init(texture:) (Metal), samplingNearest()/samplingLinear(), settingAlphaOne(in:),
-//     premultiplyingAlpha()/unpremultiplyingAlpha(), matchedToWorkingSpace(from:), insertingIntermediate()
+//     read from files), init(texture:) (Metal), samplingNearest()/samplingLinear(), matchedToWorkingSpace(from:)
 // CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels
 //     are worked on in sRGB's encoded values, not linear light), half-float and float output
-//     formats, render(_:to:commandBuffer:...) and CIRenderDestination,
-//     Metal and OpenGL contexts, clearCaches(), reclaimResources()
+//     formats, render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
+//     Metal and OpenGL contexts
 // CIDetector (faces, rectangles, QR codes, text): the metadata output finds faces and codes
