@@ -11,8 +11,7 @@ final class CIGeometryFilterTests: XCTestCase {
     let ramp = CIImage(cvPixelBuffer: Pictures.ramp(width: 60, height: 40))
 
     private func source(_ image: CIImage, _ x: Int, _ y: Int) -> (x: Double, y: Double, alpha: Double) {
-        let value = Pictures.value(image, x: x, y: y, context: context)
-        return (value[0] / 4 + 0.5, value[1] / 4 + 0.5, value[3])
+        Pictures.rampSource(image, x: x, y: y, context: context)
     }
 
     func testStraighteningTurnsAboutTheCentreEnlargedToFillTheExtent() throws {

@@ -70,8 +70,7 @@ final class CIHalftoneAndDistortionFilterTests: XCTestCase {
 
     /// The point a ramp's pixel came from, in Core Image's coordinates.
     private func source(_ image: CIImage, _ x: Int, _ y: Int) -> (x: Double, y: Double, alpha: Double) {
-        let value = Pictures.value(image, x: x, y: y, context: context)
-        return (value[0] / 4 + 0.5, value[1] / 4 + 0.5, value[3])
+        Pictures.rampSource(image, x: x, y: y, context: context)
     }
 
     private func assertFrom(_ image: CIImage, _ x: Int, _ y: Int, _ want: (Double, Double), _ message: String, line: UInt = #line) {

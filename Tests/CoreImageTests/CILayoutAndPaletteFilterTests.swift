@@ -11,8 +11,8 @@ final class CILayoutAndPaletteFilterTests: XCTestCase {
     let ramp = CIImage(cvPixelBuffer: Pictures.ramp(width: 60, height: 40))
 
     private func from(_ image: CIImage?, _ x: Int, _ y: Int) throws -> (Double, Double) {
-        let v = Pictures.value(try XCTUnwrap(image), x: x, y: y, context: context)
-        return (v[0] / 4 + 0.5, v[1] / 4 + 0.5)
+        let source = Pictures.rampSource(try XCTUnwrap(image), x: x, y: y, context: context)
+        return (source.x, source.y)
     }
 
     func testNinePartStretchingKeepsTheCornersAndStretchesTheMiddle() throws {

@@ -14,8 +14,8 @@ final class CIMoreComputedFilterTests: XCTestCase {
     private func value(_ image: CIImage?, _ x: Int, _ y: Int) throws -> [Double] { Pictures.value(try XCTUnwrap(image), x: x, y: y, context: context) }
 
     private func from(_ image: CIImage?, _ x: Int, _ y: Int) throws -> (Double, Double) {
-        let v = try value(image, x, y)
-        return (v[0] / 4 + 0.5, v[1] / 4 + 0.5)
+        let source = Pictures.rampSource(try XCTUnwrap(image), x: x, y: y, context: context)
+        return (source.x, source.y)
     }
 
     func testTheColourWheelHasTheHueOfItsAngleAndTheSaturationOfItsDistance() throws {

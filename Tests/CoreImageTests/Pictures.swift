@@ -74,6 +74,13 @@ enum Pictures {
         return frame
     }
 
+    /// Where a pixel of an image made from a ramp (red 4 x, green 4 y) was sampled from, in Core
+    /// Image's coordinates, and its alpha.
+    static func rampSource(_ image: CIImage, x: Int, y: Int, context: CIContext = CIContext()) -> (x: Double, y: Double, alpha: Double) {
+        let value = value(image, x: x, y: y, context: context)
+        return (value[0] / 4 + 0.5, value[1] / 4 + 0.5, value[3])
+    }
+
     /// The R, G, B, A (0-255) of one pixel of an image, at (`x`, `y`) in Core Image's coordinates.
     static func value(_ image: CIImage, x: Int, y: Int, context: CIContext = CIContext()) -> [Double] {
         var bytes = [UInt8](repeating: 0, count: 4)

@@ -46,12 +46,7 @@ extension FilterDefinition {
         return image.derived(
             .computed(
                 Computation(extent: recipe.extent, isOpaque: true) { context in
-                    let (width, height) = (context.region.width, context.region.height)
-                    let wide = try context.pixels(recipe, margin: 1).bands(0, 3)
-                    // The neighbour `dx` across and `dy` up of each pixel.
-                    func at(_ dx: Int, _ dy: Int) throws -> Pixels { try wide.window(x: 1 + dx, y: 1 - dy, width: width, height: height) }
-                    let across = try (at(1, 1) + 2 * at(1, 0) + at(1, -1)) - (at(-1, 1) + 2 * at(-1, 0) + at(-1, -1))
-                    let up = try (at(-1, 1) + 2 * at(0, 1) + at(1, 1)) - (at(-1, -1) + 2 * at(0, -1) + at(1, -1))
+                    let (across, up) = try context.pixels(recipe, margin: 1).bands(0, 3).sobel(width: context.region.width, height: context.region.height)
                     let magnitude = try sqrt(try across * across + up * up) * (intensity / 4)
                     return try Pixels.joined([try clamp(magnitude, 0, 255), try context.constant([255])])
                 }))

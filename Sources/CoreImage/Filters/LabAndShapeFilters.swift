@@ -125,11 +125,8 @@ extension FilterDefinition {
         return image.derived(
             .computed(
                 Computation(extent: recipe.extent, isOpaque: true) { context in
-                    let (width, height) = (context.region.width, context.region.height)
                     let wide = try context.pixels(recipe, margin: 1).bands(0, 3) / 255
-                    func at(_ dx: Int, _ dy: Int) throws -> Pixels { try wide.window(x: 1 + dx, y: 1 - dy, width: width, height: height) }
-                    let across = try (at(1, 1) + 2 * at(1, 0) + at(1, -1)) - (at(-1, 1) + 2 * at(-1, 0) + at(-1, -1))
-                    let up = try (at(-1, 1) + 2 * at(0, 1) + at(1, 1)) - (at(-1, -1) + 2 * at(0, -1) + at(1, -1))
+                    let (across, up) = try wide.sobel(width: context.region.width, height: context.region.height)
                     // The band of largest magnitude, sign kept.
                     func strongest(_ g: Pixels) throws -> Pixels {
                         let (b, gr, r) = (try g.bands(0), try g.bands(1), try g.bands(2))

@@ -143,11 +143,8 @@ extension FilterDefinition {
 
     /// The luma's gradient magnitude (Sobel's, 0-1 for a step from black to white) over a region.
     private static func edgeStrength(_ recipe: Recipe, _ context: ComputationContext) throws -> Pixels {
-        let (width, height) = (context.region.width, context.region.height)
-        let wide = try ComputedBlend.luminosity(try context.pixels(recipe, margin: 1).bands(0, 3)) / 255
-        func at(_ dx: Int, _ dy: Int) throws -> Pixels { try wide.window(x: 1 + dx, y: 1 - dy, width: width, height: height) }
-        let across = try (at(1, 1) + 2 * at(1, 0) + at(1, -1)) - (at(-1, 1) + 2 * at(-1, 0) + at(-1, -1))
-        let up = try (at(-1, 1) + 2 * at(0, 1) + at(1, 1)) - (at(-1, -1) + 2 * at(0, -1) + at(1, -1))
+        let luma = try ComputedBlend.luminosity(try context.pixels(recipe, margin: 1).bands(0, 3)) / 255
+        let (across, up) = try luma.sobel(width: context.region.width, height: context.region.height)
         return try sqrt(try across * across + up * up) / 4
     }
 

@@ -94,6 +94,16 @@ struct Pixels {
     /// These pixels scaled with a cubic kernel: Catmull-Rom's, or Mitchell and Netravali's.
     func resizedCubic(x: Double, y: Double, mitchell: Bool) throws -> Pixels { try then { cvips_resize_with($0, x, y, mitchell ? 3 : 2) } }
 
+    /// Sobel's 3 x 3 differences across and up (weights 1, 2, 1: a step of 1 gives 4) of pixels
+    /// rendered one pixel beyond each side of a `width` x `height` region, over the region.
+    func sobel(width: Int, height: Int) throws -> (across: Pixels, up: Pixels) {
+        // The neighbour `dx` across and `dy` up of each pixel.
+        func at(_ dx: Int, _ dy: Int) throws -> Pixels { try window(x: 1 + dx, y: 1 - dy, width: width, height: height) }
+        let across = try (at(1, 1) + 2 * at(1, 0) + at(1, -1)) - (at(-1, 1) + 2 * at(-1, 0) + at(-1, -1))
+        let up = try (at(-1, 1) + 2 * at(0, 1) + at(1, 1)) - (at(-1, -1) + 2 * at(0, -1) + at(1, -1))
+        return (across, up)
+    }
+
     /// Each `across` x `down` block replaced by its mean.
     func blockMeans(across: Int, down: Int) throws -> Pixels { try then { cvips_block_means($0, Int32(across), Int32(down)) } }
 
