@@ -72,26 +72,29 @@ enum CoreImagePhotoPanelBenchmark {
             let blurred = cvips_blur(vivid, 2.5)
             let sharpened = cvips_mix(vivid, blurred, 1.5, -0.5)
             let cropped = cvips_embed(sharpened, Int32(-(width - side) / 2), 0, Int32(side), Int32(side), 0)
-            // The vignette's factors over the cropped square: 1 - 0.5 (d / half diagonal of the picture)², to 0.5 at most.
-            let factors = UnsafeMutablePointer<Float>.allocate(capacity: side * side * 4)
-            defer { factors.deallocate() }
+            // The vignette's factor over the cropped square as libvips arithmetic: 1 - 0.5 t², t the
+            // distance from the picture's middle over its half diagonal, at most 1; alpha times 1.
             let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
-            var at = 0
-            for j in 0..<side {
-                let dy = Double(j) + 0.5 - Double(height) / 2
-                for i in 0..<side {
-                    let dx = Double(i + (width - side) / 2) + 0.5 - Double(width) / 2
-                    let t = min(1, (dx * dx + dy * dy).squareRoot() / halfDiagonal)
-                    let f = Float(1 - 0.5 * t * t)
-                    (factors[at], factors[at + 1], factors[at + 2], factors[at + 3]) = (f, f, f, 1)
-                    at += 4
-                }
+            let xy = cvips_coordinates(Int32(side), Int32(side), Double((width - side) / 2) + 0.5 - Double(width) / 2, Double(height) / 2 - 0.5)
+            let squares = cvips_binary(xy, xy, Int32(CVIPS_MULTIPLY.rawValue))
+            let sum = [1.0, 1.0].withUnsafeBufferPointer { cvips_weigh_bands(squares, $0.baseAddress, 1, 2) }
+            let ones = [1.0].withUnsafeBufferPointer { cvips_constant(Int32(side), Int32(side), $0.baseAddress, 1) }
+            let share = [1 / (halfDiagonal * halfDiagonal)].withUnsafeBufferPointer { a in
+                [0.0].withUnsafeBufferPointer { cvips_scale_offset(sum, a.baseAddress, $0.baseAddress, 1) }
             }
-            let shaded = cvips_multiply_pixels(cropped, factors, Int32(side), Int32(side))
+            let t2 = cvips_binary(share, ones, Int32(CVIPS_MINIMUM.rawValue))
+            let factor = [-0.5].withUnsafeBufferPointer { a in [1.0].withUnsafeBufferPointer { cvips_scale_offset(t2, a.baseAddress, $0.baseAddress, 1) } }
+            let bands: [OpaquePointer?] = [factor, factor, factor, ones]
+            let factors = bands.withUnsafeBufferPointer { cvips_join_bands($0.baseAddress, 4) }
+            let shaded = cvips_binary(cropped, factors, Int32(CVIPS_MULTIPLY.rawValue))
             let scaled = cvips_resize(shaded, 0.5, 0.5)
             let eight = cvips_to_uchar(scaled)
             _ = cvips_write(eight, out, side / 2 * 4)
-            for image in [source, exposed, toned, warmed, vivid, blurred, sharpened, cropped, shaded, scaled, eight] { cvips_unref(image) }
+            for image in [
+                source, exposed, toned, warmed, vivid, blurred, sharpened, cropped, xy, squares, sum, ones, share, t2, factor, factors, shaded, scaled, eight,
+            ] {
+                cvips_unref(image)
+            }
         }
         print(String(format: "  the panel: ours %.1f ms, libvips directly %.1f ms: %.2fx", ours, direct, ours / direct))
 

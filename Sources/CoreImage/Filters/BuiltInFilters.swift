@@ -298,7 +298,22 @@ extension FilterDefinition {
         let intensity = min(1, max(-1, inputs.number(kCIInputIntensityKey) ?? 0)), radius = max(0, inputs.number(kCIInputRadiusKey) ?? 1)
         guard intensity != 0, !extent.isInfinite, !extent.isNull else { return image }
         let halfDiagonal = (Double(extent.width * extent.width + extent.height * extent.height)).squareRoot() / 2
-        return image.derived(.shade(image.recipe, Shading(centre: CGPoint(x: extent.midX, y: extent.midY), reach: radius * halfDiagonal, intensity: intensity)))
+        let reach = radius * halfDiagonal, (cx, cy) = (Double(extent.midX), Double(extent.midY))
+        let recipe = image.recipe
+        // The factor 1 - intensity t^2, t the distance over the reach (at most 1), as libvips
+        // arithmetic over the region; colours times it, kept within alpha, alpha as it was.
+        return image.derived(
+            .computed(
+                Computation(extent: extent, isOpaque: recipe.isOpaque) { context in
+                    let offset = try context.coordinates().scaled([1], plus: [-cx, -cy])
+                    let squared = try (offset * offset).weighed([[1, 1]])
+                    let t2 = reach > 0 ? try min(try squared / (reach * reach), try squared * 0 + 1) : try squared * 0 + 1
+                    let factor = try max(try 1 - t2 * intensity, try t2 * 0)
+                    let pixels = try context.pixels(recipe)
+                    let alpha = try pixels.bands(3)
+                    let colour = try pixels.bands(0, 3) * factor
+                    return try Pixels.joined([intensity >= 0 ? colour : try min(colour, alpha), alpha])
+                }))
     }
 
     /// The four corner inputs of the perspective filters, with Apple's defaults (immutable, read only).

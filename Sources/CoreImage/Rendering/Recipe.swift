@@ -53,9 +53,6 @@ indirect enum Recipe: @unchecked Sendable {
     /// An image seen through a projective map: each point of `extent` shows the inner image at the
     /// point `inverse` takes it to, sampled bilinearly.
     case project(Recipe, inverse: Projection, extent: CGRect)
-    /// An image's colour bands each multiplied by a factor that depends on the point (`shade`'s);
-    /// alpha is kept.
-    case shade(Recipe, Shading)
     /// An unsharp mask: the image plus `amount` times its difference from its Gaussian blur of
     /// standard deviation `sigma` (the blur of the image clamped at its edges), the image rendered once for both.
     case unsharp(Recipe, sigma: Double, amount: Double)
@@ -102,7 +99,7 @@ indirect enum Recipe: @unchecked Sendable {
         case .areaAverage(_, let rect):
             let whole = PixelRegion(covering: rect)
             return whole.isEmpty ? .null : CGRect(x: whole.x, y: whole.y, width: 1, height: 1)
-        case .shade(let inner, _), .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _), .unsharp(let inner, _, _):
+        case .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _), .unsharp(let inner, _, _):
             return inner.extent
         case .computed(let computation): return computation.extent
         }
@@ -123,7 +120,6 @@ indirect enum Recipe: @unchecked Sendable {
             // The union of the two is covered only where one holds the other: two opaque images side
             // by side, or apart, leave transparent corners in the rectangle around them.
             return top.isOpaque && bottom.isOpaque && (top.extent.contains(bottom.extent) || bottom.extent.contains(top.extent))
-        case .shade(let inner, let shading): return inner.isOpaque && shading.keepsOpacity
         case .linearMix(let inner, _), .vibrance(let inner, _), .shadowsHighlights(let inner, _, _, _): return inner.isOpaque
         // Alpha is (1 + amount) a - amount blur(a): 1 where the image, clamped at its edges, is opaque.
         case .unsharp(let inner, _, _): return inner.isOpaque
@@ -346,23 +342,5 @@ struct Projection: Equatable, Sendable {
     /// This map after `first`.
     func after(_ first: Projection) -> Projection {
         Projection(m: (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + m[i][$1] * first.m[$1][j] } } })
-    }
-}
-
-/// A factor for each point of the plane, for darkening toward the edges: 1 − intensity · min(1, d / reach)²
-/// where d is the distance from `centre`; the colour bands are multiplied by it, alpha kept.
-struct Shading: Equatable, Sendable {
-    var centre: CGPoint
-    var reach: Double
-    var intensity: Double
-
-    /// Whether every factor is at most 1 and at least 0, so that opaque pixels stay opaque and valid.
-    var keepsOpacity: Bool { intensity >= 0 && intensity <= 1 }
-
-    /// The factor at a point.
-    func factor(_ x: Double, _ y: Double) -> Float {
-        let d = ((x - Double(centre.x)) * (x - Double(centre.x)) + (y - Double(centre.y)) * (y - Double(centre.y))).squareRoot()
-        let t = reach > 0 ? min(1, d / reach) : 1
-        return Float(max(0, 1 - intensity * t * t))
     }
 }

@@ -228,8 +228,6 @@ final class RenderPass {
             return try withExtendedLifetime(other) { try one.then { cvips_mix($0, other.pointer, a, b) } }
         case .project(let inner, let inverse, let extent):
             return try projected(inner, inverse: inverse, extent: extent, in: region)
-        case .shade(let inner, let shading):
-            return try shaded(inner, shading, in: region)
         case .linearMix(let inner, let matrix):
             return try image(inner, in: region).then { source in
                 matrix.withUnsafeBufferPointer { m in
@@ -318,24 +316,6 @@ final class RenderPass {
             }
         }
         return try pixels.then { cvips_map($0, values, Int32(region.width), Int32(region.height)) }
-    }
-
-    /// A shaded image over a region: its colour bands times the shading's factor at each pixel's centre.
-    private func shaded(_ inner: Recipe, _ shading: Shading, in region: PixelRegion) throws -> VipsImage {
-        let under = try image(inner, in: region)
-        let factors = FloatPixels(count: region.width * region.height * 4)
-        kept.append(factors)
-        let values = factors.memory
-        var at = 0
-        for j in 0..<region.height {
-            let y = Double(region.maxY - j) - 0.5
-            for i in 0..<region.width {
-                let f = shading.factor(Double(region.x + i) + 0.5, y)
-                (values[at], values[at + 1], values[at + 2], values[at + 3]) = (f, f, f, 1)
-                at += 4
-            }
-        }
-        return try under.then { cvips_multiply_pixels($0, values, Int32(region.width), Int32(region.height)) }
     }
 
     /// An image covering `from` set in its place in a transparent image covering `region`.
