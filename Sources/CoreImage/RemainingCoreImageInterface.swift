@@ -50,7 +50,8 @@
 // raised to ten times the concentration: Apple does not publish its own), CILineOverlay, CICMYKHalftone, CIComicEffect,
 // CIPerspectiveTransformWithExtent, CINinePartStretched, CINinePartTiled, CIPalettize, CIKMeans (clustering at most 64 x 64
 // of the extent's block means), CIDocumentEnhancer, CIConvertRGBtoLab, CIConvertLabToRGB, CILabDeltaE (CIE 1994),
-// CISobelGradients, CIColorCurves, CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator; and their typed forms through
+// CISobelGradients, CIColorCurves, CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator, CISixfoldRotatedTile,
+// CISixfoldReflectedTile, CITwelvefoldReflectedTile; and their typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
 // prepareRender, clearCaches(), reclaimResources(); CIImage(bitmapData:bytesPerRow:size:format:colorSpace:),
@@ -71,8 +72,7 @@
 //     CIKeystoneCorrectionVertical;
 //   reduction: CIAreaBoundsRed;
 //   stylize: CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CISpotColor, CIShadedMaterial;
-//   tile: CIOpTile, CIPerspectiveTile, CISixfoldReflectedTile, CISixfoldRotatedTile, CITriangleTile,
-//     CITriangleKaleidoscope, CITwelvefoldReflectedTile (the hexagonal and triangular lattices);
+//   tile: CIOpTile, CIPerspectiveTile, CITriangleTile, CITriangleKaleidoscope;
 //   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,
 //     CIPageCurlTransition and its shadowed form, CIRippleTransition.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or

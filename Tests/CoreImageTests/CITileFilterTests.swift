@@ -82,3 +82,41 @@ final class CITileFilterTests: XCTestCase {
         assertSame(try value(image, 40, 26), try value(ramp, 40, 26), "the first wedge")
     }
 }
+
+/// The hexagonal tiles: each pixel drawn from the wedge at the centre its direction folds into,
+/// at its own distance; the lattice repeating the whole every width along the angle.
+final class CIHexagonalTileFilterTests: XCTestCase {
+    let context = CIContext()
+    let ramp = CIImage(cvPixelBuffer: Pictures.ramp(width: 64, height: 48))
+
+    /// Checks each pixel near the centre (32, 24) was drawn from the same distance, in a direction
+    /// within the first `span` degrees, turned from its own by a multiple of `step` (or, mirrored,
+    /// its negative).
+    private func assertFolds(_ filter: CIFilter, span: Double, step: Double, mirrored: Bool, line: UInt = #line) throws {
+        filter.setValue(ramp, forKey: kCIInputImageKey)
+        filter.setValue(CIVector(x: 32, y: 24), forKey: kCIInputCenterKey)
+        filter.setValue(20, forKey: kCIInputWidthKey)
+        filter.setValue(0, forKey: kCIInputAngleKey)
+        let image = try XCTUnwrap(filter.outputImage)
+        for (x, y) in [(36, 26), (29, 27), (27, 20), (34, 17), (30, 24), (38, 23)] {
+            let (px, py) = (Double(x) + 0.5 - 32, Double(y) + 0.5 - 24)
+            let source = Pictures.rampSource(image, x: x, y: y, context: context)
+            let (sx, sy) = (source.x - 32, source.y - 24)
+            XCTAssertEqual(hypot(sx, sy), hypot(px, py), accuracy: 0.35, "\(filter.name) (\(x), \(y)): the same distance", line: line)
+            var from = atan2(sy, sx) * 180 / .pi, to = atan2(py, px) * 180 / .pi
+            if from < -1 { from += 360 }
+            if to < 0 { to += 360 }
+            XCTAssertLessThanOrEqual(from, span + 3, "\(filter.name) (\(x), \(y)): from the first wedge (\(from))", line: line)
+            func isMultiple(_ a: Double) -> Bool { let r = (a / step).rounded(); return abs(a - r * step) < 4 }
+            XCTAssertTrue(isMultiple(to - from) || (mirrored && isMultiple(to + from)), "\(filter.name) (\(x), \(y)): \(to) from \(from)", line: line)
+        }
+        // One lattice step along the angle: the same pixel.
+        XCTAssertEqual(Pictures.value(image, x: 34, y: 25, context: context), Pictures.value(image, x: 54, y: 25, context: context), line: line)
+    }
+
+    func testTheHexagonalTilesFoldEachDirectionIntoTheirWedge() throws {
+        try assertFolds(CIFilter.sixfoldRotatedTile(), span: 60, step: 60, mirrored: false)
+        try assertFolds(CIFilter.sixfoldReflectedTile(), span: 60, step: 120, mirrored: true)
+        try assertFolds(CIFilter.twelvefoldReflectedTile(), span: 30, step: 60, mirrored: true)
+    }
+}

@@ -405,4 +405,10 @@ extension CIFilter {
     public class func blurredRectangleGenerator() -> CIFilter & CIBlurredRectangleGenerator {
         ComputedTypedFilter(definition: .named("CIBlurredRectangleGenerator"))
     }
+    /// Produces a tiled image from a source image by rotating the source at increments of 60 degrees.
+    public class func sixfoldRotatedTile() -> CIFilter & CISixfoldRotatedTile { ComputedTypedFilter(definition: .named("CISixfoldRotatedTile")) }
+    /// Produces a tiled image from a source image by applying a six-way reflected symmetry.
+    public class func sixfoldReflectedTile() -> CIFilter & CISixfoldReflectedTile { ComputedTypedFilter(definition: .named("CISixfoldReflectedTile")) }
+    /// Produces a tiled image from a source image by applying a twelve-way reflected symmetry.
+    public class func twelvefoldReflectedTile() -> CIFilter & CITwelvefoldReflectedTile { ComputedTypedFilter(definition: .named("CITwelvefoldReflectedTile")) }
 }

@@ -918,3 +918,39 @@ public protocol CIBlurredRectangleGenerator: CIFilterProtocol {
     /// The color of the rectangle.
     var color: CIColor { get set }
 }
+
+/// The properties you use to configure a sixfold rotated tile filter.
+public protocol CISixfoldRotatedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a sixfold reflected tile filter.
+public protocol CISixfoldReflectedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}
+
+/// The properties you use to configure a twelvefold reflected tile filter.
+public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// The x and y position to use as the center of the effect.
+    var center: CGPoint { get set }
+    /// The angle, in radians, of the tiled pattern.
+    var angle: Float { get set }
+    /// The width of a tile.
+    var width: Float { get set }
+}

@@ -13,7 +13,7 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIAreaLogarithmicHistogram, CIHistogramDisplay, CIAreaMaximumAlpha, CIAreaMinimumAlpha, CIHexagonalPixellate, CICrystallize,
     CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight, CILineOverlay, CICMYKHalftone, CIComicEffect, CINinePartStretched,
     CINinePartTiled, CIPalettize, CIKMeans, CIDocumentEnhancer, CIConvertLab, CILabDeltaE, CISobelGradients, CIColorCurves,
-    CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator,
+    CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator, CISixfoldRotatedTile, CISixfoldReflectedTile, CITwelvefoldReflectedTile,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
