@@ -51,7 +51,8 @@
 // CIPerspectiveTransformWithExtent, CINinePartStretched, CINinePartTiled, CIPalettize, CIKMeans (clustering at most 64 x 64
 // of the extent's block means), CIDocumentEnhancer, CIConvertRGBtoLab, CIConvertLabToRGB, CILabDeltaE (CIE 1994),
 // CISobelGradients, CIColorCurves, CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator, CISixfoldRotatedTile,
-// CISixfoldReflectedTile, CITwelvefoldReflectedTile; and their typed forms through
+// CISixfoldReflectedTile, CITwelvefoldReflectedTile, CIGlassDistortion, CIHeightFieldFromMask, CIShadedMaterial; and their
+// typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
 // prepareRender, clearCaches(), reclaimResources(); CIImage(bitmapData:bytesPerRow:size:format:colorSpace:),
@@ -63,7 +64,7 @@
 // Still to come:
 // Filters, by Apple's categories:
 //   colour effect: CIPaletteCentroid;
-//   distortion: CICircularWrap, CIDroste, CIGlassDistortion, CIGlassLozenge,
+//   distortion: CICircularWrap, CIDroste, CIGlassLozenge,
 //     CILightTunnel, CIStretchCrop,
 //     CITorusLensDistortion;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
@@ -71,13 +72,16 @@
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
 //     CIKeystoneCorrectionVertical;
 //   reduction: CIAreaBoundsRed;
-//   stylize: CIEdgeWork, CIHeightFieldFromMask, CIPointillize, CISpotColor, CIShadedMaterial;
+//   stylize: CIEdgeWork, CIPointillize, CISpotColor;
 //   tile: CIOpTile, CIPerspectiveTile, CITriangleTile, CITriangleKaleidoscope;
 //   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,
-//     CIPageCurlTransition and its shadowed form, CIRippleTransition.
+//     CIPageCurlTransition and its shadowed form, CIRippleTransition;
+//   newer ones: CIGaborGradients, CICannyEdgeDetector, CIDistanceGradientFromRedMask,
+//     CISignedDistanceGradientFromRedMask, CIMaximumScaleTransform, CIToneMapHeadroom, CIAreaAlphaWeightedHistogram,
+//     CIDepthOfField and the depth-disparity conversions.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
-//     models (CIDepthBlurEffect, CIPersonSegmentation, the portrait and depth filters).
+//     models (CIDepthBlurEffect, CIPersonSegmentation, CISaliencyMapFilter, the portrait and depth filters).
 // Still to come beside filters: custom CIFilter subclasses registered by name (CIFilter.registerName);
 // CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
 //     read from files), init(texture:) (Metal), samplingNearest()/samplingLinear(), matchedToWorkingSpace(from:)

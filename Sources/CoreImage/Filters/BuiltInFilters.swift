@@ -24,7 +24,8 @@ extension FilterDefinition {
             + histogramFilters.map { ($0.name, $0) } + cellFilters.map { ($0.name, $0) }
             + lightAndLineFilters.map { ($0.name, $0) }
             + [perspectiveTransformWithExtent].map { ($0.name, $0) } + layoutAndPaletteFilters.map { ($0.name, $0) }
-            + labAndShapeFilters.map { ($0.name, $0) } + hexagonalTileFilters.map { ($0.name, $0) })
+            + labAndShapeFilters.map { ($0.name, $0) } + hexagonalTileFilters.map { ($0.name, $0) }
+            + surfaceFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

@@ -411,4 +411,10 @@ extension CIFilter {
     public class func sixfoldReflectedTile() -> CIFilter & CISixfoldReflectedTile { ComputedTypedFilter(definition: .named("CISixfoldReflectedTile")) }
     /// Produces a tiled image from a source image by applying a twelve-way reflected symmetry.
     public class func twelvefoldReflectedTile() -> CIFilter & CITwelvefoldReflectedTile { ComputedTypedFilter(definition: .named("CITwelvefoldReflectedTile")) }
+    /// Distorts an image by applying a glass-like texture.
+    public class func glassDistortion() -> CIFilter & CIGlassDistortion { ComputedTypedFilter(definition: .named("CIGlassDistortion")) }
+    /// Produces a continuous three-dimensional, loft-shaped height field from a grayscale mask.
+    public class func heightFieldFromMask() -> CIFilter & CIHeightFieldFromMask { ComputedTypedFilter(definition: .named("CIHeightFieldFromMask")) }
+    /// Produces a shaded image from a height field.
+    public class func shadedMaterial() -> CIFilter & CIShadedMaterial { ComputedTypedFilter(definition: .named("CIShadedMaterial")) }
 }

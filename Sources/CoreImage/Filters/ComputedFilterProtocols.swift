@@ -954,3 +954,33 @@ public protocol CITwelvefoldReflectedTile: CIFilterProtocol {
     /// The width of a tile.
     var width: Float { get set }
 }
+
+/// The properties you use to configure a glass distortion filter.
+public protocol CIGlassDistortion: CIFilterProtocol {
+    /// The image to process.
+    var inputImage: CIImage? { get set }
+    /// A texture to apply to the source image.
+    var textureImage: CIImage? { get set }
+    /// The center of the effect as x and y coordinates.
+    var center: CGPoint { get set }
+    /// The amount of texturing of the resulting image.
+    var scale: Float { get set }
+}
+
+/// The properties you use to configure a height field from mask filter.
+public protocol CIHeightFieldFromMask: CIFilterProtocol {
+    /// The white values of the mask define those pixels that are inside the height field.
+    var inputImage: CIImage? { get set }
+    /// The distance from the edge of the mask for the smooth transition.
+    var radius: Float { get set }
+}
+
+/// The properties you use to configure a shaded material filter.
+public protocol CIShadedMaterial: CIFilterProtocol {
+    /// The image to use as a height field.
+    var inputImage: CIImage? { get set }
+    /// The image to use as the shading: a picture of a lit sphere.
+    var shadingImage: CIImage? { get set }
+    /// The scale of the effect.
+    var scale: Float { get set }
+}

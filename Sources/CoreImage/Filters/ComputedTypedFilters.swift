@@ -14,6 +14,7 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     CIMaskedVariableBlur, CINoiseReduction, CIBokehBlur, CISpotLight, CILineOverlay, CICMYKHalftone, CIComicEffect, CINinePartStretched,
     CINinePartTiled, CIPalettize, CIKMeans, CIDocumentEnhancer, CIConvertLab, CILabDeltaE, CISobelGradients, CIColorCurves,
     CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator, CISixfoldRotatedTile, CISixfoldReflectedTile, CITwelvefoldReflectedTile,
+    CIGlassDistortion, CIHeightFieldFromMask, CIShadedMaterial,
     @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
@@ -261,6 +262,14 @@ final class ComputedTypedFilter: TypedFilter, CILinearGradient, CISmoothLinearGr
     var sigma: Float {
         get { float("inputSigma") }
         set { setFloat(newValue, "inputSigma") }
+    }
+    var textureImage: CIImage? {
+        get { value(forKey: "inputTexture") as? CIImage }
+        set { setValue(newValue, forKey: "inputTexture") }
+    }
+    var shadingImage: CIImage? {
+        get { value(forKey: "inputShadingImage") as? CIImage }
+        set { setValue(newValue, forKey: "inputShadingImage") }
     }
     var levels: Float {
         get { float("inputLevels") }
