@@ -53,3 +53,15 @@ final class CITextImageGeneratorTests: XCTestCase {
         XCTAssertEqual(byName?.outputImage?.extent.height ?? 0, 24, accuracy: 14)
     }
 }
+
+/// Hostile sizes: a text too long to draw at its size gives nothing rather than a huge picture.
+final class CITextImageGeneratorLimitTests: XCTestCase {
+    func testATextTooLargeToDrawGivesAnEmptyImage() throws {
+        let generator = CIFilter.textImageGenerator()
+        generator.text = String(repeating: "W", count: 20_000)
+        generator.fontSize = 200
+        XCTAssertEqual(generator.outputImage?.extent, .null)
+        generator.text = "W"
+        XCTAssertNotEqual(generator.outputImage?.extent, .null, "a letter at that size is drawn")
+    }
+}

@@ -38,7 +38,8 @@ extension FilterDefinition {
             ]
         ) { inputs in
             guard let image = inputs.image(kCIInputImageKey) else { return nil }
-            let radius = min(1000, max(0, inputs.number(kCIInputRadiusKey) ?? (rank == nil ? 5 : 0)))
+            // At most 100 pixels: a disc is as many rectangles as its radius.
+            let radius = min(100, max(0, inputs.number(kCIInputRadiusKey) ?? (rank == nil ? 5 : 0)))
             let reach = Int(radius.rounded(.down))
             guard reach > 0 else { return rank == nil ? CIImage(color: .clear).cropped(to: image.extent) : image }
             let recipe = image.recipe

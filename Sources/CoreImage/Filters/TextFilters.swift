@@ -30,12 +30,15 @@ extension FilterDefinition {
         let fontName = (inputs.values["inputFontName"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "HelveticaNeue"
         let size = min(1000, max(1, inputs.number("inputFontSize") ?? 12)), scale = min(16, max(0.01, inputs.number("inputScaleFactor") ?? 1))
         let padding = Int((min(1000, max(0, inputs.number("inputPadding") ?? 0)) * scale).rounded())
+        // At most a million pixels of line, as far as the text's length can tell before it is laid out.
+        guard Double(text.count) * size * scale <= 1_000_000 else { return .empty() }
         // Pango's sizes are in points: at 72 dots an inch, a point is a pixel.
         let font = "\(fontName.replacingOccurrences(of: ",", with: " ")) \(Int(size.rounded()))"
         var coverage: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0
         guard cvips_text(markupEscaped(text), font, Int32((72 * scale).rounded()), &coverage, &width, &height) == 0, let coverage else { return .empty() }
         defer { free(coverage) }
+        guard Int(width) * Int(height) <= 100_000_000 else { return .empty() }
         let (w, h) = (Int(width) + 2 * padding, Int(height) + 2 * padding)
         let pixels = OwnedPixels(width: w, height: h) { memory in
             for y in 0..<Int(height) {
