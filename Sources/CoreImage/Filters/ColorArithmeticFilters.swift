@@ -11,15 +11,17 @@ extension FilterDefinition {
 
     private static let adjustment = [kCICategoryColorAdjustment, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
-    /// An image's colours (0-1, not premultiplied) changed by `change`, alpha kept and the result premultiplied again.
-    static func recoloured(_ image: CIImage, extent: CGRect? = nil, _ change: @escaping (Pixels, ComputationContext) throws -> Pixels) -> CIImage {
+    /// An image's colours (0-1, not premultiplied) changed by `change` (and clipped to 0-1 unless
+    /// `clipped` is false: values such as L*a*b* go beyond), alpha kept and the result premultiplied again.
+    static func recoloured(_ image: CIImage, clipped: Bool = true, _ change: @escaping (Pixels, ComputationContext) throws -> Pixels) -> CIImage {
         let recipe = image.recipe
         return image.derived(
             .computed(
-                Computation(extent: extent ?? recipe.extent) { context in
+                Computation(extent: recipe.extent) { context in
                     let pixels = try context.pixels(recipe) / 255
                     let alpha = try pixels.bands(3)
-                    let colour = try clamp(try change(try pixels.bands(0, 3) / alpha, context), 0, 1)
+                    let changed = try change(try pixels.bands(0, 3) / alpha, context)
+                    let colour = clipped ? try clamp(changed, 0, 1) : changed
                     return try Pixels.joined([try colour * alpha, alpha]) * 255
                 }))
     }

@@ -54,18 +54,12 @@ extension FilterDefinition {
         // L* over 100 and a* and b* moved from -128...127 to 0...1. Alpha kept.
         guard let image = inputs.image(kCIInputImageKey) else { return nil }
         let normalize = (inputs.number("inputNormalize") ?? 0) != 0
-        let recipe = image.recipe
-        return image.derived(
-            .computed(
-                Computation(extent: recipe.extent) { context in
-                    let pixels = try context.pixels(recipe) / 255
-                    let alpha = try pixels.bands(3)
-                    let values = try lab(try pixels.bands(0, 3) / alpha)
-                    let (l, a, b) = (try values.bands(0), try values.bands(1), try values.bands(2))
-                    // Out in B, G, R order: b* in blue, a* in green, L* in red.
-                    let out = normalize ? [try (b + 128) / 255, try (a + 128) / 255, try l / 100] : [b, a, l]
-                    return try Pixels.joined([try Pixels.joined(out) * alpha, alpha]) * 255
-                }))
+        return recoloured(image, clipped: false) { colour, _ in
+            let values = try lab(colour)
+            let (l, a, b) = (try values.bands(0), try values.bands(1), try values.bands(2))
+            // Out in B, G, R order: b* in blue, a* in green, L* in red.
+            return try Pixels.joined(normalize ? [try (b + 128) / 255, try (a + 128) / 255, try l / 100] : [b, a, l])
+        }
     }
 
     static let convertLabToRGB = FilterDefinition(
@@ -75,17 +69,11 @@ extension FilterDefinition {
         // The inverse: L* in red, a* in green, b* in blue (normalized or not) back to sRGB.
         guard let image = inputs.image(kCIInputImageKey) else { return nil }
         let normalize = (inputs.number("inputNormalize") ?? 0) != 0
-        let recipe = image.recipe
-        return image.derived(
-            .computed(
-                Computation(extent: recipe.extent) { context in
-                    let pixels = try context.pixels(recipe) / 255
-                    let alpha = try pixels.bands(3)
-                    let stored = try pixels.bands(0, 3) / alpha
-                    let (b, a, l) = (try stored.bands(0), try stored.bands(1), try stored.bands(2))
-                    let values = normalize ? try Pixels.joined([try l * 100, try a * 255 - 128, try b * 255 - 128]) : try Pixels.joined([l, a, b])
-                    return try Pixels.joined([try rgb(fromLab: values) * alpha, alpha]) * 255
-                }))
+        return recoloured(image, clipped: false) { stored, _ in
+            let (b, a, l) = (try stored.bands(0), try stored.bands(1), try stored.bands(2))
+            let values = normalize ? try Pixels.joined([try l * 100, try a * 255 - 128, try b * 255 - 128]) : try Pixels.joined([l, a, b])
+            return try rgb(fromLab: values)
+        }
     }
 
     static let labDeltaE = FilterDefinition(
