@@ -252,7 +252,18 @@ final class LiveViewControls: LiveViewContent, @unchecked Sendable {
                 return nil
             }
             if let refusal { throw ControlRefusal(.conflict, refusal) }
-            movieOutput.startRecording(to: url, recordingDelegate: delegate)
+            // Started between a switch's removing the old camera and adding the new one, the
+            // recording would see the microphone alone and make a movie of sound: a start waits
+            // for a switch under way, and one without a camera's connection is refused.
+            let hasCamera = cameraSwitch.withLock { () -> Bool in
+                guard movieOutput.connection(with: .video)?.isActive == true else { return false }
+                movieOutput.startRecording(to: url, recordingDelegate: delegate)
+                return true
+            }
+            if !hasCamera {
+                recording.withLock { if $0 === delegate { $0 = nil } }
+                throw ControlRefusal(.conflict, "The recording could not start: the session has no camera for it now.")
+            }
             switch await delegate.started(within: Self.firstFrameDeadline) {
             case .started:
                 // The file opens with a frame it does not record: the start is answered once the

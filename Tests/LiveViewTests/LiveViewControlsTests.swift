@@ -234,6 +234,34 @@ final class LiveViewConcurrencyTests: LiveViewTestCase {
         XCTAssertEqual(left, [URL(fileURLWithPath: file).lastPathComponent], "nothing else is left: \(left)")
     }
 
+    /// A start that came between a switch's removing one camera and adding the next recorded the
+    /// microphone alone: a movie of sound that no player shows (found by probing, once in ~500
+    /// recordings). A start while the session has no camera is refused; with one, it records it.
+    func testARecordingIsNotStartedWhileTheSessionIsWithoutItsCamera() async throws {
+        let folder = try saveFolder("no-camera")
+        try startServer(LiveViewConfiguration(saveDirectory: folder), outputs: [AVCaptureMovieFileOutput()])
+        let microphone = try XCTUnwrap(AVCaptureDevice.default(for: .audio))
+        session.beginConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        session.commitConfiguration()
+        let camera = try XCTUnwrap(session.inputs.compactMap { $0 as? AVCaptureDeviceInput }.first { $0.device.hasMediaType(.video) })
+        session.beginConfiguration()
+        session.removeInput(camera)
+        let refused = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
+        session.addInput(camera)
+        session.commitConfiguration()
+        XCTAssertEqual(refused.status, 409, refused.body)
+        XCTAssertTrue(refused.body.contains("no camera"), refused.body)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "no movie of sound alone")
+        let start = try await request("/api/record", method: "POST", body: #"{"recording": true}"#)
+        XCTAssertEqual(start.status, 200, start.body)
+        let file = try XCTUnwrap(try object(start.body)["file"] as? String)
+        try await record(0.3)
+        let stop = try await request("/api/record", method: "POST", body: #"{"recording": false}"#)
+        XCTAssertEqual(stop.status, 200, stop.body)
+        XCTAssertGreaterThan(MediaProbe.videoPacketCount(URL(fileURLWithPath: file)) ?? 0, 0, "the next start records the camera")
+    }
+
     /// Photos asked for while another client switches the camera (this trapped: "No active and enabled video connection").
     func testPhotosWhileTheCameraIsSwitchedAreTakenOrRefusedNeverACrash() async throws {
         let folder = try saveFolder("switch-photos")
