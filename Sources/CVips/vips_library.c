@@ -202,7 +202,10 @@ cvips_image *cvips_to_uchar(cvips_image *image) {
 cvips_image *cvips_blur(cvips_image *image, double sigma) {
     vips *out = NULL;
     // The mask reaches three standard deviations, where the Gaussian falls to exp(-4.5) of its peak.
-    int result = lib.gaussblur(image, &out, sigma, "min_ampl", 0.0111, NULL);
+    // Below a sigma of 2 the mask is a few taps, which libvips's integer path rounds so that a flat
+    // white came out 247: small masks are worked in float (1, VIPS_PRECISION_FLOAT).
+    int result = sigma < 2 ? lib.gaussblur(image, &out, sigma, "min_ampl", 0.0111, "precision", 1, NULL)
+                           : lib.gaussblur(image, &out, sigma, "min_ampl", 0.0111, NULL);
     return made(result, out);
 }
 

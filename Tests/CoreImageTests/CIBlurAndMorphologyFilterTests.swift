@@ -114,4 +114,18 @@ final class CIBlurAndMorphologyFilterTests: XCTestCase {
         disc.radius = 1e9
         XCTAssertEqual(disc.outputImage?.extent, CGRect(x: -100, y: -100, width: size + 200, height: size + 200), "a radius of 100 at most")
     }
+    /// A flat colour stays that colour under a Gaussian blur at any radius (at a sigma of 0.5 a
+    /// flat white came out 247 of 255: libvips's integer mask was rounded).
+    func testAGaussianBlurKeepsAFlatColourAtSmallAndLargeRadii() throws {
+        let context = CIContext()
+        let flat = CIImage(color: CIColor(red: 1, green: 0.5, blue: 0.25)).cropped(to: CGRect(x: 0, y: 0, width: 60, height: 60))
+        for sigma in [0.3, 0.5, 1, 1.5, 2, 3, 8] {
+            let blurred = flat.clampedToExtent().applyingGaussianBlur(sigma: sigma).cropped(to: flat.extent)
+            let middle = Pictures.value(blurred, x: 30, y: 30, context: context)
+            XCTAssertEqual(middle[0], 255, accuracy: 1, "sigma \(sigma): red")
+            XCTAssertEqual(middle[1], 127.5, accuracy: 1, "sigma \(sigma): green")
+            XCTAssertEqual(middle[2], 63.75, accuracy: 1, "sigma \(sigma): blue")
+            XCTAssertEqual(middle[3], 255, accuracy: 1, "sigma \(sigma): alpha")
+        }
+    }
 }
