@@ -51,7 +51,11 @@
 // CIPerspectiveTransformWithExtent, CINinePartStretched, CINinePartTiled, CIPalettize, CIKMeans (clustering at most 64 x 64
 // of the extent's block means), CIDocumentEnhancer, CIConvertRGBtoLab, CIConvertLabToRGB, CILabDeltaE (CIE 1994),
 // CISobelGradients, CIColorCurves, CIRoundedRectangleStrokeGenerator, CIBlurredRectangleGenerator, CISixfoldRotatedTile,
-// CISixfoldReflectedTile, CITwelvefoldReflectedTile, CIGlassDistortion, CIHeightFieldFromMask, CIShadedMaterial; and their
+// CISixfoldReflectedTile, CITwelvefoldReflectedTile, CIGlassDistortion, CIHeightFieldFromMask, CIShadedMaterial, CICircularWrap, CILightTunnel, CITorusLensDistortion,
+// CIGlassLozenge, CIStretchCrop, CIDroste, CISunbeamsGenerator, CIStarShineGenerator, CILenticularHaloGenerator (formulas of
+// our own for the light generators: Apple's are not published), CIFlashTransition, CIModTransition, CIRippleTransition (the
+// shading image's brightness lit along the wave), CIAccordionFoldTransition, CIPointillize (dots on white), CIEdgeWork,
+// CISpotColor; and their
 // typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
@@ -64,18 +68,12 @@
 // Still to come:
 // Filters, by Apple's categories:
 //   colour effect: CIPaletteCentroid;
-//   distortion: CICircularWrap, CIDroste, CIGlassLozenge,
-//     CILightTunnel, CIStretchCrop,
-//     CITorusLensDistortion;
-//   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator,
-//     CILenticularHaloGenerator, CIStarShineGenerator, CISunbeamsGenerator;
+//   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator;
 //   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
 //     CIKeystoneCorrectionVertical;
 //   reduction: CIAreaBoundsRed;
-//   stylize: CIEdgeWork, CIPointillize, CISpotColor;
 //   tile: CIOpTile, CIPerspectiveTile, CITriangleTile, CITriangleKaleidoscope;
-//   transition: CIAccordionFoldTransition, CIFlashTransition, CIModTransition,
-//     CIPageCurlTransition and its shadowed form, CIRippleTransition;
+//   transition: CIPageCurlTransition and its shadowed form;
 //   newer ones: CIGaborGradients, CICannyEdgeDetector, CIDistanceGradientFromRedMask,
 //     CISignedDistanceGradientFromRedMask, CIMaximumScaleTransform, CIToneMapHeadroom, CIAreaAlphaWeightedHistogram,
 //     CIDepthOfField and the depth-disparity conversions.

@@ -44,7 +44,10 @@ final class CIMixingFilterTests: XCTestCase {
         assertClose(try sample(dissolve), [0, 1, 0, 1], "a time past the end is the end")
         XCTAssertEqual(
             Set(CIFilter.filterNames(inCategory: kCICategoryTransition)),
-            ["CIDissolveTransition", "CISwipeTransition", "CICopyMachineTransition", "CIBarsSwipeTransition", "CIDisintegrateWithMaskTransition"])
+            [
+                "CIDissolveTransition", "CISwipeTransition", "CICopyMachineTransition", "CIBarsSwipeTransition", "CIDisintegrateWithMaskTransition",
+                "CIFlashTransition", "CIModTransition", "CIRippleTransition", "CIAccordionFoldTransition",
+            ])
     }
 
     func testTheMaskBlendsFollowTheMasksLumaOrAlpha() throws {

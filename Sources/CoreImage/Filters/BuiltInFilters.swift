@@ -25,7 +25,9 @@ extension FilterDefinition {
             + lightAndLineFilters.map { ($0.name, $0) }
             + [perspectiveTransformWithExtent].map { ($0.name, $0) } + layoutAndPaletteFilters.map { ($0.name, $0) }
             + labAndShapeFilters.map { ($0.name, $0) } + hexagonalTileFilters.map { ($0.name, $0) }
-            + surfaceFilters.map { ($0.name, $0) })
+            + surfaceFilters.map { ($0.name, $0) } + lensFilters.map { ($0.name, $0) }
+            + lightGeneratorFilters.map { ($0.name, $0) } + revealTransitionFilters.map { ($0.name, $0) }
+            + woodcutAndSpotColorFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
