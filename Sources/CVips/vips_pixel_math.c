@@ -54,6 +54,7 @@ static struct {
     void *(*write_to_memory)(vips *in, size_t *size);
     void (*free)(void *memory);
     vips *(*new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
+    int (*fill_nearest)(vips *in, vips **out, ...);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -108,6 +109,7 @@ static void load(void) {
     FIND(write_to_memory, "vips_image_write_to_memory")
     FIND(free, "g_free")
     FIND(new_from_memory, "vips_image_new_from_memory")
+    FIND(fill_nearest, "vips_fill_nearest")
 #undef FIND
 }
 
@@ -375,4 +377,12 @@ int cvips_read_floats(cvips_image *image, float *values, size_t count) {
 int cvips_band_count(const cvips_image *image) {
     if (!ready()) return 0;
     return lib.get_bands((const vips *)image);
+}
+
+cvips_image *cvips_distance_to_nonzero(cvips_image *image) {
+    if (!ready()) return NULL;
+    vips *filled = NULL, *distance = NULL;
+    int result = lib.fill_nearest((vips *)image, &filled, "distance", &distance, NULL);
+    if (filled) lib.object_unref(filled);
+    return made(result, distance);
 }

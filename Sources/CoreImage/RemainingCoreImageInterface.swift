@@ -55,7 +55,10 @@
 // CIGlassLozenge, CIStretchCrop, CIDroste, CISunbeamsGenerator, CIStarShineGenerator, CILenticularHaloGenerator (formulas of
 // our own for the light generators: Apple's are not published), CIFlashTransition, CIModTransition, CIRippleTransition (the
 // shading image's brightness lit along the wave), CIAccordionFoldTransition, CIPointillize (dots on white), CIEdgeWork,
-// CISpotColor; and their
+// CISpotColor, CITriangleTile and CITriangleKaleidoscope (the triangle mirrored across its edges), CIOpTile, CIPerspectiveTile,
+// CIMaximumScaleTransform, CIEdgePreserveUpsampleFilter (joint bilateral upsampling over 5 x 5 small pixels),
+// CIToneMapHeadroom (the extended Reinhard curve), CICannyEdgeDetector, CIGaborGradients (a 5 x 5 odd Gabor kernel of our
+// own: Apple's is not published), CIDistanceGradientFromRedMask; and their
 // typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
@@ -67,16 +70,13 @@
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   colour effect: CIPaletteCentroid;
+//   colour effect: CIPaletteCentroid (coordinates in float: no float destinations here yet);
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator;
-//   geometry: CIEdgePreserveUpsampleFilter, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
-//     CIKeystoneCorrectionVertical;
-//   reduction: CIAreaBoundsRed;
-//   tile: CIOpTile, CIPerspectiveTile, CITriangleTile, CITriangleKaleidoscope;
+//   geometry: CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal, CIKeystoneCorrectionVertical;
+//   reduction: CIAreaBoundsRed (a bounding box in float: no float destinations here yet);
 //   transition: CIPageCurlTransition and its shadowed form;
-//   newer ones: CIGaborGradients, CICannyEdgeDetector, CIDistanceGradientFromRedMask,
-//     CISignedDistanceGradientFromRedMask, CIMaximumScaleTransform, CIToneMapHeadroom, CIAreaAlphaWeightedHistogram,
-//     CIDepthOfField and the depth-disparity conversions.
+//   newer ones: CISignedDistanceGradientFromRedMask (negative values: no float destinations here yet),
+//     CIAreaAlphaWeightedHistogram, CIDepthOfField and the depth-disparity conversions.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, CISaliencyMapFilter, the portrait and depth filters).

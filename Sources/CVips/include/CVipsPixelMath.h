@@ -91,6 +91,9 @@ int cvips_extreme_position(cvips_image *image, int maximum, int *x, int *y);
 int cvips_read_floats(cvips_image *image, float *values, size_t count);
 /// The number of the image's bands.
 int cvips_band_count(const cvips_image *image);
+/// For each pixel of a one-band image, the distance in pixels to the nearest pixel that is not
+/// 0 (libvips's nearest fill), in float.
+cvips_image *cvips_distance_to_nonzero(cvips_image *image);
 
 #ifdef __cplusplus
 }

@@ -27,7 +27,8 @@ extension FilterDefinition {
             + labAndShapeFilters.map { ($0.name, $0) } + hexagonalTileFilters.map { ($0.name, $0) }
             + surfaceFilters.map { ($0.name, $0) } + lensFilters.map { ($0.name, $0) }
             + lightGeneratorFilters.map { ($0.name, $0) } + revealTransitionFilters.map { ($0.name, $0) }
-            + woodcutAndSpotColorFilters.map { ($0.name, $0) })
+            + woodcutAndSpotColorFilters.map { ($0.name, $0) } + triangleAndPerspectiveTileFilters.map { ($0.name, $0) }
+            + scaleAndToneFilters.map { ($0.name, $0) } + edgeAndDistanceFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 
@@ -335,7 +336,7 @@ extension FilterDefinition {
     }
 
     /// The map taking the unit square to a rectangle.
-    private static func square(to rect: CGRect) -> Projection {
+    static func square(to rect: CGRect) -> Projection {
         Projection(m: [[Double(rect.width), 0, Double(rect.minX)], [0, Double(rect.height), Double(rect.minY)], [0, 0, 1]])
     }
 

@@ -91,6 +91,9 @@ struct Pixels {
         return result
     }
 
+    /// For each pixel of one band, the distance in pixels to the nearest pixel that is not 0.
+    func distanceToNonzero() throws -> Pixels { try then { cvips_distance_to_nonzero($0) } }
+
     /// These pixels scaled with a cubic kernel: Catmull-Rom's, or Mitchell and Netravali's.
     func resizedCubic(x: Double, y: Double, mitchell: Bool) throws -> Pixels { try then { cvips_resize_with($0, x, y, mitchell ? 3 : 2) } }
 
