@@ -109,23 +109,36 @@ open class CIContext: NSObject, @unchecked Sendable {
     /// A BGRA buffer and converter kept for rendering into other formats, taken by one render at a time.
     private let conversion = LockedValue<(CVPixelBuffer, PixelFormatConverter)?>(nil)
 
-    /// Renders a region of an image into caller memory, in a format: BGRA8, RGBA8 or ARGB8.
+    /// Renders a region of an image into caller memory, in a format: BGRA8, RGBA8, ARGB8, or
+    /// RGBAf and RGBAh (floats, 1 the full value, kept beyond 0-1 where filters make them so).
     open func render(
         _ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect, format: CIFormat, colorSpace: CGColorSpace?
     ) {
-        guard let layout = format.layout, !bounds.isInfinite, !bounds.isNull else { return }
+        guard !bounds.isInfinite, !bounds.isNull else { return }
         let region = PixelRegion(covering: bounds)
-        guard rowBytes >= region.width * 4 else { return }
+        if let size = format.floatBytesPerPixel {
+            guard rowBytes >= region.width * size else { return }
+            _ = renderFloats(image.recipe.recombined(Self.rgbaOrder), region: region, into: data, bytesPerRow: rowBytes, half: format == .RGBAh)
+            return
+        }
+        guard let layout = format.layout, rowBytes >= region.width * 4 else { return }
         _ = render(image.recipe.recombined(layout.order), region: region, into: data, bytesPerRow: rowBytes)
     }
 
-    /// Renders the region from the origin of a bitmap's size into it, in a format: BGRA8, RGBA8
-    /// or ARGB8; why it could not be, or nil.
+    /// R, G, B, A from B, G, R, A.
+    private static let rgbaOrder = ColorMatrix(rows: [2, 1, 0, 3].map { band in (0..<4).map { $0 == band ? 1 : 0 } })
+
+    /// Renders the region from the origin of a bitmap's size into it, in a format: BGRA8, RGBA8,
+    /// ARGB8, RGBAf or RGBAh; why it could not be, or nil.
     func bitmapRenderingProblem(
         _ image: CIImage, into data: UnsafeMutableRawPointer, bytesPerRow: Int, width: Int, height: Int, format: CIFormat
     ) -> String? {
-        guard let layout = format.layout else { return "bitmaps of format \(format.rawValue) cannot be rendered into" }
         let region = PixelRegion(x: 0, y: 0, width: width, height: height)
+        if format.floatBytesPerPixel != nil {
+            let done = renderFloats(image.recipe.recombined(Self.rgbaOrder), region: region, into: data, bytesPerRow: bytesPerRow, half: format == .RGBAh)
+            return done ? nil : Self.lastRenderingProblem
+        }
+        guard let layout = format.layout else { return "bitmaps of format \(format.rawValue) cannot be rendered into" }
         return render(image.recipe.recombined(layout.order), region: region, into: data, bytesPerRow: bytesPerRow) ? nil : Self.lastRenderingProblem
     }
 
@@ -138,6 +151,18 @@ open class CIContext: NSObject, @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Renders a region in floats (32 or 16 bits a component, 1 the full value), noting why when it cannot be.
+    private func renderFloats(_ recipe: Recipe, region: PixelRegion, into memory: UnsafeMutableRawPointer, bytesPerRow: Int, half: Bool) -> Bool {
+        guard Self.rendersWhole(region) else { return false }
+        do {
+            try RenderPass.renderFloats(recipe, region: region, into: memory, bytesPerRow: bytesPerRow, half: half)
+            return true
+        } catch {
+            Self.problem.withLock { $0 = "\(error)" }
+            return false
+        }
     }
 
     /// Renders a region, noting why when it cannot be.

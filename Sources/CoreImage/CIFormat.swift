@@ -33,4 +33,14 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable {
         default: return nil
         }
     }
+
+    /// The bytes a pixel of a floating-point R, G, B, A format takes (16 for RGBAf, 8 for
+    /// RGBAh); nil for the 8-bit ones.
+    var floatBytesPerPixel: Int? {
+        switch self {
+        case .RGBAf: return 16
+        case .RGBAh: return 8
+        default: return nil
+        }
+    }
 }

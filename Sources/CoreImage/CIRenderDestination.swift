@@ -147,10 +147,11 @@ extension CIContext {
         case .pixelBuffer(let buffer):
             problem = renderingProblem(output, to: buffer)
         case .bitmap(let data, let bytesPerRow, let format):
-            guard format.layout != nil else {
-                throw Self.renderError("bitmaps of format \(format.rawValue) cannot be rendered into here: BGRA8, RGBA8 or ARGB8")
+            guard format.layout != nil || format.floatBytesPerPixel != nil else {
+                throw Self.renderError("bitmaps of format \(format.rawValue) cannot be rendered into here: BGRA8, RGBA8, ARGB8, RGBAh or RGBAf")
             }
-            guard bytesPerRow >= width * 4 else { throw Self.renderError("\(bytesPerRow) bytes a row is too few for \(width) pixels") }
+            let pixelBytes = format.floatBytesPerPixel ?? 4
+            guard bytesPerRow >= width * pixelBytes else { throw Self.renderError("\(bytesPerRow) bytes a row is too few for \(width) pixels") }
             problem = bitmapRenderingProblem(output, into: data, bytesPerRow: bytesPerRow, width: width, height: height, format: format)
         }
         if let problem { return CIRenderTask(.failure(Self.renderError(problem))) }

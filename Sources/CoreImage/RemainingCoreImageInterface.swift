@@ -58,7 +58,7 @@
 // CISpotColor, CITriangleTile and CITriangleKaleidoscope (the triangle mirrored across its edges), CIOpTile, CIPerspectiveTile,
 // CIMaximumScaleTransform, CIEdgePreserveUpsampleFilter (joint bilateral upsampling over 5 x 5 small pixels),
 // CIToneMapHeadroom (the extended Reinhard curve), CICannyEdgeDetector, CIGaborGradients (a 5 x 5 odd Gabor kernel of our
-// own: Apple's is not published), CIDistanceGradientFromRedMask; and their
+// own: Apple's is not published), CIDistanceGradientFromRedMask, CISignedDistanceGradientFromRedMask, CIAreaBoundsRed; and their
 // typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
@@ -70,13 +70,11 @@
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   colour effect: CIPaletteCentroid (coordinates in float: no float destinations here yet);
+//   colour effect: CIPaletteCentroid;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator;
 //   geometry: CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal, CIKeystoneCorrectionVertical;
-//   reduction: CIAreaBoundsRed (a bounding box in float: no float destinations here yet);
 //   transition: CIPageCurlTransition and its shadowed form;
-//   newer ones: CISignedDistanceGradientFromRedMask (negative values: no float destinations here yet),
-//     CIAreaAlphaWeightedHistogram, CIDepthOfField and the depth-disparity conversions.
+//   newer ones: CIAreaAlphaWeightedHistogram, CIDepthOfField and the depth-disparity conversions.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, CISaliencyMapFilter, the portrait and depth filters).
@@ -84,7 +82,7 @@
 // CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
 //     read from files), init(texture:) (Metal), samplingNearest()/samplingLinear(), matchedToWorkingSpace(from:)
 // CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels
-//     are worked on in sRGB's encoded values, not linear light), half-float and float output
-//     formats, render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
+//     are worked on in sRGB's encoded values, not linear light), half-float and float CGImages
+//     (bitmaps and render destinations take RGBAf and RGBAh), render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
 //     Metal and OpenGL contexts
 // CIDetector (faces, rectangles, QR codes, text): the metadata output finds faces and codes

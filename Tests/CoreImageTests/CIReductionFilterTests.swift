@@ -67,7 +67,7 @@ final class CIReductionFilterTests: XCTestCase {
             Set(CIFilter.filterNames(inCategory: kCICategoryReduction)),
             [
                 "CIAreaAverage", "CIAreaMaximum", "CIAreaMinimum", "CIAreaMinMax", "CIAreaMinMaxRed", "CIRowAverage", "CIColumnAverage", "CIAreaHistogram",
-                "CIAreaLogarithmicHistogram", "CIHistogramDisplayFilter", "CIAreaMaximumAlpha", "CIAreaMinimumAlpha", "CIKMeans",
+                "CIAreaLogarithmicHistogram", "CIHistogramDisplayFilter", "CIAreaMaximumAlpha", "CIAreaMinimumAlpha", "CIKMeans", "CIAreaBoundsRed",
             ])
     }
 

@@ -72,8 +72,10 @@ final class CIRenderDestinationTests: XCTestCase {
             let argb = CIRenderDestination(bitmapData: raw.baseAddress!, width: 4, height: 4, bytesPerRow: 16, format: .ARGB8)
             _ = try context.startTask(toRender: translucent, to: argb).waitUntilCompleted()
             XCTAssertEqual(Array(raw[0..<4]), [128, 128, 64, 0], "premultiplied ARGB")
-            let float = CIRenderDestination(bitmapData: raw.baseAddress!, width: 4, height: 4, bytesPerRow: 64, format: .RGBAf)
-            XCTAssertThrowsError(try context.startTask(toRender: translucent, to: float), "no float bitmaps here")
+            let luminance = CIRenderDestination(bitmapData: raw.baseAddress!, width: 4, height: 4, bytesPerRow: 16, format: .L8)
+            XCTAssertThrowsError(try context.startTask(toRender: translucent, to: luminance), "no one-component bitmaps here")
+            let shortFloats = CIRenderDestination(bitmapData: raw.baseAddress!, width: 4, height: 4, bytesPerRow: 16, format: .RGBAf)
+            XCTAssertThrowsError(try context.startTask(toRender: translucent, to: shortFloats), "rows too short for 16 bytes a pixel")
             let narrow = CIRenderDestination(bitmapData: raw.baseAddress!, width: 4, height: 4, bytesPerRow: 8, format: .RGBA8)
             XCTAssertThrowsError(try context.startTask(toRender: translucent, to: narrow), "rows too short")
         }

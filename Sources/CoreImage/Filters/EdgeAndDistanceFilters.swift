@@ -3,7 +3,9 @@ import Foundation
 
 extension FilterDefinition {
     /// Edges by Canny's method and by Gabor kernels, and the distance to a mask.
-    static let edgeAndDistanceFilters: [FilterDefinition] = [cannyEdgeDetector, gaborGradients, distanceGradientFromRedMask]
+    static let edgeAndDistanceFilters: [FilterDefinition] = [
+        cannyEdgeDetector, gaborGradients, distanceGradient(signed: false), distanceGradient(signed: true),
+    ]
 
     private static let stylizing = [kCICategoryStylize, kCICategoryVideo, kCICategoryStillImage, kCICategoryHighDynamicRange, kCICategoryBuiltIn]
 
@@ -117,38 +119,56 @@ extension FilterDefinition {
                 }))
     }
 
-    static let distanceGradientFromRedMask = FilterDefinition(
-        name: "CIDistanceGradientFromRedMask", displayName: "Distance Gradient From Red Mask",
-        categories: [kCICategoryGradient, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn],
-        inputs: [
-            .image(),
-            .scalar("inputMaximumDistance", "Maximum Distance", default: 10, min: 0, max: 1000, sliderMin: 0, sliderMax: 1000, type: kCIAttributeTypeDistance),
-        ]
-    ) { inputs in
-        // For every pixel of the plane, the distance in pixels to the nearest pixel of the mask
-        // (red above one half), over the maximum distance and no more than 1, in red, green and
-        // blue; opaque. Found over the region and the maximum distance around it: a mask farther
-        // away is beyond the maximum anyway.
-        guard let image = inputs.image(kCIInputImageKey) else { return nil }
-        let maximum = min(1000, max(0, inputs.number("inputMaximumDistance") ?? 10))
-        guard maximum.isFinite else { return .empty() }
-        let recipe = image.recipe
-        let margin = Int(maximum.rounded(.up)) + 1
-        return image.derived(
-            .computed(
-                Computation(extent: .infinite, isOpaque: true) { context in
-                    let mask = try context.pixels(recipe, margin: margin).bands(2) > 127.5
-                    let area = try mask.extremes()
-                    let scaled: Pixels
-                    if area.maximum[0] < 0.5 || maximum <= 0 {
-                        // No mask within reach: everything as far as the maximum (or, at 0, nothing is far).
-                        scaled = try context.constant([maximum <= 0 && area.maximum[0] >= 0.5 ? 0 : 1])
-                    } else {
-                        let distance = try context.trimmed(try choose(mask, try mask * 0, try mask.distanceToNonzero()), margin: margin)
-                        scaled = try min(try distance / maximum, try distance * 0 + 1)
-                    }
-                    let value = try scaled * 255
-                    return try Pixels.joined([value, value, value, try value * 0 + 255])
-                }))
+    /// CIDistanceGradientFromRedMask, or CISignedDistanceGradientFromRedMask (`signed`): for
+    /// every pixel of the plane, the distance in pixels to the nearest pixel of the mask (red
+    /// above one half) over the maximum distance, no more than 1, in red, green and blue; signed,
+    /// pixels of the mask hold minus their distance to the nearest pixel outside it (floats: an
+    /// 8-bit destination shows them as 0). Opaque. Found over the region and the maximum distance
+    /// around it: a mask farther away is beyond the maximum anyway.
+    static func distanceGradient(signed: Bool) -> FilterDefinition {
+        FilterDefinition(
+            name: signed ? "CISignedDistanceGradientFromRedMask" : "CIDistanceGradientFromRedMask",
+            displayName: signed ? "Signed Distance Gradient From Red Mask" : "Distance Gradient From Red Mask",
+            categories: [kCICategoryGradient, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn],
+            inputs: [
+                .image(),
+                .scalar(
+                    "inputMaximumDistance", "Maximum Distance", default: 10, min: 0, max: 1000, sliderMin: 0, sliderMax: 1000, type: kCIAttributeTypeDistance),
+            ]
+        ) { inputs in
+            guard let image = inputs.image(kCIInputImageKey) else { return nil }
+            let maximum = min(1000, max(0, inputs.number("inputMaximumDistance") ?? 10))
+            guard maximum.isFinite else { return .empty() }
+            let recipe = image.recipe
+            let margin = Int(maximum.rounded(.up)) + 1
+            return image.derived(
+                .computed(
+                    Computation(extent: .infinite, isOpaque: true) { context in
+                        let mask = try context.pixels(recipe, margin: margin).bands(2) > 127.5
+                        let (lowest, highest) = try mask.extremes()
+                        let reach = max(maximum, 1e-9)
+                        // The distance outside the mask: 0 on it; as far as the maximum when no mask is within reach.
+                        let outside: Pixels =
+                            highest[0] < 0.5
+                            ? try context.constant([1])
+                            : try min(
+                                try context.trimmed(try choose(mask, try mask * 0, try mask.distanceToNonzero()), margin: margin) / reach,
+                                try context.constant([1]))
+                        var value = outside
+                        if signed {
+                            // Inside the mask, minus the distance to its outside (as far as the maximum when none is within reach).
+                            let outer = try 1 - mask
+                            let inside: Pixels =
+                                lowest[0] > 0.5
+                                ? try context.constant([1])
+                                : try min(
+                                    try context.trimmed(try choose(outer, try outer * 0, try outer.distanceToNonzero()), margin: margin) / reach,
+                                    try context.constant([1]))
+                            value = try outside - inside
+                        }
+                        let scaled = try value * 255
+                        return try Pixels.joined([scaled, scaled, scaled, try scaled * 0 + 255])
+                    }))
+        }
     }
 }

@@ -6,7 +6,7 @@ extension FilterDefinition {
     static let reductionFilters: [FilterDefinition] = [
         areaAverage, areaExtreme("CIAreaMaximum", "Area Maximum"), areaExtreme("CIAreaMinimum", "Area Minimum"),
         areaExtreme("CIAreaMinMax", "Area Min and Max"),
-        areaExtreme("CIAreaMinMaxRed", "Area Min Max Red"), lineAverage(rows: true), lineAverage(rows: false),
+        areaExtreme("CIAreaMinMaxRed", "Area Min Max Red"), lineAverage(rows: true), lineAverage(rows: false), areaBoundsRed,
     ]
 
     private static let reduction = [kCICategoryReduction, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
@@ -66,6 +66,37 @@ extension FilterDefinition {
                         return try context.placed(pixel, covering: output)
                     }))
         }
+    }
+
+    static let areaBoundsRed = FilterDefinition(
+        name: "CIAreaBoundsRed", displayName: "Area Bounds Red", categories: reduction + [kCICategoryHighDynamicRange], inputs: [.image(), extentInput]
+    ) { inputs in
+        // One pixel at the region's origin: the bounding box of the region's pixels whose red is
+        // not 0, as fractions of the region: its left, bottom, width and height in red, green,
+        // blue and alpha (all 0 when there are none).
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        guard let whole = area(inputs) else { return .empty() }
+        let output = PixelRegion(x: whole.x, y: whole.y, width: 1, height: 1)
+        let recipe = image.recipe
+        return image.derived(
+            .computed(
+                Computation(extent: output.rect) { context in
+                    let covered = try readable(whole, of: recipe)
+                    var box = [0.0, 0, 0, 0]
+                    if !covered.isEmpty {
+                        let red = try context.pixels(recipe, in: covered).bands(2) > 0
+                        let xy = try Pixels.coordinates(of: covered)
+                        // Pixel centres where red is set, the others pushed beyond every real one.
+                        let (lows, highs) = (try choose(red, xy, try xy * 0 + 1e9).extremes().minimum, try choose(red, xy, try xy * 0 - 1e9).extremes().maximum)
+                        if lows[0] < 1e8 {
+                            let (w, h) = (Double(whole.width), Double(whole.height))
+                            let left = lows[0] - 0.5 - Double(whole.x), bottom = lows[1] - 0.5 - Double(whole.y)
+                            box = [left / w, bottom / h, (highs[0] - lows[0] + 1) / w, (highs[1] - lows[1] + 1) / h]
+                        }
+                    }
+                    // B, G, R, A: the left in red, the bottom in green, the width in blue, the height in alpha.
+                    return try context.placed(try Pixels.constant([box[2], box[1], box[0], box[3]].map { $0 * 255 }, over: output), covering: output)
+                }))
     }
 
     /// The part of a region an image covers, which a reduction reads; an error when it is more

@@ -117,13 +117,29 @@ public protocol CIDistanceGradientFromRedMask: CIFilterProtocol {
     var maximumDistance: Float { get set }
 }
 
+/// The properties you use to configure a signed distance gradient from red mask filter.
+public protocol CISignedDistanceGradientFromRedMask: CIFilterProtocol {
+    /// The image whose red marks the mask.
+    var inputImage: CIImage? { get set }
+    /// The distance that is shown as 1 (and -1 inside the mask).
+    var maximumDistance: Float { get set }
+}
+
+/// The properties you use to configure an area bounds red filter.
+public protocol CIAreaBoundsRed: CIAreaReductionFilter {}
+
 /// The typed form of the triangle, op-art and perspective tiles, the maximum scale, the
 /// edge-preserving upsample, the headroom tone map, Canny's and Gabor's edges and the distance
 /// gradient: each property reads and writes its input by Apple's key.
 final class TileAndEdgeTypedFilter: TypedFilter, CITriangleTile, CITriangleKaleidoscope, CIOpTile, CIPerspectiveTile, CIMaximumScaleTransform,
     CIEdgePreserveUpsample, CIToneMapHeadroom, CICannyEdgeDetector, CIGaborGradients, CIDistanceGradientFromRedMask,
+    CISignedDistanceGradientFromRedMask, CIAreaBoundsRed,
     @unchecked Sendable
 {
+    var extent: CGRect {
+        get { vector(kCIInputExtentKey).cgRectValue }
+        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
+    }
     var center: CGPoint {
         get { CGPoint(x: vector(kCIInputCenterKey).x, y: vector(kCIInputCenterKey).y) }
         set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
@@ -223,6 +239,12 @@ final class TileAndEdgeTypedFilter: TypedFilter, CITriangleTile, CITriangleKalei
 }
 
 extension CIFilter {
+    /// Produces an image whose values are the signed distance of each pixel from a red mask.
+    public class func signedDistanceGradientFromRedMask() -> CIFilter & CISignedDistanceGradientFromRedMask {
+        TileAndEdgeTypedFilter(definition: .named("CISignedDistanceGradientFromRedMask"))
+    }
+    /// Calculates the approximate bounding box of the pixels of an area of an image whose red is not zero.
+    public class func areaBoundsRed() -> CIFilter & CIAreaBoundsRed { TileAndEdgeTypedFilter(definition: .named("CIAreaBoundsRed")) }
     /// Maps a triangular portion of an image to a triangular area and then tiles the result.
     public class func triangleTile() -> CIFilter & CITriangleTile { TileAndEdgeTypedFilter(definition: .named("CITriangleTile")) }
     /// Maps a triangular portion of an image to a triangular area and then generates a kaleidoscope effect.

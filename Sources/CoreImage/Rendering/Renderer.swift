@@ -93,6 +93,30 @@ final class RenderPass {
         withExtendedLifetime(pass) {}
     }
 
+    /// Renders a region of a recipe as floats into memory, rows from the top: 32-bit (or 16-bit,
+    /// `half`) components, each the pipeline's 0-255 value over 255, unclipped.
+    static func renderFloats(_ recipe: Recipe, region: PixelRegion, into destination: UnsafeMutableRawPointer, bytesPerRow: Int, half: Bool) throws {
+        if let problem = cvips_load() { throw RenderingError(description: String(cString: problem)) }
+        guard !region.isEmpty else { return }
+        let pass = RenderPass()
+        let pixels = Pixels(try pass.image(recipe, in: region))
+        let count = region.width * region.height * 4
+        let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
+        defer { values.deallocate() }
+        try Pixels.read(try pixels.scaled([1.0 / 255], plus: [0]), into: values, count: count)
+        for row in 0..<region.height {
+            let source = values + row * region.width * 4
+            let target = destination + row * bytesPerRow
+            if half {
+                let halves = target.assumingMemoryBound(to: Float16.self)
+                for index in 0..<(region.width * 4) { halves[index] = Float16(source[index]) }
+            } else {
+                target.copyMemory(from: source, byteCount: region.width * 16)
+            }
+        }
+        withExtendedLifetime(pass) {}
+    }
+
     /// An image of exactly `region` of the recipe: 8-bit while every operation on the way keeps
     /// 8 bits, float once a colour operation or compositing has made it so.
     func image(_ recipe: Recipe, in region: PixelRegion) throws -> VipsImage {
