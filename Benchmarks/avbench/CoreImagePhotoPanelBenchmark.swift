@@ -57,45 +57,65 @@ enum CoreImagePhotoPanelBenchmark {
         let bytes = frame.planes[0].bytesPerRow * height
         let out = UnsafeMutableRawPointer.allocate(byteCount: side / 2 * side / 2 * 4, alignment: 64)
         defer { out.deallocate() }
-        let direct = median {
+        /// The panel on libvips directly, its first `steps` operations (1 to 6), then the crop and scale.
+        func directly(_ steps: Int) {
             guard let source = cvips_from_memory(frame.planes[0].baseAddress, bytes, Int32(frame.planes[0].bytesPerRow / 4), Int32(height), 0) else { return }
-            let exposed = [exposure, exposure, exposure, 1.0].withUnsafeBufferPointer { a in
-                [0.0, 0, 0, 0].withUnsafeBufferPointer { cvips_linear(source, a.baseAddress, $0.baseAddress) }
+            var made: [OpaquePointer?] = [source]
+            var current = source
+            func step(_ next: OpaquePointer?) {
+                made.append(next)
+                if let next { current = next }
             }
-            let toned = cvips_shadows_highlights(exposed, 0, 0.4, 0.8)
-            let warmed = temperature.withUnsafeBufferPointer { m in
-                toLinear.withUnsafeBufferPointer { f in
-                    fromLinear.withUnsafeBufferPointer { cvips_colour_matrix_linear(toned, m.baseAddress, f.baseAddress, $0.baseAddress) }
+            step(
+                [exposure, exposure, exposure, 1.0].withUnsafeBufferPointer { a in
+                    [0.0, 0, 0, 0].withUnsafeBufferPointer { cvips_linear(current, a.baseAddress, $0.baseAddress) }
+                })
+            if steps >= 2 { step(cvips_shadows_highlights(current, 0, 0.4, 0.8)) }
+            if steps >= 3 {
+                step(
+                    temperature.withUnsafeBufferPointer { m in
+                        toLinear.withUnsafeBufferPointer { f in
+                            fromLinear.withUnsafeBufferPointer { cvips_colour_matrix_linear(current, m.baseAddress, f.baseAddress, $0.baseAddress) }
+                        }
+                    })
+            }
+            if steps >= 4 { step(cvips_vibrance(current, 0.3)) }
+            if steps >= 5 {
+                let blurred = cvips_blur(current, 2.5)
+                made.append(blurred)
+                step(cvips_mix(current, blurred, 1.5, -0.5))
+            }
+            step(cvips_embed(current, Int32(-(width - side) / 2), 0, Int32(side), Int32(side), 0))
+            if steps >= 6 {
+                // The vignette's factor over the cropped square as libvips arithmetic: 1 - 0.5 t², t the
+                // distance from the picture's middle over its half diagonal, at most 1; alpha times 1.
+                let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
+                let xy = cvips_coordinates(Int32(side), Int32(side), Double((width - side) / 2) + 0.5 - Double(width) / 2, Double(height) / 2 - 0.5)
+                let squares = cvips_binary(xy, xy, Int32(CVIPS_MULTIPLY.rawValue))
+                let sum = [1.0, 1.0].withUnsafeBufferPointer { cvips_weigh_bands(squares, $0.baseAddress, 1, 2) }
+                let ones = [1.0].withUnsafeBufferPointer { cvips_constant(Int32(side), Int32(side), $0.baseAddress, 1) }
+                let share = [1 / (halfDiagonal * halfDiagonal)].withUnsafeBufferPointer { a in
+                    [0.0].withUnsafeBufferPointer { cvips_scale_offset(sum, a.baseAddress, $0.baseAddress, 1) }
                 }
+                let t2 = cvips_binary(share, ones, Int32(CVIPS_MINIMUM.rawValue))
+                let factor = [-0.5].withUnsafeBufferPointer { a in [1.0].withUnsafeBufferPointer { cvips_scale_offset(t2, a.baseAddress, $0.baseAddress, 1) } }
+                let bands: [OpaquePointer?] = [factor, factor, factor, ones]
+                let factors = bands.withUnsafeBufferPointer { cvips_join_bands($0.baseAddress, 4) }
+                made += [xy, squares, sum, ones, share, t2, factor, factors]
+                step(cvips_binary(current, factors, Int32(CVIPS_MULTIPLY.rawValue)))
             }
-            let vivid = cvips_vibrance(warmed, 0.3)
-            let blurred = cvips_blur(vivid, 2.5)
-            let sharpened = cvips_mix(vivid, blurred, 1.5, -0.5)
-            let cropped = cvips_embed(sharpened, Int32(-(width - side) / 2), 0, Int32(side), Int32(side), 0)
-            // The vignette's factor over the cropped square as libvips arithmetic: 1 - 0.5 t², t the
-            // distance from the picture's middle over its half diagonal, at most 1; alpha times 1.
-            let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
-            let xy = cvips_coordinates(Int32(side), Int32(side), Double((width - side) / 2) + 0.5 - Double(width) / 2, Double(height) / 2 - 0.5)
-            let squares = cvips_binary(xy, xy, Int32(CVIPS_MULTIPLY.rawValue))
-            let sum = [1.0, 1.0].withUnsafeBufferPointer { cvips_weigh_bands(squares, $0.baseAddress, 1, 2) }
-            let ones = [1.0].withUnsafeBufferPointer { cvips_constant(Int32(side), Int32(side), $0.baseAddress, 1) }
-            let share = [1 / (halfDiagonal * halfDiagonal)].withUnsafeBufferPointer { a in
-                [0.0].withUnsafeBufferPointer { cvips_scale_offset(sum, a.baseAddress, $0.baseAddress, 1) }
-            }
-            let t2 = cvips_binary(share, ones, Int32(CVIPS_MINIMUM.rawValue))
-            let factor = [-0.5].withUnsafeBufferPointer { a in [1.0].withUnsafeBufferPointer { cvips_scale_offset(t2, a.baseAddress, $0.baseAddress, 1) } }
-            let bands: [OpaquePointer?] = [factor, factor, factor, ones]
-            let factors = bands.withUnsafeBufferPointer { cvips_join_bands($0.baseAddress, 4) }
-            let shaded = cvips_binary(cropped, factors, Int32(CVIPS_MULTIPLY.rawValue))
-            let scaled = cvips_resize(shaded, 0.5, 0.5)
-            let eight = cvips_to_uchar(scaled)
-            _ = cvips_write(eight, out, side / 2 * 4)
-            for image in [
-                source, exposed, toned, warmed, vivid, blurred, sharpened, cropped, xy, squares, sum, ones, share, t2, factor, factors, shaded, scaled, eight,
-            ] {
-                cvips_unref(image)
-            }
+            step(cvips_resize(current, 0.5, 0.5))
+            step(cvips_to_uchar(current))
+            _ = cvips_write(current, out, side / 2 * 4)
+            for image in made { cvips_unref(image) }
         }
+        let direct = median { directly(6) }
+        let directCut = (1...5).map { steps in median { directly(steps) } }
+        print(
+            String(
+                format:
+                    "  libvips directly cut short: exposure %.1f ms; + highlights and shadows %.1f; + temperature %.1f; + vibrance %.1f; + unsharp mask %.1f; + vignette %.1f",
+                directCut[0], directCut[1], directCut[2], directCut[3], directCut[4], direct))
         print(String(format: "  the panel: ours %.1f ms, libvips directly %.1f ms: %.2fx", ours, direct, ours / direct))
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avbench-photopanel-\(getpid())")

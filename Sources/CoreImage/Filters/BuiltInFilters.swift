@@ -311,12 +311,24 @@ extension FilterDefinition {
                 Computation(extent: extent, isOpaque: recipe.isOpaque) { context in
                     let offset = try context.coordinates().scaled([1], plus: [-cx, -cy])
                     let squared = try (offset * offset).weighed([[1, 1]])
-                    let t2 = reach > 0 ? try min(try squared / (reach * reach), try squared * 0 + 1) : try squared * 0 + 1
-                    let factor = try max(try 1 - t2 * intensity, try t2 * 0)
+                    // t² is held at 1 only where the region reaches beyond the reach.
+                    let r = context.region
+                    let farthest = [(r.x, r.y), (r.maxX, r.y), (r.x, r.maxY), (r.maxX, r.maxY)].map {
+                        (Double($0.0) - cx) * (Double($0.0) - cx) + (Double($0.1) - cy) * (Double($0.1) - cy)
+                    }.max()!
+                    let factor: Pixels
+                    if reach <= 0 {
+                        factor = try context.constant([1 - intensity])
+                    } else if farthest <= reach * reach {
+                        factor = try squared.scaled([-intensity / (reach * reach)], plus: [1])
+                    } else {
+                        factor = try min(try squared / (reach * reach), try context.constant([1])).scaled([-intensity], plus: [1])
+                    }
                     let pixels = try context.pixels(recipe)
+                    // A darkening (intensity 0-1) keeps colours within alpha: one product of all four bands.
+                    if intensity >= 0 { return try pixels * (try Pixels.joined([factor, factor, factor, try context.constant([1])])) }
                     let alpha = try pixels.bands(3)
-                    let colour = try pixels.bands(0, 3) * factor
-                    return try Pixels.joined([intensity >= 0 ? colour : try min(colour, alpha), alpha])
+                    return try Pixels.joined([try min(try pixels.bands(0, 3) * factor, alpha), alpha])
                 }))
     }
 

@@ -152,7 +152,25 @@ final class RenderPass {
             let blurred = try image(inner, in: region.outset(by: margin)).then { cvips_blur($0, sigma) }
             return try blurred.then { cvips_embed($0, Int32(-margin), Int32(-margin), Int32(region.width), Int32(region.height), 0) }
         case .recombine(let inner, let matrix):
-            return try image(inner, in: region).then { source in matrix.withUnsafeBufferPointer { cvips_recombine(source, $0.baseAddress) } }
+            let source = try image(inner, in: region)
+            let rows = (0..<4).map { row in Array(matrix[(row * 4)..<(row * 4 + 4)]) }
+            // A matrix that only scales each band (an exposure, a gain) is libvips's linear, a
+            // quarter of the multiplications; one that only reorders bands (a bitmap's layout)
+            // keeps 8 bits rather than going through float.
+            if rows.enumerated().allSatisfy({ row, values in values.enumerated().allSatisfy { $0.offset == row || $0.element == 0 } }) {
+                let scale = (0..<4).map { rows[$0][$0] }
+                return try source.then { image in
+                    scale.withUnsafeBufferPointer { a in [0.0, 0, 0, 0].withUnsafeBufferPointer { cvips_linear(image, a.baseAddress, $0.baseAddress) } }
+                }
+            }
+            let order = rows.compactMap { values in values.filter { $0 != 0 } == [1] ? values.firstIndex(of: 1) : nil }
+            if order.count == 4 {
+                let bands = try order.map { band in try source.then { cvips_bands($0, Int32(band), 1) } }
+                return try withExtendedLifetime(bands) {
+                    try VipsImage(bands.map { Optional($0.pointer) }.withUnsafeBufferPointer { cvips_join_bands($0.baseAddress, 4) })
+                }
+            }
+            return try source.then { image in matrix.withUnsafeBufferPointer { cvips_recombine(image, $0.baseAddress) } }
         case .lanczos(let inner, let x, let y):
             let extent = inner.extent
             guard !extent.isInfinite else { return try transformed(inner, by: CGAffineTransform(scaleX: x, y: y), in: region) }
