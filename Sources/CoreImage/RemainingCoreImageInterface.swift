@@ -58,7 +58,8 @@
 // CISpotColor, CITriangleTile and CITriangleKaleidoscope (the triangle mirrored across its edges), CIOpTile, CIPerspectiveTile,
 // CIMaximumScaleTransform, CIEdgePreserveUpsampleFilter (joint bilateral upsampling over 5 x 5 small pixels),
 // CIToneMapHeadroom (the extended Reinhard curve), CICannyEdgeDetector, CIGaborGradients (a 5 x 5 odd Gabor kernel of our
-// own: Apple's is not published), CIDistanceGradientFromRedMask, CISignedDistanceGradientFromRedMask, CIAreaBoundsRed; and their
+// own: Apple's is not published), CIDistanceGradientFromRedMask, CISignedDistanceGradientFromRedMask, CIAreaBoundsRed,
+// CIPageCurlTransition and CIPageCurlWithShadowTransition (a cylinder rolling the page up); and their
 // typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
@@ -73,7 +74,6 @@
 //   colour effect: CIPaletteCentroid;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator;
 //   geometry: CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal, CIKeystoneCorrectionVertical;
-//   transition: CIPageCurlTransition and its shadowed form;
 //   newer ones: CIAreaAlphaWeightedHistogram, CIDepthOfField and the depth-disparity conversions.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's

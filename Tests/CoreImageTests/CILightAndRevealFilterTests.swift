@@ -280,3 +280,65 @@ final class CILightAndRevealFilterTests: XCTestCase {
         assertClose(try value(spot.outputImage, 1, 1), [0, 0, 255, 255], "far from every centre, unchanged")
     }
 }
+
+/// The page curls: a red page over a blue target, its back green, checked where the curl's
+/// geometry puts each layer.
+final class CIPageCurlFilterTests: XCTestCase {
+    let context = CIContext()
+
+    private func solid(_ red: Double, _ green: Double, _ blue: Double) -> CIImage {
+        CIImage(color: CIColor(red: red, green: green, blue: blue)).cropped(to: CGRect(x: 0, y: 0, width: 100, height: 100))
+    }
+
+    private func assertClose(_ got: [Double], _ want: [Double], _ message: String, line: UInt = #line) {
+        for (g, w) in zip(got, want) { XCTAssertEqual(g, w, accuracy: 2.5, "\(message): \(got) for \(want)", line: line) }
+    }
+
+    /// The time at which the fold lies at `fold` along +x, for a 100-wide page and a radius of 10.
+    private func time(foldAt fold: Double) -> Float { Float((110 - fold) / (100 + 20 + 10 * Double.pi)) }
+
+    func testThePageRollsOffAroundTheCylinderShowingItsBack() throws {
+        let curl = CIFilter.pageCurlTransition()
+        XCTAssertEqual(curl.radius, 100, "Apple's default")
+        XCTAssertEqual(curl.extent, CGRect(x: 0, y: 0, width: 300, height: 300), "Apple's default")
+        curl.inputImage = solid(1, 0, 0)
+        curl.targetImage = solid(0, 0, 1)
+        curl.backsideImage = solid(0, 1, 0)
+        curl.extent = CGRect(x: 0, y: 0, width: 100, height: 100)
+        curl.radius = 10
+        curl.angle = 0
+        func at(_ x: Int) throws -> [Double] { Pictures.value(try XCTUnwrap(curl.outputImage), x: x, y: 50, context: context) }
+        curl.time = 0
+        assertClose(try at(99), [255, 0, 0, 255], "at 0, the page")
+        curl.time = 1
+        assertClose(try at(1), [0, 0, 255, 255], "at 1, the target")
+        curl.time = time(foldAt: 50)
+        assertClose(try at(80), [0, 0, 255, 255], "past the cylinder, the target")
+        // Over the cylinder, 5.5 past the fold: the back, at the upper angle, lit by 2/3 + sin / 3.
+        let ratio = 5.5 / 10
+        assertClose(try at(55), [0, 255 * (2.0 / 3 + ratio / 3), 0, 255], "over the cylinder, the back")
+        assertClose(try at(45), [0, 255 * 2 / 3, 0, 255], "just before the fold, the back lying on top")
+        assertClose(try at(10), [255, 0, 0, 255], "far before it, where the page does not reach back, the page")
+        // With the fold near the far edge, the back runs off the page: the face shows over the cylinder.
+        curl.time = time(foldAt: 95)
+        assertClose(try at(97), [255, 0, 0, 255], "the face on the cylinder")
+    }
+
+    func testTheShadowedCurlDarkensTheTargetAheadOfTheCylinder() throws {
+        let curl = CIFilter.pageCurlWithShadowTransition()
+        XCTAssertEqual(curl.shadowSize, 0.5, accuracy: 1e-6, "Apple's default")
+        XCTAssertEqual(curl.shadowAmount, 0.7, accuracy: 1e-6, "Apple's default")
+        XCTAssertEqual(curl.extent, .zero, "Apple's default: the image's own")
+        curl.inputImage = solid(1, 0, 0)
+        curl.targetImage = solid(0, 0, 1)
+        curl.backsideImage = solid(0, 1, 0)
+        curl.radius = 10
+        curl.time = time(foldAt: 50)
+        func at(_ x: Int) throws -> [Double] { Pictures.value(try XCTUnwrap(curl.outputImage), x: x, y: 50, context: context) }
+        // 15.5 past the fold: 5.5 past the cylinder, over a shadow 10 long.
+        assertClose(try at(65), [0, 0, 255 * (1 - 0.7 * (1 - 5.5 / 10)), 255], "in the shadow")
+        assertClose(try at(80), [0, 0, 255, 255], "beyond it")
+        curl.shadowExtent = CGRect(x: 0, y: 0, width: 100, height: 20)
+        assertClose(try at(65), [0, 0, 255, 255], "outside the shadow extent, no shadow")
+    }
+}

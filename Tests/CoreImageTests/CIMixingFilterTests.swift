@@ -46,7 +46,8 @@ final class CIMixingFilterTests: XCTestCase {
             Set(CIFilter.filterNames(inCategory: kCICategoryTransition)),
             [
                 "CIDissolveTransition", "CISwipeTransition", "CICopyMachineTransition", "CIBarsSwipeTransition", "CIDisintegrateWithMaskTransition",
-                "CIFlashTransition", "CIModTransition", "CIRippleTransition", "CIAccordionFoldTransition",
+                "CIFlashTransition", "CIModTransition", "CIRippleTransition", "CIAccordionFoldTransition", "CIPageCurlTransition",
+                "CIPageCurlWithShadowTransition",
             ])
     }
 
