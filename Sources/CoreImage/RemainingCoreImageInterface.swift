@@ -59,7 +59,10 @@
 // CIMaximumScaleTransform, CIEdgePreserveUpsampleFilter (joint bilateral upsampling over 5 x 5 small pixels),
 // CIToneMapHeadroom (the extended Reinhard curve), CICannyEdgeDetector, CIGaborGradients (a 5 x 5 odd Gabor kernel of our
 // own: Apple's is not published), CIDistanceGradientFromRedMask, CISignedDistanceGradientFromRedMask, CIAreaBoundsRed,
-// CIPageCurlTransition and CIPageCurlWithShadowTransition (a cylinder rolling the page up); and their
+// CIPageCurlTransition and CIPageCurlWithShadowTransition (a cylinder rolling the page up), CIPerspectiveRotate,
+// CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal and CIKeystoneCorrectionVertical (the camera's turn that
+// makes the guides parallel found by bisection, then a roll that makes them upright or level), CIMaskToAlpha,
+// CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator; and their
 // typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
@@ -73,8 +76,7 @@
 // Filters, by Apple's categories:
 //   colour effect: CIPaletteCentroid;
 //   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator;
-//   geometry: CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal, CIKeystoneCorrectionVertical;
-//   newer ones: CIAreaAlphaWeightedHistogram, CIDepthOfField and the depth-disparity conversions.
+//   newer ones: CIAreaAlphaWeightedHistogram, CIDepthOfField.
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, CISaliencyMapFilter, the portrait and depth filters).

@@ -29,7 +29,7 @@ extension FilterDefinition {
             + lightGeneratorFilters.map { ($0.name, $0) } + revealTransitionFilters.map { ($0.name, $0) }
             + woodcutAndSpotColorFilters.map { ($0.name, $0) } + triangleAndPerspectiveTileFilters.map { ($0.name, $0) }
             + scaleAndToneFilters.map { ($0.name, $0) } + edgeAndDistanceFilters.map { ($0.name, $0) }
-            + pageCurlFilters.map { ($0.name, $0) })
+            + pageCurlFilters.map { ($0.name, $0) } + rotationAndMaskFilters.map { ($0.name, $0) })
 
     private static let everyday = [kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
 

@@ -1,0 +1,141 @@
+import CoreGraphics
+import Foundation
+
+/// The properties you use to configure a perspective rotate filter.
+public protocol CIPerspectiveRotate: CIFilterProtocol {
+    /// The image to turn.
+    var inputImage: CIImage? { get set }
+    /// The 35 mm-equivalent focal length of the camera.
+    var focalLength: Float { get set }
+    /// The turn, in radians, about the horizontal axis.
+    var pitch: Float { get set }
+    /// The turn, in radians, about the vertical axis.
+    var yaw: Float { get set }
+    /// The turn, in radians, about the view axis.
+    var roll: Float { get set }
+}
+
+/// The properties you use to configure a combined keystone correction filter.
+public protocol CIKeystoneCorrectionCombined: CIFourCoordinateGeometryFilter {
+    /// The 35 mm-equivalent focal length of the camera.
+    var focalLength: Float { get set }
+}
+
+/// The properties you use to configure a horizontal keystone correction filter.
+public protocol CIKeystoneCorrectionHorizontal: CIFourCoordinateGeometryFilter {
+    /// The 35 mm-equivalent focal length of the camera.
+    var focalLength: Float { get set }
+}
+
+/// The properties you use to configure a vertical keystone correction filter.
+public protocol CIKeystoneCorrectionVertical: CIFourCoordinateGeometryFilter {
+    /// The 35 mm-equivalent focal length of the camera.
+    var focalLength: Float { get set }
+}
+
+/// The properties you use to configure a mask to alpha filter.
+public protocol CIMaskToAlpha: CIFilterProtocol {
+    /// The grayscale image to make a mask of.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a depth to disparity filter.
+public protocol CIDepthToDisparity: CIFilterProtocol {
+    /// The depth image to convert.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a disparity to depth filter.
+public protocol CIDisparityToDepth: CIFilterProtocol {
+    /// The disparity image to convert.
+    var inputImage: CIImage? { get set }
+}
+
+/// The properties you use to configure a mesh generator filter.
+public protocol CIMeshGenerator: CIFilterProtocol {
+    /// The width of the lines.
+    var width: Float { get set }
+    /// The color of the lines.
+    var color: CIColor { get set }
+    /// The lines, each a vector of its start and end points (x0, y0, x1, y1).
+    var mesh: [Any] { get set }
+}
+
+/// The typed form of the perspective rotation, the keystone corrections, mask to alpha, the depth
+/// and disparity conversions and the mesh generator: each property reads and writes its input by Apple's key.
+final class RotationAndMaskTypedFilter: TypedFilter, CIPerspectiveRotate, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
+    CIKeystoneCorrectionVertical, CIMaskToAlpha, CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, @unchecked Sendable
+{
+    private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
+    private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
+
+    var focalLength: Float {
+        get { float("inputFocalLength") }
+        set { setFloat(newValue, "inputFocalLength") }
+    }
+    var pitch: Float {
+        get { float("inputPitch") }
+        set { setFloat(newValue, "inputPitch") }
+    }
+    var yaw: Float {
+        get { float("inputYaw") }
+        set { setFloat(newValue, "inputYaw") }
+    }
+    var roll: Float {
+        get { float("inputRoll") }
+        set { setFloat(newValue, "inputRoll") }
+    }
+    var topLeft: CGPoint {
+        get { point("inputTopLeft") }
+        set { setPoint(newValue, "inputTopLeft") }
+    }
+    var topRight: CGPoint {
+        get { point("inputTopRight") }
+        set { setPoint(newValue, "inputTopRight") }
+    }
+    var bottomRight: CGPoint {
+        get { point("inputBottomRight") }
+        set { setPoint(newValue, "inputBottomRight") }
+    }
+    var bottomLeft: CGPoint {
+        get { point("inputBottomLeft") }
+        set { setPoint(newValue, "inputBottomLeft") }
+    }
+    var width: Float {
+        get { float(kCIInputWidthKey) }
+        set { setFloat(newValue, kCIInputWidthKey) }
+    }
+    var color: CIColor {
+        get { color(kCIInputColorKey) }
+        set { setValue(newValue, forKey: kCIInputColorKey) }
+    }
+    var mesh: [Any] {
+        get { value(forKey: "inputMesh") as? [Any] ?? (value(forKey: "inputMesh") as? NSArray).map { $0.map { $0 } } ?? [] }
+        set { setValue(newValue, forKey: "inputMesh") }
+    }
+}
+
+extension CIFilter {
+    /// Applies a perspective transform to an image as if the camera had turned in space.
+    public class func perspectiveRotate() -> CIFilter & CIPerspectiveRotate { RotationAndMaskTypedFilter(definition: .named("CIPerspectiveRotate")) }
+    /// Applies keystone correction to an image with combined horizontal and vertical guides.
+    public class func keystoneCorrectionCombined() -> CIFilter & CIKeystoneCorrectionCombined {
+        RotationAndMaskTypedFilter(definition: .named("CIKeystoneCorrectionCombined"))
+    }
+    /// Applies horizontal keystone correction to an image with guides.
+    public class func keystoneCorrectionHorizontal() -> CIFilter & CIKeystoneCorrectionHorizontal {
+        RotationAndMaskTypedFilter(definition: .named("CIKeystoneCorrectionHorizontal"))
+    }
+    /// Applies vertical keystone correction to an image with guides.
+    public class func keystoneCorrectionVertical() -> CIFilter & CIKeystoneCorrectionVertical {
+        RotationAndMaskTypedFilter(definition: .named("CIKeystoneCorrectionVertical"))
+    }
+    /// Converts a grayscale image to a white image that's masked by alpha.
+    public class func maskToAlpha() -> CIFilter & CIMaskToAlpha { RotationAndMaskTypedFilter(definition: .named("CIMaskToAlpha")) }
+    /// Converts a depth data image to disparity data.
+    public class func depthToDisparity() -> CIFilter & CIDepthToDisparity { RotationAndMaskTypedFilter(definition: .named("CIDepthToDisparity")) }
+    /// Converts a disparity data image to depth data.
+    public class func disparityToDepth() -> CIFilter & CIDisparityToDepth { RotationAndMaskTypedFilter(definition: .named("CIDisparityToDepth")) }
+    /// Generates a mesh of lines.
+    public class func meshGenerator() -> CIFilter & CIMeshGenerator { RotationAndMaskTypedFilter(definition: .named("CIMeshGenerator")) }
+}
