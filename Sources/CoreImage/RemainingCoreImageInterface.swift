@@ -62,7 +62,8 @@
 // CIPageCurlTransition and CIPageCurlWithShadowTransition (a cylinder rolling the page up), CIPerspectiveRotate,
 // CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal and CIKeystoneCorrectionVertical (the camera's turn that
 // makes the guides parallel found by bisection, then a roll that makes them upright or level), CIMaskToAlpha,
-// CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator; and their
+// CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, CIDepthOfField (in full blur at half the points' distance from
+// their line: Apple does not publish its falloff); and their
 // typed forms through
 // `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
@@ -74,9 +75,11 @@
 //
 // Still to come:
 // Filters, by Apple's categories:
-//   colour effect: CIPaletteCentroid;
-//   generators: CIBarcodeGenerator (from a descriptor's codewords), CIAttributedTextImageGenerator;
-//   newer ones: CIAreaAlphaWeightedHistogram, CIDepthOfField.
+//   colour effect: CIPaletteCentroid (Apple does not document how its output's pixels hold the centroids);
+//   generators: CIBarcodeGenerator (a descriptor's error-corrected codewords: ZXing-C++'s writers encode
+//     text, not codewords), CIAttributedTextImageGenerator (an attributed string's fonts and colours are
+//     AppKit's and UIKit's types, which Linux lacks);
+//   reduction: CIAreaAlphaWeightedHistogram (Apple documents no more than its name and inputs);
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, CISaliencyMapFilter, the portrait and depth filters).

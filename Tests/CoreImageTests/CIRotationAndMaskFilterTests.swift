@@ -169,3 +169,45 @@ final class CIRotationAndMaskFilterTests: XCTestCase {
         XCTAssertEqual(Pictures.value(image, x: 15, y: 22, context: context)[3], 0, "2.5 from the line: uncovered")
     }
 }
+
+/// The depth of field: in focus along its line (saturated and sharpened, as the colour controls
+/// and the unsharp mask do it), blurred (as a Gaussian of its radius) away from it, mixed between.
+final class CIDepthOfFieldFilterTests: XCTestCase {
+    let context = CIContext()
+
+    func testTheFocusLineIsSharpAndTheRestBlurredBeyondHalfThePointsDistance() throws {
+        let picture = CIImage(cvPixelBuffer: Pictures.quadrants(width: 64, height: 48))
+        let depth = CIFilter.depthOfField()
+        XCTAssertEqual(depth.point0, CGPoint(x: 0, y: 300), "Apple's default")
+        XCTAssertEqual(depth.saturation, 1.5, accuracy: 1e-6, "Apple's default")
+        XCTAssertEqual(depth.radius, 6, "Apple's default")
+        depth.inputImage = picture
+        depth.point0 = CGPoint(x: 0, y: 24.5)
+        depth.point1 = CGPoint(x: 16, y: 24.5)
+        let image = try XCTUnwrap(depth.outputImage)
+        let controls = CIFilter.colorControls()
+        controls.inputImage = picture
+        controls.saturation = 1.5
+        let sharpen = CIFilter.unsharpMask()
+        sharpen.inputImage = controls.outputImage
+        sharpen.radius = 2.5
+        sharpen.intensity = 0.5
+        let sharp = try XCTUnwrap(sharpen.outputImage)
+        let blurred = picture.clampedToExtent().applyingGaussianBlur(sigma: 6).cropped(to: picture.extent)
+        func value(_ image: CIImage, _ x: Int, _ y: Int) -> [Double] { Pictures.value(image, x: x, y: y, context: context) }
+        func floats(_ image: CIImage, _ x: Int, _ y: Int) throws -> [Float] {
+            var values = [Float](repeating: .nan, count: 4)
+            context.render(image, toBitmap: &values, rowBytes: 16, bounds: CGRect(x: x, y: y, width: 1, height: 1), format: .RGBAf, colorSpace: nil)
+            return values
+        }
+        for x in [10, 31, 33, 50] {
+            let onLine = value(image, x, 24), want = value(sharp, x, 24)
+            for band in 0..<4 { XCTAssertEqual(onLine[band], want[band], accuracy: 1, "(\(x), 24) on the line: in focus") }
+            let far = value(image, x, 40), blur = value(blurred, x, 40)
+            for band in 0..<4 { XCTAssertEqual(far[band], blur[band], accuracy: 1, "(\(x), 40), 16 away: blurred") }
+            // 4 from the line, half of the falloff (8): half and half (in floats: sharpening overshoots 1).
+            let between = try floats(image, x, 28), (a, b) = (try floats(sharp, x, 28), try floats(blurred, x, 28))
+            for band in 0..<4 { XCTAssertEqual(between[band], (a[band] + b[band]) / 2, accuracy: 0.005, "(\(x), 28): mixed") }
+        }
+    }
+}

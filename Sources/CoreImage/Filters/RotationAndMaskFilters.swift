@@ -6,7 +6,7 @@ extension FilterDefinition {
     /// turn from guide lines), a mask made alpha, depth and disparity, and a mesh of lines.
     static let rotationAndMaskFilters: [FilterDefinition] =
         [perspectiveRotate] + KeystoneGuides.allCases.map(keystoneCorrection) + [
-            maskToAlpha, depthToDisparity(inverse: false), depthToDisparity(inverse: true), meshGenerator,
+            maskToAlpha, depthToDisparity(inverse: false), depthToDisparity(inverse: true), meshGenerator, depthOfField,
         ]
 
     private static let geometric = [kCICategoryGeometryAdjustment, kCICategoryVideo, kCICategoryStillImage, kCICategoryHighDynamicRange, kCICategoryBuiltIn]
@@ -264,6 +264,48 @@ extension FilterDefinition {
                     }
                     guard let cover else { return try context.constant([0, 0, 0, 0]) }
                     return try cover.scaled(colour, plus: [0, 0, 0, 0])
+                }))
+    }
+
+    static let depthOfField = FilterDefinition(
+        name: "CIDepthOfField", displayName: "Depth of Field", categories: [kCICategoryStylize, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn],
+        inputs: [
+            .image(), pointInput("inputPoint0", "Point 0", default: CGPoint(x: 0, y: 300)),
+            pointInput("inputPoint1", "Point 1", default: CGPoint(x: 300, y: 300)),
+            .scalar(kCIInputSaturationKey, "Saturation", default: 1.5, min: 0, sliderMin: 0, sliderMax: 10),
+            .scalar("inputUnsharpMaskRadius", "Unsharp Mask Radius", default: 2.5, min: 0, sliderMin: 0, sliderMax: 10),
+            .scalar("inputUnsharpMaskIntensity", "Unsharp Mask Intensity", default: 0.5, min: 0, sliderMin: 0, sliderMax: 10),
+            .scalar(kCIInputRadiusKey, "Radius", default: 6, min: 0, sliderMin: 0, sliderMax: 30, type: kCIAttributeTypeDistance),
+        ]
+    ) { inputs in
+        // A tilt-shift: along the line through the two points the picture is in focus (its
+        // saturation raised, then sharpened by the unsharp mask); away from it, blurred by the
+        // radius (a Gaussian's sigma), reached in full at half the points' distance from the line
+        // and mixed in linearly before (Apple does not publish its falloff).
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        guard let p0 = point(inputs, "inputPoint0", CGPoint(x: 0, y: 300)), let p1 = point(inputs, "inputPoint1", CGPoint(x: 300, y: 300)) else {
+            return .empty()
+        }
+        let saturation = max(0, inputs.number(kCIInputSaturationKey) ?? 1.5), radius = min(500, max(0, inputs.number(kCIInputRadiusKey) ?? 6))
+        let sharpRadius = min(500, max(0, inputs.number("inputUnsharpMaskRadius") ?? 2.5)),
+            sharpAmount = max(0, inputs.number("inputUnsharpMaskIntensity") ?? 0.5)
+        let (dx, dy) = (Double(p1.x - p0.x), Double(p1.y - p0.y))
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard saturation.isFinite, sharpAmount.isFinite, length > 0 else { return image }
+        let recipe = image.recipe
+        let extent = recipe.extent
+        var sharp = recipe.recombined(.saturation(saturation))
+        if sharpRadius > 0, sharpAmount > 0 { sharp = .unsharp(sharp, sigma: sharpRadius, amount: sharpAmount) }
+        let source: Recipe = extent.isInfinite ? recipe : .clamp(recipe)
+        let blurred: Recipe = radius > 0 ? .blur(source, sigma: radius) : recipe
+        // The distance from the line: |(p - p0) x (p1 - p0)| / |p1 - p0|, over half the points' distance.
+        let falloff = length / 2
+        return image.derived(
+            .computed(
+                Computation(extent: extent) { context in
+                    let offset = try context.coordinates().scaled([1], plus: [-Double(p0.x), -Double(p0.y)])
+                    let away = try clamp(try abs(try offset.weighed([[-dy / length, dx / length]])) / falloff, 0, 1)
+                    return try interpolate(try context.pixels(sharp), try context.pixels(blurred), away)
                 }))
     }
 }

@@ -61,10 +61,28 @@ public protocol CIMeshGenerator: CIFilterProtocol {
     var mesh: [Any] { get set }
 }
 
+/// The properties you use to configure a depth of field filter.
+public protocol CIDepthOfField: CIFilterProtocol {
+    /// The image to blur away from the focus line.
+    var inputImage: CIImage? { get set }
+    /// A point of the focus line.
+    var point0: CGPoint { get set }
+    /// Another point of the focus line.
+    var point1: CGPoint { get set }
+    /// The saturation of the part in focus.
+    var saturation: Float { get set }
+    /// The radius of the unsharp mask of the part in focus.
+    var unsharpMaskRadius: Float { get set }
+    /// The intensity of the unsharp mask of the part in focus.
+    var unsharpMaskIntensity: Float { get set }
+    /// The radius of the blur away from the focus line.
+    var radius: Float { get set }
+}
+
 /// The typed form of the perspective rotation, the keystone corrections, mask to alpha, the depth
 /// and disparity conversions and the mesh generator: each property reads and writes its input by Apple's key.
 final class RotationAndMaskTypedFilter: TypedFilter, CIPerspectiveRotate, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
-    CIKeystoneCorrectionVertical, CIMaskToAlpha, CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, @unchecked Sendable
+    CIKeystoneCorrectionVertical, CIMaskToAlpha, CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, CIDepthOfField, @unchecked Sendable
 {
     private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
     private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
@@ -109,6 +127,30 @@ final class RotationAndMaskTypedFilter: TypedFilter, CIPerspectiveRotate, CIKeys
         get { color(kCIInputColorKey) }
         set { setValue(newValue, forKey: kCIInputColorKey) }
     }
+    var point0: CGPoint {
+        get { point("inputPoint0") }
+        set { setPoint(newValue, "inputPoint0") }
+    }
+    var point1: CGPoint {
+        get { point("inputPoint1") }
+        set { setPoint(newValue, "inputPoint1") }
+    }
+    var saturation: Float {
+        get { float(kCIInputSaturationKey) }
+        set { setFloat(newValue, kCIInputSaturationKey) }
+    }
+    var unsharpMaskRadius: Float {
+        get { float("inputUnsharpMaskRadius") }
+        set { setFloat(newValue, "inputUnsharpMaskRadius") }
+    }
+    var unsharpMaskIntensity: Float {
+        get { float("inputUnsharpMaskIntensity") }
+        set { setFloat(newValue, "inputUnsharpMaskIntensity") }
+    }
+    var radius: Float {
+        get { float(kCIInputRadiusKey) }
+        set { setFloat(newValue, kCIInputRadiusKey) }
+    }
     var mesh: [Any] {
         get { value(forKey: "inputMesh") as? [Any] ?? (value(forKey: "inputMesh") as? NSArray).map { $0.map { $0 } } ?? [] }
         set { setValue(newValue, forKey: "inputMesh") }
@@ -136,6 +178,8 @@ extension CIFilter {
     public class func depthToDisparity() -> CIFilter & CIDepthToDisparity { RotationAndMaskTypedFilter(definition: .named("CIDepthToDisparity")) }
     /// Converts a disparity data image to depth data.
     public class func disparityToDepth() -> CIFilter & CIDisparityToDepth { RotationAndMaskTypedFilter(definition: .named("CIDisparityToDepth")) }
+    /// Simulates a depth of field effect.
+    public class func depthOfField() -> CIFilter & CIDepthOfField { RotationAndMaskTypedFilter(definition: .named("CIDepthOfField")) }
     /// Generates a mesh of lines.
     public class func meshGenerator() -> CIFilter & CIMeshGenerator { RotationAndMaskTypedFilter(definition: .named("CIMeshGenerator")) }
 }
