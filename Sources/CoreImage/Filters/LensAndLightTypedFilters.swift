@@ -250,210 +250,57 @@ final class LensAndLightTypedFilter: TypedFilter, CICircularWrap, CILightTunnel,
     CIPointillize, CIEdgeWork, CISpotColor,
     @unchecked Sendable
 {
-    var center: CGPoint {
-        get { CGPoint(x: vector(kCIInputCenterKey).x, y: vector(kCIInputCenterKey).y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
-    }
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
-    var angle: Float {
-        get { float(kCIInputAngleKey) }
-        set { setFloat(newValue, kCIInputAngleKey) }
-    }
-    var rotation: Float {
-        get { float("inputRotation") }
-        set { setFloat(newValue, "inputRotation") }
-    }
-    var width: Float {
-        get { float(kCIInputWidthKey) }
-        set { setFloat(newValue, kCIInputWidthKey) }
-    }
-    var refraction: Float {
-        get { float("inputRefraction") }
-        set { setFloat(newValue, "inputRefraction") }
-    }
-    var point0: CGPoint {
-        get { CGPoint(x: vector("inputPoint0").x, y: vector("inputPoint0").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint0") }
-    }
-    var point1: CGPoint {
-        get { CGPoint(x: vector("inputPoint1").x, y: vector("inputPoint1").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint1") }
-    }
-    var size: CGPoint {
-        get { CGPoint(x: vector("inputSize").x, y: vector("inputSize").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputSize") }
-    }
-    var cropAmount: Float {
-        get { float("inputCropAmount") }
-        set { setFloat(newValue, "inputCropAmount") }
-    }
-    var centerStretchAmount: Float {
-        get { float("inputCenterStretchAmount") }
-        set { setFloat(newValue, "inputCenterStretchAmount") }
-    }
-    var insetPoint0: CGPoint {
-        get { CGPoint(x: vector("inputInsetPoint0").x, y: vector("inputInsetPoint0").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputInsetPoint0") }
-    }
-    var insetPoint1: CGPoint {
-        get { CGPoint(x: vector("inputInsetPoint1").x, y: vector("inputInsetPoint1").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputInsetPoint1") }
-    }
-    var strands: Float {
-        get { float("inputStrands") }
-        set { setFloat(newValue, "inputStrands") }
-    }
-    var periodicity: Float {
-        get { float("inputPeriodicity") }
-        set { setFloat(newValue, "inputPeriodicity") }
-    }
-    var zoom: Float {
-        get { float("inputZoom") }
-        set { setFloat(newValue, "inputZoom") }
-    }
-    var color: CIColor {
-        get { color(kCIInputColorKey) }
-        set { setValue(newValue, forKey: kCIInputColorKey) }
-    }
-    var sunRadius: Float {
-        get { float("inputSunRadius") }
-        set { setFloat(newValue, "inputSunRadius") }
-    }
-    var maxStriationRadius: Float {
-        get { float("inputMaxStriationRadius") }
-        set { setFloat(newValue, "inputMaxStriationRadius") }
-    }
-    var striationStrength: Float {
-        get { float("inputStriationStrength") }
-        set { setFloat(newValue, "inputStriationStrength") }
-    }
-    var striationContrast: Float {
-        get { float("inputStriationContrast") }
-        set { setFloat(newValue, "inputStriationContrast") }
-    }
-    var time: Float {
-        get { float(kCIInputTimeKey) }
-        set { setFloat(newValue, kCIInputTimeKey) }
-    }
-    var crossScale: Float {
-        get { float("inputCrossScale") }
-        set { setFloat(newValue, "inputCrossScale") }
-    }
-    var crossAngle: Float {
-        get { float("inputCrossAngle") }
-        set { setFloat(newValue, "inputCrossAngle") }
-    }
-    var crossOpacity: Float {
-        get { float("inputCrossOpacity") }
-        set { setFloat(newValue, "inputCrossOpacity") }
-    }
-    var crossWidth: Float {
-        get { float("inputCrossWidth") }
-        set { setFloat(newValue, "inputCrossWidth") }
-    }
-    var epsilon: Float {
-        get { float("inputEpsilon") }
-        set { setFloat(newValue, "inputEpsilon") }
-    }
-    var haloRadius: Float {
-        get { float("inputHaloRadius") }
-        set { setFloat(newValue, "inputHaloRadius") }
-    }
-    var haloWidth: Float {
-        get { float("inputHaloWidth") }
-        set { setFloat(newValue, "inputHaloWidth") }
-    }
-    var haloOverlap: Float {
-        get { float("inputHaloOverlap") }
-        set { setFloat(newValue, "inputHaloOverlap") }
-    }
-    var extent: CGRect {
-        get { vector(kCIInputExtentKey).cgRectValue }
-        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
-    }
-    var fadeThreshold: Float {
-        get { float("inputFadeThreshold") }
-        set { setFloat(newValue, "inputFadeThreshold") }
-    }
-    var compression: Float {
-        get { float("inputCompression") }
-        set { setFloat(newValue, "inputCompression") }
-    }
-    var shadingImage: CIImage? {
-        get { value(forKey: "inputShadingImage") as? CIImage }
-        set { setValue(newValue, forKey: "inputShadingImage") }
-    }
-    var scale: Float {
-        get { float(kCIInputScaleKey) }
-        set { setFloat(newValue, kCIInputScaleKey) }
-    }
-    var bottomHeight: Float {
-        get { float("inputBottomHeight") }
-        set { setFloat(newValue, "inputBottomHeight") }
-    }
-    var numberOfFolds: Float {
-        get { float("inputNumberOfFolds") }
-        set { setFloat(newValue, "inputNumberOfFolds") }
-    }
-    var foldShadowAmount: Float {
-        get { float("inputFoldShadowAmount") }
-        set { setFloat(newValue, "inputFoldShadowAmount") }
-    }
-    var centerColor1: CIColor {
-        get { color("inputCenterColor1") }
-        set { setValue(newValue, forKey: "inputCenterColor1") }
-    }
-    var replacementColor1: CIColor {
-        get { color("inputReplacementColor1") }
-        set { setValue(newValue, forKey: "inputReplacementColor1") }
-    }
-    var closeness1: Float {
-        get { float("inputCloseness1") }
-        set { setFloat(newValue, "inputCloseness1") }
-    }
-    var contrast1: Float {
-        get { float("inputContrast1") }
-        set { setFloat(newValue, "inputContrast1") }
-    }
-    var centerColor2: CIColor {
-        get { color("inputCenterColor2") }
-        set { setValue(newValue, forKey: "inputCenterColor2") }
-    }
-    var replacementColor2: CIColor {
-        get { color("inputReplacementColor2") }
-        set { setValue(newValue, forKey: "inputReplacementColor2") }
-    }
-    var closeness2: Float {
-        get { float("inputCloseness2") }
-        set { setFloat(newValue, "inputCloseness2") }
-    }
-    var contrast2: Float {
-        get { float("inputContrast2") }
-        set { setFloat(newValue, "inputContrast2") }
-    }
-    var centerColor3: CIColor {
-        get { color("inputCenterColor3") }
-        set { setValue(newValue, forKey: "inputCenterColor3") }
-    }
-    var replacementColor3: CIColor {
-        get { color("inputReplacementColor3") }
-        set { setValue(newValue, forKey: "inputReplacementColor3") }
-    }
-    var closeness3: Float {
-        get { float("inputCloseness3") }
-        set { setFloat(newValue, "inputCloseness3") }
-    }
-    var contrast3: Float {
-        get { float("inputContrast3") }
-        set { setFloat(newValue, "inputContrast3") }
-    }
-    var targetImage: CIImage? {
-        get { value(forKey: kCIInputTargetImageKey) as? CIImage }
-        set { setValue(newValue, forKey: kCIInputTargetImageKey) }
-    }
+    @Input(kCIInputCenterKey) var center: CGPoint
+    @Input(kCIInputRadiusKey) var radius: Float
+    @Input(kCIInputAngleKey) var angle: Float
+    @Input("inputRotation") var rotation: Float
+    @Input(kCIInputWidthKey) var width: Float
+    @Input("inputRefraction") var refraction: Float
+    @Input("inputPoint0") var point0: CGPoint
+    @Input("inputPoint1") var point1: CGPoint
+    @Input("inputSize") var size: CGPoint
+    @Input("inputCropAmount") var cropAmount: Float
+    @Input("inputCenterStretchAmount") var centerStretchAmount: Float
+    @Input("inputInsetPoint0") var insetPoint0: CGPoint
+    @Input("inputInsetPoint1") var insetPoint1: CGPoint
+    @Input("inputStrands") var strands: Float
+    @Input("inputPeriodicity") var periodicity: Float
+    @Input("inputZoom") var zoom: Float
+    @Input(kCIInputColorKey) var color: CIColor
+    @Input("inputSunRadius") var sunRadius: Float
+    @Input("inputMaxStriationRadius") var maxStriationRadius: Float
+    @Input("inputStriationStrength") var striationStrength: Float
+    @Input("inputStriationContrast") var striationContrast: Float
+    @Input(kCIInputTimeKey) var time: Float
+    @Input("inputCrossScale") var crossScale: Float
+    @Input("inputCrossAngle") var crossAngle: Float
+    @Input("inputCrossOpacity") var crossOpacity: Float
+    @Input("inputCrossWidth") var crossWidth: Float
+    @Input("inputEpsilon") var epsilon: Float
+    @Input("inputHaloRadius") var haloRadius: Float
+    @Input("inputHaloWidth") var haloWidth: Float
+    @Input("inputHaloOverlap") var haloOverlap: Float
+    @Input(kCIInputExtentKey) var extent: CGRect
+    @Input("inputFadeThreshold") var fadeThreshold: Float
+    @Input("inputCompression") var compression: Float
+    @Input("inputShadingImage") var shadingImage: CIImage?
+    @Input(kCIInputScaleKey) var scale: Float
+    @Input("inputBottomHeight") var bottomHeight: Float
+    @Input("inputNumberOfFolds") var numberOfFolds: Float
+    @Input("inputFoldShadowAmount") var foldShadowAmount: Float
+    @Input("inputCenterColor1") var centerColor1: CIColor
+    @Input("inputReplacementColor1") var replacementColor1: CIColor
+    @Input("inputCloseness1") var closeness1: Float
+    @Input("inputContrast1") var contrast1: Float
+    @Input("inputCenterColor2") var centerColor2: CIColor
+    @Input("inputReplacementColor2") var replacementColor2: CIColor
+    @Input("inputCloseness2") var closeness2: Float
+    @Input("inputContrast2") var contrast2: Float
+    @Input("inputCenterColor3") var centerColor3: CIColor
+    @Input("inputReplacementColor3") var replacementColor3: CIColor
+    @Input("inputCloseness3") var closeness3: Float
+    @Input("inputContrast3") var contrast3: Float
+    @Input(kCIInputTargetImageKey) var targetImage: CIImage?
 }
 
 extension CIFilter {

@@ -35,49 +35,17 @@ public protocol CIPageCurlWithShadowTransition: CITransitionFilter {
 
 /// The typed form of the page curls: each property reads and writes its input by Apple's key.
 final class PageCurlTypedFilter: TypedFilter, CIPageCurlTransition, CIPageCurlWithShadowTransition, @unchecked Sendable {
-    private func image(_ key: String) -> CIImage? { value(forKey: key) as? CIImage }
-    private func rect(_ key: String) -> CGRect { vector(key).cgRectValue }
 
-    var targetImage: CIImage? {
-        get { image(kCIInputTargetImageKey) }
-        set { setValue(newValue, forKey: kCIInputTargetImageKey) }
-    }
-    var backsideImage: CIImage? {
-        get { image("inputBacksideImage") }
-        set { setValue(newValue, forKey: "inputBacksideImage") }
-    }
-    var shadingImage: CIImage? {
-        get { image("inputShadingImage") }
-        set { setValue(newValue, forKey: "inputShadingImage") }
-    }
-    var time: Float {
-        get { float(kCIInputTimeKey) }
-        set { setFloat(newValue, kCIInputTimeKey) }
-    }
-    var extent: CGRect {
-        get { rect(kCIInputExtentKey) }
-        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
-    }
-    var angle: Float {
-        get { float(kCIInputAngleKey) }
-        set { setFloat(newValue, kCIInputAngleKey) }
-    }
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
-    var shadowSize: Float {
-        get { float("inputShadowSize") }
-        set { setFloat(newValue, "inputShadowSize") }
-    }
-    var shadowAmount: Float {
-        get { float("inputShadowAmount") }
-        set { setFloat(newValue, "inputShadowAmount") }
-    }
-    var shadowExtent: CGRect {
-        get { rect("inputShadowExtent") }
-        set { setValue(CIVector(cgRect: newValue), forKey: "inputShadowExtent") }
-    }
+    @Input(kCIInputTargetImageKey) var targetImage: CIImage?
+    @Input("inputBacksideImage") var backsideImage: CIImage?
+    @Input("inputShadingImage") var shadingImage: CIImage?
+    @Input(kCIInputTimeKey) var time: Float
+    @Input(kCIInputExtentKey) var extent: CGRect
+    @Input(kCIInputAngleKey) var angle: Float
+    @Input(kCIInputRadiusKey) var radius: Float
+    @Input("inputShadowSize") var shadowSize: Float
+    @Input("inputShadowAmount") var shadowAmount: Float
+    @Input("inputShadowExtent") var shadowExtent: CGRect
 }
 
 extension CIFilter {

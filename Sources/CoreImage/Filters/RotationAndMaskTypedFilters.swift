@@ -84,73 +84,23 @@ public protocol CIDepthOfField: CIFilterProtocol {
 final class RotationAndMaskTypedFilter: TypedFilter, CIPerspectiveRotate, CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal,
     CIKeystoneCorrectionVertical, CIMaskToAlpha, CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, CIDepthOfField, @unchecked Sendable
 {
-    private func point(_ key: String) -> CGPoint { CGPoint(x: vector(key).x, y: vector(key).y) }
-    private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
 
-    var focalLength: Float {
-        get { float("inputFocalLength") }
-        set { setFloat(newValue, "inputFocalLength") }
-    }
-    var pitch: Float {
-        get { float("inputPitch") }
-        set { setFloat(newValue, "inputPitch") }
-    }
-    var yaw: Float {
-        get { float("inputYaw") }
-        set { setFloat(newValue, "inputYaw") }
-    }
-    var roll: Float {
-        get { float("inputRoll") }
-        set { setFloat(newValue, "inputRoll") }
-    }
-    var topLeft: CGPoint {
-        get { point("inputTopLeft") }
-        set { setPoint(newValue, "inputTopLeft") }
-    }
-    var topRight: CGPoint {
-        get { point("inputTopRight") }
-        set { setPoint(newValue, "inputTopRight") }
-    }
-    var bottomRight: CGPoint {
-        get { point("inputBottomRight") }
-        set { setPoint(newValue, "inputBottomRight") }
-    }
-    var bottomLeft: CGPoint {
-        get { point("inputBottomLeft") }
-        set { setPoint(newValue, "inputBottomLeft") }
-    }
-    var width: Float {
-        get { float(kCIInputWidthKey) }
-        set { setFloat(newValue, kCIInputWidthKey) }
-    }
-    var color: CIColor {
-        get { color(kCIInputColorKey) }
-        set { setValue(newValue, forKey: kCIInputColorKey) }
-    }
-    var point0: CGPoint {
-        get { point("inputPoint0") }
-        set { setPoint(newValue, "inputPoint0") }
-    }
-    var point1: CGPoint {
-        get { point("inputPoint1") }
-        set { setPoint(newValue, "inputPoint1") }
-    }
-    var saturation: Float {
-        get { float(kCIInputSaturationKey) }
-        set { setFloat(newValue, kCIInputSaturationKey) }
-    }
-    var unsharpMaskRadius: Float {
-        get { float("inputUnsharpMaskRadius") }
-        set { setFloat(newValue, "inputUnsharpMaskRadius") }
-    }
-    var unsharpMaskIntensity: Float {
-        get { float("inputUnsharpMaskIntensity") }
-        set { setFloat(newValue, "inputUnsharpMaskIntensity") }
-    }
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
+    @Input("inputFocalLength") var focalLength: Float
+    @Input("inputPitch") var pitch: Float
+    @Input("inputYaw") var yaw: Float
+    @Input("inputRoll") var roll: Float
+    @Input("inputTopLeft") var topLeft: CGPoint
+    @Input("inputTopRight") var topRight: CGPoint
+    @Input("inputBottomRight") var bottomRight: CGPoint
+    @Input("inputBottomLeft") var bottomLeft: CGPoint
+    @Input(kCIInputWidthKey) var width: Float
+    @Input(kCIInputColorKey) var color: CIColor
+    @Input("inputPoint0") var point0: CGPoint
+    @Input("inputPoint1") var point1: CGPoint
+    @Input(kCIInputSaturationKey) var saturation: Float
+    @Input("inputUnsharpMaskRadius") var unsharpMaskRadius: Float
+    @Input("inputUnsharpMaskIntensity") var unsharpMaskIntensity: Float
+    @Input(kCIInputRadiusKey) var radius: Float
     var mesh: [Any] {
         get { value(forKey: "inputMesh") as? [Any] ?? (value(forKey: "inputMesh") as? NSArray).map { $0.map { $0 } } ?? [] }
         set { setValue(newValue, forKey: "inputMesh") }

@@ -136,106 +136,31 @@ final class TileAndEdgeTypedFilter: TypedFilter, CITriangleTile, CITriangleKalei
     CISignedDistanceGradientFromRedMask, CIAreaBoundsRed,
     @unchecked Sendable
 {
-    var extent: CGRect {
-        get { vector(kCIInputExtentKey).cgRectValue }
-        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
-    }
-    var center: CGPoint {
-        get { CGPoint(x: vector(kCIInputCenterKey).x, y: vector(kCIInputCenterKey).y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
-    }
-    var angle: Float {
-        get { float(kCIInputAngleKey) }
-        set { setFloat(newValue, kCIInputAngleKey) }
-    }
-    var width: Float {
-        get { float(kCIInputWidthKey) }
-        set { setFloat(newValue, kCIInputWidthKey) }
-    }
-    var point: CGPoint {
-        get { CGPoint(x: vector("inputPoint").x, y: vector("inputPoint").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputPoint") }
-    }
-    var size: Float {
-        get { float("inputSize") }
-        set { setFloat(newValue, "inputSize") }
-    }
-    var rotation: Float {
-        get { float("inputRotation") }
-        set { setFloat(newValue, "inputRotation") }
-    }
-    var decay: Float {
-        get { float("inputDecay") }
-        set { setFloat(newValue, "inputDecay") }
-    }
-    var scale: Float {
-        get { float(kCIInputScaleKey) }
-        set { setFloat(newValue, kCIInputScaleKey) }
-    }
-    var topLeft: CGPoint {
-        get { CGPoint(x: vector("inputTopLeft").x, y: vector("inputTopLeft").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputTopLeft") }
-    }
-    var topRight: CGPoint {
-        get { CGPoint(x: vector("inputTopRight").x, y: vector("inputTopRight").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputTopRight") }
-    }
-    var bottomRight: CGPoint {
-        get { CGPoint(x: vector("inputBottomRight").x, y: vector("inputBottomRight").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputBottomRight") }
-    }
-    var bottomLeft: CGPoint {
-        get { CGPoint(x: vector("inputBottomLeft").x, y: vector("inputBottomLeft").y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: "inputBottomLeft") }
-    }
-    var aspectRatio: Float {
-        get { float(kCIInputAspectRatioKey) }
-        set { setFloat(newValue, kCIInputAspectRatioKey) }
-    }
-    var smallImage: CIImage? {
-        get { value(forKey: "inputSmallImage") as? CIImage }
-        set { setValue(newValue, forKey: "inputSmallImage") }
-    }
-    var spatialSigma: Float {
-        get { float("inputSpatialSigma") }
-        set { setFloat(newValue, "inputSpatialSigma") }
-    }
-    var lumaSigma: Float {
-        get { float("inputLumaSigma") }
-        set { setFloat(newValue, "inputLumaSigma") }
-    }
-    var sourceHeadroom: Float {
-        get { float("inputSourceHeadroom") }
-        set { setFloat(newValue, "inputSourceHeadroom") }
-    }
-    var targetHeadroom: Float {
-        get { float("inputTargetHeadroom") }
-        set { setFloat(newValue, "inputTargetHeadroom") }
-    }
-    var gaussianSigma: Float {
-        get { float("inputGaussianSigma") }
-        set { setFloat(newValue, "inputGaussianSigma") }
-    }
-    var perceptual: Bool {
-        get { float("inputPerceptual") != 0 }
-        set { setValue(NSNumber(value: newValue), forKey: "inputPerceptual") }
-    }
-    var thresholdHigh: Float {
-        get { float("inputThresholdHigh") }
-        set { setFloat(newValue, "inputThresholdHigh") }
-    }
-    var thresholdLow: Float {
-        get { float("inputThresholdLow") }
-        set { setFloat(newValue, "inputThresholdLow") }
-    }
-    var hysteresisPasses: Int {
-        get { Int(float("inputHysteresisPasses").rounded()) }
-        set { setValue(NSNumber(value: newValue), forKey: "inputHysteresisPasses") }
-    }
-    var maximumDistance: Float {
-        get { float("inputMaximumDistance") }
-        set { setFloat(newValue, "inputMaximumDistance") }
-    }
+    @Input(kCIInputExtentKey) var extent: CGRect
+    @Input(kCIInputCenterKey) var center: CGPoint
+    @Input(kCIInputAngleKey) var angle: Float
+    @Input(kCIInputWidthKey) var width: Float
+    @Input("inputPoint") var point: CGPoint
+    @Input("inputSize") var size: Float
+    @Input("inputRotation") var rotation: Float
+    @Input("inputDecay") var decay: Float
+    @Input(kCIInputScaleKey) var scale: Float
+    @Input("inputTopLeft") var topLeft: CGPoint
+    @Input("inputTopRight") var topRight: CGPoint
+    @Input("inputBottomRight") var bottomRight: CGPoint
+    @Input("inputBottomLeft") var bottomLeft: CGPoint
+    @Input(kCIInputAspectRatioKey) var aspectRatio: Float
+    @Input("inputSmallImage") var smallImage: CIImage?
+    @Input("inputSpatialSigma") var spatialSigma: Float
+    @Input("inputLumaSigma") var lumaSigma: Float
+    @Input("inputSourceHeadroom") var sourceHeadroom: Float
+    @Input("inputTargetHeadroom") var targetHeadroom: Float
+    @Input("inputGaussianSigma") var gaussianSigma: Float
+    @Input("inputPerceptual") var perceptual: Bool
+    @Input("inputThresholdHigh") var thresholdHigh: Float
+    @Input("inputThresholdLow") var thresholdLow: Float
+    @Input("inputHysteresisPasses") var hysteresisPasses: Int
+    @Input("inputMaximumDistance") var maximumDistance: Float
 }
 
 extension CIFilter {

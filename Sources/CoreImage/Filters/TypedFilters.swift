@@ -14,10 +14,7 @@ extension CIFilter {
 /// A built-in filter with its inputs as typed properties.
 class TypedFilter: CIFilter, @unchecked Sendable {
     /// The input image.
-    var inputImage: CIImage? {
-        get { value(forKey: kCIInputImageKey) as? CIImage }
-        set { setValue(newValue, forKey: kCIInputImageKey) }
-    }
+    @Input(kCIInputImageKey) var inputImage: CIImage?
 }
 
 final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian, CILinearToSRGBToneCurve, CISRGBToneCurveToLinear,
@@ -25,219 +22,88 @@ final class ImageOnlyFilter: TypedFilter, CIColorInvert, CIPhotoEffect, CIMedian
 {}
 
 final class MixingFilter: TypedFilter, CIMix, CIDissolveTransition, CIBlendWithMask, @unchecked Sendable {
-    var backgroundImage: CIImage? {
-        get { value(forKey: kCIInputBackgroundImageKey) as? CIImage }
-        set { setValue(newValue, forKey: kCIInputBackgroundImageKey) }
-    }
-    var targetImage: CIImage? {
-        get { value(forKey: kCIInputTargetImageKey) as? CIImage }
-        set { setValue(newValue, forKey: kCIInputTargetImageKey) }
-    }
-    var maskImage: CIImage? {
-        get { value(forKey: kCIInputMaskImageKey) as? CIImage }
-        set { setValue(newValue, forKey: kCIInputMaskImageKey) }
-    }
-    var amount: Float {
-        get { float(kCIInputAmountKey) }
-        set { setFloat(newValue, kCIInputAmountKey) }
-    }
-    var time: Float {
-        get { float(kCIInputTimeKey) }
-        set { setFloat(newValue, kCIInputTimeKey) }
-    }
+    @Input(kCIInputBackgroundImageKey) var backgroundImage: CIImage?
+    @Input(kCIInputTargetImageKey) var targetImage: CIImage?
+    @Input(kCIInputMaskImageKey) var maskImage: CIImage?
+    @Input(kCIInputAmountKey) var amount: Float
+    @Input(kCIInputTimeKey) var time: Float
 }
 
 final class CurveFilter: TypedFilter, CIGammaAdjust, CIColorClamp, CIColorPolynomial, CIToneCurve, @unchecked Sendable {
-    private func point(_ key: String) -> CGPoint {
-        let vector = vector(key)
-        return CGPoint(x: vector.x, y: vector.y)
-    }
-    private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
 
-    var power: Float {
-        get { float("inputPower") }
-        set { setFloat(newValue, "inputPower") }
-    }
-    var minComponents: CIVector {
-        get { vector("inputMinComponents") }
-        set { setValue(newValue, forKey: "inputMinComponents") }
-    }
-    var maxComponents: CIVector {
-        get { vector("inputMaxComponents") }
-        set { setValue(newValue, forKey: "inputMaxComponents") }
-    }
-    var redCoefficients: CIVector {
-        get { vector("inputRedCoefficients") }
-        set { setValue(newValue, forKey: "inputRedCoefficients") }
-    }
-    var greenCoefficients: CIVector {
-        get { vector("inputGreenCoefficients") }
-        set { setValue(newValue, forKey: "inputGreenCoefficients") }
-    }
-    var blueCoefficients: CIVector {
-        get { vector("inputBlueCoefficients") }
-        set { setValue(newValue, forKey: "inputBlueCoefficients") }
-    }
-    var alphaCoefficients: CIVector {
-        get { vector("inputAlphaCoefficients") }
-        set { setValue(newValue, forKey: "inputAlphaCoefficients") }
-    }
-    var point0: CGPoint {
-        get { point("inputPoint0") }
-        set { setPoint(newValue, "inputPoint0") }
-    }
-    var point1: CGPoint {
-        get { point("inputPoint1") }
-        set { setPoint(newValue, "inputPoint1") }
-    }
-    var point2: CGPoint {
-        get { point("inputPoint2") }
-        set { setPoint(newValue, "inputPoint2") }
-    }
-    var point3: CGPoint {
-        get { point("inputPoint3") }
-        set { setPoint(newValue, "inputPoint3") }
-    }
-    var point4: CGPoint {
-        get { point("inputPoint4") }
-        set { setPoint(newValue, "inputPoint4") }
-    }
+    @Input("inputPower") var power: Float
+    @Input("inputMinComponents") var minComponents: CIVector
+    @Input("inputMaxComponents") var maxComponents: CIVector
+    @Input("inputRedCoefficients") var redCoefficients: CIVector
+    @Input("inputGreenCoefficients") var greenCoefficients: CIVector
+    @Input("inputBlueCoefficients") var blueCoefficients: CIVector
+    @Input("inputAlphaCoefficients") var alphaCoefficients: CIVector
+    @Input("inputPoint0") var point0: CGPoint
+    @Input("inputPoint1") var point1: CGPoint
+    @Input("inputPoint2") var point2: CGPoint
+    @Input("inputPoint3") var point3: CGPoint
+    @Input("inputPoint4") var point4: CGPoint
 }
 
 final class RadiusFilter: TypedFilter, CIBoxBlur, CIDiscBlur, @unchecked Sendable {
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
+    @Input(kCIInputRadiusKey) var radius: Float
 }
 
 final class RectangleFilter: TypedFilter, CIMorphologyRectangleMaximum, CIMorphologyRectangleMinimum, @unchecked Sendable {
-    var width: Float {
-        get { float(kCIInputWidthKey) }
-        set { setFloat(newValue, kCIInputWidthKey) }
-    }
-    var height: Float {
-        get { float("inputHeight") }
-        set { setFloat(newValue, "inputHeight") }
-    }
+    @Input(kCIInputWidthKey) var width: Float
+    @Input("inputHeight") var height: Float
 }
 
 final class GaussianBlurFilter: TypedFilter, CIGaussianBlur, @unchecked Sendable {
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
+    @Input(kCIInputRadiusKey) var radius: Float
 }
 
 final class ColorControlsFilter: TypedFilter, CIColorControls, @unchecked Sendable {
-    var saturation: Float {
-        get { float(kCIInputSaturationKey) }
-        set { setFloat(newValue, kCIInputSaturationKey) }
-    }
-    var brightness: Float {
-        get { float(kCIInputBrightnessKey) }
-        set { setFloat(newValue, kCIInputBrightnessKey) }
-    }
-    var contrast: Float {
-        get { float(kCIInputContrastKey) }
-        set { setFloat(newValue, kCIInputContrastKey) }
-    }
+    @Input(kCIInputSaturationKey) var saturation: Float
+    @Input(kCIInputBrightnessKey) var brightness: Float
+    @Input(kCIInputContrastKey) var contrast: Float
 }
 
 final class ExposureAdjustFilter: TypedFilter, CIExposureAdjust, @unchecked Sendable {
-    var ev: Float {
-        get { float(kCIInputEVKey) }
-        set { setFloat(newValue, kCIInputEVKey) }
-    }
+    @Input(kCIInputEVKey) var ev: Float
 }
 
 final class ColorMatrixFilter: TypedFilter, CIColorMatrix, @unchecked Sendable {
-    var rVector: CIVector {
-        get { vector("inputRVector") }
-        set { setValue(newValue, forKey: "inputRVector") }
-    }
-    var gVector: CIVector {
-        get { vector("inputGVector") }
-        set { setValue(newValue, forKey: "inputGVector") }
-    }
-    var bVector: CIVector {
-        get { vector("inputBVector") }
-        set { setValue(newValue, forKey: "inputBVector") }
-    }
-    var aVector: CIVector {
-        get { vector("inputAVector") }
-        set { setValue(newValue, forKey: "inputAVector") }
-    }
-    var biasVector: CIVector {
-        get { vector("inputBiasVector") }
-        set { setValue(newValue, forKey: "inputBiasVector") }
-    }
+    @Input("inputRVector") var rVector: CIVector
+    @Input("inputGVector") var gVector: CIVector
+    @Input("inputBVector") var bVector: CIVector
+    @Input("inputAVector") var aVector: CIVector
+    @Input("inputBiasVector") var biasVector: CIVector
 }
 
 final class SepiaToneFilter: TypedFilter, CISepiaTone, @unchecked Sendable {
-    var intensity: Float {
-        get { float(kCIInputIntensityKey) }
-        set { setFloat(newValue, kCIInputIntensityKey) }
-    }
+    @Input(kCIInputIntensityKey) var intensity: Float
 }
 
 final class LanczosFilter: TypedFilter, CILanczosScaleTransform, @unchecked Sendable {
-    var scale: Float {
-        get { float(kCIInputScaleKey) }
-        set { setFloat(newValue, kCIInputScaleKey) }
-    }
-    var aspectRatio: Float {
-        get { float(kCIInputAspectRatioKey) }
-        set { setFloat(newValue, kCIInputAspectRatioKey) }
-    }
+    @Input(kCIInputScaleKey) var scale: Float
+    @Input(kCIInputAspectRatioKey) var aspectRatio: Float
 }
 
 final class CompositeFilter: TypedFilter, CICompositeOperation, @unchecked Sendable {
-    var backgroundImage: CIImage? {
-        get { value(forKey: kCIInputBackgroundImageKey) as? CIImage }
-        set { setValue(newValue, forKey: kCIInputBackgroundImageKey) }
-    }
+    @Input(kCIInputBackgroundImageKey) var backgroundImage: CIImage?
 }
 
 final class ColorEffectFilter: TypedFilter, CIColorMonochrome, CIFalseColor, CIHueAdjust, CIWhitePointAdjust, @unchecked Sendable {
-    var color: CIColor {
-        get { color(kCIInputColorKey) }
-        set { setValue(newValue, forKey: kCIInputColorKey) }
-    }
-    var intensity: Float {
-        get { float(kCIInputIntensityKey) }
-        set { setFloat(newValue, kCIInputIntensityKey) }
-    }
-    var color0: CIColor {
-        get { color("inputColor0") }
-        set { setValue(newValue, forKey: "inputColor0") }
-    }
-    var color1: CIColor {
-        get { color("inputColor1") }
-        set { setValue(newValue, forKey: "inputColor1") }
-    }
-    var angle: Float {
-        get { float(kCIInputAngleKey) }
-        set { setFloat(newValue, kCIInputAngleKey) }
-    }
+    @Input(kCIInputColorKey) var color: CIColor
+    @Input(kCIInputIntensityKey) var intensity: Float
+    @Input("inputColor0") var color0: CIColor
+    @Input("inputColor1") var color1: CIColor
+    @Input(kCIInputAngleKey) var angle: Float
 }
 
 final class AreaReductionFilter: TypedFilter, CIAreaAverage, @unchecked Sendable {
-    var extent: CGRect {
-        get { vector(kCIInputExtentKey).cgRectValue }
-        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
-    }
+    @Input(kCIInputExtentKey) var extent: CGRect
 }
 
 final class ConvolutionFilter: TypedFilter, CIConvolution, @unchecked Sendable {
-    var weights: CIVector {
-        get { vector(kCIInputWeightsKey) }
-        set { setValue(newValue, forKey: kCIInputWeightsKey) }
-    }
-    var bias: Float {
-        get { float(kCIInputBiasKey) }
-        set { setFloat(newValue, kCIInputBiasKey) }
-    }
+    @Input(kCIInputWeightsKey) var weights: CIVector
+    @Input(kCIInputBiasKey) var bias: Float
 }
 
 final class AffineTileFilter: TypedFilter, CIAffineClamp, CIAffineTile, @unchecked Sendable {
@@ -248,60 +114,24 @@ final class AffineTileFilter: TypedFilter, CIAffineClamp, CIAffineTile, @uncheck
 }
 
 final class PatternFilter: CIFilter, CICheckerboardGenerator, CIStripesGenerator, @unchecked Sendable {
-    var center: CGPoint {
-        get { (value(forKey: kCIInputCenterKey) as? CIVector).map { CGPoint(x: $0.x, y: $0.y) } ?? .zero }
-        set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
-    }
-    var color0: CIColor {
-        get { color("inputColor0") }
-        set { setValue(newValue, forKey: "inputColor0") }
-    }
-    var color1: CIColor {
-        get { color("inputColor1") }
-        set { setValue(newValue, forKey: "inputColor1") }
-    }
-    var width: Float {
-        get { float(kCIInputWidthKey) }
-        set { setFloat(newValue, kCIInputWidthKey) }
-    }
-    var sharpness: Float {
-        get { float(kCIInputSharpnessKey) }
-        set { setFloat(newValue, kCIInputSharpnessKey) }
-    }
+    @Input(kCIInputCenterKey) var center: CGPoint
+    @Input("inputColor0") var color0: CIColor
+    @Input("inputColor1") var color1: CIColor
+    @Input(kCIInputWidthKey) var width: Float
+    @Input(kCIInputSharpnessKey) var sharpness: Float
 }
 
 final class StylizeFilter: TypedFilter, CIPixellate, CIMotionBlur, CISharpenLuminance, CIUnsharpMask, @unchecked Sendable {
-    var center: CGPoint {
-        get { CGPoint(x: vector(kCIInputCenterKey).x, y: vector(kCIInputCenterKey).y) }
-        set { setValue(CIVector(cgPoint: newValue), forKey: kCIInputCenterKey) }
-    }
-    var scale: Float {
-        get { float(kCIInputScaleKey) }
-        set { setFloat(newValue, kCIInputScaleKey) }
-    }
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
-    var angle: Float {
-        get { float(kCIInputAngleKey) }
-        set { setFloat(newValue, kCIInputAngleKey) }
-    }
-    var sharpness: Float {
-        get { float(kCIInputSharpnessKey) }
-        set { setFloat(newValue, kCIInputSharpnessKey) }
-    }
-    var intensity: Float {
-        get { float(kCIInputIntensityKey) }
-        set { setFloat(newValue, kCIInputIntensityKey) }
-    }
+    @Input(kCIInputCenterKey) var center: CGPoint
+    @Input(kCIInputScaleKey) var scale: Float
+    @Input(kCIInputRadiusKey) var radius: Float
+    @Input(kCIInputAngleKey) var angle: Float
+    @Input(kCIInputSharpnessKey) var sharpness: Float
+    @Input(kCIInputIntensityKey) var intensity: Float
 }
 
 final class QRCodeFilter: CIFilter, CIQRCodeGenerator, @unchecked Sendable {
-    var message: Data {
-        get { value(forKey: "inputMessage") as? Data ?? Data() }
-        set { setValue(newValue, forKey: "inputMessage") }
-    }
+    @Input("inputMessage") var message: Data
     var correctionLevel: String {
         get { value(forKey: "inputCorrectionLevel") as? String ?? "M" }
         set { setValue(newValue, forKey: "inputCorrectionLevel") }
@@ -309,78 +139,31 @@ final class QRCodeFilter: CIFilter, CIQRCodeGenerator, @unchecked Sendable {
 }
 
 final class VignetteFilter: TypedFilter, CIVignette, @unchecked Sendable {
-    var intensity: Float {
-        get { float(kCIInputIntensityKey) }
-        set { setFloat(newValue, kCIInputIntensityKey) }
-    }
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
+    @Input(kCIInputIntensityKey) var intensity: Float
+    @Input(kCIInputRadiusKey) var radius: Float
 }
 
 final class PerspectiveFilter: TypedFilter, CIPerspectiveCorrection, CIPerspectiveTransform, CIPerspectiveTransformWithExtent, @unchecked Sendable {
-    var extent: CGRect {
-        get { vector(kCIInputExtentKey).cgRectValue }
-        set { setValue(CIVector(cgRect: newValue), forKey: kCIInputExtentKey) }
-    }
-    private func point(_ key: String) -> CGPoint {
-        let vector = vector(key)
-        return CGPoint(x: vector.x, y: vector.y)
-    }
-    private func setPoint(_ point: CGPoint, _ key: String) { setValue(CIVector(cgPoint: point), forKey: key) }
+    @Input(kCIInputExtentKey) var extent: CGRect
 
-    var topLeft: CGPoint {
-        get { point("inputTopLeft") }
-        set { setPoint(newValue, "inputTopLeft") }
-    }
-    var topRight: CGPoint {
-        get { point("inputTopRight") }
-        set { setPoint(newValue, "inputTopRight") }
-    }
-    var bottomRight: CGPoint {
-        get { point("inputBottomRight") }
-        set { setPoint(newValue, "inputBottomRight") }
-    }
-    var bottomLeft: CGPoint {
-        get { point("inputBottomLeft") }
-        set { setPoint(newValue, "inputBottomLeft") }
-    }
-    var crop: Bool {
-        get { float("inputCrop") != 0 }
-        set { setValue(NSNumber(value: newValue), forKey: "inputCrop") }
-    }
+    @Input("inputTopLeft") var topLeft: CGPoint
+    @Input("inputTopRight") var topRight: CGPoint
+    @Input("inputBottomRight") var bottomRight: CGPoint
+    @Input("inputBottomLeft") var bottomLeft: CGPoint
+    @Input("inputCrop") var crop: Bool
 }
 
 final class TemperatureAndTintFilter: TypedFilter, CITemperatureAndTint, @unchecked Sendable {
-    var neutral: CIVector {
-        get { vector("inputNeutral") }
-        set { setValue(newValue, forKey: "inputNeutral") }
-    }
-    var targetNeutral: CIVector {
-        get { vector("inputTargetNeutral") }
-        set { setValue(newValue, forKey: "inputTargetNeutral") }
-    }
+    @Input("inputNeutral") var neutral: CIVector
+    @Input("inputTargetNeutral") var targetNeutral: CIVector
 }
 
 final class VibranceFilter: TypedFilter, CIVibrance, @unchecked Sendable {
-    var amount: Float {
-        get { float(kCIInputAmountKey) }
-        set { setFloat(newValue, kCIInputAmountKey) }
-    }
+    @Input(kCIInputAmountKey) var amount: Float
 }
 
 final class HighlightShadowAdjustFilter: TypedFilter, CIHighlightShadowAdjust, @unchecked Sendable {
-    var radius: Float {
-        get { float(kCIInputRadiusKey) }
-        set { setFloat(newValue, kCIInputRadiusKey) }
-    }
-    var shadowAmount: Float {
-        get { float("inputShadowAmount") }
-        set { setFloat(newValue, "inputShadowAmount") }
-    }
-    var highlightAmount: Float {
-        get { float("inputHighlightAmount") }
-        set { setFloat(newValue, "inputHighlightAmount") }
-    }
+    @Input(kCIInputRadiusKey) var radius: Float
+    @Input("inputShadowAmount") var shadowAmount: Float
+    @Input("inputHighlightAmount") var highlightAmount: Float
 }
