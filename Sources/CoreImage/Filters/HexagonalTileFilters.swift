@@ -16,16 +16,10 @@ extension FilterDefinition {
     private static func hexagonalTile(_ name: String, _ displayName: String, wedges: Int, mirrored: Bool) -> FilterDefinition {
         FilterDefinition(
             name: name, displayName: displayName, categories: [kCICategoryTileEffect, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn],
-            inputs: [
-                .image(), pointInput(kCIInputCenterKey, "Center", default: CGPoint(x: 150, y: 150)),
-                .scalar(kCIInputAngleKey, "Angle", default: 0, sliderMin: -Double.pi, sliderMax: Double.pi, type: kCIAttributeTypeAngle),
-                .scalar(kCIInputWidthKey, "Width", default: 100, min: 0, sliderMin: 0, sliderMax: 200, type: kCIAttributeTypeDistance),
-            ]
+            inputs: centredTileInputs
         ) { inputs in
             guard let image = inputs.image(kCIInputImageKey) else { return nil }
-            guard let centre = point(inputs, kCIInputCenterKey, CGPoint(x: 150, y: 150)) else { return .empty() }
-            let angle = inputs.number(kCIInputAngleKey) ?? 0, width = inputs.number(kCIInputWidthKey) ?? 100
-            guard width >= 1 else { return .empty() }
+            guard let (centre, angle, width) = centredTile(inputs) else { return .empty() }
             let recipe = image.recipe
             let (c, s) = (cos(angle), sin(angle))
             // The lattice in the turned frame: points (w i, h j) and (w i + w/2, h j + h/2), h = w sqrt 3.

@@ -37,6 +37,24 @@ extension FilterDefinition {
         var hasAcuteAngle: Bool { self == .fourfoldTranslated || self == .fourfoldReflected || self == .parallelogram }
     }
 
+    /// The inputs of a tile about a centre (the hexagonal and triangle tiles): the image, the
+    /// centre, the angle and the width, with Apple's defaults.
+    static var centredTileInputs: [Input] {
+        [
+            .image(), pointInput(kCIInputCenterKey, "Center", default: CGPoint(x: 150, y: 150)),
+            .scalar(kCIInputAngleKey, "Angle", default: 0, sliderMin: -Double.pi, sliderMax: Double.pi, type: kCIAttributeTypeAngle),
+            .scalar(kCIInputWidthKey, "Width", default: 100, min: 0, sliderMin: 0, sliderMax: 200, type: kCIAttributeTypeDistance),
+        ]
+    }
+
+    /// A centred tile's centre, angle and width; nil when they make no tile (a width under a pixel, or not finite).
+    static func centredTile(_ inputs: FilterInputs) -> (centre: CGPoint, angle: Double, width: Double)? {
+        guard let centre = point(inputs, kCIInputCenterKey, CGPoint(x: 150, y: 150)) else { return nil }
+        let angle = inputs.number(kCIInputAngleKey) ?? 0, width = inputs.number(kCIInputWidthKey) ?? 100
+        guard width >= 1, width.isFinite, angle.isFinite else { return nil }
+        return (centre, angle, width)
+    }
+
     /// The part of an image points of a region can reach, rendered once to be sampled many times.
     struct SampleSource {
         let pixels: Pixels?

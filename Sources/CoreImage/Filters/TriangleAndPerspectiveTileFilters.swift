@@ -49,18 +49,12 @@ extension FilterDefinition {
 
     static let triangleTile = FilterDefinition(
         name: "CITriangleTile", displayName: "Triangle Tile", categories: tiling,
-        inputs: [
-            .image(), pointInput(kCIInputCenterKey, "Center", default: CGPoint(x: 150, y: 150)),
-            .scalar(kCIInputAngleKey, "Angle", default: 0, sliderMin: -Double.pi, sliderMax: Double.pi, type: kCIAttributeTypeAngle),
-            .scalar(kCIInputWidthKey, "Width", default: 100, min: 0, sliderMin: 0, sliderMax: 200, type: kCIAttributeTypeDistance),
-        ]
+        inputs: centredTileInputs
     ) { inputs in
         // The equilateral triangle of the width with a corner at the centre and a side along the
         // angle, mirrored across its edges over the whole plane.
         guard let image = inputs.image(kCIInputImageKey) else { return nil }
-        guard let centre = point(inputs, kCIInputCenterKey, CGPoint(x: 150, y: 150)) else { return .empty() }
-        let angle = inputs.number(kCIInputAngleKey) ?? 0, width = inputs.number(kCIInputWidthKey) ?? 100
-        guard width >= 1, width.isFinite, angle.isFinite else { return .empty() }
+        guard let (centre, angle, width) = centredTile(inputs) else { return .empty() }
         let recipe = image.recipe
         let box = triangleBox(corner: centre, side: width, angle: angle)
         return image.derived(
