@@ -157,6 +157,34 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertTrue(MediaProbe.decodesCleanly(url))
     }
 
+    /// Sound lost just before the limit (an overrun of a busy machine's sound card, seen in the VM)
+    /// left a file of sound alone 0.73 s long for a limit of 1 s: it lasts as long as its limit.
+    func testARecordingOfSoundAloneLastsItsDurationLimitWhenSoundBeforeItWasLost() throws {
+        useManualClock()
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.addInput(try AVCaptureDeviceInput(device: microphone))
+        let movie = AVCaptureMovieFileOutput()
+        session.addOutput(movie)
+        movie.maxRecordedDuration = CMTime(value: 1, timescale: 1)
+        outputsCaughtUp = { movie.samplesWaitingToBeWritten == 0 }
+        session.startRunning()
+        let url = makeScratchFolder().appendingPathComponent("sound.mov")
+        let log = RecordingLog()
+        movie.startRecording(to: url, recordingDelegate: log)
+        for _ in 0..<60 where !log.calls.contains("start") { passTime(1.0 / 30) }
+        XCTAssertTrue(waitUntil { log.calls.contains("start") })
+        passTime(0.5)
+        let virtual = try XCTUnwrap(microphone.backend as? VirtualMicrophone)
+        virtual.loseSound(seconds: 0.8)
+        passTime(1.2)
+        XCTAssertTrue(waitUntil(timeout: 10) { log.finished }, "the limit ends it")
+        XCTAssertEqual(log.error?.code, .maximumDurationReached)
+        let probe = try XCTUnwrap(MediaProbe.probe(url))
+        XCTAssertNil(probe.video)
+        XCTAssertEqual(probe.duration, 1, accuracy: 0.05, "as long as the limit, silent where the sound was lost")
+    }
+
     func testMaximumFileSizeStopsTheRecordingBelowTheLimit() throws {
         useManualClock()
         let (session, movie) = try recordingSession(preset: .hd1280x720)

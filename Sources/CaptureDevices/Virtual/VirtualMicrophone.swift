@@ -36,6 +36,16 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
         super.init(descriptor: descriptor, imaging: ImagingModel())
     }
 
+    /// Samples still to be lost, as a sound card's overrun loses them: their time passes and
+    /// nothing of it is delivered.
+    private let samplesToLose = LockedValue<Int64>(0)
+
+    /// Loses the next `seconds` of sound, as an overrun of a busy machine's sound card does.
+    package func loseSound(seconds: Double) {
+        let rate = audioFormat?.mSampleRate ?? Double(Self.sampleRate)
+        samplesToLose.withLock { $0 = Int64((seconds * rate).rounded()) }
+    }
+
     package func start(_ configuration: VideoStreamConfiguration?, sink: CaptureSampleSink) throws(CaptureBackendError) -> Int {
         return try startStream(nil, sink: sink, name: "\(descriptor.localizedName) samples")
     }
@@ -57,6 +67,12 @@ package final class VirtualMicrophone: VirtualDeviceBase, CaptureDeviceBackend, 
             let content = scene.content.withLock { $0 }
             defer { sampleIndex = nextIndex }
             if content.isInterrupted { continue }
+            let lost = samplesToLose.withLock { remaining -> Bool in
+                guard remaining > 0 else { return false }
+                remaining -= Int64(framesPerBuffer)
+                return true
+            }
+            if lost { continue }
             guard let slot = pool.dequeue() else {
                 drop(at: time, duration: CMTime(value: CMTimeValue(framesPerBuffer), timescale: Int32(rate)), reason: .discontinuity, generation: generation)
                 continue

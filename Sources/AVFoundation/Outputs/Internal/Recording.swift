@@ -191,6 +191,15 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
             result = failure
         } else if let encoder, !(hasVideo && videoFrames == 0) {
             do {
+                // A recording of sound alone that its duration limit ended lasts that long: where the
+                // sound before the limit was lost (an overrun), the file is silent to it rather than short.
+                if !hasVideo, reason?.code == .maximumDurationReached, limits.maxRecordedDuration.isNumeric, let audio = encoder.encoding.audio {
+                    let end = Self.sampleNumber(limits.maxRecordedDuration, rate: Double(audio.sampleRate))
+                    let silence = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, audio.channels))
+                    defer { silence.deallocate() }
+                    silence.initialize(repeating: 0, count: max(1, audio.channels))
+                    try encoder.appendAudio(silence, frames: 1, first: end - 1)
+                }
                 try encoder.finish()
                 // An ordinary movie, index first, with the metadata as it is now.
                 try? MovieEncoder.remuxFastStart(
