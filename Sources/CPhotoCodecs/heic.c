@@ -233,3 +233,83 @@ int cpc_heic_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif
     heif_context_free(context);
     return status;
 }
+
+int cpc_heic_depth(const uint8_t *data, size_t size, size_t max_pixels, float **values, int *width, int *height, int *representation,
+                   int *has_range, double *low, double *high, char *message, size_t message_size) {
+    *values = NULL;
+    *has_range = 0;
+    const char *problem = cpc_heif_load();
+    if (problem) {
+        snprintf(message, message_size, "%s", problem);
+        return -1;
+    }
+    struct heif_context *context = heif_context_alloc();
+    if (!context) {
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
+    struct heif_image_handle *handle = NULL, *depth = NULL;
+    struct heif_image *image = NULL;
+    const struct heif_depth_representation_info *info = NULL;
+    int status = -1;
+    heif_item_id id = 0;
+    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    error = heif_context_get_primary_image_handle(context, &handle);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    if (!heif_image_handle_has_depth_image(handle) || heif_image_handle_get_list_of_depth_image_IDs(handle, &id, 1) != 1) {
+        status = 1;
+        goto done;
+    }
+    error = heif_image_handle_get_depth_image_handle(handle, id, &depth);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    int w = heif_image_handle_get_width(depth), h = heif_image_handle_get_height(depth);
+    if (w <= 0 || h <= 0 || (size_t)w * (size_t)h > max_pixels) {
+        snprintf(message, message_size, "a depth image of %dx%d pixels is too large", w, h);
+        goto done;
+    }
+    error = heif_decode_image(depth, &image, heif_colorspace_monochrome, heif_chroma_monochrome, NULL);
+    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    int stride = 0, bits = heif_image_get_bits_per_pixel_range(image, heif_channel_Y);
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_Y, &stride);
+    float *out = malloc((size_t)w * (size_t)h * sizeof(float));
+    if (!plane || !out || bits < 1 || bits > 16) {
+        free(out);
+        snprintf(message, message_size, !plane ? "libheif gave no depth values" : out ? "a depth image of %d bits" : "out of memory", bits);
+        goto done;
+    }
+    // Above 8 bits a value takes two bytes, in the machine's order.
+    float scale = 1.0f / (float)((1u << bits) - 1);
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = plane + (size_t)y * stride;
+        for (int x = 0; x < w; x++) {
+            unsigned v = bits > 8 ? ((const uint16_t *)row)[x] : row[x];
+            out[(size_t)y * w + x] = (float)v * scale;
+        }
+    }
+    *values = out;
+    *width = w;
+    *height = h;
+    *representation = CPC_DEPTH_INVERSE_Z;
+    if (heif_image_handle_get_depth_image_representation_info(handle, id, &info) && info) {
+        *representation = (int)info->depth_representation_type;
+        int disparity = *representation == CPC_DEPTH_DISPARITY || *representation == CPC_DEPTH_NONUNIFORM_DISPARITY;
+        if (disparity && info->has_d_min && info->has_d_max) {
+            *low = info->d_min;
+            *high = info->d_max;
+            *has_range = 1;
+        } else if (!disparity && info->has_z_near && info->has_z_far) {
+            *low = info->z_near;
+            *high = info->z_far;
+            *has_range = 1;
+        }
+    }
+    status = 0;
+done:
+    if (info) heif_depth_representation_info_free(info);
+    if (image) heif_image_release(image);
+    if (depth) heif_image_handle_release(depth);
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    return status;
+}

@@ -37,7 +37,13 @@
     F(heif_image_release) \
     F(heif_image_set_nclx_color_profile) \
     F(heif_nclx_color_profile_alloc) \
-    F(heif_nclx_color_profile_free)
+    F(heif_nclx_color_profile_free) \
+    F(heif_image_handle_has_depth_image) \
+    F(heif_image_handle_get_list_of_depth_image_IDs) \
+    F(heif_image_handle_get_depth_image_handle) \
+    F(heif_image_handle_get_depth_image_representation_info) \
+    F(heif_depth_representation_info_free) \
+    F(heif_image_get_bits_per_pixel_range)
 
 /// libheif's functions, found by `cpc_heif_load`.
 struct cpc_heif_functions {
@@ -78,6 +84,12 @@ const char *cpc_heif_load(void);
 #define heif_image_handle_release cpc_heif.heif_image_handle_release
 #define heif_image_release cpc_heif.heif_image_release
 #define heif_image_set_nclx_color_profile cpc_heif.heif_image_set_nclx_color_profile
+#define heif_image_handle_has_depth_image cpc_heif.heif_image_handle_has_depth_image
+#define heif_image_handle_get_list_of_depth_image_IDs cpc_heif.heif_image_handle_get_list_of_depth_image_IDs
+#define heif_image_handle_get_depth_image_handle cpc_heif.heif_image_handle_get_depth_image_handle
+#define heif_image_handle_get_depth_image_representation_info cpc_heif.heif_image_handle_get_depth_image_representation_info
+#define heif_depth_representation_info_free cpc_heif.heif_depth_representation_info_free
+#define heif_image_get_bits_per_pixel_range cpc_heif.heif_image_get_bits_per_pixel_range
 #define heif_nclx_color_profile_alloc cpc_heif.heif_nclx_color_profile_alloc
 #define heif_nclx_color_profile_free cpc_heif.heif_nclx_color_profile_free
 #endif

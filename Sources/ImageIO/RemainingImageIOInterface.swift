@@ -28,15 +28,18 @@
 // Incremental sources (CGImageSourceCreateIncremental, CGImageSourceUpdateData and
 // UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): an image is given once its data
 // is whole (Apple's also draw the part that has arrived); a truncated TIFF or GIF is an error.
+// A HEIC's depth or disparity image (CGImageSourceCopyAuxiliaryDataInfoAtIndex with kCGImageAuxiliaryDataTypeDepth and
+// kCGImageAuxiliaryDataTypeDisparity): 32-bit floats in metres or 1 / metres from the file's range, their description;
+// AVDepthData(fromDictionaryRepresentation:) takes it.
 
-// Sources: HEIF image sequences; a GIF's colour maps; a HEIC's other
-//     pictures and its depth; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
-//     makes one from the image); auxiliary images (CGImageSourceCopyAuxiliaryDataInfoAtIndex, depth
-//     and mattes); EXIF tags beyond the photo output's; images of the part of an incremental
+// Sources: HEIF image sequences (libheif 1.15, Debian's, reads no sequence tracks, and FFmpeg 5.1 reads no HEIF); a GIF's
+//     colour maps; a HEIC's other pictures; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
+//     makes one from the image); auxiliary images other than a HEIC's depth (mattes, and the metadata dictionary of
+//     kCGImageAuxiliaryDataInfoMetadata); EXIF tags beyond the photo output's; images of the part of an incremental
 //     source's data that has arrived; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
 // Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
 //     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
-//     CGImageDestinationAddAuxiliaryDataInfo; kCGImageDestinationImageMaxPixelSize
+//     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize
 
 // Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`
 // counts them, Parity/ImageIO.md):

@@ -93,6 +93,19 @@ int cpc_exif_read_numbers(const uint8_t *data, size_t size, cpc_exif_ifd ifd, ui
 /// A HEIC file's EXIF, as an EXIF block beginning "Exif\0\0" (malloc'd into `*exif`); 0, or -1 when it has none.
 int cpc_heic_exif(const uint8_t *data, size_t size, uint8_t **exif, size_t *exif_size);
 
+/// How a HEIC's depth image's values are to be read (ISO/IEC 23002-3's representation types).
+enum { CPC_DEPTH_INVERSE_Z = 0, CPC_DEPTH_DISPARITY = 1, CPC_DEPTH_Z = 2, CPC_DEPTH_NONUNIFORM_DISPARITY = 3 };
+
+/// The depth image of a HEIC's primary picture: into `*values` (malloc'd, the caller frees it)
+/// one float a pixel, rows from the top, `*width` x `*height`: the stored value as a fraction of
+/// its range (0-1), and the representation (`*representation`, CPC_DEPTH_*) with the range of
+/// what it stands for when the file gives it (`*has_range`: near and far depth in `*low` and
+/// `*high` for the Z types, minimum and maximum disparity for the disparity ones). 0; 1 when the
+/// picture has no depth image; -1 with why in `message` when it cannot be read or is larger than
+/// `max_pixels`.
+int cpc_heic_depth(const uint8_t *data, size_t size, size_t max_pixels, float **values, int *width, int *height, int *representation,
+                   int *has_range, double *low, double *high, char *message, size_t message_size);
+
 /// Decodes a PNG into premultiplied BGRA (`*pixels`, width x 4 bytes a row, freed by the caller
 /// with free), refusing from its header one of more than `max_pixels` pixels; `*has_alpha` says
 /// whether the file has transparency. 0 on success; otherwise libpng's message is in `message`.

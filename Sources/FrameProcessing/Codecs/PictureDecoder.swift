@@ -201,6 +201,42 @@ package enum PictureDecoder {
         return count < 0 ? nil : Array(values.prefix(Int(count)))
     }
 
+    /// A HEIC's depth image: each pixel's stored value as a fraction of its range, and what the
+    /// values stand for.
+    package struct HEICDepth: Sendable {
+        /// The values, rows from the top, `width` x `height`.
+        package let values: [Float]
+        package let width: Int
+        package let height: Int
+        /// Whether the values are disparities (else depths).
+        package let isDisparity: Bool
+        /// What 0 and 1 stand for, in metres (depth) or 1 / metres (disparity), when the file says;
+        /// an inverse depth (1 / Z) otherwise runs from 1 / near to 1 / far.
+        package let range: (low: Double, high: Double)?
+        /// Whether the values are spread evenly over 1 / Z (ISO/IEC 23002-3's uniform inverse Z).
+        package let isInverseZ: Bool
+    }
+
+    /// The depth image of a HEIC's primary picture; nil when it has none or it cannot be read.
+    package static func heicDepth(_ data: Data, maxPixels: Int = 64 << 20) -> HEICDepth? {
+        var values: UnsafeMutablePointer<Float>?
+        var (width, height, representation, hasRange): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        var (low, high) = (0.0, 0.0)
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBytes { bytes in
+            cpc_heic_depth(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, maxPixels, &values, &width, &height, &representation, &hasRange, &low,
+                &high, &message, message.count)
+        }
+        guard status == 0, let values else { return nil }
+        defer { free(values) }
+        let count = Int(width) * Int(height)
+        let disparity = representation == Int32(CPC_DEPTH_DISPARITY) || representation == Int32(CPC_DEPTH_NONUNIFORM_DISPARITY)
+        return HEICDepth(
+            values: Array(UnsafeBufferPointer(start: values, count: count)), width: Int(width), height: Int(height), isDisparity: disparity,
+            range: hasRange != 0 ? (low, high) : nil, isInverseZ: representation == Int32(CPC_DEPTH_INVERSE_Z))
+    }
+
     /// A HEIC's EXIF as an EXIF block ("Exif\0\0" and the TIFF structure), or nil when it has none.
     package static func heicExif(_ data: Data) -> Data? {
         var block: UnsafeMutablePointer<UInt8>?

@@ -47,6 +47,31 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Creates depth data from the auxiliary data dictionary an image source gives
+    /// (`CGImageSourceCopyAuxiliaryDataInfoAtIndex`): its pixel data and their description.
+    public convenience init(fromDictionaryRepresentation imageSourceAuxDataInfoDictionary: [AnyHashable: Any]) throws {
+        func refuse(_ why: String) -> AVError { AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: why]) }
+        guard let data = imageSourceAuxDataInfoDictionary[kCGImageAuxiliaryDataInfoData as String] as? Data,
+            let description = imageSourceAuxDataInfoDictionary[kCGImageAuxiliaryDataInfoDataDescription as String] as? [String: Any]
+        else { throw refuse("The dictionary holds no auxiliary data and description.") }
+        func number(_ key: String) -> Int? { (description[key] as? Int) ?? (description[key] as? NSNumber)?.intValue }
+        let format = (description["PixelFormat"] as? OSType) ?? (description["PixelFormat"] as? NSNumber)?.uint32Value ?? 0
+        guard let width = number("Width"), let height = number("Height"), let bytesPerRow = number("BytesPerRow"), width > 0, height > 0,
+            Self.depthTypes.contains(format)
+        else { throw refuse("The description is not of a depth or disparity map.") }
+        let bytesPerValue = format == kCVPixelFormatType_DepthFloat32 || format == kCVPixelFormatType_DisparityFloat32 ? 4 : 2
+        guard bytesPerRow >= width * bytesPerValue, data.count >= bytesPerRow * (height - 1) + width * bytesPerValue,
+            let map = CVPixelBuffer(width: width, height: height, pixelFormatType: format)
+        else { throw refuse("The data is shorter than its description.") }
+        let plane = map.planes[0]
+        data.withUnsafeBytes { bytes in
+            for row in 0..<height {
+                (plane.baseAddress + row * plane.bytesPerRow).copyMemory(from: bytes.baseAddress! + row * bytesPerRow, byteCount: width * bytesPerValue)
+            }
+        }
+        self.init(map: map, quality: .high, accuracy: .relative, filtered: true)
+    }
+
     /// The pixel format of the depth map.
     public var depthDataType: OSType { depthDataMap.pixelFormatType }
 
