@@ -120,25 +120,38 @@ done:
     return status;
 }
 
-int cpc_heic_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
-                         char *message, size_t message_size) {
+/// Loads libheif and reads a HEIC's primary picture: 0 with the context and handle the caller
+/// releases, or -1 with why in `message` and nothing to release.
+static int open_primary(const uint8_t *data, size_t size, struct heif_context **context, struct heif_image_handle **handle, char *message,
+                        size_t message_size) {
+    *context = NULL;
+    *handle = NULL;
     const char *problem = cpc_heif_load();
     if (problem) {
         snprintf(message, message_size, "%s", problem);
         return -1;
     }
-    struct heif_context *context = heif_context_alloc();
-    if (!context) {
+    if (!(*context = heif_context_alloc())) {
         snprintf(message, message_size, "out of memory");
         return -1;
     }
-    struct heif_image_handle *handle = NULL;
+    struct heif_error error = heif_context_read_from_memory_without_copy(*context, data, size, NULL);
+    if (error.code == heif_error_Ok) error = heif_context_get_primary_image_handle(*context, handle);
+    if (error.code == heif_error_Ok) return 0;
+    fail(error, message, message_size);
+    heif_context_free(*context);
+    *context = NULL;
+    return -1;
+}
+
+int cpc_heic_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
+                         char *message, size_t message_size) {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    if (open_primary(data, size, &context, &handle, message, message_size) != 0) return -1;
     struct heif_image *image = NULL;
     int status = -1;
-    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
-    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
-    error = heif_context_get_primary_image_handle(context, &handle);
-    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    struct heif_error error;
     int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
     if (w <= 0 || h <= 0 || (size_t)w * (size_t)h > max_pixels) {
         snprintf(message, message_size, "a picture of %dx%d pixels is too large", w, h);
@@ -238,25 +251,14 @@ int cpc_heic_depth(const uint8_t *data, size_t size, size_t max_pixels, float **
                    int *has_range, double *low, double *high, char *message, size_t message_size) {
     *values = NULL;
     *has_range = 0;
-    const char *problem = cpc_heif_load();
-    if (problem) {
-        snprintf(message, message_size, "%s", problem);
-        return -1;
-    }
-    struct heif_context *context = heif_context_alloc();
-    if (!context) {
-        snprintf(message, message_size, "out of memory");
-        return -1;
-    }
-    struct heif_image_handle *handle = NULL, *depth = NULL;
+    struct heif_context *context;
+    struct heif_image_handle *handle, *depth = NULL;
+    if (open_primary(data, size, &context, &handle, message, message_size) != 0) return -1;
     struct heif_image *image = NULL;
     const struct heif_depth_representation_info *info = NULL;
     int status = -1;
     heif_item_id id = 0;
-    struct heif_error error = heif_context_read_from_memory_without_copy(context, data, size, NULL);
-    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
-    error = heif_context_get_primary_image_handle(context, &handle);
-    if (error.code != heif_error_Ok) { fail(error, message, message_size); goto done; }
+    struct heif_error error;
     if (!heif_image_handle_has_depth_image(handle) || heif_image_handle_get_list_of_depth_image_IDs(handle, &id, 1) != 1) {
         status = 1;
         goto done;
