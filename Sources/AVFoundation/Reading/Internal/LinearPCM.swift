@@ -44,9 +44,23 @@ enum LinearPCM {
         if isFloat {
             block.bytes.copyMemory(from: samples.baseAddress!, byteCount: bytes)
         } else {
-            let target = block.bytes.assumingMemoryBound(to: Int16.self)
-            for index in 0..<(frames * channels) { target[index] = Int16(max(-32768, min(32767, (samples[index] * 32768).rounded()))) }
+            int16(from: samples.baseAddress!, to: block.bytes.assumingMemoryBound(to: Int16.self), count: frames * channels)
         }
         return block
+    }
+
+    /// Converts `count` float samples to 16-bit integers, rounded to the nearest (ties to even) and
+    /// clamped: NaN becomes silence.
+    ///
+    /// Adding 1.5 x 2^23 to a clamped sample leaves the rounded integer in the sum's low mantissa bits,
+    /// so the loop has no call and no branch and the compiler vectorises it.
+    static func int16(from samples: UnsafePointer<Float>, to target: UnsafeMutablePointer<Int16>, count: Int) {
+        let magic: Float = 12_582_912
+        let magicBits = Int32(bitPattern: magic.bitPattern)
+        for index in 0..<count {
+            let sample = samples[index]
+            let clamped = min(32767, max(-32768, sample.isNaN ? 0 : sample * 32768))
+            target[index] = Int16(truncatingIfNeeded: Int32(bitPattern: (clamped + magic).bitPattern) &- magicBits)
+        }
     }
 }
