@@ -202,7 +202,7 @@ open class CIContext: NSObject, @unchecked Sendable {
         let data = NSMutableData()
         guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.tiff" as CFString, 1, nil) else { return nil }
         CGImageDestinationAddImage(destination, picture, nil)
-        return CGImageDestinationFinalize(destination) ? data as Data : nil
+        return CGImageDestinationFinalize(destination) ? Data(copying: data) : nil
     }
 
     /// Renders an image's extent as TIFF into a file, which appears only when complete.

@@ -250,7 +250,7 @@ public func CMVideoFormatDescriptionCreate(
     var atoms: [String: Data] = [:]
     if let boxes = extensions?[kCMFormatDescriptionExtension_SampleDescriptionExtensionAtoms] as? [String: Any] {
         for (type, value) in boxes {
-            if let data = value as? Data { atoms[type] = data } else if let data = value as? NSData { atoms[type] = data as Data }
+            if let data = Data(bytesOf: value) { atoms[type] = data }
         }
     }
     let geometry = ImageGeometry((extensions as? [String: Any]) ?? [:])

@@ -253,11 +253,11 @@ public enum CGImageSourceStatus: Int32, Sendable {
 public func CGImageSourceCreateIncremental(_ options: CFDictionary?) -> CGImageSource { CGImageSource() }
 
 /// Gives an incremental source all the data received so far; `final` says it is all of it.
-public func CGImageSourceUpdateData(_ isrc: CGImageSource, _ data: CFData, _ final: Bool) { isrc.update(data as Data, final: final) }
+public func CGImageSourceUpdateData(_ isrc: CGImageSource, _ data: CFData, _ final: Bool) { isrc.update(Data(copying: data), final: final) }
 
 /// Gives an incremental source all the data a provider holds so far; `final` says it is all of it.
 public func CGImageSourceUpdateDataProvider(_ isrc: CGImageSource, _ provider: CGDataProvider, _ final: Bool) {
-    if let data = provider.data { isrc.update(data as Data, final: final) }
+    if let data = provider.data { isrc.update(Data(copying: data), final: final) }
 }
 
 /// The status of the source as a whole: complete once its data is all there and its first image decodes.
@@ -267,7 +267,7 @@ public func CGImageSourceGetStatus(_ isrc: CGImageSource) -> CGImageSourceStatus
 public func CGImageSourceGetStatusAtIndex(_ isrc: CGImageSource, _ index: Int) -> CGImageSourceStatus { isrc.status(at: index) }
 
 /// Creates an image source that reads from data; nil when the data is no picture this system reads.
-public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? { CGImageSource(data: data as Data) }
+public func CGImageSourceCreateWithData(_ data: CFData, _ options: CFDictionary?) -> CGImageSource? { CGImageSource(data: Data(copying: data)) }
 
 /// Creates an image source that reads from a file; nil when it cannot be read or is no picture this system reads.
 public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -> CGImageSource? {

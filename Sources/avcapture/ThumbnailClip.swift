@@ -77,6 +77,6 @@ enum ThumbnailClip {
             CGImageDestinationAddImage(destination, picture, [dictionary: [kCGImagePropertyGIFUnclampedDelayTime: delay]] as CFDictionary)
         }
         guard CGImageDestinationFinalize(destination) else { throw CommandFailure("The animation could not be encoded as \(type).") }
-        return data as Data
+        return Data(copying: data)
     }
 }

@@ -120,7 +120,7 @@ struct Thumbnail: ParsableCommand {
         }
         CGImageDestinationAddImage(destination, picture, [kCGImageDestinationLossyCompressionQuality: 0.9] as CFDictionary)
         guard CGImageDestinationFinalize(destination) else { throw CommandFailure("The picture could not be encoded as \(type).") }
-        try NewFile.write(data as Data, to: output)
+        try NewFile.write(Data(copying: data), to: output)
         print("\(output): \(picture.width)x\(picture.height)\(sheet ? ", \(images.count) pictures" : String(format: " at %.3f s", shown.seconds))")
     }
 

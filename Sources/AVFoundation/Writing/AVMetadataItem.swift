@@ -127,7 +127,7 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
     /// The value as bytes, if it is data, or a string's UTF-8.
     public var dataValue: Data? {
         switch value {
-        case let data as NSData: return data as Data
+        case let data as NSData: return Data(copying: data)
         case let string as NSString: return Data((string as String).utf8)
         default: return nil
         }

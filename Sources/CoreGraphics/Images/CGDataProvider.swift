@@ -19,7 +19,7 @@ public final class CGDataProvider: @unchecked Sendable {
     private init(storage: Storage) { self.storage = storage }
 
     /// Creates a provider that reads from a copy of `data`.
-    public convenience init?(data: CFData) { self.init(storage: .owned(data as Data)) }
+    public convenience init?(data: CFData) { self.init(storage: .owned(Data(copying: data))) }
 
     /// Creates a provider that reads from `bytes`.
     package convenience init(bytes: Data) { self.init(storage: .owned(bytes)) }

@@ -10,12 +10,8 @@ extension FilterDefinition {
 
     /// A message input's bytes: data, or a string's UTF-8.
     static func message(_ inputs: FilterInputs) -> [UInt8]? {
-        switch inputs.values["inputMessage"] {
-        case let data as Data: return Array(data)
-        case let data as NSData: return Array(data as Data)
-        case let text as String: return Array(text.utf8)
-        default: return nil
-        }
+        if let data = Data(bytesOf: inputs.values["inputMessage"]) { return Array(data) }
+        return (inputs.values["inputMessage"] as? String).map { Array($0.utf8) }
     }
 
     /// A code's modules as an image: black on white, opaque, one pixel a module, `margin` pixels of

@@ -236,13 +236,7 @@ extension FilterDefinition {
         ]
     ) { inputs in
         // Black modules on white, one pixel a module, a module of white around (ZXing-C++ draws it).
-        let message: [UInt8]
-        switch inputs.values["inputMessage"] {
-        case let data as Data: message = Array(data)
-        case let data as NSData: message = Array(data as Data)
-        case let text as String: message = Array(text.utf8)
-        default: return nil
-        }
+        guard let message = message(inputs) else { return nil }
         let level = (inputs.values["inputCorrectionLevel"] as? String) ?? "M"
         guard let code = try? CodeBitmap(qrMessage: message, correctionLevel: level) else { return nil }
         let (width, height) = (code.width + 2, code.height + 2)

@@ -70,7 +70,7 @@ extension FilterDefinition {
     /// The cube of a filter's dimension and data inputs; nil when they do not make one.
     private static func cube(_ inputs: FilterInputs, dimensionKey: String = "inputCubeDimension", dataKey: String = "inputCubeData") -> ColorCube? {
         let dimension = Int((inputs.number(dimensionKey) ?? 2).rounded())
-        let data = inputs.values[dataKey] as? Data ?? (inputs.values[dataKey] as? NSData).map { $0 as Data } ?? ColorCube.identityData(dimension: 2)
+        let data = Data(bytesOf: inputs.values[dataKey]) ?? ColorCube.identityData(dimension: 2)
         return ColorCube(dimension: dimension, data: data)
     }
 

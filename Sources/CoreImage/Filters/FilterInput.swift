@@ -50,7 +50,7 @@ extension CIColor: FilterInputValue {
 }
 
 extension Data: FilterInputValue {
-    static func read(_ key: String, of filter: CIFilter) -> Data { filter.value(forKey: key) as? Data ?? Data() }
+    static func read(_ key: String, of filter: CIFilter) -> Data { Data(bytesOf: filter.value(forKey: key)) ?? Data() }
     func write(_ key: String, to filter: CIFilter) { filter.setValue(self, forKey: key) }
 }
 

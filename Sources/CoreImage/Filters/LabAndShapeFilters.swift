@@ -139,7 +139,7 @@ extension FilterDefinition {
         // floats for evenly spaced inputs over the domain, interpolated linearly, clamped at the
         // ends. (The colour space is taken as sRGB, which every image here is worked in.)
         guard let image = inputs.image(kCIInputImageKey) else { return nil }
-        let data = inputs.values["inputCurvesData"] as? Data ?? (inputs.values["inputCurvesData"] as? NSData).map { $0 as Data } ?? identityCurvesData
+        let data = Data(bytesOf: inputs.values["inputCurvesData"]) ?? identityCurvesData
         let domain = inputs.vector("inputCurvesDomain").map { (Double($0.x), Double($0.y)) } ?? (0, 1)
         let count = data.count / 12
         guard count >= 2, domain.1 > domain.0, domain.0.isFinite, domain.1.isFinite else { return .empty() }

@@ -52,7 +52,7 @@ open class AVCapturePhoto: NSObject, @unchecked Sendable {
         let data = NSMutableData()
         guard let destination = CGImageDestinationCreateWithData(data, "public.tiff", 1, nil) else { return nil }
         CGImageDestinationAddImage(destination, image, nil)
-        return CGImageDestinationFinalize(destination) ? data as Data : nil
+        return CGImageDestinationFinalize(destination) ? Data(copying: data) : nil
     }
 
     /// The photo as a Core Graphics image: an uncompressed photo's pixels (in BGRA), or the JPEG or
