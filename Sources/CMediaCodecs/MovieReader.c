@@ -229,7 +229,7 @@ int cmc_decoder_available(const char *codec_name) {
     return descriptor && avcodec_find_decoder(descriptor->id) != NULL;
 }
 
-cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error) {
+cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int frame_threads, int *error) {
     if (index < 0 || (unsigned)index >= reader->format->nb_streams) { *error = AVERROR(EINVAL); return NULL; }
     const AVCodecParameters *parameters = reader->format->streams[index]->codecpar;
     const AVCodec *codec = avcodec_find_decoder(parameters->codec_id);
@@ -243,9 +243,10 @@ cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error) {
     int result = decoder->codec && decoder->frame && decoder->packet ? avcodec_parameters_to_context(decoder->codec, parameters) : AVERROR(ENOMEM);
     if (result >= 0) {
         decoder->codec->pkt_timebase = reader->format->streams[index]->time_base;
-        // Frame threads add a frame of delay each; slices keep the order and the latency.
+        // Frame threads add a frame of delay each (a first picture is only out once as many packets
+        // as threads are in); slices keep the order and the latency.
         decoder->codec->thread_count = 0;
-        decoder->codec->thread_type = FF_THREAD_SLICE | FF_THREAD_FRAME;
+        decoder->codec->thread_type = frame_threads ? FF_THREAD_SLICE | FF_THREAD_FRAME : FF_THREAD_SLICE;
         decoder->codec->max_pixels = CMC_MAXIMUM_PIXELS;
         result = avcodec_open2(decoder->codec, codec, NULL);
     }

@@ -150,7 +150,10 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         if case .passthrough = mode {
         } else {
             do {
-                decoder = try MovieDecoder(file: demuxer.file, stream: track.facts.streamIndex)
+                // When any earlier picture will do, the first decoded is the one wanted: frame
+                // threads would decode as many more pictures before giving it.
+                let firstWillDo = earliestPicture.withLock { $0?.isNegativeInfinity ?? false }
+                decoder = try MovieDecoder(file: demuxer.file, stream: track.facts.streamIndex, frameThreads: !firstWillDo)
             } catch {
                 throw AVError(
                     .decoderNotFound, userInfo: [NSLocalizedDescriptionKey: "No decoder here reads the \(track.facts.codecName) track: \(error.reason)"])

@@ -96,9 +96,10 @@ enum { CMC_SAMPLES_S16 = 0, CMC_SAMPLES_FLOAT = 1 };
 
 /// Whether this FFmpeg has a decoder for the codec FFmpeg names `codec_name`.
 int cmc_decoder_available(const char *codec_name);
-/// Opens a decoder for stream `index`; NULL and a negative FFmpeg error when the stream's codec
-/// has no decoder here or refuses its configuration.
-cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int *error);
+/// Opens a decoder for stream `index`, on frame and slice threads or (`frame_threads` 0) slice
+/// threads only, which give each picture as soon as its packet is in; NULL and a negative FFmpeg
+/// error when the stream's codec has no decoder here or refuses its configuration.
+cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int frame_threads, int *error);
 /// Frees a decoder.
 void cmc_decoder_free(cmc_decoder *decoder);
 /// Gives the decoder a packet of its stream (the reader's current one, or one kept from an earlier

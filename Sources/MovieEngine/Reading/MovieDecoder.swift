@@ -65,10 +65,11 @@ package final class MovieDecoder {
 
     private let decoder: OpaquePointer
 
-    /// Opens a decoder for a stream of a file.
-    package init(file: MovieFile, stream: Int) throws(MovieDecoderError) {
+    /// Opens a decoder for a stream of a file; without `frameThreads`, pictures decode on slice
+    /// threads only and each comes out as soon as its packet is in (for a single picture).
+    package init(file: MovieFile, stream: Int, frameThreads: Bool = true) throws(MovieDecoderError) {
         var error: Int32 = 0
-        guard let made = cmc_decoder_open(file.reader, Int32(stream), &error) else { throw MovieDecoderError(code: error) }
+        guard let made = cmc_decoder_open(file.reader, Int32(stream), frameThreads ? 1 : 0, &error) else { throw MovieDecoderError(code: error) }
         decoder = made
     }
 
