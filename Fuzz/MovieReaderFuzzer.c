@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int reorders = 0;
         cmc_reader_index_summary(reader, index, &samples, &bytes, &shortest, &reorders);
         kinds[index] = info.kind;
-        if (info.kind == CMC_STREAM_VIDEO || info.kind == CMC_STREAM_AUDIO) decoders[index] = cmc_decoder_open(reader, index, &error);
+        if (info.kind == CMC_STREAM_VIDEO || info.kind == CMC_STREAM_AUDIO) decoders[index] = cmc_decoder_open(reader, index, 1, &error);
     }
     static uint8_t luma[PICTURE_SIDE * PICTURE_SIDE], chroma[PICTURE_SIDE * PICTURE_SIDE / 2], bgra[PICTURE_SIDE * PICTURE_SIDE * 4];
     cmc_packet packet;
