@@ -29,8 +29,10 @@ enum FrameViewer {
 
     /// Connects to `uri` on the loopback `port` and runs `body` with the messages that arrive and
     /// a way to send text back; closes the connection (with a close frame) when `body` returns.
+    /// After `timeLimit` the connection is closed from this side, so that a viewer waiting for a
+    /// message the server never sends ends (its messages end) rather than hangs.
     static func connect(
-        port: Int, uri: String, maxFrameSize: Int = 1 << 24,
+        port: Int, uri: String, maxFrameSize: Int = 1 << 24, timeLimit: Duration = .seconds(60),
         _ body: (inout Messages, Replies) async throws -> Void
     ) async throws {
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -48,11 +50,19 @@ enum FrameViewer {
                         upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { .refused } }
                     )
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: configuration))
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    // The server's first messages may come in the same read as its 101 response:
+                    // they are the WebSocket's, not to be dropped with the HTTP decoder (the default).
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
         guard case .upgraded(let channel) = try await upgrade.get() else { throw Refused(uri: uri) }
+        let limit = Task { [connection = channel.channel] in
+            try await Task.sleep(for: timeLimit)
+            try await connection.close()
+        }
+        defer { limit.cancel() }
         try await channel.executeThenClose { inbound, outbound in
             let replies = Replies(outbound: outbound)
             var messages = Messages(frames: inbound.makeAsyncIterator(), replies: replies)

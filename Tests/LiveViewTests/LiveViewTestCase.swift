@@ -126,7 +126,8 @@ class LiveViewTestCase: XCTestCase {
     /// Watches `/frames` on `port` until `frames` frames arrived or `seconds` passed.
     static func watch(port: Int, frames count: Int, seconds: Double = 10, query: String = "") async throws -> Received {
         let collected = ReceivedBox()
-        try await FrameViewer.connect(port: port, uri: "/frames\(query)") { messages, replies in
+        // The deadline holds while a message is awaited too: the connection is closed then.
+        try await FrameViewer.connect(port: port, uri: "/frames\(query)", timeLimit: .seconds(seconds)) { messages, replies in
             let deadline = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < deadline, collected.frameCount < count, let message = try await messages.next() {
                 collected.add(message)
