@@ -384,8 +384,9 @@ private struct Canvas {
             let pixel = UInt32(b * 255 + 0.5) | UInt32(g * 255 + 0.5) << 8 | UInt32(r * 255 + 0.5) << 16 | 0xFF00_0000
             let plane = plane0
             for row in top..<bottom {
-                let start = UnsafeMutableRawPointer(plane.base + row * plane.bytesPerRow + left * 4).assumingMemoryBound(to: UInt32.self)
-                start.update(repeating: pixel, count: right - left)
+                let start = UnsafeMutableRawPointer(plane.base + row * plane.bytesPerRow + left * 4)
+                start.storeBytes(of: pixel, as: UInt32.self)
+                Self.repeatFirst(start, size: 4, count: right - left)
             }
             return
         }
@@ -400,14 +401,27 @@ private struct Canvas {
         let crByte = UInt8(max(0, min(255, 128 + cr * (full ? 255 : 224) + 0.5)))
         let lumaPlane = plane0
         for row in top..<bottom {
-            (lumaPlane.base + row * lumaPlane.bytesPerRow + left).update(repeating: luma, count: right - left)
+            memset(lumaPlane.base + row * lumaPlane.bytesPerRow + left, Int32(luma), right - left)
         }
         let chromaPlane = plane1
         let pair = UInt16(cbByte) | UInt16(crByte) << 8
         let cLeft = left / 2, cRight = (right + 1) / 2
         for row in (top / 2)..<((bottom + 1) / 2) {
-            let start = UnsafeMutableRawPointer(chromaPlane.base + row * chromaPlane.bytesPerRow + cLeft * 2).assumingMemoryBound(to: UInt16.self)
-            start.update(repeating: pair, count: cRight - cLeft)
+            let start = UnsafeMutableRawPointer(chromaPlane.base + row * chromaPlane.bytesPerRow + cLeft * 2)
+            start.storeBytes(of: pair, as: UInt16.self)
+            Self.repeatFirst(start, size: 2, count: cRight - cLeft)
+        }
+    }
+
+    /// Repeats the `size`-byte value at `start` until `count` of them are there, doubling with
+    /// `memcpy`: no loop over pixels, so that debug builds (where a generic fill calls a value
+    /// witness for each pixel) render at the camera's rate too.
+    private static func repeatFirst(_ start: UnsafeMutableRawPointer, size: Int, count: Int) {
+        var done = 1
+        while done < count {
+            let more = min(done, count - done)
+            memcpy(start + done * size, start, more * size)
+            done += more
         }
     }
 }
