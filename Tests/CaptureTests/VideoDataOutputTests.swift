@@ -95,7 +95,7 @@ final class VideoDataOutputTests: CaptureTestCase {
         let (session, output) = try makeVideoSession(preset: .low, collector: collector)
         XCTAssertTrue(output.alwaysDiscardsLateVideoFrames, "the default is true")
         session.startRunning()
-        XCTAssertTrue(waitUntil { collector.frames.count >= 6 })
+        XCTAssertTrue(waitUntil { collector.frames.count >= 10 })
         session.stopRunning()
         spin(0.2)
         let drops = collector.drops
@@ -113,13 +113,17 @@ final class VideoDataOutputTests: CaptureTestCase {
         }
         let frames = collector.frames
         XCTAssertEqual(Double(frames.count + drops.count) / Double(frames.count), 3.3, accuracy: 0.8, "about two of every three frames are dropped")
-        // A frame captured while a callback ran is never delivered after it: it was dropped at once.
+        // A frame that arrives while a callback runs is never delivered after it: it was dropped
+        // at once. The test sees capture times, not arrivals: on a loaded machine the camera may
+        // hand a frame over a few milliseconds after its capture time, after the callback returned.
+        // An output that kept the frame for later would deliver every next frame captured during
+        // the callback; at most a few may be, by a camera running late.
         let margin = CMTime(value: 5, timescale: 1000)
-        for (earlier, later) in zip(frames, frames.dropFirst()) {
-            XCTAssertGreaterThanOrEqual(
-                later.presentationTime, earlier.callbackEnd - margin,
-                "frame at \(later.presentationTime.seconds) was captured during the previous callback")
-        }
+        let pairs = Array(zip(frames, frames.dropFirst()))
+        let capturedDuring = pairs.filter { earlier, later in later.presentationTime < earlier.callbackEnd - margin }
+        XCTAssertLessThanOrEqual(
+            capturedDuring.count, pairs.count / 3,
+            "frames at \(capturedDuring.map(\.1.presentationTime.seconds)) were captured during the previous callback")
     }
 
     func testHoldingBuffersStarvesThePoolAndReleasingThemRecovers() throws {
