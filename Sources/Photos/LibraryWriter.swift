@@ -42,7 +42,12 @@ struct LibraryWriter {
             }
             // The change is made: proxies whose camera kept their pixels are finished in the background.
             for (proxy, file) in proxies {
-                if let finish = DeferredPhotoProcessing.take(proxy: proxy) { Self.finishing.async { Self.replace(file, with: finish) } }
+                if let finish = DeferredPhotoProcessing.take(proxy: proxy) {
+                    Self.finishing.async {
+                        Self.replace(file, with: finish)
+                        DeferredPhotoProcessing.didFinish()
+                    }
+                }
             }
         } catch {
             // All or none: take back what this change wrote, and put moved files back.

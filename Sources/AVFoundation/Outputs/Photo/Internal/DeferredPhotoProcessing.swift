@@ -22,25 +22,41 @@ package enum DeferredPhotoProcessing {
     /// Keeps `finish` for the proxy whose bytes are `proxy`.
     package static func register(proxy: Data, finish: @escaping Finish) {
         jobs.withLock { jobs in
-            jobs.append(Job(proxy: proxy, finish: finish))
-            if jobs.count > capacity { jobs.removeFirst(jobs.count - capacity) }
+            jobs.waiting.append(Job(proxy: proxy, finish: finish))
+            if jobs.waiting.count > capacity { jobs.waiting.removeFirst(jobs.waiting.count - capacity) }
         }
     }
 
-    /// Takes the work waiting for the proxy whose bytes are `proxy`, if any.
+    /// Takes the work waiting for the proxy whose bytes are `proxy`, if any; the taker runs it
+    /// and calls `didFinish()` once the final photo is in place (or could not be made).
     package static func take(proxy: Data) -> Finish? {
         jobs.withLock { jobs in
-            guard let index = jobs.firstIndex(where: { $0.proxy.count == proxy.count && $0.proxy == proxy }) else { return nil }
-            return jobs.remove(at: index).finish
+            guard let index = jobs.waiting.firstIndex(where: { $0.proxy.count == proxy.count && $0.proxy == proxy }) else { return nil }
+            jobs.finishing += 1
+            return jobs.waiting.remove(at: index).finish
         }
+    }
+
+    /// Notes that work taken with `take(proxy:)` is done.
+    package static func didFinish() {
+        jobs.withLock { $0.finishing -= 1 }
     }
 
     /// How many proxies wait.
-    package static var pending: Int { jobs.withLock { $0.count } }
+    package static var pending: Int { jobs.withLock { $0.waiting.count } }
+
+    /// How many proxies taken are still being finished.
+    package static var finishing: Int { jobs.withLock { $0.finishing } }
 
     private final class LockedJobs: @unchecked Sendable {
         private let lock = NSLock()
-        private var jobs: [Job] = []
-        func withLock<T>(_ body: (inout [Job]) -> T) -> T { lock.withLock { body(&jobs) } }
+        private var jobs = Jobs()
+        func withLock<T>(_ body: (inout Jobs) -> T) -> T { lock.withLock { body(&jobs) } }
+    }
+
+    /// The proxies waiting, and the count of those taken and not finished yet.
+    private struct Jobs {
+        var waiting: [Job] = []
+        var finishing = 0
     }
 }
