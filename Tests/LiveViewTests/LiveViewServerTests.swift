@@ -138,17 +138,22 @@ final class LiveViewServerTests: LiveViewTestCase {
         let recording = RecordingWaiter()
         movies.startRecording(to: url, recordingDelegate: recording)
         let started = Date()
+        let encodedBefore = server.framesEncoded
         let view = try await watch(frames: 100_000, seconds: 4)
+        let encoded = server.framesEncoded - encodedBefore
         movies.stopRecording()
         let elapsed = Date().timeIntervalSince(started)
         let recordingError = await recording.finished()
         XCTAssertNil(recordingError, "the recording finished without error")
         let deliveries = server.viewerDeliveries
         withExtendedLifetime(stalled) {}
-        XCTAssertGreaterThan(view.frames.count, 100, "the other viewer kept its 30 fps: \(view.frames.count) frames in 4 s")
+        // Against the frames the camera gave in that time, not a rate: a loaded machine may give fewer.
+        XCTAssertGreaterThan(encoded, 60, "the camera gave frames meanwhile: \(encoded) in 4 s")
+        XCTAssertGreaterThanOrEqual(
+            Double(view.frames.count), Double(encoded) * 0.8, "the other viewer kept up: \(view.frames.count) of \(encoded) frames in 4 s")
         let stalledDelivery = try XCTUnwrap(deliveries.first, "the stalled viewer is still connected")
         XCTAssertEqual(stalledDelivery.sent, FrameMessage.framesInFlight, "it is sent no more than it has not acknowledged")
-        XCTAssertGreaterThan(stalledDelivery.dropped, 100, "its frames are dropped for it alone")
+        XCTAssertGreaterThanOrEqual(stalledDelivery.dropped, encoded - FrameMessage.framesInFlight, "its frames are dropped for it alone")
         let frames = try XCTUnwrap(Int(MediaProbe.entries(url, "stream=nb_read_frames", countFrames: true)))
         XCTAssertGreaterThan(Double(frames), 30 * elapsed * 0.85, "the movie kept the camera's 30 fps: \(frames) frames in \(elapsed) s")
     }
