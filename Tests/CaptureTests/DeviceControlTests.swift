@@ -346,7 +346,6 @@ enum TestImages {
         return energy
     }
 
-    /// The width of the first colour bar on a row: where the leftmost colour first changes.
     /// The width of the colour bars in consecutive BGRA frames of the virtual scene. The sweeping
     /// line is taken out by the median of each pixel over the frames (it moves past any pixel within
     /// one frame); the bouncing square and the counter's box cut some rows' bars into other widths,
