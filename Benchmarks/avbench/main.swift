@@ -66,6 +66,7 @@ if runs("startup") { try StartupBenchmark.run() }
 if runs("stream") { try StreamLatencyBenchmark.run() }
 if runs("export") { try ExportBenchmark.run() }
 if runs("composition") { try CompositionBenchmark.run() }
+if runs("reader") { try ReaderBenchmark.run() }
 if runs("screen") { try ScreenBenchmark.run() }
 if runs("hls") { try SegmentBenchmark.run() }
 if runs("clap") { try CleanApertureBenchmark.run() }

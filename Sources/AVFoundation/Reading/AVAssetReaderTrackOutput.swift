@@ -33,6 +33,9 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var pixelAspectRatio: NSDictionary?
         /// The track's clean aperture, attached to each picture decoded at the track's own size.
         var cleanAperture: NSDictionary?
+        /// The format description of the pool's pictures with the decoded picture's colour matrix
+        /// and size their colour tags follow: made once, not for each picture, while none changes.
+        var pictureFormat: (description: CMVideoFormatDescription, matrix: Int32, width: Int, height: Int)?
         var soundFormat: CMFormatDescription?
         var nextSampleTime: CMTime = .invalid
         var failures = 0
@@ -305,6 +308,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             let sameSize = (outWidth, outHeight) == (width, height)
             reading.pixelAspectRatio = sameSize ? geometry[kCVImageBufferPixelAspectRatioKey as String] as? NSDictionary : nil
             reading.cleanAperture = sameSize ? geometry[kCVImageBufferCleanApertureKey as String] as? NSDictionary : nil
+            reading.pictureFormat = nil
         }
         guard let pixels = reading.pool?.dequeue() else { throw AVError(.outOfMemory) }
         if let aspect = reading.pixelAspectRatio { CVBufferSetAttachment(pixels, kCVImageBufferPixelAspectRatioKey, aspect, .shouldPropagate) }
@@ -319,11 +323,14 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             default: .standard(width: width, height: height)
             }
         colour.tag(pixels)
-        var description: CMVideoFormatDescription?
-        CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels, formatDescriptionOut: &description)
+        if reading.pictureFormat.map({ ($0.matrix, $0.width, $0.height) != (info.matrix, width, height) }) ?? true {
+            var made: CMVideoFormatDescription?
+            CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels, formatDescriptionOut: &made)
+            reading.pictureFormat = made.map { ($0, info.matrix, width, height) }
+        }
         var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
         var buffer: CMSampleBuffer?
-        guard let description else { return nil }
+        guard let description = reading.pictureFormat?.description else { return nil }
         CMSampleBufferCreateReadyWithImageBuffer(
             allocator: nil, imageBuffer: pixels, formatDescription: description, sampleTiming: &timing, sampleBufferOut: &buffer)
         return buffer
