@@ -170,13 +170,10 @@ package final class PipeWireCamera: HardwareDeviceBase, CaptureDeviceBackend, @u
     }
 
     /// The server went away: a running stream ends with `mediaServicesWereReset`, then the camera is gone.
-    func serverWentAway() {
-        if current.withLock({ $0 != nil }) {
-            stop()
-            report(.runtimeError(code: -11819))
-        }
-        setConnected(false)
-    }
+    ///
+    /// The stream's thread and the discovery's both find out; only the one that marks the camera
+    /// disconnected reports, so the stream's end always comes before the camera's disconnection.
+    func serverWentAway() { setConnected(false, serverLost: true) }
 }
 
 /// The state one PipeWire stream's frame callback works with.
