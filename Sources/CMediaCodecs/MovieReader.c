@@ -365,6 +365,24 @@ void cmc_decoder_picture_info(const cmc_decoder *decoder, int *width, int *heigh
                || frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
 }
 
+int cmc_decoder_picture_planes(const cmc_decoder *decoder, const uint8_t *planes[3], int strides[3]) {
+    const AVFrame *frame = decoder->frame;
+    int layout;
+    switch (frame->format) {
+    case AV_PIX_FMT_YUV420P: case AV_PIX_FMT_YUVJ420P: layout = CMC_PLANES_I420; break;
+    case AV_PIX_FMT_NV12: layout = CMC_PLANES_NV12; break;
+    default: return CMC_PLANES_OTHER;
+    }
+    int count = layout == CMC_PLANES_I420 ? 3 : 2;
+    if (frame->width <= 0 || frame->height <= 0) return CMC_PLANES_OTHER;
+    for (int index = 0; index < 3; index++) {
+        if (index < count && !frame->data[index]) return CMC_PLANES_OTHER;
+        planes[index] = index < count ? frame->data[index] : NULL;
+        strides[index] = index < count ? frame->linesize[index] : 0;
+    }
+    return layout;
+}
+
 /// The libswscale matrix for FFmpeg's colour space value: BT.709 as tagged, BT.601 otherwise
 /// (video's convention for unspecified matrices below HD; above it, BT.709).
 static int scaler_matrix(const AVFrame *frame) {

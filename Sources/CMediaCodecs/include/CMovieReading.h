@@ -116,6 +116,11 @@ void cmc_decoder_frame_time(const cmc_decoder *decoder, int64_t *pts, int64_t *d
 /// The received picture's size, and its colour as FFmpeg's AVCOL_* values.
 void cmc_decoder_picture_info(const cmc_decoder *decoder, int *width, int *height, int *primaries, int *transfer,
                               int *matrix, int *full_range);
+/// How a received picture's 8-bit 4:2:0 samples lie in memory, for conversions done outside libswscale.
+enum { CMC_PLANES_OTHER = 0, CMC_PLANES_I420 = 1, CMC_PLANES_NV12 = 2 };
+/// The received picture's planes and their strides when it is 8-bit 4:2:0 in three planes
+/// (`CMC_PLANES_I420`) or two (`CMC_PLANES_NV12`) in memory; `CMC_PLANES_OTHER` otherwise.
+int cmc_decoder_picture_planes(const cmc_decoder *decoder, const uint8_t *planes[3], int strides[3]);
 /// Converts the received picture into `planes` (NV12: two planes; BGRA: one) of `width` x `height`,
 /// scaling it by area averaging when that is not its own size.
 int cmc_decoder_convert_picture(cmc_decoder *decoder, int target, int width, int height, uint8_t *const planes[2], const int strides[2]);

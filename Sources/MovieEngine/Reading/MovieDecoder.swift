@@ -1,5 +1,6 @@
 import CMediaCodecs
 import CoreVideo
+import FrameProcessing
 
 /// Why a stream's decoder could not be opened.
 package struct MovieDecoderError: Error, Sendable {
@@ -64,6 +65,8 @@ package final class MovieDecoder {
     }
 
     private let decoder: OpaquePointer
+    /// libyuv's conversion to BGRA, made at the first picture that takes it.
+    private var bgraConverter: DecodedPictureConverter?
 
     /// Opens a decoder for a stream of a file; without `frameThreads`, pictures decode on slice
     /// threads only and each comes out as soon as its packet is in (for a single picture).
@@ -124,6 +127,7 @@ package final class MovieDecoder {
     /// Converts the received picture into a pixel buffer of `format`, scaling it to the buffer's
     /// size by area averaging; 0 or FFmpeg's negative error.
     package func convertPicture(into pixels: CVPixelBuffer, format: PictureFormat) -> Int32 {
+        if format == .bgra, convertedToBGRA(pixels) { return 0 }
         let planes = pixels.planes
         return withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<UInt8>?.self, capacity: 2) { pointers in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2) { strides in
@@ -136,6 +140,44 @@ package final class MovieDecoder {
                     decoder, format.raw, Int32(pixels.width), Int32(pixels.height), pointers.baseAddress!, strides.baseAddress!)
             }
         }
+    }
+
+    /// Converts an 8-bit 4:2:0 picture in BT.601 or BT.709 to BGRA with libyuv, whose SIMD
+    /// conversion is several times faster than libswscale's exact one; false for any other
+    /// picture, which libswscale converts.
+    private func convertedToBGRA(_ pixels: CVPixelBuffer) -> Bool {
+        var width: Int32 = 0, height: Int32 = 0, primaries: Int32 = 0, transfer: Int32 = 0, matrixCode: Int32 = 0, full: Int32 = 0
+        cmc_decoder_picture_info(decoder, &width, &height, &primaries, &transfer, &matrixCode, &full)
+        // As libswscale is asked (MovieReader.c): BT.709 as tagged, BT.601 as tagged, and an
+        // unspecified matrix by video's convention for the size.
+        let matrix: VideoColorimetry.Matrix
+        switch matrixCode {
+        case 1: matrix = .bt709
+        case 5, 6: matrix = .bt601
+        case 2: matrix = height >= 720 ? .bt709 : .bt601
+        default: return false
+        }
+        var planes: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?) = (nil, nil, nil)
+        var strides: (Int32, Int32, Int32) = (0, 0, 0)
+        let layout = withUnsafeMutableBytes(of: &planes) { pointers in
+            withUnsafeMutableBytes(of: &strides) { rows in
+                cmc_decoder_picture_planes(
+                    decoder, pointers.baseAddress!.assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
+                    rows.baseAddress!.assumingMemoryBound(to: Int32.self))
+            }
+        }
+        guard let luma = planes.0, let chroma = planes.1 else { return false }
+        let arrangement: DecodedPictureConverter.Layout
+        switch Int(layout) {
+        case Int(CMC_PLANES_I420): arrangement = .threePlanes
+        case Int(CMC_PLANES_NV12): arrangement = .twoPlanes
+        default: return false
+        }
+        let picture = DecodedPictureConverter.Picture(
+            layout: arrangement, width: Int(width), height: Int(height), planes: (luma, chroma, planes.2), strides: strides)
+        let converter = bgraConverter ?? DecodedPictureConverter()
+        bgraConverter = converter
+        return converter.convert(picture, matrix: matrix, fullRange: full != 0, into: pixels)
     }
 
     /// Converts the received sound to interleaved samples, into memory the decoder keeps until the
