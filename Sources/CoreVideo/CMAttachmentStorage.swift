@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // The storage behind Core Media's and Core Video's attachment functions. It lives here, below
 // Core Media, so that pixel buffers carry attachments of their own, as CVBuffers do.
@@ -10,24 +11,32 @@ import Foundation
         var value: AnyObject
         var mode: UInt32
     }
-    private let entries = LockedValue<[Entry]>([])
+    /// Guards `storage`; held inline, so that a new bearer (a sample buffer a frame) costs one
+    /// allocation, its own, until an attachment is set.
+    private let lock = Mutex(())
+    /// The entries, read and written only under `lock`.
+    private nonisolated(unsafe) var storage: [Entry] = []
 
-    /// Creates empty attachments with room for a few entries.
-    package init() {
-        entries.withLock { $0.reserveCapacity(8) }
+    /// Creates empty attachments.
+    package init() {}
+
+    /// Runs `body` with the entries, under the lock.
+    @inline(__always)
+    private func withEntries<R>(_ body: (inout [Entry]) -> R) -> R {
+        lock.withLock { _ in body(&storage) }
     }
 
     /// Whether an entry's key is `key`: the same constant, or an equal string.
     private static func matches(_ entry: Entry, _ key: NSString) -> Bool { entry.key === key || entry.key.isEqual(key) }
 
     package func get(_ key: NSString) -> (AnyObject, UInt32)? {
-        entries.withLock { entries in
+        withEntries { entries in
             entries.first(where: { Self.matches($0, key) }).map { ($0.value, $0.mode) }
         }
     }
 
     package func set(_ key: NSString, _ value: AnyObject, mode: UInt32) {
-        entries.withLock { entries in
+        withEntries { entries in
             if let index = entries.firstIndex(where: { Self.matches($0, key) }) {
                 entries[index].value = value
                 entries[index].mode = mode
@@ -38,16 +47,16 @@ import Foundation
     }
 
     package func remove(_ key: NSString) {
-        entries.withLock { $0.removeAll(where: { Self.matches($0, key) }) }
+        withEntries { $0.removeAll(where: { Self.matches($0, key) }) }
     }
 
     /// Removes every attachment, keeping the storage for reuse.
     package func removeAll() {
-        entries.withLock { $0.removeAll(keepingCapacity: true) }
+        withEntries { $0.removeAll(keepingCapacity: true) }
     }
 
     package func dictionary(mode: UInt32?) -> [String: AnyObject] {
-        entries.withLock { entries in
+        withEntries { entries in
             var result: [String: AnyObject] = [:]
             for entry in entries where mode == nil || entry.mode == mode { result[entry.key as String] = entry.value }
             return result
@@ -57,7 +66,7 @@ import Foundation
     /// Sets on `other` every attachment of this storage that propagates, reusing `other`'s entries.
     package func copyPropagating(into other: CMAttachmentStorage) {
         guard other !== self else { return }
-        let propagating = entries.withLock { entries in entries.filter { $0.mode == 1 }.map { ($0.key, $0.value) } }
+        let propagating = withEntries { entries in entries.filter { $0.mode == 1 }.map { ($0.key, $0.value) } }
         for (key, value) in propagating { other.set(key, value, mode: 1) }
     }
 }
