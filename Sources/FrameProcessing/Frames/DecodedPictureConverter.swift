@@ -55,7 +55,7 @@ package final class DecodedPictureConverter {
         else { return false }
         let (width, height) = (destination.width, destination.height)
         guard width > 0, height > 0, width <= picture.width, height <= picture.height else { return false }
-        let constants = Self.constants(matrix: matrix, fullRange: fullRange)
+        let constants = PixelFormatConverter.constants(matrix: matrix, fullRange: fullRange)
         let out = target.baseAddress.assumingMemoryBound(to: UInt8.self)
         let outStride = Int32(target.bytesPerRow)
         var source = picture
@@ -113,16 +113,6 @@ package final class DecodedPictureConverter {
             return Picture(
                 layout: .twoPlanes, width: width, height: height, planes: (UnsafePointer(luma), UnsafePointer(first), nil),
                 strides: (Int32(lumaStride), Int32(chromaStride), 0))
-        }
-    }
-
-    /// libyuv's constants for a Y'CbCr matrix and range.
-    private static func constants(matrix: VideoColorimetry.Matrix, fullRange: Bool) -> OpaquePointer! {
-        switch (matrix, fullRange) {
-        case (.bt709, false): cyuv_video_range_bt709()
-        case (.bt709, true): cyuv_full_range_bt709()
-        case (.bt601, false): cyuv_video_range_bt601()
-        case (.bt601, true): cyuv_full_range_bt601()
         }
     }
 }

@@ -26,7 +26,7 @@ package final class PixelFormatConverter: @unchecked Sendable {
     ]
 
     /// libyuv's constants for a Y'CbCr matrix and range.
-    private static func constants(matrix: VideoColorimetry.Matrix, fullRange: Bool) -> OpaquePointer! {
+    static func constants(matrix: VideoColorimetry.Matrix, fullRange: Bool) -> OpaquePointer! {
         switch (matrix, fullRange) {
         case (.bt709, false): return cyuv_video_range_bt709()
         case (.bt709, true): return cyuv_full_range_bt709()
