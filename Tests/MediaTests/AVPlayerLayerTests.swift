@@ -113,6 +113,28 @@ final class AVPlayerLayerTests: CaptureTestCase {
         observation.invalidate()
     }
 
+    func testAPausedPlayersPictureIsDrawnAgainForANewViewerAndForANewGravityOrSize() throws {
+        let player = AVPlayer(playerItem: AVPlayerItem(url: try halves("red", "blue")))
+        let layer = AVPlayerLayer(player: player)
+        layer.frame = CGRect(x: 0, y: 0, width: 640, height: 640)
+        XCTAssertTrue(waitUntil { layer.isReadyForDisplay }, "the first picture, while paused")
+
+        // A viewer who comes while the player stands still sees the picture the layer shows.
+        var frames = layer.linuxPreviewFrames.makeAsyncIterator()
+        let fit = try XCTUnwrap(waitForFrame(&frames), "the shown picture, drawn for the new viewer")
+        XCTAssertEqual([CVPixelBufferGetWidth(fit), CVPixelBufferGetHeight(fit)], [640, 480], "aspect fit")
+
+        // A new gravity, and then a new size, reshape it with no new picture from the player.
+        layer.videoGravity = .resizeAspectFill
+        let filled = try XCTUnwrap(waitForFrame(&frames), "drawn again for the new gravity")
+        XCTAssertEqual([CVPixelBufferGetWidth(filled), CVPixelBufferGetHeight(filled)], [640, 640], "aspect fill")
+        XCTAssertTrue(Self.isRed(Self.colour(filled, x: 200, y: 320)) && Self.isBlue(Self.colour(filled, x: 440, y: 320)))
+        layer.frame = CGRect(x: 0, y: 0, width: 320, height: 320)
+        let smaller = try XCTUnwrap(waitForFrame(&frames), "drawn again for the new size")
+        XCTAssertEqual([CVPixelBufferGetWidth(smaller), CVPixelBufferGetHeight(smaller)], [320, 320])
+        XCTAssertEqual(player.rate, 0, "still paused")
+    }
+
     /// The next frame from an async iterator, waited for on a task while the test's run loop turns.
     private func waitForFrame(_ frames: inout AsyncStream<CVPixelBuffer>.Iterator) throws -> CVPixelBuffer? {
         nonisolated(unsafe) var iterator = frames

@@ -30,6 +30,8 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
         var attributes: [String: Any]?
         /// The picture shown now, as the player's output made it.
         var displayed: CVPixelBuffer?
+        /// The geometry of the last picture handed to the drawers.
+        var drawnGeometry: PreviewGeometry?
         var currentItemObservation: NSKeyValueObservation?
     }
     private let state = LockedValue(State())
@@ -195,31 +197,52 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
     }
 
     /// On the layer's queue, at each refresh: takes the picture due now, if a new one is, and
-    /// draws it for the drawers unless they are still busy with the last.
+    /// draws it for the drawers unless they are still busy with the last; with nothing new due,
+    /// draws the shown picture again for a new viewer or a changed gravity or size.
     private func takePicture() {
         guard let (player, output) = state.withLock({ state in state.player.flatMap { player in state.output.map { (player, $0) } } }),
             let item = player.currentItem
         else { return }
         let host = CACurrentMediaTime()
         let itemTime = output.itemTime(forHostTime: host)
-        guard itemTime.isValid, output.hasNewPixelBuffer(forItemTime: itemTime) else { return }
         var shownTime = CMTime.invalid
-        guard let picture = output.copyPixelBuffer(forItemTime: itemTime, itemTimeForDisplay: &shownTime) else { return }
-        let first = state.withLock { state -> Bool in
-            defer { state.displayed = picture }
-            return state.displayed == nil
+        if itemTime.isValid, output.hasNewPixelBuffer(forItemTime: itemTime),
+            let picture = output.copyPixelBuffer(forItemTime: itemTime, itemTimeForDisplay: &shownTime)
+        {
+            let first = state.withLock { state -> Bool in
+                defer { state.displayed = picture }
+                return state.displayed == nil
+            }
+            if first { _observations.didChange([\AVPlayerLayer.isReadyForDisplay, \AVPlayerLayer.videoRect]) }
+            guard let drawing = drawers.beginDrawing() else { return }
+            // The host time the picture became due: its item time on the item's clock, never later than now.
+            let due =
+                item.state.withLock { clock in clock.clock.host(reaching: shownTime).map { clock.clock.hostTime(atSourceTime: $0) } }
+                .map { min($0, host) } ?? host
+            draw(picture, due: due, drawing: drawing)
+        } else {
+            guard let picture = state.withLock({ $0.displayed }), let drawing = drawers.beginDrawing() else { return }
+            let drawnGeometry = state.withLock { $0.drawnGeometry }
+            guard drawing.isForNewViewer || displayGeometry() != drawnGeometry else {
+                drawers.deliver(nil)
+                return
+            }
+            draw(picture, due: host, drawing: drawing)
         }
-        if first { _observations.didChange([\AVPlayerLayer.isReadyForDisplay, \AVPlayerLayer.videoRect]) }
-        guard let allowsJPEGSamples = drawers.beginDrawing() else { return }
-        // The host time the picture became due: its item time on the item's clock, never later than now.
-        let due =
-            item.state.withLock { clock in clock.clock.host(reaching: shownTime).map { clock.clock.hostTime(atSourceTime: $0) } }.map { min($0, host) } ?? host
-        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples) else {
-            return drawers.deliver(nil)
+    }
+
+    /// Draws a picture for the drawers at the layer's geometry now and hands it over, unless the
+    /// gravity or bounds change while it is drawn; the next refresh then draws it again.
+    private func draw(_ picture: CVPixelBuffer, due: Double, drawing: LayerFrameDrawers.Drawing) {
+        guard let geometry = displayGeometry(), let drawn = renderer.render(picture, geometry: geometry, allowingJPEGSamples: drawing.allowsJPEGSamples)
+        else {
+            drawers.deliver(nil)
+            return
         }
         let dueTime = CMTime(seconds: due, preferredTimescale: 1_000_000_000)
         CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: dueTime.value), .shouldNotPropagate)
         CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: dueTime.timescale), .shouldNotPropagate)
-        drawers.deliver(drawn)
+        let handed = drawers.deliver(drawn) { state.withLock { $0.gravity } == geometry.gravity && bounds == geometry.bounds }
+        state.withLock { $0.drawnGeometry = handed ? geometry : nil }
     }
 }

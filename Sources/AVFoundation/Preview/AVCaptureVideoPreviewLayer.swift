@@ -155,18 +155,23 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
 
     /// A new camera frame: drawn for the viewers unless the last one is still being drawn.
     func receive(_ sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        guard let allowsJPEGSamples = drawers.beginDrawing() else { return }
-        guard let frame = sampleBuffer.imageBufferStorage else { return drawers.deliver(nil) }
+        guard let drawing = drawers.beginDrawing() else { return }
+        guard let frame = sampleBuffer.imageBufferStorage else {
+            drawers.deliver(nil)
+            return
+        }
         let geometry = self.geometry(sensorSize: CGSize(width: frame.width, height: frame.height))
         let time = sampleBuffer.presentationTimeStamp
         rendering.async { [self] in
-            let drawn = renderer.render(frame, geometry: geometry, allowingJPEGSamples: allowsJPEGSamples)
+            let drawn = renderer.render(frame, geometry: geometry, allowingJPEGSamples: drawing.allowsJPEGSamples)
             if let drawn, time.isValid {
                 // The capture time on the host clock, as Core Video's time attachments spell it.
                 CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: time.value), .shouldNotPropagate)
                 CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: time.timescale), .shouldNotPropagate)
             }
-            drawers.deliver(drawn)
+            // Dropped if the gravity or bounds changed while it was drawn (the next frame has the new
+            // ones); asked of the layer's own locks only, as the drawers' lock is held.
+            drawers.deliver(drawn) { videoGravity == geometry.gravity && bounds == geometry.bounds }
         }
     }
 }
