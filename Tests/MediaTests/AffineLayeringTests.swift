@@ -137,6 +137,119 @@ final class AffineLayeringTests: XCTestCase {
         layer.setTransform(CGAffineTransform(scaleX: 0, y: 1), at: .zero)
         XCTAssertFalse(layering.compose(instruction, at: .zero, into: output) { $0 == 7 ? frame : nil })
     }
+
+    /// A two-plane 4:2:0 video-range frame tagged BT.601, each pixel's luma and each 2x2 block's chroma given.
+    static func planes(
+        width: Int, height: Int, luma: (Int, Int) -> UInt8, chroma: (Int, Int) -> (cb: UInt8, cr: UInt8)
+    ) throws -> CVPixelBuffer {
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, width, height, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &made)
+        let frame = try XCTUnwrap(made)
+        CVBufferSetAttachment(frame, kCVImageBufferYCbCrMatrixKey, kCVImageBufferYCbCrMatrix_ITU_R_601_4, .shouldPropagate)
+        CVPixelBufferLockBaseAddress(frame, [])
+        defer { CVPixelBufferUnlockBaseAddress(frame, []) }
+        let y = CVPixelBufferGetBaseAddressOfPlane(frame, 0)!.assumingMemoryBound(to: UInt8.self)
+        let uv = CVPixelBufferGetBaseAddressOfPlane(frame, 1)!.assumingMemoryBound(to: UInt8.self)
+        let (yRow, uvRow) = (CVPixelBufferGetBytesPerRowOfPlane(frame, 0), CVPixelBufferGetBytesPerRowOfPlane(frame, 1))
+        for row in 0..<height {
+            for column in 0..<width { y[row * yRow + column] = luma(column, row) }
+        }
+        for row in 0..<height / 2 {
+            for column in 0..<width / 2 {
+                let (cb, cr) = chroma(column * 2, row * 2)
+                (uv[row * uvRow + column * 2], uv[row * uvRow + column * 2 + 1]) = (cb, cr)
+            }
+        }
+        return frame
+    }
+
+    /// An instruction of one layer (track 1) at a transform and opacity, over a background colour.
+    private func instruction(_ transform: CGAffineTransform, opacity: Float = 1, background: CGColor) -> AVMutableVideoCompositionInstruction {
+        let layer = AVMutableVideoCompositionLayerInstruction()
+        layer.trackID = 1
+        layer.setTransform(transform, at: .zero)
+        layer.setOpacity(opacity, at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
+        instruction.backgroundColor = background
+        instruction.layerInstructions = [layer]
+        return instruction
+    }
+
+    func testAFrameDrawnAtAQuarterOfItsSizeIsShrunkWithoutAliasingAndLandsWhereItsTransformPutsIt() throws {
+        // 640x480: its top half a checkerboard of single black and white pixels, its bottom half red.
+        let frame = try Self.planes(
+            width: 640, height: 480, luma: { x, y in y >= 240 ? 81 : ((x + y) % 2 == 0 ? 16 : 235) },
+            chroma: { _, y in y >= 240 ? (90, 240) : (128, 128) })
+        // A quarter of its size (160x120), turned 10 degrees about its centre, in the middle of a 320x240 render over blue.
+        let transform = CGAffineTransform(translationX: -320, y: -240).concatenating(CGAffineTransform(scaleX: 0.25, y: 0.25))
+            .concatenating(CGAffineTransform(rotationAngle: .pi / 18)).concatenating(CGAffineTransform(translationX: 160, y: 120))
+        let composition = instruction(transform, background: CGColor(red: 0, green: 0, blue: 1, alpha: 1))
+        let layering = try XCTUnwrap(AffineLayering(renderSize: CGSize(width: 320, height: 240), pixelFormat: kCVPixelFormatType_32BGRA))
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &made)
+        let output = try XCTUnwrap(made)
+        for _ in 0..<2 { XCTAssertTrue(layering.compose(composition, at: .zero, into: output) { $0 == 1 ? frame : nil }) }
+        CVPixelBufferLockBaseAddress(output, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(output, .readOnly) }
+        let inverse = transform.inverted()
+        var greys: [Int] = [], reds = 0, blues = 0
+        for y in stride(from: 2, to: 240, by: 3) {
+            for x in stride(from: 2, to: 320, by: 3) {
+                // Where the pixel's centre comes from in the frame; pixels within 12 frame pixels (3 drawn) of an edge are left out.
+                let source = CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5).applying(inverse)
+                let seen = colour(output, x, y)
+                if !CGRect(x: -12, y: -12, width: 664, height: 504).contains(source) {
+                    XCTAssertEqual(seen, [0, 0, 255], "the background at (\(x), \(y))")
+                    blues += 1
+                } else if CGRect(x: 12, y: 12, width: 616, height: 216).contains(source) {
+                    // Each drawn pixel stands for 16 of the checkerboard's: their mean, mid grey, wherever it falls between them.
+                    XCTAssertTrue(seen.allSatisfy { abs($0 - 128) <= 12 }, "the checkerboard's mean at (\(x), \(y)): \(seen)")
+                    greys.append(seen[0])
+                } else if CGRect(x: 12, y: 252, width: 616, height: 216).contains(source) {
+                    XCTAssertTrue(seen[0] > 230 && seen[1] < 25 && seen[2] < 25, "red at (\(x), \(y)): \(seen)")
+                    reds += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(greys.count, 300, "the checkerboard covers many of the pixels checked")
+        XCTAssertGreaterThan(reds, 300)
+        XCTAssertGreaterThan(blues, 1_000)
+        XCTAssertLessThanOrEqual((greys.max() ?? 255) - (greys.min() ?? 0), 12, "an even grey, not a pattern of its own")
+    }
+
+    func testAnOpaqueUnmovedBottomLayerOfTheRenderSizeIsTheFrameItselfAndAnyOtherShowsTheBackground() throws {
+        // 320x240 BT.601 video range: a luma ramp across, chroma varying down.
+        let frame = try Self.planes(
+            width: 320, height: 240, luma: { x, _ in UInt8(16 + x * 219 / 319) }, chroma: { _, y in (UInt8(64 + y / 2), UInt8(192 - y / 2)) })
+        var madeDirect: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &madeDirect)
+        let direct = try XCTUnwrap(madeDirect)
+        CIContext().render(CIImage(cvPixelBuffer: frame), to: direct)
+        let layering = try XCTUnwrap(AffineLayering(renderSize: CGSize(width: 320, height: 240), pixelFormat: kCVPixelFormatType_32BGRA))
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &made)
+        let output = try XCTUnwrap(made)
+        let green = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        let cases: [(name: String, transform: CGAffineTransform, opacity: Float)] = [
+            ("unmoved", .identity, 1), ("moved a pixel right", CGAffineTransform(translationX: 1, y: 0), 1), ("half opaque", .identity, 0.5),
+        ]
+        for (name, transform, opacity) in cases {
+            XCTAssertTrue(layering.compose(instruction(transform, opacity: opacity, background: green), at: .zero, into: output) { $0 == 1 ? frame : nil })
+            CVPixelBufferLockBaseAddress(output, .readOnly)
+            CVPixelBufferLockBaseAddress(direct, .readOnly)
+            for y in stride(from: 1, to: 240, by: 13) {
+                for x in stride(from: 1, to: 320, by: 11) {
+                    let seen = colour(output, x, y), own = colour(direct, x - (name == "moved a pixel right" ? 1 : 0), y)
+                    let want = opacity < 1 ? zip(own, [0, 255, 0]).map { Int((Double($0) + Double($1)) / 2) } : own
+                    XCTAssertTrue(zip(seen, want).allSatisfy { abs($0 - $1) <= 3 }, "\(name) at (\(x), \(y)): \(seen), not \(want)")
+                }
+            }
+            if name == "moved a pixel right" { XCTAssertEqual(colour(output, 0, 120), [0, 255, 0], "the background in the column left uncovered") }
+            CVPixelBufferUnlockBaseAddress(direct, .readOnly)
+            CVPixelBufferUnlockBaseAddress(output, .readOnly)
+        }
+    }
 }
 
 /// An animation tool's still layer tree drawn once and each frame placed in its video layer by

@@ -30,7 +30,12 @@ package final class AffineBlending {
     private let opacityMask: OpaquePointer
     /// Where layers that must be converted or cropped first are put, one for each layer position.
     private var scratch: [CVPixelBuffer?] = []
+    /// Where layers drawn at a fraction of their size are shrunk (two-plane 4:2:0) and converted
+    /// (BGRA), by layer position; kept while the frames and the fraction keep their sizes.
+    private var shrunk: [Int: (planes: CVPixelBuffer, picture: CVPixelBuffer)] = [:]
     private let converter = PixelFormatConverter()
+    /// The most a layer is shrunk before drawing: a sixteenth of its width and height.
+    private static let largestShrink = 16
 
     /// A blending, or nil when pixman cannot be loaded.
     package init?() {
@@ -107,6 +112,49 @@ package final class AffineBlending {
         if l > 0 { ARGBRect(base, stride, 0, t, l, b - t, 0) }
         if r < width { ARGBRect(base, stride, r, t, width - r, b - t, 0) }
         return picture
+    }
+
+    /// The BGRA picture to draw for a whole two-plane 4:2:0 `frame` that `transform` draws at half
+    /// its size or less, and the transform from that picture's pixels to the canvas's: the frame
+    /// shrunk first (libyuv's box filter on its planes) by the largest power of two that leaves it
+    /// no smaller than it is drawn, so only that many pixels are converted and pixman's bilinear
+    /// sampling has no detail to skip. nil when the frame is drawn larger than half its size or is
+    /// not two-plane 4:2:0; the caller then takes `layer(_:crop:slot:)`.
+    package func shrunkLayer(_ frame: CVPixelBuffer, transform: CGAffineTransform, slot: Int) -> (picture: CVPixelBuffer, transform: CGAffineTransform)? {
+        let format = frame.pixelFormatType
+        guard format == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange || format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange else { return nil }
+        // How much the transform shrinks each of the frame's axes.
+        let across = (transform.a * transform.a + transform.b * transform.b).squareRoot()
+        let down = (transform.c * transform.c + transform.d * transform.d).squareRoot()
+        let most = max(across, down)
+        guard most.isFinite, most > 0 else { return nil }
+        var factor = 1
+        while factor < Self.largestShrink, CGFloat(factor * 2) * most <= 1 { factor *= 2 }
+        guard factor > 1 else { return nil }
+        let (width, height) = ((frame.width + factor - 1) / factor, (frame.height + factor - 1) / factor)
+        if shrunk[slot].map({ $0.picture.width != width || $0.picture.height != height || $0.planes.pixelFormatType != format }) ?? true {
+            guard let planes = CVPixelBuffer(width: width, height: height, pixelFormatType: format),
+                let picture = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
+            else { return nil }
+            shrunk[slot] = (planes, picture)
+        }
+        guard let (planes, picture) = shrunk[slot] else { return nil }
+        let s = frame.planes, d = planes.planes, out = picture.planes
+        guard s.count == 2, d.count == 2, let bgra = out.first else { return nil }
+        func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
+        func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
+        guard
+            NV12Scale(
+                p(s[0]), r(s[0]), p(s[1]), r(s[1]), Int32(frame.width), Int32(frame.height),
+                p(d[0]), r(d[0]), p(d[1]), r(d[1]), Int32(width), Int32(height), kFilterBox) == 0
+        else { return nil }
+        // The frame's own matrix: the shrunk size alone would suggest another.
+        let matrix = PixelFormatConverter.constants(
+            matrix: VideoColorimetry.matrix(of: frame), fullRange: format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+        guard NV12ToARGBMatrix(p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(bgra), r(bgra), matrix, Int32(width), Int32(height)) == 0 else { return nil }
+        // Each of the picture's pixels stands for a block of the frame's, centre on centre.
+        let scale = CGAffineTransform(scaleX: CGFloat(frame.width) / CGFloat(width), y: CGFloat(frame.height) / CGFloat(height))
+        return (picture, scale.concatenating(transform))
     }
 
     /// pixman's fixed-point number for a value, nil when it is out of its range.

@@ -45,10 +45,12 @@ package final class PixelFormatConverter: @unchecked Sendable {
     }
 
     /// Converts `source` into `destination`, which must have the same size, and gives it the
-    /// source's colour tags (libyuv turns R'G'B' into Y'CbCr with BT.601). Returns whether it could.
+    /// source's colour tags (libyuv turns R'G'B' into Y'CbCr with BT.601) unless
+    /// `copyingColorTags` is false. Returns whether it could.
     @discardableResult
-    package func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer) -> Bool {
+    package func convert(_ source: CVPixelBuffer, into destination: CVPixelBuffer, copyingColorTags: Bool = true) -> Bool {
         guard convertPixels(source, into: destination) else { return false }
+        guard copyingColorTags else { return true }
         let rgbToYCbCr =
             !(PixelFormatDescription.of(source.pixelFormatType)?.isYCbCr ?? false) && (PixelFormatDescription.of(destination.pixelFormatType)?.isYCbCr ?? false)
         VideoColorimetry.copy(from: source, to: destination, matrix: rgbToYCbCr ? .bt601 : nil)

@@ -62,8 +62,7 @@ final class AffineLayering {
         let target = canvas ?? buffer
         CVPixelBufferLockBaseAddress(buffer, [])
         defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
-        let (red, green, blue, alpha) = background(of: instruction)
-        blending.fill(target, red: red, green: green, blue: blue, alpha: alpha)
+        var filled = false
         // Bottom layer first: the instruction lists them top first.
         for (slot, layer) in instruction.layerInstructions.reversed().enumerated() {
             let opacity = Double(layer.opacity(at: time))
@@ -71,12 +70,40 @@ final class AffineLayering {
             guard Self.readable.contains(frame.pixelFormatType) else { return false }
             CVPixelBufferLockBaseAddress(frame, .readOnly)
             defer { CVPixelBufferUnlockBaseAddress(frame, .readOnly) }
+            let crop = layer.crop(at: time), transform = layer.transform(at: time)
+            if !filled {
+                filled = true
+                // A bottom layer that covers the whole canvas, opaque and unmoved, is converted into it: nothing shows through to fill.
+                if covers(frame, crop: crop, transform: transform, opacity: opacity), converter.convert(frame, into: target, copyingColorTags: false) {
+                    continue
+                }
+                fillBackground(target, instruction)
+            }
+            // A frame drawn at half its size or less is shrunk before it is converted; otherwise converted whole.
+            if crop == nil, let (source, shrunkTransform) = blending.shrunkLayer(frame, transform: transform, slot: slot) {
+                guard blending.draw(source, transform: shrunkTransform, opacity: opacity, onto: target) else { return false }
+                continue
+            }
             // A crop that leaves nothing shows nothing.
-            guard let source = blending.layer(frame, crop: layer.crop(at: time), slot: slot) else { continue }
-            guard blending.draw(source, transform: layer.transform(at: time), opacity: opacity, onto: target) else { return false }
+            guard let source = blending.layer(frame, crop: crop, slot: slot) else { continue }
+            guard blending.draw(source, transform: transform, opacity: opacity, onto: target) else { return false }
         }
+        if !filled { fillBackground(target, instruction) }
         if let canvas { return converter.convert(canvas, into: buffer) }
         return true
+    }
+
+    /// Whether a layer's frame, so placed, hides the whole canvas: two-plane 4:2:0 (opaque) of the
+    /// render size, whole, fully opaque and not moved.
+    private func covers(_ frame: CVPixelBuffer, crop: CGRect?, transform: CGAffineTransform, opacity: Double) -> Bool {
+        frame.pixelFormatType != kCVPixelFormatType_32BGRA && frame.width == width && frame.height == height && opacity >= 1
+            && transform.isIdentity && (crop.map { $0.standardized.contains(CGRect(x: 0, y: 0, width: width, height: height)) } ?? true)
+    }
+
+    /// Paints the canvas the instruction's background colour.
+    private func fillBackground(_ target: CVPixelBuffer, _ instruction: AVVideoCompositionInstruction) {
+        let (red, green, blue, alpha) = background(of: instruction)
+        blending.fill(target, red: red, green: green, blue: blue, alpha: alpha)
     }
 
     /// An instruction's background colour, worked out once for each instruction.
