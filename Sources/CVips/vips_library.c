@@ -643,7 +643,7 @@ int cvips_encode_animation(const void *const *frames, int count, int width, int 
     size_t length = 0;
     // libimagequant's palettes at effort 4 of 10 (libvips's default is 7): within 0.03 dB and 2% of
     // the size of the default's for video pictures, in 0.6 of the time, a palette for each frame.
-    // A libvips before 8.12 knows no effort: then its default.
+    // A libvips whose GIF saver takes no effort: its default.
     if (result == 0 && (lib.write_to_buffer(labelled, ".gif[effort=4]", &written, &length, NULL) != 0 || !written)) {
         if (written) lib.free(written);
         written = NULL;

@@ -221,9 +221,11 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
                 .map { min($0, host) } ?? host
             draw(picture, due: due, drawing: drawing)
         } else {
-            guard let picture = state.withLock({ $0.displayed }), let drawing = drawers.beginDrawing() else { return }
-            let drawnGeometry = state.withLock { $0.drawnGeometry }
-            guard drawing.isForNewViewer || displayGeometry() != drawnGeometry else {
+            guard let (picture, drawn, gravity) = state.withLock({ state in state.displayed.map { ($0, state.drawnGeometry, state.gravity) } }),
+                let drawing = drawers.beginDrawing()
+            else { return }
+            // Only the gravity and bounds change between pictures: compared without working out the whole geometry.
+            guard drawing.isForNewViewer || drawn?.gravity != gravity || drawn?.bounds != bounds else {
                 drawers.deliver(nil)
                 return
             }
