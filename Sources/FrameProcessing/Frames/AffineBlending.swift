@@ -30,10 +30,12 @@ package final class AffineBlending {
     private let opacityMask: OpaquePointer
     /// Where layers that must be converted or cropped first are put, one for each layer position.
     private var scratch: [CVPixelBuffer?] = []
-    /// Where layers drawn at a fraction of their size are shrunk (two-plane 4:2:0) and converted
-    /// (BGRA), by layer position; kept while the frames and the fraction keep their sizes.
-    private var shrunk: [Int: (planes: CVPixelBuffer, picture: CVPixelBuffer)] = [:]
+    /// The BGRA pictures of layers drawn at a fraction of their size, by layer position; kept
+    /// while the frames and the fraction keep their sizes.
+    private var shrunk: [Int: CVPixelBuffer] = [:]
     private let converter = PixelFormatConverter()
+    /// Shrinks and converts those layers' two-plane 4:2:0 frames.
+    private let shrinker = DecodedPictureConverter()
     /// The most a layer is shrunk before drawing: a sixteenth of its width and height.
     private static let largestShrink = 16
 
@@ -132,26 +134,22 @@ package final class AffineBlending {
         while factor < Self.largestShrink, CGFloat(factor * 2) * most <= 1 { factor *= 2 }
         guard factor > 1 else { return nil }
         let (width, height) = ((frame.width + factor - 1) / factor, (frame.height + factor - 1) / factor)
-        if shrunk[slot].map({ $0.picture.width != width || $0.picture.height != height || $0.planes.pixelFormatType != format }) ?? true {
-            guard let planes = CVPixelBuffer(width: width, height: height, pixelFormatType: format),
-                let picture = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
-            else { return nil }
-            shrunk[slot] = (planes, picture)
+        if shrunk[slot].map({ $0.width != width || $0.height != height }) ?? true {
+            shrunk[slot] = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
         }
-        guard let (planes, picture) = shrunk[slot] else { return nil }
-        let s = frame.planes, d = planes.planes, out = picture.planes
-        guard s.count == 2, d.count == 2, let bgra = out.first else { return nil }
-        func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
-        func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
-        guard
-            NV12Scale(
-                p(s[0]), r(s[0]), p(s[1]), r(s[1]), Int32(frame.width), Int32(frame.height),
-                p(d[0]), r(d[0]), p(d[1]), r(d[1]), Int32(width), Int32(height), kFilterBox) == 0
-        else { return nil }
+        guard let picture = shrunk[slot], frame.planes.count == 2 else { return nil }
+        let (luma, chroma) = (frame.planes[0], frame.planes[1])
+        let planes = DecodedPictureConverter.Picture(
+            layout: .twoPlanes, width: frame.width, height: frame.height,
+            planes: (
+                UnsafePointer(luma.baseAddress.assumingMemoryBound(to: UInt8.self)), UnsafePointer(chroma.baseAddress.assumingMemoryBound(to: UInt8.self)), nil
+            ),
+            strides: (Int32(luma.bytesPerRow), Int32(chroma.bytesPerRow), 0))
         // The frame's own matrix: the shrunk size alone would suggest another.
-        let matrix = PixelFormatConverter.constants(
-            matrix: VideoColorimetry.matrix(of: frame), fullRange: format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
-        guard NV12ToARGBMatrix(p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(bgra), r(bgra), matrix, Int32(width), Int32(height)) == 0 else { return nil }
+        guard
+            shrinker.convert(
+                planes, matrix: VideoColorimetry.matrix(of: frame), fullRange: format == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, into: picture)
+        else { return nil }
         // Each of the picture's pixels stands for a block of the frame's, centre on centre.
         let scale = CGAffineTransform(scaleX: CGFloat(frame.width) / CGFloat(width), y: CGFloat(frame.height) / CGFloat(height))
         return (picture, scale.concatenating(transform))
