@@ -3,7 +3,9 @@ import FrameProcessing
 
 /// Start-up, timed from outside: `avcapture scan --image` reading one QR code picture against
 /// zbarimg reading the same picture, and `avcapture --help`, each a whole process, run in turn
-/// (interleaved, so that the machine's noise falls on both alike), median and best of each.
+/// (interleaved, so that the machine's noise falls on both alike), median and best of each; then
+/// the peak resident size of `avcapture --help` and `avcapture devices` against
+/// `gst-launch-1.0 --help`'s, as the kernel counts it for each whole process.
 enum StartupBenchmark {
     static func run(runs: Int = 100) throws {
         print("== Start-up: one picture, one process each (\(runs) runs, interleaved) ==")
@@ -45,6 +47,38 @@ enum StartupBenchmark {
         } else {
             print("  (zbarimg is not installed: apt-get install zbar-tools)")
         }
+        residentSizes(tool: tool, folder: folder)
+    }
+
+    /// Prints the median peak resident size of a few whole processes of each command, and the
+    /// ratio to GStreamer's command line printing its help. Each is started by `/usr/bin/time`, a
+    /// small process: a child started from this one would count this process's size as its peak.
+    private static func residentSizes(tool: String, folder: URL) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return print("  (/usr/bin/time is not installed: apt-get install time)") }
+        let gstreamer = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        var commands = [("avcapture --help", [tool, "--help"]), ("avcapture devices", [tool, "devices"])]
+        if let gstreamer { commands.append(("gst-launch-1.0 --help", [gstreamer, "--help"])) }
+        let report = folder.appendingPathComponent("resident").path
+        var sizes = [String: [Double]]()
+        for _ in 0..<9 {
+            for (name, command) in commands {
+                spawnAndWait(["/usr/bin/time", "-f", "%M", "-o", report] + command)
+                // The last line: a command that fails has a line about its status first.
+                guard let text = try? String(contentsOfFile: report, encoding: .utf8), let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0) })
+                else { return print("  (/usr/bin/time reported nothing for \(name))") }
+                sizes[name, default: []].append(kilobytes / 1024)
+            }
+        }
+        func median(_ name: String) -> Double { sizes[name].map { $0.sorted()[$0.count / 2] } ?? 0 }
+        for (name, _) in commands {
+            print("  \(name.padding(toLength: 24, withPad: " ", startingAt: 0)) resident \(String(format: "%5.1f", median(name))) MB (median of 9)")
+        }
+        guard gstreamer != nil else { return print("  (gst-launch-1.0 is not installed: apt-get install gstreamer1.0-tools)") }
+        let peer = median("gst-launch-1.0 --help")
+        print(
+            String(
+                format: "  avcapture/gst-launch-1.0 resident: --help %.2fx, devices %.2fx (target: within 2x)", median("avcapture --help") / peer,
+                median("avcapture devices") / peer))
     }
 
     /// Runs a command with its output to /dev/null and waits for it: posix_spawn and waitpid,
