@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build-flags.sh
 bash scripts/install-deps.sh --with-peers
-swift build -c release --product avbench
+swift build -c release --product avbench "${bench_flags[@]}"
 swift build -c release --product avcapture "${release_flags[@]}"
 bash scripts/fetch-test-pictures.sh
 # ZXing-C++'s own reader, the same version as the project's, for the scancorpus case.

@@ -4,6 +4,13 @@
 #   debug_flags    the C++ shims (dlib's face detector, the picture filters) optimised in debug
 #                  builds too: unoptimised, dlib's detector is over ten times slower and the face
 #                  tests take minutes
-#   release_flags  avcapture linked with the Swift runtime inside it, so it runs without the toolchain
+#   release_flags  avcapture linked with the Swift runtime inside it, so it runs without the toolchain;
+#                  by the toolchain's lld, with its relative relocations packed (DT_RELR, glibc 2.36)
+#                  and no symbols exported (scripts/link/executable.map): each start reads and
+#                  dirties some 6 MB less
+#   bench_flags    avbench built with the same compiler flags, so that the two share one release
+#                  build, but exporting its symbols (its allocation counters stand in for malloc)
 debug_flags=(-Xcxx -O2)
-release_flags=(--static-swift-stdlib)
+link_map="$(cd "$(dirname "${BASH_SOURCE[0]}")/link" && pwd)/executable.map"
+release_flags=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script="$link_map")
+bench_flags=(-Xswiftc -use-ld=lld)
