@@ -78,7 +78,8 @@ enum ThumbnailBenchmark {
         let thumbnailer = perProcess("ffmpegthumbnailer -t T -s 0 per time", "/usr/bin/ffmpegthumbnailer") { index, time in
             let seconds = Int(time)
             let stamp = String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
-            return ["-i", movie.path, "-o", folder.appendingPathComponent("thumbnailer-\(index).jpg").path, "-t", stamp, "-s", "0", "-q", "8"]
+            // -q 9 is libjpeg's quality 90, avcapture's for JPEG thumbnails.
+            return ["-i", movie.path, "-o", folder.appendingPathComponent("thumbnailer-\(index).jpg").path, "-t", stamp, "-s", "0", "-q", "9"]
         }
         if let ffmpeg {
             print(String(format: "  ratio ours in one process/ffmpeg: %.2fx", inProcess / ffmpeg))
