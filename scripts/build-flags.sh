@@ -7,10 +7,11 @@
 #   release_flags  avcapture linked with the Swift runtime inside it, so it runs without the toolchain;
 #                  by the toolchain's lld, with its relative relocations packed (DT_RELR, glibc 2.36)
 #                  and no symbols exported (scripts/link/executable.map): each start reads and
-#                  dirties some 6 MB less
-#   bench_flags    avbench built with the same compiler flags, so that the two share one release
-#                  build, but exporting its symbols (its allocation counters stand in for malloc)
+#                  dirties some 5 MB less
+#   bench_flags    avbench built with the same flags but the symbols' (its allocation counters
+#                  stand in for malloc), so that the two share one release build rather than each
+#                  compiling every module again
 debug_flags=(-Xcxx -O2)
 link_map="$(cd "$(dirname "${BASH_SOURCE[0]}")/link" && pwd)/executable.map"
 release_flags=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script="$link_map")
-bench_flags=(-Xswiftc -use-ld=lld)
+bench_flags=(--static-swift-stdlib -Xswiftc -use-ld=lld)
