@@ -138,6 +138,27 @@ final class LiveStreamOutputTests: CaptureTestCase {
         try checkReceived(server.receivedFiles.last, lasting: 2, "nginx after it returned")
     }
 
+    func testAServerThatAnswersLateGetsFramesFromWhenItAnsweredWithoutAGap() throws {
+        let server = try StreamingServer.rtmp(self)
+        server.freeze()
+        let output = try streamingSession()
+        output.connectionTimeout = 15
+        let events = Events()
+        output.startStreaming(to: URL(string: "rtmp://127.0.0.1:\(server.port)/live/camera")!, delegate: events)
+        spin(4)
+        XCTAssertFalse(events.has("start"), "a frozen server has not answered")
+        server.thaw()
+        XCTAssertTrue(waitUntil(timeout: 10) { events.has("start") })
+        spin(2)
+        output.stopStreaming()
+        XCTAssertTrue(waitUntil(timeout: 10) { events.has("finish") })
+        XCTAssertNil(events.finishError)
+        server.finish()
+        // Had the frame that opened the connection been sent, the recording would begin four seconds
+        // before the frames after it.
+        try checkReceived(server.receivedFiles.first, lasting: 2, "nginx, answering four seconds late")
+    }
+
     func testWithoutReconnectingAServerThatIsNotThereEndsTheStreamWithAnAVError() throws {
         let output = try streamingSession()
         output.reconnectsAutomatically = false

@@ -120,6 +120,19 @@ final class StreamingServer {
         self.process = nil
     }
 
+    /// Freezes the server as an overloaded machine would: the kernel still accepts connections,
+    /// which are answered once it thaws.
+    func freeze() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// Lets a frozen server run again.
+    func thaw() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGCONT)
+    }
+
     /// Stops the server in an orderly way, so that what it wrote is complete.
     func finish() {
         guard let process, process.isRunning else { return }

@@ -32,7 +32,8 @@ extension LiveStreamOutputDelegate {
 /// fills and frames are dropped before they are encoded, so what is sent always decodes and
 /// memory stays bounded. When the server goes away, the output tries again with growing pauses
 /// (half a second, doubling to eight) without stopping the session, and starts the new
-/// connection with a keyframe.
+/// connection with a keyframe. A connection starts with the first frame taken once the server
+/// answered: frames that waited while a slow server answered are not sent.
 open class LiveStreamOutput: AVCaptureOutput, @unchecked Sendable {
     struct Settings: Sendable {
         var videoBitRate = 0

@@ -16,7 +16,10 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
     // The sender thread's own state.
     private var encoder: MovieEncoder?
     /// Where on the stream's clock the current connection began: its timestamps start there at zero.
+    /// Invalid while a connection that took a while to open waits for a frame taken after it opened.
     private var connectionStart = CMTime.invalid
+    /// The stream time a connection opened at: frames taken before then are stale and not sent.
+    private var openedAt = CMTime.invalid
     private var connectionBytes: Int64 = 0
     private var everConnected = false
     private var lost = false
@@ -59,6 +62,14 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
             output.counters.framesDropped.add(1, ordering: .relaxed)
             return
         }
+        if !connectionStart.isValid {
+            // Frames that waited while the connection opened would start it in the past, then leave a gap.
+            guard time >= openedAt else {
+                output.counters.framesDropped.add(1, ordering: .relaxed)
+                return
+            }
+            connectionStart = time
+        }
         do {
             try encoder!.appendVideo(pixelBuffer, at: time - connectionStart)
         } catch {
@@ -74,7 +85,7 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
         if encoder == nil {
             guard !hasVideo, connect(firstFrame: nil, at: .zero) else { return }
         }
-        guard let encoder, let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate else { return }
+        guard let encoder, connectionStart.isValid, let rate = sampleBuffer.formatDescription?.audioStreamBasicDescription?.mSampleRate else { return }
         // Sample numbers start again at zero with each connection, as its video does.
         let number = first - Self.sampleNumber(connectionStart, rate: rate)
         guard number >= 0 else { return }
@@ -98,8 +109,12 @@ final class LiveStream: CaptureEncodingJob, @unchecked Sendable {
         encoding.live = (muxer, Int(settings.connectionTimeout * 1000))
         do {
             encoder = try MovieEncoder(url: url, encoding: encoding, metadata: [])
-            connectionStart = time
             connectionBytes = 0
+            // With video, the connection starts with the first frame taken once it is open: the newest
+            // frame the clock has taken (frames go on being taken while a server answers slowly).
+            let newest = firstFrame == nil ? CMTime.invalid : clock.withLock { $0.newestVideoTime }
+            openedAt = newest.isValid ? max(newest, time) : time
+            connectionStart = openedAt == time ? time : .invalid
             return true
         } catch {
             lose(error)

@@ -26,6 +26,12 @@ struct EncodingClock {
     private var resumePending = false
     private var lastVideo = CMTime.invalid
 
+    /// The movie time of the newest frame taken, which may still wait to be written; invalid before the first.
+    var newestVideoTime: CMTime {
+        guard let start, lastVideo.isValid else { return .invalid }
+        return lastVideo - start - pausedTotal
+    }
+
     /// Whether samples are taken now.
     var isTaking: Bool { !ended && !isPaused }
 
