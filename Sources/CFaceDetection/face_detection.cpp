@@ -179,6 +179,24 @@ extern "C" int cfd_measure_angles(cfd_detector *detector, const uint8_t *grey, i
     }
 }
 
+extern "C" int cfd_landmarks(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride,
+                             double x, double y, double box_width, double box_height, double *points) {
+    if (!detector->landmarks || !(box_width >= 1 && box_height >= 1)) return -1;
+    try {
+        const cfd::grey_view view{grey, height, width, stride};
+        const dlib::rectangle box(std::lround(x), std::lround(y), std::lround(x + box_width) - 1, std::lround(y + box_height) - 1);
+        const dlib::full_object_detection shape = (*detector->landmarks)(view, box);
+        if (shape.num_parts() != 68) return -1;
+        for (unsigned long part = 0; part < 68; ++part) {
+            points[2 * part] = shape.part(part).x();
+            points[2 * part + 1] = shape.part(part).y();
+        }
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
 struct cfd_tracker {
     // A 32x32 filter (dlib's default is 64x64) costs a quarter as much and follows a face as well.
     dlib::correlation_tracker tracker{5};
@@ -234,6 +252,7 @@ extern "C" int cfd_detect_upsampled(cfd_detector *, const uint8_t *, int, int, i
 extern "C" int cfd_measure_angles(cfd_detector *, const uint8_t *, int, int, int, double, double, double, double, double *, double *) {
     return -1;
 }
+extern "C" int cfd_landmarks(cfd_detector *, const uint8_t *, int, int, int, double, double, double, double, double *) { return -1; }
 extern "C" cfd_tracker *cfd_tracker_new(void) { return nullptr; }
 extern "C" void cfd_tracker_free(cfd_tracker *) {}
 extern "C" int cfd_tracker_start(cfd_tracker *, const uint8_t *, int, int, int, double, double, double, double) { return -1; }

@@ -65,7 +65,9 @@
 // CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, CIDepthOfField (in full blur at half the points' distance from
 // their line: Apple does not publish its falloff); and their
 // typed forms through
-// `import CoreImage.CIFilterBuiltins`. CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
+// `import CoreImage.CIFilterBuiltins`. CIDetector for faces (their bounds, eyes, mouth, angle and tracking, the
+// accuracy, smallest size, largest count and image orientation options) and QR codes; CIFeature, CIFaceFeature,
+// CIQRCodeFeature, and CIRectangleFeature and CITextFeature (which no detector makes yet). CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
 // prepareRender, clearCaches(), reclaimResources(); CIImage(bitmapData:bytesPerRow:size:format:colorSpace:),
 // premultiplyingAlpha(), unpremultiplyingAlpha(), settingAlphaOne(in:), insertingIntermediate(). CIBlendKernel's built-in kernels for
@@ -90,4 +92,9 @@
 //     are worked on in sRGB's encoded values, not linear light), half-float and float CGImages
 //     (bitmaps and render destinations take RGBAf and RGBAh), render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
 //     Metal and OpenGL contexts
-// CIDetector (faces, rectangles, QR codes, text): the metadata output finds faces and codes
+// CIDetector: rectangles and text (CIDetectorTypeRectangle, CIDetectorTypeText, and with them
+//     CIDetectorAspectRatio, CIDetectorFocalLength, CIDetectorReturnSubFeatures: no quadrilateral or
+//     text-region detector among the libraries used yet); of faces, eye blinks and smiles
+//     (CIDetectorEyeBlink, CIDetectorSmile: no classifier for them here; leftEyeClosed, rightEyeClosed
+//     and hasSmile stay false) and faces at other angles (CIDetectorNumberOfAngles: dlib's detector
+//     finds frontal faces tilted up to about ten degrees)

@@ -30,6 +30,21 @@ final class CIContextTests: XCTestCase {
         XCTAssertTrue(Pictures.pixel(back, x: 5, y: 5).isClose(to: RGBA(r: 0, g: 255, b: 255, a: 255), tolerance: 6), "\(Pictures.pixel(back, x: 5, y: 5))")
     }
 
+    func testRenderingIntoAGreyPixelBufferGivesEachColoursLuma() throws {
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 8, 4, kCVPixelFormatType_OneComponent8, nil, &made)
+        let grey = try XCTUnwrap(made)
+        // Red on the left half, blue on the right: full-range BT.601 luma, 0.299 and 0.114 of 255.
+        let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 4))
+        let blue = CIImage(color: CIColor(red: 0, green: 0, blue: 1)).cropped(to: CGRect(x: 4, y: 0, width: 4, height: 4))
+        context.render(blue.composited(over: red), to: grey)
+        CVPixelBufferLockBaseAddress(grey, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(grey, .readOnly) }
+        let row = try XCTUnwrap(CVPixelBufferGetBaseAddress(grey)).assumingMemoryBound(to: UInt8.self)
+        XCTAssertEqual(Double(row[1]), 0.299 * 255, accuracy: 2)
+        XCTAssertEqual(Double(row[6]), 0.114 * 255, accuracy: 2)
+    }
+
     func testBitmapsAndCGImagesInApplesByteOrders() throws {
         let image = CIImage(cvPixelBuffer: Pictures.solid(RGBA(r: 10, g: 20, b: 30, a: 255)))
         var bytes = [UInt8](repeating: 0, count: 4 * 4 * 4)

@@ -34,7 +34,7 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
         self.stringValue = stringValue
         self.payloadData = payloadData
         self.descriptor = descriptor
-        super.init(type: type, time: time, duration: duration, bounds: Self.boundingBox(of: corners))
+        super.init(type: type, time: time, duration: duration, bounds: CGRect(boundingBox: corners))
     }
 
     /// The object for a code read from a picture of `size` pixels, its corners normalized to the picture.
@@ -42,37 +42,7 @@ open class AVMetadataMachineReadableCodeObject: AVMetadataObject, @unchecked Sen
         self.init(
             type: ObjectType(rawValue: code.symbology.rawValue), time: time, duration: duration,
             corners: code.corners.map { CGPoint(x: $0.x / size.width, y: $0.y / size.height) }, stringValue: code.text,
-            payloadData: Data(code.bytes), descriptor: Self.descriptor(of: code))
-    }
-
-    /// Core Image's description of a QR or Data Matrix code's symbol, from what the reader reports of it.
-    static func descriptor(of code: DetectedCode) -> CIBarcodeDescriptor? {
-        switch code.symbology {
-        case .qr:
-            let levels: [String: CIQRCodeDescriptor.ErrorCorrectionLevel] = ["L": .levelL, "M": .levelM, "Q": .levelQ, "H": .levelH]
-            guard let version = Int(code.symbol.version), let mask = code.symbol.dataMask, let level = levels[code.symbol.errorCorrectionLevel] else {
-                return nil
-            }
-            return CIQRCodeDescriptor(
-                payload: Data(SymbolCodewords.qrCode(code.bytes, version: version)), symbolVersion: version,
-                maskPattern: UInt8(clamping: mask), errorCorrectionLevel: level)
-        case .dataMatrix:
-            let size = code.symbol.version.split(separator: "x").compactMap { Int($0) }
-            guard size.count == 2 else { return nil }
-            return CIDataMatrixCodeDescriptor(
-                payload: Data(SymbolCodewords.dataMatrix(code.bytes)), rowCount: size[0], columnCount: size[1],
-                eccVersion: .v200)
-        default:
-            return nil
-        }
-    }
-
-    /// The smallest rectangle holding every corner.
-    static func boundingBox(of corners: [CGPoint]) -> CGRect {
-        guard let first = corners.first else { return .zero }
-        var box = CGRect(origin: first, size: .zero)
-        for corner in corners.dropFirst() { box = box.union(CGRect(origin: corner, size: .zero)) }
-        return box
+            payloadData: Data(code.bytes), descriptor: CIBarcodeDescriptor.describing(code))
     }
 
     override func transformed(rect convert: (CGRect) -> CGRect, point: (CGPoint) -> CGPoint) -> AVMetadataObject {

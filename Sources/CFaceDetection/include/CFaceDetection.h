@@ -52,6 +52,12 @@ int cfd_detect_upsampled(cfd_detector *detector, const uint8_t *grey, int width,
 int cfd_measure_angles(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride,
                        double x, double y, double box_width, double box_height, double *roll, double *yaw);
 
+/// Writes the 68 landmarks of the face in the box (pixels) as x, y pairs into `points` (136
+/// doubles; dlib's order: jaw 0-16, brows 17-26, nose 27-35, the subject's right eye 36-41 and
+/// left eye 42-47, mouth 48-67); 0 on success, -1 when no model is loaded or dlib failed.
+int cfd_landmarks(cfd_detector *detector, const uint8_t *grey, int width, int height, int stride,
+                  double x, double y, double box_width, double box_height, double *points);
+
 typedef struct cfd_tracker cfd_tracker;
 
 /// A correlation tracker (dlib's, after Danelljan et al.); NULL when it cannot be made.

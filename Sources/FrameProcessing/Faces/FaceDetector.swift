@@ -120,6 +120,18 @@ package final class FaceDetector: @unchecked Sendable {
         return (roll, yaw)
     }
 
+    /// The 68 landmarks of the face in `box` (pixels of `plane`) in dlib's order, in the plane's
+    /// pixels; nil without the landmark model.
+    package func landmarks(of box: CGRect, in plane: GreyPlane) -> [CGPoint]? {
+        var points = [Double](repeating: 0, count: 136)
+        guard hasLandmarks,
+            cfd_landmarks(
+                handle, plane.base, Int32(plane.width), Int32(plane.height), Int32(plane.bytesPerRow),
+                box.minX, box.minY, box.width, box.height, &points) == 0
+        else { return nil }
+        return (0..<68).map { CGPoint(x: points[2 * $0], y: points[2 * $0 + 1]) }
+    }
+
     private func faces(_ count: Int32, scale: Double, origin: CGPoint) -> [DetectedFace] {
         guard count > 0 else { return [] }
         return found.prefix(Int(count)).map { face in

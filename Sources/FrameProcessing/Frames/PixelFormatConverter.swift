@@ -88,6 +88,9 @@ package final class PixelFormatConverter: @unchecked Sendable {
             guard ARGBToJ420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h) == 0 else { return false }
             MergeUVPlane(u, Int32(chromaWidth), v, Int32(chromaWidth), p(d[1]), r(d[1]), Int32(chromaWidth), Int32(chromaHeight))
             return true
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_OneComponent8):
+            // Grey as a detector reads it: full-range luma (BT.601 weights), alpha left out.
+            return ARGBToJ400(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
         case (kCVPixelFormatType_OneComponent8, kCVPixelFormatType_32BGRA):
             // A grey plane (a matte): each value as grey, opaque.
             return J400ToARGB(p(s[0]), r(s[0]), p(d[0]), r(d[0]), w, h) == 0
