@@ -105,23 +105,11 @@ open class CIDetector: NSObject, @unchecked Sendable {
         }
     }
 
-    private static func number(_ value: Any?) -> Double? {
-        switch value {
-        case let value as Double: value
-        case let value as Float: Double(value)
-        case let value as Int: Double(value)
-        case let value as Int32: Double(value)
-        case let value as UInt32: Double(value)
-        case let value as CGFloat: Double(value)
-        case let value as NSNumber: value.doubleValue
-        default: nil
-        }
-    }
+    /// A number from an option's value: any integer or floating-point type, a Boolean, or `NSNumber`.
+    private static func number(_ value: Any?) -> Double? { ExifProperties.number(value) }
 
-    private static func flag(_ value: Any?) -> Bool {
-        if let value = value as? Bool { return value }
-        return (number(value) ?? 0) != 0
-    }
+    /// Whether an option's value is true (or a non-zero number).
+    private static func flag(_ value: Any?) -> Bool { (number(value) ?? 0) != 0 }
 }
 
 /// Detects faces.
