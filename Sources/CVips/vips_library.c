@@ -33,6 +33,7 @@ static struct {
     int (*recomb)(vips *in, vips **out, vips *matrix, ...);
     int (*linear)(vips *in, vips **out, const double *a, const double *b, int n, ...);
     int (*affine)(vips *in, vips **out, double a, double b, double c, double d, ...);
+    void *(*interpolate_nearest_static)(void);
     int (*resize)(vips *in, vips **out, double scale, ...);
     int (*extract_band)(vips *in, vips **out, int band, ...);
     int (*multiply)(vips *left, vips *right, vips **out, ...);
@@ -105,6 +106,7 @@ static void load(void) {
     FIND(recomb, "vips_recomb")
     FIND(linear, "vips_linear")
     FIND(affine, "vips_affine")
+    FIND(interpolate_nearest_static, "vips_interpolate_nearest_static")
     FIND(resize, "vips_resize")
     FIND(extract_band, "vips_extract_band")
     FIND(multiply, "vips_multiply")
@@ -230,11 +232,13 @@ cvips_image *cvips_linear(cvips_image *image, const double a[4], const double b[
     return made(result, out);
 }
 
-cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, double d, double dx, double dy, int width, int height) {
+cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, double d, double dx, double dy, int width, int height, int nearest) {
     int area[4] = {0, 0, width, height};
     void *oarea = lib.array_int_new(area, 4);
     vips *out = NULL;
-    int result = lib.affine(image, &out, a, b, c, d, "oarea", oarea, "odx", dx, "ody", dy, "extend", EXTEND_BLACK, NULL);
+    int result = nearest ? lib.affine(image, &out, a, b, c, d, "oarea", oarea, "odx", dx, "ody", dy, "extend", EXTEND_BLACK, "interpolate",
+                                      lib.interpolate_nearest_static(), NULL)
+                         : lib.affine(image, &out, a, b, c, d, "oarea", oarea, "odx", dx, "ody", dy, "extend", EXTEND_BLACK, NULL);
     lib.area_unref(oarea);
     return made(result, out);
 }

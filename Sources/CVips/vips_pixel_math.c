@@ -47,6 +47,7 @@ static struct {
     int (*min)(vips *in, double *out, ...);
     int (*max)(vips *in, double *out, ...);
     int (*hist_find)(vips *in, vips **out, ...);
+    int (*hist_find_indexed)(vips *in, vips *index, vips **out, ...);
     int (*resize)(vips *in, vips **out, double scale, ...);
     int (*text)(vips **out, const char *text, ...);
     int (*get_width)(const vips *image);
@@ -102,6 +103,7 @@ static void load(void) {
     FIND(min, "vips_min")
     FIND(max, "vips_max")
     FIND(hist_find, "vips_hist_find")
+    FIND(hist_find_indexed, "vips_hist_find_indexed")
     FIND(resize, "vips_resize")
     FIND(text, "vips_text")
     FIND(get_width, "vips_image_get_width")
@@ -310,6 +312,32 @@ int cvips_histogram(cvips_image *image, double counts[256]) {
         double *values = lib.write_to_memory(floating, &size);
         if (values && size == 256 * sizeof(double)) {
             for (int index = 0; index < 256; index++) counts[index] = values[index];
+        } else {
+            result = -1;
+        }
+        if (values) lib.free(values);
+    }
+    vips *temporaries[] = {rounded, bytes, histogram, floating};
+    for (size_t index = 0; index < 4; index++)
+        if (temporaries[index]) lib.object_unref(temporaries[index]);
+    return result;
+}
+
+int cvips_weighted_histogram(cvips_image *image, cvips_image *weights, double sums[256]) {
+    if (!ready()) return -1;
+    vips *rounded = NULL, *bytes = NULL, *histogram = NULL, *floating = NULL;
+    double one = 1, half = 0.5;
+    int result = lib.linear((vips *)image, &rounded, &one, &half, 1, NULL);
+    if (result == 0) result = lib.cast(rounded, &bytes, UCHAR, NULL);
+    // Each bin the sum of the weights of the pixels whose value picks it.
+    if (result == 0) result = lib.hist_find_indexed((vips *)weights, bytes, &histogram, NULL);
+    if (result == 0) result = lib.cast(histogram, &floating, DOUBLE, NULL);
+    if (result == 0) {
+        size_t size = 0;
+        double *values = lib.write_to_memory(floating, &size);
+        size_t count = size / sizeof(double);
+        if (values && count >= 1 && count <= 256) {
+            for (size_t index = 0; index < 256; index++) sums[index] = index < count ? values[index] : 0;
         } else {
             result = -1;
         }

@@ -46,7 +46,7 @@ open class CIImage: NSObject, @unchecked Sendable {
             }
             return (bgra.planes[0].baseAddress, bgra.planes[0].bytesPerRow, bgra)
         }
-        self.init(recipe: .pixels(source), pixelBuffer: pixelBuffer, properties: options?[.properties] as? [String: Any] ?? [:])
+        self.init(recipe: Self.sampled(.pixels(source), options), pixelBuffer: pixelBuffer, properties: options?[.properties] as? [String: Any] ?? [:])
     }
 
     /// Initializes an image object from the contents of a Core Video image buffer.
@@ -106,7 +106,7 @@ open class CIImage: NSObject, @unchecked Sendable {
             context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
             return (memory, context.bytesPerRow, context)
         }
-        self.init(recipe: .pixels(source), cgImage: image, properties: options?[.properties] as? [String: Any] ?? [:])
+        self.init(recipe: Self.sampled(.pixels(source), options), cgImage: image, properties: options?[.properties] as? [String: Any] ?? [:])
     }
 
     /// Initializes an image object with the supplied image data (JPEG, PNG or HEIC); nil when it
@@ -131,7 +131,7 @@ open class CIImage: NSObject, @unchecked Sendable {
         {
             recipe = upright.oriented(orientation).recipe
         }
-        self.init(recipe: recipe, cgImage: image, properties: options?[.properties] as? [String: Any] ?? properties)
+        self.init(recipe: Self.sampled(recipe, options), cgImage: image, properties: options?[.properties] as? [String: Any] ?? properties)
     }
 
     /// Initializes an image object from the contents of a file.
@@ -196,7 +196,33 @@ open class CIImage: NSObject, @unchecked Sendable {
 
     /// Returns a new image that represents the original image after applying an affine transform.
     open func transformed(by matrix: CGAffineTransform) -> CIImage {
-        matrix.isIdentity ? self : derived(.transform(recipe, matrix))
+        guard !matrix.isIdentity else { return self }
+        // A sampling mode holds for the transforms after it, as one transform sampled once.
+        if case .transform(.sampling(let inner, let nearest), let first) = recipe {
+            return derived(.transform(.sampling(inner, nearest: nearest), first.concatenating(matrix)))
+        }
+        return derived(.transform(recipe, matrix))
+    }
+
+    /// Create an image by changing the receiver’s sample mode to nearest neighbor.
+    ///
+    /// A transform of the image takes each pixel from the nearest of its own, keeping hard edges
+    /// when it is scaled up.
+    open func samplingNearest() -> CIImage { derived(.sampling(Self.unmarked(recipe), nearest: true)) }
+
+    /// Create an image by changing the receiver’s sample mode to bilinear interpolation.
+    open func samplingLinear() -> CIImage { derived(.sampling(Self.unmarked(recipe), nearest: false)) }
+
+    /// The recipe without the sampling mode marked on it last.
+    private static func unmarked(_ recipe: Recipe) -> Recipe {
+        if case .sampling(let inner, _) = recipe { return inner }
+        return recipe
+    }
+
+    /// The recipe marked for nearest-neighbour sampling when the options' `nearestSampling` is true.
+    private static func sampled(_ recipe: Recipe, _ options: [CIImageOption: Any]?) -> Recipe {
+        guard let value = options?[.nearestSampling], ExifProperties.number(value).map({ $0 != 0 }) ?? false else { return recipe }
+        return .sampling(recipe, nearest: true)
     }
 
     /// Returns a new image that represents the original image after applying an affine transform,
@@ -322,6 +348,8 @@ public struct CIImageOption: RawRepresentable, Hashable, @unchecked Sendable {
     public static let properties = CIImageOption(rawValue: "kCIImageProperties")
     /// The key for whether the image is turned as its orientation property says.
     public static let applyOrientationProperty = CIImageOption(rawValue: "kCIImageApplyOrientationProperty")
+    /// The key into the properties dictionary to indicate whether to use nearest-neighbor sampling.
+    public static let nearestSampling = CIImageOption(rawValue: "kCIImageNearestSampling")
     /// The key for whether auxiliary depth data is read instead of the image.
     public static let auxiliaryDepth = CIImageOption(rawValue: "kCIImageAuxiliaryDepth")
     /// The key for whether auxiliary disparity data is read instead of the image.

@@ -43,6 +43,52 @@ final class CIHistogramFilterTests: XCTestCase {
         XCTAssertEqual(bins[0][2], 255)
     }
 
+    func testTheAlphaWeightedHistogramWeighsEachUnpremultipliedColourByItsAlpha() throws {
+        // 10 x 10: columns 0-3 opaque red; 4-7 green 0.6 and blue 1 at half alpha; 8-9 transparent.
+        func patch(_ color: CIColor, _ x: CGFloat, _ width: CGFloat) -> CIImage {
+            CIImage(color: color).cropped(to: CGRect(x: x, y: 0, width: width, height: 10))
+        }
+        let image = patch(CIColor(red: 1, green: 0, blue: 0), 0, 4)
+            .composited(over: patch(CIColor(red: 0, green: 0.6, blue: 1, alpha: 0.5), 4, 4))
+            .composited(over: patch(CIColor(red: 0, green: 0, blue: 0, alpha: 0), 0, 10))
+        let filter = CIFilter.areaAlphaWeightedHistogram()
+        XCTAssertEqual(filter.name, "CIAreaAlphaWeightedHistogram")
+        XCTAssertEqual(filter.count, 64, "Apple's default")
+        XCTAssertEqual(filter.scale, 1, "Apple's default")
+        filter.inputImage = image
+        filter.extent = CGRect(x: -50, y: -50, width: 200, height: 200)
+        filter.count = 4
+        func bins(_ filter: CIFilter) throws -> [[Float]] {
+            let output = try XCTUnwrap(filter.outputImage)
+            XCTAssertEqual(output.extent, CGRect(x: 0, y: 0, width: 4, height: 1), "at the origin, as Apple's")
+            var values = [Float](repeating: -1, count: 16)
+            context.render(output, toBitmap: &values, rowBytes: 64, bounds: output.extent, format: .RGBAf, colorSpace: nil)
+            return (0..<4).map { Array(values[($0 * 4)..<($0 * 4 + 4)]) }
+        }
+        // Over the image's 100 pixels (the extent input reaches beyond it): red 1 on 40 opaque
+        // pixels (bin 3), red 0 on 40 pixels of half alpha (bin 0: 20), the transparent 20 nothing.
+        let expected: [[Float]] = [[0.2, 0.4, 0.4, 1], [0, 0, 0, 1], [0, 0.2, 0, 1], [0.4, 0, 0.2, 1]]
+        var found = try bins(filter)
+        for bin in 0..<4 {
+            for band in 0..<4 { XCTAssertEqual(found[bin][band], expected[bin][band], accuracy: 0.01, "bin \(bin), band \(band)") }
+        }
+        // The scale multiplies every bin; the extent input limits the area (the red columns only).
+        filter.scale = 2
+        found = try bins(filter)
+        XCTAssertEqual(found[3][0], 0.8, accuracy: 0.01)
+        XCTAssertEqual(found[2][1], 0.4, accuracy: 0.01)
+        filter.scale = 1
+        filter.extent = CGRect(x: 0, y: 0, width: 4, height: 10)
+        found = try bins(filter)
+        XCTAssertEqual(found[3][0], 1, accuracy: 0.01, "all of the opaque red")
+        XCTAssertEqual(found[0][1], 1, accuracy: 0.01)
+        XCTAssertEqual(found[2][1], 0, accuracy: 0.01)
+        // By name, with Apple's inputs.
+        let named = try XCTUnwrap(CIFilter(name: "CIAreaAlphaWeightedHistogram"))
+        XCTAssertEqual(Set(named.inputKeys), [kCIInputImageKey, kCIInputExtentKey, kCIInputScaleKey, "inputCount"])
+        XCTAssertTrue(CIFilter.filterNames(inCategory: kCICategoryReduction).contains("CIAreaAlphaWeightedHistogram"))
+    }
+
     func testTheLogarithmicHistogramBinsByStops() throws {
         let filter = CIFilter.areaLogarithmicHistogram()
         XCTAssertEqual(filter.minimumStop, -10)

@@ -68,6 +68,7 @@ final class CIReductionFilterTests: XCTestCase {
             [
                 "CIAreaAverage", "CIAreaMaximum", "CIAreaMinimum", "CIAreaMinMax", "CIAreaMinMaxRed", "CIRowAverage", "CIColumnAverage", "CIAreaHistogram",
                 "CIAreaLogarithmicHistogram", "CIHistogramDisplayFilter", "CIAreaMaximumAlpha", "CIAreaMinimumAlpha", "CIKMeans", "CIAreaBoundsRed",
+                "CIAreaAlphaWeightedHistogram",
             ])
     }
 

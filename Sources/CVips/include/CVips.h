@@ -50,8 +50,9 @@ cvips_image *cvips_recombine(cvips_image *image, const double matrix[16]);
 cvips_image *cvips_linear(cvips_image *image, const double a[4], const double b[4]);
 /// The image mapped by the matrix (`a` `b`; `c` `d`) plus (`dx`, `dy`), as
 /// x' = a x + b y + dx, y' = c x + d y + dy (pixel centres at whole coordinates), sampled
-/// bilinearly, into a `width` x `height` image, transparent where nothing maps.
-cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, double d, double dx, double dy, int width, int height);
+/// bilinearly (or, when `nearest` is 1, from the nearest pixel), into a `width` x `height` image,
+/// transparent where nothing maps.
+cvips_image *cvips_affine(cvips_image *image, double a, double b, double c, double d, double dx, double dy, int width, int height, int nearest);
 /// The image scaled by `x_scale` and `y_scale` with a Lanczos-3 kernel.
 cvips_image *cvips_resize(cvips_image *image, double x_scale, double y_scale);
 /// `overlay` over `base`, premultiplied (both the same size).

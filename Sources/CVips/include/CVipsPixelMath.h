@@ -74,6 +74,9 @@ cvips_image *cvips_block_means(cvips_image *image, int across, int down);
 int cvips_extremes(cvips_image *image, int bands, double *minimum, double *maximum);
 /// The counts of each value 0-255 of a one-band image (rounded and clipped to 8 bits), computed now; 0 or -1.
 int cvips_histogram(cvips_image *image, double counts[256]);
+/// For each value 0-255 of a one-band image (rounded and clipped to 8 bits), the sum of the
+/// one-band `weights` image's pixels where the image holds that value, computed now; 0 or -1.
+int cvips_weighted_histogram(cvips_image *image, cvips_image *weights, double sums[256]);
 /// A `width` x `height` image of `bands` float bands over caller memory (rows packed), which must outlive it.
 cvips_image *cvips_float_image(const float *values, int width, int height, int bands);
 /// The image scaled by `x_scale` and `y_scale` with libvips's kernel `kernel` (a VipsKernel:

@@ -345,6 +345,8 @@ extension CIFilter {
     public class func zoomBlur() -> CIFilter & CIZoomBlur { ComputedTypedFilter(definition: .named("CIZoomBlur")) }
     /// Returns a histogram of a specified area of the image.
     public class func areaHistogram() -> CIFilter & CIAreaHistogram { ComputedTypedFilter(definition: .named("CIAreaHistogram")) }
+    /// Returns histograms of the unpremultiplied red, green and blue of a specified area of the image, each pixel weighted by its alpha.
+    public class func areaAlphaWeightedHistogram() -> CIFilter & CIAreaHistogram { ComputedTypedFilter(definition: .named("CIAreaAlphaWeightedHistogram")) }
     /// Returns a logarithmic histogram of a specified area of the image.
     public class func areaLogarithmicHistogram() -> CIFilter & CIAreaLogarithmicHistogram {
         ComputedTypedFilter(definition: .named("CIAreaLogarithmicHistogram"))

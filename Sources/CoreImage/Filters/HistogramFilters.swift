@@ -5,7 +5,7 @@ extension FilterDefinition {
     /// Histograms of an area, their display, and the pixels of largest and smallest alpha.
     static let histogramFilters: [FilterDefinition] = [
         areaHistogram(logarithmic: false), areaHistogram(logarithmic: true), histogramDisplay, areaAlphaExtreme(maximum: true),
-        areaAlphaExtreme(maximum: false),
+        areaAlphaExtreme(maximum: false), areaAlphaWeightedHistogram,
     ]
 
     private static let reduction = [kCICategoryReduction, kCICategoryVideo, kCICategoryStillImage, kCICategoryBuiltIn]
@@ -51,12 +51,13 @@ extension FilterDefinition {
             let output = PixelRegion(x: whole.x, y: whole.y, width: count, height: 1)
             let total = Double(whole.width) * Double(whole.height)
             // The bin of each 8-bit value 0-255.
-            let binOf: [Int] = (0..<256).map { value in
-                let v = Double(value) / 255
-                guard logarithmic else { return min(count - 1, Int(v * Double(count))) }
-                guard v > 0 else { return 0 }
-                return min(count - 1, max(0, Int(((log2(v) - low) / (high - low) * Double(count)).rounded(.down))))
-            }
+            let binOf: [Int] =
+                logarithmic
+                ? (0..<256).map { value in
+                    let v = Double(value) / 255
+                    guard v > 0 else { return 0 }
+                    return min(count - 1, max(0, Int(((log2(v) - low) / (high - low) * Double(count)).rounded(.down))))
+                } : linearBins(count)
             return image.derived(
                 .computed(
                     Computation(extent: output.rect) { context in
@@ -77,6 +78,46 @@ extension FilterDefinition {
                         return try context.placed(try Pixels.floats(shares.memory, width: count, height: 1, bands: 4), covering: output)
                     }))
         }
+    }
+
+    /// The bin of each 8-bit value 0-255 among `count` equal bins from 0 to 1.
+    private static func linearBins(_ count: Int) -> [Int] { (0..<256).map { min(count - 1, Int(Double($0) / 255 * Double(count))) } }
+
+    /// CIAreaAlphaWeightedHistogram: `count` opaque pixels in a row from the origin, pixel i
+    /// holding for each of red, green and blue the sum of the alphas (0-1) of the pixels of the
+    /// image's extent within the extent input whose unpremultiplied value falls in the i-th of
+    /// `count` equal bins from 0 to 1, over the number of those pixels, times the scale: the bins
+    /// of an opaque image add up to the scale, transparent pixels count for nothing.
+    static let areaAlphaWeightedHistogram = FilterDefinition(
+        name: "CIAreaAlphaWeightedHistogram", displayName: "Area Alpha Weighted Histogram", categories: reduction,
+        inputs: [
+            .image(), .vector(kCIInputExtentKey, "Extent", default: CIVector(x: 0, y: 0, z: 640, w: 80), type: kCIAttributeTypeRectangle),
+            .scalar(kCIInputScaleKey, "Scale", default: 1, min: 0, sliderMin: 0, sliderMax: 1),
+            .scalar("inputCount", "Count", default: 64, min: 1, max: 2048, sliderMin: 1, sliderMax: 2048, type: kCIAttributeTypeScalar),
+        ]
+    ) { inputs in
+        guard let image = inputs.image(kCIInputImageKey) else { return nil }
+        let recipe = image.recipe
+        guard let (_, covered) = areaRead(inputs, of: recipe), !covered.isEmpty else { return .empty() }
+        let count = Int(min(2048, max(1, (inputs.number("inputCount") ?? 64).rounded()))), scale = max(0, inputs.number(kCIInputScaleKey) ?? 1)
+        let output = PixelRegion(x: 0, y: 0, width: count, height: 1)
+        let area = Float(covered.width) * Float(covered.height), binOf = linearBins(count)
+        return image.derived(
+            .computed(
+                Computation(extent: output.rect, isOpaque: true) { context in
+                    let pixels = try context.pixels(recipe, in: covered)
+                    let colours = try pixels.unpremultiplied(), weights = try pixels.bands(3) / 255
+                    let shares = FloatPixels(count: count * 4)
+                    // B, G, R into the output's B, G, R; its alpha 1.
+                    for band in 0..<3 {
+                        for (value, sum) in try colours.bands(band).weightedHistogram(weights).enumerated() {
+                            shares.memory[binOf[value] * 4 + band] += Float(sum) / area * Float(scale) * 255
+                        }
+                    }
+                    for bin in 0..<count { shares.memory[bin * 4 + 3] = 255 }
+                    context.pass.keep(shares)
+                    return try context.placed(try Pixels.floats(shares.memory, width: count, height: 1, bands: 4), covering: output)
+                }))
     }
 
     static let histogramDisplay = FilterDefinition(

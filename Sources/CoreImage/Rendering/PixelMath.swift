@@ -124,6 +124,16 @@ struct Pixels {
         return counts
     }
 
+    /// For each value 0-255 of a one-band image (rounded), the sum of the one-band `weights` where
+    /// the image holds it, computed now.
+    func weightedHistogram(_ weights: Pixels) throws -> [Double] {
+        var sums = [Double](repeating: 0, count: 256)
+        guard withExtendedLifetime(weights.image, { cvips_weighted_histogram(image.pointer, weights.image.pointer, &sums) }) == 0 else {
+            throw RenderingError(description: "the image's weighted histogram could not be found: \(String(cString: cvips_error()))")
+        }
+        return sums
+    }
+
     /// The column and row (rows downwards) of a one-band image's largest or smallest value, computed now.
     func positionOfExtreme(maximum: Bool) throws -> (x: Int, y: Int) {
         var x: Int32 = 0, y: Int32 = 0

@@ -16,8 +16,12 @@ indirect enum Recipe: @unchecked Sendable {
     case color(b: Double, g: Double, r: Double, a: Double)
     /// The part of an image inside a rectangle.
     case crop(Recipe, CGRect)
-    /// An image moved by an affine transform, sampled bilinearly.
+    /// An image moved by an affine transform, sampled bilinearly (or from the nearest pixel when
+    /// the inner image is `.sampling(_, nearest: true)`).
     case transform(Recipe, CGAffineTransform)
+    /// An image, unchanged, marked with how a transform of it samples its pixels: from the nearest
+    /// pixel, or bilinearly.
+    case sampling(Recipe, nearest: Bool)
     /// A Gaussian blur of a standard deviation in pixels.
     case blur(Recipe, sigma: Double)
     /// Each output band a weighted sum of the four input bands (rows by output band, B G R A).
@@ -78,7 +82,8 @@ indirect enum Recipe: @unchecked Sendable {
         case .blur(let inner, let sigma):
             let extent = inner.extent
             return extent.isInfinite || extent.isNull ? extent : extent.insetBy(dx: -Self.blurReach(sigma), dy: -Self.blurReach(sigma))
-        case .recombine(let inner, _), .curves(let inner, _), .componentExtreme(let inner, _), .pixellate(let inner, _, _): return inner.extent
+        case .recombine(let inner, _), .curves(let inner, _), .componentExtreme(let inner, _), .pixellate(let inner, _, _), .sampling(let inner, _):
+            return inner.extent
         case .masked(let inner, let background, _, _): return inner.extent.union(background.extent)
         case .lanczos(let inner, let x, let y):
             let extent = inner.extent
@@ -111,7 +116,7 @@ indirect enum Recipe: @unchecked Sendable {
         switch self {
         case .pixels(let source): return source.isOpaque
         case .color(_, _, _, let a): return a >= 1
-        case .crop(let inner, _), .clamp(let inner): return inner.isOpaque
+        case .crop(let inner, _), .clamp(let inner), .sampling(let inner, _): return inner.isOpaque
         case .transform(let inner, let transform):
             // Whole-pixel moves keep every pixel; sampling between pixels softens the edges.
             return inner.isOpaque && transform.a == 1 && transform.b == 0 && transform.c == 0 && transform.d == 1

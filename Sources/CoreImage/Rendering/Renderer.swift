@@ -144,8 +144,12 @@ final class RenderPass {
             let inside = region.intersection(rect.standardized)
             guard !inside.isEmpty else { return try transparent(region) }
             return try place(try image(inner, in: inside), at: inside, in: region)
+        case .transform(.sampling(let inner, let nearest), let transform):
+            return try transformed(inner, by: transform, nearest: nearest, in: region)
         case .transform(let inner, let transform):
-            return try transformed(inner, by: transform, in: region)
+            return try transformed(inner, by: transform, nearest: false, in: region)
+        case .sampling(let inner, _):
+            return try image(inner, in: region)
         case .blur(let inner, let sigma):
             guard sigma > 0 else { return try image(inner, in: region) }
             let margin = Int(Recipe.blurReach(sigma))
@@ -173,7 +177,7 @@ final class RenderPass {
             return try source.then { image in matrix.withUnsafeBufferPointer { cvips_recombine(image, $0.baseAddress) } }
         case .lanczos(let inner, let x, let y):
             let extent = inner.extent
-            guard !extent.isInfinite else { return try transformed(inner, by: CGAffineTransform(scaleX: x, y: y), in: region) }
+            guard !extent.isInfinite else { return try transformed(inner, by: CGAffineTransform(scaleX: x, y: y), nearest: false, in: region) }
             let whole = PixelRegion(covering: extent)
             guard !whole.isEmpty, !region.intersection(recipe.extent).isEmpty else { return try transparent(region) }
             let scaled = try image(inner, in: whole).then { cvips_resize($0, x, y) }
@@ -374,7 +378,7 @@ final class RenderPass {
 
     /// A recipe moved by an affine transform: a whole-pixel move shifts the region read; any
     /// other is sampled bilinearly from the part of the source the region maps back to.
-    private func transformed(_ inner: Recipe, by transform: CGAffineTransform, in region: PixelRegion) throws -> VipsImage {
+    private func transformed(_ inner: Recipe, by transform: CGAffineTransform, nearest: Bool, in region: PixelRegion) throws -> VipsImage {
         let (a, b, c, d, tx, ty) = (transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty)
         if a == 1, b == 0, c == 0, d == 1, tx == tx.rounded(), ty == ty.rounded() {
             return try image(inner, in: PixelRegion(x: region.x - Int(tx), y: region.y - Int(ty), width: region.width, height: region.height))
@@ -386,7 +390,7 @@ final class RenderPass {
         if !extent.isInfinite {
             let reach = region.intersection(extent.applying(transform).insetBy(dx: -2, dy: -2))
             guard !reach.isEmpty else { return try transparent(region) }
-            if reach != region { return try place(try transformed(inner, by: transform, in: reach), at: reach, in: region) }
+            if reach != region { return try place(try transformed(inner, by: transform, nearest: nearest, in: reach), at: reach, in: region) }
         }
         let back = region.rect.applying(transform.inverted()).insetBy(dx: -2, dy: -2)
         let source = PixelRegion(covering: back).intersection(inner.extent)
@@ -395,9 +399,15 @@ final class RenderPass {
         // Pixel centres: the source's (u, v) is (x + u + 0.5, maxY - v - 0.5) in the plane; the
         // output's (U, V) is (X - x - 0.5, maxY - Y - 0.5) of the transformed point (X, Y).
         let sx = CGFloat(source.x) + 0.5, sy = CGFloat(source.maxY) - 0.5
-        let dx = a * sx + c * sy + tx - CGFloat(region.x) - 0.5
-        let dy = CGFloat(region.maxY) - 0.5 - b * sx - d * sy - ty
-        return try pixels.then { cvips_affine($0, a, -c, -b, d, dx, dy, Int32(region.width), Int32(region.height)) }
+        var dx = a * sx + c * sy + tx - CGFloat(region.x) - 0.5
+        var dy = CGFloat(region.maxY) - 0.5 - b * sx - d * sy - ty
+        if nearest {
+            // libvips's nearest sampler takes the pixel below the point (its floor): moving the
+            // source half a pixel makes it the nearest pixel's centre.
+            dx -= (a - c) / 2
+            dy -= (d - b) / 2
+        }
+        return try pixels.then { cvips_affine($0, a, -c, -b, d, dx, dy, Int32(region.width), Int32(region.height), nearest ? 1 : 0) }
     }
 }
 
