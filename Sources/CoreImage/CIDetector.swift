@@ -13,7 +13,7 @@ import FrameProcessing
 /// A detector may be used from any thread; one search runs at a time.
 open class CIDetector: NSObject, @unchecked Sendable {
     private enum Search {
-        case faces(FaceDetector, searchWidth: Int?, tracking: Bool)
+        case faces(FaceDetector, searchWidth: Int?, tracking: Bool, angles: Int)
         case codes(CodeReader)
     }
 
@@ -31,7 +31,11 @@ open class CIDetector: NSObject, @unchecked Sendable {
         case CIDetectorTypeFace:
             guard let detector = FaceDetector() else { return nil }
             let low = options[CIDetectorAccuracy] as? String == CIDetectorAccuracyLow
-            search = .faces(detector, searchWidth: low ? FaceDetector.coarseSearchWidth : nil, tracking: Self.flag(options[CIDetectorTracking]))
+            // 1, 3, 5, 7, 9 or 11 perspectives: upright, then turned each way by 30 degrees more each time.
+            let angles = Self.number(options[CIDetectorNumberOfAngles]).map { min(11, max(1, Int($0.rounded()))) } ?? 1
+            search = .faces(
+                detector, searchWidth: low ? FaceDetector.coarseSearchWidth : nil, tracking: Self.flag(options[CIDetectorTracking]),
+                angles: angles - (angles + 1) % 2)
         case CIDetectorTypeQRCode:
             search = .codes(CodeReader(symbologies: [.qr], maximumCodes: max(1, count ?? 16)))
         default:
@@ -61,8 +65,27 @@ open class CIDetector: NSObject, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         switch search {
-        case .faces(let detector, let width, let tracking):
+        case .faces(let detector, let width, let tracking, let angles):
             var facts = faces(in: upright, detector: detector, searchWidth: width).map { $0.applying(back) }
+            // The other perspectives: the picture turned by a multiple of the step, each way; a face
+            // found again at another angle is kept as first found.
+            for turns in stride(from: 1, through: angles / 2, by: 1) {
+                for sign in [-1.0, 1.0] {
+                    let degrees = sign * Self.angleStep * Double(turns)
+                    // Half a turn is one perspective; beyond it the turns repeat.
+                    guard abs(degrees) <= 180, degrees != -180 else { continue }
+                    let spin = turn.concatenating(CGAffineTransform(rotationAngle: degrees * .pi / 180))
+                    guard let turned = GreyRendering(image.transformed(by: spin), context: context) else { continue }
+                    let fromTurned = turned.toImage.concatenating(spin.inverted())
+                    for var face in faces(in: turned, detector: detector, searchWidth: width) {
+                        // Measured in the turned picture: the face leans that much less in the image.
+                        face.angle = face.angle.map { $0 - Float(degrees) }
+                        let placed = face.applying(fromTurned, keepingShape: true)
+                        let centre = CGPoint(x: placed.bounds.midX, y: placed.bounds.midY)
+                        if !facts.contains(where: { $0.bounds.contains(centre) }) { facts.append(placed) }
+                    }
+                }
+            }
             if tracking { tracker.follow(&facts) }
             return facts.map(CIFaceFeature.init)
         case .codes(let reader):
@@ -104,6 +127,11 @@ open class CIDetector: NSObject, @unchecked Sendable {
             return facts
         }
     }
+
+    /// The turn between one perspective and the next, in degrees: dlib's frontal detector (with
+    /// its filters for faces turned a little each way) finds faces leaning up to about 35 degrees
+    /// either way, so that the perspectives overlap; eleven go all the way round.
+    private static let angleStep = 30.0
 
     /// A number from an option's value: any integer or floating-point type, a Boolean, or `NSNumber`.
     private static func number(_ value: Any?) -> Double? { ExifProperties.number(value) }

@@ -17,10 +17,18 @@ open class CIFaceFeature: CIFeature, @unchecked Sendable {
         var tracking: (id: Int32, frames: Int32)?
 
         /// The same facts with their places moved by `transform` (the angle, measured as the face
-        /// is seen upright, stays).
-        func applying(_ transform: CGAffineTransform) -> Facts {
+        /// is seen upright, stays); `keepingShape` keeps the bounds' size, scaled, for a turn by any angle.
+        func applying(_ transform: CGAffineTransform, keepingShape: Bool = false) -> Facts {
             var moved = self
             moved.bounds = bounds.applying(transform)
+            if keepingShape {
+                // Turned by an angle that is not a quarter turn, the face's square stays a square
+                // of its own size (scaled as the transform scales) around its moved centre, not the
+                // larger box around the turned square.
+                let scale = abs(transform.a * transform.d - transform.b * transform.c).squareRoot()
+                let width = bounds.width * scale, height = bounds.height * scale
+                moved.bounds = CGRect(x: moved.bounds.midX - width / 2, y: moved.bounds.midY - height / 2, width: width, height: height)
+            }
             moved.leftEye = leftEye?.applying(transform)
             moved.rightEye = rightEye?.applying(transform)
             moved.mouth = mouth?.applying(transform)

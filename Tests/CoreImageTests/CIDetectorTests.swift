@@ -125,6 +125,30 @@ final class CIDetectorTests: XCTestCase {
         }
     }
 
+    func testMoreAnglesFindFacesLeaningFurtherWithTheirAngleAndPlace() throws {
+        let image = try astronaut()
+        let level = try XCTUnwrap(CIDetector(ofType: CIDetectorTypeFace, context: nil)?.features(in: image).first as? CIFaceFeature)
+        // dlib finds her leaning up to about 35 degrees; the perspectives are 30 degrees apart.
+        for (degrees, angles) in [(60.0, 3), (-60.0, 3), (90.0, 5), (180.0, 11)] {
+            let tilt = CGAffineTransform(rotationAngle: degrees * .pi / 180)
+            let tilted = image.transformed(by: tilt)
+            let centre = CGPoint(x: Self.face.midX, y: Self.face.midY).applying(tilt)
+            func herFace(_ angles: Int) throws -> CIFaceFeature? {
+                let detector = try XCTUnwrap(CIDetector(ofType: CIDetectorTypeFace, context: nil, options: [CIDetectorNumberOfAngles: angles]))
+                return detector.features(in: tilted).compactMap { $0 as? CIFaceFeature }
+                    .first { hypot($0.bounds.midX - centre.x, $0.bounds.midY - centre.y) < 30 }
+            }
+            XCTAssertNil(try herFace(angles - 2), "leaning \(degrees) degrees: not found with \(angles - 2) angles")
+            let face = try XCTUnwrap(try herFace(angles), "leaning \(degrees) degrees, \(angles) angles")
+            assertClose(CGPoint(x: face.bounds.midX, y: face.bounds.midY), centre, within: 10, "leaning \(degrees) degrees")
+            XCTAssertEqual(face.bounds.width, Self.face.width, accuracy: 20, "the face's own size, not the box around it turned")
+            let angle = Double(face.faceAngle) - Double(level.faceAngle) - degrees
+            XCTAssertEqual(remainder(angle, 360), 0, accuracy: 6, "leaning \(degrees) degrees: \(face.faceAngle)")
+            // The eyes are where the turn puts them.
+            assertClose(face.leftEyePosition, level.leftEyePosition.applying(tilt), within: 8, "left eye, \(degrees) degrees")
+        }
+    }
+
     func testATurnedFaceIsFoundWhenTheOrientationSaysWhichWayIsUp() throws {
         let upright = try astronaut()
         // Stored a quarter turn: shown as it should be once turned as orientation 8 (left) says... and found only then.
