@@ -63,13 +63,18 @@
 // CIKeystoneCorrectionCombined, CIKeystoneCorrectionHorizontal and CIKeystoneCorrectionVertical (the camera's turn that
 // makes the guides parallel found by bisection, then a roll that makes them upright or level), CIMaskToAlpha,
 // CIDepthToDisparity, CIDisparityToDepth, CIMeshGenerator, CIDepthOfField (in full blur at half the points' distance from
-// their line: Apple does not publish its falloff); and their
+// their line: Apple does not publish its falloff), CIAreaAlphaWeightedHistogram (each unpremultiplied colour's bin
+// weighted by its alpha, over the area's pixels, at the origin and opaque, as Apple's); and their
 // typed forms through
-// `import CoreImage.CIFilterBuiltins`. CIDetector for faces (their bounds, eyes, mouth, angle and tracking, the
-// accuracy, smallest size, largest count and image orientation options) and QR codes; CIFeature, CIFaceFeature,
+// `import CoreImage.CIFilterBuiltins`. Custom filters: CIFilter subclasses (named after their class, their input
+// properties read by key) and CIFilter.registerName(_:constructor:classAttributes:) with CIFilterConstructor, found by
+// name and category. CIDetector for faces (their bounds, eyes, mouth, angle and tracking, the
+// accuracy, smallest size, largest count, image orientation and number of angles options: perspectives 30 degrees
+// apart) and QR codes; CIFeature, CIFaceFeature,
 // CIQRCodeFeature, and CIRectangleFeature and CITextFeature (which no detector makes yet). CIColor, CIVector, CIFormat. CIRenderDestination (pixel buffers
 // and BGRA8, RGBA8 and ARGB8 bitmaps), CIRenderTask, CIRenderInfo, CIContext.startTask(toRender:...), startTask(toClear:),
 // prepareRender, clearCaches(), reclaimResources(); CIImage(bitmapData:bytesPerRow:size:format:colorSpace:),
+// samplingNearest() and samplingLinear() (and the nearestSampling option) for the transforms that follow,
 // premultiplyingAlpha(), unpremultiplyingAlpha(), settingAlphaOne(in:), insertingIntermediate(). CIBlendKernel's built-in kernels for
 // the compositing operators, the separable and non-separable blend modes, subtract, divide, linearBurn,
 // linearDodge, linearLight, pinLight, vividLight, hardMix, darkerColor, lighterColor, componentMax, componentMin, clear,
@@ -81,13 +86,14 @@
 //   generators: CIBarcodeGenerator (a descriptor's error-corrected codewords: ZXing-C++'s writers encode
 //     text, not codewords), CIAttributedTextImageGenerator (an attributed string's fonts and colours are
 //     AppKit's and UIKit's types, which Linux lacks);
-//   reduction: CIAreaAlphaWeightedHistogram (Apple documents no more than its name and inputs);
 // What cannot exist here: the kernel languages (CIKernel, CIColorKernel, CIWarpKernel, from Metal or
 //     the Core Image Kernel Language: no Metal compiler on Linux), and the filters that need Apple's
 //     models (CIDepthBlurEffect, CIPersonSegmentation, CISaliencyMapFilter, the portrait and depth filters).
-// Still to come beside filters: custom CIFilter subclasses registered by name (CIFilter.registerName);
+// Still to come beside filters: setting a custom filter's input properties by key without its own setValue(_:forKey:)
+//     (Apple's key-value coding reaches @objc properties, which Swift on Linux does not have);
 // CIImage: the auxiliary image options of init(data:options:) (and depthData, portraitEffectsMatte
-//     read from files), init(texture:) (Metal), samplingNearest()/samplingLinear(), matchedToWorkingSpace(from:)
+//     read from files), init(texture:) (Metal), a sampling mode for the distortions and other filters that sample
+//     (it holds for transforms), matchedToWorkingSpace(from:)
 // CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels
 //     are worked on in sRGB's encoded values, not linear light), half-float and float CGImages
 //     (bitmaps and render destinations take RGBAf and RGBAh), render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
@@ -96,5 +102,4 @@
 //     CIDetectorAspectRatio, CIDetectorFocalLength, CIDetectorReturnSubFeatures: no quadrilateral or
 //     text-region detector among the libraries used yet); of faces, eye blinks and smiles
 //     (CIDetectorEyeBlink, CIDetectorSmile: no classifier for them here; leftEyeClosed, rightEyeClosed
-//     and hasSmile stay false) and faces at other angles (CIDetectorNumberOfAngles: dlib's detector
-//     finds frontal faces tilted up to about ten degrees)
+//     and hasSmile stay false)
