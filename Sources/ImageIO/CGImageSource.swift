@@ -75,6 +75,9 @@ public final class CGImageSource: @unchecked Sendable {
         guard picture >= 0, picture < count else { return isFinal ? .statusInvalidData : .statusIncomplete }
         guard properties(at: picture) != nil else { return isFinal ? .statusInvalidData : .statusReadingHeader }
         if index == nil, !isFinal { return .statusIncomplete }
+        // A JPEG decodes from part of its data (the rest grey, or a progressive picture's first
+        // scans): it is whole once its end-of-image marker has come.
+        if kind == .jpeg, !PictureHeaders.jpegReachesItsEnd(data) { return isFinal ? .statusUnexpectedEOF : .statusIncomplete }
         guard decodedImage(at: picture) != nil else { return isFinal ? .statusUnexpectedEOF : .statusIncomplete }
         return .statusComplete
     }

@@ -97,6 +97,34 @@ enum PictureHeaders {
         }
     }
 
+    /// Whether a JPEG's data reaches its end-of-image marker: its segments walked by their lengths
+    /// and its scans' entropy-coded data (where a marker byte is always stuffed or a restart
+    /// marker) to the next marker, so that an embedded thumbnail's end is not taken for the picture's.
+    static func jpegReachesItsEnd(_ data: Data) -> Bool {
+        guard data.count > 4, data[data.startIndex] == 0xFF, data[data.startIndex + 1] == 0xD8 else { return false }
+        return data.withUnsafeBytes { bytes -> Bool in
+            var at = 2
+            while at + 1 < bytes.count {
+                guard bytes[at] == 0xFF else { return false }
+                let marker = bytes[at + 1]
+                if marker == 0xD9 { return true }
+                // Fill bytes and markers without a body.
+                if marker == 0xFF || marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) {
+                    at += marker == 0xFF ? 1 : 2
+                    continue
+                }
+                guard at + 4 <= bytes.count else { return false }
+                let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+                guard length >= 2 else { return false }
+                at += 2 + length
+                guard marker == 0xDA else { continue }
+                // The scan's data runs to the first 0xFF that is not followed by 0 or a restart marker.
+                while at + 1 < bytes.count, !(bytes[at] == 0xFF && bytes[at + 1] != 0 && !(0xD0...0xD7).contains(bytes[at + 1])) { at += 1 }
+            }
+            return false
+        }
+    }
+
     /// Whether a GIF has a global colour table (its logical screen descriptor's flag); nil when the data is not a GIF.
     static func gifHasGlobalColorMap(_ data: Data) -> Bool? {
         guard data.count >= 13, data.prefix(3).elementsEqual([0x47, 0x49, 0x46]) else { return nil }

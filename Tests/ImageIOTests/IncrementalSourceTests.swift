@@ -3,8 +3,8 @@ import Foundation
 import ImageIO
 import XCTest
 
-/// Incremental image sources: the status as a picture's data arrives, images once it is whole,
-/// and what a truncated, unknown or finished source says.
+/// Incremental image sources: the status as a picture's data arrives, images once it is whole (a
+/// JPEG's as far as it has arrived), and what a truncated, unknown or finished source says.
 final class IncrementalSourceTests: XCTestCase {
     /// A 40 x 20 picture, encoded as `type`.
     private func encoded(_ type: String) throws -> Data {
@@ -51,6 +51,60 @@ final class IncrementalSourceTests: XCTestCase {
             CGImageSourceUpdateData(source, whole.prefix(10) as CFData, true)
             XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete, type)
         }
+    }
+
+    /// The red, green and blue of an image's pixel at (x, y) from the top.
+    private func colour(_ image: CGImage, x: Int, y: Int) throws -> [Int] {
+        let data = try XCTUnwrap(image.dataProvider?.data) as Data
+        let at = y * image.bytesPerRow + x * 4
+        let p = data[at..<(at + 4)].map(Int.init)
+        return image.byteOrderInfo == .order32Little ? [p[2], p[1], p[0]] : [p[0], p[1], p[2]]
+    }
+
+    func testAJPEGIsDrawnAsFarAsItHasArrivedAndIsWholeAtItsEnd() throws {
+        // 64 x 256: rows of changing colour (so that the picture's data outweighs its tables), the
+        // bottom quarter orange.
+        let context = try XCTUnwrap(
+            CGContext(
+                data: nil, width: 64, height: 256, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
+        for row in 0..<256 {
+            let shade = CGFloat((row * 37) % 256) / 255
+            context.setFillColor(red: shade, green: 1 - shade, blue: 0.5, alpha: 1)
+            context.fill(CGRect(x: 0, y: row, width: 64, height: 1))
+        }
+        context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+        context.fill(CGRect(x: 0, y: 0, width: 64, height: 64))
+        let data = NSMutableData()
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, "public.jpeg" as CFString, 1, nil))
+        CGImageDestinationAddImage(destination, try XCTUnwrap(context.makeImage()), nil)
+        XCTAssertTrue(CGImageDestinationFinalize(destination))
+        let whole = data as Data
+        let complete = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil)), 0, nil))
+
+        let source = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(source, whole.prefix(whole.count * 6 / 10) as CFData, false)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete, "the end has not come")
+        XCTAssertEqual(CGImageSourceGetStatus(source), .statusIncomplete)
+        // What has arrived is drawn: the top as the whole picture has it, the bottom not yet.
+        let part = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        XCTAssertEqual([part.width, part.height], [64, 256])
+        for (a, b) in zip(try colour(part, x: 10, y: 3), try colour(complete, x: 10, y: 3)) { XCTAssertEqual(a, b, accuracy: 4, "the top has come") }
+        let bottom = try colour(complete, x: 10, y: 250)
+        XCTAssertGreaterThan(bottom[0], 200, "orange at the bottom")
+        XCTAssertGreaterThan(zip(try colour(part, x: 10, y: 250), bottom).map { abs($0 - $1) }.max() ?? 0, 40, "the bottom has not come")
+
+        CGImageSourceUpdateData(source, whole as CFData, false)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusComplete, "its end has come")
+        XCTAssertEqual(CGImageSourceGetStatus(source), .statusIncomplete, "more may come")
+        CGImageSourceUpdateData(source, whole as CFData, true)
+        XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete)
+
+        // Cut short for good: an unexpected end, and the part there is still drawn.
+        let cut = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(cut, whole.prefix(whole.count * 6 / 10) as CFData, true)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(cut, 0), .statusUnexpectedEOF)
+        XCTAssertNotNil(CGImageSourceCreateImageAtIndex(cut, 0, nil))
     }
 
     func testTruncatedUnknownAndEmptyDataSayWhatTheyAre() throws {
