@@ -105,13 +105,9 @@ int cpc_png_decode_gray(const uint8_t *data, size_t size, size_t max_pixels, uin
     return cpc_png_decode(data, size, max_pixels, PNG_FORMAT_GRAY, &white, pixels, width, height, NULL, message, message_size);
 }
 
-int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
-                        char *message, size_t message_size) {
-    if (cpc_png_decode(data, size, max_pixels, PNG_FORMAT_BGRA, NULL, pixels, width, height, has_alpha, message, message_size) != 0) return -1;
-    // Core Graphics draws premultiplied alpha.
-    size_t count = (size_t)*width * (size_t)*height;
-    uint8_t *buffer = *pixels;
-    for (size_t i = 0; *has_alpha && i < count; i++) {
+// Multiplies BGRA pixels' colours by their alpha, as Core Graphics draws them.
+static void premultiply(uint8_t *buffer, size_t count) {
+    for (size_t i = 0; i < count; i++) {
         uint8_t *p = buffer + i * 4;
         unsigned a = p[3];
         if (a == 255) continue;
@@ -119,6 +115,95 @@ int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uin
         p[1] = (uint8_t)((p[1] * a + 127) / 255);
         p[2] = (uint8_t)((p[2] * a + 127) / 255);
     }
+}
+
+int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
+                        char *message, size_t message_size) {
+    if (cpc_png_decode(data, size, max_pixels, PNG_FORMAT_BGRA, NULL, pixels, width, height, has_alpha, message, message_size) != 0) return -1;
+    if (*has_alpha) premultiply(*pixels, (size_t)*width * (size_t)*height);
+    return 0;
+}
+
+// A PNG read progressively, as its data arrives: the rows (or, interlaced, the passes' pixels)
+// that have come, in a transparent picture allocated once the header has.
+typedef struct {
+    size_t max_pixels;
+    uint8_t *buffer;
+    png_uint_32 width, height;
+    int has_alpha, complete;
+    char *message;
+    size_t message_size;
+} arrival;
+
+static void arrival_error(png_structp png, png_const_charp text) {
+    arrival *a = png_get_error_ptr(png);
+    if (a->message[0] == 0) snprintf(a->message, a->message_size, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void arrival_header(png_structp png, png_infop info) {
+    arrival *a = png_get_progressive_ptr(png);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0;
+    png_get_IHDR(png, info, &width, &height, &depth, &color, NULL, NULL, NULL);
+    if (width == 0 || height == 0 || width > 65535 || height > 65535 || (size_t)width * height > a->max_pixels) {
+        snprintf(a->message, a->message_size, "a PNG of %ux%u pixels, more than the %zu a picture may have", width, height, a->max_pixels);
+        png_error(png, "too large");
+    }
+    int transparent = (color & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS);
+    a->has_alpha = transparent;
+    // Any PNG as 8-bit B, G, R, A: palettes and small greys expanded, 16 bits cut to 8.
+    png_set_expand(png);
+    png_set_strip_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_bgr(png);
+    if (!transparent) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    a->buffer = calloc((size_t)width * height, 4);
+    if (!a->buffer) png_error(png, "out of memory");
+    a->width = width;
+    a->height = height;
+}
+
+static void arrival_row(png_structp png, png_bytep row, png_uint_32 number, int pass) {
+    (void)pass;
+    arrival *a = png_get_progressive_ptr(png);
+    if (row && number < a->height) png_progressive_combine_row(png, a->buffer + (size_t)number * a->width * 4, row);
+}
+
+static void arrival_end(png_structp png, png_infop info) {
+    (void)info;
+    arrival *a = png_get_progressive_ptr(png);
+    a->complete = 1;
+}
+
+int cpc_png_decode_arrived_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
+                                int *has_alpha, char *message, size_t message_size) {
+    *pixels = NULL;
+    if (message_size > 0) message[0] = 0;
+    arrival a = {.max_pixels = max_pixels, .message = message, .message_size = message_size};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &a, arrival_error, quiet);
+    if (!png) return -1;
+    png_infop info = png_create_info_struct(png);
+    if (!info || setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        free(a.buffer);
+        return -1;
+    }
+    png_set_progressive_read_fn(png, &a, arrival_header, arrival_row, arrival_end);
+    png_process_data(png, info, (png_bytep)data, size);
+    png_destroy_read_struct(&png, &info, NULL);
+    if (!a.buffer) {
+        snprintf(message, message_size, "the PNG's header has not all arrived");
+        return -1;
+    }
+    premultiply(a.buffer, (size_t)a.width * a.height);
+    *pixels = a.buffer;
+    *width = (int)a.width;
+    *height = (int)a.height;
+    // What has not arrived is transparent.
+    *has_alpha = a.has_alpha || !a.complete;
     return 0;
 }
 

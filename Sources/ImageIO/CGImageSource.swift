@@ -120,6 +120,15 @@ public final class CGImageSource: @unchecked Sendable {
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
+    /// The picture at an index as far as its data has arrived: an incremental source's JPEG or still
+    /// PNG drawn from part of its data, the rest grey or transparent; otherwise as `decodedImage(at:)`.
+    func arrivedImage(at index: Int = 0) -> CGImage? {
+        if let whole = decodedImage(at: index) { return whole }
+        let (data, kind, animated) = contents.withLock { ($0.data, $0.kind, !$0.pages.delays.isEmpty) }
+        guard isIncremental, index == 0, kind == .png, !animated, let (frame, hasAlpha) = try? PictureDecoder.decodeArrivedBGRA(data) else { return nil }
+        return frame.bgraImage(opaque: !hasAlpha)
+    }
+
     /// The dictionary an animation's properties go in: a GIF's, a WebP's or an animated PNG's.
     private static func animationDictionary(_ kind: PictureDecoder.Kind?, animated: Bool) -> CFString? {
         switch kind {
@@ -297,9 +306,10 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
     isrc.properties(at: index).map { $0 as NSDictionary }
 }
 
-/// Decodes the image at an index; nil when the index is out of range or the picture is damaged.
+/// Decodes the image at an index (an incremental source's JPEG or PNG as far as its data has
+/// arrived); nil when the index is out of range or the picture is damaged.
 public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
-    isrc.decodedImage(at: index)
+    isrc.arrivedImage(at: index)
 }
 
 /// A thumbnail of the image at an index: made from the full picture when the options ask for it

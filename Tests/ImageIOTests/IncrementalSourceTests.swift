@@ -61,9 +61,9 @@ final class IncrementalSourceTests: XCTestCase {
         return image.byteOrderInfo == .order32Little ? [p[2], p[1], p[0]] : [p[0], p[1], p[2]]
     }
 
-    func testAJPEGIsDrawnAsFarAsItHasArrivedAndIsWholeAtItsEnd() throws {
-        // 64 x 256: rows of changing colour (so that the picture's data outweighs its tables), the
-        // bottom quarter orange.
+    /// 64 x 256: rows of changing colour (so that the picture's data outweighs its tables), the
+    /// bottom quarter orange, encoded as `type`.
+    private func striped(_ type: String) throws -> Data {
         let context = try XCTUnwrap(
             CGContext(
                 data: nil, width: 64, height: 256, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
@@ -76,10 +76,14 @@ final class IncrementalSourceTests: XCTestCase {
         context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
         context.fill(CGRect(x: 0, y: 0, width: 64, height: 64))
         let data = NSMutableData()
-        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, "public.jpeg" as CFString, 1, nil))
+        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil))
         CGImageDestinationAddImage(destination, try XCTUnwrap(context.makeImage()), nil)
         XCTAssertTrue(CGImageDestinationFinalize(destination))
-        let whole = data as Data
+        return data as Data
+    }
+
+    func testAJPEGIsDrawnAsFarAsItHasArrivedAndIsWholeAtItsEnd() throws {
+        let whole = try striped("public.jpeg")
         let complete = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil)), 0, nil))
 
         let source = CGImageSourceCreateIncremental(nil)
@@ -107,12 +111,33 @@ final class IncrementalSourceTests: XCTestCase {
         XCTAssertNotNil(CGImageSourceCreateImageAtIndex(cut, 0, nil))
     }
 
+    func testAPNGIsDrawnRowByRowAsItArrives() throws {
+        let whole = try striped("public.png")
+        let complete = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil)), 0, nil))
+        let source = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(source, whole.prefix(whole.count / 2) as CFData, false)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete)
+        let part = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
+        XCTAssertEqual([part.width, part.height], [64, 256])
+        XCTAssertEqual(try colour(part, x: 10, y: 3), try colour(complete, x: 10, y: 3), "the first rows have come, exactly")
+        // The last row has not: transparent.
+        let data = try XCTUnwrap(part.dataProvider?.data) as Data
+        XCTAssertEqual(Array(data[(255 * part.bytesPerRow + 40)..<(255 * part.bytesPerRow + 44)]), [0, 0, 0, 0])
+        XCTAssertNotEqual(part.alphaInfo, .noneSkipFirst, "a picture with rows to come has transparency")
+        CGImageSourceUpdateData(source, whole as CFData, true)
+        XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete)
+        XCTAssertEqual(try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil)), x: 10, y: 250), try colour(complete, x: 10, y: 250))
+    }
+
     func testTruncatedUnknownAndEmptyDataSayWhatTheyAre() throws {
         let whole = try encoded("public.png")
         let truncated = CGImageSourceCreateIncremental(nil)
         CGImageSourceUpdateData(truncated, whole.dropLast(whole.count / 3) as CFData, true)
         XCTAssertEqual(CGImageSourceGetStatusAtIndex(truncated, 0), .statusUnexpectedEOF)
-        XCTAssertNil(CGImageSourceCreateImageAtIndex(truncated, 0, nil))
+        XCTAssertNotNil(CGImageSourceCreateImageAtIndex(truncated, 0, nil), "the part that came is drawn")
+        let headless = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(headless, whole.prefix(20) as CFData, true)
+        XCTAssertNil(CGImageSourceCreateImageAtIndex(headless, 0, nil), "nothing to draw before the header")
         let unknown = CGImageSourceCreateIncremental(nil)
         CGImageSourceUpdateData(unknown, Data(repeating: 0x41, count: 64) as CFData, false)
         XCTAssertEqual(CGImageSourceGetStatus(unknown), .statusUnknownType)

@@ -111,5 +111,11 @@ int cpc_heic_depth(const uint8_t *data, size_t size, size_t max_pixels, float **
 /// whether the file has transparency. 0 on success; otherwise libpng's message is in `message`.
 int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height, int *has_alpha,
                         char *message, size_t message_size);
+/// Decodes as much of a PNG as its data holds, as `cpc_png_decode_bgra` does (libpng's progressive
+/// reader): the rows, or an interlaced picture's passes, that have arrived, the rest transparent
+/// (`*has_alpha` then 1). -1 with why in `message` before the whole header has arrived, or when the
+/// data is damaged.
+int cpc_png_decode_arrived_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
+                                int *has_alpha, char *message, size_t message_size);
 
 #endif
