@@ -299,19 +299,21 @@ int cvips_extremes(cvips_image *image, int bands, double *minimum, double *maxim
     return 0;
 }
 
-int cvips_histogram(cvips_image *image, double counts[256]) {
-    if (!ready()) return -1;
+// The 256 bins of a one-band image's values, rounded and clipped to 8 bits: how many pixels hold
+// each, or, with `weights`, the sum of the weights where they do.
+static int bins_of(cvips_image *image, cvips_image *weights, double bins[256]) {
     vips *rounded = NULL, *bytes = NULL, *histogram = NULL, *floating = NULL;
     double one = 1, half = 0.5;
     int result = lib.linear((vips *)image, &rounded, &one, &half, 1, NULL);
     if (result == 0) result = lib.cast(rounded, &bytes, UCHAR, NULL);
-    if (result == 0) result = lib.hist_find(bytes, &histogram, NULL);
+    if (result == 0) result = weights ? lib.hist_find_indexed((vips *)weights, bytes, &histogram, NULL) : lib.hist_find(bytes, &histogram, NULL);
     if (result == 0) result = lib.cast(histogram, &floating, DOUBLE, NULL);
     if (result == 0) {
         size_t size = 0;
         double *values = lib.write_to_memory(floating, &size);
-        if (values && size == 256 * sizeof(double)) {
-            for (int index = 0; index < 256; index++) counts[index] = values[index];
+        size_t count = size / sizeof(double);
+        if (values && count >= 1 && count <= 256) {
+            for (size_t index = 0; index < 256; index++) bins[index] = index < count ? values[index] : 0;
         } else {
             result = -1;
         }
@@ -323,30 +325,14 @@ int cvips_histogram(cvips_image *image, double counts[256]) {
     return result;
 }
 
+int cvips_histogram(cvips_image *image, double counts[256]) {
+    if (!ready()) return -1;
+    return bins_of(image, NULL, counts);
+}
+
 int cvips_weighted_histogram(cvips_image *image, cvips_image *weights, double sums[256]) {
     if (!ready()) return -1;
-    vips *rounded = NULL, *bytes = NULL, *histogram = NULL, *floating = NULL;
-    double one = 1, half = 0.5;
-    int result = lib.linear((vips *)image, &rounded, &one, &half, 1, NULL);
-    if (result == 0) result = lib.cast(rounded, &bytes, UCHAR, NULL);
-    // Each bin the sum of the weights of the pixels whose value picks it.
-    if (result == 0) result = lib.hist_find_indexed((vips *)weights, bytes, &histogram, NULL);
-    if (result == 0) result = lib.cast(histogram, &floating, DOUBLE, NULL);
-    if (result == 0) {
-        size_t size = 0;
-        double *values = lib.write_to_memory(floating, &size);
-        size_t count = size / sizeof(double);
-        if (values && count >= 1 && count <= 256) {
-            for (size_t index = 0; index < 256; index++) sums[index] = index < count ? values[index] : 0;
-        } else {
-            result = -1;
-        }
-        if (values) lib.free(values);
-    }
-    vips *temporaries[] = {rounded, bytes, histogram, floating};
-    for (size_t index = 0; index < 4; index++)
-        if (temporaries[index]) lib.object_unref(temporaries[index]);
-    return result;
+    return bins_of(image, weights, sums);
 }
 
 cvips_image *cvips_float_image(const float *values, int width, int height, int bands) {

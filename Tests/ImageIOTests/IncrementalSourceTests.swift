@@ -6,16 +6,21 @@ import XCTest
 /// Incremental image sources: the status as a picture's data arrives, images once it is whole (a
 /// JPEG's as far as it has arrived), and what a truncated, unknown or finished source says.
 final class IncrementalSourceTests: XCTestCase {
-    /// A 40 x 20 picture, encoded as `type`.
-    private func encoded(_ type: String) throws -> Data {
+    /// A picture of `width` x `height` drawn by `draw`, encoded as `type`.
+    private func encoded(
+        _ type: String, width: Int = 40, height: Int = 20,
+        draw: (CGContext) -> Void = { context in
+            context.setFillColor(red: 0.2, green: 0.6, blue: 0.9, alpha: 1)
+            context.fill(CGRect(x: 0, y: 0, width: 40, height: 20))
+            context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+            context.fill(CGRect(x: 5, y: 5, width: 10, height: 10))
+        }
+    ) throws -> Data {
         let context = try XCTUnwrap(
             CGContext(
-                data: nil, width: 40, height: 20, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
+                data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
                 bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
-        context.setFillColor(red: 0.2, green: 0.6, blue: 0.9, alpha: 1)
-        context.fill(CGRect(x: 0, y: 0, width: 40, height: 20))
-        context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
-        context.fill(CGRect(x: 5, y: 5, width: 10, height: 10))
+        draw(context)
         let data = NSMutableData()
         let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil))
         CGImageDestinationAddImage(destination, try XCTUnwrap(context.makeImage()), nil)
@@ -64,22 +69,15 @@ final class IncrementalSourceTests: XCTestCase {
     /// 64 x 256: rows of changing colour (so that the picture's data outweighs its tables), the
     /// bottom quarter orange, encoded as `type`.
     private func striped(_ type: String) throws -> Data {
-        let context = try XCTUnwrap(
-            CGContext(
-                data: nil, width: 64, height: 256, bitsPerComponent: 8, bytesPerRow: 0, space: CGColorSpaceCreateDeviceRGB(),
-                bitmapInfo: CGImageAlphaInfo.noneSkipLast.rawValue))
-        for row in 0..<256 {
-            let shade = CGFloat((row * 37) % 256) / 255
-            context.setFillColor(red: shade, green: 1 - shade, blue: 0.5, alpha: 1)
-            context.fill(CGRect(x: 0, y: row, width: 64, height: 1))
+        try encoded(type, width: 64, height: 256) { context in
+            for row in 0..<256 {
+                let shade = CGFloat((row * 37) % 256) / 255
+                context.setFillColor(red: shade, green: 1 - shade, blue: 0.5, alpha: 1)
+                context.fill(CGRect(x: 0, y: row, width: 64, height: 1))
+            }
+            context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+            context.fill(CGRect(x: 0, y: 0, width: 64, height: 64))
         }
-        context.setFillColor(red: 1, green: 0.5, blue: 0, alpha: 1)
-        context.fill(CGRect(x: 0, y: 0, width: 64, height: 64))
-        let data = NSMutableData()
-        let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil))
-        CGImageDestinationAddImage(destination, try XCTUnwrap(context.makeImage()), nil)
-        XCTAssertTrue(CGImageDestinationFinalize(destination))
-        return data as Data
     }
 
     func testAJPEGIsDrawnAsFarAsItHasArrivedAndIsWholeAtItsEnd() throws {
