@@ -377,7 +377,8 @@ final class RenderPass {
     }
 
     /// A recipe moved by an affine transform: a whole-pixel move shifts the region read; any
-    /// other is sampled bilinearly from the part of the source the region maps back to.
+    /// other is sampled bilinearly (or from the nearest pixel) from the part of the source the
+    /// region maps back to.
     private func transformed(_ inner: Recipe, by transform: CGAffineTransform, nearest: Bool, in region: PixelRegion) throws -> VipsImage {
         let (a, b, c, d, tx, ty) = (transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty)
         if a == 1, b == 0, c == 0, d == 1, tx == tx.rounded(), ty == ty.rounded() {
