@@ -13,8 +13,11 @@ targets="CaptureTests\.|MediaTests\.|AVFAudioTests\.|CombineTests\.|VideoToolbox
 # they cover runs in the targets' other tests. So are the face detection tests: dlib's detector,
 # compiled here with the sanitizer's instrumentation, runs tens of times slower, and the scene
 # they watch moves on the wall clock. So is the live stream to a server that answers late: it
-# streams 2 s on the wall clock after the server wakes, and under the sanitizer the server got
-# from 23 frames down to one (not yet understood; the test passes in the ordinary build).
+# streams 2 s on the wall clock after the server wakes, and under the sanitizer, four processes at
+# a time, the virtual camera itself delivers a few frames a second (measured: a video data output
+# beside the stream got 6 to 12 frames in those 2 s, the stream sent 3 to 10 of them and dropped
+# none), and the delegate's start message, which begins the 2 s, may come seconds late (a
+# recording of 4.0 s once). The test passes in the ordinary build.
 rates="testDeliveredRateIsWithinFivePercent|testSixtyFramesPerSecond|testMinFrameDurationCapsTheRate|testDeviceFrameDurationSetsTheRate"
 rates+="|testAServerThatNeverAnswersNeitherSlowsTheCameraNorGrowsMemory|testAServerThatAnswersLateGetsFramesFromWhenItAnsweredWithoutAGap"
 rates+="|testASlowDrawerMissesFramesWithoutSlowingTheSessionsOutputs|FaceDetectionTests"
