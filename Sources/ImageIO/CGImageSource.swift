@@ -125,7 +125,7 @@ public final class CGImageSource: @unchecked Sendable {
     func arrivedImage(at index: Int = 0) -> CGImage? {
         if let whole = decodedImage(at: index) { return whole }
         let (data, kind, animated) = contents.withLock { ($0.data, $0.kind, !$0.pages.delays.isEmpty) }
-        guard isIncremental, index == 0, kind == .png, !animated, let (frame, hasAlpha) = try? PictureDecoder.decodeArrivedBGRA(data) else { return nil }
+        guard isIncremental, index == 0, kind == .png, !animated, let (frame, hasAlpha) = try? PictureDecoder.decodeArrivedPNG(data) else { return nil }
         return frame.bgraImage(opaque: !hasAlpha)
     }
 

@@ -90,14 +90,10 @@ package enum PictureDecoder {
         }
     }
 
-    /// Decodes as much of a JPEG or PNG as its data holds (an incremental source's): a JPEG's
-    /// missing blocks grey, a PNG's missing rows transparent.
-    package static func decodeArrivedBGRA(_ data: Data) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
-        switch kind(of: data) {
-        case .jpeg: return (try jpeg(data), false)
-        case .png: return try decoded(data, as: "PNG", by: cpc_png_decode_arrived_bgra)
-        default: return try decodeBGRA(data)
-        }
+    /// Decodes as much of a PNG as its data holds (an incremental source's), its missing rows
+    /// transparent. (A JPEG cut short already decodes through `decodeBGRA`, its missing blocks grey.)
+    package static func decodeArrivedPNG(_ data: Data) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
+        try decoded(data, as: "PNG", by: cpc_png_decode_arrived_bgra)
     }
 
     private static func jpeg(_ data: Data) throws(Failure) -> CVPixelBuffer {
