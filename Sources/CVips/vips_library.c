@@ -541,6 +541,104 @@ int cvips_picture_size(const void *data, size_t size, int page, int *width, int 
     return 0;
 }
 
+/// Whether a picture's samples are floating point (VIPS_FORMAT_FLOAT or VIPS_FORMAT_DOUBLE).
+static int has_float_samples(const vips *image) {
+    enum { DOUBLE = 9 };
+    int format = lib.get_format(image);
+    return format == FLOAT || format == DOUBLE;
+}
+
+/// A picture of floating-point samples as four float bands, red, green, blue (a grey picture's one
+/// band three times) and alpha (1 where the picture has none), each value as the file holds it (1
+/// the full value); NULL for more than four bands. Takes `image`.
+static vips *float_rgba(vips *image) {
+    vips *floats = NULL, *colour = NULL, *alpha = NULL, *out = NULL;
+    int bands = lib.get_bands(image);
+    int result = bands <= 4 ? lib.cast(image, &floats, FLOAT, NULL) : -1;
+    lib.object_unref(image);
+    if (result == 0 && bands <= 2) {
+        vips *grey = NULL;
+        result = lib.extract_band(floats, &grey, 0, NULL);
+        vips *greys[3] = {grey, grey, grey};
+        if (result == 0) result = lib.bandjoin(greys, &colour, 3, NULL);
+        if (grey) lib.object_unref(grey);
+    } else if (result == 0) {
+        result = lib.extract_band(floats, &colour, 0, "n", 3, NULL);
+    }
+    if (result == 0 && (bands == 2 || bands == 4)) {
+        result = lib.extract_band(floats, &alpha, bands - 1, NULL);
+        if (result == 0) result = lib.bandjoin2(colour, alpha, &out, NULL);
+    } else if (result == 0) {
+        result = lib.bandjoin_const1(colour, &out, 1.0, NULL);
+    }
+    if (floats) lib.object_unref(floats);
+    if (colour) lib.object_unref(colour);
+    if (alpha) lib.object_unref(alpha);
+    return result == 0 ? out : replace(out, NULL);
+}
+
+/// A picture of floating-point samples in 8-bit sRGB with alpha: its colours taken as linear
+/// (libvips's scRGB, as it reads a float RGB TIFF) and encoded, its alpha from 0-1 to 0-255.
+/// (libvips itself reads a float picture's alpha, and a float grey picture, on a 0-255 scale.) Takes `image`.
+static vips *float_as_srgb(vips *image) {
+    enum { INTERPRETATION_SCRGB = 28 };
+    vips *rgba = float_rgba(image), *colour = NULL, *linear = NULL, *encoded = NULL, *alpha = NULL, *scaled = NULL, *out = NULL;
+    if (!rgba) return NULL;
+    double scale = 255, offset = 0.5;
+    int result = lib.extract_band(rgba, &colour, 0, "n", 3, NULL);
+    if (result == 0) result = lib.copy(colour, &linear, "interpretation", INTERPRETATION_SCRGB, NULL);
+    if (result == 0) result = lib.colourspace(linear, &encoded, INTERPRETATION_SRGB, NULL);
+    if (result == 0) result = lib.extract_band(rgba, &alpha, 3, NULL);
+    if (result == 0) result = lib.linear(alpha, &scaled, &scale, &offset, 1, NULL);
+    vips *bytes = NULL;
+    if (result == 0) result = lib.cast(scaled, &bytes, UCHAR, NULL);
+    if (result == 0) result = lib.bandjoin2(encoded, bytes, &out, NULL);
+    vips *made_here[] = {rgba, colour, linear, encoded, alpha, scaled, bytes};
+    for (size_t i = 0; i < sizeof made_here / sizeof *made_here; i++)
+        if (made_here[i]) lib.object_unref(made_here[i]);
+    return result == 0 ? out : replace(out, NULL);
+}
+
+int cvips_picture_is_float(const void *data, size_t size, int page) {
+    if (cvips_load()) return -1;
+    vips *image = page > 0 ? lib.new_from_buffer(data, size, "", "page", page, NULL) : lib.new_from_buffer(data, size, "", NULL);
+    if (!image) return -1;
+    int is_float = has_float_samples(image);
+    lib.object_unref(image);
+    return is_float;
+}
+
+int cvips_decode_float_rgba(const void *data, size_t size, int page, float *destination, size_t row_bytes, int width, int height) {
+    if (cvips_load()) return -1;
+    enum { FAIL_ON_TRUNCATED = 1 };
+    vips *image = lib.new_from_buffer(data, size, "", "page", page, "fail_on", FAIL_ON_TRUNCATED, NULL);
+    if (!image) return -1;
+    if (lib.get_width(image) != width || lib.get_height(image) != height || !has_float_samples(image) || row_bytes < (size_t)width * 16) {
+        lib.object_unref(image);
+        return -1;
+    }
+    vips *rgba = float_rgba(image);
+    if (!rgba) return -1;
+    size_t count = 0;
+    float *pixels = lib.write_to_memory(rgba, &count);
+    lib.object_unref(rgba);
+    if (!pixels || count != (size_t)width * (size_t)height * 16) {
+        if (pixels) lib.free(pixels);
+        return -1;
+    }
+    // Premultiplied, as Core Graphics keeps an image's colours with alpha.
+    for (int y = 0; y < height; y++) {
+        const float *in = pixels + (size_t)y * (size_t)width * 4;
+        float *out = (float *)((unsigned char *)destination + (size_t)y * row_bytes);
+        for (int x = 0; x < width * 4; x += 4) {
+            float a = in[x + 3];
+            out[x] = in[x] * a, out[x + 1] = in[x + 1] * a, out[x + 2] = in[x + 2] * a, out[x + 3] = a;
+        }
+    }
+    lib.free(pixels);
+    return 0;
+}
+
 int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height) {
     if (cvips_load()) return -1;
     // A truncated file is an error, not a picture with its missing part filled (VIPS_FAIL_ON_TRUNCATED).
@@ -551,8 +649,13 @@ int cvips_decode_bgra(const void *data, size_t size, int page, void *destination
     if (lib.get_width(image) != width || lib.get_height(image) != height) goto fail;
     int has_alpha = bands == 2 || bands == 4;
     // sRGB in 8 bits, with alpha, premultiplied, in B, G, R, A order.
-    if (lib.colourspace(image, &next, INTERPRETATION_SRGB, NULL) != 0) goto fail;
-    image = replace(image, next);
+    if (has_float_samples(image)) {
+        image = float_as_srgb(image);
+        if (!image) return -1;
+    } else {
+        if (lib.colourspace(image, &next, INTERPRETATION_SRGB, NULL) != 0) goto fail;
+        image = replace(image, next);
+    }
     if (lib.get_bands(image) == 3) {
         if (lib.bandjoin_const1(image, &next, 255.0, NULL) != 0) goto fail;
         image = replace(image, next);

@@ -1,3 +1,4 @@
+import CVips
 import CoreGraphics
 import CoreVideo
 import Foundation
@@ -46,8 +47,10 @@ open class CIContext: NSObject, @unchecked Sendable {
         createCGImage(image, from: fromRect, format: .BGRA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
     }
 
-    /// Creates a Quartz 2D image from a region of a Core Image image, in a format: BGRA8, RGBA8 or ARGB8.
+    /// Creates a Quartz 2D image from a region of a Core Image image, in a format: BGRA8, RGBA8,
+    /// ARGB8, or RGBAf (32-bit floats, kept beyond 0-1, linear when the colour space is).
     open func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
+        if format == .RGBAf { return createFloatImage(image, from: fromRect, colorSpace: colorSpace) }
         guard let layout = format.layout, !fromRect.isInfinite, !fromRect.isNull else { return nil }
         let region = PixelRegion(covering: fromRect)
         guard Self.rendersWhole(region), let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB) else { return nil }
@@ -64,6 +67,29 @@ open class CIContext: NSObject, @unchecked Sendable {
         return CGImage(
             width: region.width, height: region.height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: bytesPerRow, space: space,
             bitmapInfo: layout.bitmapInfo, provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
+    }
+
+    /// A region rendered as an image of 32-bit float R, G, B, A, premultiplied, in a colour space
+    /// (extended sRGB when none is given; a linear space's values decoded from sRGB's encoding).
+    private func createFloatImage(_ image: CIImage, from fromRect: CGRect, colorSpace: CGColorSpace?) -> CGImage? {
+        guard !fromRect.isInfinite, !fromRect.isNull else { return nil }
+        let region = PixelRegion(covering: fromRect)
+        guard Self.rendersWhole(region), let space = colorSpace ?? CGColorSpace(name: CGColorSpace.extendedSRGB), space.model == .rgb else { return nil }
+        let bytesPerRow = region.width * 16
+        var pixels = Data(count: bytesPerRow * region.height)
+        let rendered = pixels.withUnsafeMutableBytes { memory -> Bool in
+            guard let base = memory.baseAddress,
+                renderFloats(image.recipe.recombined(Self.rgbaOrder), region: region, into: base, bytesPerRow: bytesPerRow, half: false)
+            else { return false }
+            if space.isLinear { cvips_float_rgba_decode_srgb(base.assumingMemoryBound(to: Float.self), bytesPerRow, Int32(region.width), Int32(region.height)) }
+            return true
+        }
+        guard rendered else { return nil }
+        let info = CGBitmapInfo.floatComponents.rawValue | CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedLast.rawValue
+        return CGImage(
+            width: region.width, height: region.height, bitsPerComponent: 32, bitsPerPixel: 128, bytesPerRow: bytesPerRow, space: space,
+            bitmapInfo: CGBitmapInfo(rawValue: info), provider: CGDataProvider(bytes: pixels), decode: nil, shouldInterpolate: true,
+            intent: .defaultIntent)
     }
 
     /// Renders an image into a pixel buffer: the image's region from the origin the buffer's

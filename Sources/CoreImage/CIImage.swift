@@ -1,3 +1,4 @@
+import CVips
 import CoreGraphics
 import CoreVideo
 import Foundation
@@ -95,18 +96,41 @@ open class CIImage: NSObject, @unchecked Sendable {
 
     /// Initializes an image object with a Quartz 2D image, with options.
     public convenience init(cgImage image: CGImage, options: [CIImageOption: Any]? = nil) {
-        let source = PixelSource(width: image.width, height: image.height) {
-            // Drawn into premultiplied B, G, R, A, whatever the image's own layout.
-            guard let space = CGColorSpace(name: CGColorSpace.sRGB),
-                let context = CGContext(
-                    data: nil, width: image.width, height: image.height, bitsPerComponent: 8, bytesPerRow: 0, space: space,
-                    bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue),
-                let memory = context.data
-            else { return nil }
-            context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
-            return (memory, context.bytesPerRow, context)
-        }
+        let source =
+            Self.floatSource(image)
+            ?? PixelSource(width: image.width, height: image.height) {
+                // Drawn into premultiplied B, G, R, A, whatever the image's own layout.
+                guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+                    let context = CGContext(
+                        data: nil, width: image.width, height: image.height, bitsPerComponent: 8, bytesPerRow: 0, space: space,
+                        bitmapInfo: CGImageAlphaInfo.premultipliedFirst.rawValue | CGBitmapInfo.byteOrder32Little.rawValue),
+                    let memory = context.data
+                else { return nil }
+                context.draw(image, in: CGRect(x: 0, y: 0, width: image.width, height: image.height))
+                return (memory, context.bytesPerRow, context)
+            }
         self.init(recipe: Self.sampled(.pixels(source), options), cgImage: image, properties: options?[.properties] as? [String: Any] ?? [:])
+    }
+
+    /// The pixels of an image of 32-bit float R, G, B, A (Image I/O's float pictures) as floats, kept
+    /// beyond 0-1, a linear image's encoded as sRGB (the renderer's values); nil for other layouts.
+    private static func floatSource(_ image: CGImage) -> PixelSource? {
+        let alpha = image.alphaInfo
+        guard image.bitsPerComponent == 32, image.bitsPerPixel == 128, image.bitmapInfo.contains(.floatComponents),
+            image.byteOrderInfo == .order32Little || image.byteOrderInfo == .orderDefault, image.colorSpace?.model == .rgb,
+            [.premultipliedLast, .noneSkipLast, .none].contains(alpha), let provider = image.dataProvider
+        else { return nil }
+        let linear = image.colorSpace?.isLinear == true
+        return PixelSource(width: image.width, height: image.height, isOpaque: alpha != .premultipliedLast, isFloat: true) {
+            let pixels = FloatPixels(count: image.width * image.height * 4)
+            provider.withBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                cvips_float_rgba_to_bgra(
+                    base.assumingMemoryBound(to: Float.self), image.bytesPerRow, Int32(image.width), Int32(image.height),
+                    alpha == .premultipliedLast ? 1 : 0, linear ? 1 : 0, pixels.memory, image.width * 16)
+            }
+            return (UnsafeMutableRawPointer(pixels.memory), image.width * 16, pixels)
+        }
     }
 
     /// Initializes an image object with the supplied image data (JPEG, PNG or HEIC); nil when it
@@ -183,9 +207,9 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// A dictionary containing the metadata of the image (its source's Image I/O properties).
     open var properties: [String: Any] { imageProperties }
 
-    /// The colour space of the image: sRGB for images from pixels, nil for generated ones.
+    /// The colour space of the image: sRGB for images from pixels (extended sRGB from floats), nil for generated ones.
     open var colorSpace: CGColorSpace? {
-        if case .pixels = recipe { return CGColorSpace(name: CGColorSpace.sRGB) }
+        if case .pixels(let source) = recipe { return CGColorSpace(name: source.isFloat ? CGColorSpace.extendedSRGB : CGColorSpace.sRGB) }
         return nil
     }
 

@@ -18,6 +18,8 @@ nonisolated(unsafe) public let kCGImagePropertyDPIWidth: CFString = "DPIWidth"
 nonisolated(unsafe) public let kCGImagePropertyDPIHeight: CFString = "DPIHeight"
 /// The number of bits in each color sample of a pixel.
 nonisolated(unsafe) public let kCGImagePropertyDepth: CFString = "Depth"
+/// Whether the image's samples are floating-point values.
+nonisolated(unsafe) public let kCGImagePropertyIsFloat: CFString = "IsFloat"
 /// The color model of the image, such as RGB.
 nonisolated(unsafe) public let kCGImagePropertyColorModel: CFString = "ColorModel"
 /// The name of the image's color profile.

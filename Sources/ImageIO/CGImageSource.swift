@@ -104,10 +104,15 @@ public final class CGImageSource: @unchecked Sendable {
         }
     }
 
-    /// The picture at an index (a GIF's, a WebP's or an animated PNG's frame, a TIFF's page) decoded as an image over its decoded frame's memory.
-    func decodedImage(at index: Int = 0) -> CGImage? {
+    /// The picture at an index (a GIF's, a WebP's or an animated PNG's frame, a TIFF's page) decoded
+    /// as an image over its decoded frame's memory; a picture of floating-point samples in floats when
+    /// `allowFloat` (`kCGImageSourceShouldAllowFloat`), otherwise in 8-bit sRGB.
+    func decodedImage(at index: Int = 0, allowFloat: Bool = false) -> CGImage? {
         let (data, kind, count, animated) = contents.withLock { ($0.data, $0.kind, $0.pages.count, !$0.pages.delays.isEmpty) }
         guard kind != nil, index >= 0, index < count else { return nil }
+        if allowFloat, kind == .tiff, LibvipsPictures.hasFloatSamples(data, page: index) {
+            return Self.floatImage(data, page: index)
+        }
         if kind == .png, animated {
             // Composed on the canvas by FFmpeg; an APNG's frames may be transparent.
             return AnimatedPNG.decode(data, page: index)?.bgraImage(opaque: false)
@@ -120,10 +125,25 @@ public final class CGImageSource: @unchecked Sendable {
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
+    /// A picture of floating-point samples as an image of 32-bit float R, G, B, A (premultiplied, or
+    /// the alpha skipped when the picture has none) in extended linear sRGB, the values as the file
+    /// holds them: libvips reads a float RGB TIFF's colours as linear (scRGB), and so are they here.
+    private static func floatImage(_ data: Data, page: Int) -> CGImage? {
+        guard let (pixels, width, height, hasAlpha) = LibvipsPictures.decodeFloats(data, page: page),
+            let space = CGColorSpace(name: CGColorSpace.extendedLinearSRGB)
+        else { return nil }
+        let alpha: CGImageAlphaInfo = hasAlpha ? .premultipliedLast : .noneSkipLast
+        let info = CGBitmapInfo.floatComponents.rawValue | CGBitmapInfo.byteOrder32Little.rawValue | alpha.rawValue
+        return CGImage(
+            width: width, height: height, bitsPerComponent: 32, bitsPerPixel: 128, bytesPerRow: width * 16, space: space,
+            bitmapInfo: CGBitmapInfo(rawValue: info), provider: CGDataProvider(bytes: pixels), decode: nil, shouldInterpolate: true,
+            intent: .defaultIntent)
+    }
+
     /// The picture at an index as far as its data has arrived: an incremental source's JPEG or still
-    /// PNG drawn from part of its data, the rest grey or transparent; otherwise as `decodedImage(at:)`.
-    func arrivedImage(at index: Int = 0) -> CGImage? {
-        if let whole = decodedImage(at: index) { return whole }
+    /// PNG drawn from part of its data, the rest grey or transparent; otherwise as `decodedImage(at:allowFloat:)`.
+    func arrivedImage(at index: Int = 0, allowFloat: Bool = false) -> CGImage? {
+        if let whole = decodedImage(at: index, allowFloat: allowFloat) { return whole }
         let (data, kind, animated) = contents.withLock { ($0.data, $0.kind, !$0.pages.delays.isEmpty) }
         guard isIncremental, index == 0, kind == .png, !animated, let (frame, hasAlpha) = try? PictureDecoder.decodeArrivedPNG(data) else { return nil }
         return frame.bgraImage(opaque: !hasAlpha)
@@ -200,7 +220,10 @@ public final class CGImageSource: @unchecked Sendable {
                 if let dpi { (properties[kCGImagePropertyDPIWidth], properties[kCGImagePropertyDPIHeight]) = (dpi.0, dpi.1) }
             }
         }
-        properties[kCGImagePropertyDepth] = 8
+        // A float TIFF's samples are 32-bit floats (libtiff gives a 16-bit float's as 32 bits too).
+        let isFloat = kind == .tiff && LibvipsPictures.hasFloatSamples(data, page: index)
+        properties[kCGImagePropertyDepth] = isFloat ? 32 : 8
+        if isFloat { properties[kCGImagePropertyIsFloat] = true }
         properties[kCGImagePropertyColorModel] = kCGImagePropertyColorModelRGB as String
         if kind == .png { properties[kCGImagePropertyHasAlpha] = PictureDecoder.pngHasAlpha(data) }
         if kind == .heic { properties[kCGImagePropertyHasAlpha] = PictureDecoder.heicInfo(data)?.hasAlpha ?? false }
@@ -238,6 +261,9 @@ nonisolated(unsafe) public let kCGImageSourceCreateThumbnailWithTransform: CFStr
 nonisolated(unsafe) public let kCGImageSourceShouldCache: CFString = "kCGImageSourceShouldCache"
 /// Whether images are decoded when they are made rather than when drawn (they are always decoded when made here).
 nonisolated(unsafe) public let kCGImageSourceShouldCacheImmediately: CFString = "kCGImageSourceShouldCacheImmediately"
+/// Whether an image is returned in floating-point values when the file holds them (a float TIFF's
+/// in extended linear sRGB); otherwise such a picture is given in 8-bit sRGB.
+nonisolated(unsafe) public let kCGImageSourceShouldAllowFloat: CFString = "kCGImageSourceShouldAllowFloat"
 /// The uniform type identifier the data is expected to be.
 nonisolated(unsafe) public let kCGImageSourceTypeIdentifierHint: CFString = "kCGImageSourceTypeIdentifierHint"
 /// Whether an image has transparency.
@@ -309,7 +335,9 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
 /// Decodes the image at an index (an incremental source's JPEG or PNG as far as its data has
 /// arrived); nil when the index is out of range or the picture is damaged.
 public func CGImageSourceCreateImageAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
-    isrc.arrivedImage(at: index)
+    let options = options?.stringKeyed ?? [:]
+    let allowFloat = (options[kCGImageSourceShouldAllowFloat] as? Bool) ?? (options[kCGImageSourceShouldAllowFloat] as? NSNumber)?.boolValue ?? false
+    return isrc.arrivedImage(at: index, allowFloat: allowFloat)
 }
 
 /// A thumbnail of the image at an index: made from the full picture when the options ask for it

@@ -38,6 +38,26 @@ enum LibvipsPictures {
         return decoded == 0 ? (frame, hasAlpha) : nil
     }
 
+    /// Whether a picture's page holds floating-point samples (a float TIFF), from its header.
+    static func hasFloatSamples(_ data: Data, page: Int = 0) -> Bool {
+        data.withUnsafeBytes { cvips_picture_is_float($0.baseAddress, $0.count, Int32(page)) } == 1
+    }
+
+    /// A picture of floating-point samples decoded into 32-bit float R, G, B, A, premultiplied,
+    /// each value as the file holds it (1 the full value), checked against the pixel limit before any
+    /// pixel is decoded; nil when it is too large, not of floats, or cannot be decoded.
+    static func decodeFloats(_ data: Data, page: Int = 0) -> (pixels: Data, width: Int, height: Int, hasAlpha: Bool)? {
+        guard let (width, height, hasAlpha) = size(of: data, page: page), width * height <= PictureDecoder.maximumPixels else { return nil }
+        var pixels = Data(count: width * height * 16)
+        let decoded = pixels.withUnsafeMutableBytes { out in
+            data.withUnsafeBytes {
+                cvips_decode_float_rgba(
+                    $0.baseAddress, $0.count, Int32(page), out.baseAddress?.assumingMemoryBound(to: Float.self), width * 16, Int32(width), Int32(height))
+            }
+        }
+        return decoded == 0 ? (pixels, width, height, hasAlpha) : nil
+    }
+
     /// A BGRA frame encoded in the format of a file name suffix (".tif", ".gif"); nil when it cannot be.
     static func encode(_ frame: CVPixelBuffer, suffix: String, opaque: Bool) -> Data? {
         let plane = frame.planes[0]

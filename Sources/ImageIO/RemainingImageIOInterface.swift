@@ -33,6 +33,10 @@
 // A HEIC's depth or disparity image (CGImageSourceCopyAuxiliaryDataInfoAtIndex with kCGImageAuxiliaryDataTypeDepth and
 // kCGImageAuxiliaryDataTypeDisparity): 32-bit floats in metres or 1 / metres from the file's range, their description;
 // AVDepthData(fromDictionaryRepresentation:) takes it.
+// Float TIFFs (kCGImageSourceShouldAllowFloat): 32-bit float R, G, B, A in extended linear sRGB, values beyond 0-1
+// kept, or 8-bit sRGB without the option; kCGImagePropertyDepth 32 and kCGImagePropertyIsFloat; drawn into a bitmap
+// context (encoded as sRGB unless the context is linear), and kept beyond 1 by CIImage(cgImage:) and
+// CIContext.createCGImage(_:from:format:colorSpace:) with RGBAf.
 
 // Sources: HEIF image sequences (libheif 1.15, Debian's, reads no sequence tracks, and FFmpeg 5.1 reads no HEIF); a GIF's
 //     colour maps; a HEIC's other pictures; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
@@ -41,7 +45,9 @@
 //     source's data that has arrived, but for JPEGs and still PNGs; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
 // Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
 //     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
-//     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize
+//     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize;
+//     float images are written in 8 bits (no float TIFF is written)
+// Float pictures other than TIFF's: OpenEXR (libvips reads it from files only, not from data) and Radiance HDR
 
 // Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`
 // counts them, Parity/ImageIO.md):

@@ -60,7 +60,13 @@ final class CIContextTests: XCTestCase {
             let picture = try XCTUnwrap(context.createCGImage(image, from: image.extent, format: format, colorSpace: nil))
             XCTAssertEqual(Pictures.pixel(picture, x: 1, y: 1), RGBA(r: 10, g: 20, b: 30, a: 255), "\(format)")
         }
-        XCTAssertNil(context.createCGImage(image, from: image.extent, format: .RGBAf, colorSpace: nil), "a format not rendered into")
+        XCTAssertNil(context.createCGImage(image, from: image.extent, format: .RGBAh, colorSpace: nil), "a format not rendered into")
+        // Floats: premultiplied R, G, B, A, 1 the full value.
+        let floats = try XCTUnwrap(context.createCGImage(image, from: image.extent, format: .RGBAf, colorSpace: nil))
+        let values = try XCTUnwrap(floats.dataProvider?.data) as Data
+        let pixel = values.withUnsafeBytes { Array($0.bindMemory(to: Float.self)[(4 + 1) * 4..<(4 + 1) * 4 + 4]) }
+        for (value, expected) in zip(pixel, [10, 20, 30, 255] as [Float]) { XCTAssertEqual(value, expected / 255, accuracy: 1e-4, "RGBAf \(pixel)") }
+        XCTAssertEqual(floats.colorSpace?.name, CGColorSpace.extendedSRGB)
         XCTAssertNil(context.createCGImage(image, from: .null))
     }
 

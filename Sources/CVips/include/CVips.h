@@ -27,6 +27,15 @@ const char *cvips_error(void);
 /// An image over `size` bytes of caller memory, `width` x `height` x 4 bands, rows packed
 /// (`width` * 4 bytes, or * 16 for float); the memory must outlive the image and its descendants.
 cvips_image *cvips_from_memory(const void *data, size_t size, int width, int height, int is_float);
+/// Converts 32-bit float R, G, B, A pixels (premultiplied; `has_alpha` 0 for an image whose alpha
+/// is skipped) into the float B, G, R, A, premultiplied, on a 0-255 scale, that
+/// `cvips_from_memory` reads, colours kept beyond 0-1 and, when `linear`, encoded with sRGB's
+/// transfer function extended to them; NaN becomes 0.
+void cvips_float_rgba_to_bgra(
+    const float *pixels, size_t row_bytes, int width, int height, int has_alpha, int linear, float *out, size_t out_row_bytes);
+/// Decodes 32-bit float R, G, B, A pixels (premultiplied) in place from sRGB's encoding to linear
+/// light, extended below 0 and above 1.
+void cvips_float_rgba_decode_srgb(float *pixels, size_t row_bytes, int width, int height);
 /// Releases an image.
 void cvips_unref(cvips_image *image);
 /// The image's width and height.
@@ -115,6 +124,13 @@ int cvips_picture_size(const void *data, size_t size, int page, int *width, int 
 /// Decodes a picture file's page `page` (0 the first), of `width` x `height` as its header says, into 8-bit B, G,
 /// R, A, premultiplied, rows `row_bytes` apart; 0, or -1 when it cannot be decoded.
 int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height);
+/// Whether a picture file's page `page` holds floating-point samples (a float TIFF): 1 or 0, from its
+/// header alone; -1 when libvips cannot read it.
+int cvips_picture_is_float(const void *data, size_t size, int page);
+/// Decodes a picture file's page of floating-point samples, of `width` x `height` as its header
+/// says, into 32-bit float R, G, B, A, premultiplied, each value as the file holds it (1 the full
+/// value, beyond it where the file goes beyond), rows `row_bytes` apart; 0, or -1 when it cannot be.
+int cvips_decode_float_rgba(const void *data, size_t size, int page, float *destination, size_t row_bytes, int width, int height);
 /// Encodes 8-bit B, G, R, A premultiplied pixels (rows `row_bytes` apart; alpha dropped when `opaque`)
 /// in the format of a file name suffix (".tif", ".gif"), into `*data` (malloc'd, `*size` bytes); 0 or -1.
 int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int opaque, const char *suffix, void **data, size_t *size);

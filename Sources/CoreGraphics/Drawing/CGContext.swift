@@ -271,7 +271,7 @@ public final class CGContext {
         guard [rect.minX, rect.minY, rect.width, rect.height].allSatisfy(\.isFinite), rect.width != 0, rect.height != 0,
             Self.isUsable(gstate.ctm)
         else { return }
-        ImageSurface.with(image) { source in
+        ImageSurface.with(image, into: colorSpace) { source in
             drawing { cairo in
                 cairo_save(cairo)
                 userMatrix()

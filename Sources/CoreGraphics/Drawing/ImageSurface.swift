@@ -2,10 +2,12 @@ import CCairo
 
 /// An image's pixels as a cairo surface to draw from: the image's own memory when cairo reads its
 /// layout (BGRA, BGRX or 8-bit alpha with rows a multiple of four bytes apart), otherwise a copy
-/// converted with pixman (other 32-bit orders) or by hand (8-bit grey).
+/// converted with pixman (other 32-bit orders) or by hand (8-bit grey, 32-bit float RGBA).
 enum ImageSurface {
-    /// Calls `body` with a surface of the image's pixels; does nothing for a layout this system does not read.
-    static func with(_ image: CGImage, _ body: (OpaquePointer) -> Void) {
+    /// Calls `body` with a surface of the image's pixels, for a context in `space`; does nothing for a
+    /// layout this system does not read.
+    static func with(_ image: CGImage, into space: CGColorSpace? = nil, _ body: (OpaquePointer) -> Void) {
+        if image.bitsPerComponent == 32 { return floats(image, into: space, body) }
         guard let provider = image.dataProvider, image.bitsPerComponent == 8 else { return }
         let alpha = image.alphaInfo
         let little = image.byteOrderInfo == .order32Little
@@ -73,6 +75,33 @@ enum ImageSurface {
         else { return }
         defer { pixman_image_unref(destination) }
         pixman_image_composite32(PIXMAN_OP_SRC, source, nil, destination, 0, 0, 0, 0, 0, 0, Int32(image.width), Int32(image.height))
+        cairo_surface_mark_dirty(surface)
+        body(surface)
+    }
+
+    /// An image of 32-bit float R, G, B, A (Image I/O's float pictures, `CIContext`'s RGBAf
+    /// renderings) in 8 bits: clamped to 0-1, and a linear image's colours encoded as sRGB unless
+    /// the context's colour space is linear too.
+    private static func floats(_ image: CGImage, into space: CGColorSpace?, _ body: (OpaquePointer) -> Void) {
+        let alpha = image.alphaInfo
+        guard let provider = image.dataProvider, image.bitmapInfo.contains(.floatComponents), image.bitsPerPixel == 128,
+            image.byteOrderInfo == .order32Little || image.byteOrderInfo == .orderDefault, image.colorSpace?.model == .rgb,
+            [.premultipliedLast, .noneSkipLast, .none].contains(alpha), image.bytesPerRow % 4 == 0
+        else { return }
+        let encodes = image.colorSpace?.isLinear == true && space?.isLinear != true
+        let opaque = alpha != .premultipliedLast
+        guard let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)) else {
+            return
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let target = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        provider.withBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            ccairo_float_to_argb32(
+                base.assumingMemoryBound(to: Float.self), image.bytesPerRow, Int32(image.width), Int32(image.height), opaque ? 0 : 1, encodes ? 1 : 0,
+                UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self), stride)
+        }
         cairo_surface_mark_dirty(surface)
         body(surface)
     }

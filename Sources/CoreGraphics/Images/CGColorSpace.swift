@@ -3,7 +3,9 @@ import Foundation
 /// A profile that specifies how to interpret a color value for display.
 ///
 /// Colour spaces are named as Apple names them. Drawing on Linux does not convert between
-/// colour spaces: components are drawn as given, and a colour space says what they mean.
+/// colour spaces: components are drawn as given, and a colour space says what they mean (but an
+/// image of floats in a linear space is encoded with sRGB's transfer function when drawn into a
+/// context that is not linear).
 /// Immutable and thread-safe.
 public final class CGColorSpace: @unchecked Sendable {
     /// The colour space's name, or nil for a device colour space.
@@ -36,6 +38,9 @@ public final class CGColorSpace: @unchecked Sendable {
             Self.extendedLinearITUR_2020, Self.itur_2100_PQ, Self.itur_2100_HLG, Self.acescgLinear,
         ].contains(name)
     }
+
+    /// Whether the colour space's transfer function is linear (its name says so, as Apple's linear spaces' names do).
+    package var isLinear: Bool { (name as String?)?.contains("Linear") == true }
 
     /// The sRGB colour space.
     nonisolated(unsafe) public static let sRGB: CFString = "kCGColorSpaceSRGB"

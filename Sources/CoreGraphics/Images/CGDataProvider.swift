@@ -61,7 +61,7 @@ public final class CGDataProvider: @unchecked Sendable {
     }
 
     /// Calls `body` with the provider's bytes, where they are.
-    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         switch storage {
         case .owned(let data): return try data.withUnsafeBytes(body)
         case .borrowed(let bytes, let size, _, _): return try body(UnsafeRawBufferPointer(start: bytes, count: size))

@@ -250,22 +250,28 @@ enum BlendMode: Int32, Sendable {
     case multiplyCompositing = 100
 }
 
-/// A picture's pixels in memory as the renderer reads them: 8-bit B, G, R, A premultiplied,
-/// made when first needed (a frame in another format is converted then) and kept while the
-/// image lives.
+/// A picture's pixels in memory as the renderer reads them: 8-bit B, G, R, A premultiplied (or
+/// 32-bit float on the same 0-255 scale, for a picture of floats), made when first needed (a frame
+/// in another format is converted then) and kept while the image lives.
 final class PixelSource: @unchecked Sendable {
     let width: Int
     let height: Int
     /// Whether the picture has no alpha (a Y'CbCr frame): every pixel opaque.
     let isOpaque: Bool
+    /// Whether the pixels are 32-bit floats, kept beyond 0-255 where the picture goes beyond.
+    let isFloat: Bool
     private let make: () -> (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)?
     private let lock = NSLock()
     private var made: (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)??
 
-    init(width: Int, height: Int, isOpaque: Bool = false, make: @escaping () -> (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)?) {
+    init(
+        width: Int, height: Int, isOpaque: Bool = false, isFloat: Bool = false,
+        make: @escaping () -> (memory: UnsafeMutableRawPointer, bytesPerRow: Int, owner: AnyObject)?
+    ) {
         self.width = width
         self.height = height
         self.isOpaque = isOpaque
+        self.isFloat = isFloat
         self.make = make
     }
 

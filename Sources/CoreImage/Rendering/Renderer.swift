@@ -129,9 +129,11 @@ final class RenderPass {
         case .pixels(let source):
             guard let pixels = source.pixels else { throw RenderingError(description: "the image's pixels could not be read") }
             kept.append(pixels.owner)
+            let pixelSize = source.isFloat ? 16 : 4
             var image = try VipsImage(
-                cvips_from_memory(pixels.memory, pixels.bytesPerRow * source.height, Int32(pixels.bytesPerRow / 4), Int32(source.height), 0))
-            if pixels.bytesPerRow / 4 != source.width {
+                cvips_from_memory(
+                    pixels.memory, pixels.bytesPerRow * source.height, Int32(pixels.bytesPerRow / pixelSize), Int32(source.height), source.isFloat ? 1 : 0))
+            if pixels.bytesPerRow / pixelSize != source.width {
                 image = try image.then { cvips_embed($0, 0, 0, Int32(source.width), Int32(source.height), 0) }
             }
             return try place(image, at: PixelRegion(x: 0, y: 0, width: source.width, height: source.height), in: region)
