@@ -116,10 +116,7 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// beyond 0-1, a linear image's encoded as sRGB (the renderer's values); nil for other layouts.
     private static func floatSource(_ image: CGImage) -> PixelSource? {
         let alpha = image.alphaInfo
-        guard image.bitsPerComponent == 32, image.bitsPerPixel == 128, image.bitmapInfo.contains(.floatComponents),
-            image.byteOrderInfo == .order32Little || image.byteOrderInfo == .orderDefault, image.colorSpace?.model == .rgb,
-            [.premultipliedLast, .noneSkipLast, .none].contains(alpha), let provider = image.dataProvider
-        else { return nil }
+        guard image.isFloatRGBA, let provider = image.dataProvider else { return nil }
         let linear = image.colorSpace?.isLinear == true
         return PixelSource(width: image.width, height: image.height, isOpaque: alpha != .premultipliedLast, isFloat: true) {
             let pixels = FloatPixels(count: image.width * image.height * 4)

@@ -83,13 +83,9 @@ enum ImageSurface {
     /// renderings) in 8 bits: clamped to 0-1, and a linear image's colours encoded as sRGB unless
     /// the context's colour space is linear too.
     private static func floats(_ image: CGImage, into space: CGColorSpace?, _ body: (OpaquePointer) -> Void) {
-        let alpha = image.alphaInfo
-        guard let provider = image.dataProvider, image.bitmapInfo.contains(.floatComponents), image.bitsPerPixel == 128,
-            image.byteOrderInfo == .order32Little || image.byteOrderInfo == .orderDefault, image.colorSpace?.model == .rgb,
-            [.premultipliedLast, .noneSkipLast, .none].contains(alpha), image.bytesPerRow % 4 == 0
-        else { return }
+        guard let provider = image.dataProvider, image.isFloatRGBA else { return }
         let encodes = image.colorSpace?.isLinear == true && space?.isLinear != true
-        let opaque = alpha != .premultipliedLast
+        let opaque = image.alphaInfo != .premultipliedLast
         guard let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)) else {
             return
         }

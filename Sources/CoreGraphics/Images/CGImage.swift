@@ -63,6 +63,14 @@ public final class CGImage: @unchecked Sendable {
     /// The image's byte order.
     public var byteOrderInfo: CGImageByteOrderInfo { bitmapInfo.byteOrder }
 
+    /// Whether the image is of 32-bit float R, G, B and A (premultiplied) or R, G, B and a skipped
+    /// byte, little-endian: the float layout drawing and Core Image read.
+    package var isFloatRGBA: Bool {
+        bitsPerComponent == 32 && bitsPerPixel == 128 && bitmapInfo.contains(.floatComponents) && bytesPerRow % 4 == 0
+            && (byteOrderInfo == .order32Little || byteOrderInfo == .orderDefault) && colorSpace?.model == .rgb
+            && [.premultipliedLast, .noneSkipLast, .none].contains(alphaInfo)
+    }
+
     /// Returns the part of the image inside `rect` (in pixels, from the top left), sharing its
     /// pixels; nil when the rectangle misses the image.
     public func cropping(to rect: CGRect) -> CGImage? {
