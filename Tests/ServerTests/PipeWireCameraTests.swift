@@ -222,6 +222,68 @@ final class PipeWireCameraTests: CaptureTestCase {
         XCTAssertThrowsError(try AVCaptureDeviceInput(device: device)) { XCTAssertEqual(($0 as? AVError)?.code, .deviceNotConnected) }
     }
 
+    func testTwoPipeWireCamerasInOneMultiCameraSessionDeliverTogetherOnOneClock() throws {
+        server.addCamera("second-camera")
+        let first = try XCTUnwrap(camera("test-camera"))
+        let second = try XCTUnwrap(camera("second-camera"))
+        // Each camera its own size, as the multi-camera sample gives its two cameras their own formats.
+        for (device, width) in [(first, Int32(640)), (second, Int32(320))] {
+            let format = try XCTUnwrap(
+                device.formats.first {
+                    $0.formatDescription.dimensions.width == width && CMFormatDescriptionGetMediaSubType($0.formatDescription) == kCVPixelFormatType_422YpCbCr8
+                })
+            XCTAssertTrue(format.isMultiCamSupported)
+            try device.lockForConfiguration()
+            device.activeFormat = format
+            device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30)
+            device.unlockForConfiguration()
+        }
+        let discovery = AVCaptureDevice.DiscoverySession(deviceTypes: [.external], mediaType: .video, position: .unspecified)
+        XCTAssertTrue(discovery.supportedMultiCamDeviceSets.contains([first, second]), "the two cameras can run together")
+        XCTAssertTrue(AVCaptureMultiCamSession.isMultiCamSupported)
+
+        let session = AVCaptureMultiCamSession()
+        sessions.append(session)
+        let collectors = [FrameCollector(label: "first"), FrameCollector(label: "second")]
+        session.beginConfiguration()
+        for (device, collector) in zip([first, second], collectors) {
+            let input = try AVCaptureDeviceInput(device: device)
+            XCTAssertTrue(session.canAddInput(input))
+            session.addInputWithNoConnections(input)
+            let port = try XCTUnwrap(input.ports(for: .video, sourceDeviceType: device.deviceType, sourceDevicePosition: device.position).first)
+            let output = AVCaptureVideoDataOutput()
+            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
+            output.setSampleBufferDelegate(collector, queue: collector.queue)
+            XCTAssertTrue(session.canAddOutput(output))
+            session.addOutputWithNoConnections(output)
+            let connection = AVCaptureConnection(inputPorts: [port], output: output)
+            XCTAssertTrue(session.canAddConnection(connection))
+            session.addConnection(connection)
+        }
+        session.commitConfiguration()
+        XCTAssertGreaterThan(session.hardwareCost, 0)
+        XCTAssertLessThanOrEqual(session.hardwareCost, 1, "640x480 and 320x240 at 30 fps are within the machine's budget")
+        session.startRunning()
+        XCTAssertTrue(session.isRunning)
+        XCTAssertTrue(waitUntil(timeout: 10) { collectors.allSatisfy { $0.frames.count >= 40 } }, "\(collectors.map(\.frames.count))")
+        session.stopRunning()
+        XCTAssertEqual(Set(collectors[0].frames.map { [$0.width, $0.height] }), [[640, 480]], "the first camera's own format")
+        XCTAssertEqual(Set(collectors[1].frames.map { [$0.width, $0.height] }), [[320, 240]], "the second camera's own format")
+        // Both on the host clock, side by side: each of the first camera's frames (after the first few)
+        // has one of the second's within a frame time or so (the test cameras are not locked to each
+        // other, so up to one frame apart; a busy machine may lose one, so the median is asked).
+        let others = collectors[1].frames.map(\.presentationTime.seconds).sorted()
+        let times = collectors[0].frames.dropFirst(5).map(\.presentationTime.seconds).filter { $0 >= others[0] && $0 <= others[others.count - 1] }
+        XCTAssertGreaterThan(times.count, 20, "the two cameras' frames overlap in time")
+        let skews = times.map { time in others.map { abs($0 - time) }.min() ?? .infinity }.sorted()
+        XCTAssertLessThanOrEqual(skews[skews.count / 2], 1.0 / 30, "the nearest frame of the other camera is within a frame time: \(skews.prefix(5))")
+        let now = CMClockGetTime(CMClockGetHostTimeClock()).seconds
+        for collector in collectors {
+            let last = try XCTUnwrap(collector.frames.last).presentationTime.seconds
+            XCTAssertLessThan(abs(now - last), 5, "stamped on the host clock")
+        }
+    }
+
     func testAServerThatDiesMidCaptureIsARuntimeErrorAndItsCamerasReturnWithIt() throws {
         let device = try XCTUnwrap(camera("test-camera"))
         let collector = FrameCollector()
