@@ -221,7 +221,7 @@ let package = Package(
             name: "avbench",
             dependencies: [
                 "AVFoundation", "VideoToolbox", "CaptureDevices", "FrameProcessing", "CCairo", "CBenchmarkSupport", "TestSupport", "CoreImage", "CVips",
-                "UniformTypeIdentifiers", "CTimedID3Fixture", "MovieEngine", "CYUV",
+                "UniformTypeIdentifiers", "CTimedID3Fixture", "MovieEngine", "CYUV", "LinuxAVFoundationWindow",
             ],
             // cairo drawn with directly, as the peer of Core Graphics' contexts.
             path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),

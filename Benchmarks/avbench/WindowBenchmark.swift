@@ -1,4 +1,7 @@
+import AVFoundation
+import CBenchmarkSupport
 import Foundation
+import LinuxAVFoundationWindow
 
 /// A 1080p60 movie played in a window, as whole processes side by side in one run on an X server of
 /// their own (Xvfb, drawn by the CPU as on a machine without a GPU): `avcapture play` (AVPlayer, the
@@ -77,11 +80,65 @@ enum WindowBenchmark {
                     format: "  %-15@ %.2f s, CPU %.2f s, %d of %d pictures shown (%d dropped), %.2f ms CPU a picture shown", result.name as NSString,
                     result.wall, result.cpu, result.shown, frames, result.dropped, result.shown > 0 ? result.cpu / Double(result.shown) * 1000 : .nan))
         }
-        guard let ours = results.first(where: { $0.name == "avcapture play" }), ours.shown > 0 else { return }
-        for peer in results where peer.name != ours.name && peer.shown > 0 {
-            let ratio = (ours.cpu / Double(ours.shown)) / (peer.cpu / Double(peer.shown))
-            print(String(format: "  ratio (avcapture play / %@): %.2fx CPU a picture shown", peer.name, ratio))
+        if let ours = results.first(where: { $0.name == "avcapture play" }), ours.shown > 0 {
+            for peer in results where peer.name != ours.name && peer.shown > 0 {
+                let ratio = (ours.cpu / Double(ours.shown)) / (peer.cpu / Double(peer.shown))
+                print(String(format: "  ratio (avcapture play / %@): %.2fx CPU a picture shown", peer.name, ratio))
+            }
         }
+        try measureAllocations(display: display.name)
+    }
+
+    /// The allocation count alone, on an Xvfb of its own (`avbench window-allocations`).
+    static func runAllocations() throws {
+        print("")
+        print("A camera shown in a window on Xvfb, heap allocations:")
+        guard let display = startXvfb() else { return print("  Xvfb did not start") }
+        defer {
+            display.process.terminate()
+            display.process.waitUntilExit()
+        }
+        try measureAllocations(display: display.name)
+    }
+
+    /// Heap allocations a picture shown in steady state, in this process: a virtual camera's 1280x720
+    /// 30 fps session, its preview layer, and a LinuxVideoWindow showing it; against the same session
+    /// delivering to a video data output alone (the frame path without the layer and the window).
+    private static func measureAllocations(display: String) throws {
+        setenv("DISPLAY", display, 1)
+        unsetenv("WAYLAND_DISPLAY")
+        let camera = virtualCamera
+        guard LinuxVideoWindow.hasDisplay,
+            let format = camera.formats.first(where: { $0.formatDescription.dimensions.width == 1280 && $0.formatDescription.dimensions.height == 720 })
+        else { return print("  the allocation count needs the virtual camera's 1280x720 format and the display") }
+        let seconds = 4.0
+        let alone = try measureCamera(camera, format: format, delivered: kCVPixelFormatType_32BGRA, framesPerSecond: 30, seconds: seconds)
+
+        let session = AVCaptureSession()
+        session.beginConfiguration()
+        session.addInput(try AVCaptureDeviceInput(device: camera))
+        try camera.lockForConfiguration()
+        camera.activeFormat = format
+        camera.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 30)
+        camera.activeVideoMaxFrameDuration = CMTime(value: 1, timescale: 30)
+        camera.unlockForConfiguration()
+        session.commitConfiguration()
+        let layer = AVCaptureVideoPreviewLayer(session: session)
+        let window = try LinuxVideoWindow(title: "avbench", width: 1280, height: 720)
+        window.show(layer)
+        session.startRunning()
+        Thread.sleep(forTimeInterval: 1.5)
+        let shown0 = window.statistics.shown, allocations0 = avbench_allocation_count()
+        Thread.sleep(forTimeInterval: seconds)
+        let allocations = avbench_allocation_count() - allocations0
+        let shown = window.statistics.shown - shown0
+        session.stopRunning()
+        window.close()
+        print(
+            String(
+                format:
+                    "  in this process, a 1280x720 30 fps camera: %.1f heap allocations a picture shown in a window through its preview layer (%d shown in %.0f s); %.1f a frame to a video data output alone",
+                Double(allocations) / Double(max(1, shown)), shown, seconds, alone.allocationsPerFrame))
     }
 
     /// Runs a command with more environment; what it wrote to standard output and error.

@@ -80,6 +80,8 @@ if runs("renderthread") { try RenderThreadBenchmark.run() }
 if chosen.contains("inputlatency") { try InputLatencyBenchmark.run() }
 if runs("play") { try PlayBenchmark.run() }
 if runs("window") { try WindowBenchmark.run() }
+// Also part of "window"; on its own when named.
+if chosen.contains("window-allocations") { try WindowBenchmark.runAllocations() }
 // Many cameras at once takes a minute or more and both cores: only when asked for.
 if chosen.contains("cameras") { try ManyCamerasBenchmark.run(seconds: secondsPerCase != 4 ? secondsPerCase : 10) }
 if runs("record") { try RecordBenchmark.run(seconds: chosen.contains("record") && secondsPerCase != 4 ? secondsPerCase : 60) }

@@ -6,9 +6,22 @@ import Synchronization
 
 /// The attachments of one bearer. Thread-safe; reused without allocation by pooled buffers.
 @_spi(Plumbing) public final class CMAttachmentStorage: @unchecked Sendable {
+    /// An attachment's value: an object, or an integer kept as it is until it is read as an
+    /// object (a frame's time, set on every frame, costs no `NSNumber` unless someone asks).
+    private enum Value {
+        case object(AnyObject)
+        case integer(Int64)
+
+        var object: AnyObject {
+            switch self {
+            case .object(let object): object
+            case .integer(let value): NSNumber(value: value)
+            }
+        }
+    }
     private struct Entry {
         var key: NSString
-        var value: AnyObject
+        var value: Value
         var mode: UInt32
     }
     /// Guards `storage`; held inline, so that a new bearer (a sample buffer a frame) costs one
@@ -31,11 +44,31 @@ import Synchronization
 
     package func get(_ key: NSString) -> (AnyObject, UInt32)? {
         withEntries { entries in
-            entries.first(where: { Self.matches($0, key) }).map { ($0.value, $0.mode) }
+            entries.first(where: { Self.matches($0, key) }).map { ($0.value.object, $0.mode) }
+        }
+    }
+
+    /// The integer an attachment holds (set as one, or a number), without making an object of it.
+    package func integer(_ key: NSString) -> Int64? {
+        withEntries { entries in
+            switch entries.first(where: { Self.matches($0, key) })?.value {
+            case .integer(let value)?: value
+            case .object(let object)?: (object as? NSNumber)?.int64Value
+            case nil: nil
+            }
         }
     }
 
     package func set(_ key: NSString, _ value: AnyObject, mode: UInt32) {
+        set(key, .object(value), mode: mode)
+    }
+
+    /// Sets an integer attachment, read as an `NSNumber`; reusing a pooled buffer's entry, it allocates nothing.
+    package func set(_ key: NSString, integer: Int64, mode: UInt32) {
+        set(key, .integer(integer), mode: mode)
+    }
+
+    private func set(_ key: NSString, _ value: Value, mode: UInt32) {
         withEntries { entries in
             if let index = entries.firstIndex(where: { Self.matches($0, key) }) {
                 entries[index].value = value
@@ -58,7 +91,7 @@ import Synchronization
     package func dictionary(mode: UInt32?) -> [String: AnyObject] {
         withEntries { entries in
             var result: [String: AnyObject] = [:]
-            for entry in entries where mode == nil || entry.mode == mode { result[entry.key as String] = entry.value }
+            for entry in entries where mode == nil || entry.mode == mode { result[entry.key as String] = entry.value.object }
             return result
         }
     }

@@ -116,3 +116,20 @@ nonisolated(unsafe) public let kCVImageBufferYCbCrMatrix_ITU_R_2020: CFString = 
 
 /// The attachment key for an image's colour space as a CGColorSpace (Linux has none: images carry the three keys above).
 nonisolated(unsafe) public let kCVImageBufferCGColorSpaceKey: CFString = "CVImageBufferCGColorSpace"
+
+extension CVPixelBuffer {
+    /// Attaches a time under `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`, not propagating,
+    /// as integers: a pooled buffer's entries are reused and no number object is made until one is read.
+    package func attachTime(value: Int64, timescale: Int32) {
+        _attachmentStorage.set(kCVBufferTimeValueKey, integer: value, mode: CVAttachmentMode.shouldNotPropagate.rawValue)
+        _attachmentStorage.set(kCVBufferTimeScaleKey, integer: Int64(timescale), mode: CVAttachmentMode.shouldNotPropagate.rawValue)
+    }
+
+    /// The time attached under `kCVBufferTimeValueKey` and `kCVBufferTimeScaleKey`, read without making objects; nil when either is missing.
+    package var attachedTime: (value: Int64, timescale: Int32)? {
+        guard let value = _attachmentStorage.integer(kCVBufferTimeValueKey), let scale = _attachmentStorage.integer(kCVBufferTimeScaleKey),
+            let timescale = Int32(exactly: scale)
+        else { return nil }
+        return (value, timescale)
+    }
+}

@@ -34,12 +34,8 @@ enum FrameMessage {
     /// time attachments; now when it has none.
     static func captureMilliseconds(of frame: CVPixelBuffer) -> Double {
         let now = Date().timeIntervalSince1970
-        guard let value = CVBufferCopyAttachment(frame, kCVBufferTimeValueKey, nil) as? NSNumber,
-            let scale = CVBufferCopyAttachment(frame, kCVBufferTimeScaleKey, nil) as? NSNumber, scale.int32Value > 0
-        else {
-            return now * 1000
-        }
-        let captured = CMTime(value: value.int64Value, timescale: scale.int32Value)
+        guard let (value, timescale) = frame.attachedTime, timescale > 0 else { return now * 1000 }
+        let captured = CMTime(value: value, timescale: timescale)
         let age = CMClockGetTime(CMClockGetHostTimeClock()).seconds - captured.seconds
         return (now - max(0, age)) * 1000
     }

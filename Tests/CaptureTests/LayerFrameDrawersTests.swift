@@ -28,6 +28,35 @@ final class LayerFrameDrawersTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { drawers.beginDrawing() != nil }, "the next frame once the handler had the last")
     }
 
+    func testAHandlerReplacedWhileAFrameWaitsForItDoesNotKeepTheDrawersBusy() throws {
+        let drawers = LayerFrameDrawers()
+        let queue = DispatchQueue(label: "drawer")
+        let old = LockedValue(0)
+        drawers.setHandler({ _ in old.withLock { $0 += 1 } }, queue: queue)
+        queue.suspend()
+        XCTAssertNotNil(drawers.beginDrawing())
+        XCTAssertTrue(drawers.deliver(try frame()))
+        XCTAssertNil(drawers.beginDrawing(), "the frame waits for the handler")
+        let handled = expectation(description: "the new handler has a frame")
+        drawers.setHandler({ _ in handled.fulfill() }, queue: queue)
+        XCTAssertNotNil(drawers.beginDrawing(), "the frame the old handler never had is done with")
+        XCTAssertTrue(drawers.deliver(try frame()))
+        queue.resume()
+        wait(for: [handled], timeout: 5)
+        XCTAssertEqual(old.withLock { $0 }, 0, "the old handler is not called after it was replaced")
+        XCTAssertTrue(waitUntil { drawers.beginDrawing() != nil })
+        drawers.deliver(nil)
+        // Removing the handler with a frame waiting frees the drawers too.
+        queue.suspend()
+        XCTAssertNotNil(drawers.beginDrawing())
+        XCTAssertTrue(drawers.deliver(try frame()))
+        drawers.setHandler(nil, queue: queue)
+        drawers.setHandler({ _ in }, queue: queue)
+        XCTAssertNotNil(drawers.beginDrawing())
+        drawers.deliver(nil)
+        queue.resume()
+    }
+
     func testAFrameDrawnForAGeometryThatChangedReachesNoViewer() async throws {
         let drawers = LayerFrameDrawers()
         let early = drawers.frames

@@ -30,4 +30,22 @@ final class CVBufferAttachmentTests: XCTestCase {
         CVBufferRemoveAttachment(pixels, kCVImageBufferYCbCrMatrixKey)
         XCTAssertFalse(CVBufferHasAttachment(pixels, kCVImageBufferYCbCrMatrixKey))
     }
+
+    func testATimeAttachedAsIntegersReadsAsNumbers() throws {
+        let pixels = try buffer()
+        XCTAssertNil(pixels.attachedTime)
+        pixels.attachTime(value: 123_456_789, timescale: 1_000_000_000)
+        XCTAssertEqual((CVBufferCopyAttachment(pixels, kCVBufferTimeValueKey, nil) as? NSNumber)?.int64Value, 123_456_789)
+        var mode = CVAttachmentMode.shouldPropagate
+        XCTAssertEqual((CVBufferCopyAttachment(pixels, kCVBufferTimeScaleKey, &mode) as? NSNumber)?.int32Value, 1_000_000_000)
+        XCTAssertEqual(mode, .shouldNotPropagate)
+        let staying = try XCTUnwrap(CVBufferCopyAttachments(pixels, .shouldNotPropagate)) as NSDictionary
+        XCTAssertEqual((staying[kCVBufferTimeValueKey as String] as? NSNumber)?.int64Value, 123_456_789)
+        XCTAssertNil(CVBufferCopyAttachments(pixels, .shouldPropagate), "the time does not propagate")
+        XCTAssertEqual(pixels.attachedTime?.value, 123_456_789)
+        XCTAssertEqual(pixels.attachedTime?.timescale, 1_000_000_000)
+        // Set as numbers, the time reads the same.
+        CVBufferSetAttachment(pixels, kCVBufferTimeValueKey, NSNumber(value: 42), .shouldNotPropagate)
+        XCTAssertEqual(pixels.attachedTime?.value, 42)
+    }
 }

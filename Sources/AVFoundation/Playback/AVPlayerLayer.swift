@@ -242,8 +242,7 @@ open class AVPlayerLayer: CALayer, _KeyValueObservable, @unchecked Sendable {
             return
         }
         let dueTime = CMTime(seconds: due, preferredTimescale: 1_000_000_000)
-        CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: dueTime.value), .shouldNotPropagate)
-        CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: dueTime.timescale), .shouldNotPropagate)
+        drawn.attachTime(value: dueTime.value, timescale: dueTime.timescale)
         let handed = drawers.deliver(drawn) { state.withLock { $0.gravity } == geometry.gravity && bounds == geometry.bounds }
         state.withLock { $0.drawnGeometry = handed ? geometry : nil }
     }

@@ -16,8 +16,17 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
     private let state = LockedValue(State())
     private let drawers = LayerFrameDrawers()
     let previewOutput = PreviewLayerOutput()
-    /// Where frames are turned and scaled for drawing, one at a time.
-    private let rendering = DispatchQueue(label: "AVCaptureVideoPreviewLayer")
+    /// A camera frame to be turned and scaled for drawing, with what it is drawn for.
+    private struct Unrendered {
+        let layer: AVCaptureVideoPreviewLayer
+        let frame: CVPixelBuffer
+        let geometry: PreviewGeometry
+        let time: CMTime
+        let drawing: LayerFrameDrawers.Drawing
+    }
+    /// Where frames are turned and scaled for drawing, one at a time (the drawers allow one), handed
+    /// over without an allocation a frame.
+    private let rendering = SerialHandoff<Unrendered>(queue: DispatchQueue(label: "AVCaptureVideoPreviewLayer")) { $0.layer.render($0) }
     private let renderer = PreviewFrameRenderer()
 
     /// Creates a layer that previews the session's camera, connected to it.
@@ -161,18 +170,20 @@ open class AVCaptureVideoPreviewLayer: CALayer, @unchecked Sendable {
             return
         }
         let geometry = self.geometry(sensorSize: CGSize(width: frame.width, height: frame.height))
-        let time = sampleBuffer.presentationTimeStamp
-        rendering.async { [self] in
-            let drawn = renderer.render(frame, geometry: geometry, allowingJPEGSamples: drawing.allowsJPEGSamples)
-            if let drawn, time.isValid {
-                // The capture time on the host clock, as Core Video's time attachments spell it.
-                CVBufferSetAttachment(drawn, kCVBufferTimeValueKey, NSNumber(value: time.value), .shouldNotPropagate)
-                CVBufferSetAttachment(drawn, kCVBufferTimeScaleKey, NSNumber(value: time.timescale), .shouldNotPropagate)
-            }
-            // Dropped if the gravity or bounds changed while it was drawn (the next frame has the new
-            // ones); asked of the layer's own locks only, as the drawers' lock is held.
-            drawers.deliver(drawn) { videoGravity == geometry.gravity && bounds == geometry.bounds }
+        rendering.hand(Unrendered(layer: self, frame: frame, geometry: geometry, time: sampleBuffer.presentationTimeStamp, drawing: drawing))
+    }
+
+    /// Turns and scales a frame for drawing and hands it to the drawers (on the rendering queue).
+    private func render(_ unrendered: Unrendered) {
+        let (geometry, time) = (unrendered.geometry, unrendered.time)
+        let drawn = renderer.render(unrendered.frame, geometry: geometry, allowingJPEGSamples: unrendered.drawing.allowsJPEGSamples)
+        if let drawn, time.isValid {
+            // The capture time on the host clock, as Core Video's time attachments spell it.
+            drawn.attachTime(value: time.value, timescale: time.timescale)
         }
+        // Dropped if the gravity or bounds changed while it was drawn (the next frame has the new
+        // ones); asked of the layer's own locks only, as the drawers' lock is held.
+        drawers.deliver(drawn) { videoGravity == geometry.gravity && bounds == geometry.bounds }
     }
 }
 

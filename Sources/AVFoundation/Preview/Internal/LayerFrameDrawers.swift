@@ -7,8 +7,27 @@ import Foundation
 /// a geometry that changed while it was drawn is dropped, never delivered to a viewer who came
 /// after the change. Thread-safe; the preview layer and the player layer each keep one.
 final class LayerFrameDrawers: @unchecked Sendable {
+    /// A drawn frame on its way to the handler's body, with the drawers to tell when it is done
+    /// (not the handler itself, whose handoff holds it: a replaced handler goes at once).
+    private struct Handed {
+        let frame: CVPixelBuffer
+        let body: @Sendable (CVPixelBuffer) -> Void
+        let drawers: LayerFrameDrawers
+    }
+    /// The handler, and the handoff to its queue, made when the handler is set: a frame costs no
+    /// allocation. (A class: a closure passed out through a generic lock's result is re-wrapped, at
+    /// an allocation each time.)
+    private final class Handler: Sendable {
+        let body: @Sendable (CVPixelBuffer) -> Void
+        let handoff: SerialHandoff<Handed>
+
+        init(body: @escaping @Sendable (CVPixelBuffer) -> Void, handoff: SerialHandoff<Handed>) {
+            self.body = body
+            self.handoff = handoff
+        }
+    }
     private struct State {
-        var handler: (@Sendable (CVPixelBuffer) -> Void, DispatchQueue)?
+        var handler: Handler?
         var streams: [UUID: AsyncStream<CVPixelBuffer>.Continuation] = [:]
         var isDrawing = false
         var allowsJPEGSamples = false
@@ -28,11 +47,25 @@ final class LayerFrameDrawers: @unchecked Sendable {
     /// Sets the handler and its queue, or removes it with nil; `allowingJPEGSamples` says it also
     /// takes frames in JPEG's own samples ('f420') where they need no turning, mirroring or scaling.
     func setHandler(_ handler: (@Sendable (CVPixelBuffer) -> Void)?, queue: DispatchQueue, allowingJPEGSamples: Bool = false) {
-        state.withLock {
-            $0.handler = handler.map { ($0, queue) }
-            $0.allowsJPEGSamples = allowingJPEGSamples
-            $0.hasNewViewer = handler != nil
+        let made = handler.map { body in
+            // A frame the old handler never got (the handler changed) is done with all the same.
+            Handler(
+                body: body,
+                handoff: SerialHandoff<Handed>(queue: queue, discarded: { $0.drawers.finished() }) { handed in
+                    handed.body(handed.frame)
+                    handed.drawers.finished()
+                })
         }
+        let replaced = state.withLock { state in
+            defer {
+                state.handler = made
+                state.allowsJPEGSamples = allowingJPEGSamples
+                state.hasNewViewer = handler != nil
+            }
+            return state.handler
+        }
+        // Let go of outside the lock: a frame the old handoff still holds is finished, under the lock.
+        withExtendedLifetime(replaced) {}
     }
 
     /// A new stream of the frames, newest first served.
@@ -64,24 +97,22 @@ final class LayerFrameDrawers: @unchecked Sendable {
     @discardableResult
     func deliver(_ frame: CVPixelBuffer?, ifStill isCurrent: () -> Bool = { true }) -> Bool {
         let viewers = state.withLock {
-            state -> (handler: (@Sendable (CVPixelBuffer) -> Void, DispatchQueue)?, streams: [AsyncStream<CVPixelBuffer>.Continuation])? in
+            state -> (handler: Handler?, streams: [AsyncStream<CVPixelBuffer>.Continuation])? in
             guard frame != nil, isCurrent() else { return nil }
             state.hasNewViewer = false
-            return (state.handler, Array(state.streams.values))
+            // No array is made for no streams (the common case: a window or a handler alone).
+            return (state.handler, state.streams.isEmpty ? [] : Array(state.streams.values))
         }
         guard let frame, let viewers else {
             finished()
             return false
         }
         for stream in viewers.streams { stream.yield(frame) }
-        guard let (body, queue) = viewers.handler else {
+        guard let handler = viewers.handler else {
             finished()
             return true
         }
-        queue.async { [self] in
-            body(frame)
-            finished()
-        }
+        handler.handoff.hand(Handed(frame: frame, body: handler.body, drawers: self))
         return true
     }
 
