@@ -16,17 +16,23 @@ static void make_table(void) {
     }
 }
 
+/// Component `index` of a row of floats or halves.
+static inline float component(const void *row, int half, int index) {
+    return half ? (float)((const _Float16 *)row)[index] : ((const float *)row)[index];
+}
+
 /// `value` within 0 and 1; NaN is 0.
 static inline float unit(float value) { return value > 0 ? (value < 1 ? value : 1) : 0; }
 
 void ccairo_float_to_argb32(
-    const float *pixels, size_t row_bytes, int width, int height, int has_alpha, int linear, uint32_t *out, size_t out_row_bytes) {
+    const void *pixels, int half, size_t row_bytes, int width, int height, int has_alpha, int linear, uint32_t *out, size_t out_row_bytes) {
     pthread_once(&once, make_table);
     for (int y = 0; y < height; y++) {
-        const float *in = (const float *)((const unsigned char *)pixels + (size_t)y * row_bytes);
+        const unsigned char *line = (const unsigned char *)pixels + (size_t)y * row_bytes;
         uint32_t *row = (uint32_t *)((unsigned char *)out + (size_t)y * out_row_bytes);
-        for (int x = 0; x < width; x++, in += 4) {
-            float alpha = has_alpha ? unit(in[3]) : 1;
+        for (int x = 0; x < width; x++) {
+            const void *in = line + (size_t)x * (half ? 8 : 16);
+            float alpha = has_alpha ? unit(component(in, half, 3)) : 1;
             if (alpha == 0) {
                 row[x] = 0;
                 continue;
@@ -34,7 +40,7 @@ void ccairo_float_to_argb32(
             // Unpremultiplied, encoded, premultiplied again: sRGB encodes colours, not their products with alpha.
             uint32_t channels[3];
             for (int c = 0; c < 3; c++) {
-                float colour = unit(in[c] / alpha);
+                float colour = unit(component(in, half, c) / alpha);
                 float value = linear ? encoded[(int)(colour * 65535 + 0.5f)] / 255.0f : colour;
                 channels[c] = (uint32_t)(value * alpha * 255 + 0.5f);
             }

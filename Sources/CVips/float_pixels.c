@@ -29,17 +29,23 @@ void cvips_float_rgba_decode_srgb(float *pixels, size_t row_bytes, int width, in
     }
 }
 
+/// Component `index` of a row of floats or (when `half`) IEEE half floats.
+static inline float component(const void *row, int half, int index) {
+    return half ? (float)((const _Float16 *)row)[index] : ((const float *)row)[index];
+}
+
 void cvips_float_rgba_to_bgra(
-    const float *pixels, size_t row_bytes, int width, int height, int has_alpha, int linear, float *out, size_t out_row_bytes) {
+    const void *pixels, int half, size_t row_bytes, int width, int height, int has_alpha, int linear, float *out, size_t out_row_bytes) {
     for (int y = 0; y < height; y++) {
-        const float *in = (const float *)((const unsigned char *)pixels + (size_t)y * row_bytes);
+        const unsigned char *line = (const unsigned char *)pixels + (size_t)y * row_bytes;
         float *row = (float *)((unsigned char *)out + (size_t)y * out_row_bytes);
-        for (int x = 0; x < width; x++, in += 4, row += 4) {
-            float alpha = has_alpha ? in[3] : 1;
+        for (int x = 0; x < width; x++, row += 4) {
+            const void *in = line + (size_t)x * (half ? 8 : 16);
+            float alpha = has_alpha ? component(in, half, 3) : 1;
             alpha = alpha > 0 ? (alpha < 1 ? alpha : 1) : 0;
             for (int c = 0; c < 3; c++) {
                 // Unpremultiplied to be encoded, premultiplied again; NaN is 0.
-                float colour = alpha > 0 ? in[c] / alpha : 0;
+                float colour = alpha > 0 ? component(in, half, c) / alpha : 0;
                 if (colour != colour || isinf(colour)) colour = 0;
                 row[2 - c] = (linear ? encoded(colour) : colour) * alpha * 255;
             }

@@ -48,9 +48,9 @@ open class CIContext: NSObject, @unchecked Sendable {
     }
 
     /// Creates a Quartz 2D image from a region of a Core Image image, in a format: BGRA8, RGBA8,
-    /// ARGB8, or RGBAf (32-bit floats, kept beyond 0-1, linear when the colour space is).
+    /// ARGB8, RGBAf or RGBAh (32-bit or half floats, kept beyond 0-1, linear when the colour space is).
     open func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
-        if format == .RGBAf { return createFloatImage(image, from: fromRect, colorSpace: colorSpace) }
+        if format == .RGBAf || format == .RGBAh { return createFloatImage(image, from: fromRect, half: format == .RGBAh, colorSpace: colorSpace) }
         guard let layout = format.layout, !fromRect.isInfinite, !fromRect.isNull else { return nil }
         let region = PixelRegion(covering: fromRect)
         guard Self.rendersWhole(region), let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB) else { return nil }
@@ -69,25 +69,41 @@ open class CIContext: NSObject, @unchecked Sendable {
             bitmapInfo: layout.bitmapInfo, provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)
     }
 
-    /// A region rendered as an image of 32-bit float R, G, B, A, premultiplied, in a colour space
-    /// (extended sRGB when none is given; a linear space's values decoded from sRGB's encoding).
-    private func createFloatImage(_ image: CIImage, from fromRect: CGRect, colorSpace: CGColorSpace?) -> CGImage? {
+    /// A region rendered as an image of 32-bit (or half) float R, G, B, A, premultiplied, in a
+    /// colour space (extended sRGB when none is given; a linear space's values decoded from sRGB's encoding).
+    private func createFloatImage(_ image: CIImage, from fromRect: CGRect, half: Bool, colorSpace: CGColorSpace?) -> CGImage? {
         guard !fromRect.isInfinite, !fromRect.isNull else { return nil }
         let region = PixelRegion(covering: fromRect)
         guard Self.rendersWhole(region), let space = colorSpace ?? CGColorSpace(name: CGColorSpace.extendedSRGB), space.model == .rgb else { return nil }
-        let bytesPerRow = region.width * 16
-        var pixels = Data(count: bytesPerRow * region.height)
+        var pixels = Data(count: region.width * 16 * region.height)
         let rendered = pixels.withUnsafeMutableBytes { memory -> Bool in
             guard let base = memory.baseAddress,
-                renderFloats(image.recipe.recombined(Self.rgbaOrder), region: region, into: base, bytesPerRow: bytesPerRow, half: false)
+                renderFloats(image.recipe.recombined(Self.rgbaOrder), region: region, into: base, bytesPerRow: region.width * 16, half: false)
             else { return false }
-            if space.isLinear { cvips_float_rgba_decode_srgb(base.assumingMemoryBound(to: Float.self), bytesPerRow, Int32(region.width), Int32(region.height)) }
+            if space.isLinear {
+                cvips_float_rgba_decode_srgb(base.assumingMemoryBound(to: Float.self), region.width * 16, Int32(region.width), Int32(region.height))
+            }
             return true
         }
         guard rendered else { return nil }
-        let info = CGBitmapInfo.floatComponents.rawValue | CGBitmapInfo.byteOrder32Little.rawValue | CGImageAlphaInfo.premultipliedLast.rawValue
+        // Half floats from the floats (decoded to linear first where the space is linear).
+        let bytesPerRow = region.width * (half ? 8 : 16)
+        if half {
+            let floats = pixels
+            pixels = Data(count: bytesPerRow * region.height)
+            pixels.withUnsafeMutableBytes { out in
+                floats.withUnsafeBytes { values in
+                    for (index, value) in values.bindMemory(to: Float.self).enumerated() {
+                        out.storeBytes(of: Float16(value), toByteOffset: index * 2, as: Float16.self)
+                    }
+                }
+            }
+        }
+        let order = half ? CGBitmapInfo.byteOrder16Little : CGBitmapInfo.byteOrder32Little
+        let info = CGBitmapInfo.floatComponents.rawValue | order.rawValue | CGImageAlphaInfo.premultipliedLast.rawValue
+        let bits = half ? 16 : 32
         return CGImage(
-            width: region.width, height: region.height, bitsPerComponent: 32, bitsPerPixel: 128, bytesPerRow: bytesPerRow, space: space,
+            width: region.width, height: region.height, bitsPerComponent: bits, bitsPerPixel: bits * 4, bytesPerRow: bytesPerRow, space: space,
             bitmapInfo: CGBitmapInfo(rawValue: info), provider: CGDataProvider(bytes: pixels), decode: nil, shouldInterpolate: true,
             intent: .defaultIntent)
     }

@@ -112,7 +112,7 @@ open class CIImage: NSObject, @unchecked Sendable {
         self.init(recipe: Self.sampled(.pixels(source), options), cgImage: image, properties: options?[.properties] as? [String: Any] ?? [:])
     }
 
-    /// The pixels of an image of 32-bit float R, G, B, A (Image I/O's float pictures) as floats, kept
+    /// The pixels of an image of 32-bit or half float R, G, B, A (Image I/O's float pictures) as floats, kept
     /// beyond 0-1, a linear image's encoded as sRGB (the renderer's values); nil for other layouts.
     private static func floatSource(_ image: CGImage) -> PixelSource? {
         let alpha = image.alphaInfo
@@ -123,7 +123,7 @@ open class CIImage: NSObject, @unchecked Sendable {
             provider.withBytes { bytes in
                 guard let base = bytes.baseAddress else { return }
                 cvips_float_rgba_to_bgra(
-                    base.assumingMemoryBound(to: Float.self), image.bytesPerRow, Int32(image.width), Int32(image.height),
+                    base, image.bitsPerComponent == 16 ? 1 : 0, image.bytesPerRow, Int32(image.width), Int32(image.height),
                     alpha == .premultipliedLast ? 1 : 0, linear ? 1 : 0, pixels.memory, image.width * 16)
             }
             return (UnsafeMutableRawPointer(pixels.memory), image.width * 16, pixels)

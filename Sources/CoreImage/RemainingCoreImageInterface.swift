@@ -6,7 +6,7 @@
 // oriented(_:), oriented(forExifOrientation:), orientationTransform(for:), applyingFilter(_:parameters:),
 // composited(over:), clampedToExtent(), clamped(to:), applyingGaussianBlur(sigma:), pixelBuffer, cgImage,
 // properties; init(depthData:), init(portaitEffectsMatte:) and init(semanticSegmentationMatte:) (declared
-// with AVFoundation, whose types they take: depth, disparity and mattes as grey). CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8 and RGBAf formats),
+// with AVFoundation, whose types they take: depth, disparity and mattes as grey). CIContext: createCGImage(_:from:) (and with BGRA8, RGBA8, ARGB8, RGBAf and RGBAh formats),
 // render(_:to:) into pixel buffers of any format the converter writes, render(_:toBitmap:...),
 // JPEG, PNG, HEIF and TIFF representations and their write... forms. CIFilter by name, with inputKeys,
 // outputKeys, attributes, setDefaults(), filterNames(inCategory:); built in: CIGaussianBlur,
@@ -95,8 +95,7 @@
 //     read from files), init(texture:) (Metal), a sampling mode for the distortions and other filters that sample
 //     (it holds for transforms), matchedToWorkingSpace(from:)
 // CIContext: colour management (workingColorSpace and outputColorSpace are taken as sRGB; pixels
-//     are worked on in sRGB's encoded values, not linear light), half-float CGImages
-//     (bitmaps and render destinations take RGBAh), render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
+//     are worked on in sRGB's encoded values, not linear light), render(_:to:commandBuffer:...) and render destinations of Metal and OpenGL textures and IOSurfaces,
 //     Metal and OpenGL contexts
 // CIDetector: rectangles and text (CIDetectorTypeRectangle, CIDetectorTypeText, and with them
 //     CIDetectorAspectRatio, CIDetectorFocalLength, CIDetectorReturnSubFeatures: no quadrilateral or

@@ -60,7 +60,7 @@ final class CIContextTests: XCTestCase {
             let picture = try XCTUnwrap(context.createCGImage(image, from: image.extent, format: format, colorSpace: nil))
             XCTAssertEqual(Pictures.pixel(picture, x: 1, y: 1), RGBA(r: 10, g: 20, b: 30, a: 255), "\(format)")
         }
-        XCTAssertNil(context.createCGImage(image, from: image.extent, format: .RGBAh, colorSpace: nil), "a format not rendered into")
+        XCTAssertNil(context.createCGImage(image, from: image.extent, format: .A8, colorSpace: nil), "a format not rendered into")
         // Floats: premultiplied R, G, B, A, 1 the full value.
         let floats = try XCTUnwrap(context.createCGImage(image, from: image.extent, format: .RGBAf, colorSpace: nil))
         let values = try XCTUnwrap(floats.dataProvider?.data) as Data

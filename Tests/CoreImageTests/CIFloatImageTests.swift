@@ -54,4 +54,39 @@ final class CIFloatImageTests: XCTestCase {
         }
         XCTAssertEqual(Double(bitmap[2]), encoded(2) / 255 / 2, accuracy: 1e-3, "\(bitmap)")
     }
+
+    func testHalfFloatImagesAreMadeDrawnAndReadBack() throws {
+        let image = CIImage(cgImage: try floatImage())
+        let context = CIContext()
+        let half = try XCTUnwrap(
+            context.createCGImage(image, from: image.extent, format: .RGBAh, colorSpace: CGColorSpace(name: CGColorSpace.extendedLinearSRGB)))
+        XCTAssertEqual(half.bitsPerComponent, 16)
+        XCTAssertEqual(half.bitsPerPixel, 64)
+        XCTAssertEqual(half.byteOrderInfo, .order16Little)
+        XCTAssertTrue(half.bitmapInfo.contains(.floatComponents))
+        let data = try XCTUnwrap(half.dataProvider?.data) as Data
+        let values = data.withUnsafeBytes { Array($0.bindMemory(to: Float16.self).prefix(8)).map(Float.init) }
+        // Half floats hold 2, -0.5 and 0.214 to three figures.
+        for (value, expected) in zip(values, [0.214, 0.5, 2.0, 1, -0.5, 1.0, 0.0, 1] as [Float]) {
+            XCTAssertEqual(value, expected, accuracy: 2e-3, "\(values)")
+        }
+        // Drawn into an 8-bit sRGB context: encoded, clamped.
+        let bitmap = try XCTUnwrap(
+            CGContext(
+                data: nil, width: 2, height: 1, bitsPerComponent: 8, bytesPerRow: 0, space: try XCTUnwrap(CGColorSpace(name: CGColorSpace.sRGB)),
+                bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
+        bitmap.draw(half, in: CGRect(x: 0, y: 0, width: 2, height: 1))
+        let drawn = try XCTUnwrap(bitmap.data).assumingMemoryBound(to: UInt8.self)
+        XCTAssertEqual(Double(drawn[0]), encoded(0.214), accuracy: 1.5)
+        XCTAssertEqual(Double(drawn[1]), encoded(0.5), accuracy: 1.5)
+        XCTAssertEqual(drawn[2], 255)
+        XCTAssertEqual(drawn[4], 0)
+        // Read back by Core Image: 2 is still beyond 1.
+        let again = CIImage(cgImage: half)
+        var floats = [Float](repeating: 0, count: 8)
+        floats.withUnsafeMutableBytes {
+            context.render(again, toBitmap: $0.baseAddress!, rowBytes: 32, bounds: again.extent, format: .RGBAf, colorSpace: nil)
+        }
+        XCTAssertEqual(Double(floats[2]), encoded(2) / 255, accuracy: 2e-3, "\(floats)")
+    }
 }

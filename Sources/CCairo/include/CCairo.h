@@ -229,10 +229,11 @@ static inline void pixman_image_set_repeat(pixman_image_t *image, pixman_repeat_
 static inline pixman_bool_t pixman_image_set_transform(pixman_image_t *image, const pixman_transform_t *transform) { return ccairo.pixman_image_set_transform(image, transform); }
 static inline pixman_bool_t pixman_image_unref(pixman_image_t *image) { return ccairo.pixman_image_unref(image); }
 
-/// Converts 32-bit float R, G, B, A pixels (premultiplied; `has_alpha` 0 for an image whose alpha is
-/// skipped) into cairo's premultiplied ARGB32, each colour clamped to 0-1 and, when `linear`,
-/// encoded with sRGB's transfer function, as a bitmap context of 8-bit sRGB holds it.
+/// Converts 32-bit float (or, when `half`, 16-bit IEEE half float) R, G, B, A pixels
+/// (premultiplied; `has_alpha` 0 for an image whose alpha is skipped) into cairo's premultiplied
+/// ARGB32, each colour clamped to 0-1 and, when `linear`, encoded with sRGB's transfer function, as
+/// a bitmap context of 8-bit sRGB holds it.
 void ccairo_float_to_argb32(
-    const float *pixels, size_t row_bytes, int width, int height, int has_alpha, int linear, uint32_t *out, size_t out_row_bytes);
+    const void *pixels, int half, size_t row_bytes, int width, int height, int has_alpha, int linear, uint32_t *out, size_t out_row_bytes);
 
 #endif

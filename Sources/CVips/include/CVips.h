@@ -27,12 +27,12 @@ const char *cvips_error(void);
 /// An image over `size` bytes of caller memory, `width` x `height` x 4 bands, rows packed
 /// (`width` * 4 bytes, or * 16 for float); the memory must outlive the image and its descendants.
 cvips_image *cvips_from_memory(const void *data, size_t size, int width, int height, int is_float);
-/// Converts 32-bit float R, G, B, A pixels (premultiplied; `has_alpha` 0 for an image whose alpha
-/// is skipped) into the float B, G, R, A, premultiplied, on a 0-255 scale, that
+/// Converts 32-bit float (or, when `half`, IEEE half float) R, G, B, A pixels (premultiplied;
+/// `has_alpha` 0 for an image whose alpha is skipped) into the float B, G, R, A, premultiplied, on a 0-255 scale, that
 /// `cvips_from_memory` reads, colours kept beyond 0-1 and, when `linear`, encoded with sRGB's
 /// transfer function extended to them; NaN becomes 0.
 void cvips_float_rgba_to_bgra(
-    const float *pixels, size_t row_bytes, int width, int height, int has_alpha, int linear, float *out, size_t out_row_bytes);
+    const void *pixels, int half, size_t row_bytes, int width, int height, int has_alpha, int linear, float *out, size_t out_row_bytes);
 /// Decodes 32-bit float R, G, B, A pixels (premultiplied) in place from sRGB's encoding to linear
 /// light, extended below 0 and above 1.
 void cvips_float_rgba_decode_srgb(float *pixels, size_t row_bytes, int width, int height);

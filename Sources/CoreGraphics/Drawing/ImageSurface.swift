@@ -7,7 +7,7 @@ enum ImageSurface {
     /// Calls `body` with a surface of the image's pixels, for a context in `space`; does nothing for a
     /// layout this system does not read.
     static func with(_ image: CGImage, into space: CGColorSpace? = nil, _ body: (OpaquePointer) -> Void) {
-        if image.bitsPerComponent == 32 { return floats(image, into: space, body) }
+        if image.bitmapInfo.contains(.floatComponents) { return floats(image, into: space, body) }
         guard let provider = image.dataProvider, image.bitsPerComponent == 8 else { return }
         let alpha = image.alphaInfo
         let little = image.byteOrderInfo == .order32Little
@@ -79,8 +79,8 @@ enum ImageSurface {
         body(surface)
     }
 
-    /// An image of 32-bit float R, G, B, A (Image I/O's float pictures, `CIContext`'s RGBAf
-    /// renderings) in 8 bits: clamped to 0-1, and a linear image's colours encoded as sRGB unless
+    /// An image of 32-bit or half float R, G, B, A (Image I/O's float pictures, `CIContext`'s RGBAf
+    /// and RGBAh renderings) in 8 bits: clamped to 0-1, and a linear image's colours encoded as sRGB unless
     /// the context's colour space is linear too.
     private static func floats(_ image: CGImage, into space: CGColorSpace?, _ body: (OpaquePointer) -> Void) {
         guard let provider = image.dataProvider, image.isFloatRGBA else { return }
@@ -95,7 +95,7 @@ enum ImageSurface {
         provider.withBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             ccairo_float_to_argb32(
-                base.assumingMemoryBound(to: Float.self), image.bytesPerRow, Int32(image.width), Int32(image.height), opaque ? 0 : 1, encodes ? 1 : 0,
+                base, image.bitsPerComponent == 16 ? 1 : 0, image.bytesPerRow, Int32(image.width), Int32(image.height), opaque ? 0 : 1, encodes ? 1 : 0,
                 UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt32.self), stride)
         }
         cairo_surface_mark_dirty(surface)

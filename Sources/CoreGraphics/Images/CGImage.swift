@@ -63,11 +63,12 @@ public final class CGImage: @unchecked Sendable {
     /// The image's byte order.
     public var byteOrderInfo: CGImageByteOrderInfo { bitmapInfo.byteOrder }
 
-    /// Whether the image is of 32-bit float R, G, B and A (premultiplied) or R, G, B and a skipped
-    /// byte, little-endian: the float layout drawing and Core Image read.
+    /// Whether the image is of 32-bit or 16-bit (half) float R, G, B and A (premultiplied) or R, G,
+    /// B and a skipped component, little-endian: the float layouts drawing and Core Image read.
     package var isFloatRGBA: Bool {
-        bitsPerComponent == 32 && bitsPerPixel == 128 && bitmapInfo.contains(.floatComponents) && bytesPerRow % 4 == 0
-            && (byteOrderInfo == .order32Little || byteOrderInfo == .orderDefault) && colorSpace?.model == .rgb
+        let little = bitsPerComponent == 32 ? [CGImageByteOrderInfo.order32Little, .orderDefault] : [.order16Little, .orderDefault]
+        return (bitsPerComponent == 32 || bitsPerComponent == 16) && bitsPerPixel == 4 * bitsPerComponent && bitmapInfo.contains(.floatComponents)
+            && bytesPerRow % 4 == 0 && little.contains(byteOrderInfo) && colorSpace?.model == .rgb
             && [.premultipliedLast, .noneSkipLast, .none].contains(alphaInfo)
     }
 
