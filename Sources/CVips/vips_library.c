@@ -599,6 +599,52 @@ static vips *float_as_srgb(vips *image) {
     return result == 0 ? out : replace(out, NULL);
 }
 
+int cvips_encode_float_tiff(const void *rgba, int width, int height, size_t row_bytes, int has_alpha, void **data, size_t *size) {
+    enum { INTERPRETATION_SCRGB = 28 };
+    if (cvips_load()) return -1;
+    if (width < 1 || height < 1 || row_bytes < (size_t)width * 16) return -1;
+    // Unpremultiplied into memory of our own (NaN and infinities as 0), then handed to libvips.
+    size_t packed = (size_t)width * 4;
+    float *pixels = malloc(packed * (size_t)height * sizeof(float));
+    if (!pixels) return -1;
+    for (int y = 0; y < height; y++) {
+        const float *in = (const float *)((const unsigned char *)rgba + (size_t)y * row_bytes);
+        float *out = pixels + (size_t)y * packed;
+        for (size_t x = 0; x < packed; x += 4) {
+            float alpha = has_alpha ? in[x + 3] : 1;
+            if (!(alpha > 0)) alpha = 0;
+            for (int c = 0; c < 3; c++) {
+                float value = alpha > 0 ? in[x + c] / alpha : 0;
+                out[x + c] = value == value && value - value == 0 ? value : 0;
+            }
+            out[x + 3] = alpha < 1 ? alpha : 1;
+        }
+    }
+    vips *image = lib.new_from_memory(pixels, packed * (size_t)height * sizeof(float), width, height, 4, FLOAT), *next = NULL;
+    if (!image) {
+        free(pixels);
+        return -1;
+    }
+    int result = 0;
+    if (!has_alpha) {
+        result = lib.extract_band(image, &next, 0, "n", 3, NULL);
+        if (result == 0) image = replace(image, next);
+    }
+    if (result == 0) result = lib.copy(image, &next, "interpretation", INTERPRETATION_SCRGB, NULL);
+    if (result == 0) image = replace(image, next);
+    void *written = NULL;
+    size_t length = 0;
+    if (result == 0) result = lib.write_to_buffer(image, ".tif", &written, &length, NULL);
+    lib.object_unref(image);
+    free(pixels);
+    if (result != 0 || !written) return -1;
+    *data = malloc(length);
+    if (*data) memcpy(*data, written, length);
+    *size = length;
+    lib.free(written);
+    return *data ? 0 : -1;
+}
+
 int cvips_picture_is_float(const void *data, size_t size, int page) {
     if (cvips_load()) return -1;
     vips *image = page > 0 ? lib.new_from_buffer(data, size, "", "page", page, NULL) : lib.new_from_buffer(data, size, "", NULL);

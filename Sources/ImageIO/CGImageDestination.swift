@@ -48,6 +48,9 @@ public final class CGImageDestination: @unchecked Sendable {
         let bytes: Data?
         if type == "com.compuserve.gif" || type == "public.png", images.count > 1 {
             bytes = animation()
+        } else if type == "public.tiff", image.isFloatRGBA, image.bitsPerComponent == 32 {
+            // A float image stays in floats in a TIFF, as Apple's Image I/O writes it.
+            bytes = LibvipsPictures.encodeFloatTIFF(image)
         } else {
             bytes = Self.bgraFrame(of: image).flatMap { encode($0) }
         }

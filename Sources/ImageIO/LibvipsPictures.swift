@@ -58,6 +58,20 @@ enum LibvipsPictures {
         return decoded == 0 ? (pixels, width, height, hasAlpha) : nil
     }
 
+    /// An image of 32-bit float R, G, B, A (premultiplied, or its alpha skipped) as a TIFF of float
+    /// samples, unpremultiplied, its values as they are (beyond 0-1 too); nil when it cannot be.
+    static func encodeFloatTIFF(_ image: CGImage) -> Data? {
+        guard let provider = image.dataProvider else { return nil }
+        var bytes: UnsafeMutableRawPointer?
+        var size = 0
+        let encoded = provider.withBytes { pixels in
+            cvips_encode_float_tiff(
+                pixels.baseAddress, Int32(image.width), Int32(image.height), image.bytesPerRow, image.alphaInfo == .premultipliedLast ? 1 : 0, &bytes, &size)
+        }
+        guard encoded == 0, let bytes else { return nil }
+        return Data(bytesNoCopy: bytes, count: size, deallocator: .free)
+    }
+
     /// A BGRA frame encoded in the format of a file name suffix (".tif", ".gif"); nil when it cannot be.
     static func encode(_ frame: CVPixelBuffer, suffix: String, opaque: Bool) -> Data? {
         let plane = frame.planes[0]

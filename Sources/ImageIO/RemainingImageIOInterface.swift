@@ -36,7 +36,7 @@
 // Float TIFFs (kCGImageSourceShouldAllowFloat): 32-bit float R, G, B, A in extended linear sRGB, values beyond 0-1
 // kept, or 8-bit sRGB without the option; kCGImagePropertyDepth 32 and kCGImagePropertyIsFloat; drawn into a bitmap
 // context (encoded as sRGB unless the context is linear), and kept beyond 1 by CIImage(cgImage:) and
-// CIContext.createCGImage(_:from:format:colorSpace:) with RGBAf.
+// CIContext.createCGImage(_:from:format:colorSpace:) with RGBAf; a float image written to a TIFF destination in floats.
 
 // Sources: HEIF image sequences (libheif 1.15, Debian's, reads no sequence tracks, and FFmpeg 5.1 reads no HEIF); a GIF's
 //     colour maps; a HEIC's other pictures; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
@@ -46,7 +46,7 @@
 // Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
 //     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize;
-//     float images are written in 8 bits (no float TIFF is written)
+//     float images are written in 8 bits but to TIFF (32-bit float images: half-float ones go in 8 bits there too)
 // Float pictures other than TIFF's: OpenEXR (libvips reads it from files only, not from data) and Radiance HDR
 
 // Names not here, by group (a name followed by a star stands for every name that starts so; `scripts/parity.py`

@@ -137,4 +137,22 @@ final class FloatPictureTests: XCTestCase {
             assertClose(try bytes(drawn, 1), [0, 255, 0, 255], "the second pixel drawn into \(name)")
         }
     }
+
+    func testAFloatImageIsWrittenToATIFFInFloatsAndReadBackTheSame() throws {
+        for (samples, values) in [(3, rgbValues), (4, [0.5, 0.25, 3.0, 0.5, -0.25, 1.0, 0.0, 1.0] as [Float])] {
+            let original = try image(FloatTIFF.encode(width: 2, height: 1, samples: samples, values: values), allowFloat: true)
+            let data = NSMutableData()
+            let destination = try XCTUnwrap(CGImageDestinationCreateWithData(data as CFMutableData, "public.tiff" as CFString, 1, nil))
+            CGImageDestinationAddImage(destination, original, nil)
+            XCTAssertTrue(CGImageDestinationFinalize(destination))
+            let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil))
+            let properties = try XCTUnwrap(CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [String: Any])
+            XCTAssertEqual(properties[kCGImagePropertyIsFloat as String] as? Bool, true, "written in floats")
+            XCTAssertEqual(properties[kCGImagePropertyHasAlpha as String] as? Bool, samples == 4)
+            let again = try image(data as Data, allowFloat: true)
+            XCTAssertEqual(again.alphaInfo, original.alphaInfo)
+            let (before, after) = (try floats(original), try floats(again))
+            for (a, b) in zip(before, after) { XCTAssertEqual(a, b, accuracy: 1e-6, "\(before) against \(after)") }
+        }
+    }
 }

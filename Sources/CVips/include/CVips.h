@@ -124,6 +124,10 @@ int cvips_picture_size(const void *data, size_t size, int page, int *width, int 
 /// Decodes a picture file's page `page` (0 the first), of `width` x `height` as its header says, into 8-bit B, G,
 /// R, A, premultiplied, rows `row_bytes` apart; 0, or -1 when it cannot be decoded.
 int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height);
+/// Encodes `height` rows (`row_bytes` apart) of `width` 32-bit float R, G, B, A pixels, premultiplied
+/// (`has_alpha` 0: the alpha is skipped and left out), as a TIFF of float samples, unpremultiplied,
+/// the values as they are; the bytes in `*data` (free with free) and `*size`. 0, or -1.
+int cvips_encode_float_tiff(const void *rgba, int width, int height, size_t row_bytes, int has_alpha, void **data, size_t *size);
 /// Whether a picture file's page `page` holds floating-point samples (a float TIFF): 1 or 0, from its
 /// header alone; -1 when libvips cannot read it.
 int cvips_picture_is_float(const void *data, size_t size, int page);

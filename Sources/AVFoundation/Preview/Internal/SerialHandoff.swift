@@ -3,8 +3,8 @@ import Foundation
 /// Hands one value at a time to a handler on a serial queue without allocating: the value waits in
 /// a slot, and a user-data dispatch source on the queue, made once, runs the handler with it. (A
 /// closure given to `DispatchQueue.async` costs a context, a block and a continuation each time.)
-/// A value handed while another still waits replaces it; a value still waiting when the handoff
-/// goes away (or replaced) is given to `discarded`, so that its owner knows it will not be handled.
+/// A value handed while another still waits replaces it; a value replaced, or still waiting when the
+/// handoff goes away, is given to `discarded`, so that its owner knows it will not be handled.
 ///
 /// Thread ownership: `hand(_:)` from any thread; the handler runs on the queue.
 final class SerialHandoff<Value>: @unchecked Sendable {
