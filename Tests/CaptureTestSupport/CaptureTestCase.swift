@@ -70,6 +70,37 @@ open class CaptureTestCase: XCTestCase {
         return (session, output)
     }
 
+    /// A multi-camera session with each camera joined by an explicit connection to a video data
+    /// output of its own feeding its collector (delivering `pixelFormat` when given), set up as
+    /// Apple's multi-camera picture in picture sample does; the connections in the cameras' order.
+    public func makeMultiCamSession(
+        cameras: [AVCaptureDevice], collectors: [FrameCollector], pixelFormat: OSType? = nil
+    ) throws -> (AVCaptureMultiCamSession, [AVCaptureConnection]) {
+        XCTAssertTrue(AVCaptureMultiCamSession.isMultiCamSupported)
+        let session = AVCaptureMultiCamSession()
+        sessions.append(session)
+        session.beginConfiguration()
+        var connections: [AVCaptureConnection] = []
+        for (camera, collector) in zip(cameras, collectors) {
+            let input = try AVCaptureDeviceInput(device: camera)
+            XCTAssertTrue(session.canAddInput(input))
+            session.addInputWithNoConnections(input)
+            let port = try XCTUnwrap(
+                input.ports(for: .video, sourceDeviceType: camera.deviceType, sourceDevicePosition: camera.position).first, "the camera's video port")
+            let output = AVCaptureVideoDataOutput()
+            if let pixelFormat { output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: pixelFormat] }
+            output.setSampleBufferDelegate(collector, queue: collector.queue)
+            XCTAssertTrue(session.canAddOutput(output))
+            session.addOutputWithNoConnections(output)
+            let connection = AVCaptureConnection(inputPorts: [port], output: output)
+            XCTAssertTrue(session.canAddConnection(connection))
+            session.addConnection(connection)
+            connections.append(connection)
+        }
+        session.commitConfiguration()
+        return (session, connections)
+    }
+
     /// The rate of `frames` from the one presented at `first` on, in frames per second.
     public func frameRate(of frames: [FrameCollector.Frame], since first: CMTime) -> Double {
         let measured = frames.filter { $0.presentationTime >= first }

@@ -32,27 +32,7 @@ final class MultiCamSessionTests: CaptureTestCase {
     private func twoCameraSession(
         back: FrameCollector, front: FrameCollector
     ) throws -> (session: AVCaptureMultiCamSession, back: AVCaptureConnection, front: AVCaptureConnection) {
-        XCTAssertTrue(AVCaptureMultiCamSession.isMultiCamSupported)
-        let session = AVCaptureMultiCamSession()
-        sessions.append(session)
-        session.beginConfiguration()
-        var connections: [AVCaptureConnection] = []
-        for (camera, collector) in [(backCamera, back), (frontCamera, front)] {
-            let input = try AVCaptureDeviceInput(device: camera)
-            XCTAssertTrue(session.canAddInput(input))
-            session.addInputWithNoConnections(input)
-            let port = try XCTUnwrap(
-                input.ports(for: .video, sourceDeviceType: camera.deviceType, sourceDevicePosition: camera.position).first, "the camera's video port")
-            let output = AVCaptureVideoDataOutput()
-            output.setSampleBufferDelegate(collector, queue: collector.queue)
-            XCTAssertTrue(session.canAddOutput(output))
-            session.addOutputWithNoConnections(output)
-            let connection = AVCaptureConnection(inputPorts: [port], output: output)
-            XCTAssertTrue(session.canAddConnection(connection))
-            session.addConnection(connection)
-            connections.append(connection)
-        }
-        session.commitConfiguration()
+        let (session, connections) = try makeMultiCamSession(cameras: [backCamera, frontCamera], collectors: [back, front])
         return (session, connections[0], connections[1])
     }
 

@@ -25,24 +25,8 @@ final class V4L2MultiCamTests: CaptureTestCase {
         let discovery = AVCaptureDevice.DiscoverySession(deviceTypes: [.external, .builtInWideAngleCamera], mediaType: .video, position: .unspecified)
         XCTAssertTrue(discovery.supportedMultiCamDeviceSets.contains([vivid, lafcam]), "the two cameras can run together")
 
-        let session = AVCaptureMultiCamSession()
-        sessions.append(session)
         let collectors = [FrameCollector(label: "vivid"), FrameCollector(label: "lafcam")]
-        session.beginConfiguration()
-        for ((camera, _, _), collector) in zip(sizes, collectors) {
-            let input = try AVCaptureDeviceInput(device: camera)
-            XCTAssertTrue(session.canAddInput(input))
-            session.addInputWithNoConnections(input)
-            let port = try XCTUnwrap(input.ports(for: .video, sourceDeviceType: camera.deviceType, sourceDevicePosition: camera.position).first)
-            let output = AVCaptureVideoDataOutput()
-            output.setSampleBufferDelegate(collector, queue: collector.queue)
-            XCTAssertTrue(session.canAddOutput(output))
-            session.addOutputWithNoConnections(output)
-            let connection = AVCaptureConnection(inputPorts: [port], output: output)
-            XCTAssertTrue(session.canAddConnection(connection))
-            session.addConnection(connection)
-        }
-        session.commitConfiguration()
+        let (session, _) = try makeMultiCamSession(cameras: sizes.map(\.0), collectors: collectors)
         XCTAssertLessThanOrEqual(session.hardwareCost, 1)
         session.startRunning()
         XCTAssertTrue(session.isRunning)

@@ -240,27 +240,10 @@ final class PipeWireCameraTests: CaptureTestCase {
         }
         let discovery = AVCaptureDevice.DiscoverySession(deviceTypes: [.external], mediaType: .video, position: .unspecified)
         XCTAssertTrue(discovery.supportedMultiCamDeviceSets.contains([first, second]), "the two cameras can run together")
-        XCTAssertTrue(AVCaptureMultiCamSession.isMultiCamSupported)
 
-        let session = AVCaptureMultiCamSession()
-        sessions.append(session)
         let collectors = [FrameCollector(label: "first"), FrameCollector(label: "second")]
-        session.beginConfiguration()
-        for (device, collector) in zip([first, second], collectors) {
-            let input = try AVCaptureDeviceInput(device: device)
-            XCTAssertTrue(session.canAddInput(input))
-            session.addInputWithNoConnections(input)
-            let port = try XCTUnwrap(input.ports(for: .video, sourceDeviceType: device.deviceType, sourceDevicePosition: device.position).first)
-            let output = AVCaptureVideoDataOutput()
-            output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]
-            output.setSampleBufferDelegate(collector, queue: collector.queue)
-            XCTAssertTrue(session.canAddOutput(output))
-            session.addOutputWithNoConnections(output)
-            let connection = AVCaptureConnection(inputPorts: [port], output: output)
-            XCTAssertTrue(session.canAddConnection(connection))
-            session.addConnection(connection)
-        }
-        session.commitConfiguration()
+        let (session, _) = try makeMultiCamSession(
+            cameras: [first, second], collectors: collectors, pixelFormat: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
         XCTAssertGreaterThan(session.hardwareCost, 0)
         XCTAssertLessThanOrEqual(session.hardwareCost, 1, "640x480 and 320x240 at 30 fps are within the machine's budget")
         session.startRunning()
