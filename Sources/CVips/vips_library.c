@@ -685,11 +685,11 @@ int cvips_decode_float_rgba(const void *data, size_t size, int page, float *dest
     return 0;
 }
 
-int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height) {
+/// A picture decoded into 8-bit premultiplied B, G, R, A; a truncated one is an error when
+/// `fail_on` is VIPS_FAIL_ON_TRUNCATED (1), and decoded as far as it goes when VIPS_FAIL_ON_NONE (0).
+static int decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height, int fail_on) {
     if (cvips_load()) return -1;
-    // A truncated file is an error, not a picture with its missing part filled (VIPS_FAIL_ON_TRUNCATED).
-    enum { FAIL_ON_TRUNCATED = 1 };
-    vips *image = lib.new_from_buffer(data, size, "", "page", page, "fail_on", FAIL_ON_TRUNCATED, NULL), *next = NULL;
+    vips *image = lib.new_from_buffer(data, size, "", "page", page, "fail_on", fail_on, NULL), *next = NULL;
     if (!image) return -1;
     int bands = lib.get_bands(image);
     if (lib.get_width(image) != width || lib.get_height(image) != height) goto fail;
@@ -725,6 +725,15 @@ int cvips_decode_bgra(const void *data, size_t size, int page, void *destination
 fail:
     lib.object_unref(image);
     return -1;
+}
+
+int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height) {
+    // A truncated file is an error, not a picture with its missing part filled (VIPS_FAIL_ON_TRUNCATED).
+    return decode_bgra(data, size, page, destination, row_bytes, width, height, 1);
+}
+
+int cvips_decode_bgra_arrived(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height) {
+    return decode_bgra(data, size, page, destination, row_bytes, width, height, 0);
 }
 
 int cvips_encode(const void *bgra, int width, int height, size_t row_bytes, int opaque, const char *suffix, void **data, size_t *size) {

@@ -140,11 +140,16 @@ public final class CGImageSource: @unchecked Sendable {
             intent: .defaultIntent)
     }
 
-    /// The picture at an index as far as its data has arrived: an incremental source's JPEG or still
-    /// PNG drawn from part of its data, the rest grey or transparent; otherwise as `decodedImage(at:allowFloat:)`.
+    /// The picture at an index as far as its data has arrived: an incremental source's JPEG, still
+    /// PNG or GIF frame drawn from part of its data, the rest grey or transparent; otherwise as
+    /// `decodedImage(at:allowFloat:)`.
     func arrivedImage(at index: Int = 0, allowFloat: Bool = false) -> CGImage? {
         if let whole = decodedImage(at: index, allowFloat: allowFloat) { return whole }
-        let (data, kind, animated) = contents.withLock { ($0.data, $0.kind, !$0.pages.delays.isEmpty) }
+        let (data, kind, count, animated) = contents.withLock { ($0.data, $0.kind, $0.pages.count, !$0.pages.delays.isEmpty) }
+        if isIncremental, kind == .gif, index >= 0, index < count, let (frame, _) = LibvipsPictures.decode(data, page: index, arrived: true) {
+            // The rows to come are transparent.
+            return frame.bgraImage(opaque: false)
+        }
         guard isIncremental, index == 0, kind == .png, !animated, let (frame, hasAlpha) = try? PictureDecoder.decodeArrivedPNG(data) else { return nil }
         return frame.bgraImage(opaque: !hasAlpha)
     }

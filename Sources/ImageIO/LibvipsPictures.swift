@@ -26,14 +26,17 @@ enum LibvipsPictures {
     }
 
     /// The picture decoded into a BGRA frame (premultiplied), checked against the pixel limit before
-    /// any pixel is decoded; nil when it is too large or cannot be decoded.
-    static func decode(_ data: Data, page: Int = 0) -> (frame: CVPixelBuffer, hasAlpha: Bool)? {
+    /// any pixel is decoded; nil when it is too large or cannot be decoded (or, unless `arrived`, is
+    /// cut short: with it, a picture whose data has come in part is decoded as far as it goes).
+    static func decode(_ data: Data, page: Int = 0, arrived: Bool = false) -> (frame: CVPixelBuffer, hasAlpha: Bool)? {
         guard let (width, height, hasAlpha) = size(of: data, page: page), width * height <= PictureDecoder.maximumPixels,
             let frame = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)
         else { return nil }
         let plane = frame.planes[0]
         let decoded = data.withUnsafeBytes {
-            cvips_decode_bgra($0.baseAddress, $0.count, Int32(page), plane.baseAddress, plane.bytesPerRow, Int32(width), Int32(height))
+            arrived
+                ? cvips_decode_bgra_arrived($0.baseAddress, $0.count, Int32(page), plane.baseAddress, plane.bytesPerRow, Int32(width), Int32(height))
+                : cvips_decode_bgra($0.baseAddress, $0.count, Int32(page), plane.baseAddress, plane.bytesPerRow, Int32(width), Int32(height))
         }
         return decoded == 0 ? (frame, hasAlpha) : nil
     }

@@ -29,7 +29,9 @@
 // UpdateDataProvider, CGImageSourceGetStatus and GetStatusAtIndex): a JPEG's image is drawn as far as its
 // data has arrived (the rest grey; a progressive JPEG's scans so far), and whole once its end-of-image marker
 // has come; a still PNG's rows (an interlaced one's passes) as they arrive, the rest transparent (libpng's
-// progressive reader); other kinds' once their data is whole; a truncated TIFF or GIF is an error.
+// progressive reader); a GIF frame's rows as they arrive, the rest transparent (libvips's GIF reader, told
+// not to fail on the cut); other kinds' once their data is whole; a truncated TIFF, or a GIF not incremental,
+// is an error.
 // A HEIC's depth or disparity image (CGImageSourceCopyAuxiliaryDataInfoAtIndex with kCGImageAuxiliaryDataTypeDepth and
 // kCGImageAuxiliaryDataTypeDisparity): 32-bit floats in metres or 1 / metres from the file's range, their description;
 // AVDepthData(fromDictionaryRepresentation:) takes it.
@@ -42,7 +44,7 @@
 //     colour maps; a HEIC's other pictures; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
 //     makes one from the image); auxiliary images other than a HEIC's depth (mattes, and the metadata dictionary of
 //     kCGImageAuxiliaryDataInfoMetadata); EXIF tags beyond the photo output's; images of the part of an incremental
-//     source's data that has arrived, but for JPEGs and still PNGs; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
+//     source's data that has arrived, but for JPEGs, still PNGs and GIFs; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
 // Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
 //     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize;

@@ -127,6 +127,26 @@ final class IncrementalSourceTests: XCTestCase {
         XCTAssertEqual(try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil)), x: 10, y: 250), try colour(complete, x: 10, y: 250))
     }
 
+    func testAGIFIsDrawnAsFarAsItHasArrived() throws {
+        let whole = try striped("com.compuserve.gif")
+        let complete = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil)), 0, nil))
+        let source = CGImageSourceCreateIncremental(nil)
+        CGImageSourceUpdateData(source, whole.prefix(whole.count / 2) as CFData, false)
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete)
+        let part = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil), "the part that has arrived is drawn")
+        XCTAssertEqual([part.width, part.height], [64, 256])
+        XCTAssertEqual(try colour(part, x: 10, y: 3), try colour(complete, x: 10, y: 3), "the first rows have come, exactly")
+        // The last row has not: transparent.
+        let data = try XCTUnwrap(part.dataProvider?.data) as Data
+        XCTAssertEqual(Array(data[(255 * part.bytesPerRow + 40)..<(255 * part.bytesPerRow + 44)]), [0, 0, 0, 0])
+        XCTAssertNotEqual(part.alphaInfo, .noneSkipFirst, "a picture with rows to come has transparency")
+        CGImageSourceUpdateData(source, whole as CFData, true)
+        XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete)
+        XCTAssertEqual(try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil)), x: 10, y: 250), try colour(complete, x: 10, y: 250))
+        // A GIF that is not incremental and cut short is still refused, as before.
+        XCTAssertNil(CGImageSourceCreateWithData(whole.prefix(whole.count / 2) as CFData, nil).flatMap { CGImageSourceCreateImageAtIndex($0, 0, nil) })
+    }
+
     func testTruncatedUnknownAndEmptyDataSayWhatTheyAre() throws {
         let whole = try encoded("public.png")
         let truncated = CGImageSourceCreateIncremental(nil)

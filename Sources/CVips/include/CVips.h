@@ -124,6 +124,9 @@ int cvips_picture_size(const void *data, size_t size, int page, int *width, int 
 /// Decodes a picture file's page `page` (0 the first), of `width` x `height` as its header says, into 8-bit B, G,
 /// R, A, premultiplied, rows `row_bytes` apart; 0, or -1 when it cannot be decoded.
 int cvips_decode_bgra(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height);
+/// As `cvips_decode_bgra`, for a picture whose data has arrived in part: decoded as far as it goes
+/// (a GIF's rows to come are transparent) rather than refused.
+int cvips_decode_bgra_arrived(const void *data, size_t size, int page, void *destination, size_t row_bytes, int width, int height);
 /// Encodes `height` rows (`row_bytes` apart) of `width` 32-bit float R, G, B, A pixels, premultiplied
 /// (`has_alpha` 0: the alpha is skipped and left out), as a TIFF of float samples, unpremultiplied,
 /// the values as they are; the bytes in `*data` (free with free) and `*size`. 0, or -1.
