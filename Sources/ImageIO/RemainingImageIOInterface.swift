@@ -44,7 +44,9 @@
 //     colour maps; a HEIC's other pictures; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
 //     makes one from the image); auxiliary images other than a HEIC's depth (mattes, and the metadata dictionary of
 //     kCGImageAuxiliaryDataInfoMetadata); EXIF tags beyond the photo output's; images of the part of an incremental
-//     source's data that has arrived, but for JPEGs, still PNGs and GIFs; CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
+//     source's data that has arrived, but for JPEGs, still PNGs and GIFs (a TIFF's directory, which says where its pixels
+//     are, often comes after them, as libtiff and libvips write it: half such a file is unreadable; libheif and libvips's
+//     WebP reader take whole data); CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
 // Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
 //     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize;
