@@ -109,40 +109,35 @@ final class IncrementalSourceTests: XCTestCase {
         XCTAssertNotNil(CGImageSourceCreateImageAtIndex(cut, 0, nil))
     }
 
-    func testAPNGIsDrawnRowByRowAsItArrives() throws {
-        let whole = try striped("public.png")
+    /// Checks that a striped picture of `type`, half of it arrived, is drawn as far as it has come
+    /// (the first rows exactly, the last transparent) and whole at the end; the whole picture's data.
+    @discardableResult
+    private func assertDrawnAsItArrives(_ type: String, line: UInt = #line) throws -> Data {
+        let whole = try striped(type)
         let complete = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil)), 0, nil))
         let source = CGImageSourceCreateIncremental(nil)
         CGImageSourceUpdateData(source, whole.prefix(whole.count / 2) as CFData, false)
-        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete)
-        let part = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil))
-        XCTAssertEqual([part.width, part.height], [64, 256])
-        XCTAssertEqual(try colour(part, x: 10, y: 3), try colour(complete, x: 10, y: 3), "the first rows have come, exactly")
+        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete, line: line)
+        let part = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil), "the part that has arrived is drawn", line: line)
+        XCTAssertEqual([part.width, part.height], [64, 256], line: line)
+        XCTAssertEqual(try colour(part, x: 10, y: 3), try colour(complete, x: 10, y: 3), "the first rows have come, exactly", line: line)
         // The last row has not: transparent.
         let data = try XCTUnwrap(part.dataProvider?.data) as Data
-        XCTAssertEqual(Array(data[(255 * part.bytesPerRow + 40)..<(255 * part.bytesPerRow + 44)]), [0, 0, 0, 0])
-        XCTAssertNotEqual(part.alphaInfo, .noneSkipFirst, "a picture with rows to come has transparency")
+        XCTAssertEqual(Array(data[(255 * part.bytesPerRow + 40)..<(255 * part.bytesPerRow + 44)]), [0, 0, 0, 0], line: line)
+        XCTAssertNotEqual(part.alphaInfo, .noneSkipFirst, "a picture with rows to come has transparency", line: line)
         CGImageSourceUpdateData(source, whole as CFData, true)
-        XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete)
-        XCTAssertEqual(try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil)), x: 10, y: 250), try colour(complete, x: 10, y: 250))
+        XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete, line: line)
+        XCTAssertEqual(
+            try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil)), x: 10, y: 250), try colour(complete, x: 10, y: 250), line: line)
+        return whole
+    }
+
+    func testAPNGIsDrawnRowByRowAsItArrives() throws {
+        try assertDrawnAsItArrives("public.png")
     }
 
     func testAGIFIsDrawnAsFarAsItHasArrived() throws {
-        let whole = try striped("com.compuserve.gif")
-        let complete = try XCTUnwrap(CGImageSourceCreateImageAtIndex(try XCTUnwrap(CGImageSourceCreateWithData(whole as CFData, nil)), 0, nil))
-        let source = CGImageSourceCreateIncremental(nil)
-        CGImageSourceUpdateData(source, whole.prefix(whole.count / 2) as CFData, false)
-        XCTAssertEqual(CGImageSourceGetStatusAtIndex(source, 0), .statusIncomplete)
-        let part = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil), "the part that has arrived is drawn")
-        XCTAssertEqual([part.width, part.height], [64, 256])
-        XCTAssertEqual(try colour(part, x: 10, y: 3), try colour(complete, x: 10, y: 3), "the first rows have come, exactly")
-        // The last row has not: transparent.
-        let data = try XCTUnwrap(part.dataProvider?.data) as Data
-        XCTAssertEqual(Array(data[(255 * part.bytesPerRow + 40)..<(255 * part.bytesPerRow + 44)]), [0, 0, 0, 0])
-        XCTAssertNotEqual(part.alphaInfo, .noneSkipFirst, "a picture with rows to come has transparency")
-        CGImageSourceUpdateData(source, whole as CFData, true)
-        XCTAssertEqual(CGImageSourceGetStatus(source), .statusComplete)
-        XCTAssertEqual(try colour(try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, 0, nil)), x: 10, y: 250), try colour(complete, x: 10, y: 250))
+        let whole = try assertDrawnAsItArrives("com.compuserve.gif")
         // A GIF that is not incremental and cut short is still refused, as before.
         XCTAssertNil(CGImageSourceCreateWithData(whole.prefix(whole.count / 2) as CFData, nil).flatMap { CGImageSourceCreateImageAtIndex($0, 0, nil) })
     }
