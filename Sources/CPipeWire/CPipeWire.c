@@ -194,9 +194,11 @@ static int server_socket_exists(void) {
 }
 
 static int connection_open(connection *c, const char *name, const struct pw_core_events *events, void *data) {
-    pthread_once(&init_once, init_pipewire);
     memset(c, 0, sizeof *c);
+    // Without a server to reach, the library is not even loaded: a process that only looks for
+    // cameras keeps libpipewire and its plug-ins out of its memory.
     if (!server_socket_exists()) return -EPIPE;
+    pthread_once(&init_once, init_pipewire);
     if (cpw_load()) return -ENOENT;
     c->loop = pw_thread_loop_new(name, NULL);
     if (!c->loop) return -ENOMEM;

@@ -50,17 +50,24 @@ package enum DeviceRegistry {
 
     /// Every device, in the order `default(for:)` prefers them: the hardware backends' in
     /// `discoveries`' order, then the virtual devices.
-    package static var backends: [CaptureDeviceBackend] {
-        let virtual: [CaptureDeviceBackend] = [virtualBackCamera, virtualFrontCamera] + extraVirtualCameras + [virtualMicrophone]
+    package static var backends: [CaptureDeviceBackend] { backends(of: nil) }
+
+    /// The devices of one kind (every device for nil), in the order `default(for:)` prefers them.
+    /// Only the backends of that kind are asked, so that looking for a camera loads no sound
+    /// library and looking for a microphone no camera library.
+    package static func backends(of kind: CaptureMediaKind?) -> [CaptureDeviceBackend] {
+        let virtual: [CaptureDeviceBackend] = ([virtualBackCamera, virtualFrontCamera] + extraVirtualCameras + [virtualMicrophone]).filter {
+            kind == nil || $0.descriptor.mediaKind == kind
+        }
         if policy == "virtual" { return virtual }
-        let hardware = discoveries.flatMap { $0.devices() }
+        let hardware = discoveries.filter { kind == nil || $0.mediaKind == kind }.flatMap { $0.devices() }
         return policy == "hardware" ? hardware : hardware + virtual
     }
 
-    /// Calls `listener` after hardware devices appear or disappear.
-    package static func addHotplugListener(_ listener: @escaping @Sendable () -> Void) {
+    /// Calls `listener` after hardware devices of one kind (of any kind for nil) appear or disappear.
+    package static func addHotplugListener(for kind: CaptureMediaKind? = nil, _ listener: @escaping @Sendable () -> Void) {
         guard policy != "virtual" else { return }
-        for discovery in discoveries { discovery.addListener(listener) }
+        for discovery in discoveries where kind == nil || discovery.mediaKind == kind { discovery.addListener(listener) }
     }
 }
 

@@ -124,6 +124,35 @@ final class MissingSystemPartsTests: XCTestCase {
         XCTAssertTrue(stretching.contains { $0.hasPrefix("librubberband") }, "a slowed section's sound is stretched: \(stretching.sorted())")
     }
 
+    func testACameraAloneLoadsNoSoundLibraryAndPipeWireOnlyWhereItsServerIs() throws {
+        let (environment, folder) = bareMachine()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let soundLibraries = ["libpulse", "libasound"]
+        let quiet = folder.appendingPathComponent("quiet.mov")
+        let (record, recording) = try librariesLoaded(["record", "--seconds", "0.5", "--no-audio", quiet.path], environment: environment)
+        XCTAssertEqual(record.status, 0, record.output)
+        XCTAssertFalse(recording.isEmpty, "the loader's report was read: \(record.standardError.prefix(300))")
+        for library in soundLibraries + ["libpipewire"] {
+            XCTAssertFalse(
+                recording.contains { $0.hasPrefix(library) }, "\(library) is not loaded to record a camera with no PipeWire server: \(recording.sorted())")
+        }
+        // A PipeWire server's socket: the library is loaded to ask it for cameras; still no sound library.
+        let runtime = try XCTUnwrap(environment["PIPEWIRE_RUNTIME_DIR"])
+        let pipeWire = try XCTUnwrap(UnansweringServer(path: runtime + "/pipewire-0", behaviour: .hangsUp))
+        defer { pipeWire.stop() }
+        let (monitor, looking) = try librariesLoaded(["monitor", "--seconds", "0.5", "--no-audio", "--preset", "low"], environment: environment)
+        XCTAssertEqual(monitor.status, 0, monitor.output)
+        XCTAssertTrue(looking.contains { $0.hasPrefix("libpipewire") }, "a PipeWire server is asked for its cameras: \(looking.sorted())")
+        for library in soundLibraries {
+            XCTAssertFalse(looking.contains { $0.hasPrefix(library) }, "\(library) is not loaded to watch a camera: \(looking.sorted())")
+        }
+        // Sound is looked for when it is recorded.
+        let heard = folder.appendingPathComponent("heard.mov")
+        let (withSound, listening) = try librariesLoaded(["record", "--seconds", "0.5", heard.path], environment: environment)
+        XCTAssertEqual(withSound.status, 0, withSound.output)
+        XCTAssertTrue(listening.contains { $0.hasPrefix("libpulse") }, "recording sound asks the sound server: \(listening.sorted())")
+    }
+
     func testACairoThatCannotBeLoadedStopsOnlyWhatDraws() throws {
         var (environment, folder) = bareMachine()
         let movie = folder.appendingPathComponent("for-sheet.mov")

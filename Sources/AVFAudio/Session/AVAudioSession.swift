@@ -105,7 +105,7 @@ open class AVAudioSession: NSObject, @unchecked Sendable {
     package var preferredInputUID: String? { AudioPreferences.preferredInputUID }
 
     /// Every microphone the process knows, connected or not, in the order capture devices are offered.
-    private static var microphones: [CaptureDeviceBackend] { DeviceRegistry.backends.filter { $0.descriptor.mediaKind == .audio } }
+    private static var microphones: [CaptureDeviceBackend] { DeviceRegistry.backends(of: .audio) }
 
     /// The ports audio flows through now: the input capture uses, and the sound server's sink the
     /// application plays to (none where no sound server runs).

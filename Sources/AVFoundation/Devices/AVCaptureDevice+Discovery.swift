@@ -2,42 +2,68 @@ import CaptureDevices
 import Foundation
 
 /// Every device the process knows, one object per device.
+///
+/// A kind of device (cameras, microphones) is looked for the first time it is asked for, so a
+/// program that only uses a camera never loads a sound library, nor one that only records sound a
+/// camera library.
 package enum DeviceDirectory {
     private struct State {
         var cache: [String: DeviceCore] = [:]
-        var listening = false
+        /// The kinds whose backends have been asked and are followed as devices come and go.
+        var listening: Set<CaptureMediaKind> = []
         /// Devices whose arrival is known: those present at the first look, and those announced since.
         var announced: Set<String> = []
 
-        /// The devices, one object per device, made the first time each is seen.
-        mutating func devices() -> [AVCaptureDevice] {
-            DeviceRegistry.backends.map { backend in
+        /// The devices of a kind (of every kind for nil), one object per device, made the first time each is seen.
+        mutating func devices(of kind: CaptureMediaKind?) -> [AVCaptureDevice] {
+            DeviceRegistry.backends(of: kind).map { backend in
                 if let core = cache[backend.descriptor.uniqueID] { return core.device }
                 let core = DeviceCore(backend: backend)
                 cache[backend.descriptor.uniqueID] = core
                 return core.device
             }
         }
+
+        /// Starts following the kinds `kind` names that are not followed yet.
+        mutating func listen(to kind: CaptureMediaKind?) {
+            for kind in kind.map({ [$0] }) ?? [.video, .audio] where !listening.contains(kind) {
+                listening.insert(kind)
+                announced.formUnion(devices(of: kind).map(\.uniqueID))
+                DeviceRegistry.addHotplugListener(for: kind) { DeviceDirectory.announceNewDevices(of: kind) }
+            }
+        }
     }
     private static let state = LockedValue(State())
 
     /// The devices, hardware first, in the order defaults prefer them.
-    package static var all: [AVCaptureDevice] {
+    package static var all: [AVCaptureDevice] { devices(of: nil) }
+
+    /// The devices of a kind (of every kind for nil), hardware first, in the order defaults prefer them.
+    package static func devices(of kind: CaptureMediaKind?) -> [AVCaptureDevice] {
         state.withLock { state in
-            if !state.listening {
-                state.listening = true
-                state.announced = Set(state.devices().map(\.uniqueID))
-                DeviceRegistry.addHotplugListener { announceNewDevices() }
-            }
-            return state.devices()
+            state.listen(to: kind)
+            return state.devices(of: kind)
         }
     }
 
-    /// Posts AVCaptureDeviceWasConnected for devices that arrived since the first look, once each;
-    /// a device that leaves and returns is announced by its own reconnection.
-    private static func announceNewDevices() {
+    /// The devices that may capture a media type: cameras for video, microphones for audio, every device otherwise.
+    package static func devices(for mediaType: AVMediaType?) -> [AVCaptureDevice] {
+        devices(of: mediaType.flatMap(CaptureMediaKind.init(mediaType:)))
+    }
+
+    /// The device with a unique identifier: cameras are looked through first, then microphones.
+    package static func device(uniqueID: String) -> AVCaptureDevice? {
+        for kind in [CaptureMediaKind.video, .audio] {
+            if let device = devices(of: kind).first(where: { $0.uniqueID == uniqueID }) { return device }
+        }
+        return nil
+    }
+
+    /// Posts AVCaptureDeviceWasConnected for devices of a kind that arrived since the first look,
+    /// once each; a device that leaves and returns is announced by its own reconnection.
+    private static func announceNewDevices(of kind: CaptureMediaKind) {
         let arrived = state.withLock { state in
-            let arrived = state.devices().filter { $0.isConnected && !state.announced.contains($0.uniqueID) }
+            let arrived = state.devices(of: kind).filter { $0.isConnected && !state.announced.contains($0.uniqueID) }
             state.announced.formUnion(arrived.map(\.uniqueID))
             return arrived
         }
@@ -47,10 +73,21 @@ package enum DeviceDirectory {
     }
 }
 
+extension CaptureMediaKind {
+    /// The kind of device that captures a media type; nil for media no one kind of device captures.
+    init?(mediaType: AVMediaType) {
+        switch mediaType {
+        case .video: self = .video
+        case .audio: self = .audio
+        default: return nil
+        }
+    }
+}
+
 extension AVCaptureDevice {
     /// The default device for a media type: the first camera for video, the first microphone for audio.
     public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
-        let devices = DeviceDirectory.all
+        let devices = DeviceDirectory.devices(for: mediaType)
         // The audio session's preferred input, while it is there, is the microphone.
         if mediaType == .audio, let uid = AVAudioSession.sharedInstance().preferredInputUID,
             let preferred = devices.first(where: { $0.uniqueID == uid && $0.isConnected })
@@ -72,12 +109,12 @@ extension AVCaptureDevice {
 
     /// Every connected device that provides a media type.
     public class func devices(for mediaType: AVMediaType) -> [AVCaptureDevice] {
-        devices().filter { $0.hasMediaType(mediaType) }
+        DeviceDirectory.devices(for: mediaType).filter { $0.isConnected && $0.hasMediaType(mediaType) }
     }
 
     /// The device with a unique identifier, if it exists.
     public convenience init?(uniqueID deviceUniqueID: String) {
-        guard let device = DeviceDirectory.all.first(where: { $0.uniqueID == deviceUniqueID }) else { return nil }
+        guard let device = DeviceDirectory.device(uniqueID: deviceUniqueID) else { return nil }
         self.init(core: device.core)
     }
 
@@ -96,8 +133,8 @@ extension AVCaptureDevice {
 
         /// The matching devices that are connected now, in the order of `deviceTypes`.
         public var devices: [AVCaptureDevice] {
-            let all = AVCaptureDevice.devices()
             let types = deviceTypes.map { $0 == .microphone ? DeviceType.builtInMicrophone : $0 }
+            let all = DeviceDirectory.devices(of: mediaType.flatMap(CaptureMediaKind.init(mediaType:)) ?? Self.kind(of: types)).filter(\.isConnected)
             var result: [AVCaptureDevice] = []
             for type in types {
                 for device in all
@@ -109,6 +146,13 @@ extension AVCaptureDevice {
                 }
             }
             return result
+        }
+
+        /// The one kind of device all of `types` are, if they are one kind: external devices may be either.
+        private static func kind(of types: [DeviceType]) -> CaptureMediaKind? {
+            if !types.isEmpty, types.allSatisfy({ $0 == .builtInMicrophone }) { return .audio }
+            if !types.contains(.builtInMicrophone), !types.contains(.external) { return .video }
+            return nil
         }
 
         /// Sets of capture devices that you can use simultaneously in a multi-camera session: every
@@ -132,7 +176,7 @@ extension AVCaptureDevice {
 
     /// Whether the application may capture a media type.
     public class func authorizationStatus(for mediaType: AVMediaType) -> AVAuthorizationStatus {
-        let devices = DeviceDirectory.all.filter { $0.hasMediaType(mediaType) }
+        let devices = DeviceDirectory.devices(for: mediaType).filter { $0.hasMediaType(mediaType) }
         guard !devices.isEmpty else { return .authorized }
         return devices.contains(where: { !$0.backend.isAuthorized }) ? .denied : .authorized
     }

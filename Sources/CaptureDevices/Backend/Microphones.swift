@@ -4,7 +4,7 @@
 package enum Microphones {
     /// The microphone to record from now, or nil when there is none.
     package static func current() -> CaptureDeviceBackend? {
-        let microphones = DeviceRegistry.backends.filter { $0.descriptor.mediaKind == .audio && $0.isConnected }
+        let microphones = DeviceRegistry.backends(of: .audio).filter(\.isConnected)
         if let preferred = AudioPreferences.preferredInputUID, let device = microphones.first(where: { $0.descriptor.uniqueID == preferred }) {
             return device
         }
