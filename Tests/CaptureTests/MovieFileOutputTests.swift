@@ -342,7 +342,10 @@ final class MovieFileOutputTests: CaptureTestCase {
         let title = AVMutableMetadataItem()
         title.identifier = .commonIdentifierTitle
         title.value = "A walk" as NSString
-        movie.metadata = [title]
+        let created = AVMutableMetadataItem()
+        created.identifier = .commonIdentifierCreationDate
+        created.value = Date(timeIntervalSince1970: 1_764_571_920) as NSDate
+        movie.metadata = [title, created]
         session.startRunning()
         let url = makeScratchFolder().appendingPathComponent("tagged.mov")
         let log = RecordingLog()
@@ -359,6 +362,8 @@ final class MovieFileOutputTests: CaptureTestCase {
         let tags = try XCTUnwrap(MediaProbe.probe(url)).tags
         XCTAssertEqual(tags["com.apple.quicktime.title"], "A walk")
         XCTAssertEqual(tags["com.apple.quicktime.location.ISO6709"], "+48.8584+002.2945/", "location in ISO 6709, set while recording")
+        XCTAssertEqual(tags["com.apple.quicktime.creationdate"], "2025-12-01T06:52:00Z", "the creation date in ISO 8601")
+        XCTAssertTrue(tags["creation_time"]?.hasPrefix("2025-12-01T06:52:00") == true, "and as the movie's creation time: \(tags)")
     }
 
     func testOrientationIsWrittenAsRotationNotPixels() throws {

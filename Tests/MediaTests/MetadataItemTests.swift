@@ -56,4 +56,18 @@ final class MetadataItemTests: XCTestCase {
         XCTAssertEqual(text, "42")
         XCTAssertNil(date)
     }
+
+    func testADateIsWrittenInISO8601AndStringsInISO8601AreDates() {
+        let date = Date(timeIntervalSince1970: 1_764_571_920)
+        let item = AVMutableMetadataItem()
+        item.identifier = .commonIdentifierCreationDate
+        item.value = date as NSDate
+        XCTAssertEqual(item.stringValue, "2025-12-01T06:52:00Z", "UTC, to the second")
+        XCTAssertEqual(item.dateValue, date)
+        let text = AVMutableMetadataItem()
+        text.value = "2025-12-01T07:52:00+01:00" as NSString
+        XCTAssertEqual(text.dateValue, date, "an offset from UTC is honoured")
+        text.value = "1 December 2025" as NSString
+        XCTAssertNil(text.dateValue, "what is not ISO 8601 is no date")
+    }
 }
