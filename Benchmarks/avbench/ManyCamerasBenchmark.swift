@@ -17,7 +17,13 @@ import TestSupport
 /// to `pipewiresrc ! videoconvert ! x264enc ! mp4mux` pipelines; the server's CPU, which makes
 /// the pictures for both, is counted for neither.
 enum ManyCamerasBenchmark {
-    static let counts = [1, 2, 4, 8, 12]
+    /// How many cameras each run records: 1, 2, 4, 8 and 12, or the counts `AVBENCH_CAMERA_COUNTS` lists (such as `1,8`).
+    static let counts: [Int] = {
+        let asked = (ProcessInfo.processInfo.environment["AVBENCH_CAMERA_COUNTS"] ?? "").split(separator: ",").compactMap { Int($0) }.filter {
+            (1...16).contains($0)
+        }
+        return asked.isEmpty ? [1, 2, 4, 8, 12] : asked
+    }()
 
     /// Where the cameras come from.
     enum Source {
@@ -64,6 +70,20 @@ enum ManyCamerasBenchmark {
             if case .pipeWire = source { child.append("pipewire") }
             let ours = measure(child, stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
             print(line("avcapture sessions", count, ours, seconds))
+            // The command line itself, as a user runs it: one camera, or several each to its own file.
+            let tool = URL(fileURLWithPath: self_).deletingLastPathComponent().appendingPathComponent("avcapture").path
+            if case .virtual = source, FileManager.default.isExecutableFile(atPath: tool) {
+                let movies = (1...count).map { folder.appendingPathComponent("cli-\($0).mov") }
+                var command = [
+                    "/usr/bin/env", "LINUXAVFOUNDATION_VIRTUAL_CAMERAS=\(count)", tool, "record", "--seconds", String(seconds), "--no-audio", "--preset",
+                    "1280x720",
+                    "--fast",
+                ]
+                for index in 1...count { command += ["--video", "virtual:camera:\(index)"] }
+                command.append(folder.appendingPathComponent("cli.mov").path)
+                let cli = measure(command, stopAfter: nil, files: count == 1 ? [folder.appendingPathComponent("cli.mov")] : movies, seconds: seconds)
+                print(line("avcapture record", count, cli, seconds))
+            }
             if case .virtual = source, count >= 2 {
                 let multi = measure(
                     child + ["multicam"], stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("multi-\($0).mov") }, seconds: seconds)
@@ -95,6 +115,8 @@ enum ManyCamerasBenchmark {
     struct Result {
         var cpu = 0.0, peakMegabytes = 0.0
         var frames: [Int] = []
+        /// Where the memory was at the peak.
+        var peakBreakdown: MemoryBreakdown?
         /// Why the child recorded nothing, when it said.
         var refusal: String?
     }
@@ -105,6 +127,7 @@ enum ManyCamerasBenchmark {
         return String(
             format: "  %d x %@: %.3f s CPU a camera-second, frames missing %@ of %d each, peak %.0f MB", count, name,
             result.cpu / (seconds * Double(count)), missing.map(String.init).joined(separator: "/"), expected, result.peakMegabytes)
+            + (result.peakBreakdown.flatMap { $0.total >= 1 ? "\n      at the peak: \($0.summary)" : nil } ?? "")
     }
 
     /// Runs `command` (stopped with SIGINT after `stopAfter` seconds, or left to finish), sampling its resident memory; counts the frames in `files`.
@@ -126,7 +149,10 @@ enum ManyCamerasBenchmark {
             if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
                 let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
             {
-                result.peakMegabytes = max(result.peakMegabytes, kilobytes / 1024)
+                if kilobytes / 1024 > result.peakMegabytes {
+                    result.peakMegabytes = kilobytes / 1024
+                    result.peakBreakdown = MemoryBreakdown.of(pid: process.processIdentifier) ?? result.peakBreakdown
+                }
             }
             if let stopAfter, !interrupted, now() - started >= stopAfter {
                 process.interrupt()
