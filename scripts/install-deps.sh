@@ -33,6 +33,8 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   lean+=(nginx-light libnginx-mod-rtmp srt-tools)
   # An X server with no screen, and xsetroot and xdotool to paint it and move its pointer, for the screen capture tests.
   packages+=(xvfb x11-xserver-utils xdotool)
+  # A Wayland compositor for the windows' Wayland tests: weston, nested in Xvfb or headless.
+  lean+=(weston)
   # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)

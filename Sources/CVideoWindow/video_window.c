@@ -2,6 +2,7 @@
 #include "CVideoWindow.h"
 #include "CLibraryLoading.h"
 #include "sdl2_abi.h"
+#include "wayland_seat.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,14 @@ static int is_rasterised_by_the_cpu(SDL_Renderer *renderer) {
     return renderer_name && (strstr(renderer_name, "llvmpipe") || strstr(renderer_name, "softpipe") || strstr(renderer_name, "Software"));
 }
 
+/// Whether SDL will open its window on Wayland: when told to, or when only a Wayland display is
+/// named (SDL 2 tries X11 first otherwise).
+static int uses_wayland(const char *x11, const char *wayland) {
+    const char *driver = getenv("SDL_VIDEODRIVER");
+    if (driver && *driver) return strstr(driver, "wayland") == driver;
+    return (!x11 || !*x11) && wayland && *wayland;
+}
+
 /// Loads SDL and opens the display when no window has; 0, or -1 with why in `problem`.
 static int start(char *problem, size_t problem_size) {
     const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
@@ -75,6 +84,17 @@ static int start(char *problem, size_t problem_size) {
     if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
         snprintf(problem, problem_size, "%s", load_problem);
         return -1;
+    }
+    if (!started && uses_wayland(x11, wayland)) {
+        // SDL 2 crashes on a compositor without a seat (a headless one with no input devices):
+        // such a compositor is refused here, and the program goes on without a window.
+        char why[200] = "";
+        int seat = cvw_wayland_has_seat(5, why, sizeof why);
+        if (seat <= 0) {
+            snprintf(problem, problem_size, "the display cannot be opened: %s",
+                     seat == 0 ? "the Wayland compositor offers no seat (no input devices), and SDL 2 cannot open a window there" : why);
+            return -1;
+        }
     }
     if (!started) {
         // The program's own Ctrl-C handling stays; SDL would turn the signal into a quit event.

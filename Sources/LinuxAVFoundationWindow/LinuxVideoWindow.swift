@@ -8,8 +8,9 @@ import Foundation
 /// the layer's pictures, sized to the window (the layer's bounds follow the window's size, so its
 /// video gravity, and a preview layer's rotation and mirroring, apply as on Apple's platforms).
 ///
-/// Drawn through SDL 2 on X11 (or Wayland, with `SDL_VIDEODRIVER=wayland`), synchronised with the
-/// display where there is a GPU. A picture that arrives before the last was drawn replaces it, so
+/// Drawn through SDL 2 on X11 (or Wayland, where only `WAYLAND_DISPLAY` is set or with
+/// `SDL_VIDEODRIVER=wayland`; a compositor without a seat, where SDL 2 would crash, is refused with
+/// the reason), synchronised with the display where there is a GPU. A picture that arrives before the last was drawn replaces it, so
 /// a screen slower than the layer drops pictures early and holds none.
 ///
 /// Thread ownership: any thread; the window is drawn and its events read on a thread of its own,

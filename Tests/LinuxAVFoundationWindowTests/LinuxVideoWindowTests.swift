@@ -8,19 +8,6 @@ import XCTest
 /// with FFmpeg's X11 grabber and compared with the pictures that should be there (a movie of one
 /// colour, placed as the layer's gravity says); sizes, keys and clicks come from xdotool as a user's would.
 final class LinuxVideoWindowTests: WindowTestCase {
-    /// A movie of one colour, `width` x `height`, lasting `seconds`.
-    private func movie(_ colour: String, width: Int, height: Int, seconds: Int = 20) throws -> URL {
-        let url = folder.appendingPathComponent("\(colour)-\(width)x\(height).mp4")
-        let made = runTool(
-            "/usr/bin/ffmpeg",
-            [
-                "-v", "error", "-f", "lavfi", "-i", "color=c=\(colour):size=\(width)x\(height):rate=30:duration=\(seconds)", "-c:v", "libx264", "-pix_fmt",
-                "yuv420p", "-y", url.path,
-            ])
-        XCTAssertNotNil(made, "ffmpeg made the movie")
-        return url
-    }
-
     /// The screen's pixels in a rectangle, R, G, B, row after row, as the X server holds them.
     private func screen(x: Int = 0, y: Int = 0, width: Int, height: Int) throws -> [UInt8] {
         let grabbed = try XCTUnwrap(

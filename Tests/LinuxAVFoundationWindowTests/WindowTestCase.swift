@@ -29,4 +29,17 @@ class WindowTestCase: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
         super.tearDown()
     }
+
+    /// A movie of one colour, `width` x `height`, lasting `seconds`, in the test's folder.
+    func movie(_ colour: String, width: Int, height: Int, seconds: Int = 20) throws -> URL {
+        let url = folder.appendingPathComponent("\(colour)-\(width)x\(height).mp4")
+        let made = runTool(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=c=\(colour):size=\(width)x\(height):rate=30:duration=\(seconds)", "-c:v", "libx264", "-pix_fmt",
+                "yuv420p", "-y", url.path,
+            ])
+        XCTAssertNotNil(made, "ffmpeg made the movie")
+        return url
+    }
 }

@@ -63,6 +63,34 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(figures(headless.standardOutput), headless.output).pictures, 20, "played on without a window")
     }
 
+    func testShowsThePicturesInAWindowOnWaylandAndPlaysOnWhereTheCompositorHasNoSeat() throws {
+        try XCTSkipUnless(isInstalled("/usr/bin/weston") || ProcessInfo.processInfo.environment["CI"] != nil, "weston is needed")
+        let url = try movie(in: AVCaptureTool.folder("play-wayland"))
+        let display: VirtualDisplay
+        do { display = try VirtualDisplay(width: 640, height: 480) } catch {
+            if ProcessInfo.processInfo.environment["CI"] != nil { throw error }
+            throw XCTSkip("\(error)")
+        }
+        defer { display.stop() }
+        let compositor = try WaylandCompositor(.nested(in: display))
+        defer { compositor.stop() }
+        let shown = try AVCaptureTool.run(["play", url.path, "--seconds", "2"], environment: compositor.environment)
+        XCTAssertEqual(shown.status, 0, shown.output)
+        let played = try XCTUnwrap(figures(shown.standardOutput), shown.output)
+        let words = shown.standardOutput.split(separator: " ").map(String.init)
+        let inWindow = try XCTUnwrap(
+            words.firstIndex(of: "shown").flatMap { Int(words[$0 - 1].trimmingCharacters(in: CharacterSet(charactersIn: "("))) }, shown.output)
+        XCTAssertGreaterThan(inWindow, played.pictures / 2, "the pictures are drawn in a window on Wayland: \(shown.output)")
+
+        // A compositor with no input devices has no seat, where SDL 2 would crash the process.
+        let seatless = try WaylandCompositor(.headless)
+        defer { seatless.stop() }
+        let headless = try AVCaptureTool.run(["play", url.path, "--seconds", "1"], environment: seatless.environment)
+        XCTAssertEqual(headless.status, 0, headless.output)
+        XCTAssertTrue(headless.output.contains("seat"), "says why there is no window: \(headless.output)")
+        XCTAssertGreaterThan(try XCTUnwrap(figures(headless.standardOutput), headless.output).pictures, 20, "played on without a window")
+    }
+
     func testRefusesWhatItCannotPlayInOneLine() throws {
         let folder = AVCaptureTool.folder("play-refusals")
         let url = try movie(in: folder)

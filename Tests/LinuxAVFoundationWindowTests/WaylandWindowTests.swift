@@ -1,0 +1,80 @@
+import AVFoundation
+import Foundation
+import LinuxAVFoundationWindow
+import TestSupport
+import XCTest
+
+/// Windows on Wayland: a weston of the test's own, nested in the test's X server with the kiosk
+/// shell, and the process told only of it (`WAYLAND_DISPLAY`, no `DISPLAY`), so that SDL opens its
+/// windows on Wayland. What a window shows is read back with weston's screenshooter, as the
+/// compositor composes it.
+final class WaylandWindowTests: WindowTestCase {
+    private var compositor: WaylandCompositor!
+    private var saved: [String: String?] = [:]
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try XCTSkipUnless(isInstalled("/usr/bin/weston") || ProcessInfo.processInfo.environment["CI"] != nil, "weston is needed")
+        compositor = try WaylandCompositor(.nested(in: display))
+        use(compositor)
+    }
+
+    override func tearDown() {
+        for (name, value) in saved {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
+        compositor?.stop()
+        super.tearDown()
+    }
+
+    /// Points this process at `compositor` alone.
+    private func use(_ compositor: WaylandCompositor) {
+        for (name, value) in compositor.environment {
+            if saved[name] == nil { saved[name] = .some(ProcessInfo.processInfo.environment[name]) }
+            if value.isEmpty { unsetenv(name) } else { setenv(name, value, 1) }
+        }
+    }
+
+    private func pixel(_ pixels: [UInt8], _ x: Int, _ y: Int) -> [Int] {
+        let at = (y * compositor.width + x) * 4
+        return [Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2])]
+    }
+
+    func testAPlayerLayersPicturesAreShownOnTheCompositor() throws {
+        let player = AVPlayer(url: try movie("0x2060C0", width: 320, height: 240))
+        let layer = AVPlayerLayer(player: player)
+        let window = try LinuxVideoWindow(title: "wayland-test", width: 320, height: 240, x: 0, y: 0)
+        defer {
+            player.pause()
+            window.close()
+        }
+        window.show(layer)
+        XCTAssertTrue(waitUntil(timeout: 10) { player.currentItem?.status == .readyToPlay })
+        player.play()
+        XCTAssertTrue(waitUntil(timeout: 20) { window.statistics.shown > 3 }, "pictures are drawn")
+        // The kiosk shell gives the window the whole output; its picture is there, as the layer's
+        // gravity places a movie of the output's own shape: everywhere (away from the pointer, which
+        // the compositor draws in the middle).
+        var seen: [[Int]] = []
+        XCTAssertTrue(
+            waitUntil(timeout: 10) {
+                guard let pixels = self.compositor.screenshot() else { return false }
+                seen = [(160, 120), (40, 40), (600, 440)].map { self.pixel(pixels, $0.0, $0.1) }
+                return seen.allSatisfy { zip($0, [0x20, 0x60, 0xC0]).allSatisfy { abs($0 - $1) <= 12 } }
+            }, "the movie's colour on the compositor's output: \(seen)")
+        XCTAssertEqual(layer.bounds.size, CGSize(width: compositor.width, height: compositor.height), "the layer follows the size the compositor gave")
+    }
+
+    func testACompositorWithoutASeatIsRefusedWithAReasonAndTheProcessGoesOn() throws {
+        let seatless = try WaylandCompositor(.headless)
+        defer { seatless.stop() }
+        use(seatless)
+        XCTAssertThrowsError(try LinuxVideoWindow(title: "no-seat", width: 320, height: 240)) { error in
+            XCTAssertTrue("\(error)".contains("seat"), "\(error)")
+        }
+        // The process is still here, and a compositor with a seat still gets a window.
+        use(compositor)
+        let window = try LinuxVideoWindow(title: "seat", width: 320, height: 240)
+        window.close()
+    }
+}
