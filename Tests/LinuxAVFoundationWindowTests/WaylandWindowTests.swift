@@ -65,6 +65,34 @@ final class WaylandWindowTests: WindowTestCase {
         XCTAssertEqual(layer.bounds.size, CGSize(width: compositor.width, height: compositor.height), "the layer follows the size the compositor gave")
     }
 
+    func testTheLayersGravityLeavesBlackBandsOnTheCompositor() throws {
+        // A movie twice as wide as high in the output's four thirds: bands above and below.
+        let player = AVPlayer(url: try movie("0xC03020", width: 320, height: 160))
+        let layer = AVPlayerLayer(player: player)
+        layer.videoGravity = .resizeAspect
+        let window = try LinuxVideoWindow(title: "wayland-gravity", width: 320, height: 240, x: 0, y: 0)
+        defer {
+            player.pause()
+            window.close()
+        }
+        window.show(layer)
+        XCTAssertTrue(waitUntil(timeout: 10) { player.currentItem?.status == .readyToPlay })
+        player.play()
+        var seen: [[UInt8]] = []
+        let rgba = { (pixels: [UInt8], x: Int, y: Int) -> [UInt8] in
+            Array(pixels[(y * self.compositor.width + x) * 4..<(y * self.compositor.width + x) * 4 + 4])
+        }
+        XCTAssertTrue(
+            waitUntil(timeout: 20) {
+                guard let pixels = self.compositor.screenshot() else { return false }
+                // The picture 640 x 320 from y = 80, once the window has the output's size.
+                seen = [(160, 90), (480, 390), (160, 40), (160, 440)].map { rgba(pixels, $0.0, $0.1) }
+                return seen[0...1].allSatisfy { zip($0.prefix(3), [0xC0, 0x30, 0x20]).allSatisfy { abs(Int($0) - $1) <= 12 } }
+            }, "the picture fills the middle band, edge to edge: \(seen)")
+        XCTAssertEqual(seen[2].prefix(3), [0, 0, 0], "a black band above")
+        XCTAssertEqual(seen[3].prefix(3), [0, 0, 0], "a black band below")
+    }
+
     func testACompositorWithoutASeatIsRefusedWithAReasonAndTheProcessGoesOn() throws {
         let seatless = try WaylandCompositor(.headless)
         defer { seatless.stop() }
