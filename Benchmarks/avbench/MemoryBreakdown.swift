@@ -2,22 +2,24 @@ import CoreVideo
 import Foundation
 
 /// Where a running process's resident memory is, read from `/proc/PID/smaps`: the program's own
-/// file, FFmpeg's libraries with everything they load, the C and C++ runtimes, other libraries, and
+/// file, FFmpeg's libraries with everything they load, the C and C++ runtimes, other libraries,
+/// memory shared with another process (a PipeWire server's buffers, mapped from memfds), and
 /// anonymous memory (heaps, stacks, buffers; with the part in transparent huge pages, which x264
 /// asks for its frames). File pages are the library's or program's code and constants the process
 /// touched (the kernel maps up to 64 KiB around each page read); anonymous pages are its own.
 struct MemoryBreakdown {
     /// Megabytes in each part.
-    var program = 0.0, ffmpeg = 0.0, runtime = 0.0, otherLibraries = 0.0, anonymous = 0.0, hugePages = 0.0
+    var program = 0.0, ffmpeg = 0.0, runtime = 0.0, otherLibraries = 0.0, shared = 0.0, anonymous = 0.0, hugePages = 0.0
 
     /// The resident total, in megabytes.
-    var total: Double { program + ffmpeg + runtime + otherLibraries + anonymous }
+    var total: Double { program + ffmpeg + runtime + otherLibraries + shared + anonymous }
 
     /// One line: each part in megabytes.
     var summary: String {
         String(
-            format: "program %.1f, FFmpeg's libraries %.1f, C/C++ runtimes %.1f, other libraries %.1f, anonymous %.1f (huge pages %.1f) MB",
-            program, ffmpeg, runtime, otherLibraries, anonymous, hugePages)
+            format:
+                "program %.1f, FFmpeg's libraries %.1f, C/C++ runtimes %.1f, other libraries %.1f, shared buffers %.1f, anonymous %.1f (huge pages %.1f) MB",
+            program, ffmpeg, runtime, otherLibraries, shared, anonymous, hugePages)
     }
 
     /// The libraries FFmpeg's libavformat and libswscale load (by resolved path), found once with `ldd`.
@@ -44,6 +46,8 @@ struct MemoryBreakdown {
                 let path = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first.map(String.init) ?? ""
                 if !path.hasPrefix("/") {
                     part = \.anonymous
+                } else if path.hasPrefix("/memfd:") || path.hasPrefix("/dev/shm/") {
+                    part = \.shared
                 } else if path == program {
                     part = \.program
                 } else if isRuntime(path) {
