@@ -31,19 +31,6 @@ final class LinuxVideoWindowTests: WindowTestCase {
         for (value, want) in zip(seen, wanted) { XCTAssertEqual(value, want, accuracy: 12, "\(message): \(seen)", file: file, line: line) }
     }
 
-    /// A player of `url` shown in a window of `width` x `height` at the screen's top left, playing.
-    private func playInWindow(_ url: URL, width: Int, height: Int, gravity: AVLayerVideoGravity) throws -> (LinuxVideoWindow, AVPlayerLayer, AVPlayer) {
-        let player = AVPlayer(url: url)
-        let layer = AVPlayerLayer(player: player)
-        layer.videoGravity = gravity
-        let window = try LinuxVideoWindow(title: "window-test", width: width, height: height, x: 0, y: 0)
-        window.show(layer)
-        XCTAssertTrue(waitUntil(timeout: 10) { player.currentItem?.status == .readyToPlay })
-        player.play()
-        XCTAssertTrue(waitUntil(timeout: 20) { window.statistics.shown > 0 }, "a picture is drawn")
-        return (window, layer, player)
-    }
-
     /// Waits until the window has drawn `count` more pictures than now.
     private func waitForPictures(_ window: LinuxVideoWindow, _ count: Int = 3) -> Bool {
         let now = window.statistics.shown

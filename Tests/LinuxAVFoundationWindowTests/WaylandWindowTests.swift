@@ -41,16 +41,12 @@ final class WaylandWindowTests: WindowTestCase {
     }
 
     func testAPlayerLayersPicturesAreShownOnTheCompositor() throws {
-        let player = AVPlayer(url: try movie("0x2060C0", width: 320, height: 240))
-        let layer = AVPlayerLayer(player: player)
-        let window = try LinuxVideoWindow(title: "wayland-test", width: 320, height: 240, x: 0, y: 0)
+        let (window, layer, player) = try playInWindow(
+            try movie("0x2060C0", width: 320, height: 240), width: 320, height: 240, gravity: .resizeAspect, title: "wayland-test")
         defer {
             player.pause()
             window.close()
         }
-        window.show(layer)
-        XCTAssertTrue(waitUntil(timeout: 10) { player.currentItem?.status == .readyToPlay })
-        player.play()
         XCTAssertTrue(waitUntil(timeout: 20) { window.statistics.shown > 3 }, "pictures are drawn")
         // The kiosk shell gives the window the whole output; its picture is there, as the layer's
         // gravity places a movie of the output's own shape: everywhere (away from the pointer, which
@@ -67,17 +63,12 @@ final class WaylandWindowTests: WindowTestCase {
 
     func testTheLayersGravityLeavesBlackBandsOnTheCompositor() throws {
         // A movie twice as wide as high in the output's four thirds: bands above and below.
-        let player = AVPlayer(url: try movie("0xC03020", width: 320, height: 160))
-        let layer = AVPlayerLayer(player: player)
-        layer.videoGravity = .resizeAspect
-        let window = try LinuxVideoWindow(title: "wayland-gravity", width: 320, height: 240, x: 0, y: 0)
+        let (window, _, player) = try playInWindow(
+            try movie("0xC03020", width: 320, height: 160), width: 320, height: 240, gravity: .resizeAspect, title: "wayland-gravity")
         defer {
             player.pause()
             window.close()
         }
-        window.show(layer)
-        XCTAssertTrue(waitUntil(timeout: 10) { player.currentItem?.status == .readyToPlay })
-        player.play()
         var seen: [[UInt8]] = []
         let rgba = { (pixels: [UInt8], x: Int, y: Int) -> [UInt8] in
             Array(pixels[(y * self.compositor.width + x) * 4..<(y * self.compositor.width + x) * 4 + 4])

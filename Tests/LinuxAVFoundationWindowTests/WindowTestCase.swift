@@ -1,4 +1,6 @@
+import AVFoundation
 import Foundation
+import LinuxAVFoundationWindow
 import TestSupport
 import XCTest
 
@@ -41,5 +43,20 @@ class WindowTestCase: XCTestCase {
             ])
         XCTAssertNotNil(made, "ffmpeg made the movie")
         return url
+    }
+
+    /// A player of `url` shown in a window of `width` x `height` at the screen's top left, playing.
+    func playInWindow(_ url: URL, width: Int, height: Int, gravity: AVLayerVideoGravity, title: String = "window-test") throws -> (
+        LinuxVideoWindow, AVPlayerLayer, AVPlayer
+    ) {
+        let player = AVPlayer(url: url)
+        let layer = AVPlayerLayer(player: player)
+        layer.videoGravity = gravity
+        let window = try LinuxVideoWindow(title: title, width: width, height: height, x: 0, y: 0)
+        window.show(layer)
+        XCTAssertTrue(waitUntil(timeout: 10) { player.currentItem?.status == .readyToPlay })
+        player.play()
+        XCTAssertTrue(waitUntil(timeout: 20) { window.statistics.shown > 0 }, "a picture is drawn")
+        return (window, layer, player)
     }
 }

@@ -37,6 +37,12 @@ final class PlayCommandTests: XCTestCase {
         XCTAssertTrue(back.standardOutput.contains("silent at -4.0x"), "backwards is silent: \(back.output)")
     }
 
+    /// The number of pictures `play` says it showed in its window ("(N shown in the window, ...").
+    private func picturesShownInWindow(_ output: String) -> Int? {
+        let words = output.split(separator: " ").map(String.init)
+        return words.firstIndex(of: "shown").flatMap { Int(words[$0 - 1].trimmingCharacters(in: CharacterSet(charactersIn: "("))) }
+    }
+
     func testShowsThePicturesInAWindowWhereThereIsADisplayAndSaysWhenThereIsNone() throws {
         let url = try movie(in: AVCaptureTool.folder("play-window"))
         let display: VirtualDisplay
@@ -48,9 +54,7 @@ final class PlayCommandTests: XCTestCase {
         let shown = try AVCaptureTool.run(["play", url.path], environment: ["DISPLAY": display.name, "WAYLAND_DISPLAY": ""])
         XCTAssertEqual(shown.status, 0, shown.output)
         let played = try XCTUnwrap(figures(shown.standardOutput), shown.output)
-        let words = shown.standardOutput.split(separator: " ").map(String.init)
-        let inWindow = try XCTUnwrap(
-            words.firstIndex(of: "shown").flatMap { Int(words[$0 - 1].trimmingCharacters(in: CharacterSet(charactersIn: "("))) }, shown.output)
+        let inWindow = try XCTUnwrap(picturesShownInWindow(shown.standardOutput), shown.output)
         XCTAssertGreaterThan(inWindow, played.pictures / 2, "the pictures are drawn in the window: \(shown.output)")
 
         let hidden = try AVCaptureTool.run(["play", url.path, "--no-window"], environment: ["DISPLAY": display.name])
@@ -77,9 +81,7 @@ final class PlayCommandTests: XCTestCase {
         let shown = try AVCaptureTool.run(["play", url.path, "--seconds", "2"], environment: compositor.environment)
         XCTAssertEqual(shown.status, 0, shown.output)
         let played = try XCTUnwrap(figures(shown.standardOutput), shown.output)
-        let words = shown.standardOutput.split(separator: " ").map(String.init)
-        let inWindow = try XCTUnwrap(
-            words.firstIndex(of: "shown").flatMap { Int(words[$0 - 1].trimmingCharacters(in: CharacterSet(charactersIn: "("))) }, shown.output)
+        let inWindow = try XCTUnwrap(picturesShownInWindow(shown.standardOutput), shown.output)
         XCTAssertGreaterThan(inWindow, played.pictures / 2, "the pictures are drawn in a window on Wayland: \(shown.output)")
 
         // A compositor with no input devices has no seat, where SDL 2 would crash the process.
