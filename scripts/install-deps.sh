@@ -76,5 +76,7 @@ if [ $(( ${#missing[@]} + ${#missing_lean[@]} )) -gt 0 ]; then
 fi
 # ZXing-C++ 3, which Debian does not package, from its source distribution.
 bash "$(dirname "$0")/build-zxing.sh"
+# A libheif with image sequences (Debian's is older), from PyPI's pillow-heif wheel.
+bash "$(dirname "$0")/install-libheif-sequences.sh"
 # Photographs of faces for the face detection tests.
 if [ -n "$servers" ] || [ -n "${CI:-}" ]; then bash "$(dirname "$0")/fetch-test-pictures.sh"; fi

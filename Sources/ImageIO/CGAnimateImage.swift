@@ -25,14 +25,14 @@ nonisolated(unsafe) public let kCGImageAnimationDelayTime: CFString = "kCGImageA
 /// How many times the animation plays, instead of the file's loop count (0 for ever).
 nonisolated(unsafe) public let kCGImageAnimationLoopCount: CFString = "kCGImageAnimationLoopCount"
 
-/// Animates the images in a GIF, animated PNG or WebP file at a URL on the main queue, calling the block with each frame
+/// Animates the images in a GIF, animated PNG, WebP or HEIF image sequence file at a URL on the main queue, calling the block with each frame
 /// when it is due; returns `noErr` once started, or a `CGImageAnimationStatus` code.
 public func CGAnimateImageAtURLWithBlock(_ url: CFURL, _ options: CFDictionary?, _ block: @escaping CGImageSourceAnimationBlock) -> OSStatus {
     guard let source = CGImageSourceCreateWithURL(url, nil) else { return CGImageAnimationStatus.unsupportedFormat.rawValue }
     return FrameAnimation.start(source, options, block)
 }
 
-/// Animates the images in GIF, animated PNG or WebP data on the main queue, calling the block with each frame when it is
+/// Animates the images in GIF, animated PNG, WebP or HEIF image sequence data on the main queue, calling the block with each frame when it is
 /// due; returns `noErr` once started, or a `CGImageAnimationStatus` code.
 public func CGAnimateImageDataWithBlock(_ data: CFData, _ options: CFDictionary?, _ block: @escaping CGImageSourceAnimationBlock) -> OSStatus {
     guard let source = CGImageSourceCreateWithData(data, nil) else { return CGImageAnimationStatus.unsupportedFormat.rawValue }
@@ -66,9 +66,9 @@ final class FrameAnimation: @unchecked Sendable {
         // Each frame's clamped delay, as Apple's animations use; a tenth of a second where the file says none.
         let delays = (0..<count).map { index -> Double in
             if let fixed { return fixed }
-            // A GIF's, an animated PNG's or a WebP's dictionary (their keys are spelt alike).
+            // A GIF's, an animated PNG's, a WebP's or a HEIF sequence's dictionary (their keys are spelt alike).
             let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [String: Any]
-            let animation = [kCGImagePropertyGIFDictionary, kCGImagePropertyPNGDictionary, kCGImagePropertyWebPDictionary].lazy
+            let animation = [kCGImagePropertyGIFDictionary, kCGImagePropertyPNGDictionary, kCGImagePropertyWebPDictionary, kCGImagePropertyHEICSDictionary].lazy
                 .compactMap { properties?[$0 as String] as? [String: Any] }.first
             return (animation?[kCGImagePropertyGIFDelayTime as String] as? Double) ?? 0.1
         }

@@ -5,8 +5,9 @@ import FrameProcessing
 /// An opaque type that writes an image to data or a file: JPEG with libjpeg-turbo, PNG with
 /// libpng, HEIC with libheif and x265 (the photo output's own encoders), TIFF and GIF with libvips.
 ///
-/// One thread at a time: add the images, then finalize. Several images make an animated GIF; the
-/// other types take the first.
+/// One thread at a time: add the images, then finalize. Several images make an animated GIF or PNG,
+/// or a HEIF image sequence (`public.heics`, where libheif 1.21 or newer is found); the other types
+/// take the first.
 public final class CGImageDestination: @unchecked Sendable {
     fileprivate enum Target {
         case data(NSMutableData)
@@ -48,6 +49,8 @@ public final class CGImageDestination: @unchecked Sendable {
         let bytes: Data?
         if type == "com.compuserve.gif" || type == "public.png", images.count > 1 {
             bytes = animation()
+        } else if type == "public.heics" {
+            bytes = sequence()
         } else if type == "public.tiff", image.isFloatRGBA, image.bitsPerComponent == 32 {
             // A float image stays in floats in a TIFF, as Apple's Image I/O writes it.
             bytes = LibvipsPictures.encodeFloatTIFF(image)
@@ -96,21 +99,43 @@ public final class CGImageDestination: @unchecked Sendable {
     /// unclamped one when given; a tenth of a second when neither is), looped as the file's
     /// properties say (for ever when they say nothing).
     private func animation() -> Data? {
-        func number(_ dictionary: [String: Any]?, _ key: CFString) -> Double? {
-            (dictionary?[key as String] as? Double) ?? (dictionary?[key as String] as? NSNumber)?.doubleValue
-        }
+        guard let (frames, delays, plays) = timedFrames() else { return nil }
+        if type == "public.png" { return AnimatedPNG.encode(frames, delays: delays, loop: plays) }
+        return LibvipsPictures.encodeAnimation(frames, delays: delays, loop: plays)
+    }
+
+    /// The images as a HEIF image sequence, timed and looped as `animation()` times a GIF, from the
+    /// HEICS dictionaries; the first image is the file's still picture too.
+    private func sequence() -> Data? {
+        guard let (frames, delays, plays) = timedFrames() else { return nil }
+        let quality = number(images[0].properties, kCGImageDestinationLossyCompressionQuality) ?? 0.85
+        return try? HEIFSequence.encode(frames, delays: delays, plays: plays, quality: quality)
+    }
+
+    /// The images as BGRA frames, with each one's delay and how many times the animation plays (0
+    /// for ever), from the type's animation dictionaries (GIF, APNG and HEICS spell their keys alike).
+    private func timedFrames() -> (frames: [CVPixelBuffer], delays: [Double], plays: Int)? {
         let frames = images.compactMap { Self.bgraFrame(of: $0.image) }
         guard frames.count == images.count else { return nil }
-        // GIF, APNG and WebP spell their keys alike, each in its own dictionary.
-        let dictionary = type == "public.png" ? kCGImagePropertyPNGDictionary : kCGImagePropertyGIFDictionary
+        let dictionary =
+            switch type {
+            case "public.png": kCGImagePropertyPNGDictionary
+            case "public.heics": kCGImagePropertyHEICSDictionary
+            default: kCGImagePropertyGIFDictionary
+            }
         let delays = images.map { entry -> Double in
             let animation = entry.properties[dictionary as String] as? [String: Any]
-            return number(animation, kCGImagePropertyGIFUnclampedDelayTime) ?? number(animation, kCGImagePropertyGIFDelayTime) ?? 0.1
+            let delay = number(animation, kCGImagePropertyGIFUnclampedDelayTime) ?? number(animation, kCGImagePropertyGIFDelayTime) ?? 0.1
+            return delay.isFinite && delay >= 0 ? delay : 0.1
         }
         let loop = number(fileProperties[dictionary as String] as? [String: Any], kCGImagePropertyGIFLoopCount) ?? 0
         let plays = loop.isFinite ? Int(max(0, min(65535, loop))) : 0
-        if type == "public.png" { return AnimatedPNG.encode(frames, delays: delays, loop: plays) }
-        return LibvipsPictures.encodeAnimation(frames, delays: delays, loop: plays)
+        return (frames, delays, plays)
+    }
+
+    /// A number a properties dictionary holds under a key.
+    private func number(_ dictionary: [String: Any]?, _ key: CFString) -> Double? {
+        (dictionary?[key as String] as? Double) ?? (dictionary?[key as String] as? NSNumber)?.doubleValue
     }
 
     /// The image's pixels as an opaque BGRA frame, drawn through a bitmap context (over white where transparent).
@@ -135,7 +160,10 @@ public final class CGImageDestination: @unchecked Sendable {
 nonisolated(unsafe) public let kCGImageDestinationLossyCompressionQuality: CFString = "kCGImageDestinationLossyCompressionQuality"
 
 /// The uniform type identifiers image destinations write.
-public func CGImageDestinationCopyTypeIdentifiers() -> CFArray { ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif"] }
+public func CGImageDestinationCopyTypeIdentifiers() -> CFArray {
+    let sequences: [String] = HEIFSequence.isAvailable ? ["public.heics"] : []
+    return (["public.jpeg", "public.png", "public.heic"] + sequences + ["public.tiff", "com.compuserve.gif"]) as CFArray
+}
 
 /// Creates a destination that appends the encoded image to `data`; nil for a type this system does not write.
 public func CGImageDestinationCreateWithData(_ data: CFMutableData, _ type: CFString, _ count: Int, _ options: CFDictionary?) -> CGImageDestination? {

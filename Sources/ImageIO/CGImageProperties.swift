@@ -250,6 +250,19 @@ nonisolated(unsafe) public let kCGImagePropertyAPNGCanvasPixelWidth: CFString = 
 /// The height of the main image, in pixels.
 nonisolated(unsafe) public let kCGImagePropertyAPNGCanvasPixelHeight: CFString = "CanvasPixelHeight"
 
+/// The number of times to play the sequence (0 for ever).
+nonisolated(unsafe) public let kCGImagePropertyHEICSLoopCount: CFString = "LoopCount"
+/// The number of seconds to wait before displaying the next image in the sequence, clamped to a minimum of 0.1 seconds.
+nonisolated(unsafe) public let kCGImagePropertyHEICSDelayTime: CFString = "DelayTime"
+/// The unclamped number of seconds to wait before displaying the next image in the sequence.
+nonisolated(unsafe) public let kCGImagePropertyHEICSUnclampedDelayTime: CFString = "UnclampedDelayTime"
+/// An array of dictionaries that contain timing information for the image sequence.
+nonisolated(unsafe) public let kCGImagePropertyHEICSFrameInfoArray: CFString = "FrameInfo"
+/// The width of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyHEICSCanvasPixelWidth: CFString = "CanvasPixelWidth"
+/// The height of the main image, in pixels.
+nonisolated(unsafe) public let kCGImagePropertyHEICSCanvasPixelHeight: CFString = "CanvasPixelHeight"
+
 /// A dictionary of properties that are specific to the WebP format.
 nonisolated(unsafe) public let kCGImagePropertyWebPDictionary: CFString = "{WebP}"
 /// The number of times to repeat an animated sequence (0 for ever).

@@ -16,6 +16,8 @@ public final class CGImageSource: @unchecked Sendable {
         /// A GIF's or a WebP's frames or a TIFF's pages: how many, how often an animation loops (nil
         /// when it says nothing), and each frame's delay in seconds; one picture for the other kinds.
         var pages: (count: Int, loop: Int?, delays: [Double])
+        /// A HEIF image sequence's picture size, when the data is one (its frames are the pages).
+        var sequenceSize: (width: Int, height: Int)?
         var isFinal: Bool
 
         init(data: Data, isFinal: Bool) {
@@ -24,6 +26,10 @@ public final class CGImageSource: @unchecked Sendable {
             switch kind {
             case .gif?, .tiff?, .webp?: pages = LibvipsPictures.pages(of: data) ?? (1, nil, [])
             case .png?: pages = AnimatedPNG.pages(of: data).map { ($0.count, $0.loop, $0.delays) } ?? (1, nil, [])
+            case .heic?:
+                let sequence = isFinal ? HEIFSequence.contents(of: data) : nil
+                pages = sequence.map { ($0.delays.count, $0.plays, $0.delays) } ?? (1, nil, [])
+                sequenceSize = sequence.map { ($0.width, $0.height) }
             case nil: pages = (0, nil, [])
             default: pages = (1, nil, [])
             }
@@ -43,6 +49,8 @@ public final class CGImageSource: @unchecked Sendable {
     var pages: (count: Int, loop: Int?, delays: [Double]) { contents.withLock { $0.pages } }
     /// Whether the data is all there.
     var isFinal: Bool { contents.withLock { $0.isFinal } }
+    /// Whether the data is a HEIF image sequence.
+    var isSequence: Bool { contents.withLock { $0.sequenceSize != nil } }
 
     init?(data: Data) {
         let contents = Contents(data: data, isFinal: true)
@@ -88,7 +96,7 @@ public final class CGImageSource: @unchecked Sendable {
         case nil: nil
         case .jpeg?: "public.jpeg"
         case .png?: "public.png"
-        case .heic?: "public.heic"
+        case .heic?: isSequence ? "public.heics" : "public.heic"
         case .tiff?: "public.tiff"
         case .gif?: "com.compuserve.gif"
         case .webp?: "org.webmproject.webp"
@@ -110,6 +118,10 @@ public final class CGImageSource: @unchecked Sendable {
     func decodedImage(at index: Int = 0, allowFloat: Bool = false) -> CGImage? {
         let (data, kind, count, animated) = contents.withLock { ($0.data, $0.kind, $0.pages.count, !$0.pages.delays.isEmpty) }
         guard kind != nil, index >= 0, index < count else { return nil }
+        if kind == .heic, animated {
+            guard let (frame, hasAlpha) = try? HEIFSequence.decode(data, frame: index) else { return nil }
+            return frame.bgraImage(opaque: !hasAlpha)
+        }
         if allowFloat, kind == .tiff, LibvipsPictures.hasFloatSamples(data, page: index) {
             return Self.floatImage(data, page: index)
         }
@@ -154,25 +166,28 @@ public final class CGImageSource: @unchecked Sendable {
         return frame.bgraImage(opaque: !hasAlpha)
     }
 
-    /// The dictionary an animation's properties go in: a GIF's, a WebP's or an animated PNG's.
+    /// The dictionary an animation's properties go in: a GIF's, a WebP's, an animated PNG's or a HEIF
+    /// image sequence's.
     private static func animationDictionary(_ kind: PictureDecoder.Kind?, animated: Bool) -> CFString? {
         switch kind {
         case .gif?: kCGImagePropertyGIFDictionary
         case .webp?: kCGImagePropertyWebPDictionary
         case .png? where animated: kCGImagePropertyPNGDictionary
+        case .heic? where animated: kCGImagePropertyHEICSDictionary
         default: nil
         }
     }
 
     /// A frame's delays under Apple's keys: the clamped one never under a tenth of a second (50
     /// milliseconds for an animated PNG), as browsers play them; the unclamped one as the file says.
-    /// (GIF, WebP and APNG spell the keys alike.)
+    /// (GIF, WebP, APNG and HEICS spell the keys alike.)
     private static func delays(_ delay: Double, kind: PictureDecoder.Kind?) -> [String: Any] {
         [kCGImagePropertyGIFDelayTime as String: max(kind == .png ? 0.05 : 0.1, delay), kCGImagePropertyGIFUnclampedDelayTime as String: delay]
     }
 
     /// The canvas of a source's pictures.
-    private static func canvas(_ data: Data, kind: PictureDecoder.Kind?) -> (width: Int, height: Int)? {
+    private static func canvas(_ data: Data, kind: PictureDecoder.Kind?, sequenceSize: (width: Int, height: Int)?) -> (width: Int, height: Int)? {
+        if let sequenceSize { return sequenceSize }
         if kind == .png { return PictureDecoder.size(of: data) }
         return LibvipsPictures.size(of: data).map { ($0.width, $0.height) }
     }
@@ -180,9 +195,11 @@ public final class CGImageSource: @unchecked Sendable {
     /// The properties of the source as a whole: its file size, and an animation's loop count,
     /// canvas and each frame's delays.
     func containerProperties() -> [String: Any] {
-        let (data, kind, pages) = contents.withLock { ($0.data, $0.kind, $0.pages) }
+        let (data, kind, pages, sequenceSize) = contents.withLock { ($0.data, $0.kind, $0.pages, $0.sequenceSize) }
         var properties: [String: Any] = [kCGImagePropertyFileSize as String: data.count]
-        if let key = Self.animationDictionary(kind, animated: !pages.delays.isEmpty), let (width, height) = Self.canvas(data, kind: kind) {
+        if let key = Self.animationDictionary(kind, animated: !pages.delays.isEmpty),
+            let (width, height) = Self.canvas(data, kind: kind, sequenceSize: sequenceSize)
+        {
             var animation: [String: Any] = [
                 kCGImagePropertyGIFCanvasPixelWidth as String: width, kCGImagePropertyGIFCanvasPixelHeight as String: height,
                 kCGImagePropertyGIFFrameInfoArray as String: pages.delays.map { Self.delays($0, kind: kind) as NSDictionary },
@@ -207,6 +224,11 @@ public final class CGImageSource: @unchecked Sendable {
             if let key = Self.animationDictionary(kind, animated: true), index < pages.delays.count {
                 properties[key as String] = Self.delays(pages.delays[index], kind: kind)
             }
+        } else if kind == .heic, let size = contents.withLock({ $0.sequenceSize }) {
+            // A frame of a HEIF image sequence.
+            properties[kCGImagePropertyPixelWidth] = size.width
+            properties[kCGImagePropertyPixelHeight] = size.height
+            if index < pages.delays.count { properties[kCGImagePropertyHEICSDictionary as String] = Self.delays(pages.delays[index], kind: kind) }
         } else {
             guard let size = PictureDecoder.size(of: data) else { return nil }
             properties[kCGImagePropertyPixelWidth] = size.width
@@ -231,9 +253,11 @@ public final class CGImageSource: @unchecked Sendable {
         if isFloat { properties[kCGImagePropertyIsFloat] = true }
         properties[kCGImagePropertyColorModel] = kCGImagePropertyColorModelRGB as String
         if kind == .png { properties[kCGImagePropertyHasAlpha] = PictureDecoder.pngHasAlpha(data) }
-        if kind == .heic { properties[kCGImagePropertyHasAlpha] = PictureDecoder.heicInfo(data)?.hasAlpha ?? false }
+        if kind == .heic, properties[kCGImagePropertyHEICSDictionary as String] == nil {
+            properties[kCGImagePropertyHasAlpha] = PictureDecoder.heicInfo(data)?.hasAlpha ?? false
+        }
         // The orientation and the TIFF, EXIF and GPS dictionaries of a JPEG's or a HEIC's EXIF.
-        let exif = kind == .jpeg ? data : kind == .heic ? PictureDecoder.heicExif(data) : nil
+        let exif = kind == .jpeg ? data : kind == .heic && pages.delays.isEmpty ? PictureDecoder.heicExif(data) : nil
         if let exif { properties.merge(ExifProperties.properties(fromExif: exif)) { $1 } }
         return properties
     }
@@ -321,15 +345,16 @@ public func CGImageSourceCreateWithURL(_ url: CFURL, _ options: CFDictionary?) -
 /// The uniform type identifier of the source's pictures.
 public func CGImageSourceGetType(_ isrc: CGImageSource) -> CFString? { isrc.typeIdentifier }
 
-/// The number of images in the source (one picture each: a HEIC file's primary picture is its image).
+/// The number of images in the source (a HEIF image sequence's frames; a still HEIC file's primary picture is its image).
 public func CGImageSourceGetCount(_ isrc: CGImageSource) -> Int { isrc.pages.count }
 
 /// The uniform type identifiers image sources read.
 public func CGImageSourceCopyTypeIdentifiers() -> CFArray {
-    ["public.jpeg", "public.png", "public.heic", "public.tiff", "com.compuserve.gif", "org.webmproject.webp"]
+    let sequences: [String] = HEIFSequence.isAvailable ? ["public.heics"] : []
+    return (["public.jpeg", "public.png", "public.heic"] + sequences + ["public.tiff", "com.compuserve.gif", "org.webmproject.webp"]) as CFArray
 }
 
-/// The properties of the source as a whole: its file size, and an animated GIF's or WebP's loop count, canvas size and frames' delays.
+/// The properties of the source as a whole: its file size, and an animation's (GIF, WebP, APNG, HEIF image sequence) loop count, canvas size and frames' delays.
 public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? { isrc.containerProperties() as NSDictionary }
 
 /// The properties of the image at an index: size, depth, colour model, orientation, and the TIFF, EXIF and GPS dictionaries.

@@ -39,16 +39,20 @@
 // kept, or 8-bit sRGB without the option; kCGImagePropertyDepth 32 and kCGImagePropertyIsFloat; drawn into a bitmap
 // context (encoded as sRGB unless the context is linear), and kept beyond 1 by CIImage(cgImage:) and
 // CIContext.createCGImage(_:from:format:colorSpace:) with RGBAf; a float image written to a TIFF destination in floats.
+// HEIF image sequences (public.heics, where libheif 1.21 or newer is found: scripts/install-libheif-sequences.sh): read
+// frame by frame with each frame's kCGImagePropertyHEICSDelayTime (never under a tenth of a second) and
+// UnclampedDelayTime, the file's LoopCount (0 for ever), canvas and FrameInfo array, and written from several images
+// with their delays and CGImageDestinationSetProperties' loop count, the first frame the file's still picture too.
 
-// Sources: HEIF image sequences (libheif 1.15, Debian's, reads no sequence tracks, and FFmpeg 5.1 reads no HEIF); a GIF's
+// Sources: a GIF's
 //     colour maps; a HEIC's other pictures; a PNG's EXIF; embedded thumbnails (kCGImageSourceCreateThumbnailFromImageIfAbsent
 //     makes one from the image); auxiliary images other than a HEIC's depth (mattes, and the metadata dictionary of
 //     kCGImageAuxiliaryDataInfoMetadata); EXIF tags beyond the photo output's; images of the part of an incremental
 //     source's data that has arrived, but for JPEGs, still PNGs and GIFs (a TIFF's directory, which says where its pixels
 //     are, often comes after them, as libtiff and libvips write it: half such a file is unreadable; libheif and libvips's
 //     WebP reader take whole data); CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
-// Destinations: several images in one file other than animated GIFs and PNGs (multi-page TIFFs,
-//     HEIF sequences: the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
+// Destinations: several images in one file other than animated GIFs and PNGs and HEIF sequences (multi-page TIFFs:
+//     the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
 //     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize;
 //     float images are written in 8 bits but to TIFF (32-bit float images: half-float ones go in 8 bits there too)
 // Float pictures other than TIFF's: OpenEXR (libvips reads it from files only, not from data) and Radiance HDR
@@ -60,7 +64,7 @@
 //     extension and rights keys, star rating, image type and orientation; IPTC in TIFF, PNG and HEIC files), kCGImagePropertyDNG*,
 //     kCGImagePropertyCIFF*, kCGImagePropertyMaker*, kCGImagePropertyPNG* (compressed text, the compression filter, transparency),
 //     kCGImagePropertyGIFImageColorMap,
-//     kCGImagePropertyHEICS*, kCGImagePropertyHEIF*, kCGImagePropertyOpenEXR*,
+//     kCGImagePropertyHEIF*, kCGImagePropertyOpenEXR*,
 //     kCGImagePropertyTGA*, CGImagePropertyTGACompression, kCGImagePropertyAVIS*, kCGImageProperty8BIM*, kCGImagePropertyRaw*,
 //     kCGImagePropertyGroup*, kCGImagePropertyBC*, kCGImagePropertyColorModel*, kCGImagePropertyFile*, kCGImagePropertyImage*,
 //     kCGImagePropertyIs*, kCGImagePropertyASTC*, kCGImagePropertyPVR* (GPU texture encodings), kCGImagePropertyBytesPerRow, kCGImagePropertyEncoder, kCGImagePropertyHeight, kCGImagePropertyWidth,

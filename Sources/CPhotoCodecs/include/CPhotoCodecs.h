@@ -118,4 +118,29 @@ int cpc_png_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, uin
 int cpc_png_decode_arrived_bgra(const uint8_t *data, size_t size, size_t max_pixels, uint8_t **pixels, int *width, int *height,
                                 int *has_alpha, char *message, size_t message_size);
 
+// MARK: HEIF image sequences
+
+/// Loads a libheif that reads and writes image sequences (1.21 or newer: the system's, or the one
+/// scripts/install-deps.sh unpacks), once, from any thread; NULL when loaded, otherwise why not.
+const char *cpc_heics_load(void);
+
+/// A HEIF file's image sequence, decoded once through without converting its pictures: how many
+/// frames (`*count`, at most `max_frames`), the first `capacity` frames' delays in seconds, how many
+/// times it plays (`*plays`, 0 for ever), the pictures' size (refused above `max_pixels`) and whether
+/// they have alpha. 0; -1 when the data holds no readable sequence.
+int cpc_heics_frames(const uint8_t *data, size_t size, int max_frames, size_t max_pixels, int *count, double *delays, int capacity,
+                     int *plays, int *width, int *height, int *has_alpha);
+
+/// Decodes frame `index` of a HEIF image sequence into premultiplied BGRA, as `cpc_heic_decode_bgra`
+/// decodes a still picture (the frames before it decoded first, as it may depend on them).
+int cpc_heics_decode_bgra(const uint8_t *data, size_t size, int index, size_t max_pixels, uint8_t **pixels, int *width, int *height,
+                          int *has_alpha, char *message, size_t message_size);
+
+/// Encodes `count` BGRA frames of `width` x `height` (`stride` bytes a row) as a HEIF image sequence
+/// with x265 at `quality` (0...100), each shown for its delay in seconds (to the millisecond), played
+/// `plays` times (0 for ever); the first frame is the file's still picture too. The file is returned
+/// in `data` (free with free()); 0, or -1 with why in `message`.
+int cpc_heics_encode(const uint8_t *const *frames, int count, int width, int height, size_t stride, const double *delays, int plays,
+                     int quality, uint8_t **data, size_t *size, char *message, size_t message_size);
+
 #endif

@@ -140,8 +140,8 @@ package enum PictureDecoder {
         try decoded(data, as: "HEIC", by: cpc_heic_decode_bgra)
     }
 
-    /// A picture a C decoder gives as tightly packed premultiplied BGRA, copied into a frame.
-    private static func decoded(
+    /// A picture a C decoder gives as tightly packed premultiplied BGRA, copied into a frame (HEIFSequence decodes frames with it too).
+    static func decoded(
         _ data: Data, as kind: String,
         by decode: (
             UnsafePointer<UInt8>?, Int, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int32>?,
