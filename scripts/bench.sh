@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the benchmark's peers (GStreamer, libjpeg-turbo's tools), then runs the benchmarks in
 # release mode: `scripts/bench.sh [case ...] [seconds-per-case]`, cases frames, encode, vtcodec, record, rotate, photo,
-# livephoto, scan, scancorpus, faces, facestart, stream, export, reader, stretch, audiofile, engine, renderthread, pipewire, mjpeg, hls, clap, pixeltransfer, liveview, images, coreimage, coreimagechain, photopanel (all of them when none is named), cameras, thumbnails and timedmetadata (only when named), and v4l2 (in the VM).
+# livephoto, scan, scancorpus, faces, facestart, stream, export, reader, stretch, audiofile, engine, renderthread, pipewire, mjpeg, hls, clap, pixeltransfer, liveview, images, heics, coreimage, coreimagechain, photopanel (all of them when none is named), cameras, thumbnails and timedmetadata (only when named), and v4l2 (in the VM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/build-flags.sh

@@ -48,6 +48,7 @@ if runs("pipewire") { try PipeWireBenchmark.run(seconds: secondsPerCase) }
 if runs("mjpeg") { try MJPEGBenchmark.run(seconds: secondsPerCase) }
 if runs("rotate") { try RotateBenchmark.run(seconds: secondsPerCase) }
 if runs("images") { try ImageBenchmark.run(seconds: secondsPerCase) }
+if runs("heics") { try HEIFSequenceBenchmark.run() }
 if runs("coreimage") { try CoreImageBenchmark.run() }
 if runs("coreimagechain") { try CoreImageChainBenchmark.run() }
 if runs("photopanel") { try CoreImagePhotoPanelBenchmark.run() }

@@ -48,6 +48,7 @@ struct sequence_decoding_options {
     F(struct heif_error, heif_context_write, (struct heif_context *, struct heif_writer *, void *))                                      \
     F(struct heif_error, heif_context_get_encoder_for_format, (struct heif_context *, enum heif_compression_format, struct heif_encoder **)) \
     F(struct heif_error, heif_encoder_set_lossy_quality, (struct heif_encoder *, int))                                                    \
+    F(struct heif_error, heif_encoder_set_parameter_string, (struct heif_encoder *, const char *, const char *))                         \
     F(void, heif_encoder_release, (struct heif_encoder *))                                                                                \
     F(struct heif_error, heif_context_encode_image,                                                                                       \
       (struct heif_context *, const struct heif_image *, struct heif_encoder *, const struct heif_encoding_options *,                      \
@@ -232,49 +233,92 @@ done:
     return result;
 }
 
-int cpc_heics_decode_bgra(const uint8_t *data, size_t size, int index, size_t max_pixels, uint8_t **pixels, int *width, int *height,
-                          int *has_alpha, char *message, size_t message_size) {
-    const char *unavailable = cpc_heics_load();
-    if (unavailable) {
-        snprintf(message, message_size, "%s", unavailable);
+struct cpc_heics_reader {
+    uint8_t *data;
+    size_t size;
+    struct heif_context *context;
+    heif_track *track;
+    struct heif_decoding_options *options;
+    /// The frame the next decoding gives.
+    int next;
+};
+
+/// Closes the reader's track and context, so that the next decoding starts from the first frame.
+static void rewind_reader(cpc_heics_reader *reader) {
+    if (reader->track) heif.heif_track_release(reader->track);
+    if (reader->context) heif.heif_context_free(reader->context);
+    reader->track = NULL;
+    reader->context = NULL;
+    reader->next = 0;
+}
+
+cpc_heics_reader *cpc_heics_reader_create(const uint8_t *data, size_t size) {
+    if (cpc_heics_load() || !data || size == 0) return NULL;
+    cpc_heics_reader *reader = calloc(1, sizeof *reader);
+    if (!reader) return NULL;
+    reader->data = malloc(size);
+    reader->options = once_through();
+    if (!reader->data || !reader->options) {
+        cpc_heics_reader_free(reader);
+        return NULL;
+    }
+    memcpy(reader->data, data, size);
+    reader->size = size;
+    return reader;
+}
+
+void cpc_heics_reader_free(cpc_heics_reader *reader) {
+    if (!reader) return;
+    rewind_reader(reader);
+    if (reader->options) heif.heif_decoding_options_free(reader->options);
+    free(reader->data);
+    free(reader);
+}
+
+int cpc_heics_reader_decode_bgra(cpc_heics_reader *reader, int index, size_t max_pixels, uint8_t **pixels, int *width, int *height,
+                                 int *has_alpha, char *message, size_t message_size) {
+    if (!reader || index < 0) {
+        snprintf(message, message_size, "no image sequence");
         return -1;
     }
-    struct heif_context *context;
-    heif_track *track = open_track(data, size, &context);
-    struct heif_decoding_options *options = once_through();
-    struct heif_image *image = NULL;
-    int result = -1;
-    uint16_t w = 0, h = 0;
-    if (!track || !options || index < 0) {
+    // A frame before the next one: the sequence is decoded again from its start, as each frame may
+    // depend on the ones before it.
+    if (index < reader->next) rewind_reader(reader);
+    if (!reader->track && !(reader->track = open_track(reader->data, reader->size, &reader->context))) {
+        rewind_reader(reader);
         snprintf(message, message_size, "no image sequence");
-        goto done;
+        return -1;
     }
-    if (heif.heif_track_get_image_resolution(track, &w, &h).code != heif_error_Ok || w == 0 || h == 0 ||
+    uint16_t w = 0, h = 0;
+    if (heif.heif_track_get_image_resolution(reader->track, &w, &h).code != heif_error_Ok || w == 0 || h == 0 ||
         (size_t)w * (size_t)h > max_pixels) {
         snprintf(message, message_size, "a sequence of %dx%d pictures is too large", w, h);
-        goto done;
+        return -1;
     }
-    int alpha = heif.heif_track_has_alpha_channel(track);
-    // Each frame may depend on the ones before it: the sequence is decoded from its start.
-    for (int frame = 0; frame <= index; frame++) {
+    int alpha = heif.heif_track_has_alpha_channel(reader->track);
+    struct heif_image *image = NULL;
+    while (reader->next <= index) {
         if (image) heif.heif_image_release(image);
         image = NULL;
-        int last = frame == index;
-        struct heif_error error = heif.heif_track_decode_next_image(track, &image, last ? heif_colorspace_RGB : heif_colorspace_undefined,
-                                                                    last ? heif_chroma_interleaved_RGBA : heif_chroma_undefined, options);
+        int last = reader->next == index;
+        struct heif_error error = heif.heif_track_decode_next_image(reader->track, &image, last ? heif_colorspace_RGB : heif_colorspace_undefined,
+                                                                    last ? heif_chroma_interleaved_RGBA : heif_chroma_undefined, reader->options);
         if (error.code != heif_error_Ok) {
             if (error.code == SEQUENCE_END) snprintf(message, message_size, "the sequence has no frame %d", index);
             else failed(error, message, message_size);
-            goto done;
+            rewind_reader(reader);
+            return -1;
         }
+        reader->next++;
     }
     int stride = 0;
     const uint8_t *rgba = heif.heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
     uint8_t *out = malloc((size_t)w * (size_t)h * 4);
     if (!rgba || !out) {
         free(out);
+        heif.heif_image_release(image);
         snprintf(message, message_size, rgba ? "out of memory" : "libheif gave no pixels");
-        goto done;
+        return -1;
     }
     // RGBA to premultiplied BGRA, as Core Graphics' images from Image I/O are laid out.
     for (int y = 0; y < h; y++) {
@@ -288,17 +332,12 @@ int cpc_heics_decode_bgra(const uint8_t *data, size_t size, int index, size_t ma
             target[3] = (uint8_t)a;
         }
     }
+    heif.heif_image_release(image);
     *pixels = out;
     *width = w;
     *height = h;
     *has_alpha = alpha;
-    result = 0;
-done:
-    if (image) heif.heif_image_release(image);
-    if (options) heif.heif_decoding_options_free(options);
-    if (track) heif.heif_track_release(track);
-    if (context) heif.heif_context_free(context);
-    return result;
+    return 0;
 }
 
 /// A four-character code as libheif's brands are.
@@ -306,6 +345,7 @@ static uint32_t fourcc(const char *code) { return (uint32_t)code[0] << 24 | (uin
 
 /// The file as libheif writes it, gathered in memory.
 typedef struct gathered { uint8_t *bytes; size_t size; } gathered;
+
 
 static struct heif_error gather(struct heif_context *context, const void *data, size_t size, void *userdata) {
     (void)context;
@@ -371,6 +411,12 @@ int cpc_heics_encode(const uint8_t *const *frames, int count, int width, int hei
     }
     if ((error = heif.heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder)).code != heif_error_Ok ||
         (error = heif.heif_encoder_set_lossy_quality(encoder, quality < 0 ? 0 : quality > 100 ? 100 : quality)).code != heif_error_Ok) {
+        failed(error, message, message_size);
+        goto done;
+    }
+    // x265's own default preset: libheif's plugin picks "slow", meant for one photo, three times the
+    // time a frame here.
+    if ((error = heif.heif_encoder_set_parameter_string(encoder, "preset", "medium")).code != heif_error_Ok) {
         failed(error, message, message_size);
         goto done;
     }

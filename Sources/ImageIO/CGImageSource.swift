@@ -18,6 +18,8 @@ public final class CGImageSource: @unchecked Sendable {
         var pages: (count: Int, loop: Int?, delays: [Double])
         /// A HEIF image sequence's picture size, when the data is one (its frames are the pages).
         var sequenceSize: (width: Int, height: Int)?
+        /// A HEIF image sequence's frames, decoded in turn.
+        var sequenceReader: HEIFSequence.Reader?
         var isFinal: Bool
 
         init(data: Data, isFinal: Bool) {
@@ -30,6 +32,7 @@ public final class CGImageSource: @unchecked Sendable {
                 let sequence = isFinal ? HEIFSequence.contents(of: data) : nil
                 pages = sequence.map { ($0.delays.count, $0.plays, $0.delays) } ?? (1, nil, [])
                 sequenceSize = sequence.map { ($0.width, $0.height) }
+                sequenceReader = sequence != nil ? HEIFSequence.Reader(data) : nil
             case nil: pages = (0, nil, [])
             default: pages = (1, nil, [])
             }
@@ -119,7 +122,7 @@ public final class CGImageSource: @unchecked Sendable {
         let (data, kind, count, animated) = contents.withLock { ($0.data, $0.kind, $0.pages.count, !$0.pages.delays.isEmpty) }
         guard kind != nil, index >= 0, index < count else { return nil }
         if kind == .heic, animated {
-            guard let (frame, hasAlpha) = try? HEIFSequence.decode(data, frame: index) else { return nil }
+            guard let (frame, hasAlpha) = try? contents.withLock({ $0.sequenceReader })?.decode(frame: index) else { return nil }
             return frame.bgraImage(opaque: !hasAlpha)
         }
         if allowFloat, kind == .tiff, LibvipsPictures.hasFloatSamples(data, page: index) {

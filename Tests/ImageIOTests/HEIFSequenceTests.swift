@@ -118,6 +118,15 @@ final class HEIFSequenceTests: XCTestCase {
         XCTAssertTrue(info.text.contains("image: 64x48") && info.text.contains("primary"), info.text)
     }
 
+    func testFramesAskedForInAnyOrderAreTheirOwn() throws {
+        // The reader goes on from the last frame it decoded, and starts again for an earlier one.
+        let source = try XCTUnwrap(CGImageSourceCreateWithData(try sequence(delays: [0.1, 0.1, 0.1, 0.1], loop: 0) as CFData, nil))
+        for index in [3, 1, 2, 0, 0, 3, 2] {
+            let image = try XCTUnwrap(CGImageSourceCreateImageAtIndex(source, index, nil), "frame \(index)")
+            XCTAssertEqual(try colour(image).map { $0 > 128 }, colours[index].map { $0 > 0.5 }, "frame \(index)")
+        }
+    }
+
     func testASequenceWrittenWithoutALoopCountPlaysForEver() throws {
         let data = try sequence(delays: [0.1, 0.1], loop: nil)
         let source = try XCTUnwrap(CGImageSourceCreateWithData(data as CFData, nil))

@@ -131,10 +131,20 @@ const char *cpc_heics_load(void);
 int cpc_heics_frames(const uint8_t *data, size_t size, int max_frames, size_t max_pixels, int *count, double *delays, int capacity,
                      int *plays, int *width, int *height, int *has_alpha);
 
-/// Decodes frame `index` of a HEIF image sequence into premultiplied BGRA, as `cpc_heic_decode_bgra`
-/// decodes a still picture (the frames before it decoded first, as it may depend on them).
-int cpc_heics_decode_bgra(const uint8_t *data, size_t size, int index, size_t max_pixels, uint8_t **pixels, int *width, int *height,
-                          int *has_alpha, char *message, size_t message_size);
+/// A HEIF image sequence's frames decoded in turn: a copy of the file, and its track where the
+/// last frame decoded left it. One thread at a time.
+typedef struct cpc_heics_reader cpc_heics_reader;
+
+/// A reader of a copy of `data`; NULL when the library is missing or memory is short.
+cpc_heics_reader *cpc_heics_reader_create(const uint8_t *data, size_t size);
+/// Frees a reader (NULL is ignored).
+void cpc_heics_reader_free(cpc_heics_reader *reader);
+
+/// Decodes frame `index` into premultiplied BGRA, as `cpc_heic_decode_bgra` decodes a still picture:
+/// from where the reader is when the frame is ahead (the next frame costs one decoding), from the
+/// sequence's start when it is behind, as a frame may depend on the ones before it.
+int cpc_heics_reader_decode_bgra(cpc_heics_reader *reader, int index, size_t max_pixels, uint8_t **pixels, int *width, int *height,
+                                 int *has_alpha, char *message, size_t message_size);
 
 /// Encodes `count` BGRA frames of `width` x `height` (`stride` bytes a row) as a HEIF image sequence
 /// with x265 at `quality` (0...100), each shown for its delay in seconds (to the millisecond), played

@@ -68,10 +68,29 @@ package enum HEIFSequence {
         return Contents(delays: Array(delays.prefix(Int(count))), plays: Int(plays), width: Int(width), height: Int(height), hasAlpha: alpha != 0)
     }
 
-    /// Frame `index` of a sequence, decoded into a BGRA frame (premultiplied).
-    package static func decode(_ data: Data, frame index: Int) throws(PictureDecoder.Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
-        try PictureDecoder.decoded(data, as: "HEIF image sequence") { data, size, maxPixels, pixels, width, height, alpha, message, messageSize in
-            cpc_heics_decode_bgra(data, size, Int32(clamping: index), maxPixels, pixels, width, height, alpha, message, messageSize)
+    /// A sequence's frames decoded in turn from a copy of its file: the next frame costs one
+    /// decoding, an earlier one the sequence's decoding from its start (a frame may depend on the
+    /// ones before it). Thread-safe: one decoding at a time.
+    package final class Reader: @unchecked Sendable {
+        private let reader: OpaquePointer
+        private let lock = NSLock()
+
+        /// A reader of the sequence `data` holds; nil when sequences cannot be read here.
+        package init?(_ data: Data) {
+            guard let reader = data.withUnsafeBytes({ cpc_heics_reader_create($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) })
+            else { return nil }
+            self.reader = reader
+        }
+
+        deinit { cpc_heics_reader_free(reader) }
+
+        /// Frame `index`, decoded into a BGRA frame (premultiplied).
+        package func decode(frame index: Int) throws(PictureDecoder.Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
+            lock.lock()
+            defer { lock.unlock() }
+            return try PictureDecoder.decoded(as: "HEIF image sequence") { maxPixels, pixels, width, height, alpha, message, messageSize in
+                cpc_heics_reader_decode_bgra(reader, Int32(clamping: index), maxPixels, pixels, width, height, alpha, message, messageSize)
+            }
         }
     }
 

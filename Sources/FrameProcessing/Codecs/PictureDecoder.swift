@@ -140,20 +140,34 @@ package enum PictureDecoder {
         try decoded(data, as: "HEIC", by: cpc_heic_decode_bgra)
     }
 
-    /// A picture a C decoder gives as tightly packed premultiplied BGRA, copied into a frame (HEIFSequence decodes frames with it too).
-    static func decoded(
+    /// A picture a C decoder gives as tightly packed premultiplied BGRA, copied into a frame.
+    private static func decoded(
         _ data: Data, as kind: String,
         by decode: (
             UnsafePointer<UInt8>?, Int, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int32>?,
             UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<CChar>?, Int
         ) -> Int32
     ) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
+        try decoded(as: kind) { maxPixels, pixels, width, height, alpha, message, messageSize in
+            data.withUnsafeBytes {
+                decode($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, maxPixels, pixels, width, height, alpha, message, messageSize)
+            }
+        }
+    }
+
+    /// A picture a C decoder gives as tightly packed premultiplied BGRA (given the most pixels it may
+    /// have), copied into a frame; HEIFSequence's reader decodes frames with it too.
+    static func decoded(
+        as kind: String,
+        by decode: (
+            Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32
+    ) throws(Failure) -> (frame: CVPixelBuffer, hasAlpha: Bool) {
         var pixels: UnsafeMutablePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes {
-            decode($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, maximumPixels, &pixels, &width, &height, &alpha, &message, message.count)
-        }
+        let status = decode(maximumPixels, &pixels, &width, &height, &alpha, &message, message.count)
         guard status == 0, let pixels else {
             throw Failure(
                 description: "a \(kind) that cannot be read: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
