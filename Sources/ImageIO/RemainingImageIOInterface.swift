@@ -53,7 +53,10 @@
 //     WebP reader take whole data); CGImageSourceCopyMetadataAtIndex (CGImageMetadata, XMP)
 // Destinations: several images in one file other than animated GIFs and PNGs and HEIF sequences (multi-page TIFFs:
 //     the first image is written); properties in TIFF files; CGImageDestinationAddImageFromSource, CGImageDestinationCopyImageSource,
-//     CGImageDestinationAddAuxiliaryDataInfo (libheif 1.15 writes no depth images); kCGImageDestinationImageMaxPixelSize;
+//     CGImageDestinationAddAuxiliaryDataInfo (no libheif here writes a depth image, Debian's 1.15 nor PyPI's 1.23:
+//     1.23 could join a grey image to the picture with an auxl reference and a raw auxC property, but the depth's range,
+//     the metres its values stand for, goes in a depth representation SEI inside that property, which no library here
+//     writes; Apple's files give it in XMP, CGImageMetadata, not built); kCGImageDestinationImageMaxPixelSize;
 //     float images are written in 8 bits but to TIFF (32-bit float images: half-float ones go in 8 bits there too)
 // Float pictures other than TIFF's: OpenEXR (libvips reads it from files only, not from data) and Radiance HDR
 
