@@ -96,6 +96,8 @@ let package = Package(
         .target(name: "CScreenCapture", dependencies: ["CLibraryLoading"]),
         // SDL 2 (Debian's libsdl2-2.0-0, which FFmpeg's player brings), the desktop window's drawing, loaded by its soname when the first window opens (CVideoWindow.h).
         .target(name: "CVideoWindow", dependencies: ["CLibraryLoading"]),
+        // GTK 4 (Debian's libgtk-4-1), whose paintable GTK apps put in their own widget tree, loaded by its soname when the first paintable is made (CVideoPaintable.h).
+        .target(name: "CVideoPaintable", dependencies: ["CLibraryLoading"]),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
@@ -203,7 +205,7 @@ let package = Package(
             resources: [.copy("Page")]),
 
         // Windows on the Linux desktop for the player and preview layers (Linux), drawn with SDL 2.
-        .target(name: "LinuxAVFoundationWindow", dependencies: ["AVFoundation", "CoreVideo", "CVideoWindow"]),
+        .target(name: "LinuxAVFoundationWindow", dependencies: ["AVFoundation", "CoreVideo", "CVideoWindow", "CVideoPaintable"]),
 
         // The command-line tool. The project's release builds link the Swift runtime and Foundation
         // into it (scripts/build-flags.sh): resolving their symbols across shared libraries was a
@@ -232,6 +234,8 @@ let package = Package(
         .target(
             name: "CTimedID3Fixture", path: "Tests/CTimedID3Fixture",
             linkerSettings: [.linkedLibrary("id3tag"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]),
+        // A GTK 4 app's side of the paintable tests: a window with a GtkPicture, GTK loaded by its soname.
+        .target(name: "CGtkTestHost", path: "Tests/CGtkTestHost"),
         // What the tests and benchmarks share: running tools, probing movies, loopback clients, private servers, waiting.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoreGraphicsTests", dependencies: ["CoreGraphics", "_Testing_CoreGraphics"]),
@@ -243,7 +247,7 @@ let package = Package(
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         .testTarget(name: "AVFAudioTests", dependencies: ["AVFAudio", "AudioToolbox", "CoreMedia", "CaptureDevices", "TestSupport"]),
         .testTarget(name: "ImageIOTests", dependencies: ["ImageIO", "CoreGraphics", "UniformTypeIdentifiers", "TestSupport", "CTurboJPEG"]),
-        .testTarget(name: "LinuxAVFoundationWindowTests", dependencies: ["LinuxAVFoundationWindow", "AVFoundation", "TestSupport"]),
+        .testTarget(name: "LinuxAVFoundationWindowTests", dependencies: ["LinuxAVFoundationWindow", "AVFoundation", "TestSupport", "CGtkTestHost"]),
         // Capture tests' own helpers over AVFoundation's public API: a clean virtual world for each
         // test, collectors of what outputs deliver, pixel and tone measures, movies made by ffmpeg.
         .target(

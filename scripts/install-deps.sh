@@ -35,6 +35,8 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
   packages+=(xvfb x11-xserver-utils xdotool)
   # A Wayland compositor for the windows' Wayland tests: weston, nested in Xvfb or headless.
   lean+=(weston)
+  # GTK 4, the toolkit of the app the paintable tests play (an app brings its own GTK).
+  lean+=(libgtk-4-1)
   # A real browser for the live view's page: Debian's Chromium, driven by chromium-driver through
   # python3-selenium; installed without its recommendations (printing, desktop portals).
   lean+=(chromium chromium-driver python3-selenium)
