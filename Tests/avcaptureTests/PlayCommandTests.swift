@@ -130,7 +130,7 @@ final class PlayCommandTests: XCTestCase {
         let colour = try XCTUnwrap(results["colourAtFive"] as? [Int], "\(results)")
         XCTAssertTrue(colour[2] > 200 && colour[0] < 60 && colour[1] < 60, "the slider seeked to 5 s, where the movie is blue: \(colour)")
         XCTAssertEqual(results["timeAfterSeek"] as? Double, 5, "an exact seek")
-        XCTAssertEqual(results["rateMeasured"] as? Double ?? 0, 2, accuracy: 0.15, "the page's rate 2: two seconds of movie a second")
+        XCTAssertEqual(results["rateMeasured"] as? Double ?? 0, 2, accuracy: 0.15, "the page's rate 2: two seconds of movie a second: \(results)")
         XCTAssertEqual(results["badTokenRefused"] as? Bool, true, "a wrong token is refused")
         XCTAssertEqual((results["pageErrors"] as? [Any])?.count, 0, "the page met no errors: \(results)")
     }
