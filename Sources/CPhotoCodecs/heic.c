@@ -1,6 +1,7 @@
 // HEIC through libheif (Debian's 1.15, whose HEVC encoder is its x265 plugin).
 #include "CPhotoCodecs.h"
 #include "heif_library.h"
+#include "rgba_pixels.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,18 +170,7 @@ int cpc_heic_decode_bgra(const uint8_t *data, size_t size, size_t max_pixels, ui
         snprintf(message, message_size, rgba ? "out of memory" : "libheif gave no pixels");
         goto done;
     }
-    // RGBA to premultiplied BGRA, as Core Graphics' images from Image I/O are laid out.
-    for (int y = 0; y < h; y++) {
-        const uint8_t *source = rgba + (size_t)y * stride;
-        uint8_t *target = out + (size_t)y * w * 4;
-        for (int x = 0; x < w; x++, source += 4, target += 4) {
-            unsigned a = alpha ? source[3] : 255;
-            target[0] = (uint8_t)((source[2] * a + 127) / 255);
-            target[1] = (uint8_t)((source[1] * a + 127) / 255);
-            target[2] = (uint8_t)((source[0] * a + 127) / 255);
-            target[3] = (uint8_t)a;
-        }
-    }
+    cpc_rgba_to_premultiplied_bgra(rgba, stride, w, h, alpha, out);
     *pixels = out;
     *width = w;
     *height = h;

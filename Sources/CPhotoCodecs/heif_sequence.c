@@ -9,6 +9,7 @@
 // calls to its own exported functions would otherwise be bound to the older one's and crash.
 #define _GNU_SOURCE
 #include "CPhotoCodecs.h"
+#include "rgba_pixels.h"
 #include <dlfcn.h>
 #include <glob.h>
 #include <libheif/heif.h>
@@ -320,18 +321,7 @@ int cpc_heics_reader_decode_bgra(cpc_heics_reader *reader, int index, size_t max
         snprintf(message, message_size, rgba ? "out of memory" : "libheif gave no pixels");
         return -1;
     }
-    // RGBA to premultiplied BGRA, as Core Graphics' images from Image I/O are laid out.
-    for (int y = 0; y < h; y++) {
-        const uint8_t *source = rgba + (size_t)y * stride;
-        uint8_t *target = out + (size_t)y * w * 4;
-        for (int x = 0; x < w; x++, source += 4, target += 4) {
-            unsigned a = alpha ? source[3] : 255;
-            target[0] = (uint8_t)((source[2] * a + 127) / 255);
-            target[1] = (uint8_t)((source[1] * a + 127) / 255);
-            target[2] = (uint8_t)((source[0] * a + 127) / 255);
-            target[3] = (uint8_t)a;
-        }
-    }
+    cpc_rgba_to_premultiplied_bgra(rgba, stride, w, h, alpha, out);
     heif.heif_image_release(image);
     *pixels = out;
     *width = w;

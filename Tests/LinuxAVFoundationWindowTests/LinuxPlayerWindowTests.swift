@@ -7,19 +7,6 @@ import XCTest
 /// The player window's controls, driven as a user drives them (xdotool's clicks and keys on an Xvfb
 /// display) and read back from the screen and the player.
 final class LinuxPlayerWindowTests: WindowTestCase {
-    /// The screen's pixel at (x, y), R, G, B.
-    private func pixel(_ x: Int, _ y: Int) throws -> [Int] {
-        let grabbed = try XCTUnwrap(
-            runTool(
-                "/usr/bin/ffmpeg",
-                [
-                    "-v", "error", "-f", "x11grab", "-video_size", "1x1", "-i", "\(display.name)+\(x),\(y)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
-                    "rgb24", "-",
-                ]))
-        XCTAssertEqual(grabbed.count, 3)
-        return grabbed.map(Int.init)
-    }
-
     private func near(_ seen: [Int], _ wanted: [Int], within: Int = 14) -> Bool { zip(seen, wanted).allSatisfy { abs($0 - $1) <= within } }
 
     private func xdotool(_ arguments: [String]) { XCTAssertTrue(display.pointer(arguments), "xdotool \(arguments)") }

@@ -10,19 +10,6 @@ import XCTest
 /// back with FFmpeg's x11grab. GTK starts once in a process, so one test takes the paintable through
 /// its whole life.
 final class LinuxVideoPaintableTests: WindowTestCase {
-    /// The screen's pixel at (x, y), R, G, B.
-    private func pixel(_ x: Int, _ y: Int) throws -> [Int] {
-        let grabbed = try XCTUnwrap(
-            runTool(
-                "/usr/bin/ffmpeg",
-                [
-                    "-v", "error", "-f", "x11grab", "-video_size", "1x1", "-i", "\(display.name)+\(x),\(y)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
-                    "rgb24", "-",
-                ]))
-        XCTAssertEqual(grabbed.count, 3)
-        return grabbed.map(Int.init)
-    }
-
     private func near(_ seen: [Int], _ wanted: [Int], within: Int = 16) -> Bool { zip(seen, wanted).allSatisfy { abs($0 - $1) <= within } }
 
     /// Runs GTK's main context, as the app's main loop would, until `condition` holds or `timeout` passes.

@@ -32,6 +32,19 @@ class WindowTestCase: XCTestCase {
         super.tearDown()
     }
 
+    /// The screen's pixel at (x, y), R, G, B.
+    func pixel(_ x: Int, _ y: Int) throws -> [Int] {
+        let grabbed = try XCTUnwrap(
+            runTool(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-f", "x11grab", "-video_size", "1x1", "-i", "\(display.name)+\(x),\(y)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
+                    "rgb24", "-",
+                ]))
+        XCTAssertEqual(grabbed.count, 3)
+        return grabbed.map(Int.init)
+    }
+
     /// A movie of one colour, `width` x `height`, lasting `seconds`, in the test's folder.
     func movie(_ colour: String, width: Int, height: Int, seconds: Int = 20) throws -> URL {
         let url = folder.appendingPathComponent("\(colour)-\(width)x\(height).mp4")
