@@ -32,6 +32,16 @@ def timed_state(driver, token):
     return time_now, (start + time.time()) / 2
 
 
+def slope(samples):
+    """The least-squares slope of (x, y) samples; 0 with fewer than two."""
+    if len(samples) < 2:
+        return 0
+    mean_x = sum(x for x, _ in samples) / len(samples)
+    mean_y = sum(y for _, y in samples) / len(samples)
+    spread = sum((x - mean_x) ** 2 for x, _ in samples)
+    return sum((x - mean_x) * (y - mean_y) for x, y in samples) / spread if spread > 0 else 0
+
+
 def centre_colour(driver):
     """The red, green and blue of the canvas's middle pixel."""
     return driver.execute_script(
@@ -94,18 +104,23 @@ def main():
         wait_for(driver, "window.liveView.answers.some(a => a.name === 'rate')")
         driver.find_element(By.ID, "play").click()
         wait_for(driver, "window.liveView.state && window.liveView.state.playing === true")
-        # Measured once the movie's time moves (playing starts a little after the answer), over a
-        # second and a half (the movie, at 5 s, has 5 more), each sample's wall time the middle of its
-        # request: on a busy machine a request takes a tenth of a second or more, which is not the
-        # player's.
+        # Measured once the movie's time moves (playing starts a little after the answer), as the slope
+        # of the movie's time against the wall clock over a second and a half of samples, each at the
+        # middle of its request: on a busy machine a request takes a tenth of a second or more, and
+        # its way there and back are not alike, which two samples alone would take for the player's.
         started = state(driver, token)["time"]
         deadline = time.time() + 5
         while time.time() < deadline and state(driver, token)["time"] <= started:
             time.sleep(0.05)
-        before, at = timed_state(driver, token)
-        time.sleep(1.5)
-        after, then = timed_state(driver, token)
-        results["rateMeasured"] = (after - before) / (then - at)
+        samples = []
+        until = time.time() + 1.5
+        while time.time() < until:
+            movie_time, wall = timed_state(driver, token)
+            if movie_time < 9.9:
+                samples.append((wall, movie_time))
+            time.sleep(0.02)
+        results["rateSamples"] = len(samples)
+        results["rateMeasured"] = slope(samples)
         results["playingState"] = state(driver, token)
         results.update(last_checks(driver, url, token))
     finally:
