@@ -96,7 +96,7 @@ final class BenchmarkPulseServer {
         chmod(runtime.path, 0o700)
         let socket = runtime.appendingPathComponent("pulse/native").path
         let script =
-            "load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)\nload-module module-null-sink sink_name=bench rate=48000 channels=2\nset-default-sink bench\n"
+            "load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)\nload-module module-null-sink sink_name=bench rate=48000 channels=2 norewinds=1\nset-default-sink bench\n"
         try? script.write(to: folder.appendingPathComponent("bench.pa"), atomically: true, encoding: .utf8)
         let started = shell([
             "/usr/bin/env", "HOME=\(folder.path)", "XDG_RUNTIME_DIR=\(runtime.path)", "/usr/bin/pulseaudio", "-n",

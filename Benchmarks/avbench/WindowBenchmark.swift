@@ -6,8 +6,9 @@ import LinuxAVFoundationWindow
 /// A 1080p60 movie played in a window, as whole processes side by side in one run on an X server of
 /// their own (Xvfb, drawn by the CPU as on a machine without a GPU): `avcapture play` (AVPlayer, the
 /// player layer and LinuxVideoWindow through SDL), `ffplay` (FFmpeg's player, SDL) and `mpv
-/// --vo=x11` (XShm). The figures: CPU a picture shown, and pictures dropped. There is no sound card
-/// here, so the sound's offset from the pictures is not measured.
+/// --vo=x11` (XShm). The figures: CPU a picture shown, and pictures dropped, without sound; then each
+/// player's sound offset from its pictures, with the sound to a private PulseAudio server
+/// (WindowSyncBenchmark).
 enum WindowBenchmark {
     static let seconds = 10, rate = 60
 
@@ -86,6 +87,7 @@ enum WindowBenchmark {
                 print(String(format: "  ratio (avcapture play / %@): %.2fx CPU a picture shown", peer.name, ratio))
             }
         }
+        try WindowSyncBenchmark.run(display: display.name, folder: folder, avcapture: FileManager.default.isExecutableFile(atPath: tool.path) ? tool : nil)
         try measureAllocations(display: display.name)
     }
 
@@ -142,7 +144,7 @@ enum WindowBenchmark {
     }
 
     /// Runs a command with more environment; what it wrote to standard output and error.
-    private static func run(_ command: [String], environment: [String: String]) -> String {
+    static func run(_ command: [String], environment: [String: String]) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
