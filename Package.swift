@@ -98,6 +98,8 @@ let package = Package(
         .target(name: "CVideoWindow", dependencies: ["CLibraryLoading"]),
         // GTK 4 (Debian's libgtk-4-1), whose paintable GTK apps put in their own widget tree, loaded by its soname when the first paintable is made (CVideoPaintable.h).
         .target(name: "CVideoPaintable", dependencies: ["CLibraryLoading"]),
+        // libcurl, which Foundation's URL loading calls, loaded by avcapture only when it is first called (CCurlOnDemand.h).
+        .target(name: "CCurlOnDemand"),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
@@ -213,7 +215,7 @@ let package = Package(
         .executableTarget(
             name: "avcapture",
             dependencies: [
-                "AVFoundation", "Photos", "LiveView", "LinuxAVFoundationWindow", "VideoToolbox", "UniformTypeIdentifiers",
+                "AVFoundation", "Photos", "LiveView", "LinuxAVFoundationWindow", "VideoToolbox", "UniformTypeIdentifiers", "CCurlOnDemand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -272,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["AVFoundation", "AppleStyleCode", "CaptureDevices", "CPulse", "CPipeWire", "TestSupport", "CaptureTestSupport"]),
-        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport", "ImageIO", "CoreGraphics"]),
+        .testTarget(name: "avcaptureTests", dependencies: ["avcapture", "CaptureDevices", "TestSupport", "ImageIO", "CoreGraphics", "CCurlOnDemand"]),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"]),
         .testTarget(
             name: "LiveViewTests",

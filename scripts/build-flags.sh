@@ -7,11 +7,13 @@
 #   release_flags  avcapture linked with the Swift runtime inside it, so it runs without the toolchain;
 #                  by the toolchain's lld, with its relative relocations packed (DT_RELR, glibc 2.36)
 #                  and no symbols exported (scripts/link/executable.map): each start reads and
-#                  dirties some 5 MB less
+#                  dirties some 5 MB less; and only the libraries it calls named as needed
+#                  (--as-needed, scripts/link/ld.lld-as-needed): libcurl, which Foundation's URL loading calls, is loaded on its
+#                  first call (Sources/CCurlOnDemand), not with its 25 libraries at every start
 #   bench_flags    avbench built with the same flags but the symbols' (its allocation counters
 #                  stand in for malloc), so that the two share one release build rather than each
 #                  compiling every module again
 debug_flags=(-Xcxx -O2)
 link_map="$(cd "$(dirname "${BASH_SOURCE[0]}")/link" && pwd)/executable.map"
-release_flags=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script="$link_map")
-bench_flags=(--static-swift-stdlib -Xswiftc -use-ld=lld)
+release_flags=(--static-swift-stdlib -Xswiftc -ld-path="$(dirname "$link_map")/ld.lld-as-needed" -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script="$link_map")
+bench_flags=(--static-swift-stdlib -Xswiftc -ld-path="$(dirname "$link_map")/ld.lld-as-needed")

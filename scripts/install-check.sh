@@ -19,6 +19,10 @@ changelog=$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md | head -1)
 version=$("$bin" --version)
 [ "$version" = "$changelog" ] || fail "avcapture --version says $version, CHANGELOG.md's newest release is $changelog"
 
+# libcurl is not loaded at start: Foundation's URL loading loads it on its first call
+# (Sources/CCurlOnDemand), so no command pays for it and its 25 libraries.
+if LD_TRACE_LOADED_OBJECTS=1 "$bin" | grep -q libcurl; then fail "the installed avcapture loads libcurl at start"; fi
+
 # The binary away from the build tree: it lists the devices, and its live view serves the page
 # (from PREFIX/share/avcapture: the build's resource bundle is not beside it).
 "$bin" devices | grep -q "Virtual Camera" || fail "the installed avcapture lists no virtual camera"
