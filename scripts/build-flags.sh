@@ -8,8 +8,9 @@
 #                  by the toolchain's lld, with its relative relocations packed (DT_RELR, glibc 2.36)
 #                  and no symbols exported (scripts/link/executable.map): each start reads and
 #                  dirties some 5 MB less; and only the libraries it calls named as needed
-#                  (--as-needed, scripts/link/ld.lld-as-needed): libcurl, which Foundation's URL loading calls, is loaded on its
-#                  first call (Sources/CCurlOnDemand), not with its 25 libraries at every start
+#                  (--as-needed, scripts/link/ld.lld-as-needed): libcurl, which Foundation's URL
+#                  loading calls, is loaded on its first call (Sources/CCurlOnDemand), not with its
+#                  25 libraries at every start
 #   bench_flags    avbench built with the same flags but the symbols' (its allocation counters
 #                  stand in for malloc), so that the two share one release build rather than each
 #                  compiling every module again
