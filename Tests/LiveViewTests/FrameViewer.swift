@@ -58,6 +58,7 @@ enum FrameViewer {
                 }
             }
         guard case .upgraded(let channel) = try await upgrade.get() else { throw Refused(uri: uri) }
+        let connected = ContinuousClock.now
         let limit = Task { [connection = channel.channel] in
             try await Task.sleep(for: timeLimit)
             try await connection.close()
@@ -66,7 +67,13 @@ enum FrameViewer {
         try await channel.executeThenClose { inbound, outbound in
             let replies = Replies(outbound: outbound)
             var messages = Messages(frames: inbound.makeAsyncIterator(), replies: replies)
-            try await body(&messages, replies)
+            do {
+                try await body(&messages, replies)
+            } catch ChannelError.ioOnClosedChannel where ContinuousClock.now - connected >= timeLimit {
+                // The time limit closed the connection while `body` was writing (an acknowledgement,
+                // a pong): that is the limit's ending, as for a message awaited, not a failure.
+                return
+            }
             try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: ByteBuffer(bytes: [0x03, 0xE8])))
         }
     }
