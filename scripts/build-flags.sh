@@ -10,11 +10,14 @@
 #                  dirties some 5 MB less; and only the libraries it calls named as needed
 #                  (--as-needed, scripts/link/ld.lld-as-needed): libcurl, which Foundation's URL
 #                  loading calls, is loaded on its first call (Sources/CCurlOnDemand), not with its
-#                  25 libraries at every start
+#                  25 libraries at every start; and the functions it runs as it starts placed first
+#                  (scripts/link/avcapture.order, made by scripts/link/make-symbol-order.sh), so
+#                  that a start maps a few pages of its code rather than some hundred scattered ones
 #   bench_flags    avbench built with the same flags but the symbols' (its allocation counters
 #                  stand in for malloc), so that the two share one release build rather than each
 #                  compiling every module again
 debug_flags=(-Xcxx -O2)
 link_map="$(cd "$(dirname "${BASH_SOURCE[0]}")/link" && pwd)/executable.map"
-release_flags=(--static-swift-stdlib -Xswiftc -ld-path="$(dirname "$link_map")/ld.lld-as-needed" -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script="$link_map")
+release_flags=(--static-swift-stdlib -Xswiftc -ld-path="$(dirname "$link_map")/ld.lld-as-needed" -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script="$link_map"
+    -Xlinker --symbol-ordering-file="$(dirname "$link_map")/avcapture.order" -Xlinker --no-warn-symbol-ordering)
 bench_flags=(--static-swift-stdlib -Xswiftc -ld-path="$(dirname "$link_map")/ld.lld-as-needed")
