@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Writes scripts/link/avcapture.order: the functions avcapture runs as it starts, as `--help` and
-# `devices` run it, in the order a callgrind profile first lists them. The release link places
-# them first in the program's code (lld's --symbol-ordering-file), so a start touches a few
-# contiguous pages of code instead of some hundred scattered ones, each of which the kernel maps
-# with its neighbours (fault-around, 64 KB): `avcapture --help` keeps about 3 MB less resident.
+# `devices` run it, then those a short recording runs, in the order callgrind's profiles first
+# list them. The release link places them first in the program's code (lld's
+# --symbol-ordering-file), so that a start touches a few contiguous pages of code instead of some
+# hundred scattered ones, each of which the kernel maps with its neighbours (fault-around, 64 KB).
 #
 #   bash scripts/link/make-symbol-order.sh [path/to/avcapture]
 #
@@ -20,16 +20,20 @@ fi
 command -v valgrind >/dev/null || { echo "make-symbol-order.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Valgrind cannot read the DWARF 5 the toolchain writes; the symbol table is all it needs here.
+# Valgrind gives up on the debug information of this link; the symbol table is all it needs here.
 objcopy --strip-debug "$program" "$work/avcapture"
 profiles=()
-for arguments in "--help" "devices"; do
-    name=${arguments//[^a-z]/}
-    # shellcheck disable=SC2086 # each entry is a command's words
-    valgrind --tool=callgrind --demangle=no \
-        --callgrind-out-file="$work/$name.callgrind" "$work/avcapture" $arguments >/dev/null 2>"$work/$name.log" ||
-        { cat "$work/$name.log" >&2; exit 1; }
+profile() {
+    local name=$1
+    shift
+    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$name.callgrind" "$work/avcapture" "$@" \
+        >/dev/null 2>"$work/$name.log" || { cat "$work/$name.log" >&2; exit 1; }
     profiles+=("$work/$name.callgrind")
-done
+}
+profile help --help
+profile devices devices
+# Two seconds of the virtual camera and microphone recorded: the capture, conversion and
+# encoding code a recording keeps running, after what every start runs.
+profile record record --seconds 2 --preset 1280x720 --fast "$work/movie.mov"
 python3 "$here/callgrind-functions.py" avcapture "${profiles[@]}" >"$here/avcapture.order"
 echo "make-symbol-order.sh: $(wc -l <"$here/avcapture.order") functions in scripts/link/avcapture.order"
