@@ -9,7 +9,9 @@
 #
 # Run it on a release build (the default: .build/release/avcapture, built if missing) after
 # changes that move what the commands run at start; a stale list only orders less, since names it
-# no longer finds are skipped. Needs valgrind and python3.
+# no longer finds are skipped. SwiftPM does not see the list change: remove the release avcapture
+# (or touch one of its sources) so that the next build links it with the new list. Needs valgrind
+# and python3.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
