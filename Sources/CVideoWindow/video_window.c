@@ -19,6 +19,11 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char load_problem[256];
 static int loaded;    // SDL's functions were found
 static int started;   // SDL's video is initialised (on the window thread, while a window is open)
+// Held while a wake-up is pushed and while a window is destroyed. SDL 2 wakes its waiting event
+// loop by sending an X event to the window it waits on, and forgets that window only after
+// destroying it: a wake-up from another thread in between is sent to a window that no longer
+// exists, and Xlib's default error handler ends the process (BadWindow in X_SendEvent).
+static pthread_mutex_t wake_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void load(void) {
     void *library = cll_open("libSDL2-2.0.so.0", "libsdl2-2.0-0", load_problem, sizeof load_problem);
@@ -311,7 +316,9 @@ void cvw_wake(void) {
     SDL_Event wake;
     memset(&wake, 0, sizeof wake);
     wake.type = SDL_USEREVENT;
+    pthread_mutex_lock(&wake_lock);
     sdl.SDL_PushEvent(&wake);
+    pthread_mutex_unlock(&wake_lock);
 }
 
 void cvw_close(cvw_window *window) {
@@ -322,7 +329,9 @@ void cvw_close(cvw_window *window) {
     if (window->texture) sdl.SDL_DestroyTexture(window->texture);
     if (window->overlay) sdl.SDL_DestroyTexture(window->overlay);
     sdl.SDL_DestroyRenderer(window->renderer);
+    pthread_mutex_lock(&wake_lock);
     sdl.SDL_DestroyWindow(window->window);
+    pthread_mutex_unlock(&wake_lock);
     free(window);
     stop_when_unused();
 }
