@@ -52,6 +52,8 @@ if [ -n "$peers" ]; then
   lean+=(ustreamer python3-websocket)
   # Core Image's peers: libvips's own command and Pillow.
   lean+=(libvips-tools python3-pil)
+  # The release link's function order (scripts/link/make-symbol-order.sh): callgrind, and objcopy.
+  lean+=(valgrind binutils)
 fi
 missing=() missing_lean=()
 for package in "${packages[@]}"; do

@@ -11,15 +11,15 @@
 # changes that move what the commands run at start; a stale list only orders less, since names it
 # no longer finds are skipped. SwiftPM does not see the list change: remove the release avcapture
 # (or touch one of its sources) so that the next build links it with the new list. Needs valgrind
-# and python3.
+# and objcopy (installed with `scripts/install-deps.sh --with-peers`) and python3.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 program="${1:-$root/.build/release/avcapture}"
+command -v valgrind >/dev/null && command -v objcopy >/dev/null || bash "$root/scripts/install-deps.sh" --with-peers
 if [ ! -x "$program" ]; then
     (cd "$root" && source scripts/build-flags.sh && swift build -c release --product avcapture "${release_flags[@]}")
 fi
-command -v valgrind >/dev/null || { echo "make-symbol-order.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Valgrind gives up on the debug information of this link; the symbol table is all it needs here.
