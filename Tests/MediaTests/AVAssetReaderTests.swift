@@ -63,6 +63,20 @@ final class AVAssetReaderTests: XCTestCase {
         }
     }
 
+    func testPictureSampleBuffersLetGoAreUsedAgainAndOnesHeldAreKeptAsTheyAre() throws {
+        let url = makeScratchFolder().appendingPathComponent("blue.mp4")
+        try TestMovies.picturesAndTone(url, seconds: 1, colour: "blue")
+        let asset = AVURLAsset(url: url)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(
+            track: asset.tracks(withMediaType: .video)[0],
+            outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        reader.add(output)
+        XCTAssertTrue(reader.startReading())
+        XCTAssertEqual(try assertLetGoSampleBuffersAreUsedAgain(output), 30)
+        XCTAssertEqual(reader.status, .completed, String(describing: reader.error))
+    }
+
     func testSoundDecodesToLinearPCMAtTheRateAndChannelsAsked() throws {
         let url = makeScratchFolder().appendingPathComponent("tone.mp4")
         try TestMovies.picturesAndTone(url, seconds: 2)

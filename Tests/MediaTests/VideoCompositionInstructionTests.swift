@@ -199,6 +199,30 @@ final class VideoCompositionInstructionTests: XCTestCase {
         assertColour(colour(240, 180), [0, 255, 0], "the background where no layer is")
     }
 
+    func testComposedSampleBuffersLetGoAreUsedAgainAndOnesHeldAreKeptAsTheyAre() throws {
+        let folder = makeScratchFolder()
+        let red = try clip("red", seconds: 1, in: folder), blue = try clip("blue", seconds: 1, in: folder)
+        let (composition, under, over) = try stacked(red, under: blue)
+        let (redLayer, blueLayer) = quarterLayers(under, over)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: seconds(1))
+        instruction.layerInstructions = [blueLayer, redLayer]
+        let video = AVMutableVideoComposition()
+        video.frameDuration = CMTime(value: 1, timescale: 30)
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.instructions = [instruction]
+        for format in [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_32BGRA] {
+            let reader = try AVAssetReader(asset: composition)
+            let composed = AVAssetReaderVideoCompositionOutput(
+                videoTracks: composition.tracks(withMediaType: .video), videoSettings: [kCVPixelBufferPixelFormatTypeKey as String: format])
+            composed.videoComposition = video
+            reader.add(composed)
+            XCTAssertTrue(reader.startReading())
+            XCTAssertEqual(try assertLetGoSampleBuffersAreUsedAgain(composed), 30)
+            XCTAssertEqual(reader.status, .completed, String(describing: reader.error))
+        }
+    }
+
     /// The first frame a video composition composes of `composition`, read in `pixelFormat`.
     private func firstComposedFrame(_ composition: AVComposition, _ video: AVVideoComposition, pixelFormat: OSType) throws -> CVPixelBuffer {
         let reader = try AVAssetReader(asset: composition)

@@ -1,6 +1,7 @@
 import CoreMedia
 import CoreVideo
 import Foundation
+import FrameProcessing
 import MovieEngine
 import Synchronization
 
@@ -29,6 +30,8 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         var drained = false
         var done = false
         var pool: CVPixelBufferPool?
+        /// The sample buffers pictures are handed out in, each used again once the client lets it go.
+        var shells: SampleBufferShellPool?
         /// The pixel aspect ratio attachment of the pool's frames: the track's, when frames keep its size.
         var pixelAspectRatio: NSDictionary?
         /// The track's clean aperture, attached to each picture decoded at the track's own size.
@@ -328,12 +331,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
             CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels, formatDescriptionOut: &made)
             reading.pictureFormat = made.map { ($0, info.matrix, width, height) }
         }
-        var timing = CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid)
-        var buffer: CMSampleBuffer?
         guard let description = reading.pictureFormat?.description else { return nil }
-        CMSampleBufferCreateReadyWithImageBuffer(
-            allocator: nil, imageBuffer: pixels, formatDescription: description, sampleTiming: &timing, sampleBufferOut: &buffer)
-        return buffer
+        if reading.shells == nil { reading.shells = SampleBufferShellPool(capacity: 8) }
+        return reading.shells?.sampleBuffer(
+            imageBuffer: pixels, formatDescription: description,
+            timing: CMSampleTimingInfo(duration: duration, presentationTimeStamp: pts, decodeTimeStamp: .invalid))
     }
 
     private func sound(_ reading: inout Reading, format: MovieDecoder.SampleFormat, bits: Int, rate: Int, channels: Int, draining: Bool) throws

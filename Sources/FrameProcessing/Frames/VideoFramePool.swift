@@ -82,4 +82,16 @@ package final class SampleBufferShellPool: @unchecked Sendable {
             return CMSampleBuffer()
         }
     }
+
+    /// Returns a sample buffer for one picture: an emptied shell (or a new one when all are held)
+    /// carrying `imageBuffer`, its format description and its timing, as
+    /// `CMSampleBufferCreateReadyWithImageBuffer` makes it.
+    package func sampleBuffer(imageBuffer: CVPixelBuffer, formatDescription: CMFormatDescription, timing: CMSampleTimingInfo) -> CMSampleBuffer {
+        let shell = dequeue()
+        shell.imageBufferStorage = imageBuffer
+        shell.formatDescriptionStorage = formatDescription
+        shell.timing = timing
+        shell.sampleCount = 1
+        return shell
+    }
 }

@@ -182,14 +182,13 @@ final class ComposedReading {
         }
         let pts = sample.presentationTimeStamp
         let mapping = segment(holding: pts.isNumeric ? pts : sample.decodeTimeStamp, in: run).timeMapping
-        var timing = CMSampleTimingInfo(
+        // Retimed where it is, not copied: the sample came from this reading's own output, and
+        // nothing but that output's pool holds it until it is handed on.
+        sample.timing = CMSampleTimingInfo(
             duration: sample.duration.isNumeric
                 ? CMTimeMapDurationFromRangeToRange(sample.duration, fromRange: mapping.source, toRange: mapping.target) : sample.duration,
             presentationTimeStamp: map(pts), decodeTimeStamp: map(sample.decodeTimeStamp))
-        var placed: CMSampleBuffer?
-        CMSampleBufferCreateCopyWithNewTiming(
-            allocator: nil, sampleBuffer: sample, sampleTimingEntryCount: 1, sampleTimingArray: &timing, sampleBufferOut: &placed)
-        return placed
+        return sample
     }
 
     /// The next block of a stretched segment: the stretcher's output, then silence to the segment's

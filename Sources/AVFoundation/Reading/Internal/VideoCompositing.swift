@@ -2,6 +2,7 @@ import CoreGraphics
 import CoreImage
 import CoreMedia
 import Foundation
+import FrameProcessing
 
 /// Composes the pictures of several video tracks as a video composition's instructions say: at
 /// each tick of its frame duration, each layer's picture showing at that time (read by an asset
@@ -71,6 +72,8 @@ final class VideoCompositing {
     private var tick: CMTime
     private let end: CMTime
     private var format: CMVideoFormatDescription?
+    /// The sample buffers composed pictures are handed out in, each used again once the client lets it go.
+    private let shells = SampleBufferShellPool(capacity: 8)
     /// The handler that filters each composed frame, for compositions made with one.
     private let filtering: (@Sendable (AVAsynchronousCIImageFilteringRequest) -> Void)?
     /// The layer tree drawn over (and around) each composed frame, for compositions with one.
@@ -198,12 +201,10 @@ final class VideoCompositing {
             CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: buffer, formatDescriptionOut: &made)
             format = made
         }
-        guard let format else { return nil }
-        var timing = CMSampleTimingInfo(duration: frameDuration, presentationTimeStamp: time, decodeTimeStamp: .invalid)
-        var sample: CMSampleBuffer?
-        CMSampleBufferCreateReadyWithImageBuffer(
-            allocator: nil, imageBuffer: buffer, formatDescription: format, sampleTiming: &timing, sampleBufferOut: &sample)
-        return sample
+        guard let format, CMVideoFormatDescriptionMatchesImageBuffer(format, imageBuffer: buffer) else { return nil }
+        return shells.sampleBuffer(
+            imageBuffer: buffer, formatDescription: format,
+            timing: CMSampleTimingInfo(duration: frameDuration, presentationTimeStamp: time, decodeTimeStamp: .invalid))
     }
 
     /// The frame a track shows at a time: a source track's, or the additional layer's.
