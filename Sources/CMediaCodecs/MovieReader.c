@@ -213,6 +213,7 @@ int cmc_reader_read(cmc_reader *reader, cmc_packet *packet) {
     const uint8_t *skip = av_packet_get_side_data(p, AV_PKT_DATA_SKIP_SAMPLES, &side_size);
     packet->skip_samples = skip && side_size >= 10 ? (int)AV_RL32(skip) : 0;
     packet->discard_padding = skip && side_size >= 10 ? (int)AV_RL32(skip + 4) : 0;
+    packet->origin = p;
     return 0;
 }
 
@@ -310,8 +311,15 @@ int cmc_decoder_send(cmc_decoder *decoder, const cmc_packet *packet) {
     if (packet->stream != decoder->stream || !packet->data || packet->size <= 0) return AVERROR(EINVAL);
     AVPacket *p = decoder->packet;
     av_packet_unref(p);
-    p->data = (uint8_t *)packet->data;
-    p->size = packet->size;
+    const AVPacket *origin = packet->origin;
+    if (origin && origin->buf && origin->data == packet->data && origin->size == packet->size && origin->side_data_elems == 0) {
+        // The reader's reference-counted packet: the decoder keeps a reference, not a copy.
+        int shared = av_packet_ref(p, origin);
+        if (shared < 0) return shared;
+    } else {
+        p->data = (uint8_t *)packet->data;
+        p->size = packet->size;
+    }
     p->pts = packet->pts == INT64_MIN ? AV_NOPTS_VALUE : packet->pts;
     p->dts = packet->dts == INT64_MIN ? AV_NOPTS_VALUE : packet->dts;
     p->duration = packet->duration == INT64_MIN ? 0 : packet->duration;
@@ -325,10 +333,9 @@ int cmc_decoder_send(cmc_decoder *decoder, const cmc_packet *packet) {
             skip[8] = skip[9] = 0;
         }
     }
-    // Not reference counted: the decoder copies what it keeps.
+    // Bytes that are the caller's are not reference counted: the decoder copies what it keeps.
     int result = avcodec_send_packet(decoder->codec, p);
-    p->data = NULL;
-    p->size = 0;
+    av_packet_unref(p);
     // The caller receives every frame before sending again, so a full decoder is the stream's own fault.
     return result == AVERROR(EAGAIN) ? AVERROR_INVALIDDATA : result;
 }

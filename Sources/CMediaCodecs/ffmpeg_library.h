@@ -61,6 +61,7 @@
     F(av_packet_free) \
     F(av_packet_get_side_data) \
     F(av_packet_new_side_data) \
+    F(av_packet_ref) \
     F(av_packet_rescale_ts) \
     F(av_packet_unref) \
     F(av_read_frame) \
@@ -182,6 +183,7 @@ void cmc_ffmpeg_take_log(void);
 #define av_packet_free cmc_ffmpeg.av_packet_free
 #define av_packet_get_side_data cmc_ffmpeg.av_packet_get_side_data
 #define av_packet_new_side_data cmc_ffmpeg.av_packet_new_side_data
+#define av_packet_ref cmc_ffmpeg.av_packet_ref
 #define av_packet_rescale_ts cmc_ffmpeg.av_packet_rescale_ts
 #define av_packet_unref cmc_ffmpeg.av_packet_unref
 #define av_read_frame cmc_ffmpeg.av_read_frame

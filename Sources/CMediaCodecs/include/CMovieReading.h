@@ -53,6 +53,9 @@ typedef struct cmc_packet {
     /// Samples the decoder leaves out at the start (encoder delay) and end (padding) of this
     /// packet's sound, as the container says; 0 when it says nothing.
     int skip_samples, discard_padding;
+    /// The reader's own packet holding `data`, which a decoder shares rather than copies; NULL
+    /// when the bytes are the caller's.
+    const void *origin;
 } cmc_packet;
 
 /// Opens a movie file and reads its header and enough packets to describe its streams;
@@ -103,7 +106,7 @@ cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int frame_threads, 
 /// Frees a decoder.
 void cmc_decoder_free(cmc_decoder *decoder);
 /// Gives the decoder a packet of its stream (the reader's current one, or one kept from an earlier
-/// read: the decoder copies what it keeps), or, with `packet` NULL, tells it the stream has
+/// read: the decoder shares the reader's packet, or copies bytes that are the caller's), or, with `packet` NULL, tells it the stream has
 /// ended; 0 or a negative error.
 int cmc_decoder_send(cmc_decoder *decoder, const cmc_packet *packet);
 /// Takes the next decoded picture or block of sound: 0 when there is one, 1 when the decoder

@@ -80,7 +80,7 @@ package final class Demuxer: @unchecked Sendable {
                             cmc_packet(
                                 stream: Int32(stream), data: bytes.baseAddress, size: Int32(bytes.count), pts: kept.pts,
                                 dts: kept.dts, duration: kept.duration, keyframe: kept.keyframe ? 1 : 0,
-                                skip_samples: kept.skipSamples, discard_padding: kept.discardPadding)))
+                                skip_samples: kept.skipSamples, discard_padding: kept.discardPadding, origin: nil)))
                 }
                 return .packet
             }
