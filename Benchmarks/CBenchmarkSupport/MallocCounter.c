@@ -1,10 +1,13 @@
-// Stand-ins for the C allocator that count calls and forward to glibc's own allocator, and for
-// pthread's mutex and read-write lock calls that count them on one marked thread.
+// Stand-ins for the C allocator that count calls and forward to glibc's own allocator (and,
+// apart, the calls made from FFmpeg's and x264's code), and for pthread's mutex and read-write
+// lock calls that count them on one marked thread.
 #define _GNU_SOURCE
 #include "CBenchmarkSupport.h"
 #include <stddef.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
+#include <string.h>
 #include <dlfcn.h>
 
 extern void *__libc_malloc(size_t size);
@@ -29,10 +32,47 @@ void avbench_mark_current_thread(void) { marked = 1; }
 uint64_t avbench_marked_thread_allocation_count(void) { return __atomic_load_n(&marked_allocations, __ATOMIC_RELAXED); }
 uint64_t avbench_marked_thread_lock_count(void) { return __atomic_load_n(&marked_locks, __ATOMIC_RELAXED); }
 
-static inline void count(void) {
+// The code of the FFmpeg and x264 libraries loaded, found by avbench_find_codec_libraries: an
+// allocation called from inside one of them is the codec's own.
+enum { max_ranges = 32 };
+static uintptr_t range_start[max_ranges], range_end[max_ranges];
+static int range_count;
+static uint64_t codec_allocations;
+
+static int note_codec_library(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size;
+    (void)unused;
+    const char *name = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+    name = name ? name + 1 : info->dlpi_name;
+    if (!name || !(strncmp(name, "libav", 5) == 0 || strncmp(name, "libsw", 5) == 0 || strncmp(name, "libx264", 7) == 0)) return 0;
+    for (int index = 0; index < info->dlpi_phnum && range_count < max_ranges; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        if (header->p_type != PT_LOAD || !(header->p_flags & PF_X)) continue;
+        range_start[range_count] = info->dlpi_addr + header->p_vaddr;
+        range_end[range_count] = info->dlpi_addr + header->p_vaddr + header->p_memsz;
+        __atomic_store_n(&range_count, range_count + 1, __ATOMIC_RELEASE);
+    }
+    return 0;
+}
+
+void avbench_find_codec_libraries(void) {
+    if (__atomic_load_n(&range_count, __ATOMIC_ACQUIRE) == 0) dl_iterate_phdr(note_codec_library, NULL);
+}
+uint64_t avbench_codec_allocation_count(void) { return __atomic_load_n(&codec_allocations, __ATOMIC_RELAXED); }
+
+static inline __attribute__((always_inline)) void count_from(void *caller) {
     __atomic_fetch_add(&allocations, 1, __ATOMIC_RELAXED);
     if (marked) __atomic_fetch_add(&marked_allocations, 1, __ATOMIC_RELAXED);
+    uintptr_t address = (uintptr_t)caller;
+    int ranges = __atomic_load_n(&range_count, __ATOMIC_ACQUIRE);
+    for (int index = 0; index < ranges; index++) {
+        if (address >= range_start[index] && address < range_end[index]) {
+            __atomic_fetch_add(&codec_allocations, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
 }
+#define count() count_from(__builtin_return_address(0))
 
 static inline void count_lock(void) {
     if (marked) __atomic_fetch_add(&marked_locks, 1, __ATOMIC_RELAXED);

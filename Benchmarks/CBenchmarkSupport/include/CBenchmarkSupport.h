@@ -6,6 +6,12 @@
 #include <stdint.h>
 /// The number of allocations (malloc, calloc, realloc, aligned allocations) made so far.
 uint64_t avbench_allocation_count(void);
+/// Notes where the FFmpeg and x264 libraries loaded so far keep their code, so that allocations
+/// called from it are counted apart; called once the codecs are loaded.
+void avbench_find_codec_libraries(void);
+/// The allocations counted so far that FFmpeg's or x264's code made itself (after
+/// `avbench_find_codec_libraries`).
+uint64_t avbench_codec_allocation_count(void);
 /// Marks the calling thread as the one whose allocations and lock calls are counted apart.
 void avbench_mark_current_thread(void);
 /// The allocations the marked thread has made since it was marked.
