@@ -380,11 +380,13 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
                 writer.cancelWriting()
                 throw CancellationError()
             }
-            guard
-                let index = lanes.indices.filter({ lanes[$0].next != nil })
-                    .min(by: { lanes[$0].next!.presentationTimeStamp < lanes[$1].next!.presentationTimeStamp })
-            else { break }
-            let sample = lanes[index].next!
+            // The lane whose next sample comes first, found without making an array each sample.
+            var earliest: (index: Int, sample: CMSampleBuffer)?
+            for index in lanes.indices {
+                guard let next = lanes[index].next else { continue }
+                if earliest.map({ next.presentationTimeStamp < $0.sample.presentationTimeStamp }) ?? true { earliest = (index, next) }
+            }
+            guard let (index, sample) = earliest else { break }
             let input = lanes[index].input
             // Waits on the writer's thread taking a sample from its queue, not on a timer.
             while !input.isReadyForMoreMediaData, writer.status == .writing, writer.waitForRoom() {}
