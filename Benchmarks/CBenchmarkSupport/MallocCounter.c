@@ -1,6 +1,6 @@
 // Stand-ins for the C allocator that count calls and forward to glibc's own allocator (and,
-// apart, the calls made from FFmpeg's and x264's code), and for pthread's mutex and read-write
-// lock calls that count them on one marked thread.
+// apart, the calls made from the media libraries' code: FFmpeg's, x264's, libyuv's), and for
+// pthread's mutex and read-write lock calls that count them on one marked thread.
 #define _GNU_SOURCE
 #include "CBenchmarkSupport.h"
 #include <stddef.h>
@@ -32,8 +32,8 @@ void avbench_mark_current_thread(void) { marked = 1; }
 uint64_t avbench_marked_thread_allocation_count(void) { return __atomic_load_n(&marked_allocations, __ATOMIC_RELAXED); }
 uint64_t avbench_marked_thread_lock_count(void) { return __atomic_load_n(&marked_locks, __ATOMIC_RELAXED); }
 
-// The code of the FFmpeg and x264 libraries loaded, found by avbench_find_codec_libraries: an
-// allocation called from inside one of them is the codec's own.
+// The code of the FFmpeg, x264 and libyuv libraries loaded, found by
+// avbench_find_codec_libraries: an allocation called from inside one of them is the library's own.
 enum { max_ranges = 32 };
 static uintptr_t range_start[max_ranges], range_end[max_ranges];
 static int range_count;
@@ -44,7 +44,9 @@ static int note_codec_library(struct dl_phdr_info *info, size_t size, void *unus
     (void)unused;
     const char *name = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
     name = name ? name + 1 : info->dlpi_name;
-    if (!name || !(strncmp(name, "libav", 5) == 0 || strncmp(name, "libsw", 5) == 0 || strncmp(name, "libx264", 7) == 0)) return 0;
+    if (!name || !(strncmp(name, "libav", 5) == 0 || strncmp(name, "libsw", 5) == 0 || strncmp(name, "libx264", 7) == 0 ||
+                   strncmp(name, "libyuv", 6) == 0))
+        return 0;
     for (int index = 0; index < info->dlpi_phnum && range_count < max_ranges; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
         if (header->p_type != PT_LOAD || !(header->p_flags & PF_X)) continue;

@@ -107,7 +107,7 @@ enum CompositionBenchmark {
     }
 
     /// Reads every frame of `output` over `asset`: how many, how fast after the first second, and
-    /// heap allocations a frame in that steady state, all of them and those FFmpeg's code made.
+    /// heap allocations a frame in that steady state, all of them and those the media libraries' code made (FFmpeg, x264, libyuv).
     static func read(_ output: AVAssetReaderOutput, of asset: AVAsset, range: CMTimeRange? = nil) throws -> (
         frames: Int, seconds: Double, allocations: Double, codecAllocations: Double
     ) {
@@ -139,7 +139,8 @@ enum CompositionBenchmark {
         let composed = try read(output, of: composition)
         print(
             String(
-                format: "  composer alone (tilted inset frames, no encoder): %.1f frames/s, %.1f heap allocations a frame (FFmpeg's %.1f, the rest %.1f)",
+                format:
+                    "  composer alone (tilted inset frames, no encoder): %.1f frames/s, %.1f heap allocations a frame (the media libraries' %.1f, the rest %.1f)",
                 Double(composed.frames - 30) / composed.seconds, composed.allocations, composed.codecAllocations,
                 composed.allocations - composed.codecAllocations))
         // The same with an animation tool's watermark: a half-opaque card over the video layer.
@@ -159,7 +160,7 @@ enum CompositionBenchmark {
         print(
             String(
                 format:
-                    "  composer alone (tilted inset and a watermark layer, no encoder): %.1f frames/s, %.1f heap allocations a frame (FFmpeg's %.1f, the rest %.1f)",
+                    "  composer alone (tilted inset and a watermark layer, no encoder): %.1f frames/s, %.1f heap allocations a frame (the media libraries' %.1f, the rest %.1f)",
                 Double(watermarked.frames - 30) / watermarked.seconds, watermarked.allocations, watermarked.codecAllocations,
                 watermarked.allocations - watermarked.codecAllocations))
     }
@@ -191,7 +192,7 @@ enum CompositionBenchmark {
         print(
             String(
                 format:
-                    "  composer alone (crossfade frames, no encoder): %.1f frames/s, %.1f heap allocations a frame (FFmpeg's %.1f, the rest %.1f); one clip decoded alone: %.1f frames/s, %.1f a frame (FFmpeg's %.1f); one composition track: %.1f a frame (FFmpeg's %.1f)",
+                    "  composer alone (crossfade frames, no encoder): %.1f frames/s, %.1f heap allocations a frame (the media libraries' %.1f, the rest %.1f); one clip decoded alone: %.1f frames/s, %.1f a frame (the libraries' %.1f); one composition track: %.1f a frame (the libraries' %.1f)",
                 Double(composed.frames - 30) / composed.seconds, composed.allocations, composed.codecAllocations,
                 composed.allocations - composed.codecAllocations, Double(decoded.frames - 30) / decoded.seconds, decoded.allocations,
                 decoded.codecAllocations, oneTrack.allocations, oneTrack.codecAllocations))

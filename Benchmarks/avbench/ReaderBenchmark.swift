@@ -5,7 +5,7 @@ import Foundation
 /// Decoding a 1080p30 H.264 clip through `AVAssetReaderTrackOutput`, in two-plane 4:2:0 (the
 /// decoder's own format, no conversion but the copy into the pool's buffer) and in BGRA, next to
 /// `ffmpeg -f null` decoding the same clip to the same formats in the same run; and the heap
-/// allocations a frame in steady state (after the first second): all, and those FFmpeg's code makes.
+/// allocations a frame in steady state (after the first second): all, and those FFmpeg's and libyuv's code makes.
 enum ReaderBenchmark {
     static let seconds = 20
 
@@ -43,7 +43,7 @@ enum ReaderBenchmark {
             print(
                 String(
                     format:
-                        "  %@: %d frames in %.2f s (%.1f ms CPU a frame), %.1f heap allocations a frame (FFmpeg's %.1f, the rest %.1f); ffmpeg -pix_fmt %@: %.2f s (%.1f ms CPU a frame); %.2fx ffmpeg's throughput, %.2fx its CPU a frame",
+                        "  %@: %d frames in %.2f s (%.1f ms CPU a frame), %.1f heap allocations a frame (the media libraries' %.1f, the rest %.1f); ffmpeg -pix_fmt %@: %.2f s (%.1f ms CPU a frame); %.2fx ffmpeg's throughput, %.2fx its CPU a frame",
                     name, result.frames, ours.seconds, ours.cpu / frames * 1000, result.allocations, result.codecAllocations,
                     result.allocations - result.codecAllocations, ffmpegFormat, theirs.seconds,
                     theirs.cpu / frames * 1000, theirs.seconds / ours.seconds, ours.cpu / theirs.cpu))

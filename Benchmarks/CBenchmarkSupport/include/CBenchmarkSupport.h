@@ -6,10 +6,10 @@
 #include <stdint.h>
 /// The number of allocations (malloc, calloc, realloc, aligned allocations) made so far.
 uint64_t avbench_allocation_count(void);
-/// Notes where the FFmpeg and x264 libraries loaded so far keep their code, so that allocations
-/// called from it are counted apart; called once the codecs are loaded.
+/// Notes where the FFmpeg, x264 and libyuv libraries loaded so far keep their code, so that
+/// allocations called from it are counted apart; called once they are loaded.
 void avbench_find_codec_libraries(void);
-/// The allocations counted so far that FFmpeg's or x264's code made itself (after
+/// The allocations counted so far that FFmpeg's, x264's or libyuv's code made itself (after
 /// `avbench_find_codec_libraries`).
 uint64_t avbench_codec_allocation_count(void);
 /// Marks the calling thread as the one whose allocations and lock calls are counted apart.
