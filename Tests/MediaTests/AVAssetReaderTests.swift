@@ -73,7 +73,7 @@ final class AVAssetReaderTests: XCTestCase {
             outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
         reader.add(output)
         XCTAssertTrue(reader.startReading())
-        XCTAssertEqual(try assertLetGoSampleBuffersAreUsedAgain(output), 30)
+        XCTAssertEqual(try assertLetGoSampleBuffersAreUsedAgain(output).count, 30)
         XCTAssertEqual(reader.status, .completed, String(describing: reader.error))
     }
 
