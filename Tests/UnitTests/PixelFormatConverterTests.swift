@@ -1,6 +1,7 @@
 import CaptureTestSupport
 import XCTest
 import CV4L2
+import CYUV
 @testable import AVFoundation
 @testable import CaptureDevices
 @testable import FrameProcessing
@@ -26,6 +27,35 @@ final class PixelFormatConverterTests: XCTestCase {
             XCTAssertEqual(bgr!.0, 40, accuracy: 6, format.fourCharacterString)
             XCTAssertEqual(bgr!.1, 160, accuracy: 6, format.fourCharacterString)
             XCTAssertEqual(bgr!.2, 220, accuracy: 6, format.fourCharacterString)
+        }
+    }
+
+    func testBGRAToVideoRangeFourTwoZeroGivesLibyuvsOwnSamples() {
+        // Odd sides and a picture that changes at every pixel: the chroma of the last column and row too.
+        let (width, height) = (67, 35)
+        let source = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA)!
+        let base = source.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = base + y * source.planes[0].bytesPerRow + x * 4
+                (p[0], p[1], p[2], p[3]) = (UInt8((x * 7 + y * 3) & 255), UInt8((x * 13) & 255), UInt8((y * 11 + x) & 255), 255)
+            }
+        }
+        let converted = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)!
+        let reference = CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)!
+        XCTAssertTrue(PixelFormatConverter().convert(source, into: converted))
+        let (s, d) = (source.planes[0], reference.planes)
+        func bytes(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
+        XCTAssertEqual(
+            ARGBToNV12(
+                bytes(s), Int32(s.bytesPerRow), bytes(d[0]), Int32(d[0].bytesPerRow), bytes(d[1]), Int32(d[1].bytesPerRow), Int32(width), Int32(height)), 0)
+        for (index, (ours, theirs)) in zip(converted.planes, reference.planes).enumerated() {
+            let rowBytes = index == 0 ? width : (width + 1) / 2 * 2
+            for row in 0..<ours.height {
+                XCTAssertEqual(
+                    memcmp(ours.baseAddress + row * ours.bytesPerRow, theirs.baseAddress + row * theirs.bytesPerRow, rowBytes), 0,
+                    "plane \(index), row \(row): the samples libyuv's ARGBToNV12 gives")
+            }
         }
     }
 

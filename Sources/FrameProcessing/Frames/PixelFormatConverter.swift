@@ -79,13 +79,18 @@ package final class PixelFormatConverter: @unchecked Sendable {
             // The matrix the frame is tagged with: BT.709 for HD video, BT.601 otherwise.
             let matrix = Self.constants(matrix: VideoColorimetry.matrix(of: source), fullRange: from == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
             return NV12ToARGBMatrix(p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), matrix, w, h) == 0
-        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange):
-            return ARGBToNV12(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), w, h) == 0
-        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
+        case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange),
+            (kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange):
+            // Planar chroma into the scratch memory, then interleaved: libyuv's ARGBToNV12 gives the
+            // same samples but allocates a row buffer at every call.
             let chromaWidth = (Int(w) + 1) / 2, chromaHeight = (Int(h) + 1) / 2
             let u = scratchMemory(chromaWidth * chromaHeight * 2)
             let v = u + chromaWidth * chromaHeight
-            guard ARGBToJ420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h) == 0 else { return false }
+            let planar =
+                to == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+                ? ARGBToJ420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h)
+                : ARGBToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), u, Int32(chromaWidth), v, Int32(chromaWidth), w, h)
+            guard planar == 0 else { return false }
             MergeUVPlane(u, Int32(chromaWidth), v, Int32(chromaWidth), p(d[1]), r(d[1]), Int32(chromaWidth), Int32(chromaHeight))
             return true
         case (kCVPixelFormatType_32BGRA, kCVPixelFormatType_OneComponent8):
