@@ -12,7 +12,7 @@ if isOneCoreChild {
     // The frame case's child: every thread started from here on inherits the main thread's core.
     guard avbench_pin_current_thread(0) == 0 else { fatalError("cannot hold the process on one core") }
 }
-// Allocations called from FFmpeg's code are counted apart from the rest.
+// Allocations called from the media libraries' code (FFmpeg's, x264's, libyuv's) are counted apart from the rest.
 avbench_find_codec_libraries()
 let secondsPerCase = arguments.compactMap(Double.init).first ?? 4
 let chosen = Set(arguments.filter { Double($0) == nil })

@@ -105,9 +105,9 @@ int cmc_decoder_available(const char *codec_name);
 cmc_decoder *cmc_decoder_open(cmc_reader *reader, int index, int frame_threads, int *error);
 /// Frees a decoder.
 void cmc_decoder_free(cmc_decoder *decoder);
-/// Gives the decoder a packet of its stream (the reader's current one, or one kept from an earlier
-/// read: the decoder shares the reader's packet, or copies bytes that are the caller's), or, with `packet` NULL, tells it the stream has
-/// ended; 0 or a negative error.
+/// Gives the decoder a packet of its stream (the reader's current one, which the decoder shares,
+/// or bytes kept from an earlier read, which it copies), or, with `packet` NULL, tells it the
+/// stream has ended; 0 or a negative error.
 int cmc_decoder_send(cmc_decoder *decoder, const cmc_packet *packet);
 /// Takes the next decoded picture or block of sound: 0 when there is one, 1 when the decoder
 /// needs another packet, 2 when it has given everything, or a negative error.
