@@ -17,7 +17,7 @@ struct cjd_decoder {
     jpeg_arenas arenas;
     JSAMPROW *rows;                       // BGRA row pointers
     size_t rows_capacity;
-    uint8_t *planes;                      // decoded planes, padded as libjpeg writes them
+    uint8_t *planes;                      // one band of decoded planes, padded as libjpeg writes them
     size_t planes_capacity;
     JSAMPROW plane_rows[3][4 * DCTSIZE];  // one iMCU row's row pointers per component
     struct jpeg_progress_mgr progress;    // stops a progressive picture of too many scans
@@ -78,8 +78,9 @@ static int begin(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, in
     return -1;
 }
 
-int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height, cjd_planes *out) {
-    if (!d || !out) return -1;
+int cjd_decode_bands(cjd_decoder *d, const uint8_t *jpeg, size_t size, int width, int height, cjd_band_handler handler,
+                     void *context) {
+    if (!d || !handler) return -1;
     struct jpeg_decompress_struct *cinfo = &d->cinfo;
     if (setjmp(d->error.jump)) {
         jpeg_abort_decompress(cinfo);
@@ -114,41 +115,42 @@ int cjd_decode_planes(cjd_decoder *d, const uint8_t *jpeg, size_t size, int widt
     cinfo->raw_data_out = TRUE;
     cinfo->out_color_space = cinfo->jpeg_color_space;
     jpeg_start_decompress(cinfo);
-    // Each component's plane holds whole blocks and whole iMCU rows, as libjpeg writes them.
-    size_t offsets[3], total = 0;
-    int strides[3], rows_per_imcu[3];
+    // One iMCU row of each component, whole blocks wide, as libjpeg writes them: a band small
+    // enough to still be in the cache when the handler reads it.
+    cjd_band band = {.subsampling = subsampling};
+    size_t total = 0, offsets[3];
+    int rows_per_imcu[3];
     for (int c = 0; c < components; c++) {
         jpeg_component_info *component = &cinfo->comp_info[c];
-        strides[c] = (int)(((size_t)component->width_in_blocks * DCTSIZE + ROW_PAD - 1) & ~(size_t)(ROW_PAD - 1));
+        band.stride[c] = (int)(((size_t)component->width_in_blocks * DCTSIZE + ROW_PAD - 1) & ~(size_t)(ROW_PAD - 1));
+        band.width[c] = (int)((component->h_samp_factor * (long)width + cinfo->max_h_samp_factor - 1) / cinfo->max_h_samp_factor);
         rows_per_imcu[c] = component->v_samp_factor * DCTSIZE;
         offsets[c] = total;
-        total += (size_t)strides[c] * rows_per_imcu[c] * cinfo->total_iMCU_rows;
+        total += (size_t)band.stride[c] * rows_per_imcu[c];
     }
     if (jpeg_arenas_reserve((void **)&d->planes, &d->planes_capacity, total + ROW_PAD, 0, &d->arenas.allocations) != 0) {
         jpeg_abort_decompress(cinfo);
         return -1;
     }
     JSAMPARRAY rows[3] = {d->plane_rows[0], d->plane_rows[1], d->plane_rows[2]};
+    for (int c = 0; c < components; c++) {
+        band.data[c] = d->planes + offsets[c];
+        for (int r = 0; r < rows_per_imcu[c]; r++) d->plane_rows[c][r] = d->planes + offsets[c] + (size_t)r * band.stride[c];
+    }
     for (JDIMENSION imcu = 0; cinfo->output_scanline < cinfo->output_height; imcu++) {
-        for (int c = 0; c < components; c++) {
-            uint8_t *first = d->planes + offsets[c] + (size_t)strides[c] * rows_per_imcu[c] * imcu;
-            for (int r = 0; r < rows_per_imcu[c]; r++) d->plane_rows[c][r] = first + (size_t)r * strides[c];
-        }
         if (jpeg_read_raw_data(cinfo, rows, (JDIMENSION)(cinfo->max_v_samp_factor * DCTSIZE)) == 0) break;
-    }
-    for (int c = 0; c < 3; c++) {
-        if (c < components) {
+        for (int c = 0; c < components; c++) {
             jpeg_component_info *component = &cinfo->comp_info[c];
-            out->data[c] = d->planes + offsets[c];
-            out->stride[c] = strides[c];
-            out->width[c] = (int)((component->h_samp_factor * (long)width + cinfo->max_h_samp_factor - 1) / cinfo->max_h_samp_factor);
-            out->height[c] = (int)((component->v_samp_factor * (long)height + cinfo->max_v_samp_factor - 1) / cinfo->max_v_samp_factor);
-        } else {
-            out->data[c] = NULL;
-            out->stride[c] = out->width[c] = out->height[c] = 0;
+            int plane_height = (int)((component->v_samp_factor * (long)height + cinfo->max_v_samp_factor - 1) / cinfo->max_v_samp_factor);
+            band.first_row[c] = (int)imcu * rows_per_imcu[c];
+            int left = plane_height - band.first_row[c];
+            band.rows[c] = left < rows_per_imcu[c] ? (left > 0 ? left : 0) : rows_per_imcu[c];
+        }
+        if (handler(context, &band) != 0) {
+            jpeg_abort_decompress(cinfo);
+            return -1;
         }
     }
-    out->subsampling = subsampling;
     jpeg_finish_decompress(cinfo);
     return 0;
 }

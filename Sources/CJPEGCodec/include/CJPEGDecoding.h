@@ -17,22 +17,29 @@ typedef enum cjd_subsampling {
     CJD_SUBSAMPLING_GRAY = 3,
 } cjd_subsampling;
 
-/// A picture decoded to planes in the JPEG's own layout, in the decoder's memory until its next decode.
-typedef struct cjd_planes {
-    const uint8_t *data[3];   ///< Y', Cb, Cr (Cb and Cr NULL for grey)
+/// One band of a picture being decoded to planes in the JPEG's own layout: one row of whole blocks
+/// of every component (8 or 16 rows of Y'), in the decoder's memory until the next band.
+typedef struct cjd_band {
+    const uint8_t *data[3];   ///< Y', Cb, Cr (Cb and Cr NULL for grey), each at the band's first row
     int32_t stride[3];
-    int32_t width[3], height[3];
+    int32_t width[3];         ///< each plane's width
+    int32_t first_row[3];     ///< where the band starts in each plane
+    int32_t rows[3];          ///< the band's rows of each plane, the last band's cut to the picture
     cjd_subsampling subsampling;
-} cjd_planes;
+} cjd_band;
+
+/// Takes one band as it is decoded; 0 to go on, anything else to stop decoding.
+typedef int (*cjd_band_handler)(void *context, const cjd_band *band);
 
 /// A decoder; NULL when memory is short. One thread at a time.
 cjd_decoder *cjd_new(void);
 void cjd_free(cjd_decoder *decoder);
 
-/// Decodes a `width` x `height` Y'CbCr or grey JPEG to planes; 0, or -1 when the data is not such
-/// a JPEG, is another size, or is subsampled in a way cameras do not send (4:1:1, 4:4:0).
-int cjd_decode_planes(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, int width, int height, cjd_planes *planes);
-
+/// Decodes a `width` x `height` Y'CbCr or grey JPEG to planes, band by band from the top, each handed
+/// to `handler` while it is still in the cache; 0, or -1 when the data is not such a JPEG, is
+/// another size, is subsampled in a way cameras do not send (4:1:1, 4:4:0), or `handler` stopped it.
+int cjd_decode_bands(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, int width, int height, cjd_band_handler handler,
+                     void *context);
 /// Decodes a `width` x `height` JPEG into BGRA rows of `stride` bytes; 0, or -1.
 int cjd_decode_bgra(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, uint8_t *bgra, int stride, int width, int height);
 

@@ -6,8 +6,9 @@ import Foundation
 /// Decodes MJPEG frames (libjpeg-turbo) into frames of any pixel format the frame path carries.
 ///
 /// Frames in any of the subsamplings cameras send (4:2:2 from most USB cameras, 4:2:0, 4:4:4,
-/// grey) decode to planes in the JPEG's own layout and become full-range 4:2:0 with libyuv;
-/// BGRA decodes straight into the target. Other formats, and zoomed frames, go through one
+/// grey) decode to planes in the JPEG's own layout a band of block rows at a time, and each band
+/// becomes the target's full-range 4:2:0 rows with libyuv while it is still in the cache; BGRA
+/// decodes straight into the target. Other formats, and zoomed frames, go through one
 /// scratch frame. Nothing is allocated per frame once the first is decoded: libjpeg's memory
 /// comes from arenas the decoder keeps (`CJPEGCodec`), and its planes and scratch are reused.
 /// Thread ownership: one decoder belongs to one thread at a time; its memory is allocated on
@@ -66,42 +67,68 @@ package final class MJPEGDecoder: @unchecked Sendable {
         return scratch?.dequeue()
     }
 
-    /// Decodes to planes in the JPEG's own subsampling, then into `target` (full-range 4:2:0, two planes).
+    /// Where the bands of a picture go: a full-range 4:2:0 frame's planes, and room for one band's halved chroma.
+    private struct BandTarget {
+        var luma: UnsafeMutablePointer<UInt8>
+        var lumaStride: Int32
+        var chroma: UnsafeMutablePointer<UInt8>
+        var chromaStride: Int32
+        var halfChroma: UnsafeMutablePointer<UInt8>
+        var halfChromaStride: Int32
+    }
+
+    /// Decodes to planes in the JPEG's own subsampling a band at a time, each turned into `target`'s
+    /// rows (full-range 4:2:0, two planes) while the band is still in the cache.
     private func toFullRangeNV12(_ jpeg: UnsafePointer<UInt8>, count: Int, into target: CVPixelBuffer) -> Bool {
-        var planes = cjd_planes()
-        guard cjd_decode_planes(decoder, jpeg, count, Int32(target.width), Int32(target.height), &planes) == 0,
-            let y = planes.data.0
-        else { return false }
         let destination = target.planes
-        let dy = destination[0].baseAddress.assumingMemoryBound(to: UInt8.self), dyStride = Int32(destination[0].bytesPerRow)
-        let duv = destination[1].baseAddress.assumingMemoryBound(to: UInt8.self), duvStride = Int32(destination[1].bytesPerRow)
-        let (w, h) = (Int32(target.width), Int32(target.height))
-        let (cw, ch) = (Int32((target.width + 1) / 2), Int32((target.height + 1) / 2))
-        let (yStride, uStride, vStride) = planes.stride
-        guard planes.subsampling != CJD_SUBSAMPLING_GRAY else {
-            CopyPlane(y, yStride, dy, dyStride, w, h)
-            SetPlane(duv, duvStride, cw * 2, ch, 0x8080)
-            return true
+        let cw = Int32((target.width + 1) / 2)
+        // A band is at most 32 rows of Y' (libjpeg's largest block row): 16 rows of halved chroma.
+        let needed = Int(cw) * 16 * 2
+        if needed > halfChromaCapacity {
+            free(halfChroma)
+            halfChroma = malloc(needed)?.assumingMemoryBound(to: UInt8.self)
+            halfChromaCapacity = halfChroma == nil ? 0 : needed
         }
-        guard let u = planes.data.1, let v = planes.data.2 else { return false }
-        switch planes.subsampling {
-        case CJD_SUBSAMPLING_420:
-            return I420ToNV12(y, yStride, u, uStride, v, vStride, dy, dyStride, duv, duvStride, w, h) == 0
-        case CJD_SUBSAMPLING_444:
-            return I444ToNV12(y, yStride, u, uStride, v, vStride, dy, dyStride, duv, duvStride, w, h) == 0
-        default:
-            // 4:2:2: halve the chroma rows into the decoder's own room, then interleave.
-            let needed = Int(cw * ch) * 2
-            if needed > halfChromaCapacity {
-                free(halfChroma)
-                halfChroma = malloc(needed)?.assumingMemoryBound(to: UInt8.self)
-                halfChromaCapacity = halfChroma == nil ? 0 : needed
-            }
-            guard let halfU = halfChroma else { return false }
-            let halfV = halfU + Int(cw * ch)
-            guard I422ToI420(y, yStride, u, uStride, v, vStride, dy, dyStride, halfU, cw, halfV, cw, w, h) == 0 else { return false }
-            MergeUVPlane(halfU, cw, halfV, cw, duv, duvStride, cw, ch)
-            return true
+        guard let halfChroma else { return false }
+        var bands = BandTarget(
+            luma: destination[0].baseAddress.assumingMemoryBound(to: UInt8.self), lumaStride: Int32(destination[0].bytesPerRow),
+            chroma: destination[1].baseAddress.assumingMemoryBound(to: UInt8.self), chromaStride: Int32(destination[1].bytesPerRow),
+            halfChroma: halfChroma, halfChromaStride: cw)
+        let decoded = withUnsafeMutablePointer(to: &bands) { context in
+            cjd_decode_bands(
+                decoder, jpeg, count, Int32(target.width), Int32(target.height),
+                { context, band in
+                    guard let target = context?.assumingMemoryBound(to: BandTarget.self).pointee, let band = band?.pointee,
+                        let y = band.data.0
+                    else { return -1 }
+                    let (rows, width) = (band.rows.0, band.width.0)
+                    guard rows > 0 else { return 0 }
+                    let dy = target.luma + Int(band.first_row.0) * Int(target.lumaStride)
+                    // NV12's chroma row for a band of Y' rows that starts on an even row.
+                    let duv = target.chroma + Int(band.first_row.0 / 2) * Int(target.chromaStride)
+                    guard band.subsampling != CJD_SUBSAMPLING_GRAY else {
+                        CopyPlane(y, band.stride.0, dy, target.lumaStride, width, rows)
+                        SetPlane(duv, target.chromaStride, (width + 1) / 2 * 2, (rows + 1) / 2, 0x8080)
+                        return 0
+                    }
+                    guard let u = band.data.1, let v = band.data.2 else { return -1 }
+                    let (yStride, uStride, vStride) = band.stride
+                    switch band.subsampling {
+                    case CJD_SUBSAMPLING_420:
+                        return I420ToNV12(y, yStride, u, uStride, v, vStride, dy, target.lumaStride, duv, target.chromaStride, width, rows)
+                    case CJD_SUBSAMPLING_444:
+                        return I444ToNV12(y, yStride, u, uStride, v, vStride, dy, target.lumaStride, duv, target.chromaStride, width, rows)
+                    default:
+                        // 4:2:2: halve the band's chroma rows into the decoder's own room, then interleave.
+                        let (halfWidth, halfRows) = (target.halfChromaStride, (rows + 1) / 2)
+                        let halfU = target.halfChroma, halfV = target.halfChroma + Int(halfWidth * 16)
+                        guard I422ToI420(y, yStride, u, uStride, v, vStride, dy, target.lumaStride, halfU, halfWidth, halfV, halfWidth, width, rows) == 0
+                        else { return -1 }
+                        MergeUVPlane(halfU, halfWidth, halfV, halfWidth, duv, target.chromaStride, halfWidth, halfRows)
+                        return 0
+                    }
+                }, context) == 0
         }
+        return decoded
     }
 }
