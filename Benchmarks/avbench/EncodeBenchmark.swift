@@ -111,8 +111,10 @@ func childCPUSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
+/// Runs a command to its end and returns its status and everything it wrote; with a time limit,
+/// a command still running when it passes is killed (its status is then the signal's).
 @discardableResult
-func shell(_ command: [String]) -> (status: Int32, output: String) {
+func shell(_ command: [String], timeLimit: Double? = nil) -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: command[0])
     process.arguments = Array(command.dropFirst())
@@ -120,7 +122,14 @@ func shell(_ command: [String]) -> (status: Int32, output: String) {
     process.standardOutput = pipe
     process.standardError = pipe
     guard (try? process.run()) != nil else { return (-1, "") }
+    let pid = process.processIdentifier
+    let watchdog = timeLimit.map { limit in
+        let item = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: item)
+        return item
+    }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    watchdog?.cancel()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

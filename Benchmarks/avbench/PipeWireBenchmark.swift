@@ -65,12 +65,16 @@ enum PipeWireBenchmark {
                     let cpu0 = childCPUSeconds(), time0 = now()
                     var arguments = [gst, "-q"] + pipeline
                     arguments.insert("num-buffers=\(frames)", at: 4)
-                    let result = shell(arguments)
+                    let result = shell(arguments, timeLimit: Double(frames) / 60 * 3 + 30)
                     return (childCPUSeconds() - cpu0, now() - time0, result.status, result.output)
                 }
                 let count = Int(60 * (seconds + 1))
                 let short = peerRun(60), peer = peerRun(count)
-                guard short.status == 0, peer.status == 0 else { print("    \(peerName): gst-launch-1.0 failed: \(peer.output.prefix(200))"); continue }
+                guard short.status == 0, peer.status == 0 else {
+                    print(
+                        "    \(peerName): gst-launch-1.0 failed (status \(short.status), \(peer.status); 9: stopped at its time limit): \(peer.output.prefix(200))"
+                    ); continue
+                }
                 let (peerCPU, peerElapsed) = (peer.cpu - short.cpu, peer.elapsed - short.elapsed)
                 let theirs = peerCPU / Double(count - 60)
                 print(
@@ -89,7 +93,7 @@ enum PipeWireBenchmark {
         guard FileManager.default.isExecutableFile(atPath: tool) else { return print("  avcapture is not built beside avbench") }
         func run(_ arguments: [String]) -> (cpu: Double, status: Int32, output: String) {
             let cpu0 = childCPUSeconds()
-            let result = shell(arguments)
+            let result = shell(arguments, timeLimit: seconds * 3 + 30)
             return (childCPUSeconds() - cpu0, result.status, result.output)
         }
         let monitor = { (length: Double) in
@@ -118,7 +122,10 @@ enum PipeWireBenchmark {
         }
         let count = Int(60 * seconds)
         let peerShort = peer(60), peerLong = peer(60 + count)
-        guard peerShort.status == 0, peerLong.status == 0 else { return print("    gst-launch-1.0 failed: \(peerLong.output.prefix(200))") }
+        guard peerShort.status == 0, peerLong.status == 0 else {
+            return print(
+                "    gst-launch-1.0 failed (status \(peerShort.status), \(peerLong.status); 9: stopped at its time limit): \(peerLong.output.prefix(200))")
+        }
         let theirs = (peerLong.cpu - peerShort.cpu) / Double(count)
         print(
             String(
