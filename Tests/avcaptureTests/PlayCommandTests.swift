@@ -131,7 +131,13 @@ final class PlayCommandTests: XCTestCase {
         let colour = try XCTUnwrap(results["colourAtFive"] as? [Int], "\(results)")
         XCTAssertTrue(colour[2] > 200 && colour[0] < 60 && colour[1] < 60, "the slider seeked to 5 s, where the movie is blue: \(colour)")
         XCTAssertEqual(results["timeAfterSeek"] as? Double, 5, "an exact seek")
-        XCTAssertEqual(results["rateMeasured"] as? Double ?? 0, 2, accuracy: 0.15, "the page's rate 2: two seconds of movie a second: \(results)")
+        // Rate 2: two seconds of movie a wall-clock second. A busy machine can only slow the player
+        // (it waits for pictures it has not decoded, as Apple's does: 1.79 was measured once beside
+        // six other test processes), never speed it, so the bounds tell rate 2 from rate 1 and
+        // from a player running ahead, not how busy the machine is.
+        let rate = results["rateMeasured"] as? Double ?? 0
+        XCTAssertGreaterThan(rate, 1.5, "the page's rate 2: well over one second of movie a second: \(results)")
+        XCTAssertLessThan(rate, 2.15, "the page's rate 2: no more than two seconds of movie a second: \(results)")
         XCTAssertEqual(results["badTokenRefused"] as? Bool, true, "a wrong token is refused")
         XCTAssertEqual((results["pageErrors"] as? [Any])?.count, 0, "the page met no errors: \(results)")
     }

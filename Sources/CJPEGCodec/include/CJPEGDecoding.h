@@ -40,6 +40,7 @@ void cjd_free(cjd_decoder *decoder);
 /// another size, is subsampled in a way cameras do not send (4:1:1, 4:4:0), or `handler` stopped it.
 int cjd_decode_bands(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, int width, int height, cjd_band_handler handler,
                      void *context);
+
 /// Decodes a `width` x `height` JPEG into BGRA rows of `stride` bytes; 0, or -1.
 int cjd_decode_bgra(cjd_decoder *decoder, const uint8_t *jpeg, size_t size, uint8_t *bgra, int stride, int width, int height);
 
