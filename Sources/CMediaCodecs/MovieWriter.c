@@ -57,6 +57,7 @@ struct cmc_writer {
     int fragmented;
     int faststart;
     int fragment_requested;
+    int64_t fragment_from_us; // the cut waits for a video keyframe presented at or after this time
     int header_written;
     int64_t bytes_muxed;
     int64_t durable_bytes;
@@ -70,7 +71,8 @@ struct cmc_writer {
     uint8_t *segment;
     int64_t segment_size, segment_capacity;
     int segment_failed;
-    int force_keyframe;      // the next picture encoded is made a keyframe (segments start on time)
+    int force_keyframe;      // the next picture encoded is made a keyframe
+    int64_t keyframe_from_us; // the first picture presented at or after this time is made a keyframe (segments start on time)
 };
 
 /// The custom I/O context's writer: appends the muxer's bytes to the segment being made.
@@ -292,6 +294,7 @@ cmc_writer *cmc_writer_open(const cmc_writer_config *c, int *error) {
     w->fragmented = c->fragmented && !c->live;
     w->faststart = c->faststart && !c->live;
     w->live = c->live;
+    w->keyframe_from_us = INT64_MAX;
     w->timeout_us = (int64_t)(c->timeout_ms > 0 ? c->timeout_ms : 5000) * 1000;
     w->packet = av_packet_alloc();
     if (!w->packet) { err = AVERROR(ENOMEM); goto fail; }
@@ -366,6 +369,10 @@ static int write_header(cmc_writer *w) {
     return io_error(w);
 }
 
+/// Whether a video keyframe presented at `pts_us` may start the fragment asked for: one the encoder
+/// placed on its own (its interval, a scene cut) just before the time asked does not.
+static int cuts_at(const cmc_writer *w, int64_t pts_us) { return pts_us >= w->fragment_from_us; }
+
 static int cut_fragment(cmc_writer *w) {
     w->fragment_requested = 0;
     // Packets still waiting to be interleaved belong before the cut: into the muxer with them first,
@@ -386,7 +393,9 @@ static int drain(cmc_writer *w, AVCodecContext *ctx, AVStream *stream) {
         if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return 0;
         if (err < 0) return err;
         int keyframe = (w->packet->flags & AV_PKT_FLAG_KEY) != 0;
-        if (w->fragmented && w->fragment_requested && (stream == w->video_stream ? keyframe : !w->video_stream)) {
+        if (w->fragmented && w->fragment_requested
+            && (stream == w->video_stream ? keyframe && cuts_at(w, av_rescale_q(w->packet->pts, ctx->time_base, (AVRational){1, 1000000}))
+                                           : !w->video_stream)) {
             if ((err = cut_fragment(w)) < 0) { av_packet_unref(w->packet); return err; }
         }
         av_packet_rescale_ts(w->packet, ctx->time_base, stream->time_base);
@@ -406,6 +415,10 @@ int cmc_writer_write_video(cmc_writer *w, const uint8_t *y, int y_stride, const 
     if (err < 0) { if (release) release(opaque, (uint8_t *)y); return err; }
     int keyframe = w->force_keyframe;
     w->force_keyframe = 0;
+    if (pts_us >= w->keyframe_from_us) {
+        keyframe = 1;
+        w->keyframe_from_us = INT64_MAX;
+    }
     if ((err = cmc_video_encoder_send(w->video_encoder, y, y_stride, uv, uv_stride, input, pts_us, keyframe, release, opaque)) < 0) return err;
     return drain(w, w->video, w->video_stream);
 }
@@ -489,7 +502,7 @@ int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int s
     w->packet->dts = av_rescale_q(dts_us, (AVRational){1, 1000000}, stream->time_base);
     w->packet->flags = keyframe ? AV_PKT_FLAG_KEY : 0;
     w->packet->stream_index = stream->index;
-    if (w->fragmented && w->fragment_requested && (video ? keyframe : !w->video_stream)) {
+    if (w->fragmented && w->fragment_requested && (video ? keyframe && cuts_at(w, pts_us) : !w->video_stream)) {
         if ((err = cut_fragment(w)) < 0) { av_packet_unref(w->packet); return err; }
     }
     w->bytes_muxed += size;
@@ -502,10 +515,11 @@ int cmc_writer_write_packet(cmc_writer *w, int video, const uint8_t *data, int s
 
 void cmc_writer_force_keyframe(cmc_writer *w) { w->force_keyframe = 1; }
 
-void cmc_writer_request_fragment(cmc_writer *w) {
+void cmc_writer_request_fragment(cmc_writer *w, int64_t from_us) {
     w->fragment_requested = 1;
-    // A segment should be as long as asked: its next picture is made a keyframe rather than waited for.
-    if (w->segment_handler) w->force_keyframe = 1;
+    w->fragment_from_us = from_us;
+    // A segment should be as long as asked: its first picture is made a keyframe rather than waited for.
+    if (w->segment_handler) w->keyframe_from_us = from_us;
 }
 
 int64_t cmc_writer_bytes_muxed(const cmc_writer *w) { return w->bytes_muxed; }

@@ -123,6 +123,64 @@ final class AVAssetWriterSegmentTests: CaptureTestCase {
         XCTAssertTrue(MediaProbe.decodesCleanly(joined))
     }
 
+    /// Neither sound that runs ahead of the pictures (a busy machine's camera lags its microphone)
+    /// nor a keyframe the encoder makes just before a boundary (here a picture that asks for one, as
+    /// a scene cut would; with B-frames it leaves the encoder after the boundary's picture went in)
+    /// ends a segment early: each starts with the picture at its boundary.
+    func testAKeyframeJustBeforeABoundaryDoesNotCutTheSegmentShort() async throws {
+        let collector = Collector()
+        let writer = AVAssetWriter(contentType: UTType(AVFileType.mp4.rawValue)!)
+        writer.outputFileTypeProfile = .mpeg4AppleHLS
+        writer.preferredOutputSegmentInterval = CMTime(value: 1, timescale: 1)
+        writer.initialSegmentStartTime = .zero
+        writer.delegate = collector
+        let video = AVAssetWriterInput(
+            mediaType: .video,
+            outputSettings: [
+                AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 320, AVVideoHeightKey: 240,
+                AVVideoCompressionPropertiesKey: [
+                    AVVideoMaxKeyFrameIntervalKey: 300, AVVideoExpectedSourceFrameRateKey: 30, AVVideoAllowFrameReorderingKey: true,
+                ],
+            ])
+        let audio = AVAssetWriterInput(
+            mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 1])
+        writer.add(video)
+        writer.add(audio)
+        XCTAssertTrue(writer.startWriting(), "\(String(describing: writer.error))")
+        writer.startSession(atSourceTime: .zero)
+        var pixels: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 320, 240, kCVPixelFormatType_32BGRA, nil, &pixels)
+        var description: CMVideoFormatDescription?
+        CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: pixels!, formatDescriptionOut: &description)
+        var sample = 0
+        for index in 0..<120 {
+            // The sound is written 5 frames (167 ms) ahead of the pictures.
+            while sample < (index + 6) * 1600 {
+                XCTAssertTrue(audio.append(silence(first: sample, start: .zero)))
+                sample += 1600
+            }
+            var timing = CMSampleTimingInfo(
+                duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: CMTimeValue(index), timescale: 30), decodeTimeStamp: .invalid)
+            var picture: CMSampleBuffer?
+            CMSampleBufferCreateReadyWithImageBuffer(
+                allocator: nil, imageBuffer: pixels!, formatDescription: description!, sampleTiming: &timing, sampleBufferOut: &picture)
+            if index % 30 == 26 {
+                CMSetAttachment(
+                    picture!, key: kCMSampleBufferAttachmentKey_ForceKeyFrame, value: kCFBooleanTrue, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+            }
+            while !video.isReadyForMoreMediaData { try await Task.sleep(nanoseconds: 1_000_000) }
+            XCTAssertTrue(video.append(picture!))
+        }
+        video.markAsFinished()
+        audio.markAsFinished()
+        await writer.finishWriting()
+        XCTAssertEqual(writer.status, .completed, "\(String(describing: writer.error))")
+        let reports = collector.segments.dropFirst().compactMap { $0.report?.trackReports.first { $0.mediaType == .video } }
+        XCTAssertEqual(reports.map { $0.earliestPresentationTimeStamp.seconds }, [0, 1, 2, 3], "each segment starts at its boundary")
+        XCTAssertEqual(reports.map { $0.duration.seconds }, [1, 1, 1, 1])
+        XCTAssertTrue(reports.allSatisfy { $0.firstVideoSampleInformation?.isSyncSample == true })
+    }
+
     func testADelegateWithoutReportsHearsTooAndAWriterWithoutADelegateFailsClearly() async throws {
         let plain = PlainCollector()
         _ = try await writeSegments(seconds: 2, interval: CMTime(value: 1, timescale: 1), initialStart: .zero, delegate: plain)

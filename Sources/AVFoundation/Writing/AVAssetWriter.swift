@@ -464,7 +464,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         guard interval.isNumeric, interval > .zero else { return }
         if !nextSegmentStart.isValid { nextSegmentStart = (initial.isNumeric ? initial - start : .zero) + interval }
         guard time >= nextSegmentStart else { return }
-        encoder.requestFragment()
+        // The cut waits for the picture at the segment's start: a keyframe the encoder placed on
+        // its own just before it (its interval, a scene cut, frames a busy machine dropped) does not end the segment short.
+        encoder.requestFragment(from: nextSegmentStart)
         while nextSegmentStart <= time { nextSegmentStart = nextSegmentStart + interval }
     }
 

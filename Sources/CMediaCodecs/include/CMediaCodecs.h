@@ -115,9 +115,10 @@ int cmc_writer_write_audio_float(cmc_writer *writer, const float *samples, int f
 int cmc_writer_write_packet(cmc_writer *writer, int video, const uint8_t *data, int size, int64_t pts_us, int64_t dts_us, int keyframe);
 /// Makes the next picture encoded a keyframe.
 void cmc_writer_force_keyframe(cmc_writer *writer);
-/// Asks for a fragment to be cut at the next video keyframe (or at once, for audio only); a
-/// segmenting writer makes its next picture a keyframe.
-void cmc_writer_request_fragment(cmc_writer *writer);
+/// Asks for a fragment to be cut at the next video keyframe presented at or after `from_us`
+/// microseconds (INT64_MIN: the next one; audio only: at once); a segmenting writer makes its first
+/// picture at or after that time a keyframe.
+void cmc_writer_request_fragment(cmc_writer *writer, int64_t from_us);
 /// Bytes handed to the container so far, an estimate of the finished file's size.
 int64_t cmc_writer_bytes_muxed(const cmc_writer *writer);
 /// The length of the file up to the end of its last complete fragment.

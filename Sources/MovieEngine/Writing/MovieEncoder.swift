@@ -131,8 +131,13 @@ package final class MovieEncoder {
     /// The length of the file up to its last complete fragment.
     package var durableBytes: Int64 { writer.map { cmc_writer_durable_bytes($0) } ?? 0 }
 
-    /// Asks for a fragment at the next keyframe.
-    package func requestFragment() { if let writer { cmc_writer_request_fragment(writer) } }
+    /// Asks for a fragment at the next keyframe, or at the first keyframe presented at or after
+    /// `time`; a segmenting encoder makes its first picture at or after `time` a keyframe.
+    package func requestFragment(from time: CMTime? = nil) {
+        guard let writer else { return }
+        let microseconds = time.map { $0.convertScale(1_000_000, method: .default).value } ?? .min
+        cmc_writer_request_fragment(writer, microseconds)
+    }
 
     /// Makes the next picture encoded a keyframe.
     package func forceKeyFrame() { if let writer { cmc_writer_force_keyframe(writer) } }
