@@ -1,6 +1,7 @@
 import AVFoundation
 import CaptureDevices
 import Foundation
+import FrameProcessing
 
 /// Shutter lag: `capturePhoto(with:delegate:)` to `didFinishProcessingPhoto`, for JPEG and HEIC
 /// photos at 1920x1080 and 3264x2448 (the `.photo` preset) from the virtual camera, at each
@@ -56,6 +57,19 @@ enum PhotoBenchmark {
         try png.write(to: pngURL)
         let hasPPM = shell(["/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-i", pngURL.path, ppmURL.path]).status == 0
 
+        // The camera's own frame, for the encoder alone: HD frames are BT.709, which JPEG's BT.601 samples are made from through
+        // BGRA; the same frame tagged BT.601 (as SD and most webcams' frames are) is compressed from its own samples a band at a time.
+        let own = take(
+            AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]), with: output)?
+            .photo?.pixelBuffer
+        var other: CVPixelBuffer?
+        if let own, let copy = CVPixelBuffer(width: own.width, height: own.height, pixelFormatType: own.pixelFormatType),
+            PixelFormatConverter().convert(own, into: copy)
+        {
+            VideoColorimetry.tagMatrix(.bt601, of: copy)
+            other = copy
+        }
+
         let name = "\(width)x\(height)"
         for prioritization in [AVCapturePhotoOutput.QualityPrioritization.speed, .balanced, .quality] {
             let quality = PhotoEncoderSettings.jpegQuality(prioritization)
@@ -75,6 +89,8 @@ enum PhotoBenchmark {
             }
             print(line)
         }
+        // After the HEIC cases, which need the camera running.
+        defer { if let own, let other, hasPPM { encoderAlone(own, other, name: name, ppm: ppmURL, session: session, seconds: seconds) } }
         guard output.availablePhotoCodecTypes.contains(.hevc) else { print("Photo: this libheif cannot encode HEVC"); return }
         var qualityMedian = 0.0
         for prioritization in [AVCapturePhotoOutput.QualityPrioritization.speed, .balanced, .quality] {
@@ -137,6 +153,45 @@ enum PhotoBenchmark {
             lags.append((timer.finished - timer.started) * 1000)
         }
         return lags.sorted()
+    }
+
+    /// The JPEG encoder alone, with the camera stopped: the camera's own frame (`own`, BT.709 at HD:
+    /// through BGRA) and the same frame tagged BT.601 (`other`: a band at a time), beside tjbench.
+    private static func encoderAlone(_ own: CVPixelBuffer, _ other: CVPixelBuffer, name: String, ppm: URL, session: AVCaptureSession, seconds: Double) {
+        session.stopRunning()
+        for prioritization in [AVCapturePhotoOutput.QualityPrioritization.speed, .balanced, .quality] {
+            let quality = PhotoEncoderSettings.jpegQuality(prioritization)
+            let fullChroma = prioritization == .quality, accurate = prioritization != .speed
+            guard
+                let theirs = tjbench(
+                    ppm, quality: quality, fullChroma: fullChroma, accurateDCT: accurate, pixels: own.width * own.height, seconds: seconds)
+            else { return }
+            let (alone, bands) = encoderAlone(own, other, quality: quality, fullChroma: fullChroma, accurateDCT: accurate, seconds: max(1, seconds))
+            print(
+                String(
+                    format:
+                        "Photo %@ JPEG q%d (%@), the encoder alone, camera stopped: the camera's BT.709 '420v' through BGRA %.2f ms, tagged BT.601 a band at a time %.2f ms; tjbench %.2f ms; ours / tjbench %.2fx (a band at a time %.2fx)",
+                    name, quality, "\(prioritization)", alone, bands, theirs, alone / theirs, bands / theirs))
+        }
+    }
+
+    /// The photo encoder's times for `first` and `second` on this thread, in milliseconds a frame:
+    /// the medians of runs for `seconds`, the two taken in turn so that a busy moment slows both.
+    private static func encoderAlone(
+        _ first: CVPixelBuffer, _ second: CVPixelBuffer, quality: Int32, fullChroma: Bool, accurateDCT: Bool, seconds: Double
+    ) -> (Double, Double) {
+        let encoder = JPEGEncoder()
+        var times: ([Double], [Double]) = ([], [])
+        let start = now()
+        while now() - start < seconds || times.0.count < 5 {
+            var began = now()
+            _ = encoder.encode(first, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT) { $0.count }
+            times.0.append((now() - began) * 1000)
+            began = now()
+            _ = encoder.encode(second, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT) { $0.count }
+            times.1.append((now() - began) * 1000)
+        }
+        return (times.0.sorted()[times.0.count / 2], times.1.sorted()[times.1.count / 2])
     }
 
     /// tjbench's compression time for the picture, in milliseconds a frame.

@@ -15,6 +15,8 @@ struct cje_encoder {
     JSAMPROW *rows;                       // BGRA row pointers
     size_t rows_capacity;
     JSAMPROW plane_rows[3][2 * DCTSIZE];  // one iMCU row's row pointers per component
+    uint8_t *band;                        // one band of samples for cje_encode_bands
+    size_t band_capacity;
 };
 
 static cje_encoder *encoder_of(j_compress_ptr cinfo) { return (cje_encoder *)((char *)cinfo - offsetof(cje_encoder, cinfo)); }
@@ -64,6 +66,7 @@ void cje_free(cje_encoder *e) {
     jpeg_arenas_release((j_common_ptr)&e->cinfo, &e->arenas);
     free(e->output);
     free(e->rows);
+    free(e->band);
     free(e);
 }
 
@@ -140,6 +143,98 @@ int cje_encode_planes420(cje_encoder *e, const uint8_t *const planes[3], const i
             }
         }
         if (jpeg_write_raw_data(cinfo, rows, 2 * DCTSIZE) == 0) break;
+    }
+    jpeg_finish_compress(cinfo);
+    *jpeg = e->output;
+    *size = e->output_size;
+    return 0;
+}
+
+/// Stretches video-range samples to full range in place: luma 16...235 and chroma 16...240 to
+/// 0...255, in 14-bit fixed point that rounds every value as JPEGSampleConverter's tables do.
+static void expand_levels(uint8_t *row, int count, int chroma) {
+    const int offset = chroma ? 128 : 16, scale = chroma ? 18651 : 19077, base = chroma ? 128 : 0;
+    for (int x = 0; x < count; x++) {
+        int value = ((((int)row[x] - offset) * scale + 8192) >> 14) + base;
+        row[x] = (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
+    }
+}
+
+/// Repeats a row's last sample up to `padded`: libjpeg reads whole blocks.
+static void pad_row(uint8_t *row, int count, int padded) {
+    for (int x = count; x < padded; x++) row[x] = row[count - 1];
+}
+
+int cje_encode_bands(cje_encoder *e, int width, int height, int video_range, int quality, int full_chroma, int accurate_dct,
+                     cje_band_handler handler, void *context, const uint8_t **jpeg, size_t *size) {
+    if (!e || !handler || !jpeg || !size || width <= 0 || height <= 0) return -1;
+    const int cw = (width + 1) / 2, ch = (height + 1) / 2;
+    // Rows padded to whole blocks (luma to 16 for 4:2:0) and aligned; full chroma rows are luma's width.
+    const size_t luma_stride = ((size_t)width + 31) & ~(size_t)31, chroma_stride = ((size_t)cw + 31) & ~(size_t)31;
+    const size_t full_stride = full_chroma ? luma_stride : 0;
+    const size_t needed = 2 * DCTSIZE * luma_stride + 2 * DCTSIZE * chroma_stride + 2 * 2 * DCTSIZE * full_stride;
+    if (needed > e->band_capacity && jpeg_arenas_reserve((void **)&e->band, &e->band_capacity, needed, 0, &e->arenas.allocations) != 0) return -1;
+    uint8_t *planes[3] = {e->band, e->band + 2 * DCTSIZE * luma_stride, e->band + 2 * DCTSIZE * luma_stride + DCTSIZE * chroma_stride};
+    uint8_t *full[2] = {planes[2] + DCTSIZE * chroma_stride, planes[2] + DCTSIZE * chroma_stride + 2 * DCTSIZE * full_stride};
+    const int padded[3] = {(width + 15) & ~15, (cw + 7) & ~7, (cw + 7) & ~7};
+    struct jpeg_compress_struct *cinfo = &e->cinfo;
+    if (setjmp(e->error.jump)) {
+        jpeg_abort_compress(cinfo);
+        return -1;
+    }
+    if (begin(e, width, height, JCS_YCbCr, 3, quality, accurate_dct, full_chroma ? 1 : 2, full_chroma ? 1 : 2) != 0) return -1;
+    cinfo->raw_data_in = TRUE;
+    jpeg_start_compress(cinfo, TRUE);
+    JSAMPARRAY rows[3] = {e->plane_rows[0], e->plane_rows[1], e->plane_rows[2]};
+    for (int top = 0; top < height; top += 2 * DCTSIZE) {
+        const int luma_rows = height - top < 2 * DCTSIZE ? height - top : 2 * DCTSIZE;
+        const int chroma_rows = ch - top / 2 < DCTSIZE ? ch - top / 2 : DCTSIZE;
+        cje_band band = {
+            .data = {planes[0], planes[1], planes[2]},
+            .stride = {(int32_t)luma_stride, (int32_t)chroma_stride, (int32_t)chroma_stride},
+            .width = {width, cw, cw},
+            .first_row = {top, top / 2, top / 2},
+            .rows = {luma_rows, chroma_rows, chroma_rows},
+        };
+        if (handler(context, &band) != 0) {
+            jpeg_abort_compress(cinfo);
+            return -1;
+        }
+        for (int c = 0; c < 3; c++) {
+            const size_t stride = c == 0 ? luma_stride : chroma_stride;
+            for (int r = 0; r < band.rows[c]; r++) {
+                uint8_t *row = planes[c] + (size_t)r * stride;
+                if (video_range) expand_levels(row, band.width[c], c != 0);
+                pad_row(row, band.width[c], padded[c]);
+            }
+        }
+        if (!full_chroma) {
+            // 16 rows of Y' and 8 of each chroma; past the bottom, the last row again.
+            for (int r = 0; r < 2 * DCTSIZE; r++) e->plane_rows[0][r] = planes[0] + (size_t)(r < luma_rows ? r : luma_rows - 1) * luma_stride;
+            for (int c = 1; c < 3; c++) {
+                for (int r = 0; r < DCTSIZE; r++) e->plane_rows[c][r] = planes[c] + (size_t)(r < chroma_rows ? r : chroma_rows - 1) * chroma_stride;
+            }
+            if (jpeg_write_raw_data(cinfo, rows, 2 * DCTSIZE) == 0) break;
+            continue;
+        }
+        // 4:4:4: every chroma sample repeated across its two columns and two rows, then two block rows of 8.
+        for (int c = 0; c < 2; c++) {
+            for (int r = 0; r < luma_rows; r++) {
+                const uint8_t *source = planes[c + 1] + (size_t)(r / 2) * chroma_stride;
+                uint8_t *row = full[c] + (size_t)r * full_stride;
+                for (int x = 0; x < cw; x++) row[2 * x] = row[2 * x + 1] = source[x];
+                pad_row(row, width, padded[0]);
+            }
+        }
+        for (int half = 0; half < 2 && cinfo->next_scanline < cinfo->image_height; half++) {
+            for (int r = 0; r < DCTSIZE; r++) {
+                const int row = half * DCTSIZE + r < luma_rows ? half * DCTSIZE + r : luma_rows - 1;
+                e->plane_rows[0][r] = planes[0] + (size_t)row * luma_stride;
+                e->plane_rows[1][r] = full[0] + (size_t)row * full_stride;
+                e->plane_rows[2][r] = full[1] + (size_t)row * full_stride;
+            }
+            if (jpeg_write_raw_data(cinfo, rows, DCTSIZE) == 0) break;
+        }
     }
     jpeg_finish_compress(cinfo);
     *jpeg = e->output;

@@ -1,12 +1,15 @@
 import CJPEGCodec
+import CYUV
 import CoreVideo
 import Foundation
 
 /// Encodes frames as JPEG with libjpeg-turbo, for photos and the live view's frames.
 ///
 /// A frame already in JPEG's own samples ('f420', see `JPEGSampleConverter`) is compressed from
-/// its planes; a BGRA frame from its rows; a frame in another format is converted to BGRA first
-/// (in memory the encoder keeps). libjpeg's working memory and the output are the encoder's
+/// its planes; another BT.601 4:2:0 or 4:2:2 Y'CbCr frame (a camera's) a band at a time, each
+/// band put into JPEG's samples by libyuv while it is in the cache, with no trip through R'G'B';
+/// a BGRA frame from its rows; a frame in another format is converted to BGRA first (in memory the
+/// encoder keeps). libjpeg's working memory and the output are the encoder's
 /// (`CJPEGCodec`), kept between frames: nothing is allocated per frame once the first of a size is
 /// encoded. Thread ownership: one encoder belongs to one thread at a time.
 package final class JPEGEncoder: @unchecked Sendable {
@@ -51,6 +54,8 @@ package final class JPEGEncoder: @unchecked Sendable {
                         quality, accurateDCT ? 1 : 0, &jpeg, &size)
                 }
             }
+        } else if JPEGSampleConverter.accepts(frame) {
+            result = encodeBands(of: frame, encoder, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT, &jpeg, &size)
         } else {
             guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
             let plane = source.planes[0]
@@ -60,5 +65,53 @@ package final class JPEGEncoder: @unchecked Sendable {
         }
         guard result == 0, let jpeg else { return nil }
         return try body(UnsafeRawBufferPointer(start: jpeg, count: size))
+    }
+
+    /// Where a band's samples come from: the frame's format and its planes (up to three).
+    private struct BandSource {
+        var format: OSType
+        var planes: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?)
+        var strides: (Int32, Int32, Int32)
+    }
+
+    /// Compresses a BT.601 Y'CbCr frame (`JPEGSampleConverter.accepts(_:)`) a band at a time: libyuv
+    /// turns each band of 16 rows into JPEG's 4:2:0 planes while it is in the cache, and the encoder
+    /// stretches video-range levels as it goes.
+    private func encodeBands(
+        of frame: CVPixelBuffer, _ encoder: OpaquePointer, quality: Int32, fullChroma: Bool, accurateDCT: Bool,
+        _ jpeg: inout UnsafePointer<UInt8>?, _ size: inout Int
+    ) -> Int32 {
+        let planes = frame.planes
+        func plane(_ index: Int) -> UnsafePointer<UInt8>? {
+            index < planes.count ? UnsafePointer(planes[index].baseAddress.assumingMemoryBound(to: UInt8.self)) : nil
+        }
+        func stride(_ index: Int) -> Int32 { index < planes.count ? Int32(planes[index].bytesPerRow) : 0 }
+        var source = BandSource(format: frame.pixelFormatType, planes: (plane(0), plane(1), plane(2)), strides: (stride(0), stride(1), stride(2)))
+        let videoRange = !(PixelFormatDescription.of(frame.pixelFormatType)?.isFullRange ?? false)
+        return withUnsafeMutablePointer(to: &source) { context in
+            cje_encode_bands(
+                encoder, Int32(frame.width), Int32(frame.height), videoRange ? 1 : 0, quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0,
+                { context, band in
+                    guard let source = context?.assumingMemoryBound(to: BandSource.self).pointee, let band = band?.pointee,
+                        let y = band.data.0, let u = band.data.1, let v = band.data.2, let first = source.planes.0
+                    else { return -1 }
+                    let (top, rows, width) = (Int(band.first_row.0), band.rows.0, band.width.0)
+                    let (ys, us, vs) = band.stride
+                    let (s0, s1, s2) = source.strides
+                    switch source.format {
+                    case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
+                        guard let uv = source.planes.1 else { return -1 }
+                        return NV12ToI420(first + top * Int(s0), s0, uv + top / 2 * Int(s1), s1, y, ys, u, us, v, vs, width, rows)
+                    case kCVPixelFormatType_422YpCbCr8_yuvs:
+                        return YUY2ToI420(first + top * Int(s0), s0, y, ys, u, us, v, vs, width, rows)
+                    case kCVPixelFormatType_422YpCbCr8:
+                        return UYVYToI420(first + top * Int(s0), s0, y, ys, u, us, v, vs, width, rows)
+                    default:
+                        guard let cb = source.planes.1, let cr = source.planes.2 else { return -1 }
+                        return I420Copy(
+                            first + top * Int(s0), s0, cb + top / 2 * Int(s1), s1, cr + top / 2 * Int(s2), s2, y, ys, u, us, v, vs, width, rows)
+                    }
+                }, context, &jpeg, &size)
+        }
     }
 }
