@@ -148,21 +148,36 @@ final class JPEGEncoderTests: XCTestCase {
             let full = try XCTUnwrap(encoder.encode(frame, quality: 95, fullChroma: true), label)
             XCTAssertEqual(full, try turboJPEG444(planar, quality: 95, accurateDCT: true), "\(label) at 4:4:4")
         }
-        // Another matrix is not JPEG's: a BT.709 frame goes through R'G'B' and comes out in JPEG's colours.
-        let hd = try cameraFrame(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 640, height: 480)
-        var colour = VideoColorimetry.standard(width: 1920, height: 1080)
-        colour.matrix = .bt709
-        colour.tag(hd)
-        let bgra = try XCTUnwrap(CVPixelBuffer(width: 640, height: 480, pixelFormatType: kCVPixelFormatType_32BGRA))
-        XCTAssertTrue(PixelFormatConverter().convert(hd, into: bgra))
-        XCTAssertEqual(encoder.encode(hd, quality: 90), try turboJPEG(bgra, quality: 90, fullChroma: false, accurateDCT: true))
+    }
+
+    /// Another matrix is not JPEG's: a BT.709 two-plane frame (HD video) goes through R'G'B' a band
+    /// of BGRA rows at a time, and the JPEG is TurboJPEG's of the whole frame in BGRA, byte for byte,
+    /// a last band cut short included.
+    func testABT709FrameIsCompressedThroughBGRAABandAtATime() throws {
+        let encoder = JPEGEncoder()
+        for (format, width, height) in [
+            (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, 1280, 720), (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, 650, 490),
+        ] {
+            let hd = try cameraFrame(format, width: width, height: height)
+            VideoColorimetry.tagMatrix(.bt709, of: hd)
+            let bgra = try XCTUnwrap(CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA))
+            XCTAssertTrue(PixelFormatConverter().convert(hd, into: bgra))
+            for (quality, fullChroma, accurate) in [(Int32(90), false, true), (85, false, false), (95, true, true)] {
+                XCTAssertEqual(
+                    encoder.encode(hd, quality: quality, fullChroma: fullChroma, accurateDCT: accurate),
+                    try turboJPEG(bgra, quality: quality, fullChroma: fullChroma, accurateDCT: accurate),
+                    "\(format.fourCharacterString) \(width)x\(height) at quality \(quality), 4:4:4 \(fullChroma)")
+            }
+        }
     }
 
     func testNothingIsAskedOfTheSystemAfterTheFirstFrameOfASize() throws {
         let (bgra, planar) = try frames()
         let camera = try cameraFrame(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 1280, height: 720)
+        let hd = try cameraFrame(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, width: 1280, height: 720)
+        VideoColorimetry.tagMatrix(.bt709, of: hd)
         let encoder = JPEGEncoder()
-        for frame in [bgra, planar, camera] {
+        for frame in [bgra, planar, camera, hd] {
             XCTAssertNotNil(encoder.encode(frame, quality: 80, accurateDCT: false))
             let settled = encoder.systemAllocations
             for _ in 0..<10 { XCTAssertNotNil(encoder.encode(frame, quality: 80, accurateDCT: false)) }

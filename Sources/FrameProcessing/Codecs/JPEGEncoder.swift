@@ -8,6 +8,7 @@ import Foundation
 /// A frame already in JPEG's own samples ('f420', see `JPEGSampleConverter`) is compressed from
 /// its planes; another BT.601 4:2:0 or 4:2:2 Y'CbCr frame (a camera's) a band at a time, each
 /// band put into JPEG's samples by libyuv while it is in the cache, with no trip through R'G'B';
+/// a two-plane 4:2:0 frame with another matrix (BT.709, HD video) a band of BGRA rows at a time;
 /// a BGRA frame from its rows; a frame in another format is converted to BGRA first (in memory the
 /// encoder keeps). libjpeg's working memory and the output are the encoder's
 /// (`CJPEGCodec`), kept between frames: nothing is allocated per frame once the first of a size is
@@ -56,6 +57,10 @@ package final class JPEGEncoder: @unchecked Sendable {
             }
         } else if JPEGSampleConverter.accepts(frame) {
             result = encodeBands(of: frame, encoder, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT, &jpeg, &size)
+        } else if frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
+            || frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+        {
+            result = encodeBGRABands(of: frame, encoder, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT, &jpeg, &size)
         } else {
             guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
             let plane = source.planes[0]
@@ -111,6 +116,45 @@ package final class JPEGEncoder: @unchecked Sendable {
                         return I420Copy(
                             first + top * Int(s0), s0, cb + top / 2 * Int(s1), s1, cr + top / 2 * Int(s2), s2, y, ys, u, us, v, vs, width, rows)
                     }
+                }, context, &jpeg, &size)
+        }
+    }
+
+    /// Where a band of BGRA rows comes from: a two-plane 4:2:0 frame and libyuv's constants for its matrix and range.
+    private struct BGRABandSource {
+        var luma: UnsafePointer<UInt8>
+        var lumaStride: Int32
+        var chroma: UnsafePointer<UInt8>
+        var chromaStride: Int32
+        var constants: OpaquePointer
+    }
+
+    /// Compresses a two-plane 4:2:0 frame whose matrix is not JPEG's a band of 16 BGRA rows at a
+    /// time, libyuv converting each with the frame's matrix while libjpeg takes the one before from the cache.
+    private func encodeBGRABands(
+        of frame: CVPixelBuffer, _ encoder: OpaquePointer, quality: Int32, fullChroma: Bool, accurateDCT: Bool,
+        _ jpeg: inout UnsafePointer<UInt8>?, _ size: inout Int
+    ) -> Int32 {
+        let planes = frame.planes
+        guard planes.count == 2,
+            let constants = PixelFormatConverter.constants(
+                matrix: VideoColorimetry.matrix(of: frame), fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+        else { return -1 }
+        var source = BGRABandSource(
+            luma: UnsafePointer(planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)), lumaStride: Int32(planes[0].bytesPerRow),
+            chroma: UnsafePointer(planes[1].baseAddress.assumingMemoryBound(to: UInt8.self)), chromaStride: Int32(planes[1].bytesPerRow),
+            constants: constants)
+        return withUnsafeMutablePointer(to: &source) { context in
+            cje_encode_bgra_bands(
+                encoder, Int32(frame.width), Int32(frame.height), quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0,
+                { context, band in
+                    guard let source = context?.assumingMemoryBound(to: BGRABandSource.self).pointee, let band = band?.pointee, let rows = band.data
+                    else { return -1 }
+                    let top = Int(band.first_row)
+                    // A band starts on an even row: its chroma rows are the frame's from half its first row.
+                    return NV12ToARGBMatrix(
+                        source.luma + top * Int(source.lumaStride), source.lumaStride, source.chroma + top / 2 * Int(source.chromaStride),
+                        source.chromaStride, rows, band.stride, source.constants, band.width, band.rows)
                 }, context, &jpeg, &size)
         }
     }
