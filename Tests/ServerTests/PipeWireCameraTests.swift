@@ -68,6 +68,23 @@ final class PipeWireCameraTests: CaptureTestCase {
         XCTAssertTrue(device.supportsSessionPreset(.hd1280x720))
     }
 
+    func testAPresetChoosesTheCamerasYCbCrFormatRatherThanItsRGBOneOfTheSameSize() throws {
+        // The test source lists 24-bit R'G'B' before UYVY at every size.
+        let device = try XCTUnwrap(camera("test-camera"))
+        let sizes = device.formats.map { CMVideoFormatDescriptionGetDimensions($0.formatDescription) }
+        let first = try XCTUnwrap(sizes.firstIndex { $0.width == 1280 && $0.height == 720 })
+        XCTAssertEqual(CMFormatDescriptionGetMediaSubType(device.formats[first].formatDescription), kCVPixelFormatType_24RGB)
+        let session = AVCaptureSession()
+        session.addInput(try AVCaptureDeviceInput(device: device))
+        for (preset, width, height) in [(AVCaptureSession.Preset.hd1280x720, Int32(1280), Int32(720)), (.vga640x480, 640, 480), (.hd1920x1080, 1920, 1080)] {
+            session.sessionPreset = preset
+            let chosen = device.activeFormat.formatDescription
+            let size = CMVideoFormatDescriptionGetDimensions(chosen)
+            XCTAssertEqual([size.width, size.height], [width, height], preset.rawValue)
+            XCTAssertEqual(CMFormatDescriptionGetMediaSubType(chosen), kCVPixelFormatType_422YpCbCr8, preset.rawValue)
+        }
+    }
+
     func testCapturesFramesAtTheRequestedSizeRateAndFormatOnTheHostClock() throws {
         let device = try XCTUnwrap(camera("test-camera"))
         for (native, wanted) in [

@@ -63,11 +63,15 @@ extension AVCaptureSession {
             let formats = device.formats.map(\.backing)
             guard !formats.isEmpty else { return nil }
             let pixels = { (f: CaptureVideoFormat) in f.width * f.height }
-            // Among equal sizes, prefer the unbinned, real-time format the preset tables name.
+            // Among equal sizes, prefer the unbinned, real-time format the preset tables name, and
+            // Y'CbCr (what Apple's cameras stream, and what encoders take) to packed R'G'B', which
+            // a camera such as PipeWire's test source may list first at each size: 24-bit R'G'B'
+            // is half as large again a frame and reaches an encoder only through two conversions.
             func best(_ indices: [Int]) -> Int? {
                 indices.min { a, b in
                     let fa = formats[a], fb = formats[b]
                     if fa.isBinned != fb.isBinned { return !fa.isBinned }
+                    if isRGB(fa) != isRGB(fb) { return !isRGB(fa) }
                     return a < b
                 }
             }
@@ -90,6 +94,11 @@ extension AVCaptureSession {
             default:
                 return nil
             }
+        }
+
+        /// Whether a format streams uncompressed R'G'B'.
+        private func isRGB(_ format: CaptureVideoFormat) -> Bool {
+            PixelFormatDescription.of(format.pixelFormat).map { !$0.isYCbCr } ?? false
         }
 
         /// The format a preset chooses on a camera.
