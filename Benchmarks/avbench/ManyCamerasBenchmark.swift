@@ -68,8 +68,9 @@ enum ManyCamerasBenchmark {
             let self_ = URL(fileURLWithPath: CommandLine.arguments[0]).path
             var child = ["/usr/bin/env", "LINUXAVFOUNDATION_VIRTUAL_CAMERAS=\(count)", self_, "cameras-child", String(count), String(seconds), folder.path]
             if case .pipeWire = source { child.append("pipewire") }
+            var stalls = sourceStalls(source)
             let ours = measure(child, stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
-            print(line("avcapture sessions", count, ours, seconds))
+            print(line("avcapture sessions", count, ours, seconds) + stalled(source, since: &stalls))
             // The command line itself, as a user runs it: one camera, or several each to its own file.
             let tool = URL(fileURLWithPath: self_).deletingLastPathComponent().appendingPathComponent("avcapture").path
             if case .virtual = source, FileManager.default.isExecutableFile(atPath: tool) {
@@ -106,10 +107,28 @@ enum ManyCamerasBenchmark {
                     "filesink", "location=\(folder.appendingPathComponent("gst-\(index).mp4").path)",
                 ]
             }
+            stalls = sourceStalls(source)
             let theirs = measure(pipeline, stopAfter: seconds, files: (1...count).map { folder.appendingPathComponent("gst-\($0).mp4") }, seconds: seconds)
-            print(line("gst-launch-1.0 pipelines", count, theirs, seconds))
+            print(line("gst-launch-1.0 pipelines", count, theirs, seconds) + stalled(source, since: &stalls))
             print(String(format: "    ratio, ours to GStreamer's CPU a camera-second: %.2fx", ours.cpu / max(theirs.cpu, 1e-6)))
         }
+    }
+
+    /// How many times the PipeWire stack's test cameras have run out of buffers so far, from the server's log.
+    ///
+    /// PipeWire's test source (videotestsrc, 0.3.65 and since) takes a new buffer at each tick of its
+    /// timer whether or not the last one came back, and when none is left it stops its timer for good:
+    /// a camera whose cycles did not finish for as many ticks as it has buffers sends nothing more.
+    static func sourceStalls(_ source: Source) -> Int {
+        guard case .pipeWire(let stack) = source, let log = try? String(contentsOfFile: stack + "/pipewire.log", encoding: .utf8) else { return 0 }
+        return log.components(separatedBy: "out of buffers").count - 1
+    }
+
+    /// What to add to a PipeWire run's line when its test cameras stopped during it.
+    static func stalled(_ source: Source, since before: inout Int) -> String {
+        let after = sourceStalls(source)
+        defer { before = after }
+        return after > before ? "; the server's test source ran out of buffers and stopped \(after - before) time(s)" : ""
     }
 
     struct Result {
