@@ -27,10 +27,25 @@ from live_view_page import headless_chromium, last_checks, screenshots_differ, s
 
 
 def timed_state(driver, token):
-    """The player's time, and the wall time in the middle of the request that read it."""
+    """The player's time, and the wall times the request that read it was sent and answered."""
     start = time.time()
     time_now = state(driver, token)["time"]
-    return time_now, (start + time.time()) / 2
+    return time_now, start, time.time()
+
+
+def rate_bounds(samples):
+    """The least and the most a player's rate can be, given (movie time, sent, answered) samples.
+
+    Each movie time was read at some moment between its request's sending and its answer, so the
+    movie's advance from the first sample to the last took at least the span between the first
+    answer and the last sending, and at most the span between the first sending and the last
+    answer, however slow the requests were and however unlike their ways there and back."""
+    if len(samples) < 2:
+        return 0, 0
+    (first, first_sent, first_answered), (last, last_sent, last_answered) = samples[0], samples[-1]
+    advance = last - first
+    shortest = last_sent - first_answered
+    return advance / (last_answered - first_sent), advance / shortest if shortest > 0 else float("inf")
 
 
 def slope(samples):
@@ -119,23 +134,25 @@ def main():
         wait_for(driver, "window.liveView.answers.some(a => a.name === 'rate')")
         driver.find_element(By.ID, "play").click()
         wait_for(driver, "window.liveView.state && window.liveView.state.playing === true")
-        # Measured once the movie's time moves (playing starts a little after the answer), as the slope
-        # of the movie's time against the wall clock over a second and a half of samples, each at the
-        # middle of its request: on a busy machine a request takes a tenth of a second or more, and
-        # its way there and back are not alike, which two samples alone would take for the player's.
+        # Measured once the movie's time moves (playing starts a little after the answer), over three
+        # seconds of samples (the movie, from 5 s at rate 2, ends after seven): the bounds the
+        # requests' own times put on the rate, which hold however long a busy machine takes to
+        # answer (a request took 0.75 s once), and the slope through the requests' middles.
         started = state(driver, token)["time"]
         deadline = time.time() + 5
         while time.time() < deadline and state(driver, token)["time"] <= started:
             time.sleep(0.05)
         samples = []
-        until = time.time() + 1.5
+        until = time.time() + 3
         while time.time() < until:
-            movie_time, wall = timed_state(driver, token)
-            if movie_time < 19.9:
-                samples.append((wall, movie_time))
+            movie_time, sent, answered = timed_state(driver, token)
+            if movie_time >= 19.9:
+                break
+            samples.append((movie_time, sent, answered))
             time.sleep(0.02)
         results["rateSamples"] = len(samples)
-        results["rateMeasured"] = slope(samples)
+        results["rateMeasured"] = slope([((sent + answered) / 2, movie_time) for movie_time, sent, answered in samples])
+        results["rateAtLeast"], results["rateAtMost"] = rate_bounds(samples)
         results["playingState"] = state(driver, token)
         results.update(last_checks(driver, url, token))
     finally:
