@@ -70,7 +70,7 @@ enum ManyCamerasBenchmark {
             if case .pipeWire = source { child.append("pipewire") }
             var stalls = sourceStalls(source)
             let ours = measure(child, stopAfter: nil, files: (1...count).map { folder.appendingPathComponent("ours-\($0).mov") }, seconds: seconds)
-            print(line("avcapture sessions", count, ours, seconds) + stalled(source, since: &stalls))
+            print(line("avcapture sessions", count, ours, seconds) + stalled(source, since: stalls))
             // The command line itself, as a user runs it: one camera, or several each to its own file.
             let tool = URL(fileURLWithPath: self_).deletingLastPathComponent().appendingPathComponent("avcapture").path
             if case .virtual = source, FileManager.default.isExecutableFile(atPath: tool) {
@@ -109,7 +109,7 @@ enum ManyCamerasBenchmark {
             }
             stalls = sourceStalls(source)
             let theirs = measure(pipeline, stopAfter: seconds, files: (1...count).map { folder.appendingPathComponent("gst-\($0).mp4") }, seconds: seconds)
-            print(line("gst-launch-1.0 pipelines", count, theirs, seconds) + stalled(source, since: &stalls))
+            print(line("gst-launch-1.0 pipelines", count, theirs, seconds) + stalled(source, since: stalls))
             print(String(format: "    ratio, ours to GStreamer's CPU a camera-second: %.2fx", ours.cpu / max(theirs.cpu, 1e-6)))
         }
     }
@@ -125,9 +125,8 @@ enum ManyCamerasBenchmark {
     }
 
     /// What to add to a PipeWire run's line when its test cameras stopped during it.
-    static func stalled(_ source: Source, since before: inout Int) -> String {
+    static func stalled(_ source: Source, since before: Int) -> String {
         let after = sourceStalls(source)
-        defer { before = after }
         return after > before ? "; the server's test source ran out of buffers and stopped \(after - before) time(s)" : ""
     }
 
