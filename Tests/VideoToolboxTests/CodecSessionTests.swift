@@ -256,7 +256,7 @@ final class CodecSessionTests: XCTestCase {
         defer { VTCompressionSessionInvalidate(session) }
         let collected = Collected<CMSampleBuffer>()
         for index in 0..<180 {
-            if index == 90 { XCTAssertEqual(VTSessionSetProperty(session, key: kVTCompressionPropertyKey_AverageBitRate, value: 150_000 as CFNumber), noErr) }
+            if index == 90 { XCTAssertEqual(VTSessionSetProperty(session, key: kVTCompressionPropertyKey_AverageBitRate, value: 100_000 as CFNumber), noErr) }
             XCTAssertEqual(
                 VTCompressionSessionEncodeFrame(
                     session, imageBuffer: try frame(index), presentationTimeStamp: CMTime(value: CMTimeValue(index), timescale: 30),
@@ -267,7 +267,10 @@ final class CodecSessionTests: XCTestCase {
         let sizes = collected.all.map { CMSampleBufferGetTotalSampleSize($0) }
         XCTAssertEqual(sizes.count, 180)
         let before = sizes[30..<90].reduce(0, +), after = sizes[120..<180].reduce(0, +)
+        // The content does not fill the first rate (x264 spent 450-550 kbit/s of 800 here) and the encoder then spends the
+        // credit up to its ceiling (1.5 times the average), so the second rate is near a third of the first, not an eighth.
         XCTAssertLessThan(Double(after), Double(before) * 0.5, "bytes in the last two seconds before and after: \(before), \(after)")
+        XCTAssertLessThan(Double(after * 8) / 2, 200_000, "bit/s in the last two seconds, after the change to 100 kbit/s")
     }
 
     func testHEVCRoundTrip() throws {
