@@ -57,8 +57,8 @@ enum PhotoBenchmark {
         try png.write(to: pngURL)
         let hasPPM = shell(["/usr/bin/ffmpeg", "-loglevel", "error", "-y", "-i", pngURL.path, ppmURL.path]).status == 0
 
-        // The camera's own frame, for the encoder alone: HD frames are BT.709, which JPEG's BT.601 samples are made from through
-        // BGRA; the same frame tagged BT.601 (as SD and most webcams' frames are) is compressed from its own samples a band at a time.
+        // The camera's own frame, for the encoder alone: HD frames are BT.709, turned into JPEG's BT.601 samples by their matrix a
+        // band at a time; the same frame tagged BT.601 (as SD and most webcams' frames are) has its samples split out by libyuv.
         let own = take(
             AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange]), with: output)?
             .photo?.pixelBuffer
@@ -181,7 +181,7 @@ enum PhotoBenchmark {
     }
 
     /// The JPEG encoder alone, with the camera stopped: the camera's own frame (`own`, BT.709 at HD:
-    /// through BGRA) and the same frame tagged BT.601 (`other`: a band at a time), beside tjbench.
+    /// by its matrix) and the same frame tagged BT.601 (`other`: libyuv), both a band at a time, beside tjbench.
     private static func encoderAlone(_ own: CVPixelBuffer, _ other: CVPixelBuffer, name: String, ppm: URL, session: AVCaptureSession, seconds: Double) {
         session.stopRunning()
         for prioritization in [AVCapturePhotoOutput.QualityPrioritization.speed, .balanced, .quality] {
@@ -195,7 +195,7 @@ enum PhotoBenchmark {
             print(
                 String(
                     format:
-                        "Photo %@ JPEG q%d (%@), the encoder alone, camera stopped: the camera's BT.709 '420v' through BGRA %.2f ms, tagged BT.601 a band at a time %.2f ms; tjbench %.2f ms; ours / tjbench %.2fx (a band at a time %.2fx)",
+                        "Photo %@ JPEG q%d (%@), the encoder alone, camera stopped: the camera's BT.709 '420v' by its matrix %.2f ms, tagged BT.601 by libyuv %.2f ms; tjbench %.2f ms; ours / tjbench %.2fx (tagged BT.601 %.2fx)",
                     name, quality, "\(prioritization)", alone, bands, theirs, alone / theirs, bands / theirs))
         }
     }

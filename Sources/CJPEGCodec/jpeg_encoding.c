@@ -241,35 +241,3 @@ int cje_encode_bands(cje_encoder *e, int width, int height, int video_range, int
     *size = e->output_size;
     return 0;
 }
-
-int cje_encode_bgra_bands(cje_encoder *e, int width, int height, int quality, int full_chroma, int accurate_dct,
-                          cje_bgra_band_handler handler, void *context, const uint8_t **jpeg, size_t *size) {
-    if (!e || !handler || !jpeg || !size || width <= 0 || height <= 0) return -1;
-    const size_t stride = ((size_t)width * 4 + 63) & ~(size_t)63, needed = 2 * DCTSIZE * stride;
-    if (needed > e->band_capacity && jpeg_arenas_reserve((void **)&e->band, &e->band_capacity, needed, 0, &e->arenas.allocations) != 0) return -1;
-    struct jpeg_compress_struct *cinfo = &e->cinfo;
-    if (setjmp(e->error.jump)) {
-        jpeg_abort_compress(cinfo);
-        return -1;
-    }
-    if (begin(e, width, height, JCS_EXT_BGRA, 4, quality, accurate_dct, full_chroma ? 1 : 2, full_chroma ? 1 : 2) != 0) return -1;
-    jpeg_start_compress(cinfo, TRUE);
-    for (int top = 0; top < height; top += 2 * DCTSIZE) {
-        const int rows = height - top < 2 * DCTSIZE ? height - top : 2 * DCTSIZE;
-        cje_bgra_band band = {.data = e->band, .stride = (int32_t)stride, .width = width, .first_row = top, .rows = rows};
-        if (handler(context, &band) != 0) {
-            jpeg_abort_compress(cinfo);
-            return -1;
-        }
-        for (int r = 0; r < rows; r++) e->plane_rows[0][r] = e->band + (size_t)r * stride;
-        // The destination never suspends: libjpeg takes every row it is given.
-        if (jpeg_write_scanlines(cinfo, e->plane_rows[0], (JDIMENSION)rows) != (JDIMENSION)rows) {
-            jpeg_abort_compress(cinfo);
-            return -1;
-        }
-    }
-    jpeg_finish_compress(cinfo);
-    *jpeg = e->output;
-    *size = e->output_size;
-    return 0;
-}

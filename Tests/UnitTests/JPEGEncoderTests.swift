@@ -150,24 +150,25 @@ final class JPEGEncoderTests: XCTestCase {
         }
     }
 
-    /// Another matrix is not JPEG's: a BT.709 two-plane frame (HD video) goes through R'G'B' a band
-    /// of BGRA rows at a time, and the JPEG is TurboJPEG's of the whole frame in BGRA, byte for byte,
-    /// a last band cut short included.
-    func testABT709FrameIsCompressedThroughBGRAABandAtATime() throws {
+    /// Another matrix is not JPEG's: a BT.709 two-plane frame (HD video) is compressed a band at a
+    /// time from its samples turned into JPEG's by its matrix, with no trip through R'G'B': the JPEG
+    /// is TurboJPEG's of the whole frame as `JPEGSampleConverter` gives it, byte for byte, a last
+    /// band cut short included; at 4:4:4, of those samples each repeated over its pixels.
+    func testABT709FrameIsCompressedFromItsSamplesTurnedByItsMatrixABandAtATime() throws {
         let encoder = JPEGEncoder()
         for (format, width, height) in [
             (kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, 1280, 720), (kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, 650, 490),
         ] {
             let hd = try cameraFrame(format, width: width, height: height)
             VideoColorimetry.tagMatrix(.bt709, of: hd)
-            let bgra = try XCTUnwrap(CVPixelBuffer(width: width, height: height, pixelFormatType: kCVPixelFormatType_32BGRA))
-            XCTAssertTrue(PixelFormatConverter().convert(hd, into: bgra))
-            for (quality, fullChroma, accurate) in [(Int32(90), false, true), (85, false, false), (95, true, true)] {
+            let planar = try XCTUnwrap(JPEGSampleConverter().convert(hd))
+            let label = "\(format.fourCharacterString) \(width)x\(height)"
+            for (quality, accurate) in [(Int32(90), true), (85, false)] {
                 XCTAssertEqual(
-                    encoder.encode(hd, quality: quality, fullChroma: fullChroma, accurateDCT: accurate),
-                    try turboJPEG(bgra, quality: quality, fullChroma: fullChroma, accurateDCT: accurate),
-                    "\(format.fourCharacterString) \(width)x\(height) at quality \(quality), 4:4:4 \(fullChroma)")
+                    encoder.encode(hd, quality: quality, accurateDCT: accurate),
+                    try turboJPEG(planar, quality: quality, fullChroma: false, accurateDCT: accurate), "\(label) at quality \(quality)")
             }
+            XCTAssertEqual(encoder.encode(hd, quality: 95, fullChroma: true), try turboJPEG444(planar, quality: 95, accurateDCT: true), "\(label) at 4:4:4")
         }
     }
 

@@ -47,23 +47,6 @@ typedef int (*cje_band_handler)(void *context, const cje_band *band);
 int cje_encode_bands(cje_encoder *encoder, int width, int height, int video_range, int quality, int full_chroma, int accurate_dct,
                      cje_band_handler handler, void *context, const uint8_t **jpeg, size_t *size);
 
-/// One band of BGRA rows for `cje_encode_bgra_bands`, in rows the encoder owns, for the handler to fill.
-typedef struct cje_bgra_band {
-    uint8_t *data;            ///< the band's first row
-    int32_t stride;
-    int32_t width;            ///< pixels to fill in each row
-    int32_t first_row;        ///< where the band starts in the picture
-    int32_t rows;             ///< rows to fill, the last band's cut to the picture
-} cje_bgra_band;
-
-/// Fills one band of BGRA rows; 0 to go on, anything else to stop encoding.
-typedef int (*cje_bgra_band_handler)(void *context, const cje_bgra_band *band);
-
-/// Encodes a `width` x `height` picture that `handler` hands over as BGRA rows, 16 at a time from
-/// the top, each compressed while it is still in the cache; settings and result as `cje_encode_bgra`.
-int cje_encode_bgra_bands(cje_encoder *encoder, int width, int height, int quality, int full_chroma, int accurate_dct,
-                          cje_bgra_band_handler handler, void *context, const uint8_t **jpeg, size_t *size);
-
 /// How many times the encoder has asked the system for memory since it was made.
 uint64_t cje_system_allocations(const cje_encoder *encoder);
 #endif

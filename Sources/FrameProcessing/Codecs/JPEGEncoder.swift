@@ -6,10 +6,10 @@ import Foundation
 /// Encodes frames as JPEG with libjpeg-turbo, for photos and the live view's frames.
 ///
 /// A frame already in JPEG's own samples ('f420', see `JPEGSampleConverter`) is compressed from
-/// its planes; another BT.601 4:2:0 or 4:2:2 Y'CbCr frame (a camera's) a band at a time, each
-/// band put into JPEG's samples by libyuv while it is in the cache, with no trip through R'G'B';
-/// a two-plane 4:2:0 frame with another matrix (BT.709, HD video) a band of BGRA rows at a time;
-/// a BGRA frame from its rows; a frame in another format is converted to BGRA first (in memory the
+/// its planes; another Y'CbCr frame `JPEGSampleConverter` takes (a camera's: BT.601 4:2:0 or
+/// 4:2:2, or BT.709 two-plane 4:2:0) a band at a time, each band put into JPEG's samples while it
+/// is in the cache (by libyuv, or for BT.709 by a matrix), with no trip through R'G'B'; a BGRA
+/// frame from its rows; a frame in another format is converted to BGRA first (in memory the
 /// encoder keeps). libjpeg's working memory and the output are the encoder's
 /// (`CJPEGCodec`), kept between frames: nothing is allocated per frame once the first of a size is
 /// encoded. Thread ownership: one encoder belongs to one thread at a time.
@@ -57,10 +57,6 @@ package final class JPEGEncoder: @unchecked Sendable {
             }
         } else if JPEGSampleConverter.accepts(frame) {
             result = encodeBands(of: frame, encoder, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT, &jpeg, &size)
-        } else if frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange
-            || frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
-        {
-            result = encodeBGRABands(of: frame, encoder, quality: quality, fullChroma: fullChroma, accurateDCT: accurateDCT, &jpeg, &size)
         } else {
             guard let source = adapter.frame(frame, in: kCVPixelFormatType_32BGRA) else { return nil }
             let plane = source.planes[0]
@@ -72,16 +68,20 @@ package final class JPEGEncoder: @unchecked Sendable {
         return try body(UnsafeRawBufferPointer(start: jpeg, count: size))
     }
 
-    /// Where a band's samples come from: the frame's format and its planes (up to three).
+    /// Where a band's samples come from: the frame's format, its planes (up to three), and for a
+    /// BT.709 frame the matrix that makes them JPEG's.
     private struct BandSource {
         var format: OSType
         var planes: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?)
         var strides: (Int32, Int32, Int32)
+        var matrix: cje_jfif_matrix
+        var converts: Bool
     }
 
-    /// Compresses a BT.601 Y'CbCr frame (`JPEGSampleConverter.accepts(_:)`) a band at a time: libyuv
-    /// turns each band of 16 rows into JPEG's 4:2:0 planes while it is in the cache, and the encoder
-    /// stretches video-range levels as it goes.
+    /// Compresses a Y'CbCr frame `JPEGSampleConverter.accepts(_:)` takes a band at a time: libyuv
+    /// turns each band of 16 rows of a BT.601 frame into JPEG's 4:2:0 planes while it is in the
+    /// cache, and the encoder stretches video-range levels as it goes; a BT.709 frame's band is
+    /// turned into JPEG's full-range samples by its matrix (`cje_nv12_to_jfif`) in one step.
     private func encodeBands(
         of frame: CVPixelBuffer, _ encoder: OpaquePointer, quality: Int32, fullChroma: Bool, accurateDCT: Bool,
         _ jpeg: inout UnsafePointer<UInt8>?, _ size: inout Int
@@ -91,70 +91,40 @@ package final class JPEGEncoder: @unchecked Sendable {
             index < planes.count ? UnsafePointer(planes[index].baseAddress.assumingMemoryBound(to: UInt8.self)) : nil
         }
         func stride(_ index: Int) -> Int32 { index < planes.count ? Int32(planes[index].bytesPerRow) : 0 }
-        var source = BandSource(format: frame.pixelFormatType, planes: (plane(0), plane(1), plane(2)), strides: (stride(0), stride(1), stride(2)))
-        let videoRange = !(PixelFormatDescription.of(frame.pixelFormatType)?.isFullRange ?? false)
+        let matrix = JPEGSampleConverter.matrix(of: frame)
+        var source = BandSource(
+            format: frame.pixelFormatType, planes: (plane(0), plane(1), plane(2)), strides: (stride(0), stride(1), stride(2)),
+            matrix: matrix ?? cje_jfif_matrix(), converts: matrix != nil)
+        // The matrix gives full-range samples; libyuv's are stretched after.
+        let videoRange = matrix == nil && !(PixelFormatDescription.of(frame.pixelFormatType)?.isFullRange ?? false)
         return withUnsafeMutablePointer(to: &source) { context in
             cje_encode_bands(
                 encoder, Int32(frame.width), Int32(frame.height), videoRange ? 1 : 0, quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0,
                 { context, band in
-                    guard let source = context?.assumingMemoryBound(to: BandSource.self).pointee, let band = band?.pointee,
-                        let y = band.data.0, let u = band.data.1, let v = band.data.2, let first = source.planes.0
+                    guard let source = context?.assumingMemoryBound(to: BandSource.self), let band = band?.pointee,
+                        let y = band.data.0, let u = band.data.1, let v = band.data.2, let first = source.pointee.planes.0
                     else { return -1 }
                     let (top, rows, width) = (Int(band.first_row.0), band.rows.0, band.width.0)
                     let (ys, us, vs) = band.stride
-                    let (s0, s1, s2) = source.strides
-                    switch source.format {
+                    let (s0, s1, s2) = source.pointee.strides
+                    if source.pointee.converts, let uv = source.pointee.planes.1 {
+                        // A band starts on an even row: its chroma rows are the frame's from half its first row.
+                        return cje_nv12_to_jfif(
+                            &source.pointee.matrix, first + top * Int(s0), s0, uv + top / 2 * Int(s1), s1, y, ys, u, us, v, vs, width, rows)
+                    }
+                    switch source.pointee.format {
                     case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange:
-                        guard let uv = source.planes.1 else { return -1 }
+                        guard let uv = source.pointee.planes.1 else { return -1 }
                         return NV12ToI420(first + top * Int(s0), s0, uv + top / 2 * Int(s1), s1, y, ys, u, us, v, vs, width, rows)
                     case kCVPixelFormatType_422YpCbCr8_yuvs:
                         return YUY2ToI420(first + top * Int(s0), s0, y, ys, u, us, v, vs, width, rows)
                     case kCVPixelFormatType_422YpCbCr8:
                         return UYVYToI420(first + top * Int(s0), s0, y, ys, u, us, v, vs, width, rows)
                     default:
-                        guard let cb = source.planes.1, let cr = source.planes.2 else { return -1 }
+                        guard let cb = source.pointee.planes.1, let cr = source.pointee.planes.2 else { return -1 }
                         return I420Copy(
                             first + top * Int(s0), s0, cb + top / 2 * Int(s1), s1, cr + top / 2 * Int(s2), s2, y, ys, u, us, v, vs, width, rows)
                     }
-                }, context, &jpeg, &size)
-        }
-    }
-
-    /// Where a band of BGRA rows comes from: a two-plane 4:2:0 frame and libyuv's constants for its matrix and range.
-    private struct BGRABandSource {
-        var luma: UnsafePointer<UInt8>
-        var lumaStride: Int32
-        var chroma: UnsafePointer<UInt8>
-        var chromaStride: Int32
-        var constants: OpaquePointer
-    }
-
-    /// Compresses a two-plane 4:2:0 frame whose matrix is not JPEG's a band of 16 BGRA rows at a
-    /// time, libyuv converting each with the frame's matrix while libjpeg takes the one before from the cache.
-    private func encodeBGRABands(
-        of frame: CVPixelBuffer, _ encoder: OpaquePointer, quality: Int32, fullChroma: Bool, accurateDCT: Bool,
-        _ jpeg: inout UnsafePointer<UInt8>?, _ size: inout Int
-    ) -> Int32 {
-        let planes = frame.planes
-        guard planes.count == 2,
-            let constants = PixelFormatConverter.constants(
-                matrix: VideoColorimetry.matrix(of: frame), fullRange: frame.pixelFormatType == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
-        else { return -1 }
-        var source = BGRABandSource(
-            luma: UnsafePointer(planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)), lumaStride: Int32(planes[0].bytesPerRow),
-            chroma: UnsafePointer(planes[1].baseAddress.assumingMemoryBound(to: UInt8.self)), chromaStride: Int32(planes[1].bytesPerRow),
-            constants: constants)
-        return withUnsafeMutablePointer(to: &source) { context in
-            cje_encode_bgra_bands(
-                encoder, Int32(frame.width), Int32(frame.height), quality, fullChroma ? 1 : 0, accurateDCT ? 1 : 0,
-                { context, band in
-                    guard let source = context?.assumingMemoryBound(to: BGRABandSource.self).pointee, let band = band?.pointee, let rows = band.data
-                    else { return -1 }
-                    let top = Int(band.first_row)
-                    // A band starts on an even row: its chroma rows are the frame's from half its first row.
-                    return NV12ToARGBMatrix(
-                        source.luma + top * Int(source.lumaStride), source.lumaStride, source.chroma + top / 2 * Int(source.chromaStride),
-                        source.chromaStride, rows, band.stride, source.constants, band.width, band.rows)
                 }, context, &jpeg, &size)
         }
     }

@@ -1,3 +1,4 @@
+import CJPEGCodec
 import CYUV
 import CoreVideo
 import Foundation
@@ -7,10 +8,12 @@ import Foundation
 ///
 /// JPEG (JFIF) stores BT.601 Y'CbCr at full range; a camera's 4:2:2 or 4:2:0 frame with the
 /// BT.601 matrix only needs its planes split out (libyuv) and, at video range, its levels
-/// stretched (luma 16...235 and chroma 16...240 to 0...255, a table lookup in libyuv). Frames with
-/// another matrix (BT.709, most HD video) or in R'G'B' are not taken: they go through BGRA, which
-/// converts their colours properly. Frames come from a small pool, and nothing else is allocated
-/// per frame. Thread ownership: one converter belongs to one thread at a time.
+/// stretched (luma 16...235 and chroma 16...240 to 0...255, a table lookup in libyuv). A two-plane
+/// 4:2:0 frame with the BT.709 matrix (most HD video) has its samples turned by a 3x3 matrix into
+/// JPEG's in one step (`CJPEGSamples.h`): its chroma where it stands, since grey stays grey. Other
+/// frames with BT.709, and R'G'B' ones, are not taken: they go through BGRA. Frames come from a
+/// small pool, and nothing else is allocated per frame. Thread ownership: one converter belongs to
+/// one thread at a time.
 package final class JPEGSampleConverter: @unchecked Sendable {
     /// The most converted frames a consumer may hold at once.
     package static let poolSize = 4
@@ -35,9 +38,29 @@ package final class JPEGSampleConverter: @unchecked Sendable {
         kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange,
     ]
 
-    /// Whether a frame can become JPEG's samples as it is: 4:2:2 or 4:2:0 Y'CbCr with the BT.601 matrix.
+    /// Whether a frame can become JPEG's samples without R'G'B': 4:2:2 or 4:2:0 Y'CbCr with the
+    /// BT.601 matrix, or two-plane 4:2:0 with BT.709.
     package static func accepts(_ frame: CVPixelBuffer) -> Bool {
-        formats.contains(frame.pixelFormatType) && frame.width >= 2 && frame.height >= 2 && VideoColorimetry.matrix(of: frame) == .bt601
+        guard formats.contains(frame.pixelFormatType), frame.width >= 2, frame.height >= 2 else { return false }
+        return VideoColorimetry.matrix(of: frame) == .bt601 || matrix(of: frame) != nil
+    }
+
+    /// JPEG's samples from BT.709 two-plane 4:2:0, at video range and at full range.
+    private static let bt709Matrices: (video: cje_jfif_matrix, full: cje_jfif_matrix) = {
+        var video = cje_jfif_matrix(), full = cje_jfif_matrix()
+        cje_jfif_matrix_make(&video, 0.2126, 0.0722, 1)
+        cje_jfif_matrix_make(&full, 0.2126, 0.0722, 0)
+        return (video, full)
+    }()
+
+    /// The matrix that turns a two-plane 4:2:0 BT.709 frame's samples into JPEG's; nil for any other frame.
+    static func matrix(of frame: CVPixelBuffer) -> cje_jfif_matrix? {
+        guard VideoColorimetry.matrix(of: frame) == .bt709 else { return nil }
+        switch frame.pixelFormatType {
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: return bt709Matrices.video
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: return bt709Matrices.full
+        default: return nil
+        }
     }
 
     /// The frame as full-range planar 4:2:0 of the same size, or nil when it is not one `accepts(_:)` takes.
@@ -54,6 +77,13 @@ package final class JPEGSampleConverter: @unchecked Sendable {
         func p(_ plane: CVPixelBuffer.Plane) -> UnsafeMutablePointer<UInt8> { plane.baseAddress.assumingMemoryBound(to: UInt8.self) }
         func r(_ plane: CVPixelBuffer.Plane) -> Int32 { Int32(plane.bytesPerRow) }
         let (w, h) = (Int32(width), Int32(height))
+        if var matrix = Self.matrix(of: frame) {
+            let status = cje_nv12_to_jfif(
+                &matrix, p(s[0]), r(s[0]), p(s[1]), r(s[1]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
+            guard status == 0 else { return nil }
+            VideoColorimetry.copy(from: frame, to: converted, matrix: .bt601)
+            return converted
+        }
         let status: Int32 =
             switch frame.pixelFormatType {
             case kCVPixelFormatType_422YpCbCr8_yuvs: YUY2ToI420(p(s[0]), r(s[0]), p(d[0]), r(d[0]), p(d[1]), r(d[1]), p(d[2]), r(d[2]), w, h)
