@@ -222,6 +222,32 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         XCTAssertEqual(samples.planes[0].baseAddress.assumingMemoryBound(to: UInt8.self)[10], 200)
     }
 
+    func testTheLiveViewsHandlerGetsAnHDCamerasBT709FramesAsJPEGSamplesToo() throws {
+        let session = AVCaptureSession()
+        sessions.append(session)
+        session.sessionPreset = .hd1280x720
+        session.addInput(try AVCaptureDeviceInput(device: backCamera))
+        // The camera's own frames, seen by a data output beside the layer.
+        let cameraFrames = MatrixRecorder(), output = AVCaptureVideoDataOutput()
+        output.setSampleBufferDelegate(cameraFrames, queue: DispatchQueue(label: "camera frames"))
+        session.addOutput(output)
+        let layer = AVCaptureVideoPreviewLayer(session: session)
+        layer.frame = CGRect(x: 0, y: 0, width: 1280, height: 720)
+        let frames = Recorder<(OSType, VideoColorimetry.Matrix?)>()
+        layer.setLinuxPreviewFrameHandler(
+            { frames.append((CVPixelBufferGetPixelFormatType($0), VideoColorimetry.taggedMatrix(of: $0))) }, queue: DispatchQueue(label: "encoder"),
+            allowingJPEGSamples: true)
+        session.startRunning()
+        XCTAssertTrue(waitUntil { frames.values.count >= 5 })
+        layer.setLinuxPreviewFrameHandler(nil)
+        XCTAssertTrue(waitUntil { !cameraFrames.values.isEmpty })
+        XCTAssertEqual(Set(cameraFrames.values.map { $0.map { "\($0)" } ?? "untagged" }), ["bt709"], "the virtual camera's HD frames are BT.709")
+        for (format, matrix) in frames.values {
+            XCTAssertEqual(format, kCVPixelFormatType_420YpCbCr8PlanarFullRange, "JPEG's samples, not BGRA")
+            XCTAssertEqual(matrix, .bt601, "tagged as what they now are")
+        }
+    }
+
     func testTheLiveViewsHandlerGetsJPEGSamplesOnlyWhereTheLayerShowsTheFrameAsItIs() throws {
         let session = AVCaptureSession()
         sessions.append(session)
@@ -250,5 +276,15 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         XCTAssertTrue(waitUntil { formats.values.count >= 5 })
         XCTAssertEqual(Set(formats.values.suffix(3)), [kCVPixelFormatType_32BGRA])
         layer.setLinuxPreviewFrameHandler(nil)
+    }
+}
+
+/// A video data output's delegate that records the matrix each frame is tagged with.
+final class MatrixRecorder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    private let recorder = Recorder<VideoColorimetry.Matrix?>()
+    var values: [VideoColorimetry.Matrix?] { recorder.values }
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        recorder.append(CMSampleBufferGetImageBuffer(sampleBuffer).flatMap { VideoColorimetry.taggedMatrix(of: $0) })
     }
 }
