@@ -7,7 +7,8 @@ import FrameProcessing
 /// The live view's two ways from a camera's frame to a JPEG: a 1280x720 YUYV BT.601 frame of the
 /// virtual scene converted to BGRA and compressed from its rows, and the same frame put into
 /// JPEG's own full-range planar 4:2:0 and compressed from the planes (libjpeg's raw-data input);
-/// quality 80, the fast DCT, as the live view encodes. One thread, CPU
+/// then an HD camera's two-plane BT.709 frame through BGRA and turned by its matrix a band at a
+/// time; quality 80, the fast DCT, as the live view encodes. One thread, CPU
 /// per frame and heap allocations per frame, and the ratio. The whole process next to ustreamer
 /// is `scripts/bench-preview.sh`'s (in the VM, on vivid).
 enum LiveViewJPEGBenchmark {
@@ -25,7 +26,9 @@ enum LiveViewJPEGBenchmark {
         var colour = VideoColorimetry.standard(width: width, height: height)
         colour.matrix = .bt601
         colour.tag(frame)
-        print("Live view frames to JPEG: 1280x720 YUYV BT.601, quality 80, fast DCT, \(seconds) s per case, one thread:")
+        colour.matrix = .bt709
+        colour.tag(scene)
+        print("Live view frames to JPEG: 1280x720 YUYV BT.601 and '420v' BT.709, quality 80, fast DCT, \(seconds) s per case, one thread:")
         let encoder = JPEGEncoder()
         let samples = JPEGSampleConverter()
         let cases: [(String, () -> Int)] = [
@@ -47,6 +50,17 @@ enum LiveViewJPEGBenchmark {
                 "a band at a time (libyuv into libjpeg's raw planes)",
                 { encoder.encode(frame, quality: 80, accurateDCT: false) { $0.count } ?? 0 }
             ),
+            (
+                "BT.709 '420v' through BGRA (libyuv, libjpeg rows)",
+                {
+                    _ = converter.convert(scene, into: bgra)
+                    return encoder.encode(bgra, quality: 80, accurateDCT: false) { $0.count } ?? 0
+                }
+            ),
+            (
+                "BT.709 '420v' by its matrix a band at a time",
+                { encoder.encode(scene, quality: 80, accurateDCT: false) { $0.count } ?? 0 }
+            ),
         ]
         var costs: [Double] = []
         for (name, body) in cases {
@@ -66,7 +80,7 @@ enum LiveViewJPEGBenchmark {
         }
         print(
             String(
-                format: "  ratio, JPEG's samples to through BGRA: %.2fx; a band at a time to through BGRA: %.2fx", costs[1] / costs[0],
-                costs[2] / costs[0]))
+                format: "  ratio, JPEG's samples to through BGRA: %.2fx; a band at a time to through BGRA: %.2fx; BT.709 by its matrix to through BGRA: %.2fx",
+                costs[1] / costs[0], costs[2] / costs[0], costs[4] / costs[3]))
     }
 }
