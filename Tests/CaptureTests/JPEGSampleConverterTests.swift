@@ -68,12 +68,17 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         XCTAssertTrue(direct[2][2] > 230 && direct[2][1] < 30 && direct[2][0] < 30, "red: \(direct[2])")
     }
 
+    /// BT.709's R'G'B' (0...1, not clipped) of one Y'CbCr sample, from the standard's formulas in floating point.
+    private static func rgb709(_ y: Int, _ cb: Int, _ cr: Int, videoRange: Bool) -> (r: Double, g: Double, b: Double) {
+        let luma = videoRange ? (Double(y) - 16) / 219 : Double(y) / 255
+        let pb = (Double(cb) - 128) / (videoRange ? 224 : 255), pr = (Double(cr) - 128) / (videoRange ? 224 : 255)
+        return (luma + 1.5748 * pr, luma - 0.187324 * pb - 0.468124 * pr, luma + 1.8556 * pb)
+    }
+
     /// JFIF's samples of one BT.709 Y'CbCr sample, from the standard's formulas in floating point:
     /// R'G'B' from BT.709 (not clipped), then JFIF's Y'CbCr, rounded and held to 0...255.
     private static func jfif(_ y: Int, _ cb: Int, _ cr: Int, videoRange: Bool) -> [Int] {
-        let luma = videoRange ? (Double(y) - 16) / 219 : Double(y) / 255
-        let pb = (Double(cb) - 128) / (videoRange ? 224 : 255), pr = (Double(cr) - 128) / (videoRange ? 224 : 255)
-        let r = luma + 1.5748 * pr, g = luma - 0.187324 * pb - 0.468124 * pr, b = luma + 1.8556 * pb
+        let (r, g, b) = rgb709(y, cb, cr, videoRange: videoRange)
         let samples = [
             255 * (0.299 * r + 0.587 * g + 0.114 * b), 128 + 255 * (-0.168736 * r - 0.331264 * g + 0.5 * b),
             128 + 255 * (0.5 * r - 0.418688 * g - 0.081312 * b),
@@ -200,8 +205,8 @@ final class JPEGSampleConverterTests: CaptureTestCase {
         let decoded = try barsThroughJPEG(frame)
         for (bar, bgr) in zip(bars, decoded) {
             // BT.709's R'G'B' of the bar, from the standard's formulas.
-            let luma = Double(bar.y - 16) / 219, pb = Double(bar.cb - 128) / 224, pr = Double(bar.cr - 128) / 224
-            let rgb = [luma + 1.5748 * pr, luma - 0.187324 * pb - 0.468124 * pr, luma + 1.8556 * pb].map { max(0, min(255, Int(($0 * 255).rounded()))) }
+            let (r, g, b) = Self.rgb709(bar.y, bar.cb, bar.cr, videoRange: true)
+            let rgb = [r, g, b].map { max(0, min(255, Int(($0 * 255).rounded()))) }
             for (found, expected) in zip(bgr.reversed(), rgb) {
                 XCTAssertEqual(found, expected, accuracy: 4, "\(bar): \(Array(bgr.reversed())) against \(rgb)")
             }
