@@ -105,7 +105,8 @@ static int connect_context(pa_mainloop *loop, pa_context *context, long long dea
 
 /// Asks the server for its defaults, then lists sources or sinks through `start`; how many, or a negative PA_ERR_*.
 static int list_devices(listing *l, int timeout_ms, pa_operation *(*start)(pa_context *, listing *)) {
-    if (cpulse_load() != 0) return -PA_ERR_NOTIMPLEMENTED;
+    int prepared = cpulse_prepare();
+    if (prepared != 0) return prepared;
     long long deadline = now_ms() + timeout_ms;
     pa_mainloop *loop = pa_mainloop_new();
     if (!loop) return -PA_ERR_INTERNAL;
@@ -156,7 +157,8 @@ static void on_volume_set(pa_context *context, int success, void *userdata) {
 }
 
 int cpulse_set_source_volume(const char *name, float linear, int timeout_ms) {
-    if (cpulse_load() != 0) return -PA_ERR_NOTIMPLEMENTED;
+    int prepared = cpulse_prepare();
+    if (prepared != 0) return prepared;
     long long deadline = now_ms() + timeout_ms;
     pa_mainloop *loop = pa_mainloop_new();
     if (!loop) return -PA_ERR_INTERNAL;
@@ -187,7 +189,7 @@ done:
 }
 
 cpulse_capture *cpulse_open(const char *source, unsigned rate, unsigned channels, unsigned fragment_frames, int *error) {
-    if (cpulse_load() != 0) { *error = -PA_ERR_NOTIMPLEMENTED; return NULL; }
+    if ((*error = cpulse_prepare()) != 0) return NULL;
     pa_sample_spec spec = {.format = PA_SAMPLE_S16LE, .rate = rate, .channels = (uint8_t)channels};
     pa_buffer_attr attr = {.maxlength = (uint32_t)-1, .tlength = (uint32_t)-1, .prebuf = (uint32_t)-1, .minreq = (uint32_t)-1,
                            .fragsize = fragment_frames * channels * 2};
@@ -257,7 +259,7 @@ static void on_monitor_state(pa_context *context, void *userdata) {
 }
 
 cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context, int timeout_ms, int *error) {
-    if (cpulse_load() != 0) { *error = -PA_ERR_NOTIMPLEMENTED; return NULL; }
+    if ((*error = cpulse_prepare()) != 0) return NULL;
     cpulse_monitor *m = calloc(1, sizeof *m);
     if (!m) { *error = -PA_ERR_INTERNAL; return NULL; }
     m->loop = pa_threaded_mainloop_new();

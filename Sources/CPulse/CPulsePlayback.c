@@ -60,7 +60,7 @@ static int wait_ready(cpulse_playback *p, long long deadline) {
 }
 
 cpulse_playback *cpulse_play_open(const char *name, const char *device, unsigned rate, unsigned channels, unsigned latency_ms, int timeout_ms, int *error) {
-    if (cpulse_load() != 0) { *error = -PA_ERR_NOTIMPLEMENTED; return NULL; }
+    if ((*error = cpulse_prepare()) != 0) return NULL;
     long long deadline = play_now_ms() + timeout_ms;
     *error = -PA_ERR_INTERNAL;
     if (rate == 0 || channels == 0 || channels > PA_CHANNELS_MAX) { *error = -PA_ERR_INVALID; return NULL; }

@@ -3,6 +3,7 @@
 #include "pulse_library.h"
 
 #include "CLibraryLoading.h"
+#include "CPulse.h"
 #include <pthread.h>
 
 struct cpulse_functions cpulse_library;
@@ -33,3 +34,8 @@ int cpulse_load(void) {
 }
 
 const char *cpulse_library_problem(void) { return cpulse_load() == 0 ? NULL : problem; }
+
+int cpulse_prepare(void) {
+    if (!cpulse_server_may_answer()) return -PA_ERR_CONNECTIONREFUSED;
+    return cpulse_load() == 0 ? 0 : -PA_ERR_NOTIMPLEMENTED;
+}

@@ -77,6 +77,9 @@ extern struct cpulse_functions cpulse_library;
 int cpulse_load(void);
 /// Why PulseAudio's libraries could not be loaded, or NULL.
 const char *cpulse_library_problem(void);
+/// Before a connection: -PA_ERR_CONNECTIONREFUSED, libpulse left unloaded, when no server may
+/// answer (`cpulse_server_may_answer`); -PA_ERR_NOTIMPLEMENTED when it cannot be loaded; else 0.
+int cpulse_prepare(void);
 
 #ifndef CPULSE_LOADING
 #define pa_channel_map_init_extend cpulse_library.pa_channel_map_init_extend

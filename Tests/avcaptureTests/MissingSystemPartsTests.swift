@@ -146,7 +146,19 @@ final class MissingSystemPartsTests: XCTestCase {
         for library in soundLibraries {
             XCTAssertFalse(looking.contains { $0.hasPrefix(library) }, "\(library) is not loaded to watch a camera: \(looking.sorted())")
         }
-        // Sound is looked for when it is recorded.
+        // Sound is looked for when it is recorded, from a PulseAudio server where one may answer:
+        // the socket PULSE_SERVER names is absent, so libpulse is not loaded, and the virtual
+        // microphone is recorded.
+        let unheard = folder.appendingPathComponent("unheard.mov")
+        let (withoutServer, alone) = try librariesLoaded(["record", "--seconds", "0.5", unheard.path], environment: environment)
+        XCTAssertEqual(withoutServer.status, 0, withoutServer.output)
+        XCTAssertFalse(alone.contains { $0.hasPrefix("libpulse") }, "no PulseAudio server's socket, no libpulse: \(alone.sorted())")
+        let (devices, listed) = try librariesLoaded(["devices"], environment: environment)
+        XCTAssertTrue(devices.standardOutput.contains("Virtual Microphone"), devices.output)
+        XCTAssertFalse(listed.contains { $0.hasPrefix("libpulse") }, "listing devices with no PulseAudio server: \(listed.sorted())")
+        let server = try XCTUnwrap(environment["PULSE_SERVER"]).dropFirst("unix:".count)
+        let pulse = try XCTUnwrap(UnansweringServer(path: String(server), behaviour: .hangsUp))
+        defer { pulse.stop() }
         let heard = folder.appendingPathComponent("heard.mov")
         let (withSound, listening) = try librariesLoaded(["record", "--seconds", "0.5", heard.path], environment: environment)
         XCTAssertEqual(withSound.status, 0, withSound.output)

@@ -61,6 +61,28 @@ cpulse_monitor *cpulse_monitor_new(void (*changed)(void *context), void *context
 int cpulse_monitor_is_alive(cpulse_monitor *monitor);
 /// Disconnects; no `changed` call begins after this returns. Must not be called from `changed`.
 void cpulse_monitor_free(cpulse_monitor *monitor);
+/// The places a PulseAudio client looks for its server, as libpulse looks for it.
+typedef struct cpulse_server_places {
+    const char *server;           ///< $PULSE_SERVER: the servers named, the only ones tried when set
+    const char *display;          ///< $DISPLAY: an X11 display whose root window may name a server
+    const char *runtime_path;     ///< $PULSE_RUNTIME_PATH: the user's server's folder
+    const char *xdg_runtime_dir;  ///< $XDG_RUNTIME_DIR, whose pulse folder is the user's server's otherwise
+    const char *client_config;    ///< $PULSE_CLIENTCONFIG: a client configuration file
+    const char *config_path;      ///< $PULSE_CONFIG_PATH: a folder of configuration files
+    const char *config_home;      ///< $XDG_CONFIG_HOME, or $HOME/.config
+    const char *home;             ///< $HOME, for the older ~/.pulse folder
+    const char *system_config;    ///< the system's configuration folder (/etc/pulse)
+    const char *system_runtime;   ///< the system-wide server's folder (/run/pulse)
+    const char *daemon;           ///< the server program a client may start (/usr/bin/pulseaudio)
+    int root;                     ///< whether the process runs as root, for which no server is started
+} cpulse_server_places;
+
+/// Whether a server may answer a client that looks in `places`: 0 when none can (no named server
+/// but sockets that are absent, no display, no configuration naming one, no server to start).
+int cpulse_server_may_answer_at(const cpulse_server_places *places);
+/// The same for this process's environment; until it says yes, libpulse is not loaded.
+int cpulse_server_may_answer(void);
+
 /// PulseAudio's error codes the backend tells apart.
 int cpulse_error_connection_terminated(void);
 int cpulse_error_no_entity(void);
