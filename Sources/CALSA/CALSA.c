@@ -2,6 +2,7 @@
 #include "CALSA.h"
 #include <alsa/asoundlib.h>
 #include "alsa_library.h"
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -46,8 +47,18 @@ static int ready(void) {
     return calsa_load() == NULL;
 }
 
+int calsa_cards_present_in(const char *folder) {
+    DIR *directory = opendir(folder);
+    if (!directory) return 0;
+    int present = 0;
+    for (struct dirent *entry; !present && (entry = readdir(directory));) present = strncmp(entry->d_name, "controlC", 8) == 0;
+    closedir(directory);
+    return present;
+}
+
 int calsa_capture_devices(calsa_device *devices, int max) {
-    if (!ready()) return 0;
+    // The cards are those whose control devices are there; with none, libasound stays unloaded.
+    if (!calsa_cards_present_in("/dev/snd") || !ready()) return 0;
     int count = 0, card = -1;
     while (snd_card_next(&card) == 0 && card >= 0) {
         char control_name[32];

@@ -156,6 +156,9 @@ final class MissingSystemPartsTests: XCTestCase {
         let (devices, listed) = try librariesLoaded(["devices"], environment: environment)
         XCTAssertTrue(devices.standardOutput.contains("Virtual Microphone"), devices.output)
         XCTAssertFalse(listed.contains { $0.hasPrefix("libpulse") }, "listing devices with no PulseAudio server: \(listed.sorted())")
+        let soundCards = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd"))?.filter { $0.hasPrefix("controlC") } ?? []
+        XCTAssertEqual(
+            listed.contains { $0.hasPrefix("libasound") }, !soundCards.isEmpty, "ALSA is asked for microphones where a card is: \(soundCards), \(listed.sorted())")
         let server = try XCTUnwrap(environment["PULSE_SERVER"]).dropFirst("unix:".count)
         let pulse = try XCTUnwrap(UnansweringServer(path: String(server), behaviour: .hangsUp))
         defer { pulse.stop() }

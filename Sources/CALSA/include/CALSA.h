@@ -13,8 +13,11 @@ typedef struct calsa_device {
     char name[128];
 } calsa_device;
 
-/// Lists up to `max` capture devices; returns how many there are.
+/// Lists up to `max` capture devices; returns how many there are. Without a card's control
+/// device in /dev/snd, none, and libasound is not loaded.
 int calsa_capture_devices(calsa_device *devices, int max);
+/// Whether `folder` (/dev/snd) holds a sound card's control device (controlC0, ...), as every card has.
+int calsa_cards_present_in(const char *folder);
 
 /// Receives one line the library logs, with its level (1, an error: ALSA reports nothing else).
 typedef void (*calsa_log_handler)(int level, const char *message);
