@@ -158,7 +158,8 @@ final class MissingSystemPartsTests: XCTestCase {
         XCTAssertFalse(listed.contains { $0.hasPrefix("libpulse") }, "listing devices with no PulseAudio server: \(listed.sorted())")
         let soundCards = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd"))?.filter { $0.hasPrefix("controlC") } ?? []
         XCTAssertEqual(
-            listed.contains { $0.hasPrefix("libasound") }, !soundCards.isEmpty, "ALSA is asked for microphones where a card is: \(soundCards), \(listed.sorted())")
+            listed.contains { $0.hasPrefix("libasound") }, !soundCards.isEmpty,
+            "ALSA is asked for microphones where a card is: \(soundCards), \(listed.sorted())")
         let server = try XCTUnwrap(environment["PULSE_SERVER"]).dropFirst("unix:".count)
         let pulse = try XCTUnwrap(UnansweringServer(path: String(server), behaviour: .hangsUp))
         defer { pulse.stop() }
