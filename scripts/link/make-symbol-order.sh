@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Writes scripts/link/avcapture.order: the functions avcapture runs as it starts, as `--help` and
 # `devices` run it, then those a short recording runs, in the order callgrind's profiles first
-# list them. The release link places them first in the program's code (lld's
-# --symbol-ordering-file), so that a start touches a few contiguous pages of code instead of some
+# list them; then the constants `--help` and `devices` read, in the order lackey's traces first
+# show them. The release link places them first in the program's code and constants (lld's
+# --symbol-ordering-file), so that a start touches a few contiguous pages instead of some
 # hundred scattered ones, each of which the kernel maps with its neighbours (fault-around, 64 KB).
 #
 #   bash scripts/link/make-symbol-order.sh [path/to/avcapture]
@@ -37,5 +38,14 @@ profile devices devices
 # Two seconds of the virtual camera and microphone recorded: the capture, conversion and
 # encoding code a recording keeps running, after what every start runs.
 profile record record --seconds 2 --preset 1280x720 --fast "$work/movie.mov"
-python3 "$here/callgrind-functions.py" avcapture "${profiles[@]}" >"$here/avcapture.order"
-echo "make-symbol-order.sh: $(wc -l <"$here/avcapture.order") functions in scripts/link/avcapture.order"
+python3 "$here/callgrind-functions.py" avcapture "${profiles[@]}" >"$work/functions"
+# Then the constant data `--help` and `devices` read, as lackey traces it: the Swift runtime reads
+# every protocol conformance's descriptor at its first lookup, and a few type and method
+# descriptors, scattered among 38 MB of .rodata; placed together, they are a few windows of it.
+data() {
+    valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$work/avcapture" "$@" 3>&1 >/dev/null 2>"$work/lackey.log" |
+        python3 "$here/lackey-data-symbols.py" "$work/avcapture" || { cat "$work/lackey.log" >&2; exit 1; }
+}
+{ data --help; data devices; } | awk '!seen[$0]++' >"$work/data"
+cat "$work/functions" "$work/data" >"$here/avcapture.order"
+echo "make-symbol-order.sh: $(wc -l <"$work/functions") functions and $(wc -l <"$work/data") constants in scripts/link/avcapture.order"
