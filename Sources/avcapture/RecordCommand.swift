@@ -139,9 +139,9 @@ struct Record: ParsableCommand {
         if let title { items.append(Self.item(.commonKeyTitle, title)) }
         if let location { items.append(Self.item(.commonKeyLocation, location)) }
         items.append(Self.item(.commonKeySoftware, "avcapture"))
-        // Foundation's ISO 8601 style, which needs no ICU: the formatter class would load 2 MB of ICU's
+        // A UTC timestamp written with the C library: Foundation's formatters would load ICU's
         // calendar and time zone data for one date.
-        items.append(Self.item(.commonKeyCreationDate, Date().formatted(.iso8601)))
+        items.append(Self.item(.commonKeyCreationDate, ISO8601Timestamp.string(from: Date())))
         movie.metadata = items
         session.commitConfiguration()
         return Recorder(session: session, movie: movie, url: url)

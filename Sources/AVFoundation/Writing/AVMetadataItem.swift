@@ -120,7 +120,7 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
         switch value {
         case let string as NSString: return string as String
         case let number as NSNumber: return number.stringValue
-        case let date as NSDate: return (date as Date).formatted(.iso8601)
+        case let date as NSDate: return ISO8601Timestamp.string(from: date as Date)
         default: return nil
         }
     }
@@ -135,7 +135,7 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
     /// The value as a number, if it is one.
     public var numberValue: NSNumber? { value as? NSNumber }
     /// The value as a date, if it is one or parses as ISO 8601.
-    public var dateValue: Date? { (value as? NSDate).map { $0 as Date } ?? stringValue.flatMap { try? Date($0, strategy: .iso8601) } }
+    public var dateValue: Date? { (value as? NSDate).map { $0 as Date } ?? stringValue.flatMap(ISO8601Timestamp.date(from:)) }
 
     /// The item's key in the common key space, for items that have one.
     public var commonKey: AVMetadataKey? {
@@ -195,7 +195,7 @@ open class AVMetadataItem: NSObject, @unchecked Sendable {
             entries.append((key, value))
             if key == "com.apple.quicktime.title" { entries.append(("title", value)) }
             if key == "com.apple.quicktime.creationdate", let date = item.dateValue {
-                entries.append(("creation_time", date.formatted(.iso8601)))
+                entries.append(("creation_time", ISO8601Timestamp.string(from: date)))
             }
         }
         return entries
