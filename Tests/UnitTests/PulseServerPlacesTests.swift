@@ -46,6 +46,13 @@ final class PulseServerPlacesTests: XCTestCase {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
+    /// Whether a server may answer while `text` is in the file at `relative`, which is removed after.
+    private func mayAnswer(_ places: Places, with text: String, at relative: String) throws -> Bool {
+        try write(text, to: relative)
+        defer { try? FileManager.default.removeItem(atPath: path(relative)) }
+        return mayAnswer(places)
+    }
+
     private func mayAnswer(_ places: Places) -> Bool {
         let strings = [
             places.server, places.display, places.runtimePath, places.xdgRuntimeDir, places.clientConfig, places.configPath, places.configHome,
@@ -81,23 +88,15 @@ final class PulseServerPlacesTests: XCTestCase {
     }
 
     func testTheUsersAndTheSystemsSocketsAreFound() throws {
-        var places = try empty()
-        try write("", to: "xdg/pulse/native")
-        XCTAssertTrue(mayAnswer(places), "$XDG_RUNTIME_DIR/pulse/native")
-        places = try empty()
-        try FileManager.default.removeItem(atPath: path("xdg/pulse/native"))
-        try write("", to: "runtime/native")
-        XCTAssertTrue(mayAnswer(places), "$PULSE_RUNTIME_PATH/native")
-        try FileManager.default.removeItem(atPath: path("runtime/native"))
-        try write("", to: "system-runtime/native")
-        XCTAssertTrue(mayAnswer(places), "the system-wide server's socket")
-        try FileManager.default.removeItem(atPath: path("system-runtime/native"))
-        try write("", to: "config-home/pulse/0123456789abcdef-runtime/native")
-        XCTAssertTrue(mayAnswer(places), "a machine's runtime folder in the configuration folder, used without XDG_RUNTIME_DIR")
-        try FileManager.default.removeItem(atPath: path("config-home/pulse/0123456789abcdef-runtime/native"))
-        try write("", to: "home/.pulse/0123456789abcdef-runtime/native")
-        XCTAssertTrue(mayAnswer(places), "the same in the older ~/.pulse")
-        try FileManager.default.removeItem(atPath: path("home/.pulse/0123456789abcdef-runtime/native"))
+        let places = try empty()
+        for (socket, place) in [
+            ("xdg/pulse/native", "$XDG_RUNTIME_DIR/pulse/native"), ("runtime/native", "$PULSE_RUNTIME_PATH/native"),
+            ("system-runtime/native", "the system-wide server's socket"),
+            ("config-home/pulse/0123456789abcdef-runtime/native", "a machine's runtime folder in the configuration folder, used without XDG_RUNTIME_DIR"),
+            ("home/.pulse/0123456789abcdef-runtime/native", "the same in the older ~/.pulse"),
+        ] {
+            XCTAssertTrue(try mayAnswer(places, with: "", at: socket), place)
+        }
         XCTAssertFalse(mayAnswer(places), "every socket removed")
     }
 
@@ -117,18 +116,14 @@ final class PulseServerPlacesTests: XCTestCase {
         XCTAssertFalse(mayAnswer(places), "a server setting left empty")
         try write("auto-connect-localhost = no\n", to: "etc/client.conf.d/60-no.conf")
         XCTAssertFalse(mayAnswer(places))
-        try write("auto-connect-localhost=Yes\n", to: "etc/client.conf.d/70-local.conf")
-        XCTAssertTrue(mayAnswer(places), "a server on this host is asked for, in a part of the system's configuration")
-        try FileManager.default.removeItem(atPath: path("etc/client.conf.d/70-local.conf"))
-        try write("default-server = tcp:media-box\n", to: "config-home/pulse/client.conf")
-        XCTAssertTrue(mayAnswer(places), "the user's configuration names a server")
-        try FileManager.default.removeItem(atPath: path("config-home/pulse/client.conf"))
-        try write("auto-connect-display = on\n", to: "home/.pulse/client.conf")
-        XCTAssertTrue(mayAnswer(places), "the older ~/.pulse/client.conf")
-        try FileManager.default.removeItem(atPath: path("home/.pulse/client.conf"))
-        try write("default-server = media-box\n", to: "config-path/client.conf")
-        XCTAssertTrue(mayAnswer(places), "$PULSE_CONFIG_PATH's")
-        try FileManager.default.removeItem(atPath: path("config-path/client.conf"))
+        for (file, text, place) in [
+            ("etc/client.conf.d/70-local.conf", "auto-connect-localhost=Yes\n", "a server on this host is asked for, in a part of the system's configuration"),
+            ("config-home/pulse/client.conf", "default-server = tcp:media-box\n", "the user's configuration names a server"),
+            ("home/.pulse/client.conf", "auto-connect-display = on\n", "the older ~/.pulse/client.conf"),
+            ("config-path/client.conf", "default-server = media-box\n", "$PULSE_CONFIG_PATH's"),
+        ] {
+            XCTAssertTrue(try mayAnswer(places, with: text, at: file), place)
+        }
         try write("default-server = media-box\n", to: "own.conf")
         places.clientConfig = path("own.conf")
         XCTAssertTrue(mayAnswer(places), "$PULSE_CLIENTCONFIG's")
