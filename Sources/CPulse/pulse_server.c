@@ -4,9 +4,11 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int exists(const char *folder, const char *name) {
@@ -51,11 +53,25 @@ static int is_true(const char *value) {
     return strcasecmp(value, "yes") == 0 || strcasecmp(value, "true") == 0 || strcasecmp(value, "on") == 0 || strcmp(value, "1") == 0;
 }
 
+/// A client configuration larger than this is not read here: libpulse is left to read it.
+enum { config_size_limit = 1 << 16 };
+
 /// Whether the client configuration file at `path` names a server or asks for one on this host or
-/// display (default-server, auto-connect-localhost, auto-connect-display).
+/// display (default-server, auto-connect-localhost, auto-connect-display). Only a regular file
+/// within the size limit is read; anything else (a pipe, a device, a huge file) may name one.
 static int config_file_names_server(const char *path) {
-    FILE *file = fopen(path, "r");
-    if (!file) return 0;
+    int descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (descriptor < 0) return 0;
+    struct stat facts;
+    if (fstat(descriptor, &facts) != 0 || !S_ISREG(facts.st_mode) || facts.st_size > config_size_limit) {
+        close(descriptor);
+        return 1;
+    }
+    FILE *file = fdopen(descriptor, "r");
+    if (!file) {
+        close(descriptor);
+        return 1;
+    }
     char line[1024];
     int names = 0;
     while (!names && fgets(line, sizeof line, file)) {

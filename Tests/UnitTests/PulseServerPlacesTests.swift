@@ -129,6 +129,18 @@ final class PulseServerPlacesTests: XCTestCase {
         XCTAssertTrue(mayAnswer(places), "$PULSE_CLIENTCONFIG's")
     }
 
+    func testAConfigurationThatIsNotASmallFileIsLeftToLibpulseUnread() throws {
+        var places = try empty()
+        places.clientConfig = "/dev/zero"
+        XCTAssertTrue(mayAnswer(places), "a device, which would never end, is not read: it may name a server")
+        try write(String(repeating: "; a comment\n", count: 7_000), to: "huge.conf")
+        places.clientConfig = path("huge.conf")
+        XCTAssertTrue(mayAnswer(places), "a file over 64 KB is not read either")
+        try write("; a comment\n", to: "small.conf")
+        places.clientConfig = path("small.conf")
+        XCTAssertFalse(mayAnswer(places), "a small one naming nothing is read")
+    }
+
     func testAServerAClientMayStartCountsExceptForRoot() throws {
         var places = try empty()
         try write("#!/bin/sh\n", to: "bin/pulseaudio")
