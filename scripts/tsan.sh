@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the test targets of Apple's API on the virtual devices, on movie files, on sound files and on codec sessions under
 # ThreadSanitizer (a build of its own in .build-tsan) and fails on any report. scripts/tsan-suppressions.txt names the pools' reuse of
-# buffers, which the sanitizer cannot see is ordered (the file says why it is).
+# buffers, which the sanitizer cannot see is ordered (the file says why it is). scripts/tsan/mutex-handoff.c, preloaded, tells the
+# sanitizer when a contended Synchronization Mutex changes hands, which happens in a library it does not see into.
 # A class a process, four at a time (scripts/run-tests.sh): the sanitizer makes the tests CPU-bound.
 # usage: scripts/tsan.sh [extra scripts/run-tests.sh arguments]
 set -euo pipefail
@@ -22,6 +23,10 @@ rates="testDeliveredRateIsWithinFivePercent|testSixtyFramesPerSecond|testMinFram
 rates+="|testAServerThatNeverAnswersNeitherSlowsTheCameraNorGrowsMemory|testAServerThatAnswersLateGetsFramesFromWhenItAnsweredWithoutAGap"
 rates+="|testASlowDrawerMissesFramesWithoutSlowingTheSessionsOutputs|FaceDetectionTests"
 swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${debug_flags[@]}"
+# The toolchain's clang, which knows Swift's calling convention (the shim's functions stand in for Swift methods).
+clang=$(dirname "$(readlink -f "$(command -v swift)")")/clang
+"$clang" -shared -fPIC -O2 -Wall -Wextra -Werror -o .build-tsan/libmutex-handoff.so scripts/tsan/mutex-handoff.c -ldl
+export LD_PRELOAD=$PWD/.build-tsan/libmutex-handoff.so
 # exitcode: a run with any report fails even when every test passed.
 export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt exitcode=66 halt_on_error=0"
 bash scripts/run-tests.sh --bundle .build-tsan/debug/LinuxAVFoundationPackageTests.xctest --jobs 4 --filter "$targets" --skip "$rates" "$@"
