@@ -229,6 +229,9 @@ let package = Package(
             ],
             // cairo drawn with directly, as the peer of Core Graphics' contexts.
             path: "Benchmarks/avbench", linkerSettings: [.linkedLibrary("cairo")]),
+        // The start-up benchmark's floor: a command line of ArgumentParser and Foundation alone.
+        .executableTarget(
+            name: "avbench-floor", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")], path: "Benchmarks/startup-floor"),
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
         .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),

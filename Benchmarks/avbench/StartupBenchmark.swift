@@ -5,7 +5,8 @@ import FrameProcessing
 /// zbarimg reading the same picture, and `avcapture --help`, each a whole process, run in turn
 /// (interleaved, so that the machine's noise falls on both alike), median and best of each; then
 /// the peak resident size of `avcapture --help` and `avcapture devices` against
-/// `gst-launch-1.0 --help`'s, as the kernel counts it for each whole process.
+/// `gst-launch-1.0 --help`'s, as the kernel counts it for each whole process, with the floor any
+/// Swift command line of ArgumentParser and Foundation starts from (`avbench-floor`).
 enum StartupBenchmark {
     static func run(runs: Int = 100) throws {
         print("== Start-up: one picture, one process each (\(runs) runs, interleaved) ==")
@@ -57,6 +58,10 @@ enum StartupBenchmark {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return print("  (/usr/bin/time is not installed: apt-get install time)") }
         let gstreamer = ["/usr/bin/gst-launch-1.0", "/usr/local/bin/gst-launch-1.0"].first { FileManager.default.isExecutableFile(atPath: $0) }
         var commands = [("avcapture --help", [tool, "--help"]), ("avcapture devices", [tool, "devices"])]
+        // The floor: ArgumentParser and Foundation alone, linked as avcapture is (scripts/bench.sh builds it).
+        let floor = URL(fileURLWithPath: tool).deletingLastPathComponent().appendingPathComponent("avbench-floor").path
+        let hasFloor = FileManager.default.isExecutableFile(atPath: floor)
+        if hasFloor { commands.append(("Swift floor --help", [floor, "--help"])) }
         if let gstreamer { commands.append(("gst-launch-1.0 --help", [gstreamer, "--help"])) }
         let report = folder.appendingPathComponent("resident").path
         var sizes = [String: [Double]]()
@@ -79,6 +84,12 @@ enum StartupBenchmark {
             String(
                 format: "  avcapture/gst-launch-1.0 resident: --help %.2fx, devices %.2fx (target: within 2x)", median("avcapture --help") / peer,
                 median("avcapture devices") / peer))
+        guard hasFloor else { return print("  (avbench-floor is not built beside avbench: swift build -c release --product avbench-floor)") }
+        print(
+            String(
+                format: "  the Swift floor (ArgumentParser and Foundation alone, linked as avcapture is) is %.2fx gst-launch-1.0 --help; "
+                    + "avcapture --help is %.2fx the floor",
+                median("Swift floor --help") / peer, median("avcapture --help") / median("Swift floor --help")))
     }
 
     /// Runs a command with its output to /dev/null and waits for it: posix_spawn and waitpid,
