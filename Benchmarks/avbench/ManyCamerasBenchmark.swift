@@ -73,6 +73,7 @@ enum ManyCamerasBenchmark {
             print(line("avcapture sessions", count, ours, seconds) + stalled(source, since: stalls))
             // The command line itself, as a user runs it: one camera, or several each to its own file.
             let tool = URL(fileURLWithPath: self_).deletingLastPathComponent().appendingPathComponent("avcapture").path
+            var recorded: Double?
             if case .virtual = source, FileManager.default.isExecutableFile(atPath: tool) {
                 let movies = (1...count).map { folder.appendingPathComponent("cli-\($0).mov") }
                 var command = [
@@ -84,6 +85,7 @@ enum ManyCamerasBenchmark {
                 command.append(folder.appendingPathComponent("cli.mov").path)
                 let cli = measure(command, stopAfter: nil, files: count == 1 ? [folder.appendingPathComponent("cli.mov")] : movies, seconds: seconds)
                 print(line("avcapture record", count, cli, seconds))
+                recorded = cli.peakMegabytes
             }
             if case .virtual = source, count >= 2 {
                 let multi = measure(
@@ -111,6 +113,12 @@ enum ManyCamerasBenchmark {
             let theirs = measure(pipeline, stopAfter: seconds, files: (1...count).map { folder.appendingPathComponent("gst-\($0).mp4") }, seconds: seconds)
             print(line("gst-launch-1.0 pipelines", count, theirs, seconds) + stalled(source, since: stalls))
             print(String(format: "    ratio, ours to GStreamer's CPU a camera-second: %.2fx", ours.cpu / max(theirs.cpu, 1e-6)))
+            if count == 1, let recorded, let floor = floorMegabytes(beside: self_, folder: folder) {
+                print(
+                    String(
+                        format: "    floor (ArgumentParser, Foundation and FFmpeg's libraries loaded, nothing recorded): %.1f MB, %.2fx GStreamer's "
+                            + "recording; avcapture record is %.2fx the floor", floor, floor / max(theirs.peakMegabytes, 1e-6), recorded / floor))
+            }
         }
     }
 
@@ -146,6 +154,23 @@ enum ManyCamerasBenchmark {
             format: "  %d x %@: %.3f s CPU a camera-second, frames missing %@ of %d each, peak %.0f MB", count, name,
             result.cpu / (seconds * Double(count)), missing.map(String.init).joined(separator: "/"), expected, result.peakMegabytes)
             + (result.peakBreakdown.flatMap { $0.total >= 1 ? "\n      at the peak: \($0.summary)" : nil } ?? "")
+    }
+
+    /// The median peak resident size of three runs of `avbench-floor ffmpeg` (built beside avbench by
+    /// scripts/bench.sh): what any Swift command line that records through FFmpeg starts from, as
+    /// the kernel counts it (`/usr/bin/time`); nil when it is not built or fails.
+    static func floorMegabytes(beside avbench: String, folder: URL) -> Double? {
+        let floor = URL(fileURLWithPath: avbench).deletingLastPathComponent().appendingPathComponent("avbench-floor").path
+        guard FileManager.default.isExecutableFile(atPath: floor), FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+        let report = folder.appendingPathComponent("floor-resident").path
+        var sizes: [Double] = []
+        for _ in 0..<3 {
+            guard shell(["/usr/bin/time", "-f", "%M", "-o", report, floor, "ffmpeg"]).status == 0,
+                let text = try? String(contentsOfFile: report, encoding: .utf8), let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0) })
+            else { return nil }
+            sizes.append(kilobytes / 1024)
+        }
+        return sizes.sorted()[1]
     }
 
     /// Runs `command` (stopped with SIGINT after `stopAfter` seconds, or left to finish), sampling its resident memory; counts the frames in `files`.
