@@ -23,10 +23,13 @@ final class MovieWriterThread: @unchecked Sendable {
     private let videoCapacity: Int
     private var running = true
 
-    /// How many frames a recording may queue for its encoder: a quarter of a second at 30 fps,
-    /// which absorbs the bursts of encoders that start (or stall) together, as when many cameras
-    /// start recording at once; the device's frame pool grows by as many for it.
-    static let realTimeVideoQueue = 8
+    /// How many frames a recording may queue for its encoder: 133 ms at 30 fps, which absorbs an
+    /// encoder's stall on a busy moment (its file opens before the recording starts, so many
+    /// cameras starting at once do not queue behind eight encoders' set-up). A deeper queue made
+    /// things worse: eight 720p cameras on two cores with 8 frames each peaked at 211-297 MB and
+    /// lost up to 5 frames a camera in half the runs, the pool's new buffers costing the time that
+    /// put encoders further behind; with 4, 208-212 MB and every frame, in every run.
+    static let realTimeVideoQueue = 4
 
     /// Creates and starts a writer thread.
     init(name: String, capacity: Int = 64, videoCapacity: Int = 4, handler: @escaping @Sendable (Item) -> Bool) {
