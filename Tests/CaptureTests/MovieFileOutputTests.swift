@@ -241,6 +241,48 @@ final class MovieFileOutputTests: CaptureTestCase {
         XCTAssertTrue(session.isRunning, "the session keeps running")
     }
 
+    /// The muxer keeps a fragment's samples in memory until the fragment is cut, so a recording at
+    /// the default 10 s interval cuts one early once its samples reach a bound: what is not yet in the
+    /// file stays under the bound and a keyframe interval's worth, whatever the bit rate.
+    func testARecordingKeepsNoMoreThanABoundOfItsSamplesOutOfTheFile() throws {
+        useManualClock()
+        let (session, movie) = try recordingSession(preset: .hd1280x720, audio: false)
+        XCTAssertEqual(movie.movieFragmentInterval, CMTime(value: 10, timescale: 1))
+        // A picture of noise: each keyframe takes many bits, as a detailed scene does.
+        var noise: CVPixelBuffer?
+        XCTAssertEqual(CVPixelBufferCreate(nil, 1280, 720, kCVPixelFormatType_32BGRA, nil, &noise), kCVReturnSuccess)
+        CVPixelBufferLockBaseAddress(noise!, [])
+        let base = CVPixelBufferGetBaseAddress(noise!)!.assumingMemoryBound(to: UInt32.self)
+        var state: UInt32 = 12345
+        for index in 0..<(CVPixelBufferGetBytesPerRow(noise!) / 4 * 720) {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            base[index] = state | 0xFF00_0000
+        }
+        CVPixelBufferUnlockBaseAddress(noise!, [])
+        backCamera.virtualScene!.showImage(noise)
+        defer { backCamera.virtualScene!.showGeneratedScene() }
+        session.startRunning()
+        let url = makeScratchFolder().appendingPathComponent("bounded.mov")
+        let log = RecordingLog()
+        start(movie, to: url, log: log)
+        let seconds = 6.0
+        pass(seconds)
+        // Every frame the clock passed is muxed; the file holds what the fragments cut so far.
+        let muxed = movie.recordedFileSize
+        let onDisk = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64)
+        let bound = Recording.maximumFragmentBytes
+        XCTAssertGreaterThan(muxed, 2 * bound, "the recording gathers more than the bound between two intervals")
+        let aKeyframeInterval = Int64(Double(muxed) / seconds)
+        XCTAssertGreaterThanOrEqual(onDisk, muxed - bound - aKeyframeInterval, "at most the bound and a keyframe interval wait in memory")
+        XCTAssertGreaterThanOrEqual(MediaProbe.topLevelBoxes(url).filter { $0 == "moof" }.count, 3, "fragments before the interval")
+        movie.stopRecording()
+        XCTAssertTrue(waitUntil(timeout: 15) { log.finished })
+        XCTAssertNil(log.error)
+        XCTAssertFalse(MediaProbe.topLevelBoxes(url).contains("moof"), "the finished movie is an ordinary one still")
+        XCTAssertEqual(try XCTUnwrap(MediaProbe.probe(url)).video?.frames, Int(seconds * 30))
+        XCTAssertTrue(MediaProbe.decodesCleanly(url))
+    }
+
     func testADeviceThatDisconnectsEndsTheRecordingWithAPlayableFile() throws {
         useManualClock()
         let (session, movie) = try recordingSession()

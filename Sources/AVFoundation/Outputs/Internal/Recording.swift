@@ -21,6 +21,11 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
     private var fragments: FragmentSchedule
     /// The longest the first fragment waits, whatever the interval.
     private static let firstFragmentInterval = CMTime(value: 1, timescale: 1)
+    /// The most bytes of samples a fragment gathers before it is cut, whatever the interval: the
+    /// muxer holds a fragment's samples in memory until then (10 s of 720p at 10.5 Mbit/s is 13 MB a
+    /// camera). The finished file is rewritten as an ordinary movie, so more fragments cost nothing
+    /// there, and a recording cut short keeps more.
+    static let maximumFragmentBytes: Int64 = 512 * 1024
     private var lastDiskCheck = CMTime.negativeInfinity
     private var samplesWritten = 0
     private var videoFrames = 0
@@ -33,7 +38,7 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
         self.delegate = delegate
         self.limits = limits
         self.plan = plan
-        fragments = FragmentSchedule(interval: plan.fragmentInterval, firstInterval: Self.firstFragmentInterval)
+        fragments = FragmentSchedule(interval: plan.fragmentInterval, firstInterval: Self.firstFragmentInterval, maximumBytes: Self.maximumFragmentBytes)
         super.init(
             url: url, connections: connections, threadName: "recording \(url.lastPathComponent)", videoQueue: MovieWriterThread.realTimeVideoQueue)
     }
@@ -172,7 +177,7 @@ final class Recording: CaptureEncodingJob, @unchecked Sendable {
                 end(reason: AVError(.diskFull))
             }
         }
-        if fragments.isDue(at: time) { encoder.requestFragment() }
+        if fragments.isDue(at: time, bytesMuxed: written) { encoder.requestFragment() }
     }
 
     /// A write failed: keep the file as it was at its last complete fragment, and end.

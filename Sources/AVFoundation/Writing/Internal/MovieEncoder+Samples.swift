@@ -23,7 +23,9 @@ extension MovieEncoder {
 }
 
 /// When a fragmented movie asks its encoder for the next fragment: at an interval, the first one
-/// possibly sooner, so that a process killed early still leaves media.
+/// possibly sooner, so that a process killed early still leaves media; and, where a bound is given,
+/// as soon as the fragment's samples reach it, since the muxer keeps a fragment's samples in memory
+/// until it is cut (its index goes before them).
 ///
 /// Thread ownership: a value owned by a writer thread.
 struct FragmentSchedule {
@@ -31,20 +33,28 @@ struct FragmentSchedule {
     var interval: CMTime
     /// The longest the first fragment waits, whatever the interval.
     var firstInterval = CMTime.positiveInfinity
+    /// The most bytes of samples a fragment gathers before it is asked for, or nil for no bound.
+    var maximumBytes: Int64?
     private var last = CMTime.zero
+    private var lastBytes: Int64 = 0
 
-    /// A schedule of fragments every `interval`, the first after `firstInterval` at the most.
-    init(interval: CMTime, firstInterval: CMTime = .positiveInfinity) {
+    /// A schedule of fragments every `interval`, the first after `firstInterval` at the most, each
+    /// asked for sooner once `maximumBytes` of samples have been muxed since the last.
+    init(interval: CMTime, firstInterval: CMTime = .positiveInfinity, maximumBytes: Int64? = nil) {
         self.interval = interval
         self.firstInterval = firstInterval
+        self.maximumBytes = maximumBytes
     }
 
-    /// Whether a fragment is due at movie time `time`; when it is, the next is counted from there.
-    mutating func isDue(at time: CMTime) -> Bool {
+    /// Whether a fragment is due at movie time `time`, with `bytesMuxed` of samples muxed so far;
+    /// when it is, the next is counted from there.
+    mutating func isDue(at time: CMTime, bytesMuxed: Int64 = 0) -> Bool {
         guard interval.isNumeric, interval > .zero else { return false }
         let wait = last == .zero ? min(interval, firstInterval) : interval
-        guard time - last >= wait else { return false }
+        let full = maximumBytes.map { bytesMuxed - lastBytes >= $0 } ?? false
+        guard time - last >= wait || full else { return false }
         last = time
+        lastBytes = bytesMuxed
         return true
     }
 }
