@@ -26,6 +26,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
     private let meter: AudioMeter
     private let controls = LockedValue(PlaybackThread.Controls())
     private let heard = LockedValue<Int64>(0)
+    private let played = LockedValue<Int64>(0)
 
     private struct State {
         weak var delegate: (any AVAudioPlayerDelegate)?
@@ -128,6 +129,9 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The frames the player has given its output since it was made: the sound's frames at its rate.
+    var outputFramesPlayed: Int64 { played.withLock { $0 } }
+
     /// The time on the output device's clock, in seconds.
     open var deviceCurrentTime: TimeInterval { CMClockGetTime(CMClockGetHostTimeClock()).seconds }
 
@@ -215,7 +219,7 @@ open class AVAudioPlayer: NSObject, @unchecked Sendable {
             return state.playing
         }
         if file.framePosition >= length { file.framePosition = 0 }
-        let thread = PlaybackThread(file: file, meter: meter, controls: controls, heard: heard, startAt: hostSeconds) { [weak self] event in
+        let thread = PlaybackThread(file: file, meter: meter, controls: controls, heard: heard, played: played, startAt: hostSeconds) { [weak self] event in
             guard let self else { return }
             DispatchQueue.global().async { self.ended(event, playing: playing) }
         }

@@ -34,19 +34,22 @@ final class PlaybackThread: @unchecked Sendable {
     private let controls: LockedValue<Controls>
     /// The file frame the sound heard now comes from, as the thread last worked it out.
     private let heard: LockedValue<Int64>
+    /// The frames given to the output so far, counted up.
+    private let played: LockedValue<Int64>
     private let events: @Sendable (Event) -> Void
     private let stopped = Atomic(false)
     private let done = DispatchSemaphore(value: 0)
     private let startHostTime: Double?
 
     init(
-        file: AVAudioFile, meter: AudioMeter, controls: LockedValue<Controls>, heard: LockedValue<Int64>, startAt hostSeconds: Double?,
-        events: @escaping @Sendable (Event) -> Void
+        file: AVAudioFile, meter: AudioMeter, controls: LockedValue<Controls>, heard: LockedValue<Int64>, played: LockedValue<Int64>,
+        startAt hostSeconds: Double?, events: @escaping @Sendable (Event) -> Void
     ) {
         self.file = file
         self.meter = meter
         self.controls = controls
         self.heard = heard
+        self.played = played
         self.events = events
         startHostTime = hostSeconds
     }
@@ -96,6 +99,32 @@ final class PlaybackThread: @unchecked Sendable {
         // The file frame each written block started at, with the output frames written before it.
         var position = file.framePosition
 
+        // Volume (with any fade) and pan, then the output: balance for stereo, mono spread across two channels.
+        func play(_ playable: UnsafePointer<Float>, _ count: Int, _ settings: Controls) {
+            let now = PacedSoundOutput.hostSeconds()
+            var volume = settings.volume
+            if let fade = settings.fade {
+                let progress = fade.to > fade.from ? Float(min(1, max(0, (now - fade.from) / (fade.to - fade.from)))) : 1
+                volume = fade.start + (fade.target - fade.start) * progress
+                if progress >= 1 {
+                    controls.withLock {
+                        $0.volume = fade.target
+                        $0.fade = nil
+                    }
+                }
+            }
+            let left = volume * min(1, 1 - settings.pan), right = volume * min(1, 1 + settings.pan)
+            for frame in 0..<count {
+                for channel in 0..<outputChannels {
+                    let sample = playable[frame * channels + min(channel, channels - 1)]
+                    let gain = channel == 0 ? left : channel == 1 ? right : volume
+                    out[frame * outputChannels + channel] = sample * gain
+                }
+            }
+            output.write(UnsafeBufferPointer(start: out, count: count * outputChannels)) { !isStopped }
+            played.withLock { $0 += Int64(count) }
+        }
+
         while !isStopped {
             let settings = controls.withLock { $0 }
             do { try file.read(into: block) } catch {
@@ -109,6 +138,12 @@ final class PlaybackThread: @unchecked Sendable {
                     return true
                 }
                 guard again else {
+                    // The stretcher's last frames, held for its window, end the sound.
+                    if let stretcher {
+                        stretcher.finish()
+                        let count = stretcher.retrieve(into: stretched, capacity: stretchedCapacity)
+                        if count > 0 { play(UnsafePointer(stretched), count, settings) }
+                    }
                     output.drain()
                     events(.finished(nil))
                     return
@@ -140,28 +175,7 @@ final class PlaybackThread: @unchecked Sendable {
             } else {
                 stretcher = nil
             }
-            // Volume (with any fade) and pan: balance for stereo, mono spread across two channels.
-            let now = PacedSoundOutput.hostSeconds()
-            var volume = settings.volume
-            if let fade = settings.fade {
-                let progress = fade.to > fade.from ? Float(min(1, max(0, (now - fade.from) / (fade.to - fade.from)))) : 1
-                volume = fade.start + (fade.target - fade.start) * progress
-                if progress >= 1 {
-                    controls.withLock {
-                        $0.volume = fade.target
-                        $0.fade = nil
-                    }
-                }
-            }
-            let left = volume * min(1, 1 - settings.pan), right = volume * min(1, 1 + settings.pan)
-            for frame in 0..<count {
-                for channel in 0..<outputChannels {
-                    let sample = playable[frame * channels + min(channel, channels - 1)]
-                    let gain = channel == 0 ? left : channel == 1 ? right : volume
-                    out[frame * outputChannels + channel] = sample * gain
-                }
-            }
-            output.write(UnsafeBufferPointer(start: out, count: count * outputChannels)) { !isStopped }
+            play(playable, count, settings)
             position += Int64(frames)
             // What is heard now: the server's latency behind what was written, at the rate.
             let latencyFrames = Int64((output.latency * Double(sampleRate) * Double(rate)).rounded())
