@@ -43,7 +43,7 @@ if [ -n "$servers" ] || [ -n "${CI:-}" ]; then
 fi
 if [ -n "$peers" ]; then
   # Peers the benchmarks compare against, in the same run.
-  packages+=(time gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-pipewire libjpeg-turbo-progs libheif-examples zbar-tools ffmpegthumbnailer)
+  packages+=(time gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly gstreamer1.0-pipewire gstreamer1.0-plugins-base-apps libjpeg-turbo-progs libheif-examples zbar-tools ffmpegthumbnailer)
   # mpv, the window benchmark's other player (ffplay comes with ffmpeg); without its recommendations.
   lean+=(mpv)
   # Time stretching's peers: Rubber Band's and SoundTouch's own commands.

@@ -6,7 +6,8 @@ import FrameProcessing
 /// (interleaved, so that the machine's noise falls on both alike), median and best of each; then
 /// the peak resident size of `avcapture --help` and `avcapture devices` against
 /// `gst-launch-1.0 --help`'s, as the kernel counts it for each whole process, with the floor any
-/// Swift command line of ArgumentParser and Foundation starts from (`avbench-floor`).
+/// Swift command line of ArgumentParser and Foundation starts from (`avbench-floor`), and
+/// `avcapture devices` against GStreamer's own device listing, `gst-device-monitor-1.0`.
 enum StartupBenchmark {
     static func run(runs: Int = 100) throws {
         print("== Start-up: one picture, one process each (\(runs) runs, interleaved) ==")
@@ -63,6 +64,9 @@ enum StartupBenchmark {
         let hasFloor = FileManager.default.isExecutableFile(atPath: floor)
         if hasFloor { commands.append(("Swift floor --help", [floor, "--help"])) }
         if let gstreamer { commands.append(("gst-launch-1.0 --help", [gstreamer, "--help"])) }
+        // The same work as `devices`: every camera and microphone the machine's servers and devices list.
+        let monitor = ["/usr/bin/gst-device-monitor-1.0", "/usr/local/bin/gst-device-monitor-1.0"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        if let monitor { commands.append(("gst-device-monitor-1.0", [monitor])) }
         let report = folder.appendingPathComponent("resident").path
         var sizes = [String: [Double]]()
         for _ in 0..<9 {
@@ -84,6 +88,12 @@ enum StartupBenchmark {
             String(
                 format: "  avcapture/gst-launch-1.0 resident: --help %.2fx, devices %.2fx (target: within 2x)", median("avcapture --help") / peer,
                 median("avcapture devices") / peer))
+        if monitor != nil {
+            let ratio = median("avcapture devices") / median("gst-device-monitor-1.0")
+            print(String(format: "  avcapture devices/gst-device-monitor-1.0 resident (both list the devices): %.2fx", ratio))
+        } else {
+            print("  (gst-device-monitor-1.0 is not installed: apt-get install gstreamer1.0-plugins-base-apps)")
+        }
         guard hasFloor else { return print("  (avbench-floor is not built beside avbench: swift build -c release --product avbench-floor)") }
         print(
             String(
