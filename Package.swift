@@ -100,6 +100,8 @@ let package = Package(
         .target(name: "CVideoPaintable", dependencies: ["CLibraryLoading"]),
         // libcurl, which Foundation's URL loading calls, loaded by avcapture only when it is first called (CCurlOnDemand.h).
         .target(name: "CCurlOnDemand"),
+        // avcapture's process-wide settings Swift cannot reach: ordinary pages over transparent huge ones, line-buffered output (CProcessSettings.h).
+        .target(name: "CProcessSettings"),
         // libheif is loaded by its soname when a HEIC photo is first encoded (heif_library.h).
         .target(name: "CPhotoCodecs", dependencies: ["CLibraryLoading"], linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("png16")]),
 
@@ -216,7 +218,7 @@ let package = Package(
             name: "avcapture",
             dependencies: [
                 "AVFoundation", "Photos", "LiveView", "LinuxAVFoundationWindow", "VideoToolbox", "UniformTypeIdentifiers", "CCurlOnDemand",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CProcessSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Benchmarks: run with `swift run -c release avbench`.

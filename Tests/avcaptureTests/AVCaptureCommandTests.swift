@@ -71,6 +71,24 @@ final class AVCaptureCommandTests: XCTestCase {
         XCTAssertEqual(Double(frames), 45, accuracy: 5)
     }
 
+    /// `avcapture monitor | tee log` shows each line as it is printed, not all of them at the end.
+    func testMonitorLinesReachAPipeWhileItRuns() throws {
+        let process = Process()
+        process.executableURL = try XCTUnwrap(AVCaptureTool.executable)
+        process.arguments = ["monitor", "--seconds", "30", "--preset", "low", "--no-audio"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        XCTAssertTrue(first.hasPrefix("Capturing from"), first)
+        XCTAssertTrue(process.isRunning, "the first line came while the capture ran, not at its end")
+    }
+
     func testMonitorShowsLateDropsForASlowDelegate() throws {
         let (status, output) = try run(["monitor", "--seconds", "1", "--preset", "low", "--work", "100", "--no-audio"])
         XCTAssertEqual(status, 0, output)
