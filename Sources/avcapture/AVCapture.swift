@@ -12,9 +12,10 @@ struct AVCapture: ParsableCommand {
         subcommands: [Devices.self, Monitor.self, Record.self, Photo.self, Scan.self, Preview.self, Stream.self, Export.self, Thumbnail.self, Play.self])
 
     /// Runs the command the arguments name, with standard streams that a closed terminal or a
-    /// reader that went away cannot turn into a crash.
+    /// reader that went away cannot turn into a crash, on ordinary memory pages.
     static func main() {
         StandardStreams.prepare()
+        ProcessMemory.prepare()
         main(nil)
     }
 }
