@@ -73,18 +73,9 @@ final class AVCaptureCommandTests: XCTestCase {
 
     /// `avcapture monitor | tee log` shows each line as it is printed, not all of them at the end.
     func testMonitorLinesReachAPipeWhileItRuns() throws {
-        let process = Process()
-        process.executableURL = try XCTUnwrap(AVCaptureTool.executable)
-        process.arguments = ["monitor", "--seconds", "30", "--preset", "low", "--no-audio"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
-        let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let (process, output) = try AVCaptureTool.startMonitor()
+        defer { AVCaptureTool.stop(process) }
+        let first = String(decoding: output.availableData, as: UTF8.self)
         XCTAssertTrue(first.hasPrefix("Capturing from"), first)
         XCTAssertTrue(process.isRunning, "the first line came while the capture ran, not at its end")
     }

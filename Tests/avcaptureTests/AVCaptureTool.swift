@@ -48,6 +48,25 @@ enum AVCaptureTool {
             standardError: String(decoding: errorData, as: UTF8.self), seconds: Date().timeIntervalSince(start))
     }
 
+    /// Starts `avcapture monitor` of the low preset without sound for `seconds`, its standard
+    /// output on a pipe; `stop` ends it.
+    static func startMonitor(seconds: Int = 30) throws -> (process: Process, output: FileHandle) {
+        let process = Process()
+        process.executableURL = try XCTUnwrap(executable, "build avcapture first: swift build --build-tests builds it")
+        process.arguments = ["monitor", "--seconds", String(seconds), "--preset", "low", "--no-audio"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output.fileHandleForReading)
+    }
+
+    /// Kills `process` if it still runs, and waits for it.
+    static func stop(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     /// Runs a script of Tests/Browser that drives a page of `avcapture` in Debian's headless
     /// Chromium through chromium-driver, and returns the JSON object it prints. Skipped outside CI
     /// when the browser is not installed; a failure in CI.

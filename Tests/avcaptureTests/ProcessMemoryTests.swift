@@ -10,19 +10,10 @@ final class ProcessMemoryTests: XCTestCase {
     func testTheToolLeavesTransparentHugePagesOffForItself() throws {
         let own = try Self.hugePagesAllowed(in: "self")
         try XCTSkipUnless(own == true, "this kernel has no transparent huge pages to leave off")
-        let process = Process()
-        process.executableURL = try XCTUnwrap(AVCaptureTool.executable)
-        process.arguments = ["monitor", "--seconds", "30", "--preset", "low", "--no-audio"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        let (process, output) = try AVCaptureTool.startMonitor()
+        defer { AVCaptureTool.stop(process) }
         // Its first line comes from its command, which runs after the tool has prepared itself.
-        XCTAssertFalse(output.fileHandleForReading.availableData.isEmpty, "monitor prints a line as it starts")
+        XCTAssertFalse(output.availableData.isEmpty, "monitor prints a line as it starts")
         XCTAssertEqual(try Self.hugePagesAllowed(in: String(process.processIdentifier)), false)
     }
 
