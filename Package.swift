@@ -234,6 +234,10 @@ let package = Package(
         // The start-up benchmark's floor: a command line of ArgumentParser and Foundation alone.
         .executableTarget(
             name: "avbench-floor", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")], path: "Benchmarks/startup-floor"),
+        // The same without Foundation: ArgumentParser alone, which brings only FoundationEssentials.
+        .executableTarget(
+            name: "avbench-floor-parser", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/startup-floor-parser"),
 
         // TurboJPEG, the reference the JPEG encoder's bytes are checked against.
         .systemLibrary(name: "CTurboJPEG", path: "Tests/CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -8,8 +8,9 @@ source scripts/build-flags.sh
 bash scripts/install-deps.sh --with-peers
 swift build -c release --product avbench "${bench_flags[@]}"
 swift build -c release --product avcapture "${release_flags[@]}"
-# The start-up case's floor, linked as avcapture is.
+# The start-up case's floors (with Foundation and without), linked as avcapture is.
 swift build -c release --product avbench-floor "${release_flags[@]}"
+swift build -c release --product avbench-floor-parser "${release_flags[@]}"
 bash scripts/fetch-test-pictures.sh
 # ZXing-C++'s own reader, the same version as the project's, for the scancorpus case.
 [ -d .build/bench-python/zxingcpp ] || ls .build/bench-python 2>/dev/null | grep -q '^zxingcpp' \

@@ -6,7 +6,8 @@ import FrameProcessing
 /// (interleaved, so that the machine's noise falls on both alike), median and best of each; then
 /// the peak resident size of `avcapture --help` and `avcapture devices` against
 /// `gst-launch-1.0 --help`'s, as the kernel counts it for each whole process, with the floor any
-/// Swift command line of ArgumentParser and Foundation starts from (`avbench-floor`), and
+/// Swift command line of ArgumentParser and Foundation starts from (`avbench-floor`) and the one of
+/// ArgumentParser alone (`avbench-floor-parser`), and
 /// `avcapture devices` against GStreamer's own device listing, `gst-device-monitor-1.0`.
 enum StartupBenchmark {
     static func run(runs: Int = 100) throws {
@@ -63,6 +64,10 @@ enum StartupBenchmark {
         let floor = URL(fileURLWithPath: tool).deletingLastPathComponent().appendingPathComponent("avbench-floor").path
         let hasFloor = FileManager.default.isExecutableFile(atPath: floor)
         if hasFloor { commands.append(("Swift floor --help", [floor, "--help"])) }
+        // The floor without Foundation: ArgumentParser alone (it brings only FoundationEssentials).
+        let parserFloor = floor + "-parser"
+        let hasParserFloor = FileManager.default.isExecutableFile(atPath: parserFloor)
+        if hasParserFloor { commands.append(("parser floor --help", [parserFloor, "--help"])) }
         if let gstreamer { commands.append(("gst-launch-1.0 --help", [gstreamer, "--help"])) }
         // The same work as `devices`: every camera and microphone the machine's servers and devices list.
         let monitor = ["/usr/bin/gst-device-monitor-1.0", "/usr/local/bin/gst-device-monitor-1.0"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -100,6 +105,13 @@ enum StartupBenchmark {
                 format: "  the Swift floor (ArgumentParser and Foundation alone, linked as avcapture is) is %.2fx gst-launch-1.0 --help; "
                     + "avcapture --help is %.2fx the floor",
                 median("Swift floor --help") / peer, median("avcapture --help") / median("Swift floor --help")))
+        guard hasParserFloor else {
+            return print("  (avbench-floor-parser is not built beside avbench: swift build -c release --product avbench-floor-parser)")
+        }
+        print(
+            String(
+                format: "  without Foundation (ArgumentParser alone, linked as avcapture is) the floor is %.2fx gst-launch-1.0 --help",
+                median("parser floor --help") / peer))
     }
 
     /// Runs a command with its output to /dev/null and waits for it: posix_spawn and waitpid,
